@@ -1,0 +1,174 @@
+#include "cli.h"
+
+#include "args.h"
+#include "catalogcommand.h"
+#include "command.h"
+#include "kvcommand.h"
+#include "transfercommand.h"
+
+#include "engine/errors.h"
+#include "store/storeerror.h"
+#include "store/workspace.h"
+
+#include <optional>
+#include <vector>
+
+namespace headroom::cli {
+
+namespace {
+
+const std::vector<Command> &commands()
+{
+    static const std::vector<Command> all = {kvCommand(), catalogCommand(), importCommand(),
+                                             exportCommand()};
+    return all;
+}
+
+const Command *findCommand(const QString &name)
+{
+    for (const Command &c : commands()) {
+        if (c.name == name)
+            return &c;
+    }
+    return nullptr;
+}
+
+QStringList commandNames()
+{
+    QStringList names;
+    for (const Command &c : commands())
+        names << c.name;
+    return names;
+}
+
+bool isHelpFlag(const QString &arg)
+{
+    return arg == QLatin1String("--help") || arg == QLatin1String("-h");
+}
+
+// The arguments without the global --workspace option, and the path it gave.
+struct GlobalOptions {
+    QStringList rest;
+    std::optional<QString> workspace;
+};
+
+GlobalOptions splitGlobalOptions(const QStringList &args)
+{
+    GlobalOptions g;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == QLatin1String("--workspace")) {
+            if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("--")))
+                throw UsageError(QStringLiteral("--workspace: missing value"));
+            g.workspace = args.at(++i);
+        } else if (arg.startsWith(QLatin1String("--workspace="))) {
+            g.workspace = arg.mid(int(qstrlen("--workspace=")));
+        } else {
+            g.rest << arg;
+        }
+    }
+    if (g.workspace && g.workspace->isEmpty())
+        throw UsageError(QStringLiteral("--workspace: missing value"));
+    return g;
+}
+
+void writeHelp(QTextStream &out)
+{
+    out << "usage: headroom [--workspace PATH] VERB [options]\n"
+           "       headroom               (no arguments: open the workbench window)\n\n"
+           "GPU capacity planning for AI inference and training, headless.\n\n"
+           "verbs:\n";
+    qsizetype width = 0;
+    for (const Command &c : commands())
+        width = std::max(width, c.name.size());
+    for (const Command &c : commands())
+        out << "  " << c.name.leftJustified(width + 2) << c.summary << '\n';
+    out << "  " << QStringLiteral("help").leftJustified(width + 2) << "this list, or a verb's usage\n\n"
+        << "options:\n"
+           "  --workspace PATH  workspace file (default " << store::Workspace::defaultPath()
+        << ");\n"
+           "                    created and seeded with the shipped catalogs when missing\n"
+           "  --version         print the version\n\n"
+           "`headroom VERB --help` prints a verb's options. Exit code 0 on success, 2 on bad input.\n";
+}
+
+int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const GlobalOptions global = splitGlobalOptions(args);
+    const QStringList &rest = global.rest;
+    if (rest.isEmpty()) {
+        writeHelp(err);
+        return 2;
+    }
+    const QString &verb = rest.constFirst();
+    if (verb == QLatin1String("--version")) {
+        out << "headroom " << HEADROOM_VERSION << '\n';
+        return 0;
+    }
+    if (isHelpFlag(verb) || verb == QLatin1String("help")) {
+        if (rest.size() > 1) {
+            if (const Command *c = findCommand(rest.at(1))) {
+                out << c->usage;
+                return 0;
+            }
+            throw UsageError(QStringLiteral("unknown command '%1'; known: %2")
+                                 .arg(rest.at(1), commandNames().join(QLatin1String(", "))));
+        }
+        writeHelp(out);
+        return 0;
+    }
+    const Command *command = findCommand(verb);
+    if (!command) {
+        throw UsageError(QStringLiteral("unknown command '%1'; known: %2")
+                             .arg(verb, commandNames().join(QLatin1String(", "))));
+    }
+    const QStringList verbArgs = rest.mid(1);
+    if (std::any_of(verbArgs.begin(), verbArgs.end(), isHelpFlag)) {
+        out << command->usage;
+        return 0;
+    }
+    Context context(out, err, global.workspace.value_or(store::Workspace::defaultPath()));
+    return command->run(verbArgs, context);
+}
+
+} // namespace
+
+bool isCliInvocation(const QStringList &args)
+{
+    QStringList rest;
+    try {
+        rest = splitGlobalOptions(args).rest;
+    } catch (const UsageError &) {
+        return false; // a bare "--workspace" is left to the GUI's own option handling
+    }
+    if (rest.isEmpty())
+        return false;
+    const QString &first = rest.constFirst();
+    if (findCommand(first) || first == QLatin1String("help") || isHelpFlag(first)
+        || first == QLatin1String("--version"))
+        return true;
+    // Anything word-like is meant as a verb: report it rather than open a window.
+    return !first.isEmpty() && first.at(0).isLetter();
+}
+
+int run(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    int code = 2;
+    try {
+        code = dispatch(args, out, err);
+    } catch (const UsageError &e) {
+        err << "headroom: " << e.message() << '\n';
+    } catch (const engine::InputError &e) {
+        err << "headroom: " << QString::fromStdString(e.what()) << '\n';
+    } catch (const store::StoreError &e) {
+        err << "headroom: " << e.message() << '\n';
+    } catch (const std::exception &e) {
+        err << "headroom: internal error: " << QString::fromStdString(e.what()) << '\n';
+        code = 1;
+    }
+    out.flush();
+    err.flush();
+    return code;
+}
+
+} // namespace headroom::cli

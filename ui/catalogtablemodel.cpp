@@ -1,0 +1,163 @@
+#include "catalogtablemodel.h"
+
+#include "catalogcommand.h"
+#include "store/storeerror.h"
+#include "store/workspace.h"
+
+#include <QLocale>
+#include <QUndoStack>
+#include <cmath>
+
+namespace headroom::ui {
+
+QVariant shownValue(const CatalogField &field, const QJsonValue &stored)
+{
+    switch (field.type) {
+    case CatalogField::Type::Text:
+    case CatalogField::Type::Choice:
+        return stored.toString();
+    case CatalogField::Type::Integer:
+        return stored.toInteger();
+    case CatalogField::Type::Number:
+        return stored.toDouble() / field.scale;
+    }
+    return {};
+}
+
+QJsonValue storedValue(const CatalogField &field, const QVariant &shown)
+{
+    switch (field.type) {
+    case CatalogField::Type::Text:
+    case CatalogField::Type::Choice:
+        return shown.toString().trimmed();
+    case CatalogField::Type::Integer:
+        return shown.toLongLong();
+    case CatalogField::Type::Number: {
+        const double value = shown.toDouble() * field.scale;
+        // Scaled integers (bytes, parameter counts) stay integers.
+        return field.scale > 1 ? QJsonValue(double(std::llround(value))) : QJsonValue(value);
+    }
+    }
+    return {};
+}
+
+CatalogTableModel::CatalogTableModel(store::Workspace &workspace, CatalogKind kind, QUndoStack *undoStack,
+                                     QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_workspace(workspace)
+    , m_kind(kind)
+    , m_undoStack(undoStack)
+{
+    const auto &fields = catalogFields(kind);
+    for (int i = 0; i < int(fields.size()); ++i)
+        if (fields[size_t(i)].inTable)
+            m_columns.push_back(i);
+    if (kind == CatalogKind::Gpus)
+        connect(&m_workspace, &store::Workspace::gpusChanged, this, &CatalogTableModel::reload);
+    else
+        connect(&m_workspace, &store::Workspace::modelsChanged, this, &CatalogTableModel::reload);
+    m_rows = catalogEntries(m_workspace, m_kind);
+}
+
+void CatalogTableModel::reload()
+{
+    beginResetModel();
+    m_rows = catalogEntries(m_workspace, m_kind);
+    endResetModel();
+}
+
+const CatalogField &CatalogTableModel::fieldAt(int column) const
+{
+    return catalogFields(m_kind).at(size_t(m_columns.at(size_t(column))));
+}
+
+int CatalogTableModel::rowOfId(const QString &id) const
+{
+    for (int row = 0; row < int(m_rows.size()); ++row)
+        if (m_rows[size_t(row)].value(QStringLiteral("id")).toString() == id)
+            return row;
+    return -1;
+}
+
+int CatalogTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int CatalogTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_columns.size());
+}
+
+QVariant CatalogTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const CatalogField &field = fieldAt(index.column());
+    const QJsonObject &row = m_rows[size_t(index.row())];
+    const QVariant shown = shownValue(field, row.value(field.key));
+    switch (role) {
+    case Qt::DisplayRole:
+        if (field.type == CatalogField::Type::Number)
+            return QLocale(QLocale::English).toString(shown.toDouble(), 'f', field.decimals);
+        if (field.type == CatalogField::Type::Integer)
+            return QLocale(QLocale::English).toString(shown.toLongLong());
+        return shown;
+    case Qt::EditRole:
+    case kSortRole:
+        return shown;
+    case Qt::ToolTipRole:
+        return field.key == QLatin1String("source") ? shown : QVariant(field.tooltip);
+    case Qt::TextAlignmentRole:
+        return field.type == CatalogField::Type::Number || field.type == CatalogField::Type::Integer
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case kIdRole:
+        return row.value(QStringLiteral("id")).toString();
+    default:
+        return {};
+    }
+}
+
+QVariant CatalogTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole)
+        return fieldAt(section).header();
+    if (role == Qt::ToolTipRole)
+        return fieldAt(section).tooltip;
+    return {};
+}
+
+Qt::ItemFlags CatalogTableModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && fieldAt(index.column()).key != QLatin1String("id"))
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool CatalogTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::EditRole || !index.isValid() || !(flags(index) & Qt::ItemIsEditable))
+        return false;
+    const CatalogField &field = fieldAt(index.column());
+    const QJsonObject before = m_rows[size_t(index.row())];
+    QJsonObject after = before;
+    after.insert(field.key, storedValue(field, value));
+    if (after == before)
+        return false;
+    try {
+        validateCatalogEntry(m_kind, after);
+    } catch (const store::StoreError &e) {
+        emit editRejected(e.message());
+        return false;
+    }
+    const QString id = before.value(QStringLiteral("id")).toString();
+    m_undoStack->push(new CatalogChangeCommand(m_workspace, m_kind, {{id, before, after}},
+                                               tr("Edit %1 of %2").arg(field.label, id)));
+    return true;
+}
+
+} // namespace headroom::ui

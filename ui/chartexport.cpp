@@ -1,0 +1,136 @@
+#include "chartexport.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QChart>
+#include <QClipboard>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QMimeData>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <memory>
+
+namespace headroom::ui {
+
+namespace {
+
+constexpr qreal kCaptionHeight = 46;
+
+void paintFigure(QPainter &painter, const ChartFigure &figure)
+{
+    renderFigure(painter, QRectF(0, 0, kFigureWidth, kFigureHeight), figure);
+}
+
+QImage figureImage(const ChartFigure &figure, qreal scale)
+{
+    QImage image(QSize(kFigureWidth, kFigureHeight) * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    paintFigure(painter, figure);
+    return image;
+}
+
+QByteArray figureSvg(const ChartFigure &figure, QIODevice *device = nullptr)
+{
+    QBuffer buffer;
+    QSvgGenerator svg;
+    if (device) {
+        svg.setOutputDevice(device);
+    } else {
+        buffer.open(QIODevice::WriteOnly);
+        svg.setOutputDevice(&buffer);
+    }
+    svg.setSize(QSize(kFigureWidth, kFigureHeight));
+    svg.setViewBox(QRect(0, 0, kFigureWidth, kFigureHeight));
+    svg.setResolution(96);
+    svg.setTitle(figure.title);
+    svg.setDescription(figure.caption);
+    QPainter painter(&svg);
+    paintFigure(painter, figure);
+    painter.end();
+    return buffer.data();
+}
+
+} // namespace
+
+void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure)
+{
+    const bool hasCaption = !figure.caption.isEmpty();
+    const QRectF chartRect(target.topLeft(),
+                           QSizeF(target.width(), target.height() - (hasCaption ? kCaptionHeight : 0)));
+
+    // A chart only lays itself out inside a scene with a geometry.
+    QGraphicsScene scene;
+    std::unique_ptr<QChart> owned(figure.build());
+    QChart *chart = owned.get();
+    scene.addItem(owned.release());
+    chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
+    scene.setSceneRect(QRectF(QPointF(0, 0), chartRect.size()));
+    painter.save();
+    painter.fillRect(target, chart->backgroundBrush());
+    scene.render(&painter, chartRect, scene.sceneRect());
+    if (hasCaption) {
+        QFont font = painter.font();
+        font.setPointSizeF(9.5);
+        painter.setFont(font);
+        painter.setPen(chart->titleBrush().color());
+        const QRectF captionRect(target.left() + 24, chartRect.bottom(), target.width() - 48,
+                                 kCaptionHeight - 6);
+        painter.drawText(captionRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, figure.caption);
+    }
+    painter.restore();
+}
+
+bool exportFigure(const ChartFigure &figure, const QString &path, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(path);
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(kFigureWidth / 96.0, kFigureHeight / 96.0), QPageSize::Inch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(figure.title);
+        pdf.setCreator(QStringLiteral("Headroom"));
+        QPainter painter;
+        if (!painter.begin(&pdf)) {
+            *error = QObject::tr("Cannot write %1: the file could not be opened for writing.").arg(path);
+            return false;
+        }
+        paintFigure(painter, figure);
+        return true;
+    }
+    if (suffix == QLatin1String("svg")) {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly)) {
+            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+            return false;
+        }
+        figureSvg(figure, &file);
+        return true;
+    }
+    if (suffix == QLatin1String("png")) {
+        if (!figureImage(figure, 2.0).save(path, "PNG")) {
+            *error = QObject::tr("Cannot write %1: the image could not be saved.").arg(path);
+            return false;
+        }
+        return true;
+    }
+    *error = QObject::tr("Cannot export to %1: choose a .pdf, .svg or .png file name.").arg(path);
+    return false;
+}
+
+void copyFigure(const ChartFigure &figure)
+{
+    auto *mime = new QMimeData;
+    mime->setImageData(figureImage(figure, 2.0));
+    mime->setData(QStringLiteral("image/svg+xml"), figureSvg(figure));
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+} // namespace headroom::ui

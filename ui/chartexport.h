@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QRectF>
+#include <QString>
+#include <functional>
+
+class QChart;
+class QPainter;
+
+namespace headroom::ui {
+
+// A chart as it leaves the application: the same builder draws it on screen and in every
+// export, with its title inside the chart and a caption underneath.
+struct ChartFigure {
+    QString title;
+    QString caption;
+    std::function<QChart *()> build; // new chart, caller owns it
+};
+
+// Export canvas: 16:9, 960 × 540 at 96 dpi (10 × 5.625 in).
+constexpr int kFigureWidth = 960;
+constexpr int kFigureHeight = 540;
+
+// Draws the chart and its caption into `target` on any paint device.
+void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure);
+
+// Writes PDF (vector, text kept as text), SVG or PNG, chosen by the file suffix.
+// Returns false with a message naming the file when it cannot be written.
+bool exportFigure(const ChartFigure &figure, const QString &path, QString *error);
+// Puts the figure on the clipboard as a PNG image and as SVG.
+void copyFigure(const ChartFigure &figure);
+
+} // namespace headroom::ui

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+class QWidget;
+
+namespace headroom::ui {
+
+// Thin wrappers around file pickers and message boxes. A test queues the next answers in
+// advance (and reads the messages that were shown) instead of driving modal dialogs.
+class Dialogs {
+public:
+    static QString saveFileName(QWidget *parent, const QString &caption, const QString &suggested,
+                                const QString &filter);
+    static QString openFileName(QWidget *parent, const QString &caption, const QString &filter);
+    static void warning(QWidget *parent, const QString &title, const QString &text);
+    static void information(QWidget *parent, const QString &title, const QString &text);
+
+    // Test hooks: queued file answers ("" = Cancel) and the texts of messages shown.
+    static void queueFileAnswer(const QString &path);
+    static QStringList takeShownMessages();
+    static void setScripted(bool scripted);
+};
+
+} // namespace headroom::ui

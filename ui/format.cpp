@@ -1,0 +1,44 @@
+#include "format.h"
+
+#include <QLocale>
+
+namespace headroom::ui {
+
+namespace {
+const QLocale &displayLocale()
+{
+    static const QLocale locale(QLocale::English, QLocale::UnitedStates);
+    return locale;
+}
+} // namespace
+
+double toGiB(int64_t bytes)
+{
+    return double(bytes) / double(int64_t(1) << 30);
+}
+
+QString formatGiB(int64_t bytes, int decimals)
+{
+    return displayLocale().toString(toGiB(bytes), 'f', decimals) + QStringLiteral(" GiB");
+}
+
+QString formatKiB(int64_t bytes, int decimals)
+{
+    return displayLocale().toString(double(bytes) / 1024.0, 'f', decimals) + QStringLiteral(" KiB");
+}
+
+QString formatCount(int64_t value)
+{
+    return displayLocale().toString(qlonglong(value));
+}
+
+QString formatTokensShort(int64_t tokens)
+{
+    if (tokens >= (1 << 20) && tokens % (1 << 20) == 0)
+        return QString::number(tokens >> 20) + QLatin1Char('M');
+    if (tokens >= 1024 && tokens % 1024 == 0)
+        return QString::number(tokens >> 10) + QLatin1Char('K');
+    return formatCount(tokens);
+}
+
+} // namespace headroom::ui

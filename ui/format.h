@@ -1,0 +1,15 @@
+#pragma once
+
+#include <QString>
+#include <cstdint>
+
+// Display formatting with units: GiB = 2^30 bytes for memory, thousands separators for counts.
+namespace headroom::ui {
+
+QString formatGiB(int64_t bytes, int decimals = 1);  // "57.6 GiB"
+QString formatKiB(int64_t bytes, int decimals = 0);  // "256 KiB"
+QString formatCount(int64_t value);                  // "16,384"
+QString formatTokensShort(int64_t tokens);           // "16K", "1M", "1,500"
+double toGiB(int64_t bytes);
+
+} // namespace headroom::ui

@@ -1,0 +1,500 @@
+#include "kvpage.h"
+
+#include "chartpanel.h"
+#include "format.h"
+#include "kvchart.h"
+#include "store/workspace.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace headroom::ui {
+
+namespace {
+
+enum VariantColumn { kModelColumn, kGpuColumn, kWeightsColumn, kKvColumn, kVariantColumns };
+constexpr int64_t kCurveStart = 1024;
+
+QString precisionLabel(std::string_view name)
+{
+    return QString::fromLatin1(name.data(), qsizetype(name.size())).toUpper();
+}
+
+QComboBox *comboAt(const QTableWidget *table, int row, int column)
+{
+    return qobject_cast<QComboBox *>(table->cellWidget(row, column));
+}
+
+void selectData(QComboBox *combo, const QVariant &value)
+{
+    const int index = combo->findData(value);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+}
+
+} // namespace
+
+KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+{
+    setObjectName("kvPage");
+    m_chart = new ChartPanel(this);
+    m_chart->setObjectName("kvChart");
+    m_results = new QTableWidget(this);
+    m_results->setObjectName("kvResults");
+    m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_results->verticalHeader()->hide();
+    m_results->setAlternatingRowColors(true);
+    m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_explanation = new QLabel(this);
+    m_explanation->setObjectName("kvExplanation");
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_explanation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    auto *below = new QWidget(this);
+    auto *belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->addWidget(m_results, 3);
+    belowLayout->addWidget(m_explanation, 2);
+
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_chart);
+    right->addWidget(below);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(buildInputs());
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(440);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *split = new QSplitter(this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({460, 900});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(split);
+
+    connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);
+
+    // A first look that answers the planner's usual question: an 8B model on H100 vs H200,
+    // BF16 vs FP8.
+    using engine::KvPrecision;
+    using engine::WeightPrecision;
+    std::vector<Variant> defaults;
+    const auto models = m_workspace.models();
+    const auto gpus = m_workspace.gpus();
+    auto has = [](const auto &list, const char *id) {
+        return std::any_of(list.begin(), list.end(), [id](const auto &e) { return e.id == id; });
+    };
+    if (!models.empty() && !gpus.empty()) {
+        const QString model = has(models, "llama-3.1-8b") ? QStringLiteral("llama-3.1-8b")
+                                                          : QString::fromStdString(models.front().id);
+        QStringList gpuIds;
+        for (const char *id : {"h100-sxm", "h200"})
+            if (has(gpus, id))
+                gpuIds << QString::fromLatin1(id);
+        if (gpuIds.isEmpty())
+            gpuIds << QString::fromStdString(gpus.front().id);
+        for (auto [w, kv] : {std::pair{WeightPrecision::Bf16, KvPrecision::Bf16},
+                             std::pair{WeightPrecision::Fp8, KvPrecision::Fp8}})
+            for (const QString &gpu : gpuIds)
+                defaults.push_back({model, gpu, w, kv});
+    }
+    setVariants(defaults);
+}
+
+QWidget *KvPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+
+    auto *variantsBox = new QGroupBox(tr("Variants (one line each)"), panel);
+    auto *variantsLayout = new QVBoxLayout(variantsBox);
+    m_variantTable = new QTableWidget(0, kVariantColumns, variantsBox);
+    m_variantTable->setObjectName("kvVariants");
+    m_variantTable->setHorizontalHeaderLabels({tr("Model"), tr("GPU"), tr("Weights"), tr("KV cache")});
+    m_variantTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_variantTable->verticalHeader()->hide();
+    m_variantTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_variantTable->setMinimumHeight(150);
+    m_variantTable->setToolTip(tr("Each line is one curve: a model served on a GPU with a weight "
+                                  "precision and a KV-cache precision."));
+    auto *add = new QPushButton(tr("&Add variant"), variantsBox);
+    add->setObjectName("kvAddVariant");
+    auto *remove = new QPushButton(tr("&Remove selected"), variantsBox);
+    remove->setObjectName("kvRemoveVariant");
+    connect(add, &QPushButton::clicked, this, [this] {
+        const auto current = variants();
+        addVariantRow(current.empty() ? Variant{} : current.back());
+        recompute();
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        const int row = m_variantTable->currentRow();
+        if (row >= 0 && m_variantTable->rowCount() > 1) {
+            m_variantTable->removeRow(row);
+            recompute();
+        }
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addStretch();
+    variantsLayout->addWidget(m_variantTable);
+    variantsLayout->addLayout(buttons);
+
+    auto *servingBox = new QGroupBox(tr("Serving engine"), panel);
+    auto *form = new QFormLayout(servingBox);
+    m_utilization = new QDoubleSpinBox(servingBox);
+    m_utilization->setObjectName("kvUtilization");
+    m_utilization->setRange(0.05, 1.0);
+    m_utilization->setSingleStep(0.01);
+    m_utilization->setDecimals(2);
+    m_utilization->setValue(0.90);
+    m_utilization->setToolTip(tr("Share of GPU memory the serving engine may use (vLLM's "
+                                 "gpu_memory_utilization), 0.05–1.00. The KV pool is what is left "
+                                 "after weights and the reserve."));
+    m_tp = new QSpinBox(servingBox);
+    m_tp->setObjectName("kvTp");
+    m_tp->setRange(1, 64);
+    m_tp->setSuffix(tr(" GPUs"));
+    m_tp->setToolTip(tr("Tensor parallelism: GPUs per replica, 1–64. Weights and KV heads are "
+                        "split across them; KV heads are replicated when TP exceeds them."));
+    m_blockSize = new QSpinBox(servingBox);
+    m_blockSize->setObjectName("kvBlockSize");
+    m_blockSize->setRange(1, 1024);
+    m_blockSize->setValue(16);
+    m_blockSize->setSuffix(tr(" tokens"));
+    m_blockSize->setToolTip(tr("Paged-attention block size, 1–1024 tokens. A stream occupies "
+                               "whole blocks, so its last block is partly empty."));
+    m_reserve = new QDoubleSpinBox(servingBox);
+    m_reserve->setObjectName("kvReserve");
+    m_reserve->setRange(0, 1024);
+    m_reserve->setDecimals(1);
+    m_reserve->setSingleStep(0.5);
+    m_reserve->setSuffix(tr(" GiB"));
+    m_reserve->setToolTip(tr("Activation peak plus runtime overhead (CUDA graphs, NCCL buffers) "
+                             "per GPU, 0–1024 GiB, taken from the pool before KV."));
+    m_prefix = new QSpinBox(servingBox);
+    m_prefix->setObjectName("kvPrefix");
+    m_prefix->setRange(0, 1'000'000);
+    m_prefix->setSingleStep(256);
+    m_prefix->setSuffix(tr(" tokens"));
+    m_prefix->setToolTip(tr("Shared prompt prefix (system prompt) held once per replica with "
+                            "prefix caching, instead of once per stream. 0 = none."));
+    m_contexts = new QLineEdit(QStringLiteral("4096, 16384, 32768"), servingBox);
+    m_contexts->setObjectName("kvContexts");
+    m_contexts->setToolTip(tr("Context lengths to mark on the chart and report in the table, "
+                              "in tokens, separated by commas — e.g. your workload's P50 and "
+                              "P95 context."));
+    m_contextsError = new QLabel(servingBox);
+    m_contextsError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_contextsError->hide();
+    form->addRow(tr("Memory &utilization:"), m_utilization);
+    form->addRow(tr("&Tensor parallel:"), m_tp);
+    form->addRow(tr("&Block size:"), m_blockSize);
+    form->addRow(tr("Activation + runtime &reserve:"), m_reserve);
+    form->addRow(tr("Shared &prefix:"), m_prefix);
+    form->addRow(tr("Marked &contexts (tokens):"), m_contexts);
+    form->addRow(QString(), m_contextsError);
+
+    for (QDoubleSpinBox *box : {m_utilization, m_reserve})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &KvPage::recompute);
+    for (QSpinBox *box : {m_tp, m_blockSize, m_prefix})
+        connect(box, &QSpinBox::valueChanged, this, &KvPage::recompute);
+    connect(m_contexts, &QLineEdit::textChanged, this, &KvPage::recompute);
+
+    layout->addWidget(variantsBox);
+    layout->addWidget(servingBox);
+    layout->addStretch();
+    return panel;
+}
+
+void KvPage::addVariantRow(const Variant &variant)
+{
+    const int row = m_variantTable->rowCount();
+    m_variantTable->insertRow(row);
+    auto *model = new QComboBox;
+    auto *gpu = new QComboBox;
+    auto *weights = new QComboBox;
+    auto *kv = new QComboBox;
+    model->setObjectName(QStringLiteral("kvModel"));
+    gpu->setObjectName(QStringLiteral("kvGpu"));
+    weights->setObjectName(QStringLiteral("kvWeights"));
+    kv->setObjectName(QStringLiteral("kvKvPrecision"));
+    model->setToolTip(tr("Model architecture from the catalog"));
+    gpu->setToolTip(tr("GPU from the catalog; memory as the driver reports it"));
+    weights->setToolTip(tr("Weight precision: BF16/FP16 2 bytes per parameter, FP8/INT8 1, "
+                           "INT4 0.5 plus group scales"));
+    kv->setToolTip(tr("KV-cache element precision: BF16 2 bytes, FP8 1 byte"));
+    for (engine::WeightPrecision p : engine::allWeightPrecisions())
+        weights->addItem(precisionLabel(engine::toString(p)), int(p));
+    for (engine::KvPrecision p : engine::allKvPrecisions())
+        kv->addItem(precisionLabel(engine::toString(p)), int(p));
+    m_variantTable->setCellWidget(row, kModelColumn, model);
+    m_variantTable->setCellWidget(row, kGpuColumn, gpu);
+    m_variantTable->setCellWidget(row, kWeightsColumn, weights);
+    m_variantTable->setCellWidget(row, kKvColumn, kv);
+
+    m_updating = true;
+    refreshCatalogChoices();
+    m_updating = true;
+    selectData(model, variant.modelId);
+    selectData(gpu, variant.gpuId);
+    selectData(weights, int(variant.weights));
+    selectData(kv, int(variant.kv));
+    m_updating = false;
+    for (QComboBox *combo : {model, gpu, weights, kv})
+        connect(combo, &QComboBox::currentIndexChanged, this, &KvPage::recompute);
+}
+
+void KvPage::refreshCatalogChoices()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const auto models = m_workspace.models();
+    const auto gpus = m_workspace.gpus();
+    for (int row = 0; row < m_variantTable->rowCount(); ++row) {
+        QComboBox *model = comboAt(m_variantTable, row, kModelColumn);
+        QComboBox *gpu = comboAt(m_variantTable, row, kGpuColumn);
+        const QVariant modelId = model->currentData();
+        const QVariant gpuId = gpu->currentData();
+        model->clear();
+        for (const auto &m : models)
+            model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+        gpu->clear();
+        for (const auto &g : gpus)
+            gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
+        selectData(model, modelId);
+        selectData(gpu, gpuId);
+    }
+    m_updating = wasUpdating;
+    if (!m_updating)
+        recompute();
+}
+
+void KvPage::setVariants(const std::vector<Variant> &variants)
+{
+    m_updating = true;
+    m_variantTable->setRowCount(0);
+    for (const Variant &v : variants)
+        addVariantRow(v);
+    m_updating = false;
+    recompute();
+}
+
+std::vector<KvPage::Variant> KvPage::variants() const
+{
+    std::vector<Variant> out;
+    for (int row = 0; row < m_variantTable->rowCount(); ++row) {
+        Variant v;
+        v.modelId = comboAt(m_variantTable, row, kModelColumn)->currentData().toString();
+        v.gpuId = comboAt(m_variantTable, row, kGpuColumn)->currentData().toString();
+        v.weights = engine::WeightPrecision(comboAt(m_variantTable, row, kWeightsColumn)->currentData().toInt());
+        v.kv = engine::KvPrecision(comboAt(m_variantTable, row, kKvColumn)->currentData().toInt());
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::vector<int64_t> KvPage::markedContexts() const
+{
+    std::vector<int64_t> out;
+    const auto parts = m_contexts->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")),
+                                                Qt::SkipEmptyParts);
+    for (QString part : parts) {
+        int64_t scale = 1;
+        if (part.endsWith(QLatin1Char('k'), Qt::CaseInsensitive)) {
+            scale = 1024;
+            part.chop(1);
+        }
+        bool ok = false;
+        const qlonglong value = part.toLongLong(&ok);
+        if (!ok || value < 1)
+            return {};
+        out.push_back(value * scale);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+engine::KvInputs KvPage::inputsFor(const Variant &variant, QString *label) const
+{
+    engine::KvInputs in;
+    const auto model = m_workspace.model(variant.modelId);
+    const auto gpu = m_workspace.gpu(variant.gpuId);
+    if (!model || !gpu)
+        throw engine::InputError(model ? "gpu" : "model",
+                                 model ? "choose a GPU from the catalog" : "choose a model from the catalog");
+    in.model = *model;
+    in.gpuMemoryBytes = gpu->memoryBytes;
+    in.weights = variant.weights;
+    in.kv = variant.kv;
+    in.utilization = m_utilization->value();
+    in.tp = m_tp->value();
+    in.blockSize = m_blockSize->value();
+    in.reserveBytes = int64_t(m_reserve->value() * double(engine::kGiB));
+    in.sharedPrefixTokens = m_prefix->value();
+    in.contexts = markedContexts();
+    *label = tr("%1 · %2 · %3 weights / %4 KV")
+                 .arg(QString::fromStdString(model->name), QString::fromStdString(gpu->name),
+                      precisionLabel(engine::toString(variant.weights)),
+                      precisionLabel(engine::toString(variant.kv)));
+    if (in.tp > 1)
+        *label += tr(" · TP %1").arg(in.tp);
+    return in;
+}
+
+void KvPage::recompute()
+{
+    if (m_updating)
+        return;
+    const std::vector<int64_t> contexts = markedContexts();
+    const bool contextsValid = !contexts.empty() || m_contexts->text().trimmed().isEmpty();
+    m_contextsError->setVisible(!contextsValid);
+    m_contextsError->setText(tr("Enter positive token counts separated by commas, e.g. 4096, 16K"));
+
+    m_outcomes.clear();
+    for (const Variant &variant : variants()) {
+        Outcome outcome;
+        outcome.variant = variant;
+        try {
+            const engine::KvInputs in = inputsFor(variant, &outcome.label);
+            outcome.result = engine::analyseKv(in);
+            const int64_t maxContext = std::max<int64_t>(in.model.maxContext, kCurveStart * 2);
+            outcome.curve = engine::concurrencyCurve(in, kCurveStart, maxContext, kCurvePoints);
+        } catch (const engine::InputError &e) {
+            outcome.error = tr("%1: %2").arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what()));
+        }
+        m_outcomes.push_back(std::move(outcome));
+    }
+
+    std::vector<KvCurve> curves;
+    for (const Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QString label = o.label;
+        if (!o.result.fits)
+            label += tr(" — does not fit (%1 short)").arg(formatGiB(o.result.shortfallBytes));
+        curves.push_back({label, o.curve});
+    }
+    m_chart->setFigure({tr("Concurrent streams vs context length"),
+                        tr("Block-paged KV cache (block %1 tokens), memory utilization %2, TP %3. "
+                           "Dashed lines mark the chosen contexts. Source: Headroom kv engine, "
+                           "workspace catalog.")
+                            .arg(m_blockSize->value())
+                            .arg(m_utilization->value(), 0, 'f', 2)
+                            .arg(m_tp->value()),
+                        [curves, contexts] {
+                            return buildKvChart(curves, contexts, tr("Concurrent streams vs context length"));
+                        }});
+    updateTable();
+    updateExplanation();
+    emit recomputed();
+}
+
+void KvPage::updateTable()
+{
+    const std::vector<int64_t> contexts = markedContexts();
+    QStringList headers{tr("Variant"), tr("KV / token / GPU"), tr("Weights / GPU"), tr("KV pool / GPU"),
+                        tr("Blocks (%1 tokens)").arg(m_blockSize->value())};
+    for (int64_t c : contexts)
+        headers << tr("Streams @ %1").arg(formatCount(c));
+    m_results->clear();
+    m_results->setColumnCount(int(headers.size()));
+    m_results->setHorizontalHeaderLabels(headers);
+    m_results->setRowCount(int(m_outcomes.size()));
+    for (int row = 0; row < int(m_outcomes.size()); ++row) {
+        const Outcome &o = m_outcomes[size_t(row)];
+        auto set = [&](int column, const QString &text, bool number = true) {
+            auto *item = new QTableWidgetItem(text);
+            if (number)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_results->setItem(row, column, item);
+        };
+        set(0, o.label.isEmpty() ? tr("(incomplete variant)") : o.label, false);
+        if (!o.error.isEmpty()) {
+            set(1, o.error, false);
+            continue;
+        }
+        const engine::KvResult &r = o.result;
+        set(1, formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0));
+        set(2, formatGiB(r.weightsBytes, 2));
+        set(3, r.fits ? formatGiB(r.poolBytes, 2) : tr("−%1 (short)").arg(formatGiB(r.shortfallBytes, 2)));
+        set(4, formatCount(r.blocks));
+        for (size_t i = 0; i < r.streams.size(); ++i)
+            set(5 + int(i), formatCount(r.streams[i].streams));
+    }
+}
+
+void KvPage::updateExplanation()
+{
+    QStringList lines;
+    const std::vector<int64_t> contexts = markedContexts();
+    for (const Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty()) {
+            lines << tr("<b>%1</b>: cannot compute — %2").arg(o.label.toHtmlEscaped(), o.error.toHtmlEscaped());
+            continue;
+        }
+        const engine::KvResult &r = o.result;
+        if (!r.fits) {
+            lines << tr("<b>%1</b>: <span style='color:#c0392b'>does not fit</span> — the weights "
+                        "(%2 per GPU) and reserve need %3 more than the %4 usable. Try FP8 or INT4 "
+                        "weights, more tensor parallelism, or a larger GPU.")
+                         .arg(o.label.toHtmlEscaped(), formatGiB(r.weightsBytes), formatGiB(r.shortfallBytes),
+                              formatGiB(r.usableBytes));
+            continue;
+        }
+        QString streams;
+        if (!r.streams.empty()) {
+            const engine::StreamsAt &s = r.streams.back();
+            streams = tr("%1 streams of %2 tokens").arg(formatCount(s.streams), formatCount(s.context));
+            if (r.streams.size() > 1) {
+                const engine::StreamsAt &first = r.streams.front();
+                streams += tr(" (%1 at %2 tokens)").arg(formatCount(first.streams), formatCount(first.context));
+            }
+        } else {
+            streams = tr("%1 blocks of %2 tokens").arg(formatCount(r.blocks)).arg(r.blockSize);
+        }
+        lines << tr("<b>%1</b>: memory-bound — %2 fit in %3 of KV pool (%4 per token per GPU; "
+                    "weights %5 per GPU).")
+                     .arg(o.label.toHtmlEscaped(), streams, formatGiB(r.poolBytes),
+                          formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0),
+                          formatGiB(r.weightsBytes));
+    }
+    if (m_outcomes.empty())
+        lines << tr("The catalog has no models or GPUs yet: add them on the Catalog page.");
+    m_explanation->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString KvPage::explanation() const
+{
+    return m_explanation->text();
+}
+
+QList<ChartPanel *> KvPage::chartPanels() const
+{
+    return {m_chart};
+}
+
+} // namespace headroom::ui

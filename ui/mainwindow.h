@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QMainWindow>
+#include <memory>
+
+class QStackedWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+class QUndoStack;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class CatalogPage;
+class KvPage;
+class Page;
+
+// The workbench: navigator on the left (Inputs, Analyses, Outputs), the current page on the
+// right, menus for workspace files, undo/redo, chart export and the palette.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(std::unique_ptr<store::Workspace> workspace, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    store::Workspace &workspace() const { return *m_workspace; }
+    QUndoStack *undoStack() const { return m_undoStack; }
+    QTreeWidget *navigator() const { return m_navigator; }
+    Page *currentPage() const;
+    KvPage *kvPage() const { return m_kvPage; }
+    CatalogPage *catalogPage() const { return m_catalogPage; }
+
+    // Selects a page by its navigator title; false when it is unknown or not available.
+    bool showPage(const QString &title);
+    // Replaces the open workspace; on failure keeps the current one and says why.
+    bool openWorkspace(const QString &path);
+
+private:
+    void buildNavigator();
+    void buildPages();
+    void buildMenus();
+    void exportCurrentChart(const QString &format);
+    void copyCurrentChart();
+    void newWorkspace();
+    void chooseWorkspace();
+    void saveWorkspaceAs();
+    void updateTitle();
+
+    std::unique_ptr<store::Workspace> m_workspace;
+    QUndoStack *m_undoStack;
+    QTreeWidget *m_navigator;
+    QStackedWidget *m_stack;
+    KvPage *m_kvPage = nullptr;
+    CatalogPage *m_catalogPage = nullptr;
+};
+
+} // namespace headroom::ui
