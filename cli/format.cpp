@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 namespace headroom::cli {
 
@@ -124,14 +125,23 @@ int editDistance(const QString &a, const QString &b)
 
 QStringList closestMatches(const QString &wanted, const QStringList &known, int count)
 {
-    std::vector<std::pair<int, QString>> ranked;
-    for (const QString &candidate : known)
-        ranked.emplace_back(editDistance(wanted.toLower(), candidate.toLower()), candidate);
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto &x, const auto &y) { return x.first < y.first; });
+    // Ties go to the candidate closer in length (a typo more than a missing part), then by id.
+    struct Ranked {
+        int distance;
+        qsizetype lengthGap;
+        QString id;
+    };
+    std::vector<Ranked> ranked;
+    for (const QString &candidate : known) {
+        ranked.push_back({editDistance(wanted.toLower(), candidate.toLower()),
+                          std::abs(candidate.size() - wanted.size()), candidate});
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const Ranked &x, const Ranked &y) {
+        return std::tie(x.distance, x.lengthGap, x.id) < std::tie(y.distance, y.lengthGap, y.id);
+    });
     QStringList result;
     for (size_t i = 0; i < ranked.size() && result.size() < count; ++i)
-        result << ranked[i].second;
+        result << ranked[i].id;
     return result;
 }
 

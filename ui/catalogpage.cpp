@@ -32,7 +32,7 @@ CatalogPage::CatalogPage(store::Workspace &workspace, QUndoStack *undoStack, QWi
     setObjectName("catalogPage");
     auto *toolbar = new QToolBar(this);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    auto addAction = [&](const QString &text, const QString &name, const QKeySequence &key,
+    auto makeAction = [&](const QString &text, const QString &name, const QKeySequence &key,
                          void (CatalogPage::*slot)()) {
         QAction *a = toolbar->addAction(text, this, slot);
         a->setObjectName(name);
@@ -41,12 +41,12 @@ CatalogPage::CatalogPage(store::Workspace &workspace, QUndoStack *undoStack, QWi
         addAction(a);
         return a;
     };
-    addAction(tr("Add…"), "catalogAdd", QKeySequence(tr("Ctrl+Shift+N")), &CatalogPage::addWithDialog);
-    addAction(tr("Edit…"), "catalogEdit", QKeySequence(tr("Ctrl+Return")), &CatalogPage::editSelectedWithDialog);
-    addAction(tr("Delete"), "catalogDelete", QKeySequence::Delete, &CatalogPage::deleteSelected);
+    makeAction(tr("Add…"), "catalogAdd", QKeySequence(tr("Ctrl+Shift+N")), &CatalogPage::addWithDialog);
+    makeAction(tr("Edit…"), "catalogEdit", QKeySequence(tr("Ctrl+Return")), &CatalogPage::editSelectedWithDialog);
+    makeAction(tr("Delete"), "catalogDelete", QKeySequence::Delete, &CatalogPage::deleteSelected);
     toolbar->addSeparator();
-    addAction(tr("Import JSON…"), "catalogImport", QKeySequence(tr("Ctrl+I")), &CatalogPage::importJson);
-    addAction(tr("Export JSON…"), "catalogExport", QKeySequence(), &CatalogPage::exportJson);
+    makeAction(tr("Import JSON…"), "catalogImport", QKeySequence(tr("Ctrl+I")), &CatalogPage::importJson);
+    makeAction(tr("Export JSON…"), "catalogExport", QKeySequence(), &CatalogPage::exportJson);
 
     m_tabs->addTab(buildTab(CatalogKind::Gpus), tr("&GPUs"));
     m_tabs->addTab(buildTab(CatalogKind::Models), tr("&Models"));

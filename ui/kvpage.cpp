@@ -1,6 +1,7 @@
 #include "kvpage.h"
 
 #include "chartpanel.h"
+#include "engine/errors.h"
 #include "format.h"
 #include "kvchart.h"
 #include "store/workspace.h"

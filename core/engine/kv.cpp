@@ -64,13 +64,17 @@ void requireTp(const ModelSpec &model, int tp)
 {
     if (tp < 1)
         throw InputError("tp", "tp must be at least 1 (got " + std::to_string(tp) + ")");
+    const std::string got = " (got " + std::to_string(tp) + ")";
     if (model.attentionHeads % tp != 0)
-        throw InputError("tp", "tp must divide attention_heads (" + std::to_string(model.attentionHeads)
-                                   + ") so every rank gets whole heads (got " + std::to_string(tp) + ")");
-    if (model.attention != AttentionKind::Mla && model.kvHeads % tp != 0 && tp % model.kvHeads != 0)
+        throw InputError("tp", "tp must divide attention_heads ("
+                                   + std::to_string(model.attentionHeads)
+                                   + ") so every rank gets whole heads" + got);
+    const bool splits = model.kvHeads % tp == 0 || tp % model.kvHeads == 0;
+    if (model.attention != AttentionKind::Mla && !splits)
         throw InputError("tp", "tp must divide kv_heads (" + std::to_string(model.kvHeads)
-                                   + ") or be a multiple of it, so KV heads split or replicate evenly (got "
-                                   + std::to_string(tp) + ")");
+                                   + ") or be a multiple of it, so KV heads split or replicate"
+                                     " evenly"
+                                   + got);
 }
 
 // Bytes a set of per-stream (or shared) tokens occupies, rounded up to whole blocks per
@@ -113,7 +117,8 @@ KvPerToken kvBytesPerToken(const ModelSpec &model, KvPrecision kv, int tp)
 int64_t weightBytesPerGpu(const ModelSpec &model, WeightPrecision w, int tp)
 {
     if (!(model.paramsTotal > 0) || !std::isfinite(model.paramsTotal))
-        throw InputError("params", "params must be greater than 0 (got " + show(model.paramsTotal) + ")");
+        throw InputError("params", "params must be greater than 0 (got "
+                                       + show(model.paramsTotal) + ")");
     if (tp < 1)
         throw InputError("tp", "tp must be at least 1 (got " + std::to_string(tp) + ")");
     const long double bytes = static_cast<long double>(model.paramsTotal) * bytesPerParam(w) / tp;
@@ -205,7 +210,8 @@ std::vector<StreamsAt> concurrencyCurve(const KvInputs &in, int64_t minContext,
                                         + ") must be at least the smallest ("
                                         + std::to_string(minContext) + ")");
     if (points < 2)
-        throw InputError("points", "points must be at least 2 (got " + std::to_string(points) + ")");
+        throw InputError("points", "points must be at least 2 (got " + std::to_string(points)
+                                       + ")");
 
     KvInputs base = in;
     base.contexts.clear();

@@ -1,0 +1,258 @@
+#include "workspace.h"
+
+#include "catalogtables.h"
+#include "migrations.h"
+#include "sqlsupport.h"
+#include "storeerror.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QStringList>
+#include <atomic>
+#include <set>
+
+// Q_INIT_RESOURCE declares a global symbol, so it must be used outside any namespace.
+static void initShippedCatalogResources()
+{
+    Q_INIT_RESOURCE(headroom_catalogs);
+}
+
+namespace headroom::store {
+
+namespace {
+
+const QString kSqliteDriver = QStringLiteral("QSQLITE");
+
+void ensureResources()
+{
+    static const bool initialised = (initShippedCatalogResources(), true);
+    Q_UNUSED(initialised);
+}
+
+QString nextConnectionName()
+{
+    static std::atomic<int> counter{0};
+    return QStringLiteral("headroom-workspace-%1").arg(++counter);
+}
+
+void closeConnection(const QString &connectionName)
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(connectionName, false);
+        if (db.isOpen())
+            db.close();
+    }
+    QSqlDatabase::removeDatabase(connectionName);
+}
+
+void removeFileAndJournals(const QString &path)
+{
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"),
+                                  QStringLiteral("-journal")})
+        QFile::remove(path + suffix);
+}
+
+QString describe(const std::vector<engine::FieldProblem> &problems)
+{
+    QStringList parts;
+    for (const auto &problem : problems)
+        parts << QStringLiteral("field \"%1\": %2")
+                     .arg(QString::fromStdString(problem.field),
+                          QString::fromStdString(problem.message));
+    return parts.join(QStringLiteral("; "));
+}
+
+template <typename Spec>
+void requireValid(const Spec &spec, const QString &kind)
+{
+    const auto problems = engine::validate(spec);
+    if (!problems.empty())
+        throw StoreError(QStringLiteral("%1 \"%2\": %3")
+                             .arg(kind, QString::fromStdString(spec.id), describe(problems)));
+}
+
+template <typename Spec>
+void requireUniqueIds(const std::vector<Spec> &specs, const QString &kind)
+{
+    std::set<std::string> seen;
+    for (const auto &spec : specs) {
+        if (!seen.insert(spec.id).second)
+            throw StoreError(QStringLiteral("%1 \"%2\" appears more than once")
+                                 .arg(kind, QString::fromStdString(spec.id)));
+    }
+}
+
+} // namespace
+
+struct Workspace::Private {
+    QString path;
+    QString connectionName;
+    int version = 0;
+
+    CatalogTables tables() const { return CatalogTables(connectionName, path); }
+    QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
+    void open();
+};
+
+void Workspace::Private::open()
+{
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()))
+        throw StoreError(QStringLiteral("Cannot create the folder %1 for workspace %2")
+                             .arg(info.absolutePath(), path));
+    if (!QSqlDatabase::isDriverAvailable(kSqliteDriver))
+        throw StoreError(QStringLiteral("Cannot open workspace %1: the Qt SQLite driver "
+                                        "(QSQLITE) is not installed")
+                             .arg(path));
+
+    QSqlDatabase db = QSqlDatabase::addDatabase(kSqliteDriver, connectionName);
+    db.setDatabaseName(path);
+    if (!db.open())
+        throw StoreError(
+            QStringLiteral("Cannot open workspace %1: %2").arg(path, db.lastError().text()));
+
+    // Read before anything can write: a refused file must stay byte for byte as it was.
+    const int fileVersion = readSchemaVersion(db, path);
+    if (fileVersion > kSchemaVersion)
+        throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "
+                                        "version reads up to %3). Open it with a newer "
+                                        "version, or choose another workspace.")
+                             .arg(path)
+                             .arg(fileVersion)
+                             .arg(kSchemaVersion));
+    if (fileVersion == 0 && !db.tables().isEmpty())
+        throw StoreError(QStringLiteral("%1 is not a Headroom workspace: it is an SQLite "
+                                        "database holding other tables.")
+                             .arg(path));
+
+    execStatement(db, QStringLiteral("PRAGMA foreign_keys = ON"), path,
+                  QStringLiteral("cannot enable foreign keys"));
+    execStatement(db, QStringLiteral("PRAGMA journal_mode = WAL"), path,
+                  QStringLiteral("cannot switch to write-ahead logging"));
+    migrateWorkspace(db, path, fileVersion);
+    version = readSchemaVersion(db, path);
+}
+
+Workspace::Workspace(const QString &path, QObject *parent)
+    : QObject(parent), d(std::make_unique<Private>())
+{
+    ensureResources();
+    if (path.isEmpty())
+        throw StoreError(QStringLiteral("No workspace file given"));
+    d->path = path;
+    d->connectionName = nextConnectionName();
+    const bool existed = QFileInfo::exists(path);
+    try {
+        d->open();
+    } catch (...) {
+        closeConnection(d->connectionName);
+        if (!existed)
+            removeFileAndJournals(path);
+        throw;
+    }
+}
+
+Workspace::~Workspace()
+{
+    closeConnection(d->connectionName);
+}
+
+QString Workspace::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+        + QStringLiteral("/workspace.headroom");
+}
+
+QString Workspace::path() const
+{
+    return d->path;
+}
+
+int Workspace::schemaVersion() const
+{
+    return d->version;
+}
+
+std::vector<engine::GpuSpec> Workspace::gpus() const
+{
+    return d->tables().gpus();
+}
+
+std::optional<engine::GpuSpec> Workspace::gpu(const QString &id) const
+{
+    return d->tables().gpu(id);
+}
+
+std::vector<engine::ModelSpec> Workspace::models() const
+{
+    return d->tables().models();
+}
+
+std::optional<engine::ModelSpec> Workspace::model(const QString &id) const
+{
+    return d->tables().model(id);
+}
+
+void Workspace::putGpu(const engine::GpuSpec &gpu)
+{
+    requireValid(gpu, QStringLiteral("GPU"));
+    d->tables().upsertGpu(gpu);
+    emit gpusChanged();
+}
+
+void Workspace::putModel(const engine::ModelSpec &model)
+{
+    requireValid(model, QStringLiteral("Model"));
+    d->tables().upsertModel(model);
+    emit modelsChanged();
+}
+
+void Workspace::putCatalog(const std::vector<engine::GpuSpec> &gpus,
+                           const std::vector<engine::ModelSpec> &models)
+{
+    requireUniqueIds(gpus, QStringLiteral("GPU"));
+    requireUniqueIds(models, QStringLiteral("Model"));
+    for (const auto &gpu : gpus)
+        requireValid(gpu, QStringLiteral("GPU"));
+    for (const auto &model : models)
+        requireValid(model, QStringLiteral("Model"));
+    if (gpus.empty() && models.empty())
+        return;
+
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const CatalogTables tables = d->tables();
+        for (const auto &gpu : gpus)
+            tables.upsertGpu(gpu);
+        for (const auto &model : models)
+            tables.upsertModel(model);
+        transaction.commit();
+    }
+    if (!gpus.empty())
+        emit gpusChanged();
+    if (!models.empty())
+        emit modelsChanged();
+}
+
+bool Workspace::removeGpu(const QString &id)
+{
+    const bool removed = d->tables().deleteGpu(id);
+    if (removed)
+        emit gpusChanged();
+    return removed;
+}
+
+bool Workspace::removeModel(const QString &id)
+{
+    const bool removed = d->tables().deleteModel(id);
+    if (removed)
+        emit modelsChanged();
+    return removed;
+}
+
+} // namespace headroom::store

@@ -43,6 +43,10 @@ public:
     bool removeGpu(const QString &id);
     bool removeModel(const QString &id);
 
+    // Writes a consistent copy of this workspace to `path`, which must not exist yet.
+    // Throws StoreError naming the file; this workspace stays open and unchanged.
+    void saveCopyAs(const QString &path) const;
+
 signals:
     void gpusChanged();
     void modelsChanged();

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QSqlDatabase>
+#include <QString>
+
+class QSqlQuery;
+
+// Small helpers shared by the store's SQL code; every failure becomes a StoreError whose
+// message names the workspace file and what was being done.
+namespace headroom::store {
+
+// Runs a prepared query; throws StoreError("<path>: <what>: <driver message>") on failure.
+void execPrepared(QSqlQuery &query, const QString &path, const QString &what);
+// Runs one statement on the connection.
+void execStatement(const QSqlDatabase &db, const QString &sql, const QString &path,
+                   const QString &what);
+
+// A transaction that rolls back unless commit() was called.
+class SqlTransaction {
+public:
+    SqlTransaction(const QSqlDatabase &db, const QString &path);
+    ~SqlTransaction();
+    SqlTransaction(const SqlTransaction &) = delete;
+    SqlTransaction &operator=(const SqlTransaction &) = delete;
+
+    void commit();
+
+private:
+    QSqlDatabase m_db;
+    QString m_path;
+    bool m_open = false;
+};
+
+} // namespace headroom::store

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+// Runs the real `headroom` binary headless: no display variables, HOME and XDG folders in a
+// temporary directory, and a workspace of its own.
+struct CliResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+class CliFixture {
+public:
+    CliFixture();
+
+    // Path of this fixture's workspace file (not created until a verb opens it).
+    QString workspace() const;
+    // Writes `content` to a file in the fixture's folder and returns its path.
+    QString writeFile(const QString &name, const QByteArray &content) const;
+    QString filePath(const QString &name) const;
+
+    // `headroom --workspace <workspace> args...`
+    CliResult run(const QStringList &args) const;
+    // `headroom args...` exactly as given (no --workspace added).
+    CliResult runBare(const QStringList &args) const;
+
+private:
+    QTemporaryDir m_dir;
+};
+
+// Runs `headroom --workspace <fixture workspace> ARGS` into `var` and records its output
+// for any failing assertion that follows in the same scope.
+#define RUN_HEADROOM(var, fixture, ...)                                                   \
+    const CliResult var = (fixture).run(QStringList __VA_ARGS__);                         \
+    INFO(#var " stdout:\n" << var.out.toStdString() << "\n" #var " stderr:\n"          \
+                            << var.err.toStdString())
+
+// Parses stdout as a JSON object; fails the test when it is not one.
+QJsonObject parseJsonObject(const QString &text);
+
+// A catalog file with one GPU and the given models (ids), each an 8B-class GQA model:
+// 32 layers, 8 KV heads, head_dim 128, 8,000,000,000 params, 131,072 max context.
+QByteArray catalogJson(const QString &gpuId, const QStringList &modelIds, int layers = 32);

@@ -1,0 +1,142 @@
+// How `headroom` decides between the window and a verb, help and version, the global
+// --workspace option, and the shared option parser and formatting helpers.
+#include "clirunner.h"
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/format.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDirIterator>
+
+using namespace headroom::cli;
+
+TEST_CASE("isCliInvocation: verbs, help and word-like arguments run headless; the rest opens the GUI")
+{
+    CHECK(isCliInvocation({"kv", "--model", "x"}));
+    CHECK(isCliInvocation({"catalog", "gpus"}));
+    CHECK(isCliInvocation({"import", "file.json"}));
+    CHECK(isCliInvocation({"export"}));
+    CHECK(isCliInvocation({"help"}));
+    CHECK(isCliInvocation({"--help"}));
+    CHECK(isCliInvocation({"-h"}));
+    CHECK(isCliInvocation({"--version"}));
+    CHECK(isCliInvocation({"frobnicate"}));
+    CHECK(isCliInvocation({"--workspace", "/tmp/w.headroom", "kv"}));
+    CHECK(isCliInvocation({"--workspace=/tmp/w.headroom", "catalog", "gpus"}));
+
+    CHECK_FALSE(isCliInvocation({}));
+    CHECK_FALSE(isCliInvocation({"--workspace", "/tmp/w.headroom"}));
+    CHECK_FALSE(isCliInvocation({"--workspace"}));
+    CHECK_FALSE(isCliInvocation({"-platform", "offscreen"}));
+    CHECK_FALSE(isCliInvocation({"--reverse"}));
+    CHECK_FALSE(isCliInvocation({"/home/me/plan.headroom"}));
+}
+
+TEST_CASE("help, --help, a verb's --help and --version exit 0")
+{
+    CliFixture ws;
+    for (const QString &flag : {QString("--help"), QString("help"), QString("-h")}) {
+        const CliResult r = ws.runBare({flag});
+        INFO(flag.toStdString() << ": " << r.err.toStdString());
+        CHECK(r.exitCode == 0);
+        CHECK(r.out.startsWith("usage: headroom"));
+        for (const char *verb : {"kv", "catalog", "import", "export"})
+            CHECK(r.out.contains(QString("\n  %1 ").arg(verb)));
+    }
+
+    const CliResult kvHelp = ws.runBare({"kv", "--help"});
+    CHECK(kvHelp.exitCode == 0);
+    CHECK(kvHelp.out.startsWith("usage: headroom kv"));
+    CHECK(kvHelp.out.contains("--mla-rank"));
+    CHECK(ws.runBare({"help", "export"}).out.startsWith("usage: headroom export"));
+
+    const CliResult version = ws.runBare({"--version"});
+    CHECK(version.exitCode == 0);
+    CHECK(version.out == "headroom 0.1.0\n");
+}
+
+TEST_CASE("an unknown verb exits 2 and lists the known ones")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"frobnicate", "--json"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.out.isEmpty());
+    CHECK(r.err.trimmed() == "headroom: unknown command 'frobnicate'; known: kv, catalog, import, export");
+    CHECK_FALSE(QFile::exists(ws.workspace()));
+}
+
+TEST_CASE("--workspace may come anywhere; without it the default workspace is created")
+{
+    CliFixture ws;
+    const QString file = ws.writeFile("catalog.json", catalogJson("test-gpu-96", {}));
+    const CliResult imported = ws.runBare({"import", file, "--workspace", ws.workspace()});
+    INFO(imported.err.toStdString());
+    REQUIRE(imported.exitCode == 0);
+    CHECK(QFile::exists(ws.workspace()));
+    const CliResult listed = ws.runBare({"catalog", "--workspace=" + ws.workspace(), "gpus"});
+    CHECK(listed.out.contains("test-gpu-96"));
+
+    // The fixture points HOME and XDG_DATA_HOME into its own folder.
+    const CliResult byDefault = ws.runBare({"catalog", "gpus"});
+    INFO(byDefault.err.toStdString());
+    REQUIRE(byDefault.exitCode == 0);
+    CHECK_FALSE(byDefault.out.contains("test-gpu-96"));
+    QDirIterator it(ws.filePath("home"), {"*.headroom"}, QDir::Files, QDirIterator::Subdirectories);
+    CHECK(it.hasNext());
+
+    const CliResult missing = ws.runBare({"catalog", "gpus", "--workspace"});
+    CHECK(missing.exitCode == 2);
+    CHECK(missing.err.contains("--workspace: missing value"));
+}
+
+TEST_CASE("the option parser reads flags, inline values, repeats and positionals")
+{
+    const std::vector<OptionSpec> specs = {{"layers"}, {"util"}, {"context", true, true}, {"json", false}};
+    const Args args({"gpus", "--layers", "64", "--util=0.92", "--context", "4096", "--context", "16384",
+                     "--json"},
+                    specs);
+    CHECK(args.positionals() == QStringList{"gpus"});
+    CHECK(args.integer("layers", 1, 1000) == 64);
+    CHECK(args.number("util") == Approx(0.92));
+    CHECK(args.integers("context", 1, 1 << 20) == std::vector<qint64>{4096, 16384});
+    CHECK(args.has("json"));
+    CHECK_FALSE(args.integer("missing-but-unread", 0, 1).has_value());
+
+    CHECK_THROWS_WITH(Args({"--layers"}, specs), "--layers: missing value");
+    CHECK_THROWS_WITH(Args({"--layers", "--json"}, specs), "--layers: missing value");
+    CHECK_THROWS_WITH(Args({"--size", "3"}, specs), "unknown option '--size'");
+    CHECK_THROWS_WITH(Args({"--layers", "1", "--layers", "2"}, specs), "--layers given more than once");
+    CHECK_THROWS_WITH(Args({"--json=yes"}, specs), "--json takes no value");
+    CHECK_THROWS_WITH(Args({"--layers", "abc"}, specs).integer("layers", 1, 10),
+                      "--layers: expected an integer, got 'abc'");
+    CHECK_THROWS_WITH(Args({"--layers", "0"}, specs).integer("layers", 1, 10),
+                      "--layers: must be between 1 and 10, got 0");
+    CHECK_THROWS_WITH(Args({"--util", "nan"}, specs).number("util"), "--util: expected a number, got 'nan'");
+}
+
+TEST_CASE("formatting helpers: thousands, binary units, closest ids")
+{
+    CHECK(formatInteger(0) == "0");
+    CHECK(formatInteger(16384) == "16,384");
+    CHECK(formatInteger(-1234567) == "-1,234,567");
+    CHECK(formatDecimal(3350, 1) == "3,350");
+    CHECK(formatDecimal(989.5, 1) == "989.5");
+    CHECK(formatDecimal(0.92 * 100, 2) == "92");
+    CHECK(formatGiB(61847529062) == "57.6 GiB");
+    CHECK(formatBytes(262144) == "256.0 KiB");
+    CHECK(formatBytes(512) == "512 B");
+    CHECK(formatBytes(qint64(4) << 30) == "4.0 GiB");
+    CHECK(countOf(1, "GPU", "GPUs") == "1 GPU");
+    CHECK(countOf(2, "GPU", "GPUs") == "2 GPUs");
+
+    CHECK(editDistance("kitten", "sitting") == 3);
+    CHECK(editDistance("", "abc") == 3);
+    CHECK(editDistance("h100-sxm", "h100-sxm") == 0);
+    const QStringList known = {"llama-3.1-70b", "mistral-7b", "llama-3.1-8b", "deepseek-v3", "qwen2.5-7b"};
+    const QStringList closest = closestMatches("llama-3.1-7b", known);
+    REQUIRE(closest.size() == 3);
+    CHECK(closest.mid(0, 2) == QStringList{"llama-3.1-8b", "llama-3.1-70b"});
+    CHECK(closestMatches("x", {"a"}, 3) == QStringList{"a"});
+}

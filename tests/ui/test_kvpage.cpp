@@ -1,0 +1,164 @@
+#include "uitestsupport.h"
+
+#include "ui/chartpanel.h"
+#include "ui/kvpage.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+#include <QValueAxis>
+
+using namespace headroom;
+using ui::KvPage;
+
+namespace {
+
+QList<QLineSeries *> variantSeries(QChart *chart)
+{
+    QList<QLineSeries *> out;
+    for (QAbstractSeries *s : chart->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s); line && !line->name().endsWith(QLatin1String(" tokens")))
+            out << line;
+    return out;
+}
+
+bool drewInk(QWidget *widget)
+{
+    const QImage image = widget->grab().toImage();
+    const QRgb background = image.pixel(2, 2);
+    int differing = 0;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            differing += image.pixel(x, y) != background;
+    return differing > 200;
+}
+
+} // namespace
+
+TEST_CASE("KV page starts with 8B model variants on H100 and H200, BF16 and FP8")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    const auto variants = page.variants();
+    REQUIRE(variants.size() == 4);
+    CHECK(variants[0].modelId == "llama-3.1-8b");
+    CHECK(variants[0].gpuId == "h100-sxm");
+    CHECK(variants[1].gpuId == "h200");
+    CHECK(variants[2].weights == engine::WeightPrecision::Fp8);
+    REQUIRE(page.outcomes().size() == 4);
+    for (const auto &o : page.outcomes()) {
+        CHECK(o.error.isEmpty());
+        CHECK(o.result.fits);
+    }
+    // Llama 3.1 8B: 32 layers × 8 KV heads × 128 × 2 × 2 bytes = 128 KiB per token in BF16.
+    CHECK(page.outcomes()[0].result.kvBytesPerToken == 131072);
+    CHECK(page.outcomes()[2].result.kvBytesPerToken == 65536);
+}
+
+TEST_CASE("KV chart has one line per variant over a log context axis from 1K to the max context")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    page.resize(1400, 900);
+    QChart *chart = page.chartPanels().first()->chart();
+    REQUIRE(chart);
+    const auto lines = variantSeries(chart);
+    REQUIRE(lines.size() == 4);
+    for (QLineSeries *line : lines) {
+        REQUIRE(line->count() == KvPage::kCurvePoints);
+        CHECK(line->at(0).x() == 1024);
+        CHECK(line->at(line->count() - 1).x() == 131072);
+        for (int i = 1; i < line->count(); ++i)
+            CHECK(line->at(i).y() <= line->at(i - 1).y());
+    }
+    auto *x = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Horizontal).value(0));
+    REQUIRE(x);
+    CHECK(x->titleText().contains("tokens"));
+    CHECK(x->min() == 1024);
+    auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
+    REQUIRE(y);
+    CHECK(y->titleText().contains("streams"));
+    CHECK(chart->title() == "Concurrent streams vs context length");
+    // marker lines at the chosen contexts are drawn but kept out of the legend
+    CHECK(chart->series().size() == 4 + 2 * 3);
+    page.show();
+    CHECK(drewInk(page.chartPanels().first()));
+}
+
+TEST_CASE("Changing the weight precision recomputes and changes the chart's series")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    QSignalSpy recomputed(&page, &KvPage::recomputed);
+    QChart *before = page.chartPanels().first()->chart();
+    const double streamsBefore = variantSeries(before).first()->at(0).y();
+    const QString nameBefore = variantSeries(before).first()->name();
+
+    auto *table = page.findChild<QTableWidget *>("kvVariants");
+    REQUIRE(table);
+    auto *weights = qobject_cast<QComboBox *>(table->cellWidget(0, 2));
+    REQUIRE(weights);
+    weights->setCurrentIndex(weights->findText("FP8"));
+
+    CHECK(recomputed.count() == 1);
+    QChart *after = page.chartPanels().first()->chart();
+    const auto lines = variantSeries(after);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines.first()->name() != nameBefore);
+    CHECK(lines.first()->name().contains("FP8 weights"));
+    // FP8 weights free about 7.5 GiB of an H100 for KV: more streams at every context.
+    CHECK(lines.first()->at(0).y() > streamsBefore);
+    CHECK(page.outcomes()[0].result.weightsBytes * 2 ==
+          Approx(double(page.outcomes()[1].result.weightsBytes)).epsilon(0.0001));
+}
+
+TEST_CASE("Serving inputs recompute at once: utilization, block size and marked contexts")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    const int64_t poolBefore = page.outcomes()[0].result.poolBytes;
+    auto *util = page.findChild<QDoubleSpinBox *>("kvUtilization");
+    REQUIRE(util);
+    util->setValue(0.5);
+    CHECK(page.outcomes()[0].result.poolBytes < poolBefore);
+
+    auto *contexts = page.findChild<QLineEdit *>("kvContexts");
+    REQUIRE(contexts);
+    contexts->clear();
+    QTest::keyClicks(contexts, "8192, 16K");
+    REQUIRE(page.markedContexts() == std::vector<int64_t>{8192, 16384});
+    REQUIRE(page.outcomes()[0].result.streams.size() == 2);
+    CHECK(page.outcomes()[0].result.streams[1].context == 16384);
+    auto *results = page.findChild<QTableWidget *>("kvResults");
+    REQUIRE(results);
+    CHECK(results->columnCount() == 5 + 2);
+    CHECK(results->horizontalHeaderItem(6)->text() == "Streams @ 16,384");
+}
+
+TEST_CASE("The explanation says why in words, and a model that does not fit says by how much")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    CHECK(page.explanation().contains("memory-bound"));
+    CHECK(page.explanation().contains("tokens fit in"));
+    CHECK(page.explanation().contains("GiB of KV pool"));
+
+    page.setVariants({{"llama-3.1-405b", "h100-sxm", engine::WeightPrecision::Bf16, engine::KvPrecision::Bf16}});
+    REQUIRE(page.outcomes().size() == 1);
+    const auto &o = page.outcomes().front();
+    CHECK_FALSE(o.result.fits);
+    CHECK(o.result.shortfallBytes > 600LL * (1LL << 30));
+    CHECK(page.explanation().contains("does not fit"));
+    CHECK(page.explanation().contains("GiB more than"));
+    auto *results = page.findChild<QTableWidget *>("kvResults");
+    CHECK(results->item(0, 3)->text().contains("short"));
+    const auto lines = variantSeries(page.chartPanels().first()->chart());
+    REQUIRE(lines.size() == 1);
+    CHECK(lines.first()->name().contains("does not fit"));
+}

@@ -1,0 +1,63 @@
+#include "uitestsupport.h"
+
+#include "ui/catalogpage.h"
+#include "ui/dialogs.h"
+#include "ui/kvpage.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QFontInfo>
+#include <QTreeWidget>
+
+using namespace headroom;
+
+TEST_CASE("Main window: navigator lists every page, only built ones are enabled")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    QTreeWidget *nav = window.navigator();
+    QStringList enabled, disabled;
+    for (QTreeWidgetItemIterator it(nav); *it; ++it) {
+        if (!(*it)->parent())
+            continue;
+        ((*it)->flags() & Qt::ItemIsEnabled ? enabled : disabled) << (*it)->text(0);
+    }
+    CHECK(enabled == QStringList{"Catalog", "KV & concurrency"});
+    CHECK(disabled.size() == 11);
+    CHECK(disabled.contains("Cost & reservations"));
+    CHECK(window.currentPage() == window.kvPage());
+    CHECK(window.showPage("Catalog"));
+    CHECK(window.currentPage() == window.catalogPage());
+    CHECK_FALSE(window.showPage("Fragmentation"));
+    CHECK(window.windowTitle().contains("w.headroom"));
+}
+
+TEST_CASE("Opening a workspace that cannot be read keeps the current one and says why")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    QFile junk(dir.filePath("junk.headroom"));
+    REQUIRE(junk.open(QIODevice::WriteOnly));
+    junk.write(QByteArray(4096, 'x'));
+    junk.close();
+    ui::Dialogs::setScripted(true);
+    CHECK_FALSE(window.openWorkspace(junk.fileName()));
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    ui::Dialogs::setScripted(false);
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("junk.headroom"));
+    CHECK(window.workspace().path().endsWith("w.headroom"));
+
+    CHECK(window.openWorkspace(dir.filePath("second.headroom")));
+    CHECK(window.workspace().path().endsWith("second.headroom"));
+    CHECK(window.kvPage()->outcomes().size() == 4);
+}
+
+TEST_CASE("The application font resolves to an installed family, so exported text is not lost")
+{
+    CHECK_FALSE(QFontDatabase::families().isEmpty());
+    const QFontInfo info(QApplication::font());
+    CHECK_FALSE(info.family().isEmpty());
+    CHECK(QFontDatabase::families().contains(info.family()));
+}
