@@ -255,4 +255,27 @@ bool Workspace::removeModel(const QString &id)
     return removed;
 }
 
+void Workspace::saveCopyAs(const QString &path) const
+{
+    const QFileInfo target(path);
+    if (path.isEmpty())
+        throw StoreError(QStringLiteral("No file given for the copy of workspace %1").arg(d->path));
+    if (target.exists())
+        throw StoreError(
+            QStringLiteral("Cannot save a copy as %1: the file already exists").arg(path));
+    if (!QDir().mkpath(target.absolutePath()))
+        throw StoreError(QStringLiteral("Cannot save a copy as %1: cannot create the folder %2")
+                             .arg(path, target.absolutePath()));
+
+    // VACUUM INTO (SQLite 3.27+) writes a consistent, compacted snapshot in one statement.
+    QSqlQuery query(d->database());
+    query.prepare(QStringLiteral("VACUUM INTO :target"));
+    query.bindValue(QStringLiteral(":target"), target.absoluteFilePath());
+    if (!query.exec()) {
+        const QString reason = query.lastError().text();
+        QFile::remove(target.absoluteFilePath());
+        throw StoreError(QStringLiteral("Cannot save a copy as %1: %2").arg(path, reason));
+    }
+}
+
 } // namespace headroom::store
