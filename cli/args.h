@@ -49,6 +49,7 @@ public:
     // Finite decimal option; nullopt when absent. Range checks are the caller's.
     std::optional<double> number(const QString &name) const;
 
+    // The option as typed: "layers" → "--layers".
     static QString flag(const QString &name) { return QStringLiteral("--") + name; }
 
 private:

@@ -47,9 +47,9 @@ void writeModels(QTextStream &out, const std::vector<engine::ModelSpec> &models)
                  {QStringLiteral("attention")}, {QStringLiteral("KV heads"), A::Right},
                  {QStringLiteral("head dim"), A::Right}, {QStringLiteral("max context"), A::Right}});
     for (const engine::ModelSpec &m : models) {
-        QString params = formatDecimal(m.paramsTotal / 1e9, 1);
+        QString params = formatDecimal(m.paramsTotal / 1e9, 1, true);
         if (m.isMoe())
-            params += QStringLiteral(" (%1 active)").arg(formatDecimal(m.paramsActive / 1e9, 1));
+            params += QStringLiteral(" (%1 active)").arg(formatDecimal(m.paramsActive / 1e9, 1, true));
         QString attention = QString::fromStdString(std::string(engine::toString(m.attention))).toUpper();
         if (m.attention == engine::AttentionKind::Mla)
             attention += QStringLiteral(" %1+%2").arg(m.kvLoraRank).arg(m.qkRopeHeadDim);

@@ -52,14 +52,18 @@ struct GlobalOptions {
     std::optional<QString> workspace;
 };
 
-GlobalOptions splitGlobalOptions(const QStringList &args)
+// Throws UsageError for "--workspace" without a value unless `lenient`, which drops it.
+GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
 {
     GlobalOptions g;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
         if (arg == QLatin1String("--workspace")) {
-            if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("--")))
+            if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("--"))) {
+                if (lenient)
+                    continue;
                 throw UsageError(QStringLiteral("--workspace: missing value"));
+            }
             g.workspace = args.at(++i);
         } else if (arg.startsWith(QLatin1String("--workspace="))) {
             g.workspace = arg.mid(int(qstrlen("--workspace=")));
@@ -67,7 +71,7 @@ GlobalOptions splitGlobalOptions(const QStringList &args)
             g.rest << arg;
         }
     }
-    if (g.workspace && g.workspace->isEmpty())
+    if (g.workspace && g.workspace->isEmpty() && !lenient)
         throw UsageError(QStringLiteral("--workspace: missing value"));
     return g;
 }
@@ -135,12 +139,7 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
 
 bool isCliInvocation(const QStringList &args)
 {
-    QStringList rest;
-    try {
-        rest = splitGlobalOptions(args).rest;
-    } catch (const UsageError &) {
-        return false; // a bare "--workspace" is left to the GUI's own option handling
-    }
+    const QStringList rest = splitGlobalOptions(args, true).rest;
     if (rest.isEmpty())
         return false;
     const QString &first = rest.constFirst();

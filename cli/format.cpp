@@ -66,10 +66,10 @@ QString formatInteger(qint64 value)
     return value < 0 ? QLatin1Char('-') + digits : digits;
 }
 
-QString formatDecimal(double value, int decimals)
+QString formatDecimal(double value, int decimals, bool keepZeros)
 {
     QString text = QString::number(std::abs(value), 'f', decimals);
-    if (text.contains(QLatin1Char('.'))) {
+    if (!keepZeros && text.contains(QLatin1Char('.'))) {
         while (text.endsWith(QLatin1Char('0')))
             text.chop(1);
         if (text.endsWith(QLatin1Char('.')))
@@ -78,7 +78,9 @@ QString formatDecimal(double value, int decimals)
     const qsizetype dot = text.indexOf(QLatin1Char('.'));
     for (qsizetype i = (dot < 0 ? text.size() : dot) - 3; i > 0; i -= 3)
         text.insert(i, QLatin1Char(','));
-    const bool negative = value < 0 && text != QLatin1String("0");
+    const bool negative = value < 0 && std::any_of(text.begin(), text.end(), [](QChar c) {
+                              return c.isDigit() && c != QLatin1Char('0');
+                          });
     return negative ? QLatin1Char('-') + text : text;
 }
 

@@ -33,9 +33,9 @@ void writeFields(QTextStream &out, const std::vector<std::pair<QString, QString>
 
 // 16384 → "16,384".
 QString formatInteger(qint64 value);
-// A decimal with thousands separators and at most `decimals` decimals, trailing zeros
-// dropped: 3350 → "3,350", 989.5 → "989.5".
-QString formatDecimal(double value, int decimals);
+// A decimal with thousands separators and `decimals` decimals, trailing zeros dropped
+// unless `keepZeros`: 3350 → "3,350", 989.5 → "989.5", (8, 1, true) → "8.0".
+QString formatDecimal(double value, int decimals, bool keepZeros = false);
 // Bytes in GiB (2^30) with one decimal: "57.6 GiB".
 QString formatGiB(qint64 bytes);
 // Bytes in the largest binary unit that keeps the figure ≥ 1: "256.0 KiB", "2.0 GiB".

@@ -349,21 +349,22 @@ void writeTable(QTextStream &out, const KvSubject &s, const engine::KvResult &r)
     writeFields(out, fields);
     out << '\n';
 
-    Table table({{QStringLiteral("context"), Table::Align::Right},
-                 {QStringLiteral("streams"), Table::Align::Right},
-                 {QStringLiteral("bytes per stream"), Table::Align::Right}});
-    bool beyondMax = false;
+    const auto beyondMax = [&](const engine::StreamsAt &at) {
+        return s.catalogModel && in.model.maxContext > 0 && at.context > in.model.maxContext;
+    };
+    const bool anyBeyond = std::any_of(r.streams.begin(), r.streams.end(), beyondMax);
+    std::vector<Table::Column> columns = {{QStringLiteral("context"), Table::Align::Right},
+                                          {QStringLiteral("streams"), Table::Align::Right},
+                                          {QStringLiteral("bytes per stream"), Table::Align::Right}};
+    if (anyBeyond)
+        columns.push_back({QStringLiteral("note")});
+    Table table(columns);
     for (const engine::StreamsAt &at : r.streams) {
-        const bool beyond = s.catalogModel && in.model.maxContext > 0 && at.context > in.model.maxContext;
-        beyondMax = beyondMax || beyond;
-        table.addRow({formatInteger(at.context) + (beyond ? QStringLiteral("*") : QString()),
-                      formatInteger(at.streams), formatBytes(at.bytesPerStream)});
+        table.addRow({formatInteger(at.context), formatInteger(at.streams), formatBytes(at.bytesPerStream),
+                      beyondMax(at) ? QStringLiteral("beyond max context %1").arg(formatInteger(in.model.maxContext))
+                                    : QString()});
     }
     table.write(out);
-    if (beyondMax) {
-        out << QStringLiteral("* beyond the model's max context of %1 tokens\n")
-                   .arg(formatInteger(in.model.maxContext));
-    }
     out << '\n' << explanation(in, r) << '\n';
 }
 

@@ -8,8 +8,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
-#include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace headroom::ui {
 
@@ -24,6 +24,9 @@ QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64
     titleFont.setBold(true);
     chart->setTitleFont(titleFont);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(8.5);
+    chart->legend()->setFont(legendFont);
     chart->setMargins(QMargins(8, 4, 12, 4));
 
     auto *x = new QLogValueAxis;
@@ -31,9 +34,11 @@ QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64
     x->setLabelFormat(QStringLiteral("%.0f"));
     x->setTitleText(QObject::tr("Context length (tokens, log₂ scale)"));
     x->setMinorTickCount(-1);
-    auto *y = new QValueAxis;
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    y->setTitleText(QObject::tr("Concurrent streams per replica"));
+    auto *y = new QLogValueAxis;
+    y->setBase(10);
+    y->setLabelFormat(QStringLiteral("%g"));
+    y->setMinorTickCount(8);
+    y->setTitleText(QObject::tr("Concurrent streams per replica (log)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
@@ -42,22 +47,23 @@ QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64
         auto *series = new QLineSeries;
         series->setName(curve.label);
         for (const engine::StreamsAt &p : curve.points) {
-            series->append(double(p.context), double(p.streams));
             maxContext = std::max(maxContext, double(p.context));
             minContext = std::min(minContext, double(p.context));
+            if (p.streams < 1)
+                continue; // not even one stream: nothing to draw on a log axis
+            series->append(double(p.context), double(p.streams));
             maxStreams = std::max(maxStreams, double(p.streams));
         }
+        chart->addSeries(series); // the theme picks the colour here
         QPen pen = series->pen();
-        pen.setWidthF(2.2);
+        pen.setWidthF(2.4);
         series->setPen(pen);
-        chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
     }
     x->setRange(minContext, maxContext);
-    y->setRange(0, maxStreams * 1.08);
-    y->applyNiceNumbers();
-    const double top = y->max();
+    const double top = std::pow(10.0, std::ceil(std::log10(maxStreams * 1.15)));
+    y->setRange(1, top);
 
     for (int64_t context : markers) {
         if (context < minContext || context > maxContext)
@@ -68,7 +74,7 @@ QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64
         pen.setStyle(Qt::DashLine);
         pen.setWidthF(1.0);
         line->setPen(pen);
-        line->append(double(context), 0);
+        line->append(double(context), 1);
         line->append(double(context), top);
         auto *label = new QScatterSeries;
         label->setName(line->name());

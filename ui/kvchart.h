@@ -15,7 +15,7 @@ struct KvCurve {
     std::vector<engine::StreamsAt> points;
 };
 
-// Concurrent streams per replica versus context length (log₂ x axis), one line per
+// Concurrent streams per replica versus context length (log₂ x, log₁₀ y), one line per
 // variant, with dashed marker lines at the chosen contexts.
 QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64_t> &markers,
                      const QString &title);

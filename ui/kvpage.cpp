@@ -61,6 +61,8 @@ KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
     m_results->verticalHeader()->hide();
     m_results->setAlternatingRowColors(true);
     m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_results->horizontalHeader()->setMinimumSectionSize(60);
+    m_results->setTextElideMode(Qt::ElideMiddle);
     m_explanation = new QLabel(this);
     m_explanation->setObjectName("kvExplanation");
     m_explanation->setWordWrap(true);
@@ -82,14 +84,14 @@ KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(buildInputs());
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(440);
+    scroll->setMinimumWidth(470);
     scroll->setFrameShape(QFrame::NoFrame);
 
     auto *split = new QSplitter(this);
     split->addWidget(scroll);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
-    split->setSizes({460, 900});
+    split->setSizes({480, 1000});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(split);
@@ -135,9 +137,12 @@ QWidget *KvPage::buildInputs()
     m_variantTable->setObjectName("kvVariants");
     m_variantTable->setHorizontalHeaderLabels({tr("Model"), tr("GPU"), tr("Weights"), tr("KV cache")});
     m_variantTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_variantTable->horizontalHeader()->setSectionResizeMode(kWeightsColumn, QHeaderView::ResizeToContents);
+    m_variantTable->horizontalHeader()->setSectionResizeMode(kKvColumn, QHeaderView::ResizeToContents);
     m_variantTable->verticalHeader()->hide();
     m_variantTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_variantTable->setMinimumHeight(150);
+    m_variantTable->setMinimumHeight(170);
+    m_variantTable->setMaximumHeight(230);
     m_variantTable->setToolTip(tr("Each line is one curve: a model served on a GPU with a weight "
                                   "precision and a KV-cache precision."));
     auto *add = new QPushButton(tr("&Add variant"), variantsBox);
@@ -177,7 +182,6 @@ QWidget *KvPage::buildInputs()
     m_tp = new QSpinBox(servingBox);
     m_tp->setObjectName("kvTp");
     m_tp->setRange(1, 64);
-    m_tp->setSuffix(tr(" GPUs"));
     m_tp->setToolTip(tr("Tensor parallelism: GPUs per replica, 1–64. Weights and KV heads are "
                         "split across them; KV heads are replicated when TP exceeds them."));
     m_blockSize = new QSpinBox(servingBox);
@@ -211,7 +215,7 @@ QWidget *KvPage::buildInputs()
     m_contextsError->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_contextsError->hide();
     form->addRow(tr("Memory &utilization:"), m_utilization);
-    form->addRow(tr("&Tensor parallel:"), m_tp);
+    form->addRow(tr("&Tensor parallel (GPUs/replica):"), m_tp);
     form->addRow(tr("&Block size:"), m_blockSize);
     form->addRow(tr("Activation + runtime &reserve:"), m_reserve);
     form->addRow(tr("Shared &prefix:"), m_prefix);
@@ -339,7 +343,7 @@ std::vector<int64_t> KvPage::markedContexts() const
     return out;
 }
 
-engine::KvInputs KvPage::inputsFor(const Variant &variant, QString *label) const
+engine::KvInputs KvPage::inputsFor(const Variant &variant, QStringList *labelParts) const
 {
     engine::KvInputs in;
     const auto model = m_workspace.model(variant.modelId);
@@ -357,12 +361,10 @@ engine::KvInputs KvPage::inputsFor(const Variant &variant, QString *label) const
     in.reserveBytes = int64_t(m_reserve->value() * double(engine::kGiB));
     in.sharedPrefixTokens = m_prefix->value();
     in.contexts = markedContexts();
-    *label = tr("%1 · %2 · %3 weights / %4 KV")
-                 .arg(QString::fromStdString(model->name), QString::fromStdString(gpu->name),
-                      precisionLabel(engine::toString(variant.weights)),
-                      precisionLabel(engine::toString(variant.kv)));
-    if (in.tp > 1)
-        *label += tr(" · TP %1").arg(in.tp);
+    *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
+                   tr("%1/%2")
+                       .arg(precisionLabel(engine::toString(variant.weights)),
+                            precisionLabel(engine::toString(variant.kv)))};
     return in;
 }
 
@@ -380,8 +382,10 @@ void KvPage::recompute()
         Outcome outcome;
         outcome.variant = variant;
         try {
-            const engine::KvInputs in = inputsFor(variant, &outcome.label);
+            const engine::KvInputs in = inputsFor(variant, &outcome.labelParts);
+            outcome.label = outcome.labelParts.join(QStringLiteral(" · "));
             outcome.result = engine::analyseKv(in);
+            outcome.maxContext = in.model.maxContext;
             const int64_t maxContext = std::max<int64_t>(in.model.maxContext, kCurveStart * 2);
             outcome.curve = engine::concurrencyCurve(in, kCurveStart, maxContext, kCurvePoints);
         } catch (const engine::InputError &e) {
@@ -390,25 +394,47 @@ void KvPage::recompute()
         m_outcomes.push_back(std::move(outcome));
     }
 
-    std::vector<KvCurve> curves;
+    // The legend names only what differs between variants; what they share goes in the title.
+    std::vector<bool> shared(3, true);
+    const Outcome *first = nullptr;
     for (const Outcome &o : m_outcomes) {
         if (!o.error.isEmpty())
             continue;
-        QString label = o.label;
+        if (!first)
+            first = &o;
+        for (int i = 0; i < 3; ++i)
+            shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
+    }
+    QStringList common;
+    std::vector<KvCurve> curves;
+    for (Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QStringList parts;
+        for (int i = 0; i < 3; ++i)
+            if (!shared[size_t(i)])
+                parts << o.labelParts.value(i);
+        o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
+        QString label = o.shortLabel;
         if (!o.result.fits)
             label += tr(" — does not fit (%1 short)").arg(formatGiB(o.result.shortfallBytes));
         curves.push_back({label, o.curve});
     }
-    m_chart->setFigure({tr("Concurrent streams vs context length"),
-                        tr("Block-paged KV cache (block %1 tokens), memory utilization %2, TP %3. "
-                           "Dashed lines mark the chosen contexts. Source: Headroom kv engine, "
-                           "workspace catalog.")
+    if (first && curves.size() > 1)
+        for (int i = 0; i < 3; ++i)
+            if (shared[size_t(i)])
+                common << first->labelParts.value(i);
+    const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
+                                           : tr("Concurrent streams vs context length — %1")
+                                                 .arg(common.join(QStringLiteral(" · ")));
+    m_chart->setFigure({title,
+                        tr("Precision as weights/KV cache. Block-paged KV cache (block %1 tokens), memory "
+                           "utilization %2, TP %3. Dashed lines mark the chosen contexts. Source: Headroom "
+                           "kv engine on the workspace catalog.")
                             .arg(m_blockSize->value())
                             .arg(m_utilization->value(), 0, 'f', 2)
                             .arg(m_tp->value()),
-                        [curves, contexts] {
-                            return buildKvChart(curves, contexts, tr("Concurrent streams vs context length"));
-                        }});
+                        [curves, contexts, title] { return buildKvChart(curves, contexts, title); }});
     updateTable();
     updateExplanation();
     emit recomputed();
@@ -417,14 +443,16 @@ void KvPage::recompute()
 void KvPage::updateTable()
 {
     const std::vector<int64_t> contexts = markedContexts();
-    QStringList headers{tr("Variant"), tr("KV / token / GPU"), tr("Weights / GPU"), tr("KV pool / GPU"),
-                        tr("Blocks (%1 tokens)").arg(m_blockSize->value())};
+    QStringList headers{tr("Variant"), tr("KV / token\nper GPU"), tr("Weights\nper GPU"), tr("KV pool\nper GPU"),
+                        tr("Blocks\n(%1 tokens)").arg(m_blockSize->value())};
     for (int64_t c : contexts)
-        headers << tr("Streams @ %1").arg(formatCount(c));
+        headers << tr("Streams @\n%1 tokens").arg(formatCount(c));
     m_results->clear();
     m_results->setColumnCount(int(headers.size()));
     m_results->setHorizontalHeaderLabels(headers);
     m_results->setRowCount(int(m_outcomes.size()));
+    m_results->setMaximumHeight(m_results->horizontalHeader()->sizeHint().height() +
+                                m_results->verticalHeader()->defaultSectionSize() * (m_results->rowCount() + 1) + 4);
     for (int row = 0; row < int(m_outcomes.size()); ++row) {
         const Outcome &o = m_outcomes[size_t(row)];
         auto set = [&](int column, const QString &text, bool number = true) {
@@ -433,7 +461,9 @@ void KvPage::updateTable()
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_results->setItem(row, column, item);
         };
-        set(0, o.label.isEmpty() ? tr("(incomplete variant)") : o.label, false);
+        set(0, o.label.isEmpty() ? tr("(incomplete variant)") : o.shortLabel.isEmpty() ? o.label : o.shortLabel,
+            false);
+        m_results->item(row, 0)->setToolTip(o.label);
         if (!o.error.isEmpty()) {
             set(1, o.error, false);
             continue;
@@ -443,15 +473,18 @@ void KvPage::updateTable()
         set(2, formatGiB(r.weightsBytes, 2));
         set(3, r.fits ? formatGiB(r.poolBytes, 2) : tr("−%1 (short)").arg(formatGiB(r.shortfallBytes, 2)));
         set(4, formatCount(r.blocks));
-        for (size_t i = 0; i < r.streams.size(); ++i)
-            set(5 + int(i), formatCount(r.streams[i].streams));
+        for (size_t i = 0; i < r.streams.size(); ++i) {
+            if (r.streams[i].context > o.maxContext)
+                set(5 + int(i), tr("n/a (max %1)").arg(formatCount(o.maxContext)));
+            else
+                set(5 + int(i), formatCount(r.streams[i].streams));
+        }
     }
 }
 
 void KvPage::updateExplanation()
 {
     QStringList lines;
-    const std::vector<int64_t> contexts = markedContexts();
     for (const Outcome &o : m_outcomes) {
         if (!o.error.isEmpty()) {
             lines << tr("<b>%1</b>: cannot compute — %2").arg(o.label.toHtmlEscaped(), o.error.toHtmlEscaped());
@@ -466,22 +499,27 @@ void KvPage::updateExplanation()
                               formatGiB(r.usableBytes));
             continue;
         }
-        QString streams;
-        if (!r.streams.empty()) {
-            const engine::StreamsAt &s = r.streams.back();
-            streams = tr("%1 streams of %2 tokens").arg(formatCount(s.streams), formatCount(s.context));
-            if (r.streams.size() > 1) {
-                const engine::StreamsAt &first = r.streams.front();
-                streams += tr(" (%1 at %2 tokens)").arg(formatCount(first.streams), formatCount(first.context));
-            }
+        std::vector<engine::StreamsAt> supported;
+        for (const engine::StreamsAt &s : r.streams)
+            if (s.context <= o.maxContext)
+                supported.push_back(s);
+        QString headline, others;
+        if (!supported.empty()) {
+            const engine::StreamsAt &s = supported.back();
+            headline = tr("%1 streams of %2 tokens").arg(formatCount(s.streams), formatCount(s.context));
+            QStringList rest;
+            for (size_t i = 0; i + 1 < supported.size(); ++i)
+                rest << tr("%1 at %2 tokens").arg(formatCount(supported[i].streams), formatCount(supported[i].context));
+            if (!rest.isEmpty())
+                others = tr("; %1").arg(rest.join(QStringLiteral(", ")));
         } else {
-            streams = tr("%1 blocks of %2 tokens").arg(formatCount(r.blocks)).arg(r.blockSize);
+            headline = tr("%1 blocks of %2 tokens").arg(formatCount(r.blocks)).arg(r.blockSize);
         }
-        lines << tr("<b>%1</b>: memory-bound — %2 fit in %3 of KV pool (%4 per token per GPU; "
-                    "weights %5 per GPU).")
-                     .arg(o.label.toHtmlEscaped(), streams, formatGiB(r.poolBytes),
+        lines << tr("<b>%1</b>: memory-bound — %2 fit in %3 of KV pool (%4 per token per GPU, "
+                    "weights %5 per GPU%6).")
+                     .arg(o.label.toHtmlEscaped(), headline, formatGiB(r.poolBytes),
                           formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0),
-                          formatGiB(r.weightsBytes));
+                          formatGiB(r.weightsBytes), others);
     }
     if (m_outcomes.empty())
         lines << tr("The catalog has no models or GPUs yet: add them on the Catalog page.");

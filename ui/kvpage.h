@@ -4,6 +4,7 @@
 #include "page.h"
 
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 class QComboBox;
@@ -36,9 +37,12 @@ public:
     // reason it could not be computed.
     struct Outcome {
         Variant variant;
-        QString label;
+        QString label;                     // model · GPU · precisions
+        QStringList labelParts;
+        QString shortLabel;                // only what differs from the other variants
         engine::KvResult result;
         std::vector<engine::StreamsAt> curve;
+        int64_t maxContext = 0;            // the model's longest context, tokens
         QString error;
     };
 
@@ -64,7 +68,7 @@ private:
     void recompute();
     void updateTable();
     void updateExplanation();
-    engine::KvInputs inputsFor(const Variant &variant, QString *label) const;
+    engine::KvInputs inputsFor(const Variant &variant, QStringList *labelParts) const;
 
     store::Workspace &m_workspace;
     QTableWidget *m_variantTable = nullptr;

@@ -51,7 +51,7 @@ TEST_CASE("the seeded workspace lists the shipped catalog")
     CHECK(models.out.contains("131,072"));
 }
 
-TEST_CASE("import of a good file adds its entries; catalog lists them")
+TEST_CASE("import of a good file adds its entries and catalog lists them")
 {
     CliFixture ws;
     const QString file = ws.writeFile("catalog.json",
@@ -66,7 +66,7 @@ TEST_CASE("import of a good file adds its entries; catalog lists them")
     const auto row = std::find_if(lines.begin(), lines.end(),
                                   [](const QString &l) { return l.startsWith("test-model-8b "); });
     REQUIRE(row != lines.end());
-    CHECK(row->simplified() == "test-model-8b Test model test-model-8b 8 32 GQA 8 128 131,072");
+    CHECK(row->simplified() == "test-model-8b Test model test-model-8b 8.0 32 GQA 8 128 131,072");
 
     RUN_HEADROOM(gpus, ws, {"catalog", "gpus"});
     REQUIRE(gpus.exitCode == 0);

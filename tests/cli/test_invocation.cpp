@@ -8,11 +8,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <QDirIterator>
+#include <QFile>
 
 using namespace headroom::cli;
 
-TEST_CASE("isCliInvocation: verbs, help and word-like arguments run headless; the rest opens the GUI")
+TEST_CASE("isCliInvocation: verbs, help and word-like arguments run headless, the rest opens the GUI")
 {
     CHECK(isCliInvocation({"kv", "--model", "x"}));
     CHECK(isCliInvocation({"catalog", "gpus"}));
@@ -29,6 +29,8 @@ TEST_CASE("isCliInvocation: verbs, help and word-like arguments run headless; th
     CHECK_FALSE(isCliInvocation({}));
     CHECK_FALSE(isCliInvocation({"--workspace", "/tmp/w.headroom"}));
     CHECK_FALSE(isCliInvocation({"--workspace"}));
+    // A verb with a dangling --workspace still runs headless, to report the missing value.
+    CHECK(isCliInvocation({"catalog", "gpus", "--workspace"}));
     CHECK_FALSE(isCliInvocation({"-platform", "offscreen"}));
     CHECK_FALSE(isCliInvocation({"--reverse"}));
     CHECK_FALSE(isCliInvocation({"/home/me/plan.headroom"}));
@@ -67,7 +69,7 @@ TEST_CASE("an unknown verb exits 2 and lists the known ones")
     CHECK_FALSE(QFile::exists(ws.workspace()));
 }
 
-TEST_CASE("--workspace may come anywhere; without it the default workspace is created")
+TEST_CASE("the --workspace option may come anywhere, and without it the default workspace is created")
 {
     CliFixture ws;
     const QString file = ws.writeFile("catalog.json", catalogJson("test-gpu-96", {}));
@@ -83,8 +85,7 @@ TEST_CASE("--workspace may come anywhere; without it the default workspace is cr
     INFO(byDefault.err.toStdString());
     REQUIRE(byDefault.exitCode == 0);
     CHECK_FALSE(byDefault.out.contains("test-gpu-96"));
-    QDirIterator it(ws.filePath("home"), {"*.headroom"}, QDir::Files, QDirIterator::Subdirectories);
-    CHECK(it.hasNext());
+    CHECK(QFile::exists(ws.filePath("home/.local/share/Headroom/headroom/workspace.headroom")));
 
     const CliResult missing = ws.runBare({"catalog", "gpus", "--workspace"});
     CHECK(missing.exitCode == 2);
@@ -124,6 +125,10 @@ TEST_CASE("formatting helpers: thousands, binary units, closest ids")
     CHECK(formatDecimal(3350, 1) == "3,350");
     CHECK(formatDecimal(989.5, 1) == "989.5");
     CHECK(formatDecimal(0.92 * 100, 2) == "92");
+    CHECK(formatDecimal(8.0, 1, true) == "8.0");
+    CHECK(formatDecimal(1026.44, 1, true) == "1,026.4");
+    CHECK(formatDecimal(-0.01, 1) == "0");
+    CHECK(formatDecimal(-1234.5, 1) == "-1,234.5");
     CHECK(formatGiB(61847529062) == "57.6 GiB");
     CHECK(formatBytes(262144) == "256.0 KiB");
     CHECK(formatBytes(512) == "512 B");

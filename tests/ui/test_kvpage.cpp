@@ -12,7 +12,6 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
-#include <QValueAxis>
 
 using namespace headroom;
 using ui::KvPage;
@@ -81,10 +80,14 @@ TEST_CASE("KV chart has one line per variant over a log context axis from 1K to 
     REQUIRE(x);
     CHECK(x->titleText().contains("tokens"));
     CHECK(x->min() == 1024);
-    auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
+    auto *y = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Vertical).value(0));
     REQUIRE(y);
     CHECK(y->titleText().contains("streams"));
-    CHECK(chart->title() == "Concurrent streams vs context length");
+    CHECK(y->min() == 1);
+    CHECK(y->max() >= lines.first()->at(0).y());
+    // what all variants share (the model) moves from the legend into the title
+    CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B");
+    CHECK(lines.first()->name() == "H100 SXM5 80GB · BF16/BF16");
     // marker lines at the chosen contexts are drawn but kept out of the legend
     CHECK(chart->series().size() == 4 + 2 * 3);
     page.show();
@@ -111,7 +114,7 @@ TEST_CASE("Changing the weight precision recomputes and changes the chart's seri
     const auto lines = variantSeries(after);
     REQUIRE(lines.size() == 4);
     CHECK(lines.first()->name() != nameBefore);
-    CHECK(lines.first()->name().contains("FP8 weights"));
+    CHECK(lines.first()->name().contains("FP8/BF16"));
     // FP8 weights free about 7.5 GiB of an H100 for KV: more streams at every context.
     CHECK(lines.first()->at(0).y() > streamsBefore);
     CHECK(page.outcomes()[0].result.weightsBytes * 2 ==
@@ -138,7 +141,7 @@ TEST_CASE("Serving inputs recompute at once: utilization, block size and marked 
     auto *results = page.findChild<QTableWidget *>("kvResults");
     REQUIRE(results);
     CHECK(results->columnCount() == 5 + 2);
-    CHECK(results->horizontalHeaderItem(6)->text() == "Streams @ 16,384");
+    CHECK(results->horizontalHeaderItem(6)->text() == "Streams @\n16,384 tokens");
 }
 
 TEST_CASE("The explanation says why in words, and a model that does not fit says by how much")
