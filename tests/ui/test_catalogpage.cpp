@@ -111,7 +111,7 @@ TEST_CASE("Adding a GPU through the form, then undo and redo")
     CHECK((*ws).gpu("rtx-6000-ada"));
 }
 
-TEST_CASE("The entry form refuses an invalid GPU and names the field; nothing is written")
+TEST_CASE("The entry form refuses an invalid GPU and names the field - nothing is written")
 {
     TempWorkspace ws;
     QUndoStack undo;
@@ -131,7 +131,7 @@ TEST_CASE("The entry form refuses an invalid GPU and names the field; nothing is
     CHECK(undo.count() == 0);
 }
 
-TEST_CASE("Editing a cell in place is undoable; an out-of-range edit is refused with the field named")
+TEST_CASE("Editing a cell in place is undoable - an out-of-range edit is refused with the field named")
 {
     TempWorkspace ws;
     QUndoStack undo;

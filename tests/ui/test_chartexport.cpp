@@ -48,7 +48,7 @@ TEST_CASE("A chart exports to a one-page vector PDF with its title, axis titles 
     CHECK_FALSE(bytes.contains("/Subtype /Image"));
 }
 
-TEST_CASE("SVG and PNG exports carry the chart; an unknown suffix is refused with a message")
+TEST_CASE("SVG and PNG exports carry the chart - an unknown suffix is refused with a message")
 {
     TempWorkspace ws;
     ui::KvPage page(*ws);
