@@ -67,7 +67,7 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
 
     // A chart only lays itself out inside a scene with a geometry.
     QGraphicsScene scene;
-    std::unique_ptr<QChart> owned(figure.build());
+    std::unique_ptr<QChart> owned(figure.build(QChart::ChartThemeLight));
     QChart *chart = owned.get();
     scene.addItem(owned.release());
     chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));

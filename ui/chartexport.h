@@ -1,20 +1,21 @@
 #pragma once
 
+#include <QChart>
 #include <QRectF>
 #include <QString>
 #include <functional>
 
-class QChart;
 class QPainter;
 
 namespace headroom::ui {
 
-// A chart as it leaves the application: the same builder draws it on screen and in every
-// export, with its title inside the chart and a caption underneath.
+// A chart as it leaves the application: the same builder draws it on screen (in the
+// palette's theme) and in every export (always the light theme, for documents), with its
+// title inside the chart and a caption underneath.
 struct ChartFigure {
     QString title;
     QString caption;
-    std::function<QChart *()> build; // new chart, caller owns it
+    std::function<QChart *(QChart::ChartTheme)> build; // new chart, caller owns it
 };
 
 // Export canvas: 16:9, 960 × 540 at 96 dpi (10 × 5.625 in).

@@ -1,6 +1,7 @@
 #include "chartpanel.h"
 
 #include "dialogs.h"
+#include "theme.h"
 
 #include <QChart>
 #include <QChartView>
@@ -52,7 +53,7 @@ void ChartPanel::rebuild()
     if (!m_figure.build)
         return;
     QChart *old = m_view->chart();
-    m_view->setChart(m_figure.build());
+    m_view->setChart(m_figure.build(chartTheme()));
     delete old;
     emit chartRebuilt();
 }

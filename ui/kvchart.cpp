@@ -1,7 +1,6 @@
 #include "kvchart.h"
 
 #include "format.h"
-#include "theme.h"
 
 #include <QChart>
 #include <QLegendMarker>
@@ -14,10 +13,10 @@
 namespace headroom::ui {
 
 QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64_t> &markers,
-                     const QString &title)
+                     const QString &title, QChart::ChartTheme theme)
 {
     auto *chart = new QChart;
-    chart->setTheme(chartTheme());
+    chart->setTheme(theme);
     chart->setTitle(title);
     QFont titleFont = chart->titleFont();
     titleFont.setPointSizeF(12);

@@ -2,10 +2,10 @@
 
 #include "engine/kv.h"
 
+#include <QChart>
 #include <QString>
 #include <vector>
 
-class QChart;
 
 namespace headroom::ui {
 
@@ -18,6 +18,6 @@ struct KvCurve {
 // Concurrent streams per replica versus context length (log₂ x, log₁₀ y), one line per
 // variant, with dashed marker lines at the chosen contexts.
 QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64_t> &markers,
-                     const QString &title);
+                     const QString &title, QChart::ChartTheme theme);
 
 } // namespace headroom::ui

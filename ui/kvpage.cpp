@@ -434,7 +434,9 @@ void KvPage::recompute()
                             .arg(m_blockSize->value())
                             .arg(m_utilization->value(), 0, 'f', 2)
                             .arg(m_tp->value()),
-                        [curves, contexts, title] { return buildKvChart(curves, contexts, title); }});
+                        [curves, contexts, title](QChart::ChartTheme theme) {
+                            return buildKvChart(curves, contexts, title, theme);
+                        }});
     updateTable();
     updateExplanation();
     emit recomputed();

@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
@@ -45,6 +46,13 @@ int main(int argc, char *argv[])
     QElapsedTimer process;
     process.start();
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (argc == 3 && QByteArray(argv[1]) == "--show-and-quit") {
+        // Child process of the whole-process cold start measurement below.
+        QApplication app(argc, argv);
+        ui::applyTheme(ui::Theme::Light);
+        showMainWindow(QString::fromLocal8Bit(argv[2]));
+        return 0;
+    }
     QApplication app(argc, argv);
     ui::applyTheme(ui::Theme::Light);
     const double appMs = double(process.nsecsElapsed()) / 1e6;
@@ -55,6 +63,16 @@ int main(int argc, char *argv[])
     std::printf("%-52s %8.2f ms (QApplication %.2f ms + window %.2f ms, target < 1000 ms) %s\n",
                 "cold start, new workspace: main() to window shown", appMs + firstRun, appMs, firstRun,
                 appMs + firstRun < 1000 ? "OK" : "MISSED");
+    std::vector<double> wholeProcess;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        QProcess child;
+        child.start(QApplication::applicationFilePath(), {"--show-and-quit", dir.filePath("cold.headroom")});
+        child.waitForFinished(30000);
+        wholeProcess.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    report("cold start, whole process (exec to window shown, exit)", wholeProcess, 1000);
     std::vector<double> reopen;
     for (int i = 0; i < 5; ++i)
         reopen.push_back(showMainWindow(path));

@@ -145,3 +145,15 @@ TEST_CASE("formatting helpers: thousands, binary units, closest ids")
     CHECK(closest.mid(0, 2) == QStringList{"llama-3.1-8b", "llama-3.1-70b"});
     CHECK(closestMatches("x", {"a"}, 3) == QStringList{"a"});
 }
+
+TEST_CASE("without a display the window does not open: the message points to the headless commands")
+{
+    CliFixture fixture;
+    const CliResult result = fixture.runBare({});
+    INFO(result.err.toStdString());
+    CHECK(result.exitCode == 1);
+    CHECK(result.err.contains("no display found"));
+    CHECK(result.err.contains("xvfb-run"));
+    CHECK(result.err.contains("headroom --help"));
+    CHECK(result.out.isEmpty());
+}
