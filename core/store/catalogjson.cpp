@@ -1,5 +1,6 @@
 #include "catalogjson.h"
 
+#include "catalogkeys.h"
 #include "storeerror.h"
 
 #include <QFile>
@@ -15,28 +16,6 @@
 namespace headroom::store {
 
 namespace {
-
-// Key order of the shipped files; the export writes entries in this order.
-const QStringList kGpuKeys = {
-    QStringLiteral("id"),           QStringLiteral("name"),
-    QStringLiteral("vendor"),       QStringLiteral("memory_bytes"),
-    QStringLiteral("memory_nominal_gb"), QStringLiteral("hbm_bandwidth_gbps"),
-    QStringLiteral("bf16_tflops"),  QStringLiteral("fp8_tflops"),
-    QStringLiteral("nvlink_gbps"),  QStringLiteral("pcie_gbps"),
-    QStringLiteral("tdp_w"),        QStringLiteral("gpus_per_node"),
-    QStringLiteral("source"),
-};
-
-const QStringList kModelKeys = {
-    QStringLiteral("id"),              QStringLiteral("name"),
-    QStringLiteral("params_total"),    QStringLiteral("params_active"),
-    QStringLiteral("layers"),          QStringLiteral("hidden_size"),
-    QStringLiteral("attention_heads"), QStringLiteral("kv_heads"),
-    QStringLiteral("head_dim"),        QStringLiteral("attention"),
-    QStringLiteral("kv_lora_rank"),    QStringLiteral("qk_rope_head_dim"),
-    QStringLiteral("sliding_window"),  QStringLiteral("sliding_layers"),
-    QStringLiteral("max_context"),     QStringLiteral("source"),
-};
 
 const QString kGpusKey = QStringLiteral("gpus");
 const QString kModelsKey = QStringLiteral("models");
@@ -164,7 +143,7 @@ private:
 
 engine::GpuSpec readGpu(const EntryReader &in)
 {
-    in.checkKeys(kGpuKeys);
+    in.checkKeys(gpuKeys());
     engine::GpuSpec gpu;
     gpu.id = in.string(QStringLiteral("id"));
     gpu.name = in.string(QStringLiteral("name"));
@@ -184,7 +163,7 @@ engine::GpuSpec readGpu(const EntryReader &in)
 
 engine::ModelSpec readModel(const EntryReader &in)
 {
-    in.checkKeys(kModelKeys);
+    in.checkKeys(modelKeys());
     engine::ModelSpec model;
     model.id = in.string(QStringLiteral("id"));
     model.name = in.string(QStringLiteral("name"));
@@ -367,11 +346,11 @@ QByteArray catalogToJson(const Catalog &catalog)
     const bool writeModels = !models.empty() || gpus.empty();
     QByteArray out = "{\n";
     if (writeGpus)
-        writeEntries(out, kGpusKey, kGpuKeys, gpus);
+        writeEntries(out, kGpusKey, gpuKeys(), gpus);
     if (writeGpus && writeModels)
         out += ",\n";
     if (writeModels)
-        writeEntries(out, kModelsKey, kModelKeys, models);
+        writeEntries(out, kModelsKey, modelKeys(), models);
     out += "\n}\n";
     return out;
 }

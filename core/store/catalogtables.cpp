@@ -1,6 +1,7 @@
 #include "catalogtables.h"
 
 #include "sqlsupport.h"
+#include "catalogkeys.h"
 #include "storeerror.h"
 
 #include <QSqlDatabase>
@@ -10,28 +11,6 @@
 namespace headroom::store {
 
 namespace {
-
-// Column names equal the JSON keys of data/*.json.
-const QStringList kGpuColumns = {
-    QStringLiteral("id"),           QStringLiteral("name"),
-    QStringLiteral("vendor"),       QStringLiteral("memory_bytes"),
-    QStringLiteral("memory_nominal_gb"), QStringLiteral("hbm_bandwidth_gbps"),
-    QStringLiteral("bf16_tflops"),  QStringLiteral("fp8_tflops"),
-    QStringLiteral("nvlink_gbps"),  QStringLiteral("pcie_gbps"),
-    QStringLiteral("tdp_w"),        QStringLiteral("gpus_per_node"),
-    QStringLiteral("source"),
-};
-
-const QStringList kModelColumns = {
-    QStringLiteral("id"),              QStringLiteral("name"),
-    QStringLiteral("params_total"),    QStringLiteral("params_active"),
-    QStringLiteral("layers"),          QStringLiteral("hidden_size"),
-    QStringLiteral("attention_heads"), QStringLiteral("kv_heads"),
-    QStringLiteral("head_dim"),        QStringLiteral("attention"),
-    QStringLiteral("kv_lora_rank"),    QStringLiteral("qk_rope_head_dim"),
-    QStringLiteral("sliding_window"),  QStringLiteral("sliding_layers"),
-    QStringLiteral("max_context"),     QStringLiteral("source"),
-};
 
 QString selectSql(const QString &table, const QStringList &columns, bool byId)
 {
@@ -120,7 +99,7 @@ std::vector<engine::GpuSpec> CatalogTables::gpus() const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
-    query.prepare(selectSql(QStringLiteral("gpu"), kGpuColumns, false));
+    query.prepare(selectSql(QStringLiteral("gpu"), gpuKeys(), false));
     execPrepared(query, m_path, QStringLiteral("cannot read GPUs"));
     std::vector<engine::GpuSpec> result;
     while (query.next())
@@ -132,7 +111,7 @@ std::optional<engine::GpuSpec> CatalogTables::gpu(const QString &id) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
-    query.prepare(selectSql(QStringLiteral("gpu"), kGpuColumns, true));
+    query.prepare(selectSql(QStringLiteral("gpu"), gpuKeys(), true));
     query.bindValue(QStringLiteral(":id"), id);
     execPrepared(query, m_path, QStringLiteral("cannot read GPU \"%1\"").arg(id));
     if (!query.next())
@@ -144,7 +123,7 @@ std::vector<engine::ModelSpec> CatalogTables::models() const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
-    query.prepare(selectSql(QStringLiteral("model"), kModelColumns, false));
+    query.prepare(selectSql(QStringLiteral("model"), modelKeys(), false));
     execPrepared(query, m_path, QStringLiteral("cannot read models"));
     std::vector<engine::ModelSpec> result;
     while (query.next())
@@ -156,7 +135,7 @@ std::optional<engine::ModelSpec> CatalogTables::model(const QString &id) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
-    query.prepare(selectSql(QStringLiteral("model"), kModelColumns, true));
+    query.prepare(selectSql(QStringLiteral("model"), modelKeys(), true));
     query.bindValue(QStringLiteral(":id"), id);
     execPrepared(query, m_path, QStringLiteral("cannot read model \"%1\"").arg(id));
     if (!query.next())
@@ -167,7 +146,7 @@ std::optional<engine::ModelSpec> CatalogTables::model(const QString &id) const
 void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(upsertSql(QStringLiteral("gpu"), kGpuColumns));
+    query.prepare(upsertSql(QStringLiteral("gpu"), gpuKeys()));
     query.bindValue(QStringLiteral(":id"), text(gpu.id));
     query.bindValue(QStringLiteral(":name"), text(gpu.name));
     query.bindValue(QStringLiteral(":vendor"), text(gpu.vendor));
@@ -187,7 +166,7 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
 void CatalogTables::upsertModel(const engine::ModelSpec &model) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(upsertSql(QStringLiteral("model"), kModelColumns));
+    query.prepare(upsertSql(QStringLiteral("model"), modelKeys()));
     query.bindValue(QStringLiteral(":id"), text(model.id));
     query.bindValue(QStringLiteral(":name"), text(model.name));
     query.bindValue(QStringLiteral(":params_total"), model.paramsTotal);

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QStringList>
+
+namespace headroom::store {
+
+// Field names of catalog entries in the order of the shipped files. They are the JSON keys
+// of data/*.json and, one for one, the columns of the gpu and model tables.
+const QStringList &gpuKeys();
+const QStringList &modelKeys();
+
+} // namespace headroom::store
