@@ -3,6 +3,7 @@
 #include "args.h"
 #include "catalogcommand.h"
 #include "command.h"
+#include "costcommand.h"
 #include "kvcommand.h"
 #include "transfercommand.h"
 
@@ -19,8 +20,8 @@ namespace {
 
 const std::vector<Command> &commands()
 {
-    static const std::vector<Command> all = {kvCommand(), catalogCommand(), importCommand(),
-                                             exportCommand()};
+    static const std::vector<Command> all = {kvCommand(), costCommand(), catalogCommand(),
+                                             importCommand(), exportCommand()};
     return all;
 }
 

@@ -2,7 +2,7 @@
 // on each built page, and the KV chart exported as PDF, SVG and PNG.
 // Usage: headroom_screenshots OUTDIR [--dark] [--scale F]
 #include "store/workspace.h"
-#include "ui/catalogpage.h"
+#include "ui/costpage.h"
 #include "ui/chartexport.h"
 #include "ui/chartpanel.h"
 #include "ui/kvpage.h"
@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <cstdio>
 
@@ -36,7 +37,8 @@ int main(int argc, char *argv[])
     window.resize(1500, 920);
     window.show();
     QApplication::processEvents();
-    for (const QString &page : {QStringLiteral("KV & concurrency"), QStringLiteral("Catalog")}) {
+    for (const QString &page : {QStringLiteral("KV & concurrency"), QStringLiteral("Catalog"),
+                                QStringLiteral("Rate cards"), QStringLiteral("Cost & reservations")}) {
         window.showPage(page);
         QApplication::processEvents();
         QString name = page.toLower();
@@ -45,15 +47,21 @@ int main(int argc, char *argv[])
         window.grab().save(path);
         std::printf("%s\n", qPrintable(path));
     }
-    const ui::ChartFigure &figure = window.kvPage()->chartPanels().first()->figure();
-    for (const char *format : {"pdf", "svg", "png"}) {
-        const QString path = out.filePath(QStringLiteral("kv-chart%1.%2").arg(suffix, format));
-        QString error;
-        if (!ui::exportFigure(figure, path, &error)) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
-            return 1;
+    std::vector<std::pair<QString, ui::ChartFigure>> figures{{"kv-chart", window.kvPage()->chartPanels().first()->figure()}};
+    const QStringList costNames{"cost-sweep", "cost-week", "cost-month"};
+    const auto costPanels = window.costPage()->chartPanels();
+    for (int i = 0; i < costPanels.size(); ++i)
+        figures.emplace_back(costNames.value(i), costPanels[i]->figure());
+    for (const auto &[name, figure] : figures) {
+        for (const char *format : {"pdf", "svg", "png"}) {
+            const QString path = out.filePath(QStringLiteral("%1%2.%3").arg(name, suffix, format));
+            QString error;
+            if (!ui::exportFigure(figure, path, &error)) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                return 1;
+            }
+            std::printf("%s\n", qPrintable(path));
         }
-        std::printf("%s\n", qPrintable(path));
     }
     return 0;
 }

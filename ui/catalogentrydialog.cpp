@@ -35,9 +35,19 @@ CatalogEntryDialog::CatalogEntryDialog(CatalogKind kind, const QJsonObject &init
             if (field.key == QLatin1String("id")) {
                 line->setValidator(new QRegularExpressionValidator(
                     QRegularExpression(QStringLiteral("[a-z0-9._-]*")), line));
-                line->setReadOnly(editingExisting);
                 line->setPlaceholderText(tr("e.g. h100-sxm"));
             }
+            line->setReadOnly(field.identity && editingExisting);
+            editor = line;
+            break;
+        }
+        case CatalogField::Type::Decimal: {
+            auto *line = new QLineEdit(value.toString(), this);
+            line->setValidator(new QRegularExpressionValidator(
+                QRegularExpression(QStringLiteral("\\d{0,12}(\\.\\d{0,9})?")), line));
+            line->setPlaceholderText(tr("exact decimal, e.g. 6.88"));
+            if (!field.unit.isEmpty())
+                line->setToolTip(field.tooltip);
             editor = line;
             break;
         }
@@ -72,7 +82,8 @@ CatalogEntryDialog::CatalogEntryDialog(CatalogKind kind, const QJsonObject &init
         }
         editor->setObjectName(field.key);
         editor->setToolTip(field.tooltip);
-        form->addRow(field.label + QLatin1Char(':'), editor);
+        const bool unitInLabel = field.type == CatalogField::Type::Decimal || field.type == CatalogField::Type::Text;
+        form->addRow((unitInLabel ? field.header() : field.label) + QLatin1Char(':'), editor);
         m_editors[field.key] = editor;
     }
     m_error->setObjectName("catalogEntryError");

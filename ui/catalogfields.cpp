@@ -1,6 +1,7 @@
 #include "catalogfields.h"
 
 #include "store/catalogjson.h"
+#include "store/storeerror.h"
 #include "store/workspace.h"
 
 #include <QJsonArray>
@@ -31,7 +32,7 @@ CatalogField field(const char *key, const QString &label, const QString &unit, c
 
 std::vector<CatalogField> gpuFields()
 {
-    return {
+    std::vector<CatalogField> fields = {
         field("id", QObject::tr("Id"), {}, QObject::tr("Stable key: lowercase letters, digits, '.', '-', '_'"), Type::Text),
         field("name", QObject::tr("Name"), {}, QObject::tr("Display name"), Type::Text),
         field("vendor", QObject::tr("Vendor"), {}, QObject::tr("Manufacturer"), Type::Text),
@@ -46,6 +47,8 @@ std::vector<CatalogField> gpuFields()
         field("gpus_per_node", QObject::tr("GPUs/node"), {}, QObject::tr("GPUs in a typical server, 1–72"), Type::Integer, 1, 1, 72, 0),
         field("source", QObject::tr("Source"), {}, QObject::tr("Where the figures come from"), Type::Text),
     };
+    fields.front().identity = true;
+    return fields;
 }
 
 std::vector<CatalogField> modelFields()
@@ -68,10 +71,92 @@ std::vector<CatalogField> modelFields()
         field("max_context", QObject::tr("Max context"), "tokens", QObject::tr("Longest context the model supports"), Type::Integer, 1, 1, 100000000),
         field("source", QObject::tr("Source"), {}, QObject::tr("Where the figures come from"), Type::Text),
     };
-    for (CatalogField &f : fields)
+    for (CatalogField &f : fields) {
         if (f.key == QLatin1String("attention"))
             f.choices = {"mha", "gqa", "mqa", "mla"};
+        f.identity = f.key == QLatin1String("id");
+    }
     return fields;
+}
+
+std::vector<CatalogField> rateCardFields()
+{
+    const QString perGpuHour = QObject::tr("per GPU-h");
+    std::vector<CatalogField> fields = {
+        field("provider", QObject::tr("Provider"), {}, QObject::tr("Cloud or vendor, e.g. AWS"), Type::Text),
+        field("region", QObject::tr("Region"), {}, QObject::tr("Provider region, e.g. us-east-1"), Type::Text),
+        field("gpu", QObject::tr("GPU"), {}, QObject::tr("Catalog GPU id, e.g. h100-sxm"), Type::Text),
+        field("effective_date", QObject::tr("Effective"), {}, QObject::tr("Date the prices apply from, YYYY-MM-DD; older cards are kept as history"), Type::Text),
+        field("instance_type", QObject::tr("Instance"), {}, QObject::tr("Instance type the per-GPU rate was derived from"), Type::Text),
+        field("currency", QObject::tr("Currency"), {}, QObject::tr("ISO 4217 code, e.g. USD"), Type::Text),
+        field("on_demand", QObject::tr("On-demand"), perGpuHour, QObject::tr("On-demand price per GPU-hour, exact decimal"), Type::Decimal),
+        field("reserved_1y", QObject::tr("1-year"), perGpuHour, QObject::tr("Effective 1-year committed price per GPU-hour; 0 = not offered"), Type::Decimal),
+        field("reserved_1y_upfront", QObject::tr("1-year upfront"), QObject::tr("share"), QObject::tr("Share of the 1-year commitment paid upfront, 0–1"), Type::Decimal),
+        field("reserved_3y", QObject::tr("3-year"), perGpuHour, QObject::tr("Effective 3-year committed price per GPU-hour; 0 = not offered"), Type::Decimal),
+        field("reserved_3y_upfront", QObject::tr("3-year upfront"), QObject::tr("share"), QObject::tr("Share of the 3-year commitment paid upfront, 0–1"), Type::Decimal),
+        field("spot", QObject::tr("Spot"), perGpuHour, QObject::tr("Spot price per GPU-hour; 0 = not offered"), Type::Decimal),
+        field("spot_interruption_rate", QObject::tr("Interruptions"), QObject::tr("per h"), QObject::tr("Expected spot interruptions per GPU-hour, 0–1"), Type::Decimal),
+        field("lead_weeks", QObject::tr("Lead time"), QObject::tr("weeks"), QObject::tr("Weeks from ordering reserved capacity to having it, 0–104"), Type::Integer, 1, 0, 104),
+        field("committed_are_examples", QObject::tr("Example rates"), {}, QObject::tr("yes when the committed rates are examples to replace with your negotiated ones"), Type::Choice),
+        field("source", QObject::tr("Source"), {}, QObject::tr("Where the prices come from, with date"), Type::Text),
+    };
+    for (CatalogField &f : fields) {
+        if (f.key == QLatin1String("committed_are_examples"))
+            f.choices = {"yes", "no"};
+        f.identity = f.key == QLatin1String("provider") || f.key == QLatin1String("region") ||
+                     f.key == QLatin1String("gpu") || f.key == QLatin1String("effective_date");
+    }
+    return fields;
+}
+
+QString decimalText(const engine::Decimal &d)
+{
+    return QString::fromStdString(d.toString());
+}
+
+// Converts and validates; throws StoreError naming the field.
+engine::RateCard rateCardFromJson(const QJsonObject &o)
+{
+    auto text = [&](const char *key) { return o.value(QLatin1String(key)).toString().trimmed().toStdString(); };
+    auto decimal = [&](const char *key) {
+        const std::string value = text(key);
+        const auto parsed = engine::Decimal::parse(value);
+        if (!parsed)
+            throw store::StoreError(QObject::tr("field \"%1\": expected a decimal number such as 6.88, got \"%2\"")
+                                        .arg(QLatin1String(key), QString::fromStdString(value)));
+        return *parsed;
+    };
+    engine::RateCard c;
+    c.provider = text("provider");
+    c.region = text("region");
+    c.gpuId = text("gpu");
+    c.effectiveDate = text("effective_date");
+    c.instanceType = text("instance_type");
+    c.currency = text("currency");
+    c.onDemand = decimal("on_demand");
+    c.reserved1y = decimal("reserved_1y");
+    c.reserved1yUpfront = decimal("reserved_1y_upfront");
+    c.reserved3y = decimal("reserved_3y");
+    c.reserved3yUpfront = decimal("reserved_3y_upfront");
+    c.spot = decimal("spot");
+    c.spotInterruptionRate = decimal("spot_interruption_rate");
+    c.reservationLeadWeeks = o.value(QLatin1String("lead_weeks")).toInt();
+    c.committedAreExamples = o.value(QLatin1String("committed_are_examples")).toString() != QLatin1String("no");
+    c.source = text("source");
+    const auto problems = engine::validate(c);
+    if (!problems.empty())
+        throw store::StoreError(QObject::tr("field \"%1\": %2")
+                                    .arg(QString::fromStdString(problems.front().field),
+                                         QString::fromStdString(problems.front().message)));
+    return c;
+}
+
+std::vector<engine::RateCard> rateCardsFromJson(const std::vector<QJsonObject> &entries)
+{
+    std::vector<engine::RateCard> cards;
+    for (const QJsonObject &e : entries)
+        cards.push_back(rateCardFromJson(e));
+    return cards;
 }
 
 QString arrayKey(CatalogKind kind)
@@ -95,20 +180,71 @@ const std::vector<CatalogField> &catalogFields(CatalogKind kind)
 {
     static const std::vector<CatalogField> gpus = gpuFields();
     static const std::vector<CatalogField> models = modelFields();
-    return kind == CatalogKind::Gpus ? gpus : models;
+    static const std::vector<CatalogField> rateCards = rateCardFields();
+    switch (kind) {
+    case CatalogKind::Gpus:
+        return gpus;
+    case CatalogKind::Models:
+        return models;
+    case CatalogKind::RateCards:
+        break;
+    }
+    return rateCards;
 }
 
 QString catalogKindName(CatalogKind kind, int count)
 {
-    if (kind == CatalogKind::Gpus)
+    switch (kind) {
+    case CatalogKind::Gpus:
         return count == 1 ? QObject::tr("GPU") : QObject::tr("GPUs");
-    return count == 1 ? QObject::tr("model") : QObject::tr("models");
+    case CatalogKind::Models:
+        return count == 1 ? QObject::tr("model") : QObject::tr("models");
+    case CatalogKind::RateCards:
+        break;
+    }
+    return count == 1 ? QObject::tr("rate card") : QObject::tr("rate cards");
+}
+
+QJsonObject rateCardToJson(const engine::RateCard &c)
+{
+    return {
+        {"provider", QString::fromStdString(c.provider)},
+        {"region", QString::fromStdString(c.region)},
+        {"gpu", QString::fromStdString(c.gpuId)},
+        {"effective_date", QString::fromStdString(c.effectiveDate)},
+        {"instance_type", QString::fromStdString(c.instanceType)},
+        {"currency", QString::fromStdString(c.currency)},
+        {"on_demand", decimalText(c.onDemand)},
+        {"reserved_1y", decimalText(c.reserved1y)},
+        {"reserved_1y_upfront", decimalText(c.reserved1yUpfront)},
+        {"reserved_3y", decimalText(c.reserved3y)},
+        {"reserved_3y_upfront", decimalText(c.reserved3yUpfront)},
+        {"spot", decimalText(c.spot)},
+        {"spot_interruption_rate", decimalText(c.spotInterruptionRate)},
+        {"lead_weeks", c.reservationLeadWeeks},
+        {"committed_are_examples", c.committedAreExamples ? "yes" : "no"},
+        {"source", QString::fromStdString(c.source)},
+    };
+}
+
+QString catalogEntryId(CatalogKind kind, const QJsonObject &entry)
+{
+    if (kind != CatalogKind::RateCards)
+        return entry.value(QStringLiteral("id")).toString();
+    return QStringLiteral("%1/%2/%3@%4")
+        .arg(entry.value(QStringLiteral("provider")).toString().trimmed(),
+             entry.value(QStringLiteral("region")).toString().trimmed(),
+             entry.value(QStringLiteral("gpu")).toString().trimmed(),
+             entry.value(QStringLiteral("effective_date")).toString().trimmed());
 }
 
 std::vector<QJsonObject> catalogEntries(const store::Workspace &workspace, CatalogKind kind)
 {
     std::vector<QJsonObject> out;
-    if (kind == CatalogKind::Gpus) {
+    if (kind == CatalogKind::RateCards) {
+        for (const auto &c : workspace.rateCards())
+            out.push_back(rateCardToJson(c));
+    } else if (kind == CatalogKind::Gpus) {
         for (const auto &g : workspace.gpus())
             out.push_back(store::gpuToJson(g));
     } else {
@@ -120,7 +256,10 @@ std::vector<QJsonObject> catalogEntries(const store::Workspace &workspace, Catal
 
 std::optional<QJsonObject> catalogEntry(const store::Workspace &workspace, CatalogKind kind, const QString &id)
 {
-    if (kind == CatalogKind::Gpus) {
+    if (kind == CatalogKind::RateCards) {
+        if (auto c = workspace.rateCard(id))
+            return rateCardToJson(*c);
+    } else if (kind == CatalogKind::Gpus) {
         if (auto g = workspace.gpu(id))
             return store::gpuToJson(*g);
     } else if (auto m = workspace.model(id)) {
@@ -131,21 +270,35 @@ std::optional<QJsonObject> catalogEntry(const store::Workspace &workspace, Catal
 
 void validateCatalogEntry(CatalogKind kind, const QJsonObject &entry)
 {
-    parseEntries(kind, {entry});
+    if (kind == CatalogKind::RateCards)
+        rateCardFromJson(entry);
+    else
+        parseEntries(kind, {entry});
 }
 
 void putCatalogEntries(store::Workspace &workspace, CatalogKind kind, const std::vector<QJsonObject> &entries)
 {
+    if (kind == CatalogKind::RateCards) {
+        workspace.putRateCards(rateCardsFromJson(entries));
+        return;
+    }
     const store::Catalog catalog = parseEntries(kind, entries);
     workspace.putCatalog(catalog.gpus, catalog.models);
 }
 
 void removeCatalogEntry(store::Workspace &workspace, CatalogKind kind, const QString &id)
 {
-    if (kind == CatalogKind::Gpus)
+    switch (kind) {
+    case CatalogKind::Gpus:
         workspace.removeGpu(id);
-    else
+        break;
+    case CatalogKind::Models:
         workspace.removeModel(id);
+        break;
+    case CatalogKind::RateCards:
+        workspace.removeRateCard(id);
+        break;
+    }
 }
 
 } // namespace headroom::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/ratecard.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -12,13 +14,15 @@ class Workspace;
 
 namespace headroom::ui {
 
-enum class CatalogKind { Gpus, Models };
+// The editable tables of the workspace: catalogs and rate cards share one editing machinery
+// (table model, entry form, undo command) over JSON objects.
+enum class CatalogKind { Gpus, Models, RateCards };
 
 // One field of a catalog entry as the editor shows it. Entries travel as the catalog JSON
 // objects of core/store (the same keys as data/*.json), so the store's parser validates
 // every edit and names the field that is wrong.
 struct CatalogField {
-    enum class Type { Text, Integer, Number, Choice };
+    enum class Type { Text, Integer, Number, Decimal, Choice }; // Decimal: exact, kept as text
     QString key;        // JSON key
     QString label;      // column header / form label
     QString unit;       // shown after the value, e.g. "GiB"
@@ -30,12 +34,16 @@ struct CatalogField {
     int decimals = 0;
     QStringList choices;
     bool inTable = true;
+    bool identity = false; // part of the entry's id: fixed once the entry exists
 
     QString header() const { return unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit); }
 };
 
 const std::vector<CatalogField> &catalogFields(CatalogKind kind);
-QString catalogKindName(CatalogKind kind, int count); // "GPU" / "GPUs", "model" / "models"
+QString catalogKindName(CatalogKind kind, int count); // "GPU" / "GPUs", "rate card" / "rate cards"
+
+// Stable id of an entry: "id" for GPUs and models, provider/region/gpu@date for rate cards.
+QString catalogEntryId(CatalogKind kind, const QJsonObject &entry);
 
 // Entries of the workspace as catalog JSON objects, ordered by id.
 std::vector<QJsonObject> catalogEntries(const store::Workspace &workspace, CatalogKind kind);
@@ -43,6 +51,9 @@ std::optional<QJsonObject> catalogEntry(const store::Workspace &workspace, Catal
 // Validates through the store's catalog parser and writes; throws store::StoreError.
 void putCatalogEntries(store::Workspace &workspace, CatalogKind kind, const std::vector<QJsonObject> &entries);
 void removeCatalogEntry(store::Workspace &workspace, CatalogKind kind, const QString &id);
+// Rate card as an entry object (keys as the rate card CSV columns).
+QJsonObject rateCardToJson(const engine::RateCard &card);
+
 // Throws store::StoreError naming the field when `entry` is not a valid entry.
 void validateCatalogEntry(CatalogKind kind, const QJsonObject &entry);
 

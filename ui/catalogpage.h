@@ -4,15 +4,17 @@
 #include "page.h"
 
 #include <QJsonObject>
+#include <functional>
 
 class QLabel;
-class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
+class QToolBar;
 class QUndoStack;
 
 namespace headroom::ui {
 
+class CatalogPanel;
 class CatalogTableModel;
 
 // Catalog (Inputs): the workspace's GPUs and models in sortable, filterable tables. Add,
@@ -27,32 +29,26 @@ public:
     void showKind(CatalogKind kind);
     CatalogKind currentKind() const;
 
-    // Opens the form for a new entry of the current kind, prefilled from the selection.
     void addWithDialog();
     void editSelectedWithDialog();
     void deleteSelected();
     void importJson();
     void exportJson();
 
-    // Adds or replaces one entry as one undo step; false with the reason when invalid.
-    bool putEntry(CatalogKind kind, const QJsonObject &entry, QString *error);
-
 private:
-    struct Tab {
-        CatalogTableModel *model = nullptr;
-        QSortFilterProxyModel *proxy = nullptr;
-        QTableView *view = nullptr;
-    };
-    QWidget *buildTab(CatalogKind kind);
-    QString selectedId() const;
-    const Tab &tab(CatalogKind kind) const;
+    CatalogPanel *panel(CatalogKind kind) const;
+    CatalogPanel *currentPanel() const;
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
     QTabWidget *m_tabs;
     QLabel *m_status;
-    Tab m_gpuTab;
-    Tab m_modelTab;
+    CatalogPanel *m_gpus;
+    CatalogPanel *m_models;
 };
+
+// Adds the Add / Edit / Delete actions of a page's current panel to a toolbar, with shortcuts
+// scoped to the page.
+void addEditActions(QToolBar *toolbar, QWidget *page, const std::function<CatalogPanel *()> &panel);
 
 } // namespace headroom::ui

@@ -14,6 +14,7 @@ QVariant shownValue(const CatalogField &field, const QJsonValue &stored)
 {
     switch (field.type) {
     case CatalogField::Type::Text:
+    case CatalogField::Type::Decimal:
     case CatalogField::Type::Choice:
         return stored.toString();
     case CatalogField::Type::Integer:
@@ -28,6 +29,7 @@ QJsonValue storedValue(const CatalogField &field, const QVariant &shown)
 {
     switch (field.type) {
     case CatalogField::Type::Text:
+    case CatalogField::Type::Decimal:
     case CatalogField::Type::Choice:
         return shown.toString().trimmed();
     case CatalogField::Type::Integer:
@@ -52,10 +54,17 @@ CatalogTableModel::CatalogTableModel(store::Workspace &workspace, CatalogKind ki
     for (int i = 0; i < int(fields.size()); ++i)
         if (fields[size_t(i)].inTable)
             m_columns.push_back(i);
-    if (kind == CatalogKind::Gpus)
+    switch (kind) {
+    case CatalogKind::Gpus:
         connect(&m_workspace, &store::Workspace::gpusChanged, this, &CatalogTableModel::reload);
-    else
+        break;
+    case CatalogKind::Models:
         connect(&m_workspace, &store::Workspace::modelsChanged, this, &CatalogTableModel::reload);
+        break;
+    case CatalogKind::RateCards:
+        connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &CatalogTableModel::reload);
+        break;
+    }
     m_rows = catalogEntries(m_workspace, m_kind);
 }
 
@@ -74,7 +83,7 @@ const CatalogField &CatalogTableModel::fieldAt(int column) const
 int CatalogTableModel::rowOfId(const QString &id) const
 {
     for (int row = 0; row < int(m_rows.size()); ++row)
-        if (m_rows[size_t(row)].value(QStringLiteral("id")).toString() == id)
+        if (catalogEntryId(m_kind, m_rows[size_t(row)]) == id)
             return row;
     return -1;
 }
@@ -104,16 +113,18 @@ QVariant CatalogTableModel::data(const QModelIndex &index, int role) const
             return QLocale(QLocale::English).toString(shown.toLongLong());
         return shown;
     case Qt::EditRole:
-    case kSortRole:
         return shown;
+    case kSortRole:
+        return field.type == CatalogField::Type::Decimal ? QVariant(shown.toString().toDouble()) : shown;
     case Qt::ToolTipRole:
         return field.key == QLatin1String("source") ? shown : QVariant(field.tooltip);
     case Qt::TextAlignmentRole:
-        return field.type == CatalogField::Type::Number || field.type == CatalogField::Type::Integer
+        return field.type == CatalogField::Type::Number || field.type == CatalogField::Type::Integer ||
+                       field.type == CatalogField::Type::Decimal
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case kIdRole:
-        return row.value(QStringLiteral("id")).toString();
+        return catalogEntryId(m_kind, row);
     default:
         return {};
     }
@@ -133,7 +144,7 @@ QVariant CatalogTableModel::headerData(int section, Qt::Orientation orientation,
 Qt::ItemFlags CatalogTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
-    if (index.isValid() && fieldAt(index.column()).key != QLatin1String("id"))
+    if (index.isValid() && !fieldAt(index.column()).identity)
         f |= Qt::ItemIsEditable;
     return f;
 }
@@ -154,7 +165,7 @@ bool CatalogTableModel::setData(const QModelIndex &index, const QVariant &value,
         emit editRejected(e.message());
         return false;
     }
-    const QString id = before.value(QStringLiteral("id")).toString();
+    const QString id = catalogEntryId(m_kind, before);
     m_undoStack->push(new CatalogChangeCommand(m_workspace, m_kind, {{id, before, after}},
                                                tr("Edit %1 of %2").arg(field.label, id)));
     return true;

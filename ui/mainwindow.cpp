@@ -2,8 +2,10 @@
 
 #include "catalogpage.h"
 #include "chartpanel.h"
+#include "costpage.h"
 #include "dialogs.h"
 #include "kvpage.h"
+#include "ratecardspage.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 #include "theme.h"
@@ -120,10 +122,14 @@ void MainWindow::buildPages()
         delete old;
     }
     m_catalogPage = new CatalogPage(*m_workspace, m_undoStack, m_stack);
+    m_rateCardsPage = new RateCardsPage(*m_workspace, m_undoStack, m_stack);
     m_kvPage = new KvPage(*m_workspace, m_stack);
+    m_costPage = new CostPage(*m_workspace, m_stack);
     const std::pair<QString, Page *> pages[] = {
         {QStringLiteral("Catalog"), m_catalogPage},
+        {QStringLiteral("Rate cards"), m_rateCardsPage},
         {QStringLiteral("KV & concurrency"), m_kvPage},
+        {QStringLiteral("Cost & reservations"), m_costPage},
     };
     for (const auto &[title, page] : pages) {
         const int index = m_stack->addWidget(page);

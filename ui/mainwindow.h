@@ -15,7 +15,9 @@ class Workspace;
 namespace headroom::ui {
 
 class CatalogPage;
+class CostPage;
 class KvPage;
+class RateCardsPage;
 class Page;
 
 // The workbench: navigator on the left (Inputs, Analyses, Outputs), the current page on the
@@ -32,6 +34,8 @@ public:
     Page *currentPage() const;
     KvPage *kvPage() const { return m_kvPage; }
     CatalogPage *catalogPage() const { return m_catalogPage; }
+    RateCardsPage *rateCardsPage() const { return m_rateCardsPage; }
+    CostPage *costPage() const { return m_costPage; }
 
     // Selects a page by its navigator title; false when it is unknown or not available.
     bool showPage(const QString &title);
@@ -55,6 +59,8 @@ private:
     QStackedWidget *m_stack;
     KvPage *m_kvPage = nullptr;
     CatalogPage *m_catalogPage = nullptr;
+    RateCardsPage *m_rateCardsPage = nullptr;
+    CostPage *m_costPage = nullptr;
 };
 
 } // namespace headroom::ui

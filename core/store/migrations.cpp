@@ -2,11 +2,14 @@
 
 #include "catalogjson.h"
 #include "catalogtables.h"
+#include "costcsv.h"
+#include "ratecardtables.h"
 #include "sqlsupport.h"
 #include "storeerror.h"
 #include "workspace.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
@@ -20,6 +23,7 @@ constexpr auto kSqliteNotADatabase = "26";
 
 const QString kShippedGpus = QStringLiteral(":/catalogs/gpus.json");
 const QString kShippedModels = QStringLiteral(":/catalogs/models.json");
+const QString kShippedRateCards = QStringLiteral(":/catalogs/ratecards.csv");
 
 // Portable DDL (SQLite and PostgreSQL); column names equal the catalog JSON keys.
 const QStringList kCreateCatalogTables = {
@@ -65,6 +69,56 @@ void createCatalogTables(const QSqlDatabase &db, const QString &path)
         execStatement(db, sql, path, QStringLiteral("cannot create the catalog tables"));
 }
 
+// Schema 2: rate cards (rates as exact decimal text, history by effective date) and hourly
+// demand series. Portable DDL as above.
+const QStringList kCreateCostTables = {
+    QStringLiteral("CREATE TABLE rate_card ("
+                   "provider TEXT NOT NULL, "
+                   "region TEXT NOT NULL, "
+                   "gpu_id TEXT NOT NULL, "
+                   "instance_type TEXT NOT NULL, "
+                   "currency TEXT NOT NULL, "
+                   "effective_date TEXT NOT NULL, "
+                   "on_demand TEXT NOT NULL, "
+                   "reserved_1y TEXT NOT NULL, "
+                   "reserved_1y_upfront TEXT NOT NULL, "
+                   "reserved_3y TEXT NOT NULL, "
+                   "reserved_3y_upfront TEXT NOT NULL, "
+                   "spot TEXT NOT NULL, "
+                   "spot_interruption_rate TEXT NOT NULL, "
+                   "lead_weeks INTEGER NOT NULL, "
+                   "committed_are_examples INTEGER NOT NULL "
+                   "CHECK (committed_are_examples IN (0, 1)), "
+                   "source TEXT NOT NULL, "
+                   "PRIMARY KEY (provider, region, gpu_id, effective_date))"),
+    QStringLiteral("CREATE TABLE demand_series ("
+                   "name TEXT PRIMARY KEY, "
+                   "start_epoch BIGINT NOT NULL, "
+                   "source TEXT NOT NULL)"),
+    QStringLiteral("CREATE TABLE demand_point ("
+                   "series_name TEXT NOT NULL REFERENCES demand_series (name) ON DELETE CASCADE, "
+                   "hour_index INTEGER NOT NULL, "
+                   "gpus TEXT NOT NULL, "
+                   "PRIMARY KEY (series_name, hour_index))"),
+};
+
+// Creates the cost tables and fills `rate_card` from the shipped rate cards, so that an
+// existing workspace gains them when it is opened.
+void createCostTables(const QSqlDatabase &db, const QString &path)
+{
+    for (const QString &sql : kCreateCostTables)
+        execStatement(db, sql, path,
+                      QStringLiteral("cannot create the rate card and demand tables"));
+
+    QFile file(kShippedRateCards);
+    if (!file.open(QIODevice::ReadOnly))
+        throw StoreError(QStringLiteral("Cannot read the shipped rate cards %1: %2")
+                             .arg(kShippedRateCards, file.errorString()));
+    const RateCardTables tables(db.connectionName(), path);
+    for (const auto &card : parseRateCardsCsv(file.readAll(), QStringLiteral("ratecards.csv")))
+        tables.upsertRateCard(card);
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -73,6 +127,7 @@ struct MigrationStep {
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
+    {2, &createCostTables},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");
@@ -99,9 +154,11 @@ void seedFromShippedCatalogs(const QSqlDatabase &db, const QString &path)
     putInfo(db, path, QStringLiteral("created_at"),
             QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     putInfo(db, path, QStringLiteral("seeded_from"),
-            QStringLiteral("gpus.json (%1 GPUs), models.json (%2 models)")
+            QStringLiteral("gpus.json (%1 GPUs), models.json (%2 models), ratecards.csv (%3 "
+                           "rate cards)")
                 .arg(gpus.gpus.size())
-                .arg(models.models.size()));
+                .arg(models.models.size())
+                .arg(RateCardTables(db.connectionName(), path).rateCards().size()));
 }
 
 void setSchemaVersion(const QSqlDatabase &db, const QString &path, int version)

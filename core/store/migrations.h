@@ -12,7 +12,8 @@ namespace headroom::store {
 int readSchemaVersion(const QSqlDatabase &db, const QString &path);
 
 // Applies every step above `fromVersion` up to Workspace::kSchemaVersion. A new file
-// (fromVersion 0) is seeded from the shipped catalogs in the last step's transaction.
+// (fromVersion 0) is seeded from the shipped catalogs in the last step's transaction; step 2
+// fills the rate cards from the shipped ratecards.csv, for new and for older files alike.
 // Throws StoreError; a failed step is rolled back and leaves the file at its last version.
 void migrateWorkspace(const QSqlDatabase &db, const QString &path, int fromVersion);
 

@@ -1,7 +1,9 @@
 #include "workspace.h"
 
 #include "catalogtables.h"
+#include "demandtables.h"
 #include "migrations.h"
+#include "ratecardtables.h"
 #include "sqlsupport.h"
 #include "storeerror.h"
 
@@ -76,6 +78,33 @@ void requireValid(const Spec &spec, const QString &kind)
                              .arg(kind, QString::fromStdString(spec.id), describe(problems)));
 }
 
+void requireValidRateCard(const engine::RateCard &card)
+{
+    const auto problems = engine::validate(card);
+    if (!problems.empty())
+        throw StoreError(QStringLiteral("Rate card \"%1\": %2")
+                             .arg(QString::fromStdString(card.key()), describe(problems)));
+}
+
+void requireValidDemand(const engine::DemandSeries &series)
+{
+    const QString name = QString::fromStdString(series.name);
+    if (series.name.empty())
+        throw StoreError(QStringLiteral("Demand series: field \"name\": must not be empty"));
+    if (series.gpus.empty())
+        throw StoreError(QStringLiteral("Demand series \"%1\": field \"gpus\": needs at least one "
+                                        "hour")
+                             .arg(name));
+    for (size_t hour = 0; hour < series.gpus.size(); ++hour) {
+        if (series.gpus[hour].isNegative())
+            throw StoreError(QStringLiteral("Demand series \"%1\": field \"gpus\": hour %2 must "
+                                            "be ≥ 0 (got %3)")
+                                 .arg(name)
+                                 .arg(hour)
+                                 .arg(QString::fromStdString(series.gpus[hour].toString())));
+    }
+}
+
 template <typename Spec>
 void requireUniqueIds(const std::vector<Spec> &specs, const QString &kind)
 {
@@ -95,6 +124,8 @@ struct Workspace::Private {
     int version = 0;
 
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
+    RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
+    DemandTables demandTables() const { return DemandTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
 };
@@ -252,6 +283,80 @@ bool Workspace::removeModel(const QString &id)
     const bool removed = d->tables().deleteModel(id);
     if (removed)
         emit modelsChanged();
+    return removed;
+}
+
+std::vector<engine::RateCard> Workspace::rateCards() const
+{
+    return d->rateCardTables().rateCards();
+}
+
+std::optional<engine::RateCard> Workspace::rateCard(const QString &key) const
+{
+    return d->rateCardTables().rateCard(key);
+}
+
+void Workspace::putRateCard(const engine::RateCard &card)
+{
+    putRateCards({card});
+}
+
+void Workspace::putRateCards(const std::vector<engine::RateCard> &cards)
+{
+    std::set<std::string> seen;
+    for (const auto &card : cards) {
+        requireValidRateCard(card);
+        if (!seen.insert(card.key()).second)
+            throw StoreError(QStringLiteral("Rate card \"%1\" appears more than once")
+                                 .arg(QString::fromStdString(card.key())));
+    }
+    if (cards.empty())
+        return;
+
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const RateCardTables tables = d->rateCardTables();
+        for (const auto &card : cards)
+            tables.upsertRateCard(card);
+        transaction.commit();
+    }
+    emit rateCardsChanged();
+}
+
+bool Workspace::removeRateCard(const QString &key)
+{
+    const bool removed = d->rateCardTables().deleteRateCard(key);
+    if (removed)
+        emit rateCardsChanged();
+    return removed;
+}
+
+QStringList Workspace::demandSeriesNames() const
+{
+    return d->demandTables().names();
+}
+
+std::optional<engine::DemandSeries> Workspace::demandSeries(const QString &name) const
+{
+    return d->demandTables().series(name);
+}
+
+void Workspace::putDemandSeries(const engine::DemandSeries &series)
+{
+    requireValidDemand(series);
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        d->demandTables().replaceSeries(series);
+        transaction.commit();
+    }
+    emit demandSeriesChanged();
+}
+
+bool Workspace::removeDemandSeries(const QString &name)
+{
+    const bool removed = d->demandTables().deleteSeries(name);
+    if (removed)
+        emit demandSeriesChanged();
     return removed;
 }
 

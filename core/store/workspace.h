@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/demand.h"
+#include "engine/ratecard.h"
 #include "engine/types.h"
 
 #include <QObject>
@@ -16,7 +18,7 @@ namespace headroom::store {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Opens (creating, migrating and seeding as needed). Throws StoreError, e.g. for a
     // file from a newer schema version, which is refused untouched.
@@ -43,6 +45,21 @@ public:
     bool removeGpu(const QString &id);
     bool removeModel(const QString &id);
 
+    // Rate cards, history kept by effective date; ordered by provider, region, GPU, date.
+    std::vector<engine::RateCard> rateCards() const;
+    std::optional<engine::RateCard> rateCard(const QString &key) const; // RateCard::key()
+    // Insert or replace by key after engine::validate(); throws StoreError naming the field.
+    void putRateCard(const engine::RateCard &card);
+    void putRateCards(const std::vector<engine::RateCard> &cards); // all or nothing
+    bool removeRateCard(const QString &key);
+
+    // Hourly demand series by unique name.
+    QStringList demandSeriesNames() const;
+    std::optional<engine::DemandSeries> demandSeries(const QString &name) const;
+    // Insert or replace by name (values ≥ 0, at least one hour); all or nothing.
+    void putDemandSeries(const engine::DemandSeries &series);
+    bool removeDemandSeries(const QString &name);
+
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
     // Throws StoreError naming the file; this workspace stays open and unchanged.
     void saveCopyAs(const QString &path) const;
@@ -50,6 +67,8 @@ public:
 signals:
     void gpusChanged();
     void modelsChanged();
+    void rateCardsChanged();
+    void demandSeriesChanged();
 
 private:
     struct Private;

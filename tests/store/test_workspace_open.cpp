@@ -36,14 +36,14 @@ ShippedCounts shippedCounts()
 
 } // namespace
 
-TEST_CASE("a new workspace is at schema 1, in WAL mode, with foreign keys on")
+TEST_CASE("a new workspace is at the current schema, in WAL mode, with foreign keys on")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("new.headroom"));
     Workspace workspace(path);
     CHECK(workspace.path() == path);
-    CHECK(workspace.schemaVersion() == 1);
+    CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
     CHECK(QFileInfo::exists(path));
 
     const QStringList connections = workspaceConnections();
@@ -56,7 +56,7 @@ TEST_CASE("a new workspace is at schema 1, in WAL mode, with foreign keys on")
     }
 
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 1);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
     CHECK(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString() == QLatin1String("wal"));
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("reopening a workspace keeps edits and does not seed again")
     }
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 1);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         CHECK(workspace.gpus().size() == shipped.gpus - 1);
         CHECK_FALSE(workspace.gpu(QStringLiteral("h100-sxm")).has_value());
         CHECK(workspace.models().size() == shipped.models + 1);
@@ -138,8 +138,9 @@ TEST_CASE("a file from a newer schema is refused and left untouched")
     const std::string message = storeErrorOf([&] { Workspace workspace(path); });
     CHECK(message
           == path.toStdString()
-              + " was written by a newer Headroom (schema 99; this version reads up to 1). "
-                "Open it with a newer version, or choose another workspace.");
+              + " was written by a newer Headroom (schema 99; this version reads up to "
+              + std::to_string(Workspace::kSchemaVersion)
+              + "). Open it with a newer version, or choose another workspace.");
     CHECK(readBytes(path) == before);
     CHECK(workspaceConnections().isEmpty());
     RawDatabase raw(path);

@@ -1,0 +1,161 @@
+#include "csvreader.h"
+
+#include "storeerror.h"
+
+namespace headroom::store {
+
+namespace {
+
+bool isSpace(QChar c)
+{
+    return c == QLatin1Char(' ') || c == QLatin1Char('\t');
+}
+
+QString trimmedSpaces(const QString &value)
+{
+    qsizetype first = 0;
+    qsizetype last = value.size();
+    while (first < last && isSpace(value.at(first)))
+        ++first;
+    while (last > first && isSpace(value.at(last - 1)))
+        --last;
+    return value.mid(first, last - first);
+}
+
+class CsvReader {
+public:
+    CsvReader(const QString &text, const QString &sourceName)
+        : m_text(text), m_source(sourceName)
+    {
+    }
+
+    std::vector<CsvRecord> read()
+    {
+        m_record.line = 1;
+        for (m_pos = 0; m_pos < m_text.size(); ++m_pos) {
+            const QChar c = m_text.at(m_pos);
+            switch (m_state) {
+            case State::FieldStart:
+            case State::Unquoted:
+                if (c == QLatin1Char('"') && trimmedSpaces(m_field).isEmpty()) {
+                    m_field.clear();
+                    m_state = State::Quoted;
+                    m_record.anyQuoted = true;
+                    m_fieldQuoted = true;
+                } else if (c == QLatin1Char(',')) {
+                    endField();
+                } else if (isLineBreak(c)) {
+                    endRecord();
+                } else {
+                    m_field += c;
+                    m_state = State::Unquoted;
+                }
+                break;
+            case State::Quoted:
+                if (c == QLatin1Char('"')) {
+                    if (peek() == QLatin1Char('"')) {
+                        m_field += c;
+                        ++m_pos;
+                    } else {
+                        m_state = State::AfterQuote;
+                    }
+                } else if (isLineBreak(c)) {
+                    m_field += QLatin1Char('\n');
+                    ++m_line;
+                } else {
+                    m_field += c;
+                }
+                break;
+            case State::AfterQuote:
+                if (c == QLatin1Char(',')) {
+                    endField();
+                } else if (isLineBreak(c)) {
+                    endRecord();
+                } else if (!isSpace(c)) {
+                    throw StoreError(QStringLiteral("%1: line %2: field %3: unexpected text after "
+                                                    "a closing quote (write a quote inside a "
+                                                    "quoted field as \"\")")
+                                         .arg(m_source)
+                                         .arg(m_line)
+                                         .arg(m_record.fields.size() + 1));
+                }
+                break;
+            }
+        }
+        if (m_state == State::Quoted)
+            throw StoreError(QStringLiteral("%1: line %2: a quoted field is not closed")
+                                 .arg(m_source)
+                                 .arg(m_record.line));
+        if (m_state != State::FieldStart || !m_record.fields.isEmpty())
+            endRecord();
+        return std::move(m_records);
+    }
+
+private:
+    enum class State { FieldStart, Unquoted, Quoted, AfterQuote };
+
+    QChar peek() const { return m_pos + 1 < m_text.size() ? m_text.at(m_pos + 1) : QChar(); }
+
+    // Consumes the LF of a CRLF pair, so that each break counts once.
+    bool isLineBreak(QChar c)
+    {
+        if (c == QLatin1Char('\r')) {
+            if (peek() == QLatin1Char('\n'))
+                ++m_pos;
+            return true;
+        }
+        return c == QLatin1Char('\n');
+    }
+
+    void endField()
+    {
+        m_record.fields << (m_fieldQuoted ? m_field : trimmedSpaces(m_field));
+        m_field.clear();
+        m_fieldQuoted = false;
+        m_state = State::FieldStart;
+    }
+
+    void endRecord()
+    {
+        endField();
+        m_records.push_back(std::move(m_record));
+        m_record = CsvRecord();
+        ++m_line;
+        m_record.line = m_line;
+    }
+
+    const QString &m_text;
+    QString m_source;
+    std::vector<CsvRecord> m_records;
+    CsvRecord m_record;
+    QString m_field;
+    bool m_fieldQuoted = false;
+    State m_state = State::FieldStart;
+    qsizetype m_pos = 0;
+    int m_line = 1;
+};
+
+} // namespace
+
+std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName)
+{
+    QByteArray bytes = csv;
+    if (bytes.startsWith("\xEF\xBB\xBF"))
+        bytes.remove(0, 3);
+    const QString text = QString::fromUtf8(bytes);
+    return CsvReader(text, sourceName).read();
+}
+
+QString csvField(const QString &value)
+{
+    const bool needsQuotes = value.contains(QLatin1Char(',')) || value.contains(QLatin1Char('"'))
+        || value.contains(QLatin1Char('\n')) || value.contains(QLatin1Char('\r'))
+        || (!value.isEmpty() && (isSpace(value.front()) || isSpace(value.back())));
+    if (!needsQuotes)
+        return value;
+    QString quoted = value;
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+} // namespace headroom::store

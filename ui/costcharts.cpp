@@ -1,0 +1,230 @@
+#include "costcharts.h"
+
+#include "format.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace headroom::ui {
+
+namespace {
+
+QChart *newChart(const QString &title, QChart::ChartTheme theme)
+{
+    auto *chart = new QChart;
+    chart->setTheme(theme);
+    chart->setTitle(title);
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(12);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(8.5);
+    chart->legend()->setFont(legendFont);
+    chart->setMargins(QMargins(8, 4, 12, 4));
+    return chart;
+}
+
+void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractAxis *y)
+{
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+// A labelled dashed vertical line, kept out of the legend.
+void addMarker(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
+               double labelAt, const QString &label, const QColor &color)
+{
+    auto *line = new QLineSeries;
+    QPen pen(color);
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.4);
+    line->setPen(pen);
+    line->append(at, bottom);
+    line->append(at, top);
+    auto *text = new QScatterSeries;
+    text->setMarkerSize(1);
+    text->setPen(Qt::NoPen);
+    text->setBrush(Qt::NoBrush);
+    text->append(at, labelAt);
+    text->setPointLabelsVisible(true);
+    text->setPointLabelsClipping(false);
+    text->setPointLabelsColor(color);
+    text->setPointLabelsFormat(label);
+    for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(line), static_cast<QAbstractSeries *>(text)}) {
+        attach(chart, s, x, y);
+        for (QLegendMarker *m : chart->legend()->markers(s))
+            m->setVisible(false);
+    }
+}
+
+} // namespace
+
+double moneyAxisScale(double maxValue, const QString &currency, QString *unitTitle)
+{
+    if (maxValue >= 2e6) {
+        *unitTitle = QObject::tr("%1 millions").arg(currency);
+        return 1e6;
+    }
+    if (maxValue >= 2e3) {
+        *unitTitle = QObject::tr("%1 thousands").arg(currency);
+        return 1e3;
+    }
+    *unitTitle = currency;
+    return 1;
+}
+
+QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QString &currency,
+                               const QString &title, QChart::ChartTheme theme)
+{
+    QChart *chart = newChart(title, theme);
+    double maxCost = 0;
+    for (const auto &p : analysis.sweep)
+        maxCost = std::max(maxCost, p.cost.amount.toDouble());
+    QString unit;
+    const double scale = moneyAxisScale(maxCost, currency, &unit);
+
+    auto *x = new QValueAxis;
+    x->setTitleText(QObject::tr("Reserved GPUs"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("Total cost over the series (%1)").arg(unit));
+    y->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    auto *curve = new QLineSeries;
+    curve->setName(QObject::tr("Total cost: reserved + elastic"));
+    double minCost = maxCost;
+    for (const auto &p : analysis.sweep) {
+        const double cost = p.cost.amount.toDouble();
+        curve->append(double(p.reserved), cost / scale);
+        minCost = std::min(minCost, cost);
+    }
+    attach(chart, curve, x, y);
+    QPen pen = curve->pen();
+    pen.setWidthF(2.4);
+    curve->setPen(pen);
+
+    const double last = analysis.sweep.empty() ? 1.0 : double(analysis.sweep.back().reserved);
+    x->setRange(0, std::max(1.0, last));
+    x->applyNiceNumbers();
+    y->setRange(minCost / scale * 0.9, maxCost / scale * 1.05);
+    y->applyNiceNumbers();
+    const double bottom = y->min(), top = y->max();
+    // Labels at staggered heights so that close markers stay readable.
+    const double step = (top - bottom) * 0.07;
+    addMarker(chart, x, y, double(analysis.optimalReserved), bottom, top, top,
+              QObject::tr("optimum %1").arg(analysis.optimalReserved), QColor(0x1e, 0x88, 0x4c));
+    addMarker(chart, x, y, double(analysis.p50Reserved), bottom, top, top - step,
+              QObject::tr("P50 %1").arg(analysis.p50Reserved), QColor(0x8e, 0x44, 0xad));
+    addMarker(chart, x, y, double(analysis.p75Reserved), bottom, top, top - 2 * step,
+              QObject::tr("P75 %1").arg(analysis.p75Reserved), QColor(0xc0, 0x39, 0x2b));
+    return chart;
+}
+
+QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int firstHour, const QString &title,
+                            QChart::ChartTheme theme)
+{
+    QChart *chart = newChart(title, theme);
+    auto *x = new QValueAxis;
+    x->setTitleText(QObject::tr("Hour of the series (1 week shown)"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("GPUs"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const int count = std::min<int>(168, std::max<int>(0, int(hours.size()) - firstHour));
+    const struct {
+        QString name;
+        QColor color;
+        engine::Decimal engine::HourBreakdown::*member;
+    } layers[] = {
+        {QObject::tr("Reserved, used"), QColor(0x2e, 0x86, 0xc1), &engine::HourBreakdown::reservedUsed},
+        {QObject::tr("Reserved, idle"), QColor(0xa9, 0xcc, 0xe3), &engine::HourBreakdown::reservedIdle},
+        {QObject::tr("On-demand"), QColor(0xe6, 0x7e, 0x22), &engine::HourBreakdown::onDemand},
+        {QObject::tr("Spot"), QColor(0x27, 0xae, 0x60), &engine::HourBreakdown::spot},
+    };
+    std::vector<double> base(size_t(count) + 1, 0.0);
+    double top = 1;
+    for (const auto &layer : layers) {
+        auto *lower = new QLineSeries;
+        auto *upper = new QLineSeries;
+        bool any = false;
+        for (int i = 0; i < count; ++i) {
+            const double v = (hours[size_t(firstHour + i)].*layer.member).toDouble();
+            any = any || v > 0;
+            // Steps: each hour is a flat band from its start to the next hour.
+            for (double h : {double(firstHour + i), double(firstHour + i + 1)}) {
+                lower->append(h, base[size_t(i)]);
+                upper->append(h, base[size_t(i)] + v);
+            }
+            base[size_t(i)] += v;
+            top = std::max(top, base[size_t(i)]);
+        }
+        if (!any) {
+            delete lower;
+            delete upper;
+            continue;
+        }
+        auto *area = new QAreaSeries(upper, lower);
+        area->setName(layer.name);
+        area->setColor(layer.color);
+        area->setBorderColor(layer.color.darker(115));
+        attach(chart, area, x, y);
+    }
+    x->setRange(firstHour, firstHour + std::max(count, 1));
+    x->setTickCount(8);
+    y->setRange(0, top * 1.08);
+    y->applyNiceNumbers();
+    return chart;
+}
+
+QChart *buildMonthlySpendChart(const std::vector<MonthSpend> &months, const QString &currency, const QString &title,
+                               QChart::ChartTheme theme)
+{
+    QChart *chart = newChart(title, theme);
+    double maxValue = 0;
+    for (const MonthSpend &m : months)
+        maxValue = std::max({maxValue, m.reserved, m.elastic});
+    QString unit;
+    const double scale = moneyAxisScale(maxValue, currency, &unit);
+    auto *reserved = new QBarSet(QObject::tr("Reserved"));
+    auto *elastic = new QBarSet(QObject::tr("Elastic (on-demand + spot)"));
+    reserved->setColor(QColor(0x2e, 0x86, 0xc1));
+    elastic->setColor(QColor(0xe6, 0x7e, 0x22));
+    QStringList categories;
+    for (size_t i = 0; i < months.size(); ++i) {
+        *reserved << months[i].reserved / scale;
+        *elastic << months[i].elastic / scale;
+        categories << QObject::tr("M%1").arg(i + 1);
+    }
+    auto *series = new QBarSeries;
+    series->append(reserved);
+    series->append(elastic);
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(QObject::tr("30-day month of the series"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("Spend per month (%1)").arg(unit));
+    y->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, series, x, y);
+    y->setRange(0, std::max(maxValue / scale * 1.1, 1e-9));
+    y->applyNiceNumbers();
+    return chart;
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "engine/cost.h"
+
+#include <QChart>
+#include <QString>
+#include <vector>
+
+// Chart builders of the Cost & reservations page: engine results in, QChart out. The page
+// and every export call the same functions.
+namespace headroom::ui {
+
+// Total cost over the series versus reserved GPUs, with the optimum and the P50 / P75 rules
+// marked by dashed lines.
+QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QString &currency,
+                               const QString &title, QChart::ChartTheme theme);
+
+// GPUs per hour over one week of a plan, stacked: reserved-used, reserved-idle, on-demand, spot.
+QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int firstHour, const QString &title,
+                            QChart::ChartTheme theme);
+
+// Reserved versus elastic spend per 30-day month.
+struct MonthSpend {
+    double reserved = 0;
+    double elastic = 0;   // on-demand + spot
+};
+QChart *buildMonthlySpendChart(const std::vector<MonthSpend> &months, const QString &currency, const QString &title,
+                               QChart::ChartTheme theme);
+
+// Money axis scaling: "USD thousands" etc. Returns the divisor for values up to `maxValue`.
+double moneyAxisScale(double maxValue, const QString &currency, QString *unitTitle);
+
+} // namespace headroom::ui
