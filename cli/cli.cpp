@@ -5,6 +5,8 @@
 #include "command.h"
 #include "costcommand.h"
 #include "kvcommand.h"
+#include "sizecommand.h"
+#include "tracecommand.h"
 #include "transfercommand.h"
 
 #include "engine/errors.h"
@@ -20,8 +22,9 @@ namespace {
 
 const std::vector<Command> &commands()
 {
-    static const std::vector<Command> all = {kvCommand(), costCommand(), catalogCommand(),
-                                             importCommand(), exportCommand()};
+    static const std::vector<Command> all = {kvCommand(), sizeCommand(), costCommand(),
+                                             catalogCommand(), importCommand(), importTraceCommand(),
+                                             exportCommand()};
     return all;
 }
 

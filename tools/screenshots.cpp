@@ -33,12 +33,30 @@ int main(int argc, char *argv[])
     const QString suffix = args.contains("--dark") ? "-dark" : "";
 
     QTemporaryDir dir;
-    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("screens.headroom")));
+    auto workspace = std::make_unique<store::Workspace>(dir.filePath("screens.headroom"));
+    // A chatbot profile so that the Workloads and Inference sizing pages have something to show.
+    engine::WorkloadProfile chatbot;
+    chatbot.name = "consumer chatbot";
+    chatbot.tenant = "consumer";
+    chatbot.modelId = "llama-3.1-70b";
+    chatbot.gpuId = "h100-sxm";
+    chatbot.tp = 4;
+    chatbot.dailyActiveUsers = 200000;
+    chatbot.requestsPerUserPerDay = 15;
+    chatbot.peakSessionsPerUser = 0.05;
+    chatbot.diurnal = engine::diurnalShape(engine::DiurnalPreset::EveningPeak);
+    chatbot.promptTokens = {1500, 6000};
+    chatbot.outputTokens = {300, 1000};
+    chatbot.prefixHitRate = 0.2;
+    chatbot.sharedPrefixTokens = 800;
+    workspace->putWorkload(chatbot);
+    ui::MainWindow window(std::move(workspace));
     window.resize(1500, 920);
     window.show();
     QApplication::processEvents();
     for (const QString &page : {QStringLiteral("KV & concurrency"), QStringLiteral("Catalog"),
-                                QStringLiteral("Rate cards"), QStringLiteral("Cost & reservations")}) {
+                                QStringLiteral("Rate cards"), QStringLiteral("Cost & reservations"),
+                                QStringLiteral("Workloads"), QStringLiteral("Inference sizing")}) {
         window.showPage(page);
         QApplication::processEvents();
         QString name = page.toLower();

@@ -4,6 +4,8 @@
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
+#include <QColor>
+#include <QDate>
 #include <QLocale>
 #include <QUndoStack>
 #include <cmath>
@@ -66,13 +68,37 @@ CatalogTableModel::CatalogTableModel(store::Workspace &workspace, CatalogKind ki
         break;
     }
     m_rows = catalogEntries(m_workspace, m_kind);
+    findSupersededRateCards();
 }
 
 void CatalogTableModel::reload()
 {
     beginResetModel();
     m_rows = catalogEntries(m_workspace, m_kind);
+    findSupersededRateCards();
     endResetModel();
+}
+
+void CatalogTableModel::findSupersededRateCards()
+{
+    m_supersededBy.clear();
+    if (m_kind != CatalogKind::RateCards)
+        return;
+    const QString today = QDate::currentDate().toString(Qt::ISODate);
+    auto history = [](const QJsonObject &o) {
+        return catalogEntryId(CatalogKind::RateCards, o).section(QLatin1Char('@'), 0, 0);
+    };
+    for (const QJsonObject &card : m_rows) {
+        const QString date = card.value(QStringLiteral("effective_date")).toString();
+        QString newest;
+        for (const QJsonObject &other : m_rows) {
+            const QString otherDate = other.value(QStringLiteral("effective_date")).toString();
+            if (history(other) == history(card) && otherDate > date && otherDate <= today && otherDate > newest)
+                newest = otherDate;
+        }
+        if (!newest.isEmpty())
+            m_supersededBy.insert(catalogEntryId(m_kind, card), newest);
+    }
 }
 
 const CatalogField &CatalogTableModel::fieldAt(int column) const
@@ -117,7 +143,13 @@ QVariant CatalogTableModel::data(const QModelIndex &index, int role) const
     case kSortRole:
         return field.type == CatalogField::Type::Decimal ? QVariant(shown.toString().toDouble()) : shown;
     case Qt::ToolTipRole:
+        if (const auto it = m_supersededBy.find(catalogEntryId(m_kind, row)); it != m_supersededBy.end())
+            return tr("History: superseded by the card effective %1").arg(it.value());
         return field.key == QLatin1String("source") ? shown : QVariant(field.tooltip);
+    case Qt::ForegroundRole:
+        if (m_supersededBy.contains(catalogEntryId(m_kind, row)))
+            return QColor(Qt::gray);
+        return {};
     case Qt::TextAlignmentRole:
         return field.type == CatalogField::Type::Number || field.type == CatalogField::Type::Integer ||
                        field.type == CatalogField::Type::Decimal

@@ -3,6 +3,7 @@
 #include "catalogfields.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QJsonObject>
 #include <vector>
 
@@ -39,6 +40,7 @@ signals:
 
 private:
     void reload();
+    void findSupersededRateCards();
     const CatalogField &fieldAt(int column) const;
 
     store::Workspace &m_workspace;
@@ -46,6 +48,7 @@ private:
     QUndoStack *m_undoStack;
     std::vector<int> m_columns; // indexes into catalogFields(kind)
     std::vector<QJsonObject> m_rows;
+    QHash<QString, QString> m_supersededBy; // rate card id → effective date of the newer card in force
 };
 
 // Shown value of a field (stored value ÷ scale) and its inverse.

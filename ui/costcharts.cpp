@@ -191,13 +191,13 @@ QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int
     return chart;
 }
 
-QChart *buildMonthlySpendChart(const std::vector<MonthSpend> &months, const QString &currency, const QString &title,
-                               QChart::ChartTheme theme)
+QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, const QString &currency,
+                               const QString &title, QChart::ChartTheme theme)
 {
     QChart *chart = newChart(title, theme);
     double maxValue = 0;
-    for (const MonthSpend &m : months)
-        maxValue = std::max({maxValue, m.reserved, m.elastic});
+    for (const engine::MonthSpend &m : months)
+        maxValue = std::max({maxValue, m.reserved.amount.toDouble(), m.elastic.amount.toDouble()});
     QString unit;
     const double scale = moneyAxisScale(maxValue, currency, &unit);
     auto *reserved = new QBarSet(QObject::tr("Reserved"));
@@ -206,8 +206,8 @@ QChart *buildMonthlySpendChart(const std::vector<MonthSpend> &months, const QStr
     elastic->setColor(QColor(0xe6, 0x7e, 0x22));
     QStringList categories;
     for (size_t i = 0; i < months.size(); ++i) {
-        *reserved << months[i].reserved / scale;
-        *elastic << months[i].elastic / scale;
+        *reserved << months[i].reserved.amount.toDouble() / scale;
+        *elastic << months[i].elastic.amount.toDouble() / scale;
         categories << QObject::tr("M%1").arg(i + 1);
     }
     auto *series = new QBarSeries;

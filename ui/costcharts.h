@@ -20,12 +20,8 @@ QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int
                             QChart::ChartTheme theme);
 
 // Reserved versus elastic spend per 30-day month.
-struct MonthSpend {
-    double reserved = 0;
-    double elastic = 0;   // on-demand + spot
-};
-QChart *buildMonthlySpendChart(const std::vector<MonthSpend> &months, const QString &currency, const QString &title,
-                               QChart::ChartTheme theme);
+QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, const QString &currency,
+                               const QString &title, QChart::ChartTheme theme);
 
 // Money axis scaling: "USD thousands" etc. Returns the divisor for values up to `maxValue`.
 double moneyAxisScale(double maxValue, const QString &currency, QString *unitTitle);

@@ -54,25 +54,6 @@ QLineEdit *rateEdit(QWidget *parent, const char *name, const QString &tip)
     return edit;
 }
 
-// Reserved and elastic spend per 30-day month of a plan (from its hourly breakdown).
-std::vector<MonthSpend> monthlySpend(const engine::PlanCost &plan, const engine::Money &reservedRate,
-                                     const engine::PlanRates &rates)
-{
-    std::vector<MonthSpend> months;
-    for (size_t start = 0; start < plan.hours.size(); start += kHoursPerMonth) {
-        engine::Decimal reserved, onDemand, spot;
-        const size_t end = std::min(plan.hours.size(), start + kHoursPerMonth);
-        for (size_t h = start; h < end; ++h) {
-            reserved += plan.hours[h].reservedUsed + plan.hours[h].reservedIdle;
-            onDemand += plan.hours[h].onDemand;
-            spot += plan.hours[h].spot;
-        }
-        months.push_back({(reservedRate.amount * reserved).toDouble(),
-                          (rates.onDemand.amount * onDemand + rates.spot.amount * spot).toDouble()});
-    }
-    return months;
-}
-
 } // namespace
 
 CostPage::CostPage(store::Workspace &workspace, QWidget *parent)
@@ -455,7 +436,8 @@ void CostPage::recompute()
                                 [hours, firstHour, weekTitle](QChart::ChartTheme theme) {
                                     return buildWeekStackChart(hours, firstHour, weekTitle, theme);
                                 }});
-        const std::vector<MonthSpend> months = monthlySpend(chosen, reservedRate, rates);
+        const std::vector<engine::MonthSpend> months =
+            engine::monthlySpend(*m_demand, mixFor(m_chosenReserved), rates, kHoursPerMonth);
         const QString monthTitle = tr("Monthly spend, %1 reserved").arg(m_chosenReserved);
         m_monthChart->setFigure({monthTitle,
                                  tr("Reserved spend is flat; elastic spend follows demand. 30-day months of the "

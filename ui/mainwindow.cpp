@@ -6,6 +6,8 @@
 #include "dialogs.h"
 #include "kvpage.h"
 #include "ratecardspage.h"
+#include "sizingpage.h"
+#include "workloadspage.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 #include "theme.h"
@@ -123,12 +125,16 @@ void MainWindow::buildPages()
     }
     m_catalogPage = new CatalogPage(*m_workspace, m_undoStack, m_stack);
     m_rateCardsPage = new RateCardsPage(*m_workspace, m_undoStack, m_stack);
+    m_workloadsPage = new WorkloadsPage(*m_workspace, m_undoStack, m_stack);
     m_kvPage = new KvPage(*m_workspace, m_stack);
+    m_sizingPage = new SizingPage(*m_workspace, m_stack);
     m_costPage = new CostPage(*m_workspace, m_stack);
     const std::pair<QString, Page *> pages[] = {
+        {QStringLiteral("Workloads"), m_workloadsPage},
         {QStringLiteral("Catalog"), m_catalogPage},
         {QStringLiteral("Rate cards"), m_rateCardsPage},
         {QStringLiteral("KV & concurrency"), m_kvPage},
+        {QStringLiteral("Inference sizing"), m_sizingPage},
         {QStringLiteral("Cost & reservations"), m_costPage},
     };
     for (const auto &[title, page] : pages) {

@@ -18,6 +18,8 @@ class CatalogPage;
 class CostPage;
 class KvPage;
 class RateCardsPage;
+class SizingPage;
+class WorkloadsPage;
 class Page;
 
 // The workbench: navigator on the left (Inputs, Analyses, Outputs), the current page on the
@@ -36,6 +38,8 @@ public:
     CatalogPage *catalogPage() const { return m_catalogPage; }
     RateCardsPage *rateCardsPage() const { return m_rateCardsPage; }
     CostPage *costPage() const { return m_costPage; }
+    WorkloadsPage *workloadsPage() const { return m_workloadsPage; }
+    SizingPage *sizingPage() const { return m_sizingPage; }
 
     // Selects a page by its navigator title; false when it is unknown or not available.
     bool showPage(const QString &title);
@@ -61,6 +65,8 @@ private:
     CatalogPage *m_catalogPage = nullptr;
     RateCardsPage *m_rateCardsPage = nullptr;
     CostPage *m_costPage = nullptr;
+    WorkloadsPage *m_workloadsPage = nullptr;
+    SizingPage *m_sizingPage = nullptr;
 };
 
 } // namespace headroom::ui

@@ -306,4 +306,22 @@ std::vector<Sensitivity> sensitivity(const DemandSeries &demand, const PlanMix &
     return result;
 }
 
+std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
+                                     int hoursPerMonth)
+{
+    if (hoursPerMonth < 1)
+        throw InputError("hours_per_month", "a month must hold at least one hour (got " +
+                                                std::to_string(hoursPerMonth) + ")");
+    requireDemand(demand);
+    std::vector<MonthSpend> months;
+    DemandSeries slice;
+    for (size_t start = 0; start < demand.gpus.size(); start += size_t(hoursPerMonth)) {
+        const size_t end = std::min(demand.gpus.size(), start + size_t(hoursPerMonth));
+        slice.gpus.assign(demand.gpus.begin() + std::ptrdiff_t(start), demand.gpus.begin() + std::ptrdiff_t(end));
+        const PlanCost month = planCost(slice, mix, rates);
+        months.push_back({month.reserved, month.onDemand + month.spot});
+    }
+    return months;
+}
+
 } // namespace headroom::engine

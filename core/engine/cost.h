@@ -110,6 +110,15 @@ ReserveAnalysis analyseReservation(const DemandSeries &demand, const Money &rese
 // Utilization at which a commitment costs the same as on-demand: reserved / on-demand.
 double breakEvenUtilization(const Money &reservedRate, const Money &onDemandRate);
 
+// Spend of a plan per block of `hoursPerMonth` hours (30-day months by default; the last may be
+// partial): the reserved tier, and the elastic tier (on-demand + spot).
+struct MonthSpend {
+    Money reserved;
+    Money elastic;
+};
+std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
+                                     int hoursPerMonth = 720);
+
 // Cost of a fixed plan when demand is scaled by (1 + change), e.g. −0.25, −0.10, +0.10, +0.25.
 struct Sensitivity {
     double change = 0;

@@ -119,6 +119,55 @@ void createCostTables(const QSqlDatabase &db, const QString &path)
         tables.upsertRateCard(card);
 }
 
+// Schema 3: workload profiles, one column per field. The 24-hour diurnal curve is 24
+// DOUBLE PRECISION columns d00 … d23 (UTC hours), exact and portable; enums are the
+// engine's toString() text; optional measured values are NULL when absent. model_id and
+// gpu_id name catalog entries without a foreign key, so a catalog entry can be removed while
+// a workload still names it (sizing reports the missing entry).
+QString createWorkloadTableSql()
+{
+    QString diurnalColumns;
+    for (int hour = 0; hour < 24; ++hour)
+        diurnalColumns += QStringLiteral("d%1 DOUBLE PRECISION NOT NULL, ")
+                              .arg(hour, 2, 10, QLatin1Char('0'));
+    return QStringLiteral(
+               "CREATE TABLE workload ("
+               "name TEXT PRIMARY KEY, "
+               "tenant TEXT NOT NULL, "
+               "model_id TEXT NOT NULL, "
+               "weights TEXT NOT NULL "
+               "CHECK (weights IN ('bf16', 'fp16', 'fp8', 'int8', 'int4')), "
+               "kv_dtype TEXT NOT NULL CHECK (kv_dtype IN ('bf16', 'fp8')), "
+               "workload_class TEXT NOT NULL "
+               "CHECK (workload_class IN ('flagship', 'internal', 'batch', 'embedding')), "
+               "daily_active_users DOUBLE PRECISION NOT NULL, "
+               "requests_per_user_per_day DOUBLE PRECISION NOT NULL, "
+               "peak_sessions_per_user DOUBLE PRECISION NOT NULL, "
+               "%1"
+               "prompt_p50 DOUBLE PRECISION NOT NULL, "
+               "prompt_p95 DOUBLE PRECISION NOT NULL, "
+               "output_p50 DOUBLE PRECISION NOT NULL, "
+               "output_p95 DOUBLE PRECISION NOT NULL, "
+               "prefix_hit_rate DOUBLE PRECISION NOT NULL, "
+               "shared_prefix_tokens BIGINT NOT NULL, "
+               "ttft_p95_ms DOUBLE PRECISION NOT NULL, "
+               "itl_p95_ms DOUBLE PRECISION NOT NULL, "
+               "traffic_variance DOUBLE PRECISION NOT NULL, "
+               "measured_goodput_tokens_per_s DOUBLE PRECISION, "
+               "measured_max_streams BIGINT, "
+               "isolation TEXT NOT NULL CHECK (isolation IN ('none', 'soft', 'regulated')), "
+               "gpu_id TEXT NOT NULL, "
+               "tp INTEGER NOT NULL)")
+        .arg(diurnalColumns);
+}
+
+// No workloads are seeded; data/samples/ holds an example workload file instead.
+void createWorkloadTable(const QSqlDatabase &db, const QString &path)
+{
+    execStatement(db, createWorkloadTableSql(), path,
+                  QStringLiteral("cannot create the workload table"));
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -128,6 +177,7 @@ struct MigrationStep {
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
     {2, &createCostTables},
+    {3, &createWorkloadTable},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

@@ -6,6 +6,7 @@
 #include "ratecardtables.h"
 #include "sqlsupport.h"
 #include "storeerror.h"
+#include "workloadtables.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,6 +106,16 @@ void requireValidDemand(const engine::DemandSeries &series)
     }
 }
 
+void requireValidWorkload(const engine::WorkloadProfile &workload)
+{
+    if (workload.name.empty())
+        throw StoreError(QStringLiteral("Workload: field \"name\": must not be empty"));
+    const auto problems = engine::validate(workload);
+    if (!problems.empty())
+        throw StoreError(QStringLiteral("Workload \"%1\": %2")
+                             .arg(QString::fromStdString(workload.name), describe(problems)));
+}
+
 template <typename Spec>
 void requireUniqueIds(const std::vector<Spec> &specs, const QString &kind)
 {
@@ -126,6 +137,7 @@ struct Workspace::Private {
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
     DemandTables demandTables() const { return DemandTables(connectionName, path); }
+    WorkloadTables workloadTables() const { return WorkloadTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
 };
@@ -357,6 +369,31 @@ bool Workspace::removeDemandSeries(const QString &name)
     const bool removed = d->demandTables().deleteSeries(name);
     if (removed)
         emit demandSeriesChanged();
+    return removed;
+}
+
+std::vector<engine::WorkloadProfile> Workspace::workloads() const
+{
+    return d->workloadTables().workloads();
+}
+
+std::optional<engine::WorkloadProfile> Workspace::workload(const QString &name) const
+{
+    return d->workloadTables().workload(name);
+}
+
+void Workspace::putWorkload(const engine::WorkloadProfile &workload)
+{
+    requireValidWorkload(workload);
+    d->workloadTables().upsertWorkload(workload);
+    emit workloadsChanged();
+}
+
+bool Workspace::removeWorkload(const QString &name)
+{
+    const bool removed = d->workloadTables().deleteWorkload(name);
+    if (removed)
+        emit workloadsChanged();
     return removed;
 }
 

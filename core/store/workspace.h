@@ -3,6 +3,7 @@
 #include "engine/demand.h"
 #include "engine/ratecard.h"
 #include "engine/types.h"
+#include "engine/workload.h"
 
 #include <QObject>
 #include <QString>
@@ -18,7 +19,7 @@ namespace headroom::store {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Opens (creating, migrating and seeding as needed). Throws StoreError, e.g. for a
     // file from a newer schema version, which is refused untouched.
@@ -60,6 +61,13 @@ public:
     void putDemandSeries(const engine::DemandSeries &series);
     bool removeDemandSeries(const QString &name);
 
+    // Workload profiles by unique name.
+    std::vector<engine::WorkloadProfile> workloads() const;
+    std::optional<engine::WorkloadProfile> workload(const QString &name) const;
+    // Insert or replace by name after engine::validate(); throws StoreError naming the field.
+    void putWorkload(const engine::WorkloadProfile &workload);
+    bool removeWorkload(const QString &name);
+
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
     // Throws StoreError naming the file; this workspace stays open and unchanged.
     void saveCopyAs(const QString &path) const;
@@ -69,6 +77,7 @@ signals:
     void modelsChanged();
     void rateCardsChanged();
     void demandSeriesChanged();
+    void workloadsChanged();
 
 private:
     struct Private;

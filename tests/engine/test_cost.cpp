@@ -124,6 +124,21 @@ TEST_CASE("a plan pays its reservations every hour and sends the rest to on-dema
     CHECK(planCost(hourly({10, 20, 30, 40}), exampleMix(), exampleRates()).hours.empty());
 }
 
+TEST_CASE("monthly spend splits a plan into blocks of hours that add up to the plan", "[cost][plan]")
+{
+    // Same plan as above in blocks of 3 hours: hours 10, 20, 30 then 40.
+    const auto months = monthlySpend(hourly({10, 20, 30, 40}), exampleMix(), exampleRates(), 3);
+    REQUIRE(months.size() == 2);
+    // reserved: 15 × $2 (3-year) + 10 × $3 (1-year) = $60 every hour
+    CHECK(months[0].reserved.cents() == "180.00");
+    CHECK(months[1].reserved.cents() == "60.00");
+    // elastic: hour 3 has 5 GPUs above the reservation, hour 4 has 15
+    const PlanCost plan = planCost(hourly({10, 20, 30, 40}), exampleMix(), exampleRates());
+    CHECK((months[0].elastic + months[1].elastic).cents() == (plan.onDemand + plan.spot).cents());
+    CHECK((months[0].reserved + months[1].reserved + months[0].elastic + months[1].elastic) == plan.total);
+    CHECK_THROWS_AS(monthlySpend(hourly({1}), exampleMix(), exampleRates(), 0), InputError);
+}
+
 TEST_CASE("plan totals are exact sums of the hours", "[cost][plan]")
 {
     DemandShape shape;

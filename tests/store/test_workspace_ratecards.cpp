@@ -109,8 +109,8 @@ void writeVersion1Workspace(const QString &path)
 
 } // namespace
 
-TEST_CASE("opening a schema 1 workspace migrates it to 2, keeps its catalogs and adds the "
-          "shipped rate cards")
+TEST_CASE("opening a schema 1 workspace migrates it to the current schema, keeps its "
+          "catalogs and adds the shipped rate cards")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -119,7 +119,7 @@ TEST_CASE("opening a schema 1 workspace migrates it to 2, keeps its catalogs and
 
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 2);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         const auto gpus = workspace.gpus();
         REQUIRE(gpus.size() == 1);
         CHECK(gpus[0].id == "old-gpu");
@@ -141,7 +141,7 @@ TEST_CASE("opening a schema 1 workspace migrates it to 2, keeps its catalogs and
         CHECK(workspace.demandSeriesNames().isEmpty());
     }
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 2);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
     CHECK(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'created_at'"))
               .toString()
           == QLatin1String("2025-01-02T03:04:05Z"));

@@ -23,8 +23,9 @@ TEST_CASE("Main window: navigator lists every page, only built ones are enabled"
             continue;
         ((*it)->flags() & Qt::ItemIsEnabled ? enabled : disabled) << (*it)->text(0);
     }
-    CHECK(enabled == QStringList{"Rate cards", "Catalog", "KV & concurrency", "Cost & reservations"});
-    CHECK(disabled.size() == 9);
+    CHECK(enabled == QStringList{"Workloads", "Rate cards", "Catalog", "KV & concurrency", "Inference sizing",
+                                 "Cost & reservations"});
+    CHECK(disabled.size() == 7);
     CHECK(disabled.contains("Forecast"));
     CHECK(window.currentPage() == window.kvPage());
     CHECK(window.showPage("Catalog"));

@@ -6,6 +6,7 @@
 #include "ui/ratecardspage.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QUndoStack>
 
 using namespace headroom;
@@ -99,4 +100,26 @@ TEST_CASE("Importing a rate card CSV with a bad value imports nothing and names 
     CHECK(shown.first().contains("on_demand"));
     CHECK((*ws).rateCards().size() == before);
     CHECK(undo.count() == 0);
+}
+
+TEST_CASE("A card replaced by a newer one in force is shown as history")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::RateCardsPage page(*ws, &undo);
+    auto *model = page.panel()->model();
+    // AWS H100: 12.29 from 2023-07-26, replaced by 6.88 from 2025-06-01
+    const int column = columnOf(model, "On-demand (per GPU-h)");
+    int old = -1, current = -1;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (model->index(r, column).data().toString() == "12.29")
+            old = r;
+        if (model->index(r, column).data().toString() == "6.88")
+            current = r;
+    }
+    REQUIRE(old >= 0);
+    REQUIRE(current >= 0);
+    CHECK(model->index(old, column).data(Qt::ForegroundRole).value<QColor>() == QColor(Qt::gray));
+    CHECK(model->index(old, column).data(Qt::ToolTipRole).toString().contains("superseded by the card effective 2025-06-01"));
+    CHECK_FALSE(model->index(current, column).data(Qt::ForegroundRole).isValid());
 }

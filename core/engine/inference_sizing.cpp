@@ -1,0 +1,496 @@
+#include "inference_sizing.h"
+
+#include "errors.h"
+#include "goodput.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace headroom::engine {
+
+namespace {
+
+constexpr double kSecondsPerDay = 86400.0;
+
+// ceil() that forgives binary floating-point noise: 5000.000000000001 streams are 5,000.
+int64_t ceilCount(double value)
+{
+    const double nearest = std::round(value);
+    if (std::fabs(value - nearest) <= 1e-9 * std::max(1.0, std::fabs(value)))
+        return static_cast<int64_t>(nearest);
+    return static_cast<int64_t>(std::ceil(value));
+}
+
+std::string grouped(int64_t value)
+{
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(size_t(i), ",");
+    return value < 0 ? "-" + digits : digits;
+}
+
+std::string trimZeros(std::string text)
+{
+    if (text.find('.') == std::string::npos)
+        return text;
+    while (text.back() == '0')
+        text.pop_back();
+    if (text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+// Counts and rates for the breakdown: thousands separators from 100 up, three significant
+// digits below ("20,160", "25.2", "0.125").
+std::string number(double value)
+{
+    if (!std::isfinite(value))
+        return "∞";
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 99.5)
+        return grouped(std::llround(value));
+    char buffer[32];
+    if (magnitude >= 9.995)
+        std::snprintf(buffer, sizeof buffer, "%.1f", value);
+    else if (magnitude >= 0.9995)
+        std::snprintf(buffer, sizeof buffer, "%.2f", value);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return trimZeros(buffer);
+}
+
+std::string percent(double fraction)
+{
+    return number(fraction * 100.0) + " %";
+}
+
+// Memory in binary units (DESIGN §2).
+std::string bytes(double value)
+{
+    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (std::fabs(value) >= 1024.0 && unit < 4) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f" : "%.1f", value);
+    return trimZeros(buffer) + " " + kUnits[unit];
+}
+
+// Parameter counts as "8.03 billion".
+std::string params(double count)
+{
+    return number(count / 1e9) + " billion";
+}
+
+void requireFraction(const char *field, double value)
+{
+    if (!(value > 0 && value <= 1))
+        throw InputError(field, std::string(field) + " must be greater than 0 and at most 1 (got "
+                                    + number(value) + ")");
+}
+
+void requirePositive(const char *field, double value)
+{
+    if (!(value > 0 && std::isfinite(value)))
+        throw InputError(field, std::string(field) + " must be greater than 0 (got "
+                                    + number(value) + ")");
+}
+
+// The profile with the what-if overrides applied, validated.
+WorkloadProfile effectiveProfile(const WorkloadProfile &workload, const SizingOverrides &overrides)
+{
+    WorkloadProfile w = workload;
+    if (overrides.gpuId)
+        w.gpuId = *overrides.gpuId;
+    if (overrides.weights)
+        w.weights = *overrides.weights;
+    if (overrides.kv)
+        w.kv = *overrides.kv;
+    if (overrides.prefixHitRate)
+        w.prefixHitRate = *overrides.prefixHitRate;
+    if (overrides.tp)
+        w.tp = *overrides.tp;
+    const std::vector<FieldProblem> problems = validate(w);
+    if (!problems.empty())
+        throw InputError(problems.front().field, problems.front().message);
+    return w;
+}
+
+void requireInputs(const WorkloadProfile &w, const ModelSpec &model, const GpuSpec &gpu,
+                   const ServingAssumptions &a)
+{
+    if (!model.id.empty() && model.id != w.modelId)
+        throw InputError("model", "the model given (" + model.id + ") is not the workload's ("
+                                      + w.modelId + ")");
+    if (!gpu.id.empty() && gpu.id != w.gpuId)
+        throw InputError("gpu", "the GPU given (" + gpu.id + ") is not the one to size on ("
+                                    + w.gpuId + ")");
+    requirePositive("hbm_bandwidth_gbps", gpu.hbmBandwidthGBps);
+    requirePositive("bf16_tflops", gpu.bf16Tflops);
+    if (!(gpu.fp8Tflops >= 0))
+        throw InputError("fp8_tflops", "fp8_tflops must be at least 0 (got " + number(gpu.fp8Tflops) + ")");
+    if (!(model.paramsActive >= 0 && model.paramsActive <= model.paramsTotal))
+        throw InputError("params_active", "params_active must be between 0 and params_total (got "
+                                              + number(model.paramsActive) + ")");
+    requireFraction("prefill_efficiency", a.prefillEfficiency);
+    requireFraction("decode_bandwidth_efficiency", a.decodeBandwidthEfficiency);
+    requireFraction("decode_compute_efficiency", a.decodeComputeEfficiency);
+    if (!(a.plannedHeadroom >= 0 && a.plannedHeadroom <= 10))
+        throw InputError("planned_headroom", "planned_headroom must be between 0 and 10 (got "
+                                                 + number(a.plannedHeadroom) + ")");
+}
+
+// Peak hour ÷ mean hour of the diurnal curve (≥ 1).
+double peakToMean(const std::array<double, 24> &diurnal)
+{
+    const double peak = *std::max_element(diurnal.begin(), diurnal.end());
+    const double mean = std::accumulate(diurnal.begin(), diurnal.end(), 0.0) / 24.0;
+    return peak / mean;
+}
+
+class Breakdown {
+public:
+    explicit Breakdown(std::vector<SizingStep> &steps) : m_steps(steps) {}
+    void add(std::string title, std::string formula, std::string value)
+    {
+        m_steps.push_back({std::move(title), std::move(formula), std::move(value)});
+    }
+
+private:
+    std::vector<SizingStep> &m_steps;
+};
+
+void markInfeasible(SizingResult &r, std::string binding, std::string reason)
+{
+    r.feasible = false;
+    r.binding = std::move(binding);
+    if (!r.infeasibleReason.empty())
+        r.infeasibleReason += " ";
+    r.infeasibleReason += std::move(reason);
+    r.replicas = 0;
+    r.replicasNeeded = 0;
+    r.headroomReplicas = 0;
+    r.gpus = 0;
+}
+
+} // namespace
+
+SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &model, const GpuSpec &gpu,
+                           const SizingOverrides &overrides, const ServingAssumptions &assumptions)
+{
+    const WorkloadProfile w = effectiveProfile(workload, overrides);
+    requireInputs(w, model, gpu, assumptions);
+
+    SizingResult r;
+    Breakdown steps(r.steps);
+    const int tp = w.tp;
+    const double hit = w.prefixHitRate;
+    r.gpusPerReplica = tp;
+
+    // A measurement belongs to the GPU, precisions and TP it was taken on.
+    const bool measuredHere = w.gpuId == workload.gpuId && w.weights == workload.weights
+        && w.kv == workload.kv && w.tp == workload.tp;
+    const bool hasMeasuredGoodput = measuredHere && workload.measuredGoodputTokensPerS.has_value();
+    const bool hasMeasuredStreams = measuredHere && workload.measuredMaxStreams.has_value();
+    const double measuredGoodput = workload.measuredGoodputTokensPerS.value_or(0);
+    const int64_t measuredStreams = workload.measuredMaxStreams.value_or(0);
+
+    // --- Demand at peak (DESIGN §3.2 seed method).
+    r.peakStreams = ceilCount(w.dailyActiveUsers * w.peakSessionsPerUser);
+    steps.add("Peak concurrent streams", "DAU × peak sessions per user",
+              number(w.dailyActiveUsers) + " × " + number(w.peakSessionsPerUser) + " = "
+                  + grouped(r.peakStreams) + " streams");
+
+    const double diurnalPeak = peakToMean(w.diurnal);
+    r.peakRequestsPerS = w.dailyActiveUsers * w.requestsPerUserPerDay / kSecondsPerDay * diurnalPeak;
+    steps.add("Peak request rate",
+              "DAU × requests per user per day ÷ 86,400 s × peak hour ÷ mean hour",
+              number(w.dailyActiveUsers) + " × " + number(w.requestsPerUserPerDay)
+                  + " ÷ 86,400 × " + number(diurnalPeak) + " = " + number(r.peakRequestsPerS)
+                  + " requests/s");
+
+    // Throughput is set by the typical request, so the P50 lengths size the token rates; the
+    // P95 lengths size memory and latency below, and the P95/mean traffic buffer covers
+    // bursts. (A mean would need a distribution assumption the profile does not make.)
+    r.prefillTokensPerS = r.peakRequestsPerS * w.promptTokens.p50 * (1.0 - hit);
+    steps.add("Prefill demand at peak", "peak request rate × P50 prompt × (1 − prefix hit rate)",
+              number(r.peakRequestsPerS) + " × " + number(w.promptTokens.p50) + " × (1 − "
+                  + percent(hit) + ") = " + number(r.prefillTokensPerS) + " tokens/s");
+    r.decodeTokensPerS = r.peakRequestsPerS * w.outputTokens.p50;
+    steps.add("Decode demand at peak", "peak request rate × P50 output",
+              number(r.peakRequestsPerS) + " × " + number(w.outputTokens.p50) + " = "
+                  + number(r.decodeTokensPerS) + " tokens/s");
+
+    // --- Memory side (DESIGN §3.1): streams whose resident KV fits one replica.
+    r.contextTokens = ceilCount(w.promptTokens.p95 + w.outputTokens.p95);
+    KvInputs kvIn;
+    kvIn.model = model;
+    kvIn.gpuMemoryBytes = gpu.memoryBytes;
+    kvIn.weights = w.weights;
+    kvIn.kv = w.kv;
+    kvIn.utilization = assumptions.memoryUtilization;
+    kvIn.tp = tp;
+    kvIn.blockSize = assumptions.blockSize;
+    kvIn.reserveBytes = assumptions.reserveBytes;
+    kvIn.sharedPrefixTokens = w.sharedPrefixTokens;
+    kvIn.contexts = {r.contextTokens};
+    const KvResult kv = analyseKv(kvIn);
+    const StreamsAt &atContext = kv.streams.front();
+    r.weightsBytesPerGpu = kv.weightsBytes;
+    r.kvPoolBytes = kv.poolBytes;
+
+    steps.add("Weights per GPU", "params × bytes per parameter ÷ TP",
+              params(model.paramsTotal) + " × " + number(bytesPerParam(w.weights)) + " B ("
+                  + std::string(toString(w.weights)) + ") ÷ " + std::to_string(tp) + " = "
+                  + bytes(double(kv.weightsBytes)));
+    steps.add("KV pool per GPU", "GPU memory × utilization − weights − reserve",
+              bytes(double(gpu.memoryBytes)) + " × " + number(assumptions.memoryUtilization)
+                  + " − " + bytes(double(kv.weightsBytes)) + " − "
+                  + bytes(double(assumptions.reserveBytes)) + " = " + bytes(double(kv.poolBytes)));
+    std::string perStream = "(" + number(w.promptTokens.p95) + " + " + number(w.outputTokens.p95)
+        + ") tokens × " + bytes(double(kv.kvBytesPerToken)) + "/token ("
+        + std::string(toString(w.kv)) + ") = " + bytes(double(atContext.bytesPerStream));
+    if (w.sharedPrefixTokens > 0)
+        perStream += ", with the " + grouped(w.sharedPrefixTokens) + "-token shared prefix ("
+            + bytes(double(kv.prefixBytes)) + ") held once";
+    steps.add("KV per stream", "(P95 prompt + P95 output) × KV bytes per token per GPU, block-rounded",
+              perStream);
+
+    const int64_t estimatedStreams = kv.fits ? atContext.streams : 0;
+    r.streamsPerReplica = hasMeasuredStreams ? measuredStreams : estimatedStreams;
+    if (hasMeasuredStreams) {
+        steps.add("Streams per replica", "measured maximum streams (wins over the estimate)",
+                  grouped(measuredStreams) + " streams measured (estimate "
+                      + grouped(estimatedStreams) + ")");
+    } else {
+        steps.add("Streams per replica", "floor((KV pool − shared prefix) ÷ KV per stream)",
+                  "floor((" + bytes(double(kv.poolBytes)) + " − " + bytes(double(kv.prefixBytes))
+                      + ") ÷ " + bytes(double(atContext.bytesPerStream)) + ") = "
+                      + grouped(estimatedStreams) + " streams");
+    }
+
+    if (r.streamsPerReplica < 1) {
+        if (!kv.fits)
+            markInfeasible(r, "memory",
+                           "The weights (" + bytes(double(kv.weightsBytes)) + " per GPU at TP "
+                               + std::to_string(tp) + ") and the " + bytes(double(assumptions.reserveBytes))
+                               + " reserve do not fit the " + bytes(double(kv.usableBytes))
+                               + " usable on " + gpu.name + ": short by "
+                               + bytes(double(kv.shortfallBytes)) + ".");
+        else
+            markInfeasible(r, "memory",
+                           "One stream of " + grouped(r.contextTokens) + " tokens needs "
+                               + bytes(double(atContext.bytesPerStream)) + " of KV; the pool holds "
+                               + bytes(double(kv.poolBytes - kv.prefixBytes)) + ".");
+        return r;
+    }
+    r.replicasMemory = ceilCount(double(r.peakStreams) / double(r.streamsPerReplica));
+    steps.add("Replicas for memory", "ceil(peak streams ÷ streams per replica)",
+              "ceil(" + grouped(r.peakStreams) + " ÷ " + grouped(r.streamsPerReplica) + ") = "
+                  + grouped(r.replicasMemory));
+
+    // --- Compute side: roofline (goodput module).
+    ReplicaRoofline roofline;
+    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
+    roofline.weightsBytes = kv.weightsBytes;
+    roofline.kvPerToken = kv.perToken;
+    roofline.tp = tp;
+    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
+    roofline.tflops = computeTflops(gpu, w.weights);
+    roofline.prefillEfficiency = assumptions.prefillEfficiency;
+    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
+    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
+    const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
+        + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
+
+    const double itlS = w.itlP95Ms / 1000.0;
+    const double uncachedP95 = w.promptTokens.p95 * (1.0 - hit);
+    r.prefillTimeMs = prefillSeconds(roofline, uncachedP95) * 1000.0;
+    const bool ttftMet = r.prefillTimeMs <= w.ttftP95Ms;
+    steps.add("Prefill time of a P95 prompt",
+              "2 × N_active × P95 prompt × (1 − hit rate) ÷ (TP × peak FLOPS × η_prefill)",
+              "2 × " + params(roofline.activeParams) + " × " + number(w.promptTokens.p95) + " × (1 − "
+                  + percent(hit) + ") ÷ (" + std::to_string(tp) + " × " + flopsText + " × "
+                  + number(assumptions.prefillEfficiency) + ") = " + number(r.prefillTimeMs)
+                  + " ms " + (ttftMet ? "≤ " : "> ") + number(w.ttftP95Ms) + " ms TTFT SLO");
+    r.prefillCapacityTokensPerS = prefillTokensPerSecond(roofline);
+    steps.add("Prefill throughput per replica", "TP × peak FLOPS × η_prefill ÷ (2 × N_active)",
+              std::to_string(tp) + " × " + flopsText + " × " + number(assumptions.prefillEfficiency)
+                  + " ÷ (2 × " + params(roofline.activeParams) + ") = "
+                  + number(r.prefillCapacityTokensPerS) + " tokens/s");
+
+    // ITL is a P95 target, so the decode step is timed with every stream at the P95 context.
+    const DecodeGoodput decode =
+        decodeGoodput(roofline, r.streamsPerReplica, double(r.contextTokens), itlS);
+    r.decodeBatch = decode.batch;
+    r.decodeStepMs = decode.stepSeconds * 1000.0;
+    const int64_t shownBatch = std::max<int64_t>(decode.batch, 1);
+    steps.add("Decode step",
+              "max((weights + batch × context × KV bytes per token) ÷ (HBM × η_bw), "
+              "2 × N_active × batch ÷ (TP × peak FLOPS × η_decode))",
+              "batch " + grouped(shownBatch) + " of " + grouped(r.streamsPerReplica) + " at "
+                  + grouped(r.contextTokens) + " tokens on " + number(gpu.hbmBandwidthGBps)
+                  + " GB/s: max(" + number(decodeBandwidthSeconds(roofline, shownBatch, double(r.contextTokens)) * 1000.0)
+                  + " ms memory, " + number(decodeComputeSeconds(roofline, shownBatch) * 1000.0)
+                  + " ms compute) = " + number(r.decodeStepMs) + " ms "
+                  + (decode.batch > 0 ? "≤ " : "> ") + number(w.itlP95Ms) + " ms ITL SLO"
+                  + (decode.batch > 0 ? (decode.memoryBound ? " (bandwidth-bound)" : " (compute-bound)")
+                                      : ""));
+
+    // Measured goodput is taken at SLO under the real request mix, so it already includes
+    // prefill interference and vouches for both latency targets.
+    const double buffer = w.trafficVariance;
+    double computeNeed = 0;
+    double decodeComputeNeed = 0;
+    if (hasMeasuredGoodput) {
+        r.goodputSource = "measured";
+        r.goodputTokensPerS = measuredGoodput;
+        steps.add("Goodput per replica", "measured tokens/s at SLO (wins over the estimate)",
+                  number(r.goodputTokensPerS) + " tokens/s measured (estimate "
+                      + number(decode.tokensPerSecond) + ")");
+        decodeComputeNeed = buffer * r.decodeTokensPerS / r.goodputTokensPerS;
+        computeNeed = decodeComputeNeed;
+        r.replicasCompute = ceilCount(computeNeed);
+        steps.add("Replicas for compute",
+                  "ceil(traffic P95/mean × decode demand ÷ measured goodput)",
+                  "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
+                      + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
+    } else {
+        r.goodputSource = "estimated";
+        if (!ttftMet)
+            markInfeasible(r, "ttft",
+                           "The " + number(w.ttftP95Ms) + " ms TTFT SLO cannot be met: prefilling a P95 prompt of "
+                               + number(uncachedP95) + " uncached tokens takes " + number(r.prefillTimeMs)
+                               + " ms on one replica (best achievable TTFT " + number(r.prefillTimeMs)
+                               + " ms).");
+        if (decode.batch < 1)
+            markInfeasible(r, ttftMet ? "itl" : "ttft",
+                           "The " + number(w.itlP95Ms) + " ms ITL SLO cannot be met even at batch 1: best achievable "
+                               + number(decode.bestStepSeconds * 1000.0) + " ms per token at "
+                               + grouped(r.contextTokens) + " tokens.");
+        if (!r.feasible)
+            return r;
+        r.goodputTokensPerS = decode.tokensPerSecond;
+        steps.add("Goodput per replica", "decode batch ÷ decode step",
+                  grouped(decode.batch) + " ÷ " + number(r.decodeStepMs) + " ms = "
+                      + number(r.goodputTokensPerS) + " tokens/s (estimated)");
+        decodeComputeNeed = buffer * r.decodeTokensPerS / r.goodputTokensPerS;
+        if (overrides.disaggregate) {
+            computeNeed = decodeComputeNeed;
+            r.replicasCompute = ceilCount(computeNeed);
+            steps.add("Replicas for compute (decode pool)",
+                      "ceil(traffic P95/mean × decode demand ÷ goodput)",
+                      "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
+                          + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
+        } else {
+            // An aggregated replica shares its time between decode and prefill.
+            computeNeed = buffer
+                * (r.decodeTokensPerS / r.goodputTokensPerS
+                   + r.prefillTokensPerS / r.prefillCapacityTokensPerS);
+            r.replicasCompute = ceilCount(computeNeed);
+            steps.add("Replicas for compute",
+                      "ceil(traffic P95/mean × (decode demand ÷ goodput + prefill demand ÷ "
+                      "prefill throughput))",
+                      "ceil(" + number(buffer) + " × (" + number(r.decodeTokensPerS) + " ÷ "
+                          + number(r.goodputTokensPerS) + " + " + number(r.prefillTokensPerS)
+                          + " ÷ " + number(r.prefillCapacityTokensPerS) + ")) = "
+                          + grouped(r.replicasCompute));
+        }
+    }
+
+    // --- Binding constraint and the planned headroom.
+    const double memoryNeed = double(r.peakStreams) / double(r.streamsPerReplica);
+    const bool memoryBinds = r.replicasMemory != r.replicasCompute
+        ? r.replicasMemory > r.replicasCompute
+        : memoryNeed >= computeNeed;
+    r.binding = memoryBinds ? "memory" : "compute";
+    r.replicasNeeded = std::max(r.replicasMemory, r.replicasCompute);
+    steps.add("Binding constraint", "the larger of the memory and compute replicas",
+              r.binding + ": " + grouped(r.replicasMemory) + " replicas for memory, "
+                  + grouped(r.replicasCompute) + " for compute");
+
+    // Inference runs below peak utilization by design (DESIGN §3.2): the headroom is added
+    // on top of the binding requirement and reported as its own quantity.
+    const double growth = 1.0 + assumptions.plannedHeadroom;
+    const int64_t decodeReplicas = std::max<int64_t>(1, ceilCount(double(r.replicasNeeded) * growth));
+    const double averageShare = 1.0 / diurnalPeak;
+    const double bindingNeed = std::max(memoryNeed, computeNeed);
+
+    if (overrides.disaggregate) {
+        const double prefillNeed = buffer * r.prefillTokensPerS / r.prefillCapacityTokensPerS;
+        const int64_t prefillReplicas = std::max<int64_t>(1, ceilCount(ceilCount(prefillNeed) * growth));
+        r.prefillGpus = prefillReplicas * tp;
+        r.decodeGpus = decodeReplicas * tp;
+        r.replicasNeeded = std::max<int64_t>(ceilCount(prefillNeed), 1) + r.replicasNeeded;
+        r.replicas = prefillReplicas + decodeReplicas;
+        r.headroomReplicas = r.replicas - r.replicasNeeded;
+        r.gpus = *r.prefillGpus + *r.decodeGpus;
+        steps.add("Prefill pool",
+                  "ceil(ceil(traffic P95/mean × prefill demand ÷ prefill throughput) × (1 + "
+                  "planned headroom)) × TP",
+                  "ceil(ceil(" + number(buffer) + " × " + number(r.prefillTokensPerS) + " ÷ "
+                      + number(r.prefillCapacityTokensPerS) + ") × " + number(growth) + ") × "
+                      + std::to_string(tp) + " = " + grouped(*r.prefillGpus) + " GPUs");
+        steps.add("Decode pool", "ceil(max(memory, compute) × (1 + planned headroom)) × TP",
+                  "ceil(" + grouped(std::max(r.replicasMemory, r.replicasCompute)) + " × "
+                      + number(growth) + ") × " + std::to_string(tp) + " = "
+                      + grouped(*r.decodeGpus) + " GPUs");
+        steps.add("GPUs", "prefill pool + decode pool",
+                  grouped(*r.prefillGpus) + " + " + grouped(*r.decodeGpus) + " = "
+                      + grouped(r.gpus) + " GPUs");
+        r.peakUtilization = (prefillNeed + bindingNeed) / double(r.replicas);
+    } else {
+        r.replicas = decodeReplicas;
+        r.headroomReplicas = r.replicas - r.replicasNeeded;
+        r.gpus = r.replicas * tp;
+        steps.add("Replicas", "ceil(max(memory, compute) × (1 + planned headroom))",
+                  "ceil(" + grouped(r.replicasNeeded) + " × " + number(growth) + ") = "
+                      + grouped(r.replicas) + " (" + grouped(r.headroomReplicas)
+                      + " kept free at peak by design)");
+        steps.add("GPUs", "replicas × TP",
+                  grouped(r.replicas) + " × " + std::to_string(tp) + " = " + grouped(r.gpus)
+                      + " GPUs");
+        r.peakUtilization = bindingNeed / double(r.replicas);
+    }
+    r.averageUtilization = r.peakUtilization * averageShare;
+    steps.add("Utilization",
+              "peak: binding demand ÷ replicas; average: peak × mean hour ÷ peak hour",
+              "peak " + percent(r.peakUtilization) + ", average " + percent(r.averageUtilization)
+                  + " (planned headroom " + percent(assumptions.plannedHeadroom) + ")");
+    return r;
+}
+
+std::vector<WhatIf> sizingWhatIfs(const WorkloadProfile &workload, const ModelSpec &model,
+                                  const std::vector<GpuSpec> &gpus, const ServingAssumptions &assumptions)
+{
+    static constexpr WeightPrecision kWeights[] = {WeightPrecision::Bf16, WeightPrecision::Fp8,
+                                                   WeightPrecision::Int4};
+    static constexpr KvPrecision kKv[] = {KvPrecision::Bf16, KvPrecision::Fp8};
+
+    const auto home = std::find_if(gpus.begin(), gpus.end(),
+                                   [&](const GpuSpec &g) { return g.id == workload.gpuId; });
+    std::vector<WhatIf> whatIfs;
+    whatIfs.reserve(gpus.size() * std::size(kWeights) * std::size(kKv));
+    for (const GpuSpec &gpu : gpus) {
+        for (WeightPrecision weights : kWeights) {
+            for (KvPrecision kv : kKv) {
+                SizingOverrides overrides;
+                overrides.gpuId = gpu.id;
+                overrides.weights = weights;
+                overrides.kv = kv;
+                WhatIf whatIf{gpu.id, weights, kv,
+                              sizeInference(workload, model, gpu, overrides, assumptions), false};
+                whatIf.dropsToCheaperTier = home != gpus.end() && whatIf.result.feasible
+                    && whatIf.result.replicas > 0 && gpu.memoryBytes < home->memoryBytes;
+                whatIfs.push_back(std::move(whatIf));
+            }
+        }
+    }
+    return whatIfs;
+}
+
+} // namespace headroom::engine

@@ -1,0 +1,254 @@
+#include "storetestsupport.h"
+#include "workloadsamples.h"
+
+#include "store/workspace.h"
+
+#include <QTemporaryDir>
+
+using namespace headroom;
+using namespace headroom::store;
+using namespace headroom::store::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+int workloadRows(const QString &path)
+{
+    RawDatabase raw(path);
+    return raw.scalar(QStringLiteral("SELECT COUNT(*) FROM workload")).toInt();
+}
+
+// Turns a current workspace back into schema 2 as released: schema 1 tables plus rate_card,
+// demand_series and demand_point, version 2.
+void downgradeToVersion2(const QString &path)
+{
+    RawDatabase raw(path);
+    raw.exec(QStringLiteral("DROP TABLE workload"));
+    raw.exec(QStringLiteral("PRAGMA user_version = 2"));
+}
+
+} // namespace
+
+TEST_CASE("a new workspace has an empty workload table at schema 3")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("new.headroom"));
+    {
+        Workspace workspace(path);
+        CHECK(workspace.schemaVersion() == 3);
+        CHECK(workspace.workloads().empty());
+        CHECK_FALSE(workspace.workload(QStringLiteral("chatbot")).has_value());
+    }
+    CHECK(workloadRows(path) == 0);
+    RawDatabase raw(path);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 3);
+}
+
+TEST_CASE("opening a schema 2 workspace adds the workload table and keeps catalogs, rate "
+          "cards and demand")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v2.headroom"));
+    size_t gpuCount = 0;
+    size_t cardCount = 0;
+    QString createdAt;
+    {
+        Workspace workspace(path);
+        workspace.putGpu(sampleGpu("kept-gpu"));
+        REQUIRE(workspace.removeModel(QStringLiteral("llama-3.1-8b")));
+        engine::RateCard card = workspace.rateCards().front();
+        card.source = "edited in schema 2";
+        workspace.putRateCard(card);
+        engine::DemandSeries series;
+        series.name = "kept demand";
+        series.gpus = {engine::Decimal::fromInt(3), *engine::Decimal::parse("4.5")};
+        workspace.putDemandSeries(series);
+        gpuCount = workspace.gpus().size();
+        cardCount = workspace.rateCards().size();
+    }
+    {
+        RawDatabase raw(path);
+        createdAt = raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = "
+                                              "'created_at'"))
+                        .toString();
+    }
+    downgradeToVersion2(path);
+
+    {
+        Workspace workspace(path);
+        CHECK(workspace.schemaVersion() == 3);
+        CHECK(workspace.gpus().size() == gpuCount);
+        const auto kept = workspace.gpu(QStringLiteral("kept-gpu"));
+        REQUIRE(kept.has_value());
+        CHECK(kept->memoryBytes == 85520809984);
+        CHECK_FALSE(workspace.model(QStringLiteral("llama-3.1-8b")).has_value());
+        CHECK(workspace.rateCards().size() == cardCount);
+        CHECK(workspace.rateCards().front().source == "edited in schema 2");
+        const auto demand = workspace.demandSeries(QStringLiteral("kept demand"));
+        REQUIRE(demand.has_value());
+        CHECK(demand->gpus.back().toString() == "4.5");
+        CHECK(workspace.workloads().empty());
+        workspace.putWorkload(sampleWorkload());
+        CHECK(workspace.workloads().size() == 1);
+    }
+    RawDatabase raw(path);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 3);
+    CHECK(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'created_at'"))
+              .toString()
+          == createdAt);
+}
+
+TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("blocked.headroom"));
+    { Workspace workspace(path); }
+    downgradeToVersion2(path);
+    {
+        RawDatabase raw(path);
+        raw.exec(QStringLiteral("CREATE VIEW workload AS SELECT id FROM gpu"));
+    }
+    CHECK_THAT(storeErrorOf([&] { Workspace workspace(path); }),
+               Contains("cannot create the workload table"));
+    RawDatabase raw(path);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 2);
+    CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                                    "AND name = 'workload'"))
+              .toInt()
+          == 0);
+}
+
+TEST_CASE("a workload keeps every field exactly through the workspace file")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("round-trip.headroom"));
+    const engine::WorkloadProfile full = sampleWorkload("full");
+    engine::WorkloadProfile bare = sampleWorkload("bare");
+    bare.measuredGoodputTokensPerS.reset();
+    bare.measuredMaxStreams.reset();
+    bare.diurnal = engine::diurnalShape(engine::DiurnalPreset::BusinessHours);
+    {
+        Workspace workspace(path);
+        int changes = 0;
+        QObject::connect(&workspace, &Workspace::workloadsChanged, &workspace, [&] { ++changes; });
+        workspace.putWorkload(full);
+        CHECK(changes == 1);
+        workspace.putWorkload(bare);
+        CHECK(changes == 2);
+    }
+    Workspace workspace(path);
+    const auto all = workspace.workloads();
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].name == "bare");
+    CHECK(all[1].name == "full");
+    CHECK(firstDifference(all[0], bare).empty());
+    CHECK(firstDifference(all[1], full).empty());
+    const auto stored = workspace.workload(QStringLiteral("full"));
+    REQUIRE(stored.has_value());
+    CHECK(firstDifference(*stored, full) == "");
+    CHECK(stored->sharedPrefixTokens == 123457);
+    CHECK(stored->measuredMaxStreams == std::optional<int64_t>(96));
+    CHECK_FALSE(workspace.workload(QStringLiteral("bare"))->measuredGoodputTokensPerS);
+    CHECK_FALSE(workspace.workload(QStringLiteral("bare"))->measuredMaxStreams);
+
+    RawDatabase raw(path);
+    CHECK(raw.scalar(QStringLiteral("SELECT weights || '/' || kv_dtype || '/' || workload_class "
+                                    "|| '/' || isolation FROM workload WHERE name = 'full'"))
+              .toString()
+          == QLatin1String("int4/fp8/internal/regulated"));
+    CHECK(raw.scalar(QStringLiteral("SELECT d23 FROM workload WHERE name = 'full'")).toDouble()
+          == full.diurnal[23]);
+    CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM workload WHERE name = 'bare' AND "
+                                    "measured_goodput_tokens_per_s IS NULL AND "
+                                    "measured_max_streams IS NULL"))
+              .toInt()
+          == 1);
+}
+
+TEST_CASE("putting a workload again replaces it by name, and removing it signals once")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("replace.headroom"));
+    Workspace workspace(path);
+    workspace.putWorkload(sampleWorkload("a"));
+    workspace.putWorkload(sampleWorkload("b"));
+    int changes = 0;
+    QObject::connect(&workspace, &Workspace::workloadsChanged, &workspace, [&] { ++changes; });
+
+    engine::WorkloadProfile edited = sampleWorkload("a");
+    edited.dailyActiveUsers = 5;
+    edited.measuredGoodputTokensPerS.reset();
+    workspace.putWorkload(edited);
+    CHECK(changes == 1);
+    CHECK(workloadRows(path) == 2);
+    CHECK(firstDifference(*workspace.workload(QStringLiteral("a")), edited).empty());
+
+    CHECK(workspace.removeWorkload(QStringLiteral("a")));
+    CHECK(changes == 2);
+    CHECK_FALSE(workspace.removeWorkload(QStringLiteral("a")));
+    CHECK(changes == 2);
+    const auto rest = workspace.workloads();
+    REQUIRE(rest.size() == 1);
+    CHECK(rest[0].name == "b");
+}
+
+TEST_CASE("an invalid workload is refused naming the field, and nothing is written")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("invalid.headroom"));
+    Workspace workspace(path);
+    const engine::WorkloadProfile original = sampleWorkload("plan");
+    workspace.putWorkload(original);
+    int changes = 0;
+    QObject::connect(&workspace, &Workspace::workloadsChanged, &workspace, [&] { ++changes; });
+
+    engine::WorkloadProfile hitRate = original;
+    hitRate.prefixHitRate = 1.5;
+    CHECK(storeErrorOf([&] { workspace.putWorkload(hitRate); })
+          == "Workload \"plan\": field \"prefix_hit_rate\": prefix_hit_rate must be between 0 "
+             "and 1 (got 1.5)");
+
+    engine::WorkloadProfile percentiles = original;
+    percentiles.promptTokens = {2048, 1024};
+    CHECK(storeErrorOf([&] { workspace.putWorkload(percentiles); })
+          == "Workload \"plan\": field \"prompt_p95\": prompt_p95 (1024) must be at least "
+             "prompt_p50 (2048)");
+
+    engine::WorkloadProfile newOne = sampleWorkload("new");
+    newOne.tp = 0;
+    CHECK_THAT(storeErrorOf([&] { workspace.putWorkload(newOne); }),
+               Contains("Workload \"new\": field \"tp\""));
+
+    engine::WorkloadProfile unnamed = original;
+    unnamed.name.clear();
+    CHECK(storeErrorOf([&] { workspace.putWorkload(unnamed); })
+          == "Workload: field \"name\": must not be empty");
+
+    CHECK(changes == 0);
+    CHECK(workloadRows(path) == 1);
+    CHECK(firstDifference(*workspace.workload(QStringLiteral("plan")), original).empty());
+    CHECK_FALSE(workspace.workload(QStringLiteral("new")).has_value());
+}
+
+TEST_CASE("a workload copied with Save As comes along")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("source.headroom"));
+    const QString copyPath = dir.filePath(QStringLiteral("copy.headroom"));
+    {
+        Workspace workspace(path);
+        workspace.putWorkload(sampleWorkload());
+        workspace.saveCopyAs(copyPath);
+    }
+    Workspace copy(copyPath);
+    const auto stored = copy.workload(QStringLiteral("support-bot"));
+    REQUIRE(stored.has_value());
+    CHECK(firstDifference(*stored, sampleWorkload()).empty());
+}

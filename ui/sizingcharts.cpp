@@ -1,0 +1,152 @@
+#include "sizingcharts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <map>
+
+namespace headroom::ui {
+
+namespace {
+
+QChart *newChart(const QString &title, QChart::ChartTheme theme)
+{
+    auto *chart = new QChart;
+    chart->setTheme(theme);
+    chart->setTitle(title);
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(12);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(8.5);
+    chart->legend()->setFont(legendFont);
+    chart->setMargins(QMargins(8, 4, 12, 4));
+    return chart;
+}
+
+QString precisionName(engine::WeightPrecision w, engine::KvPrecision kv)
+{
+    const auto upper = [](std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())).toUpper(); };
+    return QStringLiteral("%1/%2").arg(upper(engine::toString(w)), upper(engine::toString(kv)));
+}
+
+} // namespace
+
+QChart *buildGpusVsHitRateChart(const std::vector<HitRatePoint> &points, double currentHitRate, const QString &title,
+                                QChart::ChartTheme theme)
+{
+    QChart *chart = newChart(title, theme);
+    auto *x = new QValueAxis;
+    x->setTitleText(QObject::tr("Prefix cache hit rate (%)"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    x->setRange(0, 100);
+    x->setTickCount(11);
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("GPUs needed"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto *line = new QLineSeries;
+    line->setName(QObject::tr("GPUs needed at peak"));
+    double top = 1;
+    for (const HitRatePoint &p : points) {
+        if (!p.feasible)
+            continue;
+        line->append(p.hitRate * 100.0, double(p.gpus));
+        top = std::max(top, double(p.gpus));
+    }
+    chart->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
+    QPen pen = line->pen();
+    pen.setWidthF(2.4);
+    line->setPen(pen);
+    y->setRange(0, top * 1.1);
+    y->applyNiceNumbers();
+
+    auto *marker = new QLineSeries;
+    QPen dashed(chart->titleBrush().color());
+    dashed.setStyle(Qt::DashLine);
+    marker->setPen(dashed);
+    marker->append(currentHitRate * 100.0, 0);
+    marker->append(currentHitRate * 100.0, y->max());
+    auto *label = new QScatterSeries;
+    label->setMarkerSize(1);
+    label->setPen(Qt::NoPen);
+    label->setBrush(Qt::NoBrush);
+    label->append(currentHitRate * 100.0, y->max());
+    label->setPointLabelsVisible(true);
+    label->setPointLabelsClipping(false);
+    label->setPointLabelsColor(chart->titleBrush().color());
+    label->setPointLabelsFormat(QObject::tr("profile %1 %").arg(currentHitRate * 100.0, 0, 'f', 0));
+    for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(marker), static_cast<QAbstractSeries *>(label)}) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        for (QLegendMarker *m : chart->legend()->markers(s))
+            m->setVisible(false);
+    }
+    return chart;
+}
+
+QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs, const std::map<std::string, QString> &gpuNames,
+                             const QString &title, QChart::ChartTheme theme)
+{
+    QChart *chart = newChart(title, theme);
+    // categories: GPUs in the order given; sets: precision combinations in first-seen order
+    std::vector<std::string> gpuIds;
+    std::vector<QString> setNames;
+    std::map<QString, std::map<std::string, double>> values;
+    for (const engine::WhatIf &w : whatIfs) {
+        if (std::find(gpuIds.begin(), gpuIds.end(), w.gpuId) == gpuIds.end())
+            gpuIds.push_back(w.gpuId);
+        const QString set = precisionName(w.weights, w.kv);
+        if (std::find(setNames.begin(), setNames.end(), set) == setNames.end())
+            setNames.push_back(set);
+        if (w.result.feasible)
+            values[set][w.gpuId] = double(w.result.gpus);
+    }
+    auto *series = new QBarSeries;
+    double top = 1;
+    for (const QString &name : setNames) {
+        auto *set = new QBarSet(name);
+        for (const std::string &gpu : gpuIds) {
+            const auto it = values[name].find(gpu);
+            const double v = it == values[name].end() ? 0.0 : it->second;
+            *set << v;
+            top = std::max(top, v);
+        }
+        series->append(set);
+    }
+    auto *x = new QBarCategoryAxis;
+    QStringList categories;
+    for (const std::string &id : gpuIds) {
+        const auto name = gpuNames.find(id);
+        categories << (name == gpuNames.end() ? QString::fromStdString(id) : name->second);
+    }
+    x->append(categories);
+    x->setTitleText(QObject::tr("GPU type (a missing bar: does not fit or misses the SLO)"));
+    QFont small = x->labelsFont();
+    small.setPointSizeF(7.5);
+    x->setLabelsFont(small);
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("GPUs needed"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    y->setRange(0, top * 1.1);
+    y->applyNiceNumbers();
+    return chart;
+}
+
+} // namespace headroom::ui

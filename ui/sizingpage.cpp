@@ -1,0 +1,380 @@
+#include "sizingpage.h"
+
+#include "chartpanel.h"
+#include "engine/errors.h"
+#include "format.h"
+#include "sizingcharts.h"
+#include "store/workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <map>
+
+namespace headroom::ui {
+
+namespace {
+
+QString upper(std::string_view s)
+{
+    return QString::fromLatin1(s.data(), qsizetype(s.size())).toUpper();
+}
+
+QLabel *card(QWidget *parent, const char *name)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(QLatin1String(name));
+    label->setFrameShape(QFrame::StyledPanel);
+    label->setAlignment(Qt::AlignCenter);
+    label->setMinimumHeight(64);
+    label->setTextFormat(Qt::RichText);
+    return label;
+}
+
+QString cardText(const QString &value, const QString &caption)
+{
+    return QStringLiteral("<div style='font-size:20pt; font-weight:600'>%1</div><div>%2</div>").arg(value, caption);
+}
+
+} // namespace
+
+SizingPage::SizingPage(store::Workspace &workspace, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+{
+    setObjectName("sizingPage");
+    m_replicasCard = card(this, "sizingReplicas");
+    m_gpusCard = card(this, "sizingGpus");
+    m_bindingCard = card(this, "sizingBinding");
+    m_goodputCard = card(this, "sizingGoodput");
+    auto *cards = new QHBoxLayout;
+    for (QLabel *c : {m_replicasCard, m_gpusCard, m_bindingCard, m_goodputCard})
+        cards->addWidget(c);
+
+    m_hitRateChart = new ChartPanel(this);
+    m_hitRateChart->setObjectName("sizingHitRateChart");
+    m_typeChart = new ChartPanel(this);
+    m_typeChart->setObjectName("sizingTypeChart");
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->addTab(m_hitRateChart, tr("GPUs vs cache hit rate"));
+    m_chartTabs->addTab(m_typeChart, tr("GPUs by GPU type × precision"));
+
+    m_steps = new QTableWidget(0, 3, this);
+    m_steps->setObjectName("sizingSteps");
+    m_steps->setHorizontalHeaderLabels({tr("Step"), tr("Formula"), tr("Value")});
+    m_steps->verticalHeader()->hide();
+    m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_steps->setWordWrap(true);
+    m_steps->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_steps->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_steps->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_explanation = new QLabel(this);
+    m_explanation->setObjectName("sizingExplanation");
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(cards);
+    topLayout->addWidget(m_chartTabs, 1);
+    auto *bottom = new QWidget(this);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_explanation);
+    bottomLayout->addWidget(m_steps, 1);
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(top);
+    right->addWidget(bottom);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(buildInputs());
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(340);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *split = new QSplitter(this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({360, 1100});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(split);
+
+    connect(&m_workspace, &store::Workspace::workloadsChanged, this, &SizingPage::refreshWorkloads);
+    connect(&m_workspace, &store::Workspace::gpusChanged, this, &SizingPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::modelsChanged, this, &SizingPage::recompute);
+    m_updating = true;
+    refreshCatalogChoices();
+    refreshWorkloads();
+    m_updating = false;
+    loadWorkloadDefaults();
+}
+
+QWidget *SizingPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+    auto *workloadBox = new QGroupBox(tr("Workload"), panel);
+    auto *workloadForm = new QFormLayout(workloadBox);
+    m_workload = new QComboBox(workloadBox);
+    m_workload->setObjectName("sizingWorkload");
+    m_workload->setToolTip(tr("Workload profile to size (edit it on the Workloads page)"));
+    workloadForm->addRow(tr("Profile:"), m_workload);
+    connect(m_workload, &QComboBox::currentIndexChanged, this, &SizingPage::loadWorkloadDefaults);
+
+    auto *whatIfBox = new QGroupBox(tr("What if…"), panel);
+    auto *form = new QFormLayout(whatIfBox);
+    m_gpu = new QComboBox(whatIfBox);
+    m_gpu->setObjectName("sizingGpu");
+    m_gpu->setToolTip(tr("GPU to size on; starts at the profile's GPU"));
+    m_weights = new QComboBox(whatIfBox);
+    m_weights->setObjectName("sizingWeights");
+    for (auto p : engine::allWeightPrecisions())
+        m_weights->addItem(upper(engine::toString(p)), int(p));
+    m_weights->setToolTip(tr("Weight precision: FP8/INT8 halve weight memory, which may let the model drop to a "
+                             "cheaper GPU"));
+    m_kv = new QComboBox(whatIfBox);
+    m_kv->setObjectName("sizingKv");
+    for (auto p : engine::allKvPrecisions())
+        m_kv->addItem(upper(engine::toString(p)), int(p));
+    m_kv->setToolTip(tr("KV-cache precision: FP8 doubles the streams a replica holds"));
+    m_hitRate = new QDoubleSpinBox(whatIfBox);
+    m_hitRate->setObjectName("sizingHitRate");
+    m_hitRate->setRange(0, 100);
+    m_hitRate->setDecimals(1);
+    m_hitRate->setSuffix(tr(" %"));
+    m_hitRate->setToolTip(tr("Prefix cache hit rate, 0–100 %: removes that share of prefill compute"));
+    m_tp = new QSpinBox(whatIfBox);
+    m_tp->setObjectName("sizingTp");
+    m_tp->setRange(1, 64);
+    m_tp->setToolTip(tr("Tensor parallelism: GPUs per replica, 1–64"));
+    m_disaggregate = new QCheckBox(tr("Separate prefill and decode pools"), whatIfBox);
+    m_disaggregate->setObjectName("sizingDisaggregate");
+    m_disaggregate->setToolTip(tr("Disaggregated serving: size a prefill pool and a decode pool separately"));
+    form->addRow(tr("GPU:"), m_gpu);
+    form->addRow(tr("Weights:"), m_weights);
+    form->addRow(tr("KV cache:"), m_kv);
+    form->addRow(tr("Cache hit rate:"), m_hitRate);
+    form->addRow(tr("Tensor parallel:"), m_tp);
+    form->addRow(m_disaggregate);
+    for (QComboBox *c : {m_gpu, m_weights, m_kv})
+        connect(c, &QComboBox::currentIndexChanged, this, &SizingPage::recompute);
+    connect(m_hitRate, &QDoubleSpinBox::valueChanged, this, &SizingPage::recompute);
+    connect(m_tp, &QSpinBox::valueChanged, this, &SizingPage::recompute);
+    connect(m_disaggregate, &QCheckBox::toggled, this, &SizingPage::recompute);
+
+    auto *note = new QLabel(tr("Inference runs below peak utilization by design: the planned headroom is capacity "
+                               "kept free for bursts, not waste."), panel);
+    note->setWordWrap(true);
+    note->setEnabled(false);
+    layout->addWidget(workloadBox);
+    layout->addWidget(whatIfBox);
+    layout->addWidget(note);
+    layout->addStretch();
+    return panel;
+}
+
+void SizingPage::refreshWorkloads()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const QString current = m_workload->currentText();
+    m_workload->clear();
+    for (const auto &w : m_workspace.workloads())
+        m_workload->addItem(QString::fromStdString(w.name));
+    m_workload->setCurrentIndex(std::max(0, m_workload->findText(current)));
+    m_updating = wasUpdating;
+    recompute();
+}
+
+void SizingPage::refreshCatalogChoices()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const QVariant current = m_gpu->currentData();
+    m_gpu->clear();
+    for (const auto &g : m_workspace.gpus())
+        m_gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
+    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(current)));
+    m_updating = wasUpdating;
+    recompute();
+}
+
+void SizingPage::selectWorkload(const QString &name)
+{
+    m_workload->setCurrentIndex(m_workload->findText(name));
+}
+
+void SizingPage::loadWorkloadDefaults()
+{
+    if (m_updating)
+        return;
+    const auto workload = m_workspace.workload(m_workload->currentText());
+    if (workload) {
+        m_updating = true;
+        m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(QString::fromStdString(workload->gpuId))));
+        m_weights->setCurrentIndex(m_weights->findData(int(workload->weights)));
+        m_kv->setCurrentIndex(m_kv->findData(int(workload->kv)));
+        m_hitRate->setValue(workload->prefixHitRate * 100.0);
+        m_tp->setValue(workload->tp);
+        m_updating = false;
+    }
+    recompute();
+}
+
+void SizingPage::recompute()
+{
+    if (m_updating)
+        return;
+    m_result.reset();
+    m_whatIfs.clear();
+    const auto workload = m_workspace.workload(m_workload->currentText());
+    if (!workload) {
+        m_explanation->setText(tr("No workload to size yet: add one on the Workloads page."));
+        emit recomputed();
+        return;
+    }
+    const auto model = m_workspace.model(QString::fromStdString(workload->modelId));
+    const auto gpu = m_workspace.gpu(m_gpu->currentData().toString());
+    if (!model || !gpu) {
+        m_explanation->setText(tr("<span style='color:#c0392b'>The workload's model or GPU is not in the catalog."
+                                  "</span>"));
+        emit recomputed();
+        return;
+    }
+    engine::SizingOverrides overrides;
+    overrides.gpuId = gpu->id;
+    overrides.weights = engine::WeightPrecision(m_weights->currentData().toInt());
+    overrides.kv = engine::KvPrecision(m_kv->currentData().toInt());
+    overrides.prefixHitRate = m_hitRate->value() / 100.0;
+    overrides.tp = m_tp->value();
+    overrides.disaggregate = m_disaggregate->isChecked();
+    try {
+        m_result = engine::sizeInference(*workload, *model, *gpu, overrides);
+
+        std::vector<HitRatePoint> points;
+        for (int step = 0; step <= 18; ++step) {
+            engine::SizingOverrides o = overrides;
+            o.prefixHitRate = step * 0.05;
+            const auto r = engine::sizeInference(*workload, *model, *gpu, o);
+            points.push_back({step * 0.05, r.gpus, r.feasible});
+        }
+        engine::WorkloadProfile variant = *workload;
+        variant.gpuId = gpu->id;
+        variant.prefixHitRate = overrides.prefixHitRate.value();
+        variant.tp = overrides.tp.value();
+        m_whatIfs = engine::sizingWhatIfs(variant, *model, m_workspace.gpus());
+        std::map<std::string, QString> gpuNames;
+        for (const auto &g : m_workspace.gpus())
+            gpuNames[g.id] = QString::fromStdString(g.name);
+
+        const double current = overrides.prefixHitRate.value();
+        const QString name = QString::fromStdString(workload->name);
+        const QString hitTitle = tr("GPUs needed vs cache hit rate — %1").arg(name);
+        m_hitRateChart->setFigure({hitTitle,
+                                   tr("Peak GPUs on %1 for %2 at its SLOs as the prefix cache hit rate changes; "
+                                      "the dashed line is the rate assumed now.")
+                                       .arg(QString::fromStdString(gpu->name), name),
+                                   [points, current, hitTitle](QChart::ChartTheme theme) {
+                                       return buildGpusVsHitRateChart(points, current, hitTitle, theme);
+                                   }});
+        const std::vector<engine::WhatIf> whatIfs = m_whatIfs;
+        const QString typeTitle = tr("GPUs needed by GPU type × precision — %1").arg(name);
+        m_typeChart->setFigure({typeTitle,
+                                tr("Weights/KV precision per bar. A missing bar: the model does not fit that GPU or "
+                                   "misses the latency SLO."),
+                                [whatIfs, gpuNames, typeTitle](QChart::ChartTheme theme) {
+                                    return buildGpusByTypeChart(whatIfs, gpuNames, typeTitle, theme);
+                                }});
+        showResult(*workload, *m_result);
+    } catch (const engine::InputError &e) {
+        m_explanation->setText(tr("<span style='color:#c0392b'>Cannot size — %1: %2</span>")
+                                   .arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what()).toHtmlEscaped()));
+    }
+    emit recomputed();
+}
+
+void SizingPage::showResult(const engine::WorkloadProfile &workload, const engine::SizingResult &r)
+{
+    m_replicasCard->setText(cardText(formatCount(r.replicas), tr("replicas (memory %1, compute %2)")
+                                                                  .arg(formatCount(r.replicasMemory),
+                                                                       formatCount(r.replicasCompute))));
+    QString gpus = formatCount(r.gpus);
+    QString gpuCaption = tr("GPUs (%1 per replica)").arg(r.gpusPerReplica);
+    if (r.prefillGpus && r.decodeGpus)
+        gpuCaption = tr("GPUs: %1 prefill + %2 decode").arg(formatCount(*r.prefillGpus), formatCount(*r.decodeGpus));
+    m_gpusCard->setText(cardText(gpus, gpuCaption));
+    const QString binding = QString::fromStdString(r.binding);
+    m_bindingCard->setText(cardText(binding, r.feasible ? tr("binding constraint")
+                                                        : tr("<span style='color:#c0392b'>SLO not met</span>")));
+    m_goodputCard->setText(cardText(formatCount(int64_t(std::llround(r.goodputTokensPerS))),
+                                    tr("tokens/s per replica (%1)").arg(QString::fromStdString(r.goodputSource))));
+
+    m_steps->setRowCount(int(r.steps.size()));
+    for (int i = 0; i < int(r.steps.size()); ++i) {
+        const auto &s = r.steps[size_t(i)];
+        m_steps->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(s.title)));
+        m_steps->setItem(i, 1, new QTableWidgetItem(QString::fromStdString(s.formula)));
+        m_steps->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(s.value)));
+    }
+    m_steps->resizeRowsToContents();
+
+    QStringList lines;
+    if (!r.feasible) {
+        lines << tr("<b>%1 cannot meet its SLOs on this configuration:</b> %2")
+                     .arg(QString::fromStdString(workload.name).toHtmlEscaped(),
+                          QString::fromStdString(r.infeasibleReason).toHtmlEscaped());
+    } else {
+        const int64_t other = r.binding == "memory" ? r.replicasCompute : r.replicasMemory;
+        lines << tr("<b>%1 needs %2 GPUs</b> (%3 replicas × %4): %5-bound — %6 replicas for %7, against %8 for the "
+                    "other side. Peak utilization %9 %, average %10 %; the rest is planned headroom.")
+                     .arg(QString::fromStdString(workload.name).toHtmlEscaped(), formatCount(r.gpus),
+                          formatCount(r.replicas))
+                     .arg(r.gpusPerReplica)
+                     .arg(binding, formatCount(r.binding == "memory" ? r.replicasMemory : r.replicasCompute),
+                          r.binding == "memory" ? tr("resident KV of %1 peak streams").arg(formatCount(r.peakStreams))
+                                                : tr("%1 decode goodput").arg(QString::fromStdString(r.goodputSource)),
+                          formatCount(other))
+                     .arg(r.peakUtilization * 100, 0, 'f', 0)
+                     .arg(r.averageUtilization * 100, 0, 'f', 0);
+    }
+    for (const engine::WhatIf &w : m_whatIfs)
+        if (w.dropsToCheaperTier && w.result.feasible) {
+            lines << tr("With %1 weights and %2 KV the model fits on %3 (%4 GPUs) — a smaller, cheaper tier.")
+                         .arg(upper(engine::toString(w.weights)), upper(engine::toString(w.kv)),
+                              QString::fromStdString(w.gpuId), formatCount(w.result.gpus));
+            break;
+        }
+    m_explanation->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString SizingPage::explanation() const
+{
+    return m_explanation->text();
+}
+
+QList<ChartPanel *> SizingPage::chartPanels() const
+{
+    QList<ChartPanel *> panels{m_hitRateChart, m_typeChart};
+    if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget())) {
+        panels.removeOne(current);
+        panels.prepend(current);
+    }
+    return panels;
+}
+
+} // namespace headroom::ui
