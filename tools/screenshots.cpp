@@ -3,6 +3,7 @@
 // Usage: headroom_screenshots OUTDIR [--dark] [--scale F]
 #include "store/workspace.h"
 #include "ui/costpage.h"
+#include "ui/sizingpage.h"
 #include "ui/chartexport.h"
 #include "ui/chartpanel.h"
 #include "ui/kvpage.h"
@@ -70,6 +71,10 @@ int main(int argc, char *argv[])
     const auto costPanels = window.costPage()->chartPanels();
     for (int i = 0; i < costPanels.size(); ++i)
         figures.emplace_back(costNames.value(i), costPanels[i]->figure());
+    const QStringList sizingNames{"sizing-hit-rate", "sizing-gpu-types"};
+    const auto sizingPanels = window.sizingPage()->chartPanels();
+    for (int i = 0; i < sizingPanels.size(); ++i)
+        figures.emplace_back(sizingNames.value(i), sizingPanels[i]->figure());
     for (const auto &[name, figure] : figures) {
         for (const char *format : {"pdf", "svg", "png"}) {
             const QString path = out.filePath(QStringLiteral("%1%2.%3").arg(name, suffix, format));

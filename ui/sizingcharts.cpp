@@ -6,8 +6,10 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace headroom::ui {
@@ -53,21 +55,34 @@ QChart *buildGpusVsHitRateChart(const std::vector<HitRatePoint> &points, double 
     y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    auto *line = new QLineSeries;
-    line->setName(QObject::tr("GPUs needed at peak"));
     double top = 1;
-    for (const HitRatePoint &p : points) {
-        if (!p.feasible)
-            continue;
-        line->append(p.hitRate * 100.0, double(p.gpus));
-        top = std::max(top, double(p.gpus));
+    const struct {
+        QString name;
+        int64_t HitRatePoint::*member;
+        Qt::PenStyle style;
+        qreal width;
+    } lines[] = {
+        {QObject::tr("GPUs planned (with headroom)"), &HitRatePoint::gpus, Qt::SolidLine, 2.6},
+        {QObject::tr("Memory side: resident KV"), &HitRatePoint::memoryGpus, Qt::DotLine, 1.8},
+        {QObject::tr("Compute side: prefill + decode"), &HitRatePoint::computeGpus, Qt::DashDotLine, 1.8},
+    };
+    for (const auto &spec : lines) {
+        auto *line = new QLineSeries;
+        line->setName(spec.name);
+        for (const HitRatePoint &p : points) {
+            if (!p.feasible)
+                continue;
+            line->append(p.hitRate * 100.0, double(p.*spec.member));
+            top = std::max(top, double(p.*spec.member));
+        }
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+        QPen pen = line->pen();
+        pen.setWidthF(spec.width);
+        pen.setStyle(spec.style);
+        line->setPen(pen);
     }
-    chart->addSeries(line);
-    line->attachAxis(x);
-    line->attachAxis(y);
-    QPen pen = line->pen();
-    pen.setWidthF(2.4);
-    line->setPen(pen);
     y->setRange(0, top * 1.1);
     y->applyNiceNumbers();
 
@@ -96,7 +111,7 @@ QChart *buildGpusVsHitRateChart(const std::vector<HitRatePoint> &points, double 
     return chart;
 }
 
-QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs, const std::map<std::string, QString> &gpuNames,
+QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
                              const QString &title, QChart::ChartTheme theme)
 {
     QChart *chart = newChart(title, theme);
@@ -127,25 +142,26 @@ QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs, const s
     }
     auto *x = new QBarCategoryAxis;
     QStringList categories;
-    for (const std::string &id : gpuIds) {
-        const auto name = gpuNames.find(id);
-        categories << (name == gpuNames.end() ? QString::fromStdString(id) : name->second);
-    }
+    for (const std::string &id : gpuIds) // "a100-sxm-40gb" → "a100-40gb": short enough to read
+        categories << QString::fromStdString(id).remove(QStringLiteral("-sxm"));
     x->append(categories);
     x->setTitleText(QObject::tr("GPU type (a missing bar: does not fit or misses the SLO)"));
     QFont small = x->labelsFont();
     small.setPointSizeF(7.5);
     x->setLabelsFont(small);
-    auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("GPUs needed"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    x->setLabelsAngle(-30);
+    // Counts span orders of magnitude (a model squeezed onto small GPUs needs thousands): log scale.
+    auto *y = new QLogValueAxis;
+    y->setBase(10);
+    y->setTitleText(QObject::tr("GPUs needed (log)"));
+    y->setLabelFormat(QStringLiteral("%g"));
+    y->setMinorTickCount(8);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);
-    y->setRange(0, top * 1.1);
-    y->applyNiceNumbers();
+    y->setRange(1, std::pow(10.0, std::ceil(std::log10(top * 1.2))));
     return chart;
 }
 

@@ -20,7 +20,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
-#include <map>
 
 namespace headroom::ui {
 
@@ -267,27 +266,26 @@ void SizingPage::recompute()
         m_result = engine::sizeInference(*workload, *model, *gpu, overrides);
 
         std::vector<HitRatePoint> points;
-        for (int step = 0; step <= 18; ++step) {
+        for (int step = 0; step <= 19; ++step) {
             engine::SizingOverrides o = overrides;
             o.prefixHitRate = step * 0.05;
             const auto r = engine::sizeInference(*workload, *model, *gpu, o);
-            points.push_back({step * 0.05, r.gpus, r.feasible});
+            points.push_back({step * 0.05, r.gpus, r.replicasMemory * r.gpusPerReplica,
+                              r.replicasCompute * r.gpusPerReplica, r.feasible});
         }
         engine::WorkloadProfile variant = *workload;
         variant.gpuId = gpu->id;
         variant.prefixHitRate = overrides.prefixHitRate.value();
         variant.tp = overrides.tp.value();
         m_whatIfs = engine::sizingWhatIfs(variant, *model, m_workspace.gpus());
-        std::map<std::string, QString> gpuNames;
-        for (const auto &g : m_workspace.gpus())
-            gpuNames[g.id] = QString::fromStdString(g.name);
 
         const double current = overrides.prefixHitRate.value();
         const QString name = QString::fromStdString(workload->name);
         const QString hitTitle = tr("GPUs needed vs cache hit rate — %1").arg(name);
         m_hitRateChart->setFigure({hitTitle,
-                                   tr("Peak GPUs on %1 for %2 at its SLOs as the prefix cache hit rate changes; "
-                                      "the dashed line is the rate assumed now.")
+                                   tr("Peak GPUs on %1 for %2 at its SLOs as the prefix cache hit rate changes. "
+                                      "A higher hit rate removes prefill compute; it cannot shrink the memory "
+                                      "side. The dashed line is the rate assumed now.")
                                        .arg(QString::fromStdString(gpu->name), name),
                                    [points, current, hitTitle](QChart::ChartTheme theme) {
                                        return buildGpusVsHitRateChart(points, current, hitTitle, theme);
@@ -297,8 +295,8 @@ void SizingPage::recompute()
         m_typeChart->setFigure({typeTitle,
                                 tr("Weights/KV precision per bar. A missing bar: the model does not fit that GPU or "
                                    "misses the latency SLO."),
-                                [whatIfs, gpuNames, typeTitle](QChart::ChartTheme theme) {
-                                    return buildGpusByTypeChart(whatIfs, gpuNames, typeTitle, theme);
+                                [whatIfs, typeTitle](QChart::ChartTheme theme) {
+                                    return buildGpusByTypeChart(whatIfs, typeTitle, theme);
                                 }});
         showResult(*workload, *m_result);
     } catch (const engine::InputError &e) {
@@ -352,13 +350,23 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
                      .arg(r.peakUtilization * 100, 0, 'f', 0)
                      .arg(r.averageUtilization * 100, 0, 'f', 0);
     }
+    // Quantization what-if: a lower precision that lets the model drop to a smaller GPU.
+    const engine::WeightPrecision weights = engine::WeightPrecision(m_weights->currentData().toInt());
+    const engine::KvPrecision kv = engine::KvPrecision(m_kv->currentData().toInt());
+    const engine::WhatIf *tier = nullptr;
     for (const engine::WhatIf &w : m_whatIfs)
-        if (w.dropsToCheaperTier && w.result.feasible) {
-            lines << tr("With %1 weights and %2 KV the model fits on %3 (%4 GPUs) — a smaller, cheaper tier.")
-                         .arg(upper(engine::toString(w.weights)), upper(engine::toString(w.kv)),
-                              QString::fromStdString(w.gpuId), formatCount(w.result.gpus));
-            break;
-        }
+        if (w.dropsToCheaperTier && w.result.feasible && (w.weights != weights || w.kv != kv) &&
+            (!tier || w.result.gpus < tier->result.gpus))
+            tier = &w;
+    if (tier) {
+        const auto gpu = m_workspace.gpu(QString::fromStdString(tier->gpuId));
+        lines << tr("Quantizing to %1 weights and %2 KV lets the model drop to a smaller GPU: %3 GPUs of %4 "
+                    "instead of %5 here.")
+                     .arg(upper(engine::toString(tier->weights)), upper(engine::toString(tier->kv)),
+                          formatCount(tier->result.gpus),
+                          gpu ? QString::fromStdString(gpu->name) : QString::fromStdString(tier->gpuId),
+                          formatCount(r.gpus));
+    }
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
 }
 
