@@ -4,7 +4,10 @@
 #include "catalogcommand.h"
 #include "command.h"
 #include "costcommand.h"
+#include "fragcommand.h"
 #include "kvcommand.h"
+#include "linkcommand.h"
+#include "migcommand.h"
 #include "sizecommand.h"
 #include "tracecommand.h"
 #include "transfercommand.h"
@@ -24,7 +27,7 @@ const std::vector<Command> &commands()
 {
     static const std::vector<Command> all = {kvCommand(), sizeCommand(), costCommand(),
                                              catalogCommand(), importCommand(), importTraceCommand(),
-                                             exportCommand()};
+                                             exportCommand(), migCommand(), linkTimeCommand(), fragCommand()};
     return all;
 }
 

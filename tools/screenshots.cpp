@@ -3,6 +3,9 @@
 // Usage: headroom_screenshots OUTDIR [--dark] [--scale F]
 #include "store/workspace.h"
 #include "ui/costpage.h"
+#include "ui/fragmapview.h"
+#include "ui/fragmentationpage.h"
+#include "ui/partitioningpage.h"
 #include "ui/sizingpage.h"
 #include "ui/chartexport.h"
 #include "ui/chartpanel.h"
@@ -55,9 +58,20 @@ int main(int argc, char *argv[])
     window.resize(1500, 920);
     window.show();
     QApplication::processEvents();
+    // Run the fragmentation experiment first so that its page shows results.
+    ui::FragmentationPage *fragmentation = window.fragmentationPage();
+    fragmentation->setPolicies({engine::frag::Policy::Fgd, engine::frag::Policy::BestFit,
+                                engine::frag::Policy::Packing, engine::frag::Policy::FirstFit});
+    fragmentation->setSeeds(2);
+    bool done = false;
+    QObject::connect(fragmentation, &ui::FragmentationPage::finished, [&done] { done = true; });
+    fragmentation->run();
+    while (!done)
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
     for (const QString &page : {QStringLiteral("KV & concurrency"), QStringLiteral("Catalog"),
                                 QStringLiteral("Rate cards"), QStringLiteral("Cost & reservations"),
-                                QStringLiteral("Workloads"), QStringLiteral("Inference sizing")}) {
+                                QStringLiteral("Workloads"), QStringLiteral("Inference sizing"),
+                                QStringLiteral("Partitioning"), QStringLiteral("Fragmentation")}) {
         window.showPage(page);
         QApplication::processEvents();
         QString name = page.toLower();
@@ -75,6 +89,14 @@ int main(int argc, char *argv[])
     const auto sizingPanels = window.sizingPage()->chartPanels();
     for (int i = 0; i < sizingPanels.size(); ++i)
         figures.emplace_back(sizingNames.value(i), sizingPanels[i]->figure());
+    const QStringList fragNames{"frag-allocation", "frag-ratio", "frag-unallocated"};
+    const auto fragPanels = fragmentation->chartPanels();
+    for (int i = 0; i < fragPanels.size(); ++i)
+        figures.emplace_back(fragNames.value(i), fragPanels[i]->figure());
+    if (const auto map = fragmentation->findChild<ui::FragMapView *>())
+        figures.emplace_back("frag-map", map->figure());
+    if (const auto mig = window.partitioningPage()->currentFigure())
+        figures.emplace_back("mig-layout", *mig);
     for (const auto &[name, figure] : figures) {
         for (const char *format : {"pdf", "svg", "png"}) {
             const QString path = out.filePath(QStringLiteral("%1%2.%3").arg(name, suffix, format));

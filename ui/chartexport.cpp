@@ -1,9 +1,14 @@
 #include "chartexport.h"
 
+#include "dialogs.h"
+
 #include <QApplication>
 #include <QBuffer>
 #include <QChart>
 #include <QClipboard>
+#include <QDir>
+#include <QMenu>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
@@ -65,6 +70,21 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
     const QRectF chartRect(target.topLeft(),
                            QSizeF(target.width(), target.height() - (hasCaption ? kCaptionHeight : 0)));
 
+    if (figure.paint) {
+        painter.save();
+        painter.fillRect(target, Qt::white);
+        figure.paint(painter, chartRect);
+        if (hasCaption) {
+            QFont font = painter.font();
+            font.setPointSizeF(9.5);
+            painter.setFont(font);
+            painter.setPen(QColor(0x40, 0x40, 0x40));
+            painter.drawText(QRectF(target.left() + 24, chartRect.bottom(), target.width() - 48, kCaptionHeight - 6),
+                             Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, figure.caption);
+        }
+        painter.restore();
+        return;
+    }
     // A chart only lays itself out inside a scene with a geometry.
     QGraphicsScene scene;
     std::unique_ptr<QChart> owned(figure.build(QChart::ChartThemeLight));
@@ -131,6 +151,38 @@ void copyFigure(const ChartFigure &figure)
     mime->setImageData(figureImage(figure, 2.0));
     mime->setData(QStringLiteral("image/svg+xml"), figureSvg(figure));
     QApplication::clipboard()->setMimeData(mime);
+}
+
+void exportFigureWithDialog(QWidget *parent, const ChartFigure &figure, const QString &format)
+{
+    const QString filter = format == QLatin1String("pdf")   ? QObject::tr("PDF document (*.pdf)")
+                           : format == QLatin1String("svg") ? QObject::tr("SVG image (*.svg)")
+                                                            : QObject::tr("PNG image (*.png)");
+    QString base = figure.title.toLower();
+    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    base.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
+    if (base.isEmpty())
+        base = QStringLiteral("chart");
+    QString path = Dialogs::saveFileName(parent, QObject::tr("Export chart"),
+                                         QDir::home().filePath(base + QLatin1Char('.') + format), filter);
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
+        path += QLatin1Char('.') + format;
+    QString error;
+    if (!exportFigure(figure, path, &error))
+        Dialogs::warning(parent, QObject::tr("Export failed"), error);
+}
+
+void execFigureMenu(QWidget *parent, const ChartFigure &figure, const QPoint &globalPos)
+{
+    QMenu menu(parent);
+    for (const char *format : {"pdf", "png", "svg"})
+        menu.addAction(QObject::tr("Export as %1…").arg(QString::fromLatin1(format).toUpper()), parent,
+                       [parent, figure, format] { exportFigureWithDialog(parent, figure, QLatin1String(format)); });
+    menu.addSeparator();
+    menu.addAction(QObject::tr("Copy"), parent, [figure] { copyFigure(figure); });
+    menu.exec(globalPos);
 }
 
 } // namespace headroom::ui

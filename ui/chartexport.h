@@ -6,6 +6,8 @@
 #include <functional>
 
 class QPainter;
+class QPoint;
+class QWidget;
 
 namespace headroom::ui {
 
@@ -16,6 +18,9 @@ struct ChartFigure {
     QString title;
     QString caption;
     std::function<QChart *(QChart::ChartTheme)> build; // new chart, caller owns it
+    // A custom-painted view (MIG layouts, fragmentation map) instead of a chart: draws into
+    // the rect with the light palette, on screen and in every export alike.
+    std::function<void(QPainter &, const QRectF &)> paint = {};
 };
 
 // Export canvas: 16:9, 960 × 540 at 96 dpi (10 × 5.625 in).
@@ -30,5 +35,11 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
 bool exportFigure(const ChartFigure &figure, const QString &path, QString *error);
 // Puts the figure on the clipboard as a PNG image and as SVG.
 void copyFigure(const ChartFigure &figure);
+
+// Asks for a file name (suggested from the title), adds the suffix and writes the figure;
+// a failure is shown with the reason.
+void exportFigureWithDialog(QWidget *parent, const ChartFigure &figure, const QString &format);
+// The Export as PDF / PNG / SVG and Copy menu of a chart or view.
+void execFigureMenu(QWidget *parent, const ChartFigure &figure, const QPoint &globalPos);
 
 } // namespace headroom::ui

@@ -2,13 +2,13 @@
 
 #include "format.h"
 
+#include "chartstyle.h"
+
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
-#include <QLegendMarker>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
 
@@ -16,55 +16,11 @@ namespace headroom::ui {
 
 namespace {
 
-QChart *newChart(const QString &title, QChart::ChartTheme theme)
-{
-    auto *chart = new QChart;
-    chart->setTheme(theme);
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setPointSizeF(12);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(8.5);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(8, 4, 12, 4));
-    return chart;
-}
-
 void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractAxis *y)
 {
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);
-}
-
-// A labelled dashed vertical line, kept out of the legend.
-void addMarker(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
-               double labelAt, const QString &label, const QColor &color)
-{
-    auto *line = new QLineSeries;
-    QPen pen(color);
-    pen.setStyle(Qt::DashLine);
-    pen.setWidthF(1.4);
-    line->setPen(pen);
-    line->append(at, bottom);
-    line->append(at, top);
-    auto *text = new QScatterSeries;
-    text->setMarkerSize(1);
-    text->setPen(Qt::NoPen);
-    text->setBrush(Qt::NoBrush);
-    text->append(at, labelAt);
-    text->setPointLabelsVisible(true);
-    text->setPointLabelsClipping(false);
-    text->setPointLabelsColor(color);
-    text->setPointLabelsFormat(label);
-    for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(line), static_cast<QAbstractSeries *>(text)}) {
-        attach(chart, s, x, y);
-        for (QLegendMarker *m : chart->legend()->markers(s))
-            m->setVisible(false);
-    }
 }
 
 } // namespace
@@ -86,7 +42,7 @@ double moneyAxisScale(double maxValue, const QString &currency, QString *unitTit
 QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QString &currency,
                                const QString &title, QChart::ChartTheme theme)
 {
-    QChart *chart = newChart(title, theme);
+    QChart *chart = newStyledChart(title, theme);
     double maxCost = 0;
     for (const auto &p : analysis.sweep)
         maxCost = std::max(maxCost, p.cost.amount.toDouble());
@@ -123,11 +79,11 @@ QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QS
     const double bottom = y->min(), top = y->max();
     // Labels at staggered heights so that close markers stay readable.
     const double step = (top - bottom) * 0.07;
-    addMarker(chart, x, y, double(analysis.optimalReserved), bottom, top, top,
+    addMarkerLine(chart, x, y, double(analysis.optimalReserved), bottom, top, top,
               QObject::tr("optimum %1").arg(analysis.optimalReserved), QColor(0x1e, 0x88, 0x4c));
-    addMarker(chart, x, y, double(analysis.p50Reserved), bottom, top, top - step,
+    addMarkerLine(chart, x, y, double(analysis.p50Reserved), bottom, top, top - step,
               QObject::tr("P50 %1").arg(analysis.p50Reserved), QColor(0x8e, 0x44, 0xad));
-    addMarker(chart, x, y, double(analysis.p75Reserved), bottom, top, top - 2 * step,
+    addMarkerLine(chart, x, y, double(analysis.p75Reserved), bottom, top, top - 2 * step,
               QObject::tr("P75 %1").arg(analysis.p75Reserved), QColor(0xc0, 0x39, 0x2b));
     return chart;
 }
@@ -135,7 +91,7 @@ QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QS
 QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int firstHour, const QString &title,
                             QChart::ChartTheme theme)
 {
-    QChart *chart = newChart(title, theme);
+    QChart *chart = newStyledChart(title, theme);
     auto *x = new QValueAxis;
     x->setTitleText(QObject::tr("Hour of the series (1 week shown)"));
     x->setLabelFormat(QStringLiteral("%.0f"));
@@ -194,7 +150,7 @@ QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int
 QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, const QString &currency,
                                const QString &title, QChart::ChartTheme theme)
 {
-    QChart *chart = newChart(title, theme);
+    QChart *chart = newStyledChart(title, theme);
     double maxValue = 0;
     for (const engine::MonthSpend &m : months)
         maxValue = std::max({maxValue, m.reserved.amount.toDouble(), m.elastic.amount.toDouble()});

@@ -1,12 +1,11 @@
 #include "kvchart.h"
 
+#include "chartstyle.h"
 #include "format.h"
 
 #include <QChart>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QScatterSeries>
 #include <algorithm>
 #include <cmath>
 
@@ -15,18 +14,7 @@ namespace headroom::ui {
 QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64_t> &markers,
                      const QString &title, QChart::ChartTheme theme)
 {
-    auto *chart = new QChart;
-    chart->setTheme(theme);
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setPointSizeF(12);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(8.5);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(8, 4, 12, 4));
+    QChart *chart = newStyledChart(title, theme);
 
     auto *x = new QLogValueAxis;
     x->setBase(2);
@@ -67,31 +55,8 @@ QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64
     for (int64_t context : markers) {
         if (context < minContext || context > maxContext)
             continue;
-        auto *line = new QLineSeries;
-        line->setName(QObject::tr("%1 tokens").arg(formatCount(context)));
-        QPen pen(chart->titleBrush().color());
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.0);
-        line->setPen(pen);
-        line->append(double(context), 1);
-        line->append(double(context), top);
-        auto *label = new QScatterSeries;
-        label->setName(line->name());
-        label->setMarkerSize(1);
-        label->setPen(Qt::NoPen);
-        label->setBrush(Qt::NoBrush);
-        label->append(double(context), top);
-        label->setPointLabelsVisible(true);
-        label->setPointLabelsClipping(false);
-        label->setPointLabelsColor(chart->titleBrush().color());
-        label->setPointLabelsFormat(formatTokensShort(context));
-        for (QXYSeries *s : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(label)}) {
-            chart->addSeries(s);
-            s->attachAxis(x);
-            s->attachAxis(y);
-            for (QLegendMarker *marker : chart->legend()->markers(s))
-                marker->setVisible(false);
-        }
+        addMarkerLine(chart, x, y, double(context), 1, top, top, formatTokensShort(context),
+                      chart->titleBrush().color(), 1.0);
     }
     return chart;
 }

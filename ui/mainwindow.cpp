@@ -4,7 +4,9 @@
 #include "chartpanel.h"
 #include "costpage.h"
 #include "dialogs.h"
+#include "fragmentationpage.h"
 #include "kvpage.h"
+#include "partitioningpage.h"
 #include "ratecardspage.h"
 #include "sizingpage.h"
 #include "workloadspage.h"
@@ -129,12 +131,16 @@ void MainWindow::buildPages()
     m_kvPage = new KvPage(*m_workspace, m_stack);
     m_sizingPage = new SizingPage(*m_workspace, m_stack);
     m_costPage = new CostPage(*m_workspace, m_stack);
+    m_partitioningPage = new PartitioningPage(*m_workspace, m_stack);
+    m_fragmentationPage = new FragmentationPage(m_stack);
     const std::pair<QString, Page *> pages[] = {
         {QStringLiteral("Workloads"), m_workloadsPage},
         {QStringLiteral("Catalog"), m_catalogPage},
         {QStringLiteral("Rate cards"), m_rateCardsPage},
         {QStringLiteral("KV & concurrency"), m_kvPage},
         {QStringLiteral("Inference sizing"), m_sizingPage},
+        {QStringLiteral("Partitioning"), m_partitioningPage},
+        {QStringLiteral("Fragmentation"), m_fragmentationPage},
         {QStringLiteral("Cost & reservations"), m_costPage},
     };
     for (const auto &[title, page] : pages) {
@@ -216,21 +222,23 @@ bool MainWindow::showPage(const QString &title)
 void MainWindow::exportCurrentChart(const QString &format)
 {
     Page *page = currentPage();
-    if (!page || page->chartPanels().isEmpty()) {
+    const auto figure = page ? page->currentFigure() : std::nullopt;
+    if (!figure) {
         statusBar()->showMessage(tr("This page has no chart to export."), 4000);
         return;
     }
-    page->chartPanels().first()->exportWithDialog(format);
+    exportFigureWithDialog(this, *figure, format);
 }
 
 void MainWindow::copyCurrentChart()
 {
     Page *page = currentPage();
-    if (!page || page->chartPanels().isEmpty()) {
+    const auto figure = page ? page->currentFigure() : std::nullopt;
+    if (!figure) {
         statusBar()->showMessage(tr("This page has no chart to copy."), 4000);
         return;
     }
-    page->chartPanels().first()->copyToClipboard();
+    copyFigure(*figure);
     statusBar()->showMessage(tr("Chart copied to the clipboard."), 3000);
 }
 

@@ -17,6 +17,8 @@ namespace headroom::ui {
 class CatalogPage;
 class CostPage;
 class KvPage;
+class FragmentationPage;
+class PartitioningPage;
 class RateCardsPage;
 class SizingPage;
 class WorkloadsPage;
@@ -40,6 +42,8 @@ public:
     CostPage *costPage() const { return m_costPage; }
     WorkloadsPage *workloadsPage() const { return m_workloadsPage; }
     SizingPage *sizingPage() const { return m_sizingPage; }
+    PartitioningPage *partitioningPage() const { return m_partitioningPage; }
+    FragmentationPage *fragmentationPage() const { return m_fragmentationPage; }
 
     // Selects a page by its navigator title; false when it is unknown or not available.
     bool showPage(const QString &title);
@@ -67,6 +71,8 @@ private:
     CostPage *m_costPage = nullptr;
     WorkloadsPage *m_workloadsPage = nullptr;
     SizingPage *m_sizingPage = nullptr;
+    PartitioningPage *m_partitioningPage = nullptr;
+    FragmentationPage *m_fragmentationPage = nullptr;
 };
 
 } // namespace headroom::ui

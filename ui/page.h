@@ -1,7 +1,10 @@
 #pragma once
 
+#include "chartexport.h"
+
 #include <QList>
 #include <QWidget>
+#include <optional>
 
 namespace headroom::ui {
 
@@ -14,6 +17,8 @@ public:
     using QWidget::QWidget;
     // Charts on this page, the first being the one File ▸ Export acts on.
     virtual QList<ChartPanel *> chartPanels() const { return {}; }
+    // The chart or view File ▸ Export and Copy act on: the first chart panel's by default.
+    virtual std::optional<ChartFigure> currentFigure() const;
 };
 
 } // namespace headroom::ui

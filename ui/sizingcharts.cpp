@@ -1,11 +1,11 @@
 #include "sizingcharts.h"
 
+#include "chartstyle.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
-#include <QLegendMarker>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
 #include <algorithm>
@@ -15,23 +15,6 @@
 namespace headroom::ui {
 
 namespace {
-
-QChart *newChart(const QString &title, QChart::ChartTheme theme)
-{
-    auto *chart = new QChart;
-    chart->setTheme(theme);
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setPointSizeF(12);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(8.5);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(8, 4, 12, 4));
-    return chart;
-}
 
 QString precisionName(engine::WeightPrecision w, engine::KvPrecision kv)
 {
@@ -44,7 +27,7 @@ QString precisionName(engine::WeightPrecision w, engine::KvPrecision kv)
 QChart *buildGpusVsHitRateChart(const std::vector<HitRatePoint> &points, double currentHitRate, const QString &title,
                                 QChart::ChartTheme theme)
 {
-    QChart *chart = newChart(title, theme);
+    QChart *chart = newStyledChart(title, theme);
     auto *x = new QValueAxis;
     x->setTitleText(QObject::tr("Prefix cache hit rate (%)"));
     x->setLabelFormat(QStringLiteral("%.0f"));
@@ -86,35 +69,15 @@ QChart *buildGpusVsHitRateChart(const std::vector<HitRatePoint> &points, double 
     y->setRange(0, top * 1.1);
     y->applyNiceNumbers();
 
-    auto *marker = new QLineSeries;
-    QPen dashed(chart->titleBrush().color());
-    dashed.setStyle(Qt::DashLine);
-    marker->setPen(dashed);
-    marker->append(currentHitRate * 100.0, 0);
-    marker->append(currentHitRate * 100.0, y->max());
-    auto *label = new QScatterSeries;
-    label->setMarkerSize(1);
-    label->setPen(Qt::NoPen);
-    label->setBrush(Qt::NoBrush);
-    label->append(currentHitRate * 100.0, y->max());
-    label->setPointLabelsVisible(true);
-    label->setPointLabelsClipping(false);
-    label->setPointLabelsColor(chart->titleBrush().color());
-    label->setPointLabelsFormat(QObject::tr("profile %1 %").arg(currentHitRate * 100.0, 0, 'f', 0));
-    for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(marker), static_cast<QAbstractSeries *>(label)}) {
-        chart->addSeries(s);
-        s->attachAxis(x);
-        s->attachAxis(y);
-        for (QLegendMarker *m : chart->legend()->markers(s))
-            m->setVisible(false);
-    }
+    addMarkerLine(chart, x, y, currentHitRate * 100.0, 0, y->max(), y->max(),
+                  QObject::tr("profile %1 %").arg(currentHitRate * 100.0, 0, 'f', 0), chart->titleBrush().color(), 1.0);
     return chart;
 }
 
 QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
                              const QString &title, QChart::ChartTheme theme)
 {
-    QChart *chart = newChart(title, theme);
+    QChart *chart = newStyledChart(title, theme);
     // categories: GPUs in the order given; sets: precision combinations in first-seen order
     std::vector<std::string> gpuIds;
     std::vector<QString> setNames;

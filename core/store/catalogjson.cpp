@@ -1,6 +1,7 @@
 #include "catalogjson.h"
 
 #include "catalogkeys.h"
+#include "jsonsupport.h"
 #include "storeerror.h"
 
 #include <QFile>
@@ -8,7 +9,6 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonParseError>
 #include <QStringList>
 #include <cmath>
 #include <limits>
@@ -19,25 +19,6 @@ namespace {
 
 const QString kGpusKey = QStringLiteral("gpus");
 const QString kModelsKey = QStringLiteral("models");
-
-QString typeName(const QJsonValue &value)
-{
-    switch (value.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
-    }
-    return QStringLiteral("nothing");
-}
-
-QString quoted(const QString &text)
-{
-    return QLatin1Char('"') + text + QLatin1Char('"');
-}
 
 // Reads the fields of one catalog entry; every failure names source, entry and field.
 class EntryReader {
@@ -86,7 +67,7 @@ public:
     {
         const QJsonValue value = m_object.value(key);
         if (!value.isString())
-            failField(key, QStringLiteral("expected a string, got ") + typeName(value));
+            failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
         return value.toString().toStdString();
     }
 
@@ -94,7 +75,7 @@ public:
     {
         const QJsonValue value = m_object.value(key);
         if (!value.isDouble())
-            failField(key, QStringLiteral("expected a number, got ") + typeName(value));
+            failField(key, QStringLiteral("expected a number, got ") + jsonTypeName(value));
         return value.toDouble();
     }
 
@@ -195,7 +176,7 @@ std::vector<Spec> readEntries(const QJsonObject &root, const QString &key, const
     const QJsonValue arrayValue = root.value(key);
     if (!arrayValue.isArray())
         throw StoreError(QStringLiteral("%1: %2 must be an array, got %3")
-                             .arg(source, quoted(key), typeName(arrayValue)));
+                             .arg(source, quoted(key), jsonTypeName(arrayValue)));
     const QJsonArray array = arrayValue.toArray();
     QHash<QString, qsizetype> firstIndexOfId;
     for (qsizetype i = 0; i < array.size(); ++i) {
@@ -203,7 +184,7 @@ std::vector<Spec> readEntries(const QJsonObject &root, const QString &key, const
         const QJsonObject object = value.toObject();
         const EntryReader reader(source, key, i, object);
         if (!value.isObject())
-            reader.fail(QStringLiteral("expected an object, got ") + typeName(value));
+            reader.fail(QStringLiteral("expected an object, got ") + jsonTypeName(value));
         Spec spec = read(reader);
         const QString id = QString::fromStdString(spec.id);
         const auto seen = firstIndexOfId.constFind(id);
@@ -218,21 +199,14 @@ std::vector<Spec> readEntries(const QJsonObject &root, const QString &key, const
     return entries;
 }
 
-// One JSON scalar in its compact text form, escaped as QJsonDocument does.
-QByteArray scalarText(const QJsonValue &value)
-{
-    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-    return wrapped.mid(1, wrapped.size() - 2);
-}
-
 void writeEntries(QByteArray &out, const QString &key, const QStringList &order,
                   const std::vector<QJsonObject> &entries)
 {
-    out += "  " + scalarText(key) + ": [";
+    out += "  " + jsonScalarText(key) + ": [";
     for (size_t i = 0; i < entries.size(); ++i) {
         out += i == 0 ? "\n    {\n" : ",\n    {\n";
         for (qsizetype k = 0; k < order.size(); ++k) {
-            out += "      " + scalarText(order[k]) + ": " + scalarText(entries[i].value(order[k]));
+            out += "      " + jsonScalarText(order[k]) + ": " + jsonScalarText(entries[i].value(order[k]));
             out += k + 1 < order.size() ? ",\n" : "\n";
         }
         out += "    }";
@@ -287,19 +261,7 @@ QJsonObject modelToJson(const engine::ModelSpec &model)
 
 Catalog parseCatalog(const QByteArray &json, const QString &sourceName)
 {
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError) {
-        const QByteArray before = json.left(error.offset);
-        const qsizetype line = before.count('\n') + 1;
-        const qsizetype column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
-        throw StoreError(QStringLiteral("%1: line %2, column %3 (byte %4): %5")
-                             .arg(sourceName)
-                             .arg(line)
-                             .arg(column)
-                             .arg(error.offset)
-                             .arg(error.errorString()));
-    }
+    const QJsonDocument document = parseJsonDocument(json, sourceName);
     if (!document.isObject())
         throw StoreError(sourceName
                          + QStringLiteral(": the top level must be an object holding \"gpus\" "

@@ -22,7 +22,7 @@ QList<QLineSeries *> variantSeries(QChart *chart)
 {
     QList<QLineSeries *> out;
     for (QAbstractSeries *s : chart->series())
-        if (auto *line = qobject_cast<QLineSeries *>(s); line && !line->name().endsWith(QLatin1String(" tokens")))
+        if (auto *line = qobject_cast<QLineSeries *>(s); line && line->pen().style() != Qt::DashLine) // not a marker
             out << line;
     return out;
 }

@@ -24,13 +24,13 @@ TEST_CASE("Main window: navigator lists every page, only built ones are enabled"
         ((*it)->flags() & Qt::ItemIsEnabled ? enabled : disabled) << (*it)->text(0);
     }
     CHECK(enabled == QStringList{"Workloads", "Rate cards", "Catalog", "KV & concurrency", "Inference sizing",
-                                 "Cost & reservations"});
-    CHECK(disabled.size() == 7);
+                                 "Partitioning", "Fragmentation", "Cost & reservations"});
+    CHECK(disabled.size() == 5);
     CHECK(disabled.contains("Forecast"));
     CHECK(window.currentPage() == window.kvPage());
     CHECK(window.showPage("Catalog"));
     CHECK(window.currentPage() == window.catalogPage());
-    CHECK_FALSE(window.showPage("Fragmentation"));
+    CHECK_FALSE(window.showPage("Forecast"));
     CHECK(window.windowTitle().contains("w.headroom"));
 }
 

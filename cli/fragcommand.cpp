@@ -1,0 +1,172 @@
+#include "fragcommand.h"
+
+#include "args.h"
+#include "format.h"
+
+#include "engine/frag.h"
+#include "store/fragtrace.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace headroom::cli {
+
+namespace {
+
+namespace frag = engine::frag;
+
+constexpr int kTableStepPct = 10;
+constexpr qint64 kMaxSeed = 4294967295LL;
+
+const char kUsage[] = R"(usage: headroom frag --nodes FILE --tasks FILE --policy POLICY [--load F] [--seed N]
+                     [--reserve N] [--json]
+
+Replays a task list onto a cluster with one placement policy, as the FGD study does
+(Weng et al., ATC 2023): nodes with GPUs only; the tasks shuffled with the seed, then tasks
+drawn from them again until the requested GPU reaches LOAD × capacity; tasks never leave and
+a task that fits no node is dropped and counted by size. After every whole percent of
+arrived GPU it records the allocated GPU, the fragment (free GPU that the popular task types
+cannot use) as a share of capacity and as a share of idle GPU.
+
+policies:
+  fgd          Fragmentation Gradient Descent: where node fragmentation grows least
+  bestfit      least CPU and GPU left on the node
+  dotprod      Tetris: least dot product of request and free resources
+  packing      partly used GPUs first, then partly used nodes, then idle nodes
+  clustering   nodes holding the same GPU request first
+  firstfit     the first node that fits
+  random       any node that fits, drawn with the seed
+options:
+  --nodes FILE      node list CSV: sn,cpu_milli,memory_mib,gpu,model
+  --tasks FILE      task list CSV: name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...]
+  --policy POLICY   placement policy (required)
+  --load F          requested GPU as a multiple of capacity, (0, 10] (default 1.3)
+  --seed N          shuffle and sampling seed, 0..4294967295 (default 0)
+  --reserve N       reserve-and-pack: hold N whole 8-GPU nodes for 8-GPU tasks (default 0)
+  --json            print JSON instead of a table
+)";
+
+QString pct(double value)
+{
+    return formatDecimal(value, 2, true) + QStringLiteral(" %");
+}
+
+QJsonObject toJson(const frag::RunResult &run)
+{
+    QJsonArray points;
+    for (const frag::Point &p : run.points) {
+        points.append(QJsonObject{{QStringLiteral("arrived_pct"), p.arrivedPct},
+                                  {QStringLiteral("allocated_pct"), p.allocatedPct},
+                                  {QStringLiteral("frag_ratio_pct"), p.fragRatioPct},
+                                  {QStringLiteral("frag_amount_pct"), p.fragAmountPct}});
+    }
+    return QJsonObject{
+        {QStringLiteral("policy"), QString::fromUtf8(frag::toString(run.policy).data(),
+                                                     qsizetype(frag::toString(run.policy).size()))},
+        {QStringLiteral("seed"), qint64(run.seed)},
+        {QStringLiteral("gpus"), qint64(run.gpus)},
+        {QStringLiteral("points"), points},
+        {QStringLiteral("at_100"), QJsonObject{{QStringLiteral("allocated_pct"), run.allocatedPctAt100},
+                                               {QStringLiteral("unallocated_gpus"), run.unallocatedGpusAt100}}},
+        {QStringLiteral("failed"), QJsonObject{{QStringLiteral("cpu_only"), qint64(run.failed.cpuOnly)},
+                                               {QStringLiteral("fractional"), qint64(run.failed.fractional)},
+                                               {QStringLiteral("one_gpu"), qint64(run.failed.oneGpu)},
+                                               {QStringLiteral("multi_gpu"), qint64(run.failed.multiGpu)}}},
+        {QStringLiteral("runtime_s"), run.runtimeS},
+    };
+}
+
+void writeTable(QTextStream &out, const frag::RunResult &run, const QString &nodesPath, const QString &tasksPath,
+                size_t nodeCount, size_t taskCount)
+{
+    const QString policy = QString::fromUtf8(frag::toString(run.policy).data(), qsizetype(frag::toString(run.policy).size()));
+    writeFields(out, {
+        {QStringLiteral("policy"), QStringLiteral("%1, seed %2").arg(policy).arg(run.seed)},
+        {QStringLiteral("cluster"), QStringLiteral("%1 with GPUs of %2 in %3")
+                                        .arg(countOf(qint64(run.nodeIndices.size()), QStringLiteral("node"), QStringLiteral("nodes")),
+                                             formatInteger(qint64(nodeCount)), QFileInfo(nodesPath).fileName())
+                                        + QStringLiteral(", ") + countOf(run.gpus, QStringLiteral("GPU"), QStringLiteral("GPUs"))},
+        {QStringLiteral("tasks"), QStringLiteral("%1 in %2; %3 arrived")
+                                      .arg(formatInteger(qint64(taskCount)), QFileInfo(tasksPath).fileName(),
+                                           formatInteger(run.arrivedTasks))},
+        {QStringLiteral("target workload"), QStringLiteral("%1 task types covering %2 % of tasks")
+                                                .arg(run.workload.types.size())
+                                                .arg(formatDecimal(100.0 * double(run.workload.coveredTasks)
+                                                                       / double(std::max<int64_t>(run.workload.totalTasks, 1)), 1, true))},
+        {QStringLiteral("at 100 % arrived"), QStringLiteral("%1 allocated, %2 GPUs unallocated")
+                                                 .arg(pct(run.allocatedPctAt100), formatDecimal(run.unallocatedGpusAt100, 1, true))},
+        {QStringLiteral("failed placements"), QStringLiteral("%1 CPU-only, %2 fractional, %3 one-GPU, %4 multi-GPU")
+                                                  .arg(formatInteger(run.failed.cpuOnly), formatInteger(run.failed.fractional),
+                                                       formatInteger(run.failed.oneGpu), formatInteger(run.failed.multiGpu))},
+        {QStringLiteral("runtime"), formatDecimal(run.runtimeS, 3, true) + QStringLiteral(" s")},
+    });
+    out << '\n';
+    Table table({{QStringLiteral("arrived"), Table::Align::Right},
+                 {QStringLiteral("allocated"), Table::Align::Right},
+                 {QStringLiteral("fragment / idle"), Table::Align::Right},
+                 {QStringLiteral("fragment / capacity"), Table::Align::Right}});
+    for (size_t i = 0; i < run.points.size(); ++i) {
+        if (i % kTableStepPct != 0 && i + 1 != run.points.size())
+            continue;
+        const frag::Point &p = run.points[i];
+        table.addRow({pct(p.arrivedPct), pct(p.allocatedPct), pct(p.fragRatioPct), pct(p.fragAmountPct)});
+    }
+    table.write(out);
+}
+
+int runFrag(const QStringList &argv, Context &context)
+{
+    const Args args(argv, {{QStringLiteral("nodes")}, {QStringLiteral("tasks")}, {QStringLiteral("policy")},
+                           {QStringLiteral("load")}, {QStringLiteral("seed")}, {QStringLiteral("reserve")},
+                           {QStringLiteral("json"), false}});
+    if (!args.positionals().isEmpty())
+        throw UsageError(QStringLiteral("frag takes no positional arguments, got '%1'").arg(args.positionals().constFirst()));
+    const auto nodesPath = args.text(QStringLiteral("nodes"));
+    const auto tasksPath = args.text(QStringLiteral("tasks"));
+    if (!nodesPath || nodesPath->isEmpty())
+        throw UsageError(QStringLiteral("--nodes is required: a node list CSV (sn,cpu_milli,memory_mib,gpu,model)"));
+    if (!tasksPath || tasksPath->isEmpty())
+        throw UsageError(QStringLiteral("--tasks is required: a task list CSV (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)"));
+    QStringList policyNames;
+    for (const frag::Policy p : frag::allPolicies())
+        policyNames << QString::fromUtf8(frag::toString(p).data(), qsizetype(frag::toString(p).size()));
+    const auto policyText = args.text(QStringLiteral("policy"));
+    if (!policyText)
+        throw UsageError(QStringLiteral("--policy is required: %1").arg(policyNames.join(QStringLiteral(", "))));
+    frag::RunOptions options;
+    if (!frag::parsePolicy(policyText->toStdString(), &options.policy)) {
+        QString message = QStringLiteral("--policy: unknown policy '%1'; known: %2").arg(*policyText, policyNames.join(QStringLiteral(", ")));
+        const QStringList near = closestMatches(*policyText, policyNames, 1);
+        if (!near.isEmpty() && editDistance(*policyText, near.constFirst()) <= 3)
+            message += QStringLiteral(" (did you mean '%1'?)").arg(near.constFirst());
+        throw UsageError(message);
+    }
+    if (const auto load = args.number(QStringLiteral("load"))) {
+        if (!(*load > 0 && *load <= 10))
+            throw UsageError(QStringLiteral("--load: must be above 0 and at most 10, got %1").arg(*load));
+        options.load = *load;
+    }
+    options.seed = uint32_t(args.integer(QStringLiteral("seed"), 0, kMaxSeed).value_or(0));
+    options.reservedWholeNodes = int(args.integer(QStringLiteral("reserve"), 0, 100000).value_or(0));
+
+    const std::vector<frag::Node> nodes = store::readFragNodes(*nodesPath);
+    const std::vector<frag::Task> tasks = store::readFragTasks(*tasksPath);
+    const frag::RunResult run = frag::simulate(nodes, tasks, options);
+    if (args.has(QStringLiteral("json")))
+        context.out() << jsonText(toJson(run));
+    else
+        writeTable(context.out(), run, *nodesPath, *tasksPath, nodes.size(), tasks.size());
+    return 0;
+}
+
+} // namespace
+
+Command fragCommand()
+{
+    return {QStringLiteral("frag"),
+            QStringLiteral("GPU fragmentation: replay a task trace with FGD or a baseline policy"),
+            QString::fromUtf8(kUsage), &runFrag};
+}
+
+} // namespace headroom::cli

@@ -1,0 +1,558 @@
+// The scheduler: cluster state, FGD and the baseline policies. Node fragmentation is kept
+// incrementally: per node and target type the free share below the type's per-GPU demand
+// and the number of GPUs that meet it, so a candidate placement is scored in O(types) and
+// only the node that changed is recomputed. Fragmentation is held as Σ count × milli-GPU
+// (integers), so FGD compares candidates exactly.
+#include "frag.h"
+
+#include "errors.h"
+#include "frag_random.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace headroom::engine::frag {
+
+namespace {
+
+constexpr uint64_t kAnyModel = ~uint64_t(0);
+constexpr int kMaxModels = 64;
+constexpr int kMaxGpusPerNode = 64;
+constexpr int kWholeNodeGpus = 8;
+constexpr uint32_t kRandomPolicyStream = 0x9E3779B9u;  // keeps the policy's draws apart from the shuffle's
+
+struct Shape {
+    int64_t cpuMilli = 0;
+    int gpus = 0;
+    int gpuMilli = 0;
+    uint64_t models = kAnyModel;
+    int affinity = -1;            // GPU request class for clustering; -1 for CPU-only
+};
+
+struct NodeRt {
+    int64_t cpuFree = 0, memFree = 0, cpuCap = 0, memCap = 0;
+    int gpus = 0;
+    int model = -1;
+    int first = 0;                // offset of its GPUs in State::freeMilli
+    int64_t gpuFree = 0;
+    int maxFree = 0;
+    int fullyFree = 0;
+    int64_t fragCount = 0;        // Σ_types count × fragment milli-GPU
+    uint32_t version = 1;
+    bool reserved = false;
+    std::vector<std::pair<int, int>> affinities; // (class, tasks) hosted
+};
+
+struct TypeRt {
+    int64_t cpuMilli = 0;
+    int gpus = 0;
+    int gpuMilli = 0;
+    uint64_t models = kAnyModel;
+    int64_t count = 0;
+    bool cpuOnly = false;
+};
+
+struct GpuChange {
+    int oldFree = 0, newFree = 0, count = 0;
+};
+
+struct CacheEntry {
+    uint32_t version = 0;
+    int gpu = -1;
+    int64_t delta = 0;
+};
+
+} // namespace
+
+struct Scheduler::State {
+    Policy policy = Policy::Fgd;
+    SeededRandom random{0};
+    std::vector<NodeRt> nodes;
+    std::vector<int> freeMilli;
+    std::vector<TypeRt> types;
+    int64_t typeCountTotal = 0;
+    std::vector<int64_t> below;   // [node × types + type]
+    std::vector<int> atLeast;     // [node × types + type]
+    std::map<std::string, int> modelIds;
+    std::map<std::tuple<int64_t, int, int, uint64_t>, int> shapeIds;
+    std::map<std::pair<int, int>, int> affinityIds;
+    std::vector<Shape> shapes;
+    std::vector<CacheEntry> fgdCache; // [shape × nodes + node]
+    std::vector<int> candidates;
+    int64_t capacityMilli = 0;
+    int64_t allocatedMilli = 0;
+    int64_t fragCountTotal = 0;
+    int64_t maxCpuCap = 1;
+    int64_t maxGpuCap = 1;
+
+    int typeCount() const { return int(types.size()); }
+    const int *gpuFree(int n) const { return freeMilli.data() + nodes[n].first; }
+
+    bool modelOk(const NodeRt &node, uint64_t models) const
+    {
+        return models == kAnyModel || (node.model >= 0 && ((models >> node.model) & 1u));
+    }
+
+    void refresh(int n)
+    {
+        NodeRt &node = nodes[n];
+        const int *f = gpuFree(n);
+        node.gpuFree = 0;
+        node.maxFree = 0;
+        node.fullyFree = 0;
+        for (int g = 0; g < node.gpus; ++g) {
+            node.gpuFree += f[g];
+            node.maxFree = std::max(node.maxFree, f[g]);
+            node.fullyFree += f[g] == kMilliPerGpu ? 1 : 0;
+        }
+        const int64_t before = node.fragCount;
+        node.fragCount = 0;
+        const size_t base = size_t(n) * types.size();
+        for (size_t t = 0; t < types.size(); ++t) {
+            const TypeRt &type = types[t];
+            int64_t sum = 0;
+            int count = 0;
+            for (int g = 0; g < node.gpus; ++g) {
+                if (f[g] < type.gpuMilli)
+                    sum += f[g];
+                else
+                    ++count;
+            }
+            below[base + t] = sum;
+            atLeast[base + t] = count;
+            node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
+        }
+        fragCountTotal += node.fragCount - before;
+        ++node.version;
+    }
+
+    int64_t typeFragment(const NodeRt &node, const TypeRt &type, int64_t cpuFree, int64_t gpuFree,
+                         int64_t belowSum, int atLeastCount) const
+    {
+        if (type.cpuOnly || !modelOk(node, type.models))
+            return gpuFree;
+        if (cpuFree < type.cpuMilli || atLeastCount < type.gpus)
+            return gpuFree;
+        return belowSum;
+    }
+
+    // Σ count × fragment of node n after taking `cpu` and applying the GPU changes.
+    int64_t fragCountAfter(int n, int64_t cpu, const GpuChange *changes, int changeCount) const
+    {
+        const NodeRt &node = nodes[n];
+        const int64_t cpuFree = node.cpuFree - cpu;
+        int64_t gpuFree = node.gpuFree;
+        for (int c = 0; c < changeCount; ++c)
+            gpuFree -= int64_t(changes[c].oldFree - changes[c].newFree) * changes[c].count;
+        const size_t base = size_t(n) * types.size();
+        int64_t total = 0;
+        for (size_t t = 0; t < types.size(); ++t) {
+            const TypeRt &type = types[t];
+            int64_t sum = below[base + t];
+            int count = atLeast[base + t];
+            for (int c = 0; c < changeCount; ++c) {
+                const GpuChange &change = changes[c];
+                if (change.oldFree < type.gpuMilli)
+                    sum -= int64_t(change.oldFree) * change.count;
+                else
+                    count -= change.count;
+                if (change.newFree < type.gpuMilli)
+                    sum += int64_t(change.newFree) * change.count;
+                else
+                    count += change.count;
+            }
+            total += type.count * typeFragment(node, type, cpuFree, gpuFree, sum, count);
+        }
+        return total;
+    }
+
+    bool fits(int n, const Shape &shape, int64_t memory, bool wholeNodeTask) const
+    {
+        const NodeRt &node = nodes[n];
+        if (node.reserved && !wholeNodeTask)
+            return false;
+        if (node.cpuFree < shape.cpuMilli || node.memFree < memory)
+            return false;
+        if (shape.gpus == 0)
+            return true;
+        if (!modelOk(node, shape.models))
+            return false;
+        if (shape.gpuMilli == kMilliPerGpu)
+            return node.fullyFree >= shape.gpus;
+        if (shape.gpus == 1)
+            return node.maxFree >= shape.gpuMilli;
+        const int *f = gpuFree(n);
+        int count = 0;
+        for (int g = 0; g < node.gpus; ++g)
+            count += f[g] >= shape.gpuMilli ? 1 : 0;
+        return count >= shape.gpus;
+    }
+
+    // The best-fitting GPUs for the shape: least free share that holds it, then lowest index.
+    int bestFitGpus(int n, const Shape &shape, int *out) const
+    {
+        const NodeRt &node = nodes[n];
+        const int *f = gpuFree(n);
+        uint64_t taken = 0;
+        for (int k = 0; k < shape.gpus; ++k) {
+            int best = -1;
+            for (int g = 0; g < node.gpus; ++g) {
+                if ((taken >> g) & 1u || f[g] < shape.gpuMilli)
+                    continue;
+                if (best < 0 || f[g] < f[best])
+                    best = g;
+            }
+            out[k] = best;
+            taken |= uint64_t(1) << best;
+        }
+        std::sort(out, out + shape.gpus);
+        return shape.gpus;
+    }
+
+    // Changes that taking `gpus` of node n for the shape makes, grouped by free share.
+    int changesFor(int n, const Shape &shape, const int *gpus, int gpuCount, GpuChange *out) const
+    {
+        const int *f = gpuFree(n);
+        int count = 0;
+        for (int i = 0; i < gpuCount; ++i) {
+            const int old = f[gpus[i]];
+            int c = 0;
+            while (c < count && out[c].oldFree != old)
+                ++c;
+            if (c == count)
+                out[count++] = {old, old - shape.gpuMilli, 0};
+            ++out[c].count;
+        }
+        return count;
+    }
+
+    // FGD: the growth of node n's fragmentation for the shape's best placement there.
+    CacheEntry fgdChoice(int n, int shapeId)
+    {
+        CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+        const NodeRt &node = nodes[n];
+        if (cached.version == node.version)
+            return cached;
+        const Shape &shape = shapes[size_t(shapeId)];
+        CacheEntry entry;
+        entry.version = node.version;
+        GpuChange changes[kMaxGpusPerNode];
+        if (shape.gpus == 0) {
+            entry.delta = fragCountAfter(n, shape.cpuMilli, changes, 0) - node.fragCount;
+        } else if (shape.gpus == 1) {
+            const int *f = gpuFree(n);
+            bool first = true;
+            for (int g = 0; g < node.gpus; ++g) {
+                if (f[g] < shape.gpuMilli || std::find(f, f + g, f[g]) != f + g)
+                    continue;
+                changes[0] = {f[g], f[g] - shape.gpuMilli, 1};
+                const int64_t delta = fragCountAfter(n, shape.cpuMilli, changes, 1) - node.fragCount;
+                if (first || delta < entry.delta) {
+                    entry.delta = delta;
+                    entry.gpu = g;
+                    first = false;
+                }
+            }
+        } else {
+            int chosen[kMaxGpusPerNode];
+            bestFitGpus(n, shape, chosen);
+            const int count = changesFor(n, shape, chosen, shape.gpus, changes);
+            entry.delta = fragCountAfter(n, shape.cpuMilli, changes, count) - node.fragCount;
+        }
+        cached = entry;
+        return entry;
+    }
+
+    double baselineScore(int n, const Shape &shape) const
+    {
+        const NodeRt &node = nodes[n];
+        const int64_t gpuAsk = int64_t(shape.gpus) * shape.gpuMilli;
+        switch (policy) {
+        case Policy::BestFit:
+            return 0.5 * double(node.cpuFree - shape.cpuMilli) / double(maxCpuCap)
+                 + 0.5 * double(node.gpuFree - gpuAsk) / double(maxGpuCap);
+        case Policy::DotProduct: {
+            const double cpuCap = double(std::max<int64_t>(node.cpuCap, 1));
+            double dot = double(shape.cpuMilli) / cpuCap * double(node.cpuFree) / cpuCap;
+            if (node.gpus > 0) {
+                const double gpuCap = double(node.gpus) * kMilliPerGpu;
+                dot += double(gpuAsk) / gpuCap * double(node.gpuFree) / gpuCap;
+            }
+            return dot;
+        }
+        case Policy::Packing: {
+            if (shape.gpus == 0)
+                return 0;
+            if (node.fullyFree == node.gpus)
+                return 2e6 + node.gpus;
+            int chosen[kMaxGpusPerNode];
+            bestFitGpus(n, shape, chosen);
+            const int *f = gpuFree(n);
+            int fullyFreeUsed = 0;
+            int64_t freeOnUsed = 0;
+            for (int i = 0; i < shape.gpus; ++i) {
+                fullyFreeUsed += f[chosen[i]] == kMilliPerGpu ? 1 : 0;
+                freeOnUsed += f[chosen[i]];
+            }
+            return fullyFreeUsed > 0 ? 1e6 + fullyFreeUsed : double(freeOnUsed);
+        }
+        case Policy::Clustering: {
+            if (shape.gpus == 0)
+                return 0;
+            bool same = false;
+            for (const auto &[affinity, tasks] : node.affinities)
+                same = same || (affinity == shape.affinity && tasks > 0);
+            const size_t kinds = node.affinities.size();
+            const int tier = same ? (kinds == 1 ? 0 : 1) : (kinds == 0 ? 2 : 3);
+            return tier * 1e7 + double(node.gpuFree - gpuAsk);
+        }
+        case Policy::FirstFit:
+        case Policy::Random:
+        case Policy::Fgd:
+            return 0;
+        }
+        return 0;
+    }
+
+    int shapeFor(const Task &task)
+    {
+        Shape shape;
+        shape.cpuMilli = task.cpuMilli;
+        if (sizeClass(task) != SizeClass::CpuOnly) {
+            shape.gpus = task.gpus;
+            shape.gpuMilli = task.gpuMilli;
+            if (!task.allowedModels.empty()) {
+                shape.models = 0;
+                for (const std::string &model : task.allowedModels) {
+                    const auto it = modelIds.find(model);
+                    if (it != modelIds.end())
+                        shape.models |= uint64_t(1) << it->second;
+                }
+            }
+            const auto affinity = affinityIds.try_emplace({shape.gpus, shape.gpuMilli}, int(affinityIds.size()));
+            shape.affinity = affinity.first->second;
+        }
+        const auto key = std::make_tuple(shape.cpuMilli, shape.gpus, shape.gpuMilli, shape.models);
+        const auto found = shapeIds.find(key);
+        if (found != shapeIds.end())
+            return found->second;
+        const int id = int(shapes.size());
+        shapeIds.emplace(key, id);
+        shapes.push_back(shape);
+        fgdCache.resize(shapes.size() * nodes.size());
+        return id;
+    }
+
+    int chooseNode(const Shape &shape, int shapeId, int64_t memory, bool wholeNodeTask)
+    {
+        const int count = int(nodes.size());
+        if (wholeNodeTask) {
+            for (int n = 0; n < count; ++n) {
+                if (nodes[n].reserved && fits(n, shape, memory, true))
+                    return n;
+            }
+        }
+        int best = -1;
+        if (policy == Policy::Fgd) {
+            int64_t bestDelta = 0;
+            for (int n = 0; n < count; ++n) {
+                if (!fits(n, shape, memory, wholeNodeTask))
+                    continue;
+                const int64_t delta = fgdChoice(n, shapeId).delta;
+                if (best < 0 || delta < bestDelta) {
+                    best = n;
+                    bestDelta = delta;
+                }
+            }
+            return best;
+        }
+        if (policy == Policy::Random) {
+            candidates.clear();
+            for (int n = 0; n < count; ++n) {
+                if (fits(n, shape, memory, wholeNodeTask))
+                    candidates.push_back(n);
+            }
+            return candidates.empty() ? -1 : candidates[random.below(uint32_t(candidates.size()))];
+        }
+        double bestScore = 0;
+        for (int n = 0; n < count; ++n) {
+            if (!fits(n, shape, memory, wholeNodeTask))
+                continue;
+            if (policy == Policy::FirstFit)
+                return n;
+            const double score = baselineScore(n, shape);
+            if (best < 0 || score < bestScore) {
+                best = n;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+};
+
+Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workload, Policy policy,
+                     uint32_t seed, int reservedWholeNodes)
+    : m_state(std::make_unique<State>())
+{
+    State &s = *m_state;
+    s.policy = policy;
+    s.random = SeededRandom(seed ^ kRandomPolicyStream);
+    if (reservedWholeNodes < 0)
+        throw InputError("reserved_whole_nodes", "the number of reserved nodes must not be negative");
+    for (const Node &node : nodes) {
+        if (node.gpus < 0 || node.gpus > kMaxGpusPerNode || node.cpuMilli < 0 || node.memoryMiB < 0)
+            throw InputError("nodes", "node " + node.id + ": CPU, memory and GPU count must be ≥ 0, at most 64 GPUs");
+        if (node.gpus > 0 && !node.gpuModel.empty())
+            s.modelIds.try_emplace(node.gpuModel, int(s.modelIds.size()));
+    }
+    if (s.modelIds.size() > size_t(kMaxModels))
+        throw InputError("nodes", "more than 64 GPU models");
+
+    int reservedLeft = reservedWholeNodes;
+    for (const Node &node : nodes) {
+        NodeRt rt;
+        rt.cpuFree = rt.cpuCap = node.cpuMilli;
+        rt.memFree = rt.memCap = node.memoryMiB;
+        rt.gpus = node.gpus;
+        const auto model = s.modelIds.find(node.gpuModel);
+        rt.model = node.gpus > 0 && model != s.modelIds.end() ? model->second : -1;
+        rt.first = int(s.freeMilli.size());
+        if (reservedLeft > 0 && node.gpus == kWholeNodeGpus) {
+            rt.reserved = true;
+            --reservedLeft;
+        }
+        s.freeMilli.insert(s.freeMilli.end(), size_t(node.gpus), kMilliPerGpu);
+        s.capacityMilli += int64_t(node.gpus) * kMilliPerGpu;
+        s.maxCpuCap = std::max(s.maxCpuCap, node.cpuMilli);
+        s.maxGpuCap = std::max<int64_t>(s.maxGpuCap, int64_t(node.gpus) * kMilliPerGpu);
+        s.nodes.push_back(std::move(rt));
+    }
+    if (reservedLeft > 0)
+        throw InputError("reserved_whole_nodes", "more nodes to reserve than the cluster has 8-GPU nodes");
+
+    for (const TaskType &type : workload.types) {
+        TypeRt rt;
+        rt.cpuMilli = type.cpuMilli;
+        rt.cpuOnly = type.gpus <= 0 || type.gpuMilli <= 0;
+        rt.gpus = rt.cpuOnly ? 0 : type.gpus;
+        rt.gpuMilli = rt.cpuOnly ? 0 : type.gpuMilli;
+        rt.count = type.count;
+        if (!rt.cpuOnly && !type.allowedModels.empty()) {
+            rt.models = 0;
+            for (const std::string &model : type.allowedModels) {
+                const auto it = s.modelIds.find(model);
+                if (it != s.modelIds.end())
+                    rt.models |= uint64_t(1) << it->second;
+            }
+        }
+        s.typeCountTotal += rt.count;
+        s.types.push_back(rt);
+    }
+    s.below.assign(s.nodes.size() * s.types.size(), 0);
+    s.atLeast.assign(s.nodes.size() * s.types.size(), 0);
+    s.candidates.reserve(s.nodes.size());
+    for (int n = 0; n < int(s.nodes.size()); ++n)
+        s.refresh(n);
+}
+
+Scheduler::~Scheduler() = default;
+
+Placement Scheduler::place(const Task &task)
+{
+    State &s = *m_state;
+    if (task.gpus < 0 || task.gpus > kMaxGpusPerNode || task.gpuMilli < 0 || task.gpuMilli > kMilliPerGpu
+        || task.cpuMilli < 0 || task.memoryMiB < 0)
+        throw InputError("tasks", "task " + task.id + ": CPU and memory must be ≥ 0, GPUs 0..64, GPU share 0..1000");
+    const int shapeId = s.shapeFor(task);
+    const Shape &shape = s.shapes[size_t(shapeId)];
+    const bool wholeNodeTask = shape.gpus >= kWholeNodeGpus;
+    Placement placement;
+    const int n = s.chooseNode(shape, shapeId, task.memoryMiB, wholeNodeTask);
+    if (n < 0)
+        return placement;
+    placement.node = n;
+    NodeRt &node = s.nodes[size_t(n)];
+    if (shape.gpus == 1 && s.policy == Policy::Fgd) {
+        placement.gpus.push_back(s.fgdChoice(n, shapeId).gpu);
+    } else if (shape.gpus > 0) {
+        placement.gpus.resize(size_t(shape.gpus));
+        s.bestFitGpus(n, shape, placement.gpus.data());
+    }
+    node.cpuFree -= shape.cpuMilli;
+    node.memFree -= task.memoryMiB;
+    int *f = s.freeMilli.data() + node.first;
+    for (const int g : placement.gpus)
+        f[g] -= shape.gpuMilli;
+    s.allocatedMilli += int64_t(shape.gpus) * shape.gpuMilli;
+    if (shape.affinity >= 0) {
+        auto it = std::find_if(node.affinities.begin(), node.affinities.end(),
+                               [&](const auto &a) { return a.first == shape.affinity; });
+        if (it == node.affinities.end())
+            node.affinities.emplace_back(shape.affinity, 1);
+        else
+            ++it->second;
+    }
+    s.refresh(n);
+    return placement;
+}
+
+int Scheduler::nodeCount() const
+{
+    return int(m_state->nodes.size());
+}
+
+NodeFree Scheduler::nodeFree(int node) const
+{
+    const State &s = *m_state;
+    const NodeRt &rt = s.nodes.at(size_t(node));
+    NodeFree free;
+    free.cpuMilli = rt.cpuFree;
+    for (const auto &[name, id] : s.modelIds) {
+        if (id == rt.model)
+            free.gpuModel = name;
+    }
+    free.freeMilli.assign(s.gpuFree(node), s.gpuFree(node) + rt.gpus);
+    return free;
+}
+
+int64_t Scheduler::capacityMilli() const
+{
+    return m_state->capacityMilli;
+}
+
+int64_t Scheduler::allocatedMilli() const
+{
+    return m_state->allocatedMilli;
+}
+
+double Scheduler::fragmentMilli() const
+{
+    const State &s = *m_state;
+    return s.typeCountTotal > 0 ? double(s.fragCountTotal) / double(s.typeCountTotal) : 0.0;
+}
+
+double Scheduler::nodeFragmentMilli(int node) const
+{
+    const State &s = *m_state;
+    return s.typeCountTotal > 0 ? double(s.nodes.at(size_t(node)).fragCount) / double(s.typeCountTotal) : 0.0;
+}
+
+NodeCategory Scheduler::category(int node, int type) const
+{
+    const State &s = *m_state;
+    const NodeRt &rt = s.nodes.at(size_t(node));
+    const TypeRt &t = s.types.at(size_t(type));
+    const bool cpuFits = rt.cpuFree >= t.cpuMilli;
+    if (t.cpuOnly)
+        return cpuFits ? NodeCategory::CpuOnlyFits : NodeCategory::CpuOnlyLacksCpu;
+    if (t.models != kAnyModel && !s.modelOk(rt, t.models))
+        return NodeCategory::ModelMismatch;
+    const bool gpuFits = s.atLeast[size_t(node) * s.types.size() + size_t(type)] >= t.gpus;
+    if (cpuFits)
+        return gpuFits ? NodeCategory::Fits : NodeCategory::LacksGpu;
+    return gpuFits ? NodeCategory::LacksCpu : NodeCategory::LacksBoth;
+}
+
+} // namespace headroom::engine::frag

@@ -1,0 +1,107 @@
+#include "uitestsupport.h"
+
+#include "ui/chartpanel.h"
+#include "ui/fragmapview.h"
+#include "ui/fragmentationpage.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTest>
+
+using namespace headroom;
+namespace frag = engine::frag;
+
+namespace {
+
+QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    QFile file(dir.filePath(name));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    return file.fileName();
+}
+
+struct SmallTrace {
+    QTemporaryDir dir;
+    QString nodes, tasks;
+    SmallTrace()
+    {
+        nodes = writeFile(dir, "nodes.csv",
+                          "sn,cpu_milli,memory_mib,gpu,model\n"
+                          "n0,64000,262144,8,V100M32\nn1,64000,262144,8,V100M32\n"
+                          "n2,96000,393216,2,T4\nn3,96000,393216,4,P100\n");
+        QByteArray tasksCsv = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\n";
+        for (int i = 0; i < 24; ++i)
+            tasksCsv += QStringLiteral("t%1,4000,8192,1,%2,\n").arg(i).arg(i % 3 == 0 ? 1000 : 500).toUtf8();
+        tasksCsv += "big,32000,65536,8,1000,\n";
+        tasks = writeFile(dir, "tasks.csv", tasksCsv);
+    }
+};
+
+bool runAndWait(ui::FragmentationPage &page)
+{
+    QSignalSpy finished(&page, &ui::FragmentationPage::finished);
+    page.run();
+    REQUIRE(QTest::qWaitFor([&] { return finished.count() > 0; }, 60000));
+    return finished.first().first().toBool();
+}
+
+} // namespace
+
+TEST_CASE("A run off the GUI thread fills the charts and the map for every chosen policy")
+{
+    SmallTrace trace;
+    ui::FragmentationPage page;
+    page.setFiles(trace.nodes, trace.tasks);
+    page.setPolicies({frag::Policy::Fgd, frag::Policy::FirstFit});
+    page.setSeeds(2);
+    REQUIRE(runAndWait(page));
+    REQUIRE(page.results().size() == 2);
+    CHECK(page.results()[0].policy == frag::Policy::Fgd);
+    CHECK(page.results()[0].result.runs.size() == 2);
+    QChart *allocation = page.chartPanels().first()->chart();
+    REQUIRE(allocation);
+    int policyLines = 0;
+    for (QAbstractSeries *s : allocation->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s); line && (line->name() == "FGD" || line->name() == "First-fit")) {
+            ++policyLines;
+            CHECK(line->count() > 10);
+        }
+    CHECK(policyLines == 2);
+    auto *map = page.findChild<ui::FragMapView *>();
+    REQUIRE(map);
+    CHECK(map->picture().nodes.size() == 4);
+    CHECK(map->picture().state.size() == 4);
+    page.findChild<QSlider *>("fragMapSlider")->setValue(0);
+    CHECK(map->picture().title.contains("10 %"));
+    CHECK(page.statusText().contains("fewest GPUs stranded"));
+}
+
+TEST_CASE("Cancel stops a long run and keeps the previous results")
+{
+    ui::FragmentationPage page;
+    page.setFiles(HEADROOM_SHARED_DATA "/alibaba-gpu-v2023/openb_node_list_gpu_node.csv",
+                  HEADROOM_SHARED_DATA "/alibaba-gpu-v2023/openb_pod_list_default.csv");
+    page.setSeeds(20);
+    QSignalSpy finished(&page, &ui::FragmentationPage::finished);
+    page.run();
+    REQUIRE(page.isRunning());
+    page.cancel();
+    REQUIRE(QTest::qWaitFor([&] { return finished.count() > 0; }, 60000));
+    CHECK_FALSE(finished.first().first().toBool());
+    CHECK(page.statusText().contains("Cancelled"));
+    CHECK(page.results().empty());
+}
+
+TEST_CASE("A malformed trace is reported with its line and nothing runs")
+{
+    SmallTrace trace;
+    const QString bad = writeFile(trace.dir, "bad.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,abc,8,V100M32\n");
+    ui::FragmentationPage page;
+    page.setFiles(bad, trace.tasks);
+    CHECK_FALSE(runAndWait(page));
+    CHECK(page.statusText().contains("line 2"));
+    CHECK(page.results().empty());
+}

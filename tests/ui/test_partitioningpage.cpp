@@ -1,0 +1,97 @@
+#include "uitestsupport.h"
+
+#include "ui/chartexport.h"
+#include "ui/miglayoutview.h"
+#include "ui/partitioningpage.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QTest>
+
+using namespace headroom;
+
+namespace {
+
+std::vector<engine::Tenant> smallTenants(int count)
+{
+    std::vector<engine::Tenant> out;
+    for (int i = 0; i < count; ++i)
+        out.push_back({"t" + std::to_string(i), 8, 0, 1, "none"});
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("Golden: 40 one-slice tenants need 6 H100 with MIG and 40 without")
+{
+    TempWorkspace ws;
+    ui::PartitioningPage page(*ws);
+    page.setTenants(smallTenants(40));
+    REQUIRE(page.errorText().isEmpty());
+    CHECK(page.packResult().gpus == 6);
+    CHECK(page.packResult().gpusWithoutMig == 40);
+    CHECK(page.layoutView()->picture().layouts.size() == 6);
+    CHECK(page.summary().contains("6 H100"));
+}
+
+TEST_CASE("The layout view paints every GPU row and exports as a vector PDF")
+{
+    TempWorkspace ws;
+    ui::PartitioningPage page(*ws);
+    page.setTenants(smallTenants(14));
+    page.resize(1400, 900);
+    page.show();
+    const QImage image = page.layoutView()->grab().toImage();
+    int coloured = 0;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            coloured += image.pixelColor(x, y).saturation() > 60;
+    CHECK(coloured > 200);
+
+    QTemporaryDir dir;
+    QString error;
+    const auto figure = page.currentFigure();
+    REQUIRE(figure);
+    REQUIRE(ui::exportFigure(*figure, dir.filePath("mig.pdf"), &error));
+    QProcess p;
+    p.start("pdftotext", {dir.filePath("mig.pdf"), "-"});
+    REQUIRE(p.waitForFinished(20000));
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    CHECK(text.contains("MIG layout to provision"));
+    CHECK(text.contains("GPU 2"));
+    CHECK(text.contains("1g.10gb"));
+}
+
+TEST_CASE("Editing a GPU's layout validates live and refuses overlaps with the reason")
+{
+    TempWorkspace ws;
+    ui::PartitioningPage page(*ws);
+    page.setTenants(smallTenants(7));
+    QString reason;
+    CHECK_FALSE(page.applyLayout(0, "3g.40gb@0,4g.40gb@2", &reason));
+    CHECK_FALSE(reason.isEmpty());
+    CHECK(page.applyLayout(0, "4g.40gb@0,2g.20gb@4,1g.10gb@6", &reason));
+    CHECK(page.layoutView()->picture().layouts[0].size() == 3);
+    auto *edit = page.findChild<QLineEdit *>("migLayoutEdit");
+    auto *check = page.findChild<QLabel *>("migLayoutCheck");
+    REQUIRE(edit);
+    REQUIRE(check);
+    edit->setText("7g.80gb@0");
+    CHECK(check->text().contains("valid"));
+    edit->setText("7g.80gb@3");
+    CHECK_FALSE(check->text().contains("valid layout"));
+}
+
+TEST_CASE("A tenant larger than the GPU is reported by name, and advice names the regulated tenant")
+{
+    TempWorkspace ws;
+    ui::PartitioningPage page(*ws);
+    page.setTenants({{"huge", 500, 0, 1, "none"}});
+    CHECK(page.errorText().contains("huge"));
+    page.setTenants({{"claims", 9, 0, 1, "regulated"}, {"tool", 9, 0, 1, "none"}});
+    CHECK(page.errorText().isEmpty());
+    CHECK(page.findChild<QLabel *>("migWarnings")->text().contains("MIG or nothing"));
+}

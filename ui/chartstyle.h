@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QChart>
+#include <QColor>
+#include <QString>
+
+class QAbstractAxis;
+
+// The look every chart of the workbench shares, so that screens and exported decks match.
+namespace headroom::ui {
+
+// A chart in `theme` with a bold 12 pt title, the legend at the bottom in 8.5 pt, tight margins.
+QChart *newStyledChart(const QString &title, QChart::ChartTheme theme);
+
+// A dashed vertical marker from `bottom` to `top` at x = `at`, labelled at height `labelAt`,
+// kept out of the legend.
+void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
+                   double labelAt, const QString &label, const QColor &color, qreal width = 1.4);
+
+} // namespace headroom::ui

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "engine/mig.h"
+
+#include <QRectF>
+#include <QString>
+#include <vector>
+
+class QPainter;
+
+// The MIG layout view: one row per GPU with its 8 memory slices above its 7 compute slices,
+// instances as coloured blocks labelled with tenant and profile, free slices hatched. The
+// same painting serves the screen and every export.
+namespace headroom::ui {
+
+struct MigLayoutPicture {
+    QString title;
+    const engine::MigGpuProfiles *profiles = nullptr;
+    std::vector<engine::MigLayout> layouts;  // one per GPU
+    int selected = -1;                      // highlighted GPU
+};
+
+void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture);
+// Index of the GPU row at `pos` in a picture painted into `rect`, or -1.
+int migGpuAt(const QRectF &rect, const MigLayoutPicture &picture, const QPointF &pos);
+// Height that shows every GPU in one column at a readable size.
+qreal migPreferredHeight(int gpus);
+
+} // namespace headroom::ui
