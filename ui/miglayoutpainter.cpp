@@ -4,6 +4,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPainter>
+#include <vector>
 #include <algorithm>
 #include <cmath>
 
@@ -72,7 +73,7 @@ int migGpuAt(const QRectF &rect, const MigLayoutPicture &picture, const QPointF 
 void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture)
 {
     painter.save();
-    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::Antialiasing, false); // axis-aligned blocks: crisp and fast
     painter.fillRect(rect, Qt::white);
     QFont titleFont = painter.font();
     titleFont.setPointSizeF(12);
@@ -104,14 +105,27 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
 
         painter.setPen(QColor(0x30, 0x30, 0x30));
         painter.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("GPU %1").arg(gpu + 1));
-        // free slices: hatched
+        // free slices: hatched (only those no instance covers)
+        std::vector<bool> memoryUsed(size_t(memorySlices), false), computeUsed(size_t(computeSlices), false);
+        for (const engine::MigInstance &instance : picture.layouts[size_t(gpu)]) {
+            const engine::MigProfile *profile = picture.profiles ? picture.profiles->find(instance.profile) : nullptr;
+            const int memory = profile ? profile->memorySlices : 1;
+            const int compute = profile ? profile->computeSlices : 1;
+            for (int s = instance.start; s < std::min(memorySlices, instance.start + memory); ++s)
+                memoryUsed[size_t(std::max(s, 0))] = true;
+            const int computeStart = std::max(0, std::min(instance.start, computeSlices - compute));
+            for (int s = computeStart; s < std::min(computeSlices, computeStart + compute); ++s)
+                computeUsed[size_t(s)] = true;
+        }
         painter.setPen(QPen(QColor(0xc8, 0xc8, 0xc8), 0.8));
         painter.setBrush(QBrush(QColor(0xb0, 0xb0, 0xb0), Qt::BDiagPattern));
         for (int s = 0; s < memorySlices; ++s)
-            painter.drawRect(QRectF(memoryBand.left() + s * memoryCell, memoryBand.top(), memoryCell, memoryBand.height()));
+            if (!memoryUsed[size_t(s)])
+                painter.drawRect(QRectF(memoryBand.left() + s * memoryCell, memoryBand.top(), memoryCell, memoryBand.height()));
         for (int s = 0; s < computeSlices; ++s)
-            painter.drawRect(
-                QRectF(computeBand.left() + s * computeCell, computeBand.top(), computeCell, computeBand.height()));
+            if (!computeUsed[size_t(s)])
+                painter.drawRect(
+                    QRectF(computeBand.left() + s * computeCell, computeBand.top(), computeCell, computeBand.height()));
 
         for (const engine::MigInstance &instance : picture.layouts[size_t(gpu)]) {
             const engine::MigProfile *profile =
@@ -126,8 +140,8 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
             const int computeStart = std::min(instance.start, computeSlices - compute);
             const QRectF computeBlock(computeBand.left() + computeStart * computeCell + 1, computeBand.top() + 1,
                                       compute * computeCell - 2, computeBand.height() - 2);
-            painter.drawRoundedRect(memoryBlock, 3, 3);
-            painter.drawRoundedRect(computeBlock, 2, 2);
+            painter.drawRect(memoryBlock);
+            painter.drawRect(computeBlock);
             painter.setPen(QColor(0x15, 0x15, 0x15));
             const QString text = instance.tenant.empty()
                                      ? QString::fromStdString(instance.profile)

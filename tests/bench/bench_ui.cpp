@@ -3,7 +3,9 @@
 #include "store/workspace.h"
 #include "ui/chartpanel.h"
 #include "ui/kvpage.h"
+#include "store/migprofiles.h"
 #include "ui/mainwindow.h"
+#include "ui/miglayoutview.h"
 #include "ui/theme.h"
 
 #include <QApplication>
@@ -94,5 +96,33 @@ int main(int argc, char *argv[])
         change.push_back(double(timer.nsecsElapsed()) / 1e6);
     }
     report("KV page: input change -> 4 curves recomputed, repainted", change, 33);
+
+    // MIG layout view with 64 GPUs of 7 tenants each.
+    const auto *h100 = store::shippedMigProfiles(QStringLiteral("h100-sxm"));
+    if (h100) {
+        ui::MigLayoutPicture picture;
+        picture.title = QStringLiteral("64 × H100");
+        picture.profiles = h100;
+        for (int gpu = 0; gpu < 64; ++gpu) {
+            engine::MigLayout layout;
+            for (int slice = 0; slice < 7; ++slice)
+                layout.push_back({"1g.10gb", slice, "tenant-" + std::to_string(gpu * 7 + slice)});
+            picture.layouts.push_back(layout);
+        }
+        ui::MigLayoutView view;
+        view.setPicture(picture);
+        view.resize(1100, int(ui::migPreferredHeight(64)));
+        view.show();
+        QApplication::processEvents();
+        std::vector<double> repaint;
+        for (int i = 0; i < 40; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            view.setSelected(i % 64);
+            view.repaint();
+            repaint.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        report("MIG layout view: 64 GPUs × 7 instances repainted", repaint, 16);
+    }
     return 0;
 }
