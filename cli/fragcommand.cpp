@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace headroom::cli {
 
@@ -17,10 +18,13 @@ namespace {
 namespace frag = engine::frag;
 
 constexpr int kTableStepPct = 10;
+constexpr size_t kReplayTableRows = 20;
 constexpr qint64 kMaxSeed = 4294967295LL;
 
 const char kUsage[] = R"(usage: headroom frag --nodes FILE --tasks FILE --policy POLICY [--load F] [--seed N]
                      [--reserve N] [--json]
+       headroom frag --replay --nodes FILE --tasks FILE --policy POLICY [--duration-scale F]
+                     [--seed N] [--reserve N] [--json]
 
 Replays a task list onto a cluster with one placement policy, as the FGD study does
 (Weng et al., ATC 2023): nodes with GPUs only; the tasks shuffled with the seed, then tasks
@@ -45,6 +49,19 @@ options:
   --seed N          shuffle and sampling seed, 0..4294967295 (default 0)
   --reserve N       reserve-and-pack: hold N whole 8-GPU nodes for 8-GPU tasks (default 0)
   --json            print JSON instead of a table
+
+replay mode (--replay):
+  Plays the tasks by their creation_time and deletion_time (seconds) instead. A task runs
+  for its lifetime (deletion - creation) from the moment it is placed; one with deletion
+  <= creation, or without times, never leaves. A task that finds no room waits in a FIFO
+  queue of its size class (CPU-only, fractional, one GPU, multi-GPU); after every
+  departure the queues are tried in arrival order, a class stopping at its first task that
+  still does not fit while the other classes go on. A task that fits no node of the empty
+  cluster is never queued and counts as never placed, as does one still waiting at the end.
+  Reports allocation, fragmentation and queue depth at up to 500 moments evenly in time,
+  the deepest queue and the mean wait per class.
+  --replay             replay by creation and deletion times (--load does not apply)
+  --duration-scale F   multiply every lifetime by F, (0, 1000000] (default 1)
 )";
 
 QString pct(double value)
@@ -75,6 +92,105 @@ QJsonObject toJson(const frag::RunResult &run)
                                                {QStringLiteral("multi_gpu"), qint64(run.failed.multiGpu)}}},
         {QStringLiteral("runtime_s"), run.runtimeS},
     };
+}
+
+QString policyName(frag::Policy policy)
+{
+    return QString::fromUtf8(frag::toString(policy).data(), qsizetype(frag::toString(policy).size()));
+}
+
+QJsonObject byClass(const frag::ClassCounts &counts)
+{
+    return QJsonObject{{QStringLiteral("cpu_only"), qint64(counts[size_t(frag::SizeClass::CpuOnly)])},
+                       {QStringLiteral("fractional"), qint64(counts[size_t(frag::SizeClass::Fractional)])},
+                       {QStringLiteral("one_gpu"), qint64(counts[size_t(frag::SizeClass::OneGpu)])},
+                       {QStringLiteral("multi_gpu"), qint64(counts[size_t(frag::SizeClass::MultiGpu)])}};
+}
+
+QJsonObject byClass(const frag::ClassSeconds &seconds)
+{
+    return QJsonObject{{QStringLiteral("cpu_only"), seconds[size_t(frag::SizeClass::CpuOnly)]},
+                       {QStringLiteral("fractional"), seconds[size_t(frag::SizeClass::Fractional)]},
+                       {QStringLiteral("one_gpu"), seconds[size_t(frag::SizeClass::OneGpu)]},
+                       {QStringLiteral("multi_gpu"), seconds[size_t(frag::SizeClass::MultiGpu)]}};
+}
+
+QJsonObject toJson(const frag::ReplayResult &replay)
+{
+    QJsonArray points;
+    for (const frag::ReplayPoint &p : replay.points) {
+        points.append(QJsonObject{{QStringLiteral("time_s"), qint64(p.timeS)},
+                                  {QStringLiteral("allocated_pct"), p.allocatedPct},
+                                  {QStringLiteral("frag_ratio_pct"), p.fragRatioPct},
+                                  {QStringLiteral("queued"), byClass(p.queued)}});
+    }
+    return QJsonObject{
+        {QStringLiteral("policy"), policyName(replay.policy)},
+        {QStringLiteral("mode"), QStringLiteral("replay")},
+        {QStringLiteral("seed"), qint64(replay.seed)},
+        {QStringLiteral("gpus"), qint64(replay.gpus)},
+        {QStringLiteral("points"), points},
+        {QStringLiteral("max_queue"), byClass(replay.maxQueue)},
+        {QStringLiteral("mean_wait_s"), byClass(replay.meanWaitS)},
+        {QStringLiteral("max_wait_s"), byClass(replay.maxWaitS)},
+        {QStringLiteral("placed"), byClass(replay.placed)},
+        {QStringLiteral("never_placed"), byClass(replay.neverPlaced)},
+        {QStringLiteral("runtime_s"), replay.runtimeS},
+    };
+}
+
+QString classLine(const frag::ClassCounts &counts)
+{
+    return QStringLiteral("%1 CPU-only, %2 fractional, %3 one-GPU, %4 multi-GPU")
+        .arg(formatInteger(counts[size_t(frag::SizeClass::CpuOnly)]), formatInteger(counts[size_t(frag::SizeClass::Fractional)]),
+             formatInteger(counts[size_t(frag::SizeClass::OneGpu)]), formatInteger(counts[size_t(frag::SizeClass::MultiGpu)]));
+}
+
+QString classLine(const frag::ClassSeconds &seconds)
+{
+    const auto s = [&](frag::SizeClass c) { return formatDecimal(seconds[size_t(c)], 1, true) + QStringLiteral(" s"); };
+    return QStringLiteral("%1 CPU-only, %2 fractional, %3 one-GPU, %4 multi-GPU")
+        .arg(s(frag::SizeClass::CpuOnly), s(frag::SizeClass::Fractional), s(frag::SizeClass::OneGpu),
+             s(frag::SizeClass::MultiGpu));
+}
+
+void writeReplayTable(QTextStream &out, const frag::ReplayResult &replay, const QString &nodesPath,
+                      const QString &tasksPath, size_t taskCount)
+{
+    writeFields(out, {
+        {QStringLiteral("policy"), policyName(replay.policy) + QStringLiteral(", replay by creation and deletion times")},
+        {QStringLiteral("cluster"), countOf(replay.gpus, QStringLiteral("GPU"), QStringLiteral("GPUs"))
+                                        + QStringLiteral(" in ") + QFileInfo(nodesPath).fileName()},
+        {QStringLiteral("tasks"), QStringLiteral("%1 in %2; %3 never leave")
+                                      .arg(formatInteger(qint64(taskCount)), QFileInfo(tasksPath).fileName(),
+                                           formatInteger(replay.permanent))},
+        {QStringLiteral("placed"), classLine(replay.placed)},
+        {QStringLiteral("never placed"), classLine(replay.neverPlaced)
+                                             + QStringLiteral(" (%1 fit no node)").arg(formatInteger(replay.unplaceable))},
+        {QStringLiteral("deepest queue"), classLine(replay.maxQueue)},
+        {QStringLiteral("mean wait"), classLine(replay.meanWaitS)},
+        {QStringLiteral("runtime"), formatDecimal(replay.runtimeS, 3, true) + QStringLiteral(" s")},
+    });
+    out << '\n';
+    Table table({{QStringLiteral("time"), Table::Align::Right},
+                 {QStringLiteral("allocated"), Table::Align::Right},
+                 {QStringLiteral("fragment / idle"), Table::Align::Right},
+                 {QStringLiteral("queued CPU-only"), Table::Align::Right},
+                 {QStringLiteral("fractional"), Table::Align::Right},
+                 {QStringLiteral("one GPU"), Table::Align::Right},
+                 {QStringLiteral("multi-GPU"), Table::Align::Right}});
+    const size_t step = std::max<size_t>(1, replay.points.size() / kReplayTableRows);
+    for (size_t i = 0; i < replay.points.size(); ++i) {
+        if (i % step != 0 && i + 1 != replay.points.size())
+            continue;
+        const frag::ReplayPoint &p = replay.points[i];
+        table.addRow({formatInteger(p.timeS) + QStringLiteral(" s"), pct(p.allocatedPct), pct(p.fragRatioPct),
+                      formatInteger(p.queued[size_t(frag::SizeClass::CpuOnly)]),
+                      formatInteger(p.queued[size_t(frag::SizeClass::Fractional)]),
+                      formatInteger(p.queued[size_t(frag::SizeClass::OneGpu)]),
+                      formatInteger(p.queued[size_t(frag::SizeClass::MultiGpu)])});
+    }
+    table.write(out);
 }
 
 void writeTable(QTextStream &out, const frag::RunResult &run, const QString &nodesPath, const QString &tasksPath,
@@ -119,6 +235,7 @@ int runFrag(const QStringList &argv, Context &context)
 {
     const Args args(argv, {{QStringLiteral("nodes")}, {QStringLiteral("tasks")}, {QStringLiteral("policy")},
                            {QStringLiteral("load")}, {QStringLiteral("seed")}, {QStringLiteral("reserve")},
+                           {QStringLiteral("replay"), false}, {QStringLiteral("duration-scale")},
                            {QStringLiteral("json"), false}});
     if (!args.positionals().isEmpty())
         throw UsageError(QStringLiteral("frag takes no positional arguments, got '%1'").arg(args.positionals().constFirst()));
@@ -142,6 +259,11 @@ int runFrag(const QStringList &argv, Context &context)
             message += QStringLiteral(" (did you mean '%1'?)").arg(near.constFirst());
         throw UsageError(message);
     }
+    const bool replayMode = args.has(QStringLiteral("replay"));
+    if (replayMode && args.has(QStringLiteral("load")))
+        throw UsageError(QStringLiteral("--load does not apply to --replay: a replay plays every task once by its times"));
+    if (!replayMode && args.has(QStringLiteral("duration-scale")))
+        throw UsageError(QStringLiteral("--duration-scale applies only to --replay"));
     if (const auto load = args.number(QStringLiteral("load"))) {
         if (!(*load > 0 && *load <= 10))
             throw UsageError(QStringLiteral("--load: must be above 0 and at most 10, got %1").arg(*load));
@@ -152,6 +274,23 @@ int runFrag(const QStringList &argv, Context &context)
 
     const std::vector<frag::Node> nodes = store::readFragNodes(*nodesPath);
     const std::vector<frag::Task> tasks = store::readFragTasks(*tasksPath);
+    if (replayMode) {
+        frag::ReplayOptions replayOptions;
+        replayOptions.policy = options.policy;
+        replayOptions.seed = options.seed;
+        replayOptions.reservedWholeNodes = options.reservedWholeNodes;
+        if (const auto scale = args.number(QStringLiteral("duration-scale"))) {
+            if (!(*scale > 0 && *scale <= 1e6))
+                throw UsageError(QStringLiteral("--duration-scale: must be above 0 and at most 1000000, got %1").arg(*scale));
+            replayOptions.durationScale = *scale;
+        }
+        const frag::ReplayResult replay = frag::replay(nodes, tasks, replayOptions);
+        if (args.has(QStringLiteral("json")))
+            context.out() << jsonText(toJson(replay));
+        else
+            writeReplayTable(context.out(), replay, *nodesPath, *tasksPath, tasks.size());
+        return 0;
+    }
     const frag::RunResult run = frag::simulate(nodes, tasks, options);
     if (args.has(QStringLiteral("json")))
         context.out() << jsonText(toJson(run));

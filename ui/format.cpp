@@ -41,4 +41,9 @@ QString formatTokensShort(int64_t tokens)
     return formatCount(tokens);
 }
 
+QString upperName(std::string_view name)
+{
+    return QString::fromLatin1(name.data(), qsizetype(name.size())).toUpper();
+}
+
 } // namespace headroom::ui

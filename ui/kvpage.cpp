@@ -29,11 +29,6 @@ namespace {
 enum VariantColumn { kModelColumn, kGpuColumn, kWeightsColumn, kKvColumn, kVariantColumns };
 constexpr int64_t kCurveStart = 1024;
 
-QString precisionLabel(std::string_view name)
-{
-    return QString::fromLatin1(name.data(), qsizetype(name.size())).toUpper();
-}
-
 QComboBox *comboAt(const QTableWidget *table, int row, int column)
 {
     return qobject_cast<QComboBox *>(table->cellWidget(row, column));
@@ -252,9 +247,9 @@ void KvPage::addVariantRow(const Variant &variant)
                            "INT4 0.5 plus group scales"));
     kv->setToolTip(tr("KV-cache element precision: BF16 2 bytes, FP8 1 byte"));
     for (engine::WeightPrecision p : engine::allWeightPrecisions())
-        weights->addItem(precisionLabel(engine::toString(p)), int(p));
+        weights->addItem(upperName(engine::toString(p)), int(p));
     for (engine::KvPrecision p : engine::allKvPrecisions())
-        kv->addItem(precisionLabel(engine::toString(p)), int(p));
+        kv->addItem(upperName(engine::toString(p)), int(p));
     m_variantTable->setCellWidget(row, kModelColumn, model);
     m_variantTable->setCellWidget(row, kGpuColumn, gpu);
     m_variantTable->setCellWidget(row, kWeightsColumn, weights);
@@ -363,8 +358,8 @@ engine::KvInputs KvPage::inputsFor(const Variant &variant, QStringList *labelPar
     in.contexts = markedContexts();
     *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
                    tr("%1/%2")
-                       .arg(precisionLabel(engine::toString(variant.weights)),
-                            precisionLabel(engine::toString(variant.kv)))};
+                       .arg(upperName(engine::toString(variant.weights)),
+                            upperName(engine::toString(variant.kv)))};
     return in;
 }
 

@@ -1,6 +1,7 @@
 #include "sizingcharts.h"
 
 #include "chartstyle.h"
+#include "format.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -18,8 +19,7 @@ namespace {
 
 QString precisionName(engine::WeightPrecision w, engine::KvPrecision kv)
 {
-    const auto upper = [](std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())).toUpper(); };
-    return QStringLiteral("%1/%2").arg(upper(engine::toString(w)), upper(engine::toString(kv)));
+    return QStringLiteral("%1/%2").arg(upperName(engine::toString(w)), upperName(engine::toString(kv)));
 }
 
 } // namespace

@@ -25,11 +25,6 @@ namespace headroom::ui {
 
 namespace {
 
-QString upper(std::string_view s)
-{
-    return QString::fromLatin1(s.data(), qsizetype(s.size())).toUpper();
-}
-
 QLabel *card(QWidget *parent, const char *name)
 {
     auto *label = new QLabel(parent);
@@ -143,13 +138,13 @@ QWidget *SizingPage::buildInputs()
     m_weights = new QComboBox(whatIfBox);
     m_weights->setObjectName("sizingWeights");
     for (auto p : engine::allWeightPrecisions())
-        m_weights->addItem(upper(engine::toString(p)), int(p));
+        m_weights->addItem(upperName(engine::toString(p)), int(p));
     m_weights->setToolTip(tr("Weight precision: FP8/INT8 halve weight memory, which may let the model drop to a "
                              "cheaper GPU"));
     m_kv = new QComboBox(whatIfBox);
     m_kv->setObjectName("sizingKv");
     for (auto p : engine::allKvPrecisions())
-        m_kv->addItem(upper(engine::toString(p)), int(p));
+        m_kv->addItem(upperName(engine::toString(p)), int(p));
     m_kv->setToolTip(tr("KV-cache precision: FP8 doubles the streams a replica holds"));
     m_hitRate = new QDoubleSpinBox(whatIfBox);
     m_hitRate->setObjectName("sizingHitRate");
@@ -362,7 +357,7 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
         const auto gpu = m_workspace.gpu(QString::fromStdString(tier->gpuId));
         lines << tr("Quantizing to %1 weights and %2 KV lets the model drop to a smaller GPU: %3 GPUs of %4 "
                     "instead of %5 here.")
-                     .arg(upper(engine::toString(tier->weights)), upper(engine::toString(tier->kv)),
+                     .arg(upperName(engine::toString(tier->weights)), upperName(engine::toString(tier->kv)),
                           formatCount(tier->result.gpus),
                           gpu ? QString::fromStdString(gpu->name) : QString::fromStdString(tier->gpuId),
                           formatCount(r.gpus));

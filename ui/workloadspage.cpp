@@ -35,11 +35,6 @@ namespace {
 
 using engine::WorkloadProfile;
 
-QString upper(std::string_view s)
-{
-    return QString::fromLatin1(s.data(), qsizetype(s.size())).toUpper();
-}
-
 QString problemsText(const std::vector<engine::FieldProblem> &problems)
 {
     QStringList lines;
@@ -213,9 +208,9 @@ QWidget *WorkloadsPage::buildForm()
                      [](WorkloadProfile &w, const QVariant &v) { w.gpuId = v.toString().toStdString(); });
     std::vector<std::pair<QString, QVariant>> weights, kvs;
     for (auto p : engine::allWeightPrecisions())
-        weights.push_back({upper(engine::toString(p)), int(p)});
+        weights.push_back({upperName(engine::toString(p)), int(p)});
     for (auto p : engine::allKvPrecisions())
-        kvs.push_back({upper(engine::toString(p)), int(p)});
+        kvs.push_back({upperName(engine::toString(p)), int(p)});
     addCombo(model, tr("Weights"), "workloadWeights", tr("Weight precision"), weights,
              [](const WorkloadProfile &w) { return QVariant(int(w.weights)); },
              [](WorkloadProfile &w, const QVariant &v) { w.weights = engine::WeightPrecision(v.toInt()); });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -117,6 +118,9 @@ public:
 
     // Places the task and returns where; node -1 (nothing changed) when no node fits it.
     Placement place(const Task &task);
+    // Gives back what `place` took for the task at `placement` (the task leaves the cluster).
+    // Throws InputError when the placement does not hold the task.
+    void release(const Task &task, const Placement &placement);
 
     int nodeCount() const;
     NodeFree nodeFree(int node) const;
@@ -207,5 +211,59 @@ struct SeedsResult {
 SeedsResult simulateSeeds(const std::vector<Node> &nodes, const std::vector<Task> &tasks,
                           const RunOptions &options, const std::vector<uint32_t> &seeds,
                           unsigned threads = 0, const std::function<bool(double)> &progress = {});
+
+// ---- Replay ------------------------------------------------------------------------------
+
+constexpr int kSizeClasses = 4;
+constexpr int kReplayMaxPoints = 500;
+// Per size class, indexed by int(SizeClass).
+using ClassCounts = std::array<int64_t, kSizeClasses>;
+using ClassSeconds = std::array<double, kSizeClasses>;
+
+struct ReplayOptions {
+    Policy policy = Policy::Fgd;
+    uint32_t seed = 0;            // draws of the random policy
+    int reservedWholeNodes = 0;   // as RunOptions::reservedWholeNodes
+    double durationScale = 1.0;   // multiplies every task's lifetime, (0, 1e6]
+    int maxPoints = kReplayMaxPoints; // ≥ 2
+};
+
+// The cluster at one moment of the replay, after every event up to `timeS`.
+struct ReplayPoint {
+    int64_t timeS = 0;            // trace seconds
+    double allocatedPct = 0;      // allocated GPU / capacity
+    double fragRatioPct = 0;      // fragment / idle GPU
+    ClassCounts queued{};         // tasks waiting
+};
+
+struct ReplayResult {
+    Policy policy = Policy::Fgd;
+    uint32_t seed = 0;
+    int64_t gpus = 0;             // cluster capacity in GPUs
+    std::vector<ReplayPoint> points; // evenly in time from the first to the last event
+    ClassCounts maxQueue{};       // deepest each queue became (every event, not only the points)
+    ClassSeconds meanWaitS{};     // mean placement time − creation time over the placed tasks
+    ClassSeconds maxWaitS{};
+    ClassCounts placed{};
+    ClassCounts neverPlaced{};    // fit no node of the empty cluster, or still waiting at the end
+    int64_t unplaceable = 0;      // of neverPlaced: fit no node of the empty cluster
+    int64_t permanent = 0;        // tasks that never leave (deletion ≤ creation)
+    int64_t endTimeS = 0;         // time of the last event
+    double runtimeS = 0;
+};
+
+// Replays the tasks by their creation and deletion times on the nodes with GPUs. A task runs
+// for its lifetime (deletion − creation, × durationScale, at least 1 s) from the moment it is
+// placed; a task with deletion ≤ creation (0 = unknown) never leaves. At its creation a task
+// is placed with the policy unless tasks of its size class are already waiting; otherwise, or
+// when nothing fits, it joins its class's FIFO queue. After every departure the queues are
+// tried in arrival order: a class stops at its first task that still does not fit (no task
+// overtakes an earlier one of its class), while the other classes go on. A task that fits no
+// node of the empty cluster is never queued and counts as never placed. At one instant,
+// departures come before creations; equal times keep the input order.
+// Throws InputError for a cluster without GPUs or bad options; `progress` (0..1) may return
+// false to cancel (then throws Cancelled).
+ReplayResult replay(const std::vector<Node> &nodes, const std::vector<Task> &tasks, const ReplayOptions &options,
+                    const std::function<bool(double)> &progress = {});
 
 } // namespace headroom::engine::frag

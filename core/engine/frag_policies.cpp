@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <string>
 #include <tuple>
 
 namespace headroom::engine::frag {
@@ -496,6 +497,39 @@ Placement Scheduler::place(const Task &task)
     }
     s.refresh(n);
     return placement;
+}
+
+void Scheduler::release(const Task &task, const Placement &placement)
+{
+    State &s = *m_state;
+    const int shapeId = s.shapeFor(task);
+    const Shape &shape = s.shapes[size_t(shapeId)];
+    const int n = placement.node;
+    if (n < 0 || n >= int(s.nodes.size()) || int(placement.gpus.size()) != shape.gpus)
+        throw InputError("placement", "task " + task.id + ": the placement does not match the task");
+    NodeRt &node = s.nodes[size_t(n)];
+    int *f = s.freeMilli.data() + node.first;
+    for (size_t i = 0; i < placement.gpus.size(); ++i) {
+        const int g = placement.gpus[i];
+        if (g < 0 || g >= node.gpus || f[g] + shape.gpuMilli > kMilliPerGpu
+            || std::find(placement.gpus.begin(), placement.gpus.begin() + std::ptrdiff_t(i), g)
+                   != placement.gpus.begin() + std::ptrdiff_t(i))
+            throw InputError("placement", "task " + task.id + ": GPU " + std::to_string(g) + " does not hold it");
+    }
+    if (node.cpuFree + shape.cpuMilli > node.cpuCap || node.memFree + task.memoryMiB > node.memCap)
+        throw InputError("placement", "task " + task.id + ": node " + std::to_string(n) + " does not hold it");
+    auto affinity = std::find_if(node.affinities.begin(), node.affinities.end(),
+                                 [&](const auto &a) { return a.first == shape.affinity; });
+    if (shape.affinity >= 0 && affinity == node.affinities.end())
+        throw InputError("placement", "task " + task.id + ": node " + std::to_string(n) + " does not hold it");
+    node.cpuFree += shape.cpuMilli;
+    node.memFree += task.memoryMiB;
+    for (const int g : placement.gpus)
+        f[g] += shape.gpuMilli;
+    s.allocatedMilli -= int64_t(shape.gpus) * shape.gpuMilli;
+    if (shape.affinity >= 0 && --affinity->second == 0)
+        node.affinities.erase(affinity);
+    s.refresh(n);
 }
 
 int Scheduler::nodeCount() const

@@ -83,3 +83,59 @@ TEST_CASE("frag refuses bad input with exit code 2")
     CHECK(missing.err.contains("--nodes is required"));
     CHECK(bad.out.isEmpty());
 }
+
+TEST_CASE("frag --replay --json reports queue depth and waits by size class over time")
+{
+    CliFixture ws;
+    const QString nodes = ws.writeFile("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\na,8000,65536,1,T4\n");
+    // "late" arrives at 10 and waits for "first" to leave at 100, then runs its 40 s.
+    const QString tasks = ws.writeFile("tasks.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,creation_time,deletion_time\n"
+                                                    "first,1000,1024,1,1000,,0,100\nlate,1000,1024,1,1000,,10,50\n"
+                                                    "huge,1000,1024,4,1000,,20,30\n");
+    RUN_HEADROOM(r, ws, {"frag", "--replay", "--nodes", nodes, "--tasks", tasks, "--policy", "fgd", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject json = parseJsonObject(r.out);
+    CHECK(json.keys() == QStringList{"gpus", "max_queue", "max_wait_s", "mean_wait_s", "mode", "never_placed", "placed",
+                                     "points", "policy", "runtime_s", "seed"});
+    CHECK(json["mode"].toString() == "replay");
+    CHECK(json["policy"].toString() == "fgd");
+    const QJsonArray points = json["points"].toArray();
+    REQUIRE(points.size() == 141);
+    CHECK(points[0].toObject().keys() == QStringList{"allocated_pct", "frag_ratio_pct", "queued", "time_s"});
+    CHECK(points[50]["time_s"].toInt() == 50);
+    CHECK(points[50]["queued"]["one_gpu"].toInt() == 1);
+    CHECK(points[100]["queued"]["one_gpu"].toInt() == 0);
+    CHECK(points[140]["allocated_pct"].toDouble() == 0);
+    CHECK(json["max_queue"].toObject() == QJsonObject{{"cpu_only", 0}, {"fractional", 0}, {"one_gpu", 1}, {"multi_gpu", 0}});
+    CHECK(json["mean_wait_s"]["one_gpu"].toDouble() == 45);
+    CHECK(json["max_wait_s"]["one_gpu"].toDouble() == 90);
+    CHECK(json["never_placed"]["multi_gpu"].toInt() == 1);
+
+    RUN_HEADROOM(scaled, ws, {"frag", "--replay", "--duration-scale", "2", "--nodes", nodes, "--tasks", tasks,
+                              "--policy", "bestfit"});
+    REQUIRE(scaled.exitCode == 0);
+    CHECK(scaled.out.contains("deepest queue  0 CPU-only, 0 fractional, 1 one-GPU, 0 multi-GPU"));
+    CHECK(scaled.out.contains("mean wait      0.0 s CPU-only, 0.0 s fractional, 95.0 s one-GPU, 0.0 s multi-GPU"));
+    CHECK(scaled.out.contains("280 s"));
+
+    RUN_HEADROOM(load, ws, {"frag", "--replay", "--load", "1.3", "--nodes", nodes, "--tasks", tasks, "--policy", "fgd"});
+    CHECK(load.exitCode == 2);
+    CHECK(load.err.contains("--load does not apply to --replay"));
+    RUN_HEADROOM(scale, ws, {"frag", "--replay", "--duration-scale", "0", "--nodes", nodes, "--tasks", tasks, "--policy", "fgd"});
+    CHECK(scale.exitCode == 2);
+    RUN_HEADROOM(noReplay, ws, {"frag", "--duration-scale", "2", "--nodes", nodes, "--tasks", tasks, "--policy", "fgd"});
+    CHECK(noReplay.exitCode == 2);
+    CHECK(noReplay.err.contains("--duration-scale applies only to --replay"));
+}
+
+TEST_CASE("frag --replay plays the default trace with every task placed")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"frag", "--replay", "--nodes", kNodes, "--tasks", kTasks, "--policy", "bestfit", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject json = parseJsonObject(r.out);
+    CHECK(json["gpus"].toInt() == 6212);
+    CHECK(json["points"].toArray().size() == 500);
+    CHECK(json["placed"].toObject() == QJsonObject{{"cpu_only", 1088}, {"fractional", 3078}, {"one_gpu", 3911}, {"multi_gpu", 75}});
+    CHECK(json["never_placed"].toObject() == QJsonObject{{"cpu_only", 0}, {"fractional", 0}, {"one_gpu", 0}, {"multi_gpu", 0}});
+}
