@@ -72,42 +72,9 @@ CostPage::CostPage(store::Workspace &workspace, QWidget *parent)
     m_chartTabs->addTab(m_weekChart, tr("Hourly mix, one week"));
     m_chartTabs->addTab(m_monthChart, tr("Monthly spend"));
 
-    m_table = new QTableWidget(this);
-    m_table->setObjectName("costTable");
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->setAlternatingRowColors(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_recommendation = new QLabel(this);
-    m_recommendation->setObjectName("costRecommendation");
-    m_recommendation->setWordWrap(true);
-    m_recommendation->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_recommendation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-
-    auto *below = new QWidget(this);
-    auto *belowLayout = new QVBoxLayout(below);
-    belowLayout->setContentsMargins(0, 0, 0, 0);
-    belowLayout->addWidget(m_table, 3);
-    belowLayout->addWidget(m_recommendation, 2);
-    auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_chartTabs);
-    right->addWidget(below);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(buildInputs());
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(400);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(this);
-    split->addWidget(scroll);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({420, 1000});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    m_table = newResultsTable("costTable");
+    m_recommendation = newExplanation("costRecommendation");
+    layOutPage(buildInputs(), resultsColumn(m_chartTabs, m_table, m_recommendation), 400);
 
     connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &CostPage::refreshRateCards);
     connect(&m_workspace, &store::Workspace::demandSeriesChanged, this, &CostPage::refreshDemandChoices);

@@ -106,19 +106,7 @@ FragmentationPage::FragmentationPage(QWidget *parent)
     m_tabs->addTab(m_unallocated, tr("Unallocated GPUs"));
     m_tabs->addTab(mapPage, tr("Fragmentation map"));
 
-    auto *inputs = new QScrollArea(this);
-    inputs->setWidget(buildInputs());
-    inputs->setWidgetResizable(true);
-    inputs->setMinimumWidth(380);
-    inputs->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(this);
-    split->addWidget(inputs);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(1, 1);
-    split->setSizes({400, 1100});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    layOutPage(buildInputs(), m_tabs, 380);
 }
 
 FragmentationPage::~FragmentationPage()

@@ -50,46 +50,11 @@ KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
     setObjectName("kvPage");
     m_chart = new ChartPanel(this);
     m_chart->setObjectName("kvChart");
-    m_results = new QTableWidget(this);
-    m_results->setObjectName("kvResults");
-    m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_results->verticalHeader()->hide();
-    m_results->setAlternatingRowColors(true);
-    m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_results = newResultsTable("kvResults");
     m_results->horizontalHeader()->setMinimumSectionSize(60);
     m_results->setTextElideMode(Qt::ElideMiddle);
-    m_explanation = new QLabel(this);
-    m_explanation->setObjectName("kvExplanation");
-    m_explanation->setWordWrap(true);
-    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_explanation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-
-    auto *below = new QWidget(this);
-    auto *belowLayout = new QVBoxLayout(below);
-    belowLayout->setContentsMargins(0, 0, 0, 0);
-    belowLayout->addWidget(m_results, 3);
-    belowLayout->addWidget(m_explanation, 2);
-
-    auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_chart);
-    right->addWidget(below);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(buildInputs());
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(470);
-    scroll->setFrameShape(QFrame::NoFrame);
-
-    auto *split = new QSplitter(this);
-    split->addWidget(scroll);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({480, 1000});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    m_explanation = newExplanation("kvExplanation");
+    layOutPage(buildInputs(), resultsColumn(m_chart, m_results, m_explanation), 470);
 
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);

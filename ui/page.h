@@ -6,6 +6,9 @@
 #include <QWidget>
 #include <optional>
 
+class QLabel;
+class QTableWidget;
+
 namespace headroom::ui {
 
 class ChartPanel;
@@ -19,6 +22,16 @@ public:
     virtual QList<ChartPanel *> chartPanels() const { return {}; }
     // The chart or view File ▸ Export and Copy act on: the first chart panel's by default.
     virtual std::optional<ChartFigure> currentFigure() const;
+
+protected:
+    // The analysis page layout of DESIGN §5: inputs on the left in a scroll area (at least
+    // `inputsWidth` wide), the results filling the rest, split by a movable handle.
+    void layOutPage(QWidget *inputs, QWidget *results, int inputsWidth);
+    // Results on the right: `top` (charts) above a read-only numbers table and an explanation.
+    QWidget *resultsColumn(QWidget *top, QWidget *table, QWidget *explanation);
+    // A read-only table of numbers and a selectable, word-wrapped explanation label.
+    QTableWidget *newResultsTable(const char *objectName);
+    QLabel *newExplanation(const char *objectName);
 };
 
 } // namespace headroom::ui

@@ -102,19 +102,7 @@ PartitioningPage::PartitioningPage(store::Workspace &workspace, QWidget *parent)
     rightLayout->addWidget(editorBox);
     rightLayout->addWidget(m_warnings);
 
-    auto *inputs = new QScrollArea(this);
-    inputs->setWidget(buildInputs());
-    inputs->setWidgetResizable(true);
-    inputs->setMinimumWidth(470);
-    inputs->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(this);
-    split->addWidget(inputs);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({500, 1000});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    layOutPage(buildInputs(), right, 470);
 
     // The seed example: small internal models, one slice each, and a few larger tenants.
     std::vector<engine::Tenant> tenants;

@@ -94,19 +94,7 @@ SizingPage::SizingPage(store::Workspace &workspace, QWidget *parent)
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
 
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(buildInputs());
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(340);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(this);
-    split->addWidget(scroll);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({360, 1100});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    layOutPage(buildInputs(), right, 340);
 
     connect(&m_workspace, &store::Workspace::workloadsChanged, this, &SizingPage::refreshWorkloads);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &SizingPage::refreshCatalogChoices);

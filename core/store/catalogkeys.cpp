@@ -31,4 +31,19 @@ const QStringList &modelKeys()
     return keys;
 }
 
+const QStringList &rateCardKeys()
+{
+    static const QStringList keys = {
+        QStringLiteral("provider"),       QStringLiteral("region"),
+        QStringLiteral("gpu"),            QStringLiteral("instance_type"),
+        QStringLiteral("currency"),       QStringLiteral("effective_date"),
+        QStringLiteral("on_demand"),      QStringLiteral("reserved_1y"),
+        QStringLiteral("reserved_1y_upfront"), QStringLiteral("reserved_3y"),
+        QStringLiteral("reserved_3y_upfront"), QStringLiteral("spot"),
+        QStringLiteral("spot_interruption_rate"), QStringLiteral("lead_weeks"),
+        QStringLiteral("committed_are_examples"), QStringLiteral("source"),
+    };
+    return keys;
+}
+
 } // namespace headroom::store

@@ -8,5 +8,7 @@ namespace headroom::store {
 // of data/*.json and, one for one, the columns of the gpu and model tables.
 const QStringList &gpuKeys();
 const QStringList &modelKeys();
+// Rate card fields: the CSV columns; the rate_card table names the GPU column gpu_id.
+const QStringList &rateCardKeys();
 
 } // namespace headroom::store

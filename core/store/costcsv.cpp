@@ -1,5 +1,7 @@
 #include "costcsv.h"
 
+#include "catalogkeys.h"
+
 #include "csvreader.h"
 #include "storeerror.h"
 
@@ -20,24 +22,7 @@ const QString kGpusColumn = QStringLiteral("gpus");
 const QString kTimestampColumn = QStringLiteral("timestamp");
 
 // The rate card columns in the order rateCardsToCsv writes them.
-const QStringList kRateCardColumns = {
-    QStringLiteral("provider"),
-    QStringLiteral("region"),
-    QStringLiteral("gpu"),
-    QStringLiteral("instance_type"),
-    QStringLiteral("currency"),
-    QStringLiteral("effective_date"),
-    QStringLiteral("on_demand"),
-    QStringLiteral("reserved_1y"),
-    QStringLiteral("reserved_1y_upfront"),
-    QStringLiteral("reserved_3y"),
-    QStringLiteral("reserved_3y_upfront"),
-    QStringLiteral("spot"),
-    QStringLiteral("spot_interruption_rate"),
-    QStringLiteral("lead_weeks"),
-    QStringLiteral("committed_are_examples"),
-    QStringLiteral("source"),
-};
+const QStringList &kRateCardColumns = rateCardKeys();
 
 QString text(const std::string &value)
 {

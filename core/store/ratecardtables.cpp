@@ -1,5 +1,7 @@
 #include "ratecardtables.h"
 
+#include "catalogkeys.h"
+
 #include "sqlsupport.h"
 #include "storeerror.h"
 
@@ -11,24 +13,12 @@ namespace headroom::store {
 
 namespace {
 
-const QStringList kColumns = {
-    QStringLiteral("provider"),
-    QStringLiteral("region"),
-    QStringLiteral("gpu_id"),
-    QStringLiteral("instance_type"),
-    QStringLiteral("currency"),
-    QStringLiteral("effective_date"),
-    QStringLiteral("on_demand"),
-    QStringLiteral("reserved_1y"),
-    QStringLiteral("reserved_1y_upfront"),
-    QStringLiteral("reserved_3y"),
-    QStringLiteral("reserved_3y_upfront"),
-    QStringLiteral("spot"),
-    QStringLiteral("spot_interruption_rate"),
-    QStringLiteral("lead_weeks"),
-    QStringLiteral("committed_are_examples"),
-    QStringLiteral("source"),
-};
+// The CSV fields, with the GPU column named gpu_id as in the other tables.
+const QStringList kColumns = [] {
+    QStringList columns = rateCardKeys();
+    columns.replace(columns.indexOf(QStringLiteral("gpu")), QStringLiteral("gpu_id"));
+    return columns;
+}();
 
 const QStringList kKeyColumns = {
     QStringLiteral("provider"),
