@@ -4,6 +4,7 @@
 #include "catalogcommand.h"
 #include "command.h"
 #include "costcommand.h"
+#include "forecastcommand.h"
 #include "fragcommand.h"
 #include "kvcommand.h"
 #include "linkcommand.h"
@@ -27,7 +28,8 @@ const std::vector<Command> &commands()
 {
     static const std::vector<Command> all = {kvCommand(), sizeCommand(), costCommand(),
                                              catalogCommand(), importCommand(), importTraceCommand(),
-                                             exportCommand(), migCommand(), linkTimeCommand(), fragCommand()};
+                                             exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
+                                             forecastCommand()};
     return all;
 }
 
