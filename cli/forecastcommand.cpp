@@ -137,6 +137,22 @@ void rejectUnused(const Args &args, const engine::SmoothingSpec &spec)
     }
 }
 
+// True when every flag in `used` is given, false when none is; a partial set is a usage error
+// naming what is missing (`purpose` says what the full set does).
+bool allOrNone(const Args &args, const QStringList &used, const QString &purpose)
+{
+    QStringList given, missing;
+    for (const QString &name : used)
+        (args.has(name) ? given : missing) << Args::flag(name);
+    if (given.isEmpty())
+        return false;
+    if (!missing.isEmpty())
+        throw UsageError(QStringLiteral("%1: %2 give all of %3 (missing %4)")
+                             .arg(given.constFirst(), purpose, (given + missing).join(QLatin1String(", ")),
+                                  missing.join(QLatin1String(", "))));
+    return true;
+}
+
 // Fixed parameters when every one the model uses is given; nullopt when none is given.
 std::optional<engine::SmoothingParams> fixedParams(const Args &args, const engine::SmoothingSpec &spec)
 {
@@ -147,15 +163,8 @@ std::optional<engine::SmoothingParams> fixedParams(const Args &args, const engin
         used << QStringLiteral("gamma");
     if (spec.trend == engine::TrendKind::Damped)
         used << QStringLiteral("phi");
-    QStringList given, missing;
-    for (const QString &name : used)
-        (args.has(name) ? given : missing) << Args::flag(name);
-    if (given.isEmpty())
+    if (!allOrNone(args, used, QStringLiteral("to fix the parameters")))
         return std::nullopt;
-    if (!missing.isEmpty())
-        throw UsageError(QStringLiteral("%1: to fix the parameters give all of %2 (missing %3)")
-                             .arg(given.constFirst(), (given + missing).join(QLatin1String(", ")),
-                                  missing.join(QLatin1String(", "))));
     engine::SmoothingParams params;
     params.alpha = *args.number(QStringLiteral("alpha"));
     params.beta = args.number(QStringLiteral("beta")).value_or(0.0);
@@ -172,15 +181,8 @@ std::optional<engine::InitialStates> knownStates(const Args &args, const engine:
         used << QStringLiteral("initial-trend");
     if (spec.season != engine::SeasonKind::None)
         used << QStringLiteral("initial-seasonal");
-    QStringList given, missing;
-    for (const QString &name : used)
-        (args.has(name) ? given : missing) << Args::flag(name);
-    if (given.isEmpty())
+    if (!allOrNone(args, used, QStringLiteral("to use known initial states")))
         return std::nullopt;
-    if (!missing.isEmpty())
-        throw UsageError(QStringLiteral("%1: to use known initial states give all of %2 (missing %3)")
-                             .arg(given.constFirst(), (given + missing).join(QLatin1String(", ")),
-                                  missing.join(QLatin1String(", "))));
     engine::InitialStates states;
     states.level = *args.number(QStringLiteral("initial-level"));
     states.trend = args.number(QStringLiteral("initial-trend")).value_or(0.0);

@@ -223,21 +223,18 @@ std::vector<engine::Tenant> PartitioningPage::tenants() const
 void PartitioningPage::tenantsFromWorkloads()
 {
     std::vector<engine::Tenant> out;
-    for (const auto &w : m_workspace.workloads()) {
-        const auto model = m_workspace.model(QString::fromStdString(w.modelId));
-        if (!model)
-            continue;
-        const double weightsGiB = double(engine::weightBytesPerGpu(*model, w.weights, w.tp)) / double(engine::kGiB);
-        out.push_back({w.name, std::ceil(weightsGiB * 1.2 * 10) / 10, 0, 1,
-                       std::string(engine::toString(w.isolation))});
-    }
+    QStringList classes;
+    for (const auto &w : m_workspace.workloads())
+        if (const auto model = m_workspace.model(QString::fromStdString(w.modelId))) {
+            out.push_back(engine::tenantForWorkload(w, *model));
+            classes << QString::fromStdString(std::string(engine::toString(w.workloadClass)));
+        }
     if (out.empty())
         return;
     setTenants(out);
-    const auto workloads = m_workspace.workloads();
     m_updating = true;
-    for (int row = 0; row < m_tenants->rowCount() && row < int(workloads.size()); ++row)
-        m_tenants->item(row, kClass)->setText(QString::fromStdString(std::string(engine::toString(workloads[size_t(row)].workloadClass))));
+    for (int row = 0; row < m_tenants->rowCount(); ++row)
+        m_tenants->item(row, kClass)->setText(classes.value(row));
     m_updating = false;
     recompute();
 }

@@ -1,6 +1,7 @@
 #include "mig.h"
 
 #include "errors.h"
+#include "kv.h"
 
 #include <algorithm>
 #include <cmath>
@@ -864,6 +865,17 @@ std::vector<SharingOption> compareSharing(const MigGpuProfiles &gpu, double gpuM
                        "unified memory swapped over the host link: GPUs set by compute alone, and a cold "
                        "tenant waits for its weights to swap in"});
     return options;
+}
+
+Tenant tenantForWorkload(const WorkloadProfile &workload, const ModelSpec &model)
+{
+    constexpr double kRuntimeShare = 0.2;
+    const double weightsGiB = double(weightBytesPerGpu(model, workload.weights, workload.tp)) / double(kGiB);
+    Tenant tenant;
+    tenant.name = workload.name;
+    tenant.memoryGiB = std::ceil(weightsGiB * (1.0 + kRuntimeShare) * 10.0) / 10.0;
+    tenant.isolation = std::string(toString(workload.isolation));
+    return tenant;
 }
 
 } // namespace headroom::engine

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "workload.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -110,6 +112,11 @@ struct PackResult {
 // it and by how much).
 PackResult packTenants(const MigGpuProfiles &gpu, double gpuMemoryGiB, const std::vector<Tenant> &tenants);
 constexpr int64_t kExactPackGpus = 64;
+
+// A workload profile as a tenant to pack: memory need = its model's weights per GPU at the
+// profile's precision and TP, plus 20 % for KV cache, activations and runtime, rounded up to
+// 0.1 GiB; isolation from the profile; one replica.
+Tenant tenantForWorkload(const WorkloadProfile &workload, const ModelSpec &model);
 
 // Seconds to move `bytes` over a link of `gbps` GB/s (10^9 bytes per second).
 double linkSeconds(double bytes, double gbps);

@@ -20,21 +20,6 @@ QString selectSql(const QString &table, const QStringList &columns, bool byId)
     return sql;
 }
 
-// INSERT ... ON CONFLICT (id) DO UPDATE: understood by SQLite 3.24+ and PostgreSQL 9.5+.
-QString upsertSql(const QString &table, const QStringList &columns)
-{
-    QStringList placeholders;
-    QStringList updates;
-    for (const QString &column : columns) {
-        placeholders << QLatin1Char(':') + column;
-        if (column != QLatin1String("id"))
-            updates << column + QStringLiteral(" = excluded.") + column;
-    }
-    return QStringLiteral("INSERT INTO %1 (%2) VALUES (%3) ON CONFLICT (id) DO UPDATE SET %4")
-        .arg(table, columns.join(QStringLiteral(", ")), placeholders.join(QStringLiteral(", ")),
-             updates.join(QStringLiteral(", ")));
-}
-
 QString text(const std::string &value)
 {
     return QString::fromStdString(value);
@@ -146,7 +131,7 @@ std::optional<engine::ModelSpec> CatalogTables::model(const QString &id) const
 void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(upsertSql(QStringLiteral("gpu"), gpuKeys()));
+    query.prepare(upsertSql(QStringLiteral("gpu"), gpuKeys(), {QStringLiteral("id")}));
     query.bindValue(QStringLiteral(":id"), text(gpu.id));
     query.bindValue(QStringLiteral(":name"), text(gpu.name));
     query.bindValue(QStringLiteral(":vendor"), text(gpu.vendor));
@@ -166,7 +151,7 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
 void CatalogTables::upsertModel(const engine::ModelSpec &model) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(upsertSql(QStringLiteral("model"), modelKeys()));
+    query.prepare(upsertSql(QStringLiteral("model"), modelKeys(), {QStringLiteral("id")}));
     query.bindValue(QStringLiteral(":id"), text(model.id));
     query.bindValue(QStringLiteral(":name"), text(model.name));
     query.bindValue(QStringLiteral(":params_total"), model.paramsTotal);

@@ -41,22 +41,6 @@ QString selectSql(bool byKey)
     return sql;
 }
 
-// INSERT ... ON CONFLICT (...) DO UPDATE: understood by SQLite 3.24+ and PostgreSQL 9.5+.
-QString upsertSql()
-{
-    QStringList placeholders;
-    QStringList updates;
-    for (const QString &column : kColumns) {
-        placeholders << QLatin1Char(':') + column;
-        if (!kKeyColumns.contains(column))
-            updates << column + QStringLiteral(" = excluded.") + column;
-    }
-    return QStringLiteral(
-               "INSERT INTO rate_card (%1) VALUES (%2) ON CONFLICT (%3) DO UPDATE SET %4")
-        .arg(kColumns.join(QStringLiteral(", ")), placeholders.join(QStringLiteral(", ")),
-             kKeyColumns.join(QStringLiteral(", ")), updates.join(QStringLiteral(", ")));
-}
-
 QString text(const std::string &value)
 {
     return QString::fromStdString(value);
@@ -149,7 +133,7 @@ std::optional<engine::RateCard> RateCardTables::rateCard(const QString &key) con
 void RateCardTables::upsertRateCard(const engine::RateCard &card) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(upsertSql());
+    query.prepare(upsertSql(QStringLiteral("rate_card"), kColumns, kKeyColumns));
     query.bindValue(QStringLiteral(":provider"), text(card.provider));
     query.bindValue(QStringLiteral(":region"), text(card.region));
     query.bindValue(QStringLiteral(":gpu_id"), text(card.gpuId));

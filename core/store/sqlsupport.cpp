@@ -55,4 +55,18 @@ void SqlTransaction::commit()
     m_open = false;
 }
 
+QString upsertSql(const QString &table, const QStringList &columns, const QStringList &keyColumns)
+{
+    QStringList placeholders;
+    QStringList updates;
+    for (const QString &column : columns) {
+        placeholders << QLatin1Char(':') + column;
+        if (!keyColumns.contains(column))
+            updates << column + QStringLiteral(" = excluded.") + column;
+    }
+    return QStringLiteral("INSERT INTO %1 (%2) VALUES (%3) ON CONFLICT (%4) DO UPDATE SET %5")
+        .arg(table, columns.join(QStringLiteral(", ")), placeholders.join(QStringLiteral(", ")),
+             keyColumns.join(QStringLiteral(", ")), updates.join(QStringLiteral(", ")));
+}
+
 } // namespace headroom::store

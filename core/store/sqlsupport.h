@@ -2,6 +2,7 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 class QSqlQuery;
 
@@ -11,6 +12,9 @@ namespace headroom::store {
 
 // Runs a prepared query; throws StoreError("<path>: <what>: <driver message>") on failure.
 void execPrepared(QSqlQuery &query, const QString &path, const QString &what);
+// INSERT ... ON CONFLICT (keys) DO UPDATE of every other column, with :column placeholders:
+// understood by SQLite 3.24+ and PostgreSQL 9.5+.
+QString upsertSql(const QString &table, const QStringList &columns, const QStringList &keyColumns);
 // Runs one statement on the connection.
 void execStatement(const QSqlDatabase &db, const QString &sql, const QString &path,
                    const QString &what);

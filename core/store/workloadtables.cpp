@@ -55,22 +55,6 @@ QString selectSql(bool byName)
     return sql;
 }
 
-// INSERT ... ON CONFLICT (name) DO UPDATE: understood by SQLite 3.24+ and PostgreSQL 9.5+.
-QString upsertSql()
-{
-    QStringList placeholders;
-    QStringList updates;
-    for (const QString &column : workloadColumns()) {
-        placeholders << QLatin1Char(':') + column;
-        if (column != QLatin1String("name"))
-            updates << column + QStringLiteral(" = excluded.") + column;
-    }
-    return QStringLiteral("INSERT INTO workload (%1) VALUES (%2) ON CONFLICT (name) DO UPDATE "
-                          "SET %3")
-        .arg(workloadColumns().join(QStringLiteral(", ")),
-             placeholders.join(QStringLiteral(", ")), updates.join(QStringLiteral(", ")));
-}
-
 QString text(const std::string &value)
 {
     return QString::fromStdString(value);
@@ -180,7 +164,7 @@ std::optional<engine::WorkloadProfile> WorkloadTables::workload(const QString &n
 void WorkloadTables::upsertWorkload(const engine::WorkloadProfile &workload) const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(upsertSql());
+    query.prepare(upsertSql(QStringLiteral("workload"), workloadColumns(), {QStringLiteral("name")}));
     query.bindValue(QStringLiteral(":name"), text(workload.name));
     query.bindValue(QStringLiteral(":tenant"), text(workload.tenant));
     query.bindValue(QStringLiteral(":model_id"), text(workload.modelId));

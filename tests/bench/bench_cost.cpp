@@ -1,6 +1,7 @@
 // Times the reservation optimizer and a plan's hourly cost over a year of hourly demand
 // (DESIGN §3.7, §7): analyseReservation over 8,760 hours must take < 5,000 µs.
 
+#include "benchtiming.h"
 #include "engine/cost.h"
 #include "engine/demand.h"
 #include "engine/money.h"
@@ -12,36 +13,15 @@
 
 using namespace headroom::engine;
 
+using headroom::bench::Timing;
+using headroom::bench::measure;
+
 namespace {
 
 constexpr int kHours = 8760;
 constexpr int kWarmup = 20;
 constexpr int kRepetitions = 500;
 constexpr double kTargetMicros = 5000.0;
-
-struct Timing {
-    double medianMicros = 0;
-    double minMicros = 0;
-};
-
-// Runs `body` kRepetitions times after a warm-up; returns per-iteration median and minimum.
-template <typename Body>
-Timing measure(Body body)
-{
-    using Clock = std::chrono::steady_clock;
-    for (int i = 0; i < kWarmup; ++i)
-        body();
-    std::vector<double> samples;
-    samples.reserve(kRepetitions);
-    for (int i = 0; i < kRepetitions; ++i) {
-        const auto start = Clock::now();
-        body();
-        const auto stop = Clock::now();
-        samples.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
-    }
-    std::sort(samples.begin(), samples.end());
-    return {samples[samples.size() / 2], samples.front()};
-}
 
 } // namespace
 
@@ -66,7 +46,7 @@ int main()
 
     volatile int64_t sink = 0;
     const ReserveAnalysis analysis = analyseReservation(year, reserved1y, onDemand);
-    const Timing reserve = measure([&] {
+    const Timing reserve = measure(kWarmup, kRepetitions, [&] {
         sink = sink + analyseReservation(year, reserved1y, onDemand).optimalReserved;
     });
     const bool met = reserve.medianMicros < kTargetMicros;
@@ -78,7 +58,7 @@ int main()
 
     const PlanMix mix{150, std::max<int64_t>(0, analysis.optimalReserved - 150), *Decimal::parse("0.3")};
     const PlanCost plan = planCost(year, mix, rates, true);
-    const Timing cost = measure([&] {
+    const Timing cost = measure(kWarmup, kRepetitions, [&] {
         sink = sink + static_cast<int64_t>(planCost(year, mix, rates, true).hours.size());
     });
     std::printf("plan_cost %d hours with hourly breakdown  median %8.2f us  min %8.2f us  "

@@ -1,6 +1,7 @@
 // Times the KV concurrency curve the planner redraws on every input change
 // (DESIGN §3.1, §7): five variants × 64 context points must take < 1000 µs in total.
 
+#include "benchtiming.h"
 #include "engine/kv.h"
 #include "engine/types.h"
 
@@ -11,6 +12,9 @@
 #include <vector>
 
 using namespace headroom::engine;
+
+using headroom::bench::Timing;
+using headroom::bench::measure;
 
 namespace {
 
@@ -89,30 +93,6 @@ std::vector<Variant> variants()
     };
 }
 
-struct Timing {
-    double medianMicros = 0;
-    double minMicros = 0;
-};
-
-// Runs `body` kRepetitions times after a warm-up; returns per-iteration median and minimum.
-template <typename Body>
-Timing measure(Body body)
-{
-    using Clock = std::chrono::steady_clock;
-    for (int i = 0; i < kWarmup; ++i)
-        body();
-    std::vector<double> samples;
-    samples.reserve(kRepetitions);
-    for (int i = 0; i < kRepetitions; ++i) {
-        const auto start = Clock::now();
-        body();
-        const auto stop = Clock::now();
-        samples.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
-    }
-    std::sort(samples.begin(), samples.end());
-    return {samples[samples.size() / 2], samples.front()};
-}
-
 } // namespace
 
 int main()
@@ -125,7 +105,7 @@ int main()
                 kRepetitions);
     for (const Variant &v : all) {
         const auto curve = concurrencyCurve(v.inputs, kMinContext, kMaxContext, kPoints);
-        const Timing t = measure([&] {
+        const Timing t = measure(kWarmup, kRepetitions, [&] {
             sink = sink + concurrencyCurve(v.inputs, kMinContext, kMaxContext, kPoints).back().streams;
         });
         std::printf("kv_curve %s  median %8.2f us  min %8.2f us  (streams at %lld: %lld, at %lld: %lld)\n",
@@ -136,7 +116,7 @@ int main()
                     static_cast<long long>(curve.back().streams));
     }
 
-    const Timing total = measure([&] {
+    const Timing total = measure(kWarmup, kRepetitions, [&] {
         for (const Variant &v : all)
             sink = sink + concurrencyCurve(v.inputs, kMinContext, kMaxContext, kPoints).back().streams;
     });

@@ -1,6 +1,7 @@
 // Times MIG planning (DESIGN §3.4, issue 5): exact packing of 40 tenants of mixed sizes onto
 // H100s (target < 50 ms) and the enumeration of maximal layouts of every shipped GPU table.
 
+#include "benchtiming.h"
 #include "engine/mig.h"
 #include "store/migprofiles.h"
 
@@ -14,33 +15,15 @@
 using namespace headroom;
 using namespace headroom::engine;
 
+using headroom::bench::Timing;
+using headroom::bench::measure;
+
 namespace {
 
 constexpr int kWarmup = 3;
 constexpr int kRepetitions = 30;
 constexpr double kTargetMillis = 50.0;
 constexpr double kH100GiB = 81559.0 / 1024.0; // nvidia-smi: 81559 MiB
-
-struct Timing {
-    double medianMillis = 0;
-    double minMillis = 0;
-};
-
-template <typename Body>
-Timing measure(Body body)
-{
-    using Clock = std::chrono::steady_clock;
-    for (int i = 0; i < kWarmup; ++i)
-        body();
-    std::vector<double> samples;
-    for (int i = 0; i < kRepetitions; ++i) {
-        const auto start = Clock::now();
-        body();
-        samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    }
-    std::sort(samples.begin(), samples.end());
-    return {samples[samples.size() / 2], samples.front()};
-}
 
 // 40 tenants from 4 GiB embedding models to 60 GiB chat models, a third asking for 2 or 4
 // compute slices (which leaves the lower bound short, so the exact search has to prove the
@@ -79,12 +62,12 @@ int main()
     for (unsigned seed : {1u, 2u, 3u, 4u, 5u, 2025u}) {
         const std::vector<Tenant> tenants = mixedTenants(seed);
         PackResult result;
-        const Timing t = measure([&] { result = packTenants(*h100, kH100GiB, tenants); });
-        worst = std::max(worst, t.medianMillis);
+        const Timing t = measure(kWarmup, kRepetitions, [&] { result = packTenants(*h100, kH100GiB, tenants); });
+        worst = std::max(worst, t.medianMillis());
         std::printf("  seed %4u: %2lld GPUs (lower bound %lld, %s), %lld without MIG: median %8.3f ms, min %8.3f ms\n",
                     seed, (long long)result.gpus, (long long)result.lowerBound,
-                    result.optimal ? "optimal" : "heuristic", (long long)result.gpusWithoutMig, t.medianMillis,
-                    t.minMillis);
+                    result.optimal ? "optimal" : "heuristic", (long long)result.gpusWithoutMig, t.medianMillis(),
+                    t.minMillis());
     }
     {
         // 16 × 4g and 24 × 2g: the bound says 16 GPUs, but a 4g GPU takes one 2g only, so the
@@ -98,20 +81,20 @@ int main()
             tenants.push_back(t);
         }
         PackResult result;
-        const Timing t = measure([&] { result = packTenants(*h100, kH100GiB, tenants); });
-        worst = std::max(worst, t.medianMillis);
+        const Timing t = measure(kWarmup, kRepetitions, [&] { result = packTenants(*h100, kH100GiB, tenants); });
+        worst = std::max(worst, t.medianMillis());
         std::printf("  16 x 4g + 24 x 2g: %lld GPUs (lower bound %lld, %s): median %8.3f ms, min %8.3f ms\n",
                     (long long)result.gpus, (long long)result.lowerBound, result.optimal ? "optimal" : "heuristic",
-                    t.medianMillis, t.minMillis);
+                    t.medianMillis(), t.minMillis());
     }
     std::printf("  worst median %.3f ms: %s\n\n", worst, worst < kTargetMillis ? "within target" : "OVER TARGET");
 
     std::printf("maximal layouts per GPU\n");
     for (const MigGpuProfiles &gpu : store::shippedMigProfiles()) {
         size_t count = 0;
-        const Timing t = measure([&] { count = maximalLayouts(gpu).size(); });
+        const Timing t = measure(kWarmup, kRepetitions, [&] { count = maximalLayouts(gpu).size(); });
         std::printf("  %-14s %4zu layouts: median %7.3f ms, min %7.3f ms\n", gpu.gpuId.c_str(), count,
-                    t.medianMillis, t.minMillis);
+                    t.medianMillis(), t.minMillis());
     }
     return worst < kTargetMillis ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 // shipped GPU catalog (GPUs × weights {bf16, fp8, int4} × KV {bf16, fp8}) must take
 // < 5,000 µs, and analysing the Mooncake trace is part of an import that must take < 300 ms.
 
+#include "benchtiming.h"
 #include "engine/inference_sizing.h"
 #include "engine/trace.h"
 #include "engine/workload.h"
@@ -17,6 +18,9 @@
 
 using namespace headroom::engine;
 
+using headroom::bench::Timing;
+using headroom::bench::measure;
+
 namespace {
 
 constexpr int kWarmup = 20;
@@ -24,29 +28,6 @@ constexpr int kRepetitions = 500;
 constexpr int kTraceRepetitions = 30;
 constexpr double kSizingTargetMicros = 5000.0;
 constexpr double kImportTargetMillis = 300.0;
-
-struct Timing {
-    double medianMicros = 0;
-    double minMicros = 0;
-};
-
-template <typename Body>
-Timing measure(int warmup, int repetitions, Body body)
-{
-    using Clock = std::chrono::steady_clock;
-    for (int i = 0; i < warmup; ++i)
-        body();
-    std::vector<double> samples;
-    samples.reserve(repetitions);
-    for (int i = 0; i < repetitions; ++i) {
-        const auto start = Clock::now();
-        body();
-        const auto stop = Clock::now();
-        samples.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
-    }
-    std::sort(samples.begin(), samples.end());
-    return {samples[samples.size() / 2], samples.front()};
-}
 
 std::string readFile(const std::string &path)
 {

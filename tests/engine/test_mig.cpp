@@ -496,3 +496,21 @@ TEST_CASE("sharing compared: exclusive, MIG, time-slicing, MPS, over-commit", "[
     CHECK(byMode["over-commit"].gpus == 6); // 40 compute slices / 7
     CHECK(byMode["over-commit"].coldSwapSeconds == Approx(8.0 * 1073741824.0 / 32e9));
 }
+
+TEST_CASE("a workload becomes a tenant needing its weights per GPU plus 20 %", "[mig][pack]")
+{
+    headroom::engine::ModelSpec model;
+    model.name = "m";
+    model.paramsTotal = 8.0 * 1024 * 1024 * 1024; // 8 Gi parameters: 16 GiB in BF16
+    model.paramsActive = model.paramsTotal;
+    headroom::engine::WorkloadProfile w;
+    w.name = "chat";
+    w.weights = headroom::engine::WeightPrecision::Bf16;
+    w.tp = 2;
+    w.isolation = headroom::engine::Isolation::Regulated;
+    const auto tenant = headroom::engine::tenantForWorkload(w, model);
+    CHECK(tenant.name == "chat");
+    CHECK(tenant.memoryGiB == Approx(9.6)); // 8 GiB per GPU at TP 2, × 1.2
+    CHECK(tenant.isolation == "regulated");
+    CHECK(tenant.replicas == 1);
+}
