@@ -8,6 +8,7 @@ packages=(
   libqt6sql6-sqlite libqt6svg6 libqt6charts6
   libeigen3-dev catch2 libgl1-mesa-dev
   fonts-dejavu-core
+  libyaml-cpp-dev
   poppler-utils xvfb xauth
 )
 

@@ -168,6 +168,40 @@ void createWorkloadTable(const QSqlDatabase &db, const QString &path)
                   QStringLiteral("cannot create the workload table"));
 }
 
+// Schema 4: training jobs, fleet scenarios and the report. Jobs and scenarios are JSON
+// documents (formats in trainingjson / scenariojson) with a version number bumped on every
+// edit and ISO 8601 UTC timestamps; report items are ordered snapshots (an SVG figure or a
+// JSON table) with their title and caption. Report settings live in workspace_info.
+const QStringList kCreatePlanningTables = {
+    QStringLiteral("CREATE TABLE training_job ("
+                   "name TEXT PRIMARY KEY, "
+                   "version INTEGER NOT NULL, "
+                   "created_at TEXT NOT NULL, "
+                   "updated_at TEXT NOT NULL, "
+                   "body TEXT NOT NULL)"),
+    QStringLiteral("CREATE TABLE scenario ("
+                   "name TEXT PRIMARY KEY, "
+                   "description TEXT NOT NULL, "
+                   "author TEXT NOT NULL, "
+                   "version INTEGER NOT NULL, "
+                   "created_at TEXT NOT NULL, "
+                   "updated_at TEXT NOT NULL, "
+                   "body TEXT NOT NULL)"),
+    QStringLiteral("CREATE TABLE report_item ("
+                   "position INTEGER PRIMARY KEY, "
+                   "kind TEXT NOT NULL CHECK (kind IN ('figure', 'table', 'text')), "
+                   "title TEXT NOT NULL, "
+                   "caption TEXT NOT NULL, "
+                   "content TEXT NOT NULL)"),
+};
+
+void createPlanningTables(const QSqlDatabase &db, const QString &path)
+{
+    for (const QString &sql : kCreatePlanningTables)
+        execStatement(db, sql, path,
+                      QStringLiteral("cannot create the training, scenario and report tables"));
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -178,6 +212,7 @@ const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
     {2, &createCostTables},
     {3, &createWorkloadTable},
+    {4, &createPlanningTables},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

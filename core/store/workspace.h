@@ -19,7 +19,7 @@ namespace headroom::store {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Opens (creating, migrating and seeding as needed). Throws StoreError, e.g. for a
     // file from a newer schema version, which is refused untouched.

@@ -18,10 +18,33 @@ int workloadRows(const QString &path)
     return raw.scalar(QStringLiteral("SELECT COUNT(*) FROM workload")).toInt();
 }
 
+int tableCount(const QString &path, const QString &names)
+{
+    RawDatabase raw(path);
+    return raw.scalar(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                                     "AND name IN (%1)")
+                          .arg(names))
+        .toInt();
+}
+
+const QString kPlanningTables = QStringLiteral("'training_job', 'scenario', 'report_item'");
+
+// Turns a current workspace back into schema 3 as released: no training, scenario or report
+// tables, version 3.
+void downgradeToVersion3(const QString &path)
+{
+    RawDatabase raw(path);
+    raw.exec(QStringLiteral("DROP TABLE training_job"));
+    raw.exec(QStringLiteral("DROP TABLE scenario"));
+    raw.exec(QStringLiteral("DROP TABLE report_item"));
+    raw.exec(QStringLiteral("PRAGMA user_version = 3"));
+}
+
 // Turns a current workspace back into schema 2 as released: schema 1 tables plus rate_card,
 // demand_series and demand_point, version 2.
 void downgradeToVersion2(const QString &path)
 {
+    downgradeToVersion3(path);
     RawDatabase raw(path);
     raw.exec(QStringLiteral("DROP TABLE workload"));
     raw.exec(QStringLiteral("PRAGMA user_version = 2"));
@@ -29,20 +52,20 @@ void downgradeToVersion2(const QString &path)
 
 } // namespace
 
-TEST_CASE("a new workspace has an empty workload table at schema 3")
+TEST_CASE("a new workspace has an empty workload table at the current schema")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("new.headroom"));
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 3);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         CHECK(workspace.workloads().empty());
         CHECK_FALSE(workspace.workload(QStringLiteral("chatbot")).has_value());
     }
     CHECK(workloadRows(path) == 0);
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 3);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
 }
 
 TEST_CASE("opening a schema 2 workspace adds the workload table and keeps catalogs, rate "
@@ -78,7 +101,7 @@ TEST_CASE("opening a schema 2 workspace adds the workload table and keeps catalo
 
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 3);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         CHECK(workspace.gpus().size() == gpuCount);
         const auto kept = workspace.gpu(QStringLiteral("kept-gpu"));
         REQUIRE(kept.has_value());
@@ -94,10 +117,33 @@ TEST_CASE("opening a schema 2 workspace adds the workload table and keeps catalo
         CHECK(workspace.workloads().size() == 1);
     }
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 3);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
     CHECK(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'created_at'"))
               .toString()
           == createdAt);
+}
+
+TEST_CASE("opening a schema 3 workspace adds the training, scenario and report tables and "
+          "keeps workloads")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v3.headroom"));
+    {
+        Workspace workspace(path);
+        workspace.putWorkload(sampleWorkload("kept"));
+    }
+    downgradeToVersion3(path);
+    REQUIRE(tableCount(path, kPlanningTables) == 0);
+    {
+        Workspace workspace(path);
+        CHECK(workspace.schemaVersion() == 4);
+        REQUIRE(workspace.workloads().size() == 1);
+        CHECK(workspace.workloads().front().name == "kept");
+    }
+    CHECK(tableCount(path, kPlanningTables) == 3);
+    RawDatabase raw(path);
+    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 4);
 }
 
 TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2")
