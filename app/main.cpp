@@ -1,6 +1,7 @@
 // headroom: the GUI by default, headless verbs for scripts and CI.
 #include "cli/cli.h"
 #include "ui/application.h"
+#include "ui/reportcli.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -12,12 +13,13 @@ int main(int argc, char *argv[])
         args << QString::fromLocal8Bit(argv[i]);
 
     if (headroom::cli::isCliInvocation(args)) {
-        QCoreApplication app(argc, argv);
+        // Painting verbs (the report) get a QApplication on the offscreen platform.
+        const auto app = headroom::ui::headlessApplication(argc, argv, headroom::cli::verbOf(args));
         QCoreApplication::setOrganizationName("Headroom");
         QCoreApplication::setApplicationName("headroom");
         QTextStream out(stdout);
         QTextStream err(stderr);
-        return headroom::cli::run(args, out, err);
+        return headroom::cli::run(args, out, err, headroom::ui::paintingCommands());
     }
     return headroom::ui::runGui(argc, argv, args);
 }

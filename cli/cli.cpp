@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "args.h"
+#include "autoscalecommand.h"
 #include "catalogcommand.h"
 #include "command.h"
 #include "costcommand.h"
@@ -9,14 +10,18 @@
 #include "kvcommand.h"
 #include "linkcommand.h"
 #include "migcommand.h"
+#include "scenariocommand.h"
 #include "sizecommand.h"
 #include "tracecommand.h"
+#include "traincommand.h"
 #include "transfercommand.h"
 
 #include "engine/errors.h"
+#include "store/demoworkspace.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
+#include <QScopeGuard>
 #include <optional>
 #include <vector>
 
@@ -29,7 +34,20 @@ const std::vector<Command> &commands()
     static const std::vector<Command> all = {kvCommand(), sizeCommand(), costCommand(),
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
-                                             forecastCommand()};
+                                             forecastCommand(), trainCommand(), scenarioCommand(),
+                                             autoscaleCommand()};
+    return all;
+}
+
+// Verbs a higher layer adds for the run in progress (see run()).
+const std::vector<Command> *g_extraCommands = nullptr;
+
+// The built-in verbs followed by the added ones.
+std::vector<Command> allCommands()
+{
+    std::vector<Command> all = commands();
+    if (g_extraCommands)
+        all.insert(all.end(), g_extraCommands->begin(), g_extraCommands->end());
     return all;
 }
 
@@ -39,13 +57,19 @@ const Command *findCommand(const QString &name)
         if (c.name == name)
             return &c;
     }
+    if (g_extraCommands) {
+        for (const Command &c : *g_extraCommands) {
+            if (c.name == name)
+                return &c;
+        }
+    }
     return nullptr;
 }
 
 QStringList commandNames()
 {
     QStringList names;
-    for (const Command &c : commands())
+    for (const Command &c : allCommands())
         names << c.name;
     return names;
 }
@@ -55,10 +79,11 @@ bool isHelpFlag(const QString &arg)
     return arg == QLatin1String("--help") || arg == QLatin1String("-h");
 }
 
-// The arguments without the global --workspace option, and the path it gave.
+// The arguments without the global --workspace and --demo options, and what they gave.
 struct GlobalOptions {
     QStringList rest;
     std::optional<QString> workspace;
+    bool demo = false;
 };
 
 // Throws UsageError for "--workspace" without a value unless `lenient`, which drops it.
@@ -76,31 +101,38 @@ GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
             g.workspace = args.at(++i);
         } else if (arg.startsWith(QLatin1String("--workspace="))) {
             g.workspace = arg.mid(int(qstrlen("--workspace=")));
+        } else if (arg == QLatin1String("--demo")) {
+            g.demo = true;
         } else {
             g.rest << arg;
         }
     }
     if (g.workspace && g.workspace->isEmpty() && !lenient)
         throw UsageError(QStringLiteral("--workspace: missing value"));
+    if (g.workspace && g.demo && !lenient)
+        throw UsageError(QStringLiteral("--demo and --workspace exclude each other: --demo works on a fresh demo "
+                                        "workspace"));
     return g;
 }
 
 void writeHelp(QTextStream &out)
 {
-    out << "usage: headroom [--workspace PATH] VERB [options]\n"
+    out << "usage: headroom [--workspace PATH | --demo] VERB [options]\n"
            "       headroom               (no arguments: open the workbench window)\n\n"
            "GPU capacity planning for AI inference and training, headless.\n\n"
            "verbs:\n";
     qsizetype width = 0;
-    for (const Command &c : commands())
+    for (const Command &c : allCommands())
         width = std::max(width, c.name.size());
-    for (const Command &c : commands())
+    for (const Command &c : allCommands())
         out << "  " << c.name.leftJustified(width + 2) << c.summary << '\n';
     out << "  " << QStringLiteral("help").leftJustified(width + 2) << "this list, or a verb's usage\n\n"
         << "options:\n"
            "  --workspace PATH  workspace file (default " << store::Workspace::defaultPath()
         << ");\n"
            "                    created and seeded with the shipped catalogs when missing\n"
+           "  --demo            work on the demo workspace, rebuilt fresh from the shipped examples\n"
+           "                    (" << store::demoWorkspacePath() << ")\n"
            "  --version         print the version\n\n"
            "`headroom VERB --help` prints a verb's options. Exit code 0 on success, 2 on bad input.\n";
 }
@@ -140,7 +172,9 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
         out << command->usage;
         return 0;
     }
-    Context context(out, err, global.workspace.value_or(store::Workspace::defaultPath()));
+    const QString workspacePath = global.demo ? store::createDemoWorkspace()
+                                              : global.workspace.value_or(store::Workspace::defaultPath());
+    Context context(out, err, workspacePath);
     return command->run(verbArgs, context);
 }
 
@@ -159,8 +193,16 @@ bool isCliInvocation(const QStringList &args)
     return !first.isEmpty() && first.at(0).isLetter();
 }
 
-int run(const QStringList &args, QTextStream &out, QTextStream &err)
+QString verbOf(const QStringList &args)
 {
+    const QStringList rest = splitGlobalOptions(args, true).rest;
+    return rest.isEmpty() ? QString() : rest.constFirst();
+}
+
+int run(const QStringList &args, QTextStream &out, QTextStream &err, const std::vector<Command> &extraCommands)
+{
+    g_extraCommands = &extraCommands;
+    const auto forget = qScopeGuard([] { g_extraCommands = nullptr; });
     int code = 2;
     try {
         code = dispatch(args, out, err);

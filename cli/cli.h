@@ -1,7 +1,10 @@
 #pragma once
 
+#include "command.h"
+
 #include <QStringList>
 #include <QTextStream>
+#include <vector>
 
 // Headless sub-commands (DESIGN §6): `headroom <verb> [options]`.
 namespace headroom::cli {
@@ -9,8 +12,13 @@ namespace headroom::cli {
 // True when args[0] names a verb (or --help/--version) that runs without a display.
 bool isCliInvocation(const QStringList &args);
 
+// The verb `args` name once the global options are set aside ("cost"), or an empty string.
+QString verbOf(const QStringList &args);
+
 // Runs one verb; args exclude the program name. Returns the exit code: 0 on success,
-// 2 on bad input with the reason written to err.
-int run(const QStringList &args, QTextStream &out, QTextStream &err);
+// 2 on bad input with the reason written to err. `extraCommands` are verbs a higher layer
+// adds (the report, which paints and so lives with the widgets); they are listed in help.
+int run(const QStringList &args, QTextStream &out, QTextStream &err,
+        const std::vector<Command> &extraCommands = {});
 
 } // namespace headroom::cli

@@ -6,8 +6,11 @@
 #include "engine/errors.h"
 #include "engine/forecast.h"
 #include "engine/forecast_backtest.h"
+#include "engine/telemetry.h"
 #include "store/seriescsv.h"
+#include "store/telemetrycsv.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -27,7 +30,8 @@ constexpr double kUpperQuantile = 0.95;
 // Forecast steps shown in the table; --json carries all of them.
 constexpr int kTableSteps = 12;
 
-const char kUsage[] = R"(usage: headroom forecast --series FILE.csv [--season N] [--trend none|add|damped]
+const char kUsage[] = R"(usage: headroom forecast --series FILE.csv | --telemetry FILE.csv [--primitive KEY]
+                         [--season N] [--trend none|add|damped]
                          [--seasonal none|add|mul] [--horizon H]
                          [--alpha F --beta F --gamma F] [--phi F]
                          [--initial-level F --initial-trend F --initial-seasonal FILE]
@@ -40,6 +44,11 @@ intervals from 1000 simulated sample paths (seed 1), and optionally a rolling-or
 options:
   --series FILE        CSV "timestamp,value" (ISO 8601, strictly increasing) or a single
                        "value" column; a header row is optional
+  --telemetry FILE     instead of --series: long-form CSV "timestamp,tenant,model,
+                       workload_type,gpus" (ISO 8601), averaged per hour; an hour without a
+                       sample is an error (gaps are not filled), duplicates are reported
+  --primitive KEY      with --telemetry: forecast one primitive, KEY = tenant/model/workload_type;
+                       default the hourly total of all primitives
   --season N           season length in samples, e.g. 24 (daily) or 168 (weekly); default 24
   --trend KIND         none, add (additive) or damped; default add
   --seasonal KIND      none, add (additive) or mul (multiplicative); default add
@@ -66,6 +75,7 @@ const std::vector<OptionSpec> kOptions = {
     {QStringLiteral("phi")},           {QStringLiteral("initial-level")},
     {QStringLiteral("initial-trend")}, {QStringLiteral("initial-seasonal")},
     {QStringLiteral("backtest")},      {QStringLiteral("json"), false},
+    {QStringLiteral("telemetry")},     {QStringLiteral("primitive")},
 };
 
 engine::TrendKind parseTrend(const std::optional<QString> &value)
@@ -217,6 +227,66 @@ QString flagOfField(const std::string &field, const QString &fallback)
                                                  QString::fromStdString(e.what())));
 }
 
+// The hourly series of --telemetry: one primitive (--primitive tenant/model/workload_type) or the
+// total. Duplicate samples are noted on stderr; a gap is a usage error naming its first hour.
+std::vector<double> telemetrySeries(const QString &path, const std::optional<QString> &primitive,
+                                    QString &label, Context &context)
+{
+    engine::HourlyTelemetry hourly;
+    try {
+        hourly = engine::aggregateHourly(store::readTelemetry(path));
+    } catch (const engine::InputError &e) {
+        throw UsageError(QStringLiteral("--telemetry: %1: %2").arg(path, QString::fromStdString(e.what())));
+    }
+    if (!hourly.duplicates.empty()) {
+        const engine::DuplicateSample &d = hourly.duplicates.front();
+        context.err() << QStringLiteral("headroom: note: %1 left out (same primitive and time as an "
+                                        "earlier line), the first on line %2 repeating line %3\n")
+                             .arg(countOf(qint64(hourly.duplicates.size()), QStringLiteral("duplicate sample"),
+                                          QStringLiteral("duplicate samples")))
+                             .arg(d.line)
+                             .arg(d.firstLine);
+    }
+    auto hourText = [](int64_t epoch) {
+        return QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC).toString(Qt::ISODate);
+    };
+    if (primitive) {
+        const QStringList parts = primitive->split(QLatin1Char('/'));
+        if (parts.size() != 3)
+            throw UsageError(QStringLiteral("--primitive: expected tenant/model/workload_type, got '%1'").arg(*primitive));
+        const engine::PrimitiveKey key{parts[0].trimmed().toStdString(), parts[1].trimmed().toStdString(),
+                                       parts[2].trimmed().toStdString()};
+        QStringList known;
+        for (const engine::PrimitiveSeries &p : hourly.primitives) {
+            const QString name = QString::fromStdString(p.key.tenant + "/" + p.key.model + "/" + p.key.workloadType);
+            if (!(p.key == key)) {
+                known << name;
+                continue;
+            }
+            if (!p.gaps.empty())
+                throw UsageError(QStringLiteral("--telemetry: %1 has %2 without samples, the first at %3; "
+                                                "gaps are not filled")
+                                     .arg(name, countOf(p.missingHours(), QStringLiteral("hour"), QStringLiteral("hours")),
+                                          hourText(p.gaps.front().firstHourEpoch)));
+            label = QStringLiteral("%1 (%2)").arg(path, name);
+            return p.gpus;
+        }
+        throw UsageError(QStringLiteral("--primitive: no primitive '%1' in %2; it has %3")
+                             .arg(*primitive, path, known.join(QLatin1String(", "))));
+    }
+    for (const engine::PrimitiveSeries &p : hourly.primitives)
+        if (!p.gaps.empty())
+            throw UsageError(QStringLiteral("--telemetry: %1 has %2 without samples, the first at %3; "
+                                            "gaps are not filled (pick another --primitive)")
+                                 .arg(QString::fromStdString(p.key.tenant + "/" + p.key.model + "/" + p.key.workloadType),
+                                      countOf(p.missingHours(), QStringLiteral("hour"), QStringLiteral("hours")),
+                                      hourText(p.gaps.front().firstHourEpoch)));
+    label = QStringLiteral("%1 (total of %2)")
+                .arg(path, countOf(qint64(hourly.primitives.size()), QStringLiteral("primitive"),
+                                   QStringLiteral("primitives")));
+    return hourly.total();
+}
+
 QJsonArray jsonArray(const std::vector<double> &values)
 {
     QJsonArray array;
@@ -237,8 +307,13 @@ int runForecast(const QStringList &argv, Context &context)
         throw UsageError(QStringLiteral("forecast takes no positional arguments, got '%1'")
                              .arg(args.positionals().constFirst()));
     const auto seriesPath = args.text(QStringLiteral("series"));
-    if (!seriesPath)
+    const auto telemetryPath = args.text(QStringLiteral("telemetry"));
+    if (!seriesPath && !telemetryPath)
         throw UsageError(QStringLiteral("--series is required"));
+    if (seriesPath && telemetryPath)
+        throw UsageError(QStringLiteral("--telemetry: give either --series or --telemetry, not both"));
+    if (!telemetryPath && args.has(QStringLiteral("primitive")))
+        throw UsageError(QStringLiteral("--primitive: only used with --telemetry"));
 
     engine::SmoothingSpec spec;
     spec.trend = parseTrend(args.text(QStringLiteral("trend")));
@@ -252,7 +327,11 @@ int runForecast(const QStringList &argv, Context &context)
     engine::FitOptions fit;
     fit.fixedParams = fixedParams(args, spec);
     fit.knownStates = knownStates(args, spec);
-    const std::vector<double> series = store::readValueSeries(*seriesPath);
+    QString source = seriesPath.value_or(QString());
+    const std::vector<double> series =
+        seriesPath ? store::readValueSeries(*seriesPath)
+                   : telemetrySeries(*telemetryPath, args.text(QStringLiteral("primitive")), source, context);
+    const QString seriesFlag = seriesPath ? QStringLiteral("--series") : QStringLiteral("--telemetry");
 
     engine::SmoothingModel model;
     std::vector<double> forecast;
@@ -264,7 +343,9 @@ int runForecast(const QStringList &argv, Context &context)
         p05 = engine::pathQuantiles(paths, kLowerQuantile);
         p95 = engine::pathQuantiles(paths, kUpperQuantile);
     } catch (const engine::InputError &e) {
-        rethrowAsUsage(e, QStringLiteral("--series"));
+        if (e.field() == "series")
+            throw UsageError(QStringLiteral("%1: %2").arg(seriesFlag, QString::fromStdString(e.what())));
+        rethrowAsUsage(e, seriesFlag);
     }
 
     std::optional<engine::BacktestResult> backtest;
@@ -311,7 +392,7 @@ int runForecast(const QStringList &argv, Context &context)
     out << QStringLiteral("Holt-Winters, %1 and %2, on %3 from %4\n\n")
                .arg(trendText(spec.trend), seasonText(spec), countOf(qint64(series.size()), QStringLiteral("value"),
                                                                      QStringLiteral("values")),
-                    *seriesPath);
+                    source);
     std::vector<std::pair<QString, QString>> fields;
     const QString how = fit.fixedParams ? QStringLiteral("fixed")
                                         : QStringLiteral("fitted, %1 SSE evaluations").arg(model.evaluations);

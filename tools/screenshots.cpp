@@ -1,12 +1,20 @@
 // Renders the workbench offscreen for the README and for review: a PNG of the main window
 // on each built page, and the KV chart exported as PDF, SVG and PNG.
 // Usage: headroom_screenshots OUTDIR [--dark] [--scale F]
+#include "store/demoworkspace.h"
 #include "store/workspace.h"
 #include "ui/costpage.h"
+#include "ui/forecastpage.h"
 #include "ui/fragmapview.h"
 #include "ui/fragmentationpage.h"
 #include "ui/partitioningpage.h"
+#include "ui/reportdeck.h"
+#include "ui/reportpage.h"
+#include "ui/scenariodeck.h"
+#include "ui/scenariospage.h"
 #include "ui/sizingpage.h"
+#include "ui/trainingjobspage.h"
+#include "ui/trainingpage.h"
 #include "ui/chartexport.h"
 #include "ui/chartpanel.h"
 #include "ui/kvpage.h"
@@ -15,7 +23,9 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QListWidget>
 #include <QRegularExpression>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <cstdio>
 
@@ -54,6 +64,31 @@ int main(int argc, char *argv[])
     chatbot.prefixHitRate = 0.2;
     chatbot.sharedPrefixTokens = 800;
     workspace->putWorkload(chatbot);
+    // The sample pretraining run and a smaller fine-tune on the same GPUs, for the Training pages.
+    engine::TrainingJob pretrain;
+    pretrain.name = "llama-70b-pretrain";
+    pretrain.modelId = "llama-3.1-70b";
+    pretrain.tokens = 1.4e12;
+    pretrain.seqLen = 8192;
+    pretrain.globalBatchTokens = 16777216;
+    pretrain.recompute = true;
+    pretrain.tp = 8;
+    pretrain.pp = 4;
+    pretrain.startDate = "2026-03-01";
+    pretrain.priority = 1;
+    pretrain.checkpointIntervalHours = 2;
+    workspace->putTrainingJob(pretrain);
+    engine::TrainingJob finetune = pretrain;
+    finetune.name = "chatbot fine-tune";
+    finetune.modelId = "llama-3.1-8b";
+    finetune.tokens = 2e11;
+    finetune.tp = 1;
+    finetune.pp = 1;
+    finetune.targetValue = 10;
+    finetune.startDate = "2026-03-15";
+    finetune.priority = 2;
+    finetune.preemptible = true;
+    workspace->putTrainingJob(finetune);
     ui::MainWindow window(std::move(workspace));
     window.resize(1500, 920);
     window.show();
@@ -68,10 +103,39 @@ int main(int argc, char *argv[])
     fragmentation->run();
     while (!done)
         QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    // Fit the sample telemetry (the Forecast page's default file) so that its page shows a fan
+    // chart; without the sample, a generated month of growing demand from the workspace.
+    ui::ForecastPage *forecast = window.forecastPage();
+    forecast->importFromInputs();
+    if (forecast->input().series.empty()) {
+        engine::DemandShape shape;
+        shape.hours = 24 * 28;
+        shape.growthPerMonth = 0.05;
+        shape.noise = 0.04;
+        window.workspace().putDemandSeries(engine::generateDemand(shape, "generated demand"));
+        QString error;
+        forecast->importWorkspaceSeries("generated demand", &error);
+    }
+    bool fitted = false;
+    QObject::connect(forecast, &ui::ForecastPage::finished, [&fitted] { fitted = true; });
+    forecast->fit();
+    if (forecast->isRunning())
+        while (!fitted)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    // And hand it to the reservation decision, so that both answers show.
+    fitted = false;
+    forecast->useForReservation();
+    if (forecast->isRunning())
+        while (!fitted)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    window.trainingJobsPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
+    window.trainingPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
     for (const QString &page : {QStringLiteral("KV & concurrency"), QStringLiteral("Catalog"),
                                 QStringLiteral("Rate cards"), QStringLiteral("Cost & reservations"),
                                 QStringLiteral("Workloads"), QStringLiteral("Inference sizing"),
-                                QStringLiteral("Partitioning"), QStringLiteral("Fragmentation")}) {
+                                QStringLiteral("Partitioning"), QStringLiteral("Fragmentation"),
+                                QStringLiteral("Forecast"), QStringLiteral("Training jobs"),
+                                QStringLiteral("Training sizing")}) {
         window.showPage(page);
         QApplication::processEvents();
         QString name = page.toLower();
@@ -89,10 +153,18 @@ int main(int argc, char *argv[])
     const auto sizingPanels = window.sizingPage()->chartPanels();
     for (int i = 0; i < sizingPanels.size(); ++i)
         figures.emplace_back(sizingNames.value(i), sizingPanels[i]->figure());
+    const QStringList trainingNames{"training-memory", "training-days", "training-mix", "training-growth"};
+    const auto trainingPanels = window.trainingPage()->chartPanels();
+    for (int i = 0; i < trainingPanels.size(); ++i)
+        figures.emplace_back(trainingNames.value(i), trainingPanels[i]->figure());
     const QStringList fragNames{"frag-allocation", "frag-ratio", "frag-unallocated"};
     const auto fragPanels = fragmentation->chartPanels();
     for (int i = 0; i < fragPanels.size(); ++i)
         figures.emplace_back(fragNames.value(i), fragPanels[i]->figure());
+    const QStringList forecastNames{"forecast-fan", "forecast-compare"};
+    const auto forecastPanels = forecast->chartPanels();
+    for (int i = 0; i < forecastPanels.size(); ++i)
+        figures.emplace_back(forecastNames.value(i), forecastPanels[i]->figure());
     if (const auto map = fragmentation->findChild<ui::FragMapView *>())
         figures.emplace_back("frag-map", map->figure());
     if (const auto mig = window.partitioningPage()->currentFigure())
@@ -107,6 +179,67 @@ int main(int argc, char *argv[])
             }
             std::printf("%s\n", qPrintable(path));
         }
+    }
+
+    // The Scenarios page on the demo workspace (opened last: it replaces the pages above):
+    // the evaluation of the core-and-flex fleet, then a comparison of three scenarios.
+    const QString demo = store::createDemoWorkspace(dir.filePath("demo.headroom"));
+    if (!window.openWorkspace(demo))
+        return 1;
+    window.showPage(QStringLiteral("Scenarios"));
+    ui::ScenariosPage *scenarios = window.scenariosPage();
+    scenarios->selectScenario(QStringLiteral("Chatbot core + flex"));
+    auto *tabs = scenarios->findChild<QTabWidget *>("scenarioResultTabs");
+    QApplication::processEvents();
+    std::vector<std::pair<QString, ui::ChartFigure>> scenarioFigures;
+    if (const auto diagram = scenarios->currentFigure())
+        scenarioFigures.emplace_back("scenario-diagram", *diagram);
+    const auto grabPage = [&](const QString &name) {
+        QApplication::processEvents();
+        const QString path = out.filePath(QStringLiteral("%1%2.png").arg(name, suffix));
+        window.grab().save(path);
+        std::printf("%s\n", qPrintable(path));
+    };
+    grabPage(QStringLiteral("page-scenarios"));
+    scenarios->setCompared({QStringLiteral("Support bot static"), QStringLiteral("Support bot elastic"),
+                            QStringLiteral("Code fleet 64 GPUs")});
+    tabs->setCurrentIndex(1);
+    grabPage(QStringLiteral("page-scenarios-compare"));
+    scenarios->selectScenario(QStringLiteral("Support bot elastic"));
+    tabs->setCurrentIndex(2);
+    grabPage(QStringLiteral("page-scenarios-yaml"));
+    const QStringList scenarioNames{"scenario-cost-by-tier", "scenario-gpus-by-pool", "scenario-utilization"};
+    const auto scenarioPanels = scenarios->chartPanels();
+    for (int i = 0; i < scenarioPanels.size(); ++i)
+        scenarioFigures.emplace_back(scenarioNames.value(i), scenarioPanels[i]->figure());
+    for (const auto &[name, figure] : scenarioFigures) {
+        for (const char *format : {"pdf", "png"}) {
+            const QString path = out.filePath(QStringLiteral("%1%2.%3").arg(name, suffix, format));
+            QString error;
+            if (!ui::exportFigure(figure, path, &error)) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                return 1;
+            }
+            std::printf("%s\n", qPrintable(path));
+        }
+    }
+    // The Report page with the scenario figures added, and the demo's scenario deck as PDF.
+    for (const auto &entry : scenarioFigures)
+        window.addFigureToReport(entry.second);
+    window.showPage(QStringLiteral("Report"));
+    window.reportPage()->itemList()->setCurrentRow(0);
+    grabPage(QStringLiteral("page-report"));
+    {
+        const QString path = out.filePath(QStringLiteral("report-deck%1.pdf").arg(suffix));
+        QString error;
+        const ui::Deck deck = ui::scenarioDeck(window.workspace(), {QStringLiteral("Chatbot core + flex"),
+                                                                  QStringLiteral("Support bot static"),
+                                                                  QStringLiteral("Support bot elastic")});
+        if (!ui::writeDeckPdf(deck, path, &error)) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(path));
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 #include "application.h"
 
 #include "mainwindow.h"
+#include "store/demoworkspace.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 #include "theme.h"
@@ -69,10 +70,18 @@ int runGui(int &argc, char **argv, const QStringList &args)
     QApplication::setWindowIcon(QIcon(":/headroom/headroom.svg"));
     applyTheme(Theme::Light);
 
+    // --demo: a freshly built demo workspace, opened on the Scenarios page.
+    const bool demo = args.contains(QStringLiteral("--demo"));
+    if (demo && !path.isEmpty()) {
+        err << "headroom: --demo and --workspace exclude each other\n";
+        return 2;
+    }
     if (path.isEmpty())
         path = store::Workspace::defaultPath();
     std::unique_ptr<store::Workspace> workspace;
     try {
+        if (demo)
+            path = store::createDemoWorkspace();
         workspace = std::make_unique<store::Workspace>(path);
     } catch (const store::StoreError &e) {
         QMessageBox::critical(nullptr, QObject::tr("Cannot open workspace"), e.message());
@@ -81,6 +90,8 @@ int runGui(int &argc, char **argv, const QStringList &args)
     }
 
     MainWindow window(std::move(workspace));
+    if (demo)
+        window.showPage(QStringLiteral("Scenarios"));
     window.show();
     return app.exec();
 }

@@ -1,6 +1,7 @@
 #include "chartexport.h"
 
 #include "dialogs.h"
+#include "reporttarget.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -182,6 +183,8 @@ void execFigureMenu(QWidget *parent, const ChartFigure &figure, const QPoint &gl
                        [parent, figure, format] { exportFigureWithDialog(parent, figure, QLatin1String(format)); });
     menu.addSeparator();
     menu.addAction(QObject::tr("Copy"), parent, [figure] { copyFigure(figure); });
+    if (ReportTarget *target = ReportTarget::of(parent))
+        menu.addAction(QObject::tr("Add to Report"), parent, [target, figure] { target->addFigureToReport(figure); });
     menu.exec(globalPos);
 }
 

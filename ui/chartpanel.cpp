@@ -1,5 +1,6 @@
 #include "chartpanel.h"
 
+#include "reporttarget.h"
 #include "theme.h"
 
 #include <QChart>
@@ -51,6 +52,15 @@ void ChartPanel::exportWithDialog(const QString &format)
 void ChartPanel::copyToClipboard()
 {
     copyFigure(m_figure);
+}
+
+bool ChartPanel::addToReport()
+{
+    ReportTarget *target = ReportTarget::of(this);
+    if (!target)
+        return false;
+    target->addFigureToReport(m_figure);
+    return true;
 }
 
 void ChartPanel::contextMenuEvent(QContextMenuEvent *event)

@@ -24,6 +24,8 @@ public:
     // Asks for a file name and writes the figure; the format follows the suffix.
     void exportWithDialog(const QString &format);
     void copyToClipboard();
+    // Snapshots the figure into the report of the main window it sits in; false outside one.
+    bool addToReport();
 
 signals:
     void chartRebuilt();

@@ -1,6 +1,7 @@
 #include "dialogs.h"
 
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMessageBox>
 
 namespace headroom::ui {
@@ -9,6 +10,8 @@ namespace {
 bool g_scripted = false;
 QStringList g_fileAnswers;
 QStringList g_shown;
+QList<bool> g_questionAnswers;
+QStringList g_textAnswers;
 
 QString nextFileAnswer()
 {
@@ -49,6 +52,35 @@ void Dialogs::information(QWidget *parent, const QString &title, const QString &
     QMessageBox::information(parent, title, text);
 }
 
+bool Dialogs::question(QWidget *parent, const QString &title, const QString &text)
+{
+    if (g_scripted) {
+        g_shown << text;
+        return g_questionAnswers.isEmpty() ? false : g_questionAnswers.takeFirst();
+    }
+    return QMessageBox::question(parent, title, text, QMessageBox::Yes | QMessageBox::No, QMessageBox::No) ==
+           QMessageBox::Yes;
+}
+
+QString Dialogs::textInput(QWidget *parent, const QString &title, const QString &label, const QString &initial)
+{
+    if (g_scripted)
+        return g_textAnswers.isEmpty() ? QString() : g_textAnswers.takeFirst();
+    bool ok = false;
+    const QString text = QInputDialog::getText(parent, title, label, QLineEdit::Normal, initial, &ok);
+    return ok ? text : QString();
+}
+
+void Dialogs::queueQuestionAnswer(bool yes)
+{
+    g_questionAnswers << yes;
+}
+
+void Dialogs::queueTextAnswer(const QString &text)
+{
+    g_textAnswers << text;
+}
+
 void Dialogs::queueFileAnswer(const QString &path)
 {
     g_fileAnswers << path;
@@ -65,6 +97,8 @@ void Dialogs::setScripted(bool scripted)
 {
     g_scripted = scripted;
     g_fileAnswers.clear();
+    g_questionAnswers.clear();
+    g_textAnswers.clear();
     g_shown.clear();
 }
 

@@ -16,9 +16,17 @@ public:
     static QString openFileName(QWidget *parent, const QString &caption, const QString &filter);
     static void warning(QWidget *parent, const QString &title, const QString &text);
     static void information(QWidget *parent, const QString &title, const QString &text);
+    // A Yes/No question (No is the default); true for Yes.
+    static bool question(QWidget *parent, const QString &title, const QString &text);
+    // A line of text, starting from `initial`; "" when cancelled.
+    static QString textInput(QWidget *parent, const QString &title, const QString &label, const QString &initial);
 
     // Test hooks: queued file answers ("" = Cancel) and the texts of messages shown.
     static void queueFileAnswer(const QString &path);
+    // Queued answers to question() and textInput(); without one, question() says No and
+    // textInput() cancels.
+    static void queueQuestionAnswer(bool yes);
+    static void queueTextAnswer(const QString &text);
     static QStringList takeShownMessages();
     static void setScripted(bool scripted);
 };

@@ -4,12 +4,18 @@
 #include "chartpanel.h"
 #include "costpage.h"
 #include "dialogs.h"
+#include "forecastpage.h"
 #include "fragmentationpage.h"
 #include "kvpage.h"
 #include "partitioningpage.h"
 #include "ratecardspage.h"
+#include "reportpage.h"
+#include "scenariospage.h"
 #include "sizingpage.h"
+#include "trainingjobspage.h"
+#include "trainingpage.h"
 #include "workloadspage.h"
+#include "store/demoworkspace.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 #include "theme.h"
@@ -130,18 +136,28 @@ void MainWindow::buildPages()
     m_workloadsPage = new WorkloadsPage(*m_workspace, m_undoStack, m_stack);
     m_kvPage = new KvPage(*m_workspace, m_stack);
     m_sizingPage = new SizingPage(*m_workspace, m_stack);
+    m_trainingJobsPage = new TrainingJobsPage(*m_workspace, m_undoStack, m_stack);
+    m_trainingPage = new TrainingPage(*m_workspace, m_stack);
     m_costPage = new CostPage(*m_workspace, m_stack);
     m_partitioningPage = new PartitioningPage(*m_workspace, m_stack);
     m_fragmentationPage = new FragmentationPage(m_stack);
+    m_reportPage = new ReportPage(*m_workspace, m_undoStack, m_stack);
+    m_forecastPage = new ForecastPage(*m_workspace, m_undoStack, m_stack);
+    m_scenariosPage = new ScenariosPage(*m_workspace, m_undoStack, m_stack);
     const std::pair<QString, Page *> pages[] = {
         {QStringLiteral("Workloads"), m_workloadsPage},
+        {QStringLiteral("Training jobs"), m_trainingJobsPage},
         {QStringLiteral("Catalog"), m_catalogPage},
         {QStringLiteral("Rate cards"), m_rateCardsPage},
         {QStringLiteral("KV & concurrency"), m_kvPage},
         {QStringLiteral("Inference sizing"), m_sizingPage},
+        {QStringLiteral("Training sizing"), m_trainingPage},
         {QStringLiteral("Partitioning"), m_partitioningPage},
         {QStringLiteral("Fragmentation"), m_fragmentationPage},
+        {QStringLiteral("Forecast"), m_forecastPage},
         {QStringLiteral("Cost & reservations"), m_costPage},
+        {QStringLiteral("Scenarios"), m_scenariosPage},
+        {QStringLiteral("Report"), m_reportPage},
     };
     for (const auto &[title, page] : pages) {
         const int index = m_stack->addWidget(page);
@@ -164,6 +180,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&New Workspace…"), QKeySequence::New, this, &MainWindow::newWorkspace);
     file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::chooseWorkspace);
     file->addAction(tr("Save Workspace &As…"), QKeySequence::SaveAs, this, &MainWindow::saveWorkspaceAs);
+    file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace)
+        ->setToolTip(tr("A complete example: workloads and fleet scenarios to explore (rebuilt each time)"));
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export Chart"));
     exportMenu->addAction(tr("As &PDF…"), QKeySequence(tr("Ctrl+E")), this,
@@ -181,6 +199,10 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Add Chart to &Report"), QKeySequence(tr("Ctrl+Shift+R")), this,
+                    &MainWindow::addCurrentChartToReport);
+    edit->addAction(tr("Add Results &Table to Report"), this, &MainWindow::addCurrentTableToReport);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     auto *themes = new QActionGroup(this);
@@ -242,6 +264,38 @@ void MainWindow::copyCurrentChart()
     statusBar()->showMessage(tr("Chart copied to the clipboard."), 3000);
 }
 
+void MainWindow::addFigureToReport(const ChartFigure &figure)
+{
+    const int count = m_reportPage->addFigure(figure);
+    statusBar()->showMessage(tr("Added “%1” to the report (%2).").arg(figure.title, ReportPage::itemCountText(count)),
+                             5000);
+}
+
+void MainWindow::addCurrentChartToReport()
+{
+    Page *page = currentPage();
+    const auto figure = page ? page->currentFigure() : std::nullopt;
+    if (!figure) {
+        statusBar()->showMessage(tr("This page has no chart to add to the report."), 4000);
+        return;
+    }
+    addFigureToReport(*figure);
+}
+
+void MainWindow::addCurrentTableToReport()
+{
+    Page *page = currentPage();
+    const auto table = page ? page->currentTable() : std::nullopt;
+    if (!table) {
+        statusBar()->showMessage(tr("This page has no results table to add to the report."), 4000);
+        return;
+    }
+    const QString pageName = m_navigator->currentItem() ? m_navigator->currentItem()->text(0) : tr("Results");
+    const QString title = tr("%1: results").arg(pageName);
+    const int count = m_reportPage->addTable(title, QString(), *table);
+    statusBar()->showMessage(tr("Added “%1” to the report (%2).").arg(title, ReportPage::itemCountText(count)), 5000);
+}
+
 bool MainWindow::openWorkspace(const QString &path)
 {
     std::unique_ptr<store::Workspace> next;
@@ -259,6 +313,27 @@ bool MainWindow::openWorkspace(const QString &path)
     updateTitle();
     if (!showPage(current))
         showPage(QStringLiteral("KV & concurrency"));
+    return true;
+}
+
+bool MainWindow::openDemoWorkspace()
+{
+    const QString path = store::demoWorkspacePath();
+    if (QFileInfo(m_workspace->path()) == QFileInfo(path)) {
+        showPage(QStringLiteral("Scenarios"));
+        statusBar()->showMessage(tr("The demo workspace is open; it is rebuilt when opened from another workspace."),
+                                 5000);
+        return true;
+    }
+    try {
+        store::createDemoWorkspace(path);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Cannot open the demo workspace"), e.message());
+        return false;
+    }
+    if (!openWorkspace(path))
+        return false;
+    showPage(QStringLiteral("Scenarios"));
     return true;
 }
 

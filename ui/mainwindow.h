@@ -1,5 +1,7 @@
 #pragma once
 
+#include "reporttarget.h"
+
 #include <QMainWindow>
 #include <memory>
 
@@ -18,15 +20,20 @@ class CatalogPage;
 class CostPage;
 class KvPage;
 class FragmentationPage;
+class ForecastPage;
 class PartitioningPage;
 class RateCardsPage;
+class ReportPage;
+class ScenariosPage;
 class SizingPage;
+class TrainingJobsPage;
+class TrainingPage;
 class WorkloadsPage;
 class Page;
 
 // The workbench: navigator on the left (Inputs, Analyses, Outputs), the current page on the
 // right, menus for workspace files, undo/redo, chart export and the palette.
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public ReportTarget {
     Q_OBJECT
 public:
     explicit MainWindow(std::unique_ptr<store::Workspace> workspace, QWidget *parent = nullptr);
@@ -42,13 +49,26 @@ public:
     CostPage *costPage() const { return m_costPage; }
     WorkloadsPage *workloadsPage() const { return m_workloadsPage; }
     SizingPage *sizingPage() const { return m_sizingPage; }
+    TrainingJobsPage *trainingJobsPage() const { return m_trainingJobsPage; }
+    TrainingPage *trainingPage() const { return m_trainingPage; }
     PartitioningPage *partitioningPage() const { return m_partitioningPage; }
     FragmentationPage *fragmentationPage() const { return m_fragmentationPage; }
+    ReportPage *reportPage() const { return m_reportPage; }
+    ForecastPage *forecastPage() const { return m_forecastPage; }
+    ScenariosPage *scenariosPage() const { return m_scenariosPage; }
 
     // Selects a page by its navigator title; false when it is unknown or not available.
     bool showPage(const QString &title);
     // Replaces the open workspace; on failure keeps the current one and says why.
     bool openWorkspace(const QString &path);
+    // Builds a fresh demo workspace and opens it on the Scenarios page (File ▸ Open Demo
+    // Workspace, `headroom --demo`); on failure keeps the current one and says why.
+    bool openDemoWorkspace();
+    // "Add to Report": the figure, or the current page's chart (Ctrl+Shift+R) or results
+    // table, snapshotted into the report with a status bar message.
+    void addFigureToReport(const ChartFigure &figure) override;
+    void addCurrentChartToReport();
+    void addCurrentTableToReport();
 
 private:
     void buildNavigator();
@@ -71,8 +91,13 @@ private:
     CostPage *m_costPage = nullptr;
     WorkloadsPage *m_workloadsPage = nullptr;
     SizingPage *m_sizingPage = nullptr;
+    TrainingJobsPage *m_trainingJobsPage = nullptr;
+    TrainingPage *m_trainingPage = nullptr;
     PartitioningPage *m_partitioningPage = nullptr;
     FragmentationPage *m_fragmentationPage = nullptr;
+    ReportPage *m_reportPage = nullptr;
+    ForecastPage *m_forecastPage = nullptr;
+    ScenariosPage *m_scenariosPage = nullptr;
 };
 
 } // namespace headroom::ui

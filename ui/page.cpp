@@ -1,6 +1,7 @@
 #include "page.h"
 
 #include "chartpanel.h"
+#include "reportsnapshot.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +18,17 @@ std::optional<ChartFigure> Page::currentFigure() const
     if (panels.isEmpty())
         return std::nullopt;
     return panels.first()->figure();
+}
+
+std::optional<DeckTable> Page::currentTable() const
+{
+    for (const QPointer<QTableWidget> &table : m_resultsTables) {
+        if (!table)
+            continue;
+        if (auto snapshot = snapshotTable(*table))
+            return snapshot;
+    }
+    return std::nullopt;
 }
 
 void Page::layOutPage(QWidget *inputs, QWidget *results, int inputsWidth)
@@ -59,6 +71,7 @@ QTableWidget *Page::newResultsTable(const char *objectName)
     table->verticalHeader()->hide();
     table->setAlternatingRowColors(true);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_resultsTables << table;
     return table;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "chartexport.h"
+#include "reportdeck.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 #include <optional>
 
@@ -22,6 +24,9 @@ public:
     virtual QList<ChartPanel *> chartPanels() const { return {}; }
     // The chart or view File ▸ Export and Copy act on: the first chart panel's by default.
     virtual std::optional<ChartFigure> currentFigure() const;
+    // The numbers table "Add Table to Report" acts on: by default the first results table
+    // (newResultsTable) that shows rows, as displayed.
+    virtual std::optional<DeckTable> currentTable() const;
 
 protected:
     // The analysis page layout of DESIGN §5: inputs on the left in a scroll area (at least
@@ -32,6 +37,9 @@ protected:
     // A read-only table of numbers and a selectable, word-wrapped explanation label.
     QTableWidget *newResultsTable(const char *objectName);
     QLabel *newExplanation(const char *objectName);
+
+private:
+    QList<QPointer<QTableWidget>> m_resultsTables;
 };
 
 } // namespace headroom::ui

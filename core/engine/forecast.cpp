@@ -2,6 +2,8 @@
 
 #include "errors.h"
 
+#include <Eigen/Dense>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -285,6 +287,293 @@ Minimum nelderMead(const std::function<double(const std::vector<double> &)> &f,
     return out;
 }
 
+// ---- Standard normal draws for sample paths ---------------------------------------------
+
+// Marsaglia & Tsang's ziggurat (J. Stat. Software 5(8), 2000) with 128 layers, fed by
+// std::mt19937_64: each 64-bit draw gives the layer (low 7 bits) and a signed 32-bit abscissa
+// (high 32 bits), so the two are independent (avoiding the index/value correlation Leong et
+// al. 2005 found in the original). About 99 % of draws take the fast path: one generator call,
+// one compare, one multiply — several times cheaper than std::normal_distribution's polar method.
+class ZigguratNormal {
+public:
+    ZigguratNormal()
+    {
+        constexpr double m1 = 2147483648.0;  // 2^31
+        double dn = kR, tn = dn;
+        const double q = kV / std::exp(-0.5 * dn * dn);
+        m_k[0] = uint32_t((dn / q) * m1);
+        m_k[1] = 0;
+        m_w[0] = q / m1;
+        m_w[127] = dn / m1;
+        m_f[0] = 1.0;
+        m_f[127] = std::exp(-0.5 * dn * dn);
+        for (int i = 126; i >= 1; --i) {
+            dn = std::sqrt(-2.0 * std::log(kV / dn + std::exp(-0.5 * dn * dn)));
+            m_k[i + 1] = uint32_t((dn / tn) * m1);
+            tn = dn;
+            m_f[i] = std::exp(-0.5 * dn * dn);
+            m_w[i] = dn / m1;
+        }
+    }
+
+    double operator()(std::mt19937_64 &rng) const
+    {
+        for (;;) {
+            const uint64_t bits = rng();
+            const size_t layer = size_t(bits & 127u);
+            const int32_t hz = static_cast<int32_t>(static_cast<uint32_t>(bits >> 32));
+            const double x = double(hz) * m_w[layer];
+            const uint32_t magnitude = hz < 0 ? uint32_t(-int64_t(hz)) : uint32_t(hz);
+            if (magnitude < m_k[layer])
+                return x;
+            if (layer == 0) {
+                // The tail beyond r: Marsaglia's exponential rejection.
+                double tx = 0.0, ty = 0.0;
+                do {
+                    tx = -std::log(uniform(rng)) / kR;
+                    ty = -std::log(uniform(rng));
+                } while (ty + ty < tx * tx);
+                return hz > 0 ? kR + tx : -kR - tx;
+            }
+            if (m_f[layer] + uniform(rng) * (m_f[layer - 1] - m_f[layer]) < std::exp(-0.5 * x * x))
+                return x;
+        }
+    }
+
+private:
+    static constexpr double kR = 3.442619855899;        // start of the tail
+    static constexpr double kV = 9.91256303526217e-3;   // area of each layer
+    // Uniform in (0, 1), never 0 (its log is taken).
+    static double uniform(std::mt19937_64 &rng) { return (double(rng() >> 11) + 0.5) * 0x1.0p-53; }
+
+    uint32_t m_k[128] = {};
+    double m_w[128] = {};
+    double m_f[128] = {};
+};
+
+const ZigguratNormal &standardNormal()
+{
+    static const ZigguratNormal normal;
+    return normal;
+}
+
+// ---- Fitting the parameters and estimating the initial states ------------------------------
+
+// Free parameters in order alpha, [beta], [gamma], [phi].
+struct ParamLayout {
+    SmoothingSpec spec;
+    std::vector<double> lower, upper;
+
+    explicit ParamLayout(const SmoothingSpec &s) : spec(s)
+    {
+        lower.push_back(0.0);
+        upper.push_back(1.0);
+        if (hasTrend(spec)) {
+            lower.push_back(0.0);
+            upper.push_back(1.0);
+        }
+        if (hasSeason(spec)) {
+            lower.push_back(0.0);
+            upper.push_back(1.0);
+        }
+        if (spec.trend == TrendKind::Damped) {
+            lower.push_back(kPhiLower);
+            upper.push_back(kPhiUpper);
+        }
+    }
+
+    std::vector<double> pack(const SmoothingParams &p) const
+    {
+        std::vector<double> x{p.alpha};
+        if (hasTrend(spec))
+            x.push_back(p.beta);
+        if (hasSeason(spec))
+            x.push_back(p.gamma);
+        if (spec.trend == TrendKind::Damped)
+            x.push_back(p.phi);
+        return x;
+    }
+
+    SmoothingParams unpack(const std::vector<double> &x) const
+    {
+        SmoothingParams p;
+        size_t i = 0;
+        p.alpha = x[i++];
+        if (hasTrend(spec))
+            p.beta = x[i++];
+        if (hasSeason(spec))
+            p.gamma = x[i++];
+        if (spec.trend == TrendKind::Damped)
+            p.phi = x[i++];
+        return p;
+    }
+};
+
+struct ParamFit {
+    SmoothingParams params;
+    double sse = 0.0;
+    int evaluations = 0;
+};
+
+// Minimises the SSE over the parameters with the initial states fixed: a bounded simplex
+// from `start`, then one restart from its optimum (guards against a simplex collapsed onto a
+// bound). The start point is in the first simplex, so the result is never worse than it.
+ParamFit fitParams(const std::vector<double> &series, const SmoothingSpec &spec,
+                   const InitialStates &states, const SmoothingParams &start, int budget)
+{
+    const ParamLayout layout(spec);
+    auto objective = [&](const std::vector<double> &x) {
+        return sumOfSquaredErrors(series, spec, layout.unpack(x), states);
+    };
+    budget = std::max(10, budget);
+    Minimum best = nelderMead(objective, layout.pack(start), layout.lower, layout.upper, kSimplexStep,
+                              budget / 2);
+    Minimum again = nelderMead(objective, best.x, layout.lower, layout.upper, kRestartStep,
+                               budget - best.evaluations);
+    ParamFit out;
+    out.evaluations = best.evaluations + again.evaluations;
+    const bool second = again.value <= best.value;
+    out.params = layout.unpack(second ? again.x : best.x);
+    out.sse = second ? again.value : best.value;
+    if (spec.trend != TrendKind::Damped)
+        out.params.phi = 1.0;
+    return out;
+}
+
+// The initial states as one vector: level, [trend], seasonal values.
+std::vector<double> packStates(const SmoothingSpec &spec, const InitialStates &s)
+{
+    std::vector<double> x{s.level};
+    if (hasTrend(spec))
+        x.push_back(s.trend);
+    x.insert(x.end(), s.seasonal.begin(), s.seasonal.end());
+    return x;
+}
+
+InitialStates unpackStates(const SmoothingSpec &spec, const std::vector<double> &x)
+{
+    InitialStates s;
+    size_t i = 0;
+    s.level = x[i++];
+    if (hasTrend(spec))
+        s.trend = x[i++];
+    s.seasonal.assign(x.begin() + long(i), x.end());
+    return s;
+}
+
+// Seasonal states normalised to sum 0 (additive) or mean 1 (multiplicative), with the level
+// and trend compensating so that every one-step prediction stays the same: the Holt-Winters
+// recursions are invariant under l → l − c, s → s + c (additive) and under
+// l → l / k, b → b / k, s → k s (multiplicative).
+void normaliseSeason(const SmoothingSpec &spec, InitialStates &s)
+{
+    if (s.seasonal.empty())
+        return;
+    double sum = 0.0;
+    for (double v : s.seasonal)
+        sum += v;
+    const double mean = sum / double(s.seasonal.size());
+    if (spec.season == SeasonKind::Additive) {
+        for (double &v : s.seasonal)
+            v -= mean;
+        s.level += mean;
+    } else if (spec.season == SeasonKind::Multiplicative && mean > 0.0) {
+        for (double &v : s.seasonal)
+            v /= mean;
+        s.level *= mean;
+        s.trend *= mean;
+    }
+}
+
+// One-step predictions for the given states.
+void predictions(const std::vector<double> &series, const SmoothingSpec &spec,
+                 const SmoothingParams &params, const InitialStates &states, std::vector<double> &out)
+{
+    HoltWintersFilter filter(spec, params, states);
+    out.resize(series.size());
+    for (size_t t = 0; t < series.size(); ++t) {
+        out[t] = filter.predict();
+        filter.update(series[t]);
+    }
+}
+
+struct StateFit {
+    InitialStates states;
+    double sse = 0.0;
+    int evaluations = 0;
+};
+
+// Least squares over the initial states with the parameters fixed: Levenberg–Marquardt on a
+// forward-difference Jacobian of the one-step predictions (exact for additive models, whose
+// predictions are affine in the states, so the first step lands on the optimum). The season
+// direction that leaves the predictions unchanged is removed by normaliseSeason after each step.
+StateFit fitStates(const std::vector<double> &series, const SmoothingSpec &spec,
+                   const SmoothingParams &params, const InitialStates &start, int iterations)
+{
+    StateFit out;
+    out.states = start;
+    out.sse = sumOfSquaredErrors(series, spec, params, start);
+    ++out.evaluations;
+    const size_t n = series.size();
+    std::vector<double> base, shifted;
+    double lambda = 1e-9;
+    for (int it = 0; it < iterations; ++it) {
+        const std::vector<double> x = packStates(spec, out.states);
+        const size_t d = x.size();
+        predictions(series, spec, params, out.states, base);
+        Eigen::MatrixXd jacobian(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(d));
+        for (size_t j = 0; j < d; ++j) {
+            std::vector<double> probe = x;
+            const double h = spec.season == SeasonKind::Multiplicative
+                                 ? 1e-6 * std::max(1e-3, std::abs(x[j]))
+                                 : std::max(1.0, std::abs(x[j]));
+            probe[j] += h;
+            predictions(series, spec, params, unpackStates(spec, probe), shifted);
+            ++out.evaluations;
+            for (size_t t = 0; t < n; ++t)
+                jacobian(long(t), long(j)) = (shifted[t] - base[t]) / h;
+        }
+        Eigen::VectorXd residual(static_cast<Eigen::Index>(n));
+        for (size_t t = 0; t < n; ++t)
+            residual(long(t)) = series[t] - base[t];
+        const Eigen::MatrixXd normal = jacobian.transpose() * jacobian;
+        const Eigen::VectorXd gradient = jacobian.transpose() * residual;
+        const double scale = std::max(1e-12, normal.diagonal().maxCoeff());
+        bool improved = false;
+        for (int attempt = 0; attempt < 8 && !improved; ++attempt, lambda *= 100.0) {
+            Eigen::MatrixXd damped = normal;
+            for (size_t j = 0; j < d; ++j)
+                damped(long(j), long(j)) += lambda * scale;
+            const Eigen::VectorXd step = damped.ldlt().solve(gradient);
+            if (!step.allFinite())
+                continue;
+            std::vector<double> trial = x;
+            for (size_t j = 0; j < d; ++j)
+                trial[j] += step(long(j));
+            InitialStates candidate = unpackStates(spec, trial);
+            if (spec.season == SeasonKind::Multiplicative
+                && std::any_of(candidate.seasonal.begin(), candidate.seasonal.end(),
+                               [](double v) { return !(v > 0.0); }))
+                continue;
+            normaliseSeason(spec, candidate);
+            const double sse = sumOfSquaredErrors(series, spec, params, candidate);
+            ++out.evaluations;
+            if (std::isfinite(sse) && sse < out.sse) {
+                const double gain = out.sse - sse;
+                out.states = candidate;
+                out.sse = sse;
+                improved = true;
+                lambda = std::max(1e-12, lambda / 1e4);
+                if (gain <= 1e-10 * std::max(1.0, sse))
+                    return out;
+            }
+        }
+        if (!improved)
+            break;
+    }
+    return out;
+}
+
 } // namespace
 
 InitialStates initialStatesHeuristic(const std::vector<double> &series, const SmoothingSpec &spec)
@@ -325,51 +614,39 @@ SmoothingModel fitSmoothing(const std::vector<double> &series, const SmoothingSp
         model.initial.seasonal.clear();
     validateStates(spec, model.initial);
 
+    const bool estimate = !options.knownStates && options.initial == InitialMethod::Estimated;
     if (options.fixedParams) {
         model.params = *options.fixedParams;
         validateParams(spec, model.params);
+        if (estimate) {
+            normaliseSeason(spec, model.initial);
+            const StateFit states = fitStates(series, spec, model.params, model.initial, 4 * kEstimationRounds);
+            model.initial = states.states;
+            model.evaluations = states.evaluations;
+        }
     } else {
-        // Free parameters in order alpha, [beta], [gamma], [phi].
-        std::vector<double> start{kStartAlpha}, lower{0.0}, upper{1.0};
-        if (hasTrend(spec)) {
-            start.push_back(kStartBeta);
-            lower.push_back(0.0);
-            upper.push_back(1.0);
+        const SmoothingParams start{kStartAlpha, kStartBeta, kStartGamma, kStartPhi};
+        ParamFit fit = fitParams(series, spec, model.initial, start, options.maxEvaluations);
+        model.evaluations = fit.evaluations;
+        if (estimate) {
+            normaliseSeason(spec, model.initial);
+            double sse = fit.sse;
+            for (int round = 0; round < kEstimationRounds; ++round) {
+                const StateFit states = fitStates(series, spec, fit.params, model.initial, 4);
+                model.evaluations += states.evaluations;
+                model.initial = states.states;
+                const ParamFit next = fitParams(series, spec, model.initial, fit.params, options.maxEvaluations);
+                model.evaluations += next.evaluations;
+                if (next.sse <= states.sse)
+                    fit = next;
+                const double now = std::min(next.sse, states.sse);
+                const bool settled = sse - now <= 1e-9 * std::max(1.0, sse);
+                sse = now;
+                if (settled)
+                    break;
+            }
         }
-        if (hasSeason(spec)) {
-            start.push_back(kStartGamma);
-            lower.push_back(0.0);
-            upper.push_back(1.0);
-        }
-        if (spec.trend == TrendKind::Damped) {
-            start.push_back(kStartPhi);
-            lower.push_back(kPhiLower);
-            upper.push_back(kPhiUpper);
-        }
-        auto unpack = [&](const std::vector<double> &x) {
-            SmoothingParams p;
-            size_t i = 0;
-            p.alpha = x[i++];
-            if (hasTrend(spec))
-                p.beta = x[i++];
-            if (hasSeason(spec))
-                p.gamma = x[i++];
-            if (spec.trend == TrendKind::Damped)
-                p.phi = x[i++];
-            return p;
-        };
-        auto objective = [&](const std::vector<double> &x) {
-            return sumOfSquaredErrors(series, spec, unpack(x), model.initial);
-        };
-        const int budget = std::max(10, options.maxEvaluations);
-        Minimum best = nelderMead(objective, start, lower, upper, kSimplexStep, budget / 2);
-        // One restart from the optimum guards against a simplex collapsed onto a bound.
-        Minimum again = nelderMead(objective, best.x, lower, upper, kRestartStep,
-                                   budget - best.evaluations);
-        model.evaluations = best.evaluations + again.evaluations;
-        model.params = unpack(again.value <= best.value ? again.x : best.x);
-        if (spec.trend != TrendKind::Damped)
-            model.params.phi = 1.0;
+        model.params = fit.params;
     }
 
     HoltWintersFilter filter(spec, model.params, model.initial);
@@ -413,14 +690,55 @@ SamplePaths simulatePaths(const SmoothingModel &model, int horizon, int paths, u
     out.paths = paths;
     out.values.resize(size_t(horizon) * size_t(paths));
     std::mt19937_64 rng(seed);
-    std::normal_distribution<double> noise(0.0, 1.0);
+    const ZigguratNormal &noise = standardNormal();
     const double sd = model.residualSd;
+    // The noise of a group of paths is drawn first, path after path (the same stream as one
+    // path at a time), then the group's filters step in lockstep: their recursions are
+    // independent, so the processor overlaps them instead of waiting on one chain.
+    constexpr int kGroup = 4;
+    const HoltWintersFilter start(model.spec, model.params, model.endStates);
+    for (int first = 0; first < paths; first += kGroup) {
+        const int group = std::min(kGroup, paths - first);
+        double *rows = out.values.data() + size_t(first) * size_t(horizon);
+        for (size_t v = 0; v < size_t(group) * size_t(horizon); ++v)
+            rows[v] = sd * noise(rng);
+        HoltWintersFilter filters[kGroup] = {start, start, start, start};
+        for (int step = 0; step < horizon; ++step) {
+            for (int g = 0; g < group; ++g) {
+                double &cell = rows[size_t(g) * size_t(horizon) + size_t(step)];
+                cell += filters[g].predict();
+                filters[g].update(cell);
+            }
+        }
+    }
+    return out;
+}
+
+SamplePaths simulatePathsWith(const SmoothingModel &model, int horizon, int paths,
+                              const std::vector<double> &innovations)
+{
+    if (horizon < 1)
+        throw InputError("horizon", "the horizon must be at least 1 step");
+    if (paths < 1)
+        throw InputError("paths", "at least one sample path is needed");
+    if (innovations.size() != size_t(horizon) * size_t(paths))
+        throw InputError("innovations", "expected " + std::to_string(size_t(horizon) * size_t(paths))
+                                            + " innovations (paths × horizon), got "
+                                            + std::to_string(innovations.size()));
+    SamplePaths out;
+    out.horizon = horizon;
+    out.paths = paths;
+    out.values.resize(innovations.size());
     for (int p = 0; p < paths; ++p) {
         HoltWintersFilter filter(model.spec, model.params, model.endStates);
-        double *row = out.values.data() + size_t(p) * size_t(horizon);
+        const size_t row = size_t(p) * size_t(horizon);
         for (int step = 0; step < horizon; ++step) {
-            const double y = filter.predict() + sd * noise(rng);
-            row[step] = y;
+            const double e = innovations[row + size_t(step)];
+            if (!std::isfinite(e))
+                throw InputError("innovations", "innovation " + std::to_string(row + size_t(step))
+                                                    + " is not a finite number");
+            const double y = filter.predict() + e;
+            out.values[row + size_t(step)] = y;
             filter.update(y);
         }
     }
@@ -451,6 +769,58 @@ std::vector<double> pathQuantiles(const SamplePaths &paths, double q)
         for (int p = 0; p < paths.paths; ++p)
             column[size_t(p)] = paths.values[size_t(p) * size_t(paths.horizon) + size_t(step)];
         out[size_t(step)] = sampleQuantile(column, q);
+    }
+    return out;
+}
+
+std::vector<std::vector<double>> pathQuantiles(const SamplePaths &paths, const std::vector<double> &levels)
+{
+    for (double q : levels)
+        requireUnit("quantile", q);
+    if (paths.paths < 1)
+        throw InputError("sample", "a quantile needs at least one value");
+    std::vector<size_t> order(levels.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return levels[a] < levels[b]; });
+    std::vector<std::vector<double>> out(levels.size(), std::vector<double>(size_t(paths.horizon)));
+    const size_t n = size_t(paths.paths);
+    const size_t horizon = size_t(paths.horizon);
+
+    // The levels of one step's values (reordered in place). Order statistics are found left
+    // to right: after nth_element at j, everything from j + 1 on is ≥ column[j], so the next
+    // level only partitions that remainder.
+    auto levelsOf = [&](std::vector<double>::iterator column, size_t step) {
+        size_t settled = 0;
+        for (size_t i : order) {
+            const double h = double(n - 1) * levels[i];
+            const size_t lower = static_cast<size_t>(std::floor(h));
+            if (lower >= settled) {
+                std::nth_element(column + long(settled), column + long(lower), column + long(n));
+                settled = lower + 1;
+            }
+            const double low = column[long(lower)];
+            double value = low;
+            if (lower + 1 < n) {
+                const double high = *std::min_element(column + long(lower) + 1, column + long(n));
+                value = low + (h - double(lower)) * (high - low);
+            }
+            out[i][step] = value;
+        }
+    };
+
+    // Steps are gathered a block at a time, so each path's row is read a cache line at a time.
+    constexpr size_t kBlock = 8;
+    std::vector<double> block(kBlock * n);
+    for (size_t first = 0; first < horizon; first += kBlock) {
+        const size_t width = std::min(kBlock, horizon - first);
+        for (size_t p = 0; p < n; ++p) {
+            const double *row = paths.values.data() + p * horizon + first;
+            for (size_t k = 0; k < width; ++k)
+                block[k * n + p] = row[k];
+        }
+        for (size_t k = 0; k < width; ++k)
+            levelsOf(block.begin() + long(k * n), first + k);
     }
     return out;
 }

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 // Holt-Winters exponential smoothing of an hourly demand series (DESIGN §3.6).
@@ -42,12 +44,29 @@ struct InitialStates {
     std::vector<double> seasonal;
 };
 
-// How to fit: fixed parameters (none fitted) and/or known initial states (else the heuristic
-// of initialStatesHeuristic). Fitted parameters are bounded to [0, 1], phi to [0.8, 0.98].
+// Where the initial states of a fit come from when they are not known.
+//  Heuristic: initialStatesHeuristic, kept fixed while the parameters are fitted.
+//  Estimated: like statsmodels' initialization_method="estimated", the fit also moves the
+//    initial level, trend and seasonal values to lower the SSE. Starting from the heuristic
+//    fit, it alternates two descent steps until the SSE stops falling (at most
+//    kEstimationRounds rounds): the states by Gauss–Newton least squares with the parameters
+//    fixed (one step is exact for additive models, whose one-step predictions are linear in
+//    the states), then the parameters by the bounded simplex with the states fixed. The
+//    seasonal states are normalised (sum 0 additive, mean 1 multiplicative), which leaves the
+//    predictions unchanged. The SSE never exceeds the heuristic fit's. With fixed parameters
+//    and an additive model the states are the exact least-squares ones (statsmodels' SSE to
+//    1e-6, its states up to that seasonal shift); with free parameters the search differs
+//    from statsmodels' joint one, so the optimum may differ (on the tests, as low or lower).
+enum class InitialMethod { Heuristic, Estimated };
+inline constexpr int kEstimationRounds = 6;
+
+// How to fit: fixed parameters (none fitted) and/or known initial states (else `initial`
+// decides). Fitted parameters are bounded to [0, 1], phi to [0.8, 0.98].
 struct FitOptions {
     std::optional<SmoothingParams> fixedParams;
     std::optional<InitialStates> knownStates;
-    int maxEvaluations = 2000;  // SSE evaluations of the optimizer
+    int maxEvaluations = 2000;  // SSE evaluations of the optimizer (per round when estimating)
+    InitialMethod initial = InitialMethod::Heuristic; // ignored when knownStates is given
 };
 
 // A fitted model: parameters, initial and final states, in-sample one-step predictions.
@@ -78,7 +97,8 @@ SmoothingModel fitSmoothing(const std::vector<double> &series, const SmoothingSp
 std::vector<double> forecastSmoothing(const SmoothingModel &model, int horizon);
 
 // Sample paths of the next `horizon` values: each step draws y = ŷ + ε, ε ~ N(0, sd²) with
-// sd = model.residualSd, from std::mt19937_64(seed), then updates the states with y.
+// sd = model.residualSd, from std::mt19937_64(seed) through a 128-layer ziggurat (Marsaglia &
+// Tsang 2000; the same numbers with every standard library), then updates the states with y.
 // Row-major: value(path, step) = values[path × horizon + step].
 struct SamplePaths {
     int horizon = 0;
@@ -87,10 +107,31 @@ struct SamplePaths {
 };
 SamplePaths simulatePaths(const SmoothingModel &model, int horizon, int paths, uint64_t seed);
 
+// Sample paths driven by given innovations instead of normal draws: step s of path p adds
+// innovations[p × horizon + s] (series unit) to the one-step prediction, then updates the
+// states. Used to replay resampled residuals. Throws InputError("innovations") when the
+// count is not paths × horizon or a value is not finite.
+SamplePaths simulatePathsWith(const SmoothingModel &model, int horizon, int paths,
+                              const std::vector<double> &innovations);
+
 // Per-step empirical quantile (type 7, numpy's default) of the paths, q in [0, 1].
 std::vector<double> pathQuantiles(const SamplePaths &paths, double q);
+// Several levels at once, [level][step], equal to pathQuantiles per level but cheaper: each
+// step's values are gathered once and partially ordered level by level.
+std::vector<std::vector<double>> pathQuantiles(const SamplePaths &paths, const std::vector<double> &levels);
 
 // Type-7 quantile of a sample, q in [0, 1].
 double sampleQuantile(std::vector<double> values, double q);
+
+// Progress of a long forecasting run (decomposed comparison, reservation hand-off), called
+// from the worker thread that runs it: `done` of `total` steps finished. Return false to
+// cancel; the run then throws ForecastCancelled at the next step and returns nothing.
+using ForecastProgress = std::function<bool(int done, int total)>;
+
+// Thrown when a ForecastProgress callback asked to stop.
+class ForecastCancelled : public std::runtime_error {
+public:
+    ForecastCancelled() : std::runtime_error("the forecast run was cancelled") {}
+};
 
 } // namespace headroom::engine

@@ -4,10 +4,15 @@
 #include "demandtables.h"
 #include "migrations.h"
 #include "ratecardtables.h"
+#include "reporttables.h"
+#include "scenariojson.h"
+#include "scenariotables.h"
 #include "sqlsupport.h"
 #include "storeerror.h"
+#include "trainingtables.h"
 #include "workloadtables.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -116,6 +121,16 @@ void requireValidWorkload(const engine::WorkloadProfile &workload)
                              .arg(QString::fromStdString(workload.name), describe(problems)));
 }
 
+void requireValidTrainingJob(const engine::TrainingJob &job)
+{
+    if (job.name.empty())
+        throw StoreError(QStringLiteral("Training job: field \"name\": must not be empty"));
+    const auto problems = engine::validate(job);
+    if (!problems.empty())
+        throw StoreError(QStringLiteral("Training job \"%1\": %2")
+                             .arg(QString::fromStdString(job.name), describe(problems)));
+}
+
 template <typename Spec>
 void requireUniqueIds(const std::vector<Spec> &specs, const QString &kind)
 {
@@ -138,6 +153,9 @@ struct Workspace::Private {
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
     DemandTables demandTables() const { return DemandTables(connectionName, path); }
     WorkloadTables workloadTables() const { return WorkloadTables(connectionName, path); }
+    TrainingTables trainingTables() const { return TrainingTables(connectionName, path); }
+    ReportTables reportTables() const { return ReportTables(connectionName, path); }
+    ScenarioTables scenarioTables() const { return ScenarioTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
 };
@@ -394,6 +412,282 @@ bool Workspace::removeWorkload(const QString &name)
     const bool removed = d->workloadTables().deleteWorkload(name);
     if (removed)
         emit workloadsChanged();
+    return removed;
+}
+
+std::vector<engine::TrainingJob> Workspace::trainingJobs() const
+{
+    std::vector<engine::TrainingJob> jobs;
+    for (TrainingJobRecord &record : d->trainingTables().records())
+        jobs.push_back(std::move(record.job));
+    return jobs;
+}
+
+std::optional<engine::TrainingJob> Workspace::trainingJob(const QString &name) const
+{
+    if (auto record = d->trainingTables().record(name))
+        return std::move(record->job);
+    return std::nullopt;
+}
+
+std::optional<TrainingJobRecord> Workspace::trainingJobRecord(const QString &name) const
+{
+    return d->trainingTables().record(name);
+}
+
+void Workspace::putTrainingJob(const engine::TrainingJob &job)
+{
+    requireValidTrainingJob(job);
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const TrainingTables tables = d->trainingTables();
+        const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        TrainingJobRecord record;
+        record.job = job;
+        record.updatedAt = now;
+        if (const auto existing = tables.record(QString::fromStdString(job.name))) {
+            record.version = existing->version + 1;
+            record.createdAt = existing->createdAt;
+        } else {
+            record.version = 1;
+            record.createdAt = now;
+        }
+        tables.upsertRecord(record);
+        transaction.commit();
+    }
+    emit trainingJobsChanged();
+}
+
+bool Workspace::removeTrainingJob(const QString &name)
+{
+    const bool removed = d->trainingTables().deleteJob(name);
+    if (removed)
+        emit trainingJobsChanged();
+    return removed;
+}
+
+std::vector<ReportItem> Workspace::reportItems() const
+{
+    return d->reportTables().items();
+}
+
+int Workspace::appendReportItem(const ReportItem &item)
+{
+    const int position = int(reportItems().size());
+    insertReportItem(position, item);
+    return position;
+}
+
+void Workspace::insertReportItem(int position, const ReportItem &item)
+{
+    const QString problem = reportItemProblem(item);
+    if (!problem.isEmpty())
+        throw StoreError(QStringLiteral("Report item \"%1\": %2").arg(item.title, problem));
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        std::vector<ReportItem> items = d->reportTables().items();
+        if (position < 0 || position > int(items.size()))
+            throw StoreError(QStringLiteral("Report item \"%1\": position %2 is outside 0…%3")
+                                 .arg(item.title)
+                                 .arg(position)
+                                 .arg(items.size()));
+        items.insert(items.begin() + position, item);
+        d->reportTables().replaceItems(items);
+        transaction.commit();
+    }
+    emit reportChanged();
+}
+
+void Workspace::moveReportItem(int from, int to)
+{
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        std::vector<ReportItem> items = d->reportTables().items();
+        const int count = int(items.size());
+        if (from < 0 || from >= count || to < 0 || to >= count)
+            throw StoreError(QStringLiteral("Cannot move report item %1 to %2: the report has %3 "
+                                            "items (positions 0…%4)")
+                                 .arg(from)
+                                 .arg(to)
+                                 .arg(count)
+                                 .arg(count - 1));
+        if (from == to)
+            return;
+        ReportItem moved = std::move(items[size_t(from)]);
+        items.erase(items.begin() + from);
+        items.insert(items.begin() + to, std::move(moved));
+        d->reportTables().replaceItems(items);
+        transaction.commit();
+    }
+    emit reportChanged();
+}
+
+bool Workspace::removeReportItem(int position)
+{
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        std::vector<ReportItem> items = d->reportTables().items();
+        if (position < 0 || position >= int(items.size()))
+            return false;
+        items.erase(items.begin() + position);
+        d->reportTables().replaceItems(items);
+        transaction.commit();
+    }
+    emit reportChanged();
+    return true;
+}
+
+ReportSettings Workspace::reportSettings() const
+{
+    return d->reportTables().settings();
+}
+
+void Workspace::setReportSettings(const ReportSettings &settings)
+{
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        d->reportTables().putSettings(settings);
+        transaction.commit();
+    }
+    emit reportChanged();
+}
+
+QStringList Workspace::scenarioNames() const
+{
+    return d->scenarioTables().names();
+}
+
+std::vector<ScenarioSummary> Workspace::scenarioSummaries() const
+{
+    return d->scenarioTables().summaries();
+}
+
+std::optional<ScenarioSummary> Workspace::scenarioSummary(const QString &name) const
+{
+    if (auto row = d->scenarioTables().row(name))
+        return row->summary;
+    return std::nullopt;
+}
+
+std::optional<engine::Scenario> Workspace::scenario(const QString &name) const
+{
+    const auto row = d->scenarioTables().row(name);
+    if (!row)
+        return std::nullopt;
+    engine::Scenario scenario = parseScenario(row->body, QStringLiteral("%1: scenario \"%2\"").arg(d->path, name));
+    scenario.name = name.toStdString();  // the row's name is the scenario's
+    return scenario;
+}
+
+namespace {
+
+QString utcNow()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+void requireValidScenario(const engine::Scenario &scenario)
+{
+    const auto problems = engine::validate(scenario);
+    if (!problems.empty())
+        throw StoreError(QStringLiteral("Scenario \"%1\": %2")
+                             .arg(QString::fromStdString(scenario.name), describe(problems)));
+}
+
+void requireScenarioName(const QString &name)
+{
+    if (name.trimmed().isEmpty())
+        throw StoreError(QStringLiteral("Scenario: field \"name\": must not be empty"));
+}
+
+} // namespace
+
+void Workspace::putScenario(const engine::Scenario &scenario)
+{
+    requireValidScenario(scenario);
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const ScenarioTables tables = d->scenarioTables();
+        ScenarioRow row;
+        row.summary.name = QString::fromStdString(scenario.name);
+        row.summary.description = QString::fromStdString(scenario.description);
+        row.summary.author = QString::fromStdString(scenario.author);
+        row.summary.updatedAt = utcNow();
+        row.body = scenarioJsonText(scenario);
+        if (const auto existing = tables.row(row.summary.name)) {
+            row.summary.version = existing->summary.version + 1;
+            row.summary.createdAt = existing->summary.createdAt;
+            tables.update(row);
+        } else {
+            row.summary.version = 1;
+            row.summary.createdAt = row.summary.updatedAt;
+            tables.insert(row);
+        }
+        transaction.commit();
+    }
+    emit scenariosChanged();
+}
+
+void Workspace::renameScenario(const QString &oldName, const QString &newName)
+{
+    requireScenarioName(newName);
+    if (oldName == newName)
+        return;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const ScenarioTables tables = d->scenarioTables();
+        auto row = tables.row(oldName);
+        if (!row)
+            throw StoreError(QStringLiteral("Scenario \"%1\" does not exist").arg(oldName));
+        if (tables.row(newName))
+            throw StoreError(QStringLiteral("Cannot rename scenario \"%1\": \"%2\" already exists")
+                                 .arg(oldName, newName));
+        engine::Scenario scenario =
+            parseScenario(row->body, QStringLiteral("%1: scenario \"%2\"").arg(d->path, oldName));
+        scenario.name = newName.toStdString();
+        tables.rename(oldName, newName);
+        row->summary.name = newName;
+        row->summary.version += 1;
+        row->summary.updatedAt = utcNow();
+        row->body = scenarioJsonText(scenario);
+        tables.update(*row);
+        transaction.commit();
+    }
+    emit scenariosChanged();
+}
+
+void Workspace::duplicateScenario(const QString &name, const QString &newName)
+{
+    requireScenarioName(newName);
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const ScenarioTables tables = d->scenarioTables();
+        const auto row = tables.row(name);
+        if (!row)
+            throw StoreError(QStringLiteral("Scenario \"%1\" does not exist").arg(name));
+        if (tables.row(newName))
+            throw StoreError(QStringLiteral("Cannot duplicate scenario \"%1\": \"%2\" already exists")
+                                 .arg(name, newName));
+        engine::Scenario scenario =
+            parseScenario(row->body, QStringLiteral("%1: scenario \"%2\"").arg(d->path, name));
+        scenario.name = newName.toStdString();
+        ScenarioRow copy;
+        copy.summary = row->summary;
+        copy.summary.name = newName;
+        copy.summary.version = 1;
+        copy.summary.createdAt = copy.summary.updatedAt = utcNow();
+        copy.body = scenarioJsonText(scenario);
+        tables.insert(copy);
+        transaction.commit();
+    }
+    emit scenariosChanged();
+}
+
+bool Workspace::removeScenario(const QString &name)
+{
+    const bool removed = d->scenarioTables().remove(name);
+    if (removed)
+        emit scenariosChanged();
     return removed;
 }
 

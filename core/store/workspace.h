@@ -2,8 +2,12 @@
 
 #include "engine/demand.h"
 #include "engine/ratecard.h"
+#include "engine/scenario.h"
 #include "engine/types.h"
 #include "engine/workload.h"
+#include "reporttables.h"
+#include "scenariotables.h"
+#include "trainingtables.h"
 
 #include <QObject>
 #include <QString>
@@ -68,6 +72,41 @@ public:
     void putWorkload(const engine::WorkloadProfile &workload);
     bool removeWorkload(const QString &name);
 
+    // Training jobs (engine::TrainingJob, stored as trainingjson documents) by unique name.
+    std::vector<engine::TrainingJob> trainingJobs() const; // ordered by name
+    std::optional<engine::TrainingJob> trainingJob(const QString &name) const;
+    // The job with its version and ISO 8601 UTC creation and change times.
+    std::optional<TrainingJobRecord> trainingJobRecord(const QString &name) const;
+    // Insert (version 1) or replace by name (version + 1, created_at kept, updated_at now)
+    // after engine::validate(); throws StoreError naming the job and field, changing nothing.
+    void putTrainingJob(const engine::TrainingJob &job);
+    bool removeTrainingJob(const QString &name);
+
+    // The report deck's items in order (positions 0..n-1) and its title page. Every edit is
+    // all or nothing; a bad item or position throws StoreError naming it.
+    std::vector<ReportItem> reportItems() const;
+    int appendReportItem(const ReportItem &item);              // returns its position
+    void insertReportItem(int position, const ReportItem &item); // 0..count
+    void moveReportItem(int from, int to);
+    bool removeReportItem(int position);
+    ReportSettings reportSettings() const;
+    void setReportSettings(const ReportSettings &settings);
+
+    // Fleet scenarios (engine::Scenario, stored as scenariojson documents) by unique name.
+    // Listing reads no bodies. putScenario inserts (version 1) or replaces (version + 1,
+    // created_at kept, updated_at now) after engine::validate(); errors throw StoreError
+    // naming the scenario and field, and change nothing.
+    QStringList scenarioNames() const;
+    std::vector<ScenarioSummary> scenarioSummaries() const;
+    std::optional<ScenarioSummary> scenarioSummary(const QString &name) const;
+    std::optional<engine::Scenario> scenario(const QString &name) const;
+    void putScenario(const engine::Scenario &scenario);
+    // Renames (version + 1); throws StoreError when `oldName` is missing or `newName` taken.
+    void renameScenario(const QString &oldName, const QString &newName);
+    // A copy under `newName` (version 1, new timestamps); same errors as renameScenario.
+    void duplicateScenario(const QString &name, const QString &newName);
+    bool removeScenario(const QString &name);
+
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
     // Throws StoreError naming the file; this workspace stays open and unchanged.
     void saveCopyAs(const QString &path) const;
@@ -78,6 +117,9 @@ signals:
     void rateCardsChanged();
     void demandSeriesChanged();
     void workloadsChanged();
+    void trainingJobsChanged();
+    void reportChanged();
+    void scenariosChanged();
 
 private:
     struct Private;

@@ -2,8 +2,11 @@
 
 #include "ui/catalogpage.h"
 #include "ui/dialogs.h"
+#include "ui/forecastpage.h"
 #include "ui/kvpage.h"
 #include "ui/mainwindow.h"
+#include "ui/trainingjobspage.h"
+#include "ui/trainingpage.h"
 
 #include <QApplication>
 #include <QFontDatabase>
@@ -23,14 +26,20 @@ TEST_CASE("Main window: navigator lists every page, only built ones are enabled"
             continue;
         ((*it)->flags() & Qt::ItemIsEnabled ? enabled : disabled) << (*it)->text(0);
     }
-    CHECK(enabled == QStringList{"Workloads", "Rate cards", "Catalog", "KV & concurrency", "Inference sizing",
-                                 "Partitioning", "Fragmentation", "Cost & reservations"});
-    CHECK(disabled.size() == 5);
-    CHECK(disabled.contains("Forecast"));
+    CHECK(enabled == QStringList{"Workloads", "Training jobs", "Rate cards", "Catalog", "KV & concurrency",
+                                 "Inference sizing", "Training sizing", "Partitioning", "Fragmentation", "Forecast",
+                                 "Cost & reservations", "Scenarios", "Report"});
+    CHECK(disabled.size() == 0);
     CHECK(window.currentPage() == window.kvPage());
     CHECK(window.showPage("Catalog"));
     CHECK(window.currentPage() == window.catalogPage());
-    CHECK_FALSE(window.showPage("Forecast"));
+    CHECK(window.showPage("Forecast"));
+    CHECK(window.currentPage() == window.forecastPage());
+    CHECK(window.showPage("Training sizing"));
+    CHECK(window.currentPage() == window.trainingPage());
+    CHECK(window.showPage("Training jobs"));
+    CHECK(window.currentPage() == window.trainingJobsPage());
+    CHECK_FALSE(window.showPage("No such page"));
     CHECK(window.windowTitle().contains("w.headroom"));
 }
 

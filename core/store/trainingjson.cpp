@@ -1,0 +1,268 @@
+#include "trainingjson.h"
+
+#include "jsonsupport.h"
+#include "storeerror.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <cmath>
+#include <limits>
+
+namespace headroom::store {
+
+namespace {
+
+QString text(std::string_view value)
+{
+    return QString::fromUtf8(value.data(), qsizetype(value.size()));
+}
+
+// Reads the fields of one job object; every failure names the source, the job and the field.
+class JobReader {
+public:
+    JobReader(const QJsonObject &object, const QString &source) : m_object(object)
+    {
+        m_location = source;
+        const QJsonValue name = object.value(QStringLiteral("name"));
+        if (name.isString())
+            m_location += QStringLiteral(" (training job ") + quoted(name.toString()) + QLatin1Char(')');
+    }
+
+    [[noreturn]] void fail(const QString &message) const
+    {
+        throw StoreError(m_location + QStringLiteral(": ") + message);
+    }
+
+    [[noreturn]] void failField(const QString &field, const QString &message) const
+    {
+        fail(QStringLiteral("field ") + quoted(field) + QStringLiteral(": ") + message);
+    }
+
+    void checkKeys() const
+    {
+        QStringList unknown;
+        for (auto it = m_object.begin(); it != m_object.end(); ++it) {
+            if (!trainingJobKeys().contains(it.key()))
+                unknown << quoted(it.key());
+        }
+        if (!unknown.isEmpty())
+            fail(QStringLiteral("unknown field%1 %2 (fields are: %3)")
+                     .arg(unknown.size() == 1 ? QString() : QStringLiteral("s"),
+                          unknown.join(QStringLiteral(", ")), trainingJobKeys().join(QStringLiteral(", "))));
+        for (const QString &key : {QStringLiteral("name"), QStringLiteral("tokens")}) {
+            if (!has(key))
+                failField(key, QStringLiteral("missing (required)"));
+        }
+    }
+
+    // Present and not null.
+    bool has(const QString &key) const
+    {
+        const QJsonValue value = m_object.value(key);
+        return !value.isUndefined() && !value.isNull();
+    }
+
+    std::string string(const QString &key, const std::string &fallback) const
+    {
+        if (!has(key))
+            return fallback;
+        const QJsonValue value = m_object.value(key);
+        if (!value.isString())
+            failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
+        return value.toString().toStdString();
+    }
+
+    double number(const QString &key, double fallback) const
+    {
+        if (!has(key))
+            return fallback;
+        const QJsonValue value = m_object.value(key);
+        if (!value.isDouble())
+            failField(key, QStringLiteral("expected a number, got ") + jsonTypeName(value));
+        return value.toDouble();
+    }
+
+    int integer(const QString &key, int fallback) const
+    {
+        if (!has(key))
+            return fallback;
+        const double value = number(key, fallback);
+        if (value != std::trunc(value))
+            failField(key, QStringLiteral("expected a whole number, got %1").arg(value));
+        if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+            failField(key, QStringLiteral("%1 is out of range").arg(value));
+        return int(value);
+    }
+
+    bool boolean(const QString &key, bool fallback) const
+    {
+        if (!has(key))
+            return fallback;
+        const QJsonValue value = m_object.value(key);
+        if (!value.isBool())
+            failField(key, QStringLiteral("expected true or false, got ") + jsonTypeName(value));
+        return value.toBool();
+    }
+
+    // An enum spelled as text; `allowed` lists the spellings for the message.
+    template <typename Enum, typename Parse>
+    Enum choice(const QString &key, Enum fallback, Parse parse, const QString &allowed) const
+    {
+        if (!has(key))
+            return fallback;
+        const std::string value = string(key, {});
+        const std::optional<Enum> parsed = parse(value);
+        if (!parsed)
+            failField(key, QStringLiteral("expected one of %1, got %2")
+                               .arg(allowed, quoted(QString::fromStdString(value))));
+        return *parsed;
+    }
+
+    void checkProblems(const std::vector<engine::FieldProblem> &problems) const
+    {
+        if (!problems.empty())
+            failField(QString::fromStdString(problems.front().field),
+                      QString::fromStdString(problems.front().message));
+    }
+
+private:
+    const QJsonObject &m_object;
+    QString m_location;
+};
+
+} // namespace
+
+const QStringList &trainingJobKeys()
+{
+    static const QStringList keys = {
+        QStringLiteral("name"),
+        QStringLiteral("model_id"),
+        QStringLiteral("params"),
+        QStringLiteral("tokens"),
+        QStringLiteral("seq_len"),
+        QStringLiteral("global_batch_tokens"),
+        QStringLiteral("micro_batch"),
+        QStringLiteral("recompute"),
+        QStringLiteral("gpu_id"),
+        QStringLiteral("throughput_basis"),
+        QStringLiteral("throughput"),
+        QStringLiteral("target"),
+        QStringLiteral("target_value"),
+        QStringLiteral("tp"),
+        QStringLiteral("pp"),
+        QStringLiteral("dp"),
+        QStringLiteral("zero_stage"),
+        QStringLiteral("intra_node"),
+        QStringLiteral("inter_node"),
+        QStringLiteral("cpu_cores_per_gpu"),
+        QStringLiteral("start_date"),
+        QStringLiteral("priority"),
+        QStringLiteral("preemptible"),
+        QStringLiteral("checkpoint_interval_hours"),
+    };
+    return keys;
+}
+
+QJsonObject trainingJobToJson(const engine::TrainingJob &job)
+{
+    QJsonObject object;
+    object.insert(QStringLiteral("name"), QString::fromStdString(job.name));
+    object.insert(QStringLiteral("model_id"), QString::fromStdString(job.modelId));
+    object.insert(QStringLiteral("params"), job.params);
+    object.insert(QStringLiteral("tokens"), job.tokens);
+    object.insert(QStringLiteral("seq_len"), job.seqLen);
+    object.insert(QStringLiteral("global_batch_tokens"), job.globalBatchTokens);
+    object.insert(QStringLiteral("micro_batch"), job.microBatch);
+    object.insert(QStringLiteral("recompute"), job.recompute);
+    object.insert(QStringLiteral("gpu_id"), QString::fromStdString(job.gpuId));
+    object.insert(QStringLiteral("throughput_basis"), text(engine::toString(job.throughputBasis)));
+    object.insert(QStringLiteral("throughput"), job.throughput);
+    object.insert(QStringLiteral("target"), text(engine::toString(job.target)));
+    object.insert(QStringLiteral("target_value"), job.targetValue);
+    object.insert(QStringLiteral("tp"), job.tp);
+    object.insert(QStringLiteral("pp"), job.pp);
+    object.insert(QStringLiteral("dp"), job.dp);
+    object.insert(QStringLiteral("zero_stage"), job.zeroStage);
+    object.insert(QStringLiteral("intra_node"), text(engine::toString(job.intraNode)));
+    object.insert(QStringLiteral("inter_node"), text(engine::toString(job.interNode)));
+    object.insert(QStringLiteral("cpu_cores_per_gpu"), job.cpuCoresPerGpu);
+    object.insert(QStringLiteral("start_date"), QString::fromStdString(job.startDate));
+    object.insert(QStringLiteral("priority"), job.priority);
+    object.insert(QStringLiteral("preemptible"), job.preemptible);
+    object.insert(QStringLiteral("checkpoint_interval_hours"), job.checkpointIntervalHours);
+    return object;
+}
+
+engine::TrainingJob trainingJobFromJson(const QJsonObject &object, const QString &sourceName)
+{
+    const JobReader in(object, sourceName);
+    in.checkKeys();
+    const engine::TrainingJob defaults;
+    engine::TrainingJob job;
+    job.name = in.string(QStringLiteral("name"), {});
+    if (job.name.empty())
+        in.failField(QStringLiteral("name"), QStringLiteral("must not be empty"));
+    job.modelId = in.string(QStringLiteral("model_id"), defaults.modelId);
+    job.params = in.number(QStringLiteral("params"), defaults.params);
+    job.tokens = in.number(QStringLiteral("tokens"), defaults.tokens);
+    job.seqLen = in.integer(QStringLiteral("seq_len"), defaults.seqLen);
+    job.globalBatchTokens = in.number(QStringLiteral("global_batch_tokens"), defaults.globalBatchTokens);
+    job.microBatch = in.integer(QStringLiteral("micro_batch"), defaults.microBatch);
+    job.recompute = in.boolean(QStringLiteral("recompute"), defaults.recompute);
+    job.gpuId = in.string(QStringLiteral("gpu_id"), defaults.gpuId);
+    job.throughputBasis = in.choice(QStringLiteral("throughput_basis"), defaults.throughputBasis,
+                                    engine::parseThroughputBasis, QStringLiteral("\"tflops\", \"mfu\""));
+    job.throughput = in.number(QStringLiteral("throughput"), defaults.throughput);
+    job.target = in.choice(QStringLiteral("target"), defaults.target, engine::parseTrainingTarget,
+                           QStringLiteral("\"days\", \"gpus\""));
+    job.targetValue = in.number(QStringLiteral("target_value"), defaults.targetValue);
+    job.tp = in.integer(QStringLiteral("tp"), defaults.tp);
+    job.pp = in.integer(QStringLiteral("pp"), defaults.pp);
+    job.dp = in.integer(QStringLiteral("dp"), defaults.dp);
+    job.zeroStage = in.integer(QStringLiteral("zero_stage"), defaults.zeroStage);
+    job.intraNode = in.choice(QStringLiteral("intra_node"), defaults.intraNode, engine::parseIntraNodeLink,
+                              QStringLiteral("\"nvlink\", \"pcie\""));
+    job.interNode = in.choice(QStringLiteral("inter_node"), defaults.interNode, engine::parseInterNodeLink,
+                              QStringLiteral("\"infiniband\", \"roce\", \"ethernet\""));
+    job.cpuCoresPerGpu = in.integer(QStringLiteral("cpu_cores_per_gpu"), defaults.cpuCoresPerGpu);
+    job.startDate = in.string(QStringLiteral("start_date"), defaults.startDate);
+    job.priority = in.integer(QStringLiteral("priority"), defaults.priority);
+    job.preemptible = in.boolean(QStringLiteral("preemptible"), defaults.preemptible);
+    job.checkpointIntervalHours =
+        in.number(QStringLiteral("checkpoint_interval_hours"), defaults.checkpointIntervalHours);
+    in.checkProblems(engine::validate(job));
+    return job;
+}
+
+engine::TrainingJob parseTrainingJob(const QByteArray &json, const QString &sourceName)
+{
+    const QJsonDocument document = parseJsonDocument(json, sourceName);
+    if (!document.isObject())
+        throw StoreError(sourceName + QStringLiteral(": the top level must be one training job object"));
+    return trainingJobFromJson(document.object(), sourceName);
+}
+
+engine::TrainingJob readTrainingJobFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw StoreError(
+            QStringLiteral("Cannot read training job file %1: %2").arg(quoted(path), file.errorString()));
+    return parseTrainingJob(file.readAll(), path);
+}
+
+QByteArray trainingJobJsonText(const engine::TrainingJob &job)
+{
+    const QJsonObject object = trainingJobToJson(job);
+    QByteArray out = "{\n";
+    bool first = true;
+    for (const QString &key : trainingJobKeys()) {
+        out += first ? "  " : ",\n  ";
+        first = false;
+        out += jsonScalarText(key) + ": " + jsonScalarText(object.value(key));
+    }
+    out += "\n}\n";
+    return out;
+}
+
+} // namespace headroom::store

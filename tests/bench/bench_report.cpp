@@ -1,0 +1,61 @@
+// Report benchmark (DESIGN §7): a 12-page PDF deck — title, assumptions, eight vector
+// charts, a table and the warnings — built from a workspace and written, offscreen.
+#include "benchtiming.h"
+
+#include "store/workspace.h"
+#include "ui/chartpanel.h"
+#include "ui/costpage.h"
+#include "ui/kvpage.h"
+#include "ui/reportdeck.h"
+#include "ui/reportsnapshot.h"
+
+#include <QApplication>
+#include <QTemporaryDir>
+#include <cstdio>
+
+using namespace headroom;
+
+int main(int argc, char *argv[])
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QTemporaryDir dir;
+    store::Workspace workspace(dir.filePath("bench.headroom"));
+
+    // Eight figures from real pages, snapshotted as the Report page stores them.
+    ui::KvPage kv(workspace);
+    ui::CostPage cost(workspace);
+    std::vector<ui::ChartFigure> figures;
+    for (ui::ChartPanel *panel : kv.chartPanels() + cost.chartPanels())
+        figures.push_back(panel->figure());
+    for (size_t i = 0; workspace.reportItems().size() < 8; ++i)
+        workspace.appendReportItem(ui::reportItemFromFigure(figures[i % figures.size()]));
+    ui::DeckTable table;
+    table.columns = {"Pool", "GPUs", "Utilization", "Cost / month"};
+    for (int row = 0; row < 15; ++row)
+        table.rows << QStringList{QString("pool-%1").arg(row), QString::number(8 * (row + 1)), "71 %", "$49,139.71"};
+    workspace.appendReportItem(ui::reportItemFromTable("Pools", "Fifteen pools.", table));
+
+    const ui::Deck deck = ui::workspaceDeck(workspace);
+    const int pages = ui::DeckLayout(deck).pageCount();
+    const QString path = dir.filePath("deck.pdf");
+    QString error;
+    const bench::Timing write = bench::measure(1, 5, [&] {
+        if (!ui::writeDeckPdf(deck, path, &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+    });
+    const bench::Timing full = bench::measure(1, 5, [&] {
+        if (!ui::writeDeckPdf(ui::workspaceDeck(workspace), path, &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+    });
+    const bench::Timing snapshot = bench::measure(1, 5, [&] { ui::reportItemFromFigure(figures.front()); });
+    std::printf("%-58s median %8.1f ms  min %8.1f ms  (target < 3000 ms) %s\n",
+                qPrintable(QString("write a %1-page deck").arg(pages)), write.medianMillis(), write.minMillis(),
+                write.medianMillis() < 3000 ? "OK" : "MISSED");
+    std::printf("%-58s median %8.1f ms  min %8.1f ms  (target < 3000 ms) %s\n",
+                qPrintable(QString("read the workspace's report and write its %1 pages").arg(pages)),
+                full.medianMillis(), full.minMillis(), full.medianMillis() < 3000 ? "OK" : "MISSED");
+    std::printf("%-58s median %8.1f ms  min %8.1f ms\n", "snapshot one chart as SVG (Add to Report)",
+                snapshot.medianMillis(), snapshot.minMillis());
+    return pages == 12 ? 0 : 1;
+}

@@ -1,0 +1,193 @@
+// `headroom report` end to end: a workspace prepared through the store API, the scenario
+// deck's pages, text and money; the workspace's own report; bad input exits 2.
+#include "clirunner.h"
+
+#include "engine/scenario.h"
+#include "store/workspace.h"
+
+#include <catch2/catch.hpp>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+using namespace headroom;
+
+namespace {
+
+QString tool(const QString &name, const QStringList &args)
+{
+    REQUIRE_FALSE(QStandardPaths::findExecutable(name).isEmpty());
+    QProcess p;
+    p.start(name, args);
+    REQUIRE(p.waitForFinished(20000));
+    REQUIRE(p.exitCode() == 0);
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+int pdfPages(const QString &path)
+{
+    const QRegularExpressionMatch match = QRegularExpression("Pages:\\s+(\\d+)").match(tool("pdfinfo", {path}));
+    REQUIRE(match.hasMatch());
+    return match.captured(1).toInt();
+}
+
+engine::Pool pool(const std::string &name, int64_t gpus, engine::PoolTier tier)
+{
+    engine::Pool p;
+    p.name = name;
+    p.gpuId = "h100-sxm";
+    p.sizing = engine::PoolSizing::Fixed;
+    p.gpus = gpus;
+    p.tier = tier;
+    return p;
+}
+
+// Two scenarios priced from the shipped AWS us-east-1 H100 card of 2025-06-01
+// (1-year $4.2656, 3-year $3.096 per GPU-hour), with no workloads: only the static base costs.
+//   Reserved core: 16 × 4.2656 × 24 = $1,637.9904 a day, × 30 = $49,139.712 a month
+//   Three-year core: 8 × 3.096 × 24 = $594.432 a day, × 30 = $17,832.96 a month
+void prepareScenarios(const QString &path)
+{
+    store::Workspace workspace(path);
+    engine::Scenario a;
+    a.name = "Reserved core";
+    a.description = "Sixteen GPUs on a one-year commitment";
+    a.author = "Ana Ruiz";
+    a.provider = "AWS";
+    a.region = "us-east-1";
+    a.asOfDate = "2025-07-01";
+    a.pools = {pool("core", 16, engine::PoolTier::Reserved1y), pool("flex", 8, engine::PoolTier::OnDemand)};
+    workspace.putScenario(a);
+    engine::Scenario b = a;
+    b.name = "Three-year core";
+    b.description = "Eight GPUs on a three-year commitment";
+    b.pools = {pool("core", 8, engine::PoolTier::Reserved3y), pool("flex", 8, engine::PoolTier::OnDemand)};
+    workspace.putScenario(b);
+}
+
+} // namespace
+
+TEST_CASE("headroom report writes the scenario deck with pools, money and a comparison", "[report]")
+{
+    CliFixture fixture;
+    prepareScenarios(fixture.workspace());
+    const QString pdf = fixture.filePath("deck.pdf");
+    RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Reserved core", "--scenario", "Three-year core", "-o", pdf}));
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.err.isEmpty());
+    // title, assumptions, per scenario pools + diagram, comparison table, three comparison
+    // charts, warnings (the card's committed rates are examples)
+    CHECK(pdfPages(pdf) == 11);
+    CHECK(r.out.contains("11 pages"));
+    const QString text = tool("pdftotext", {pdf, "-"});
+    CHECK(text.contains("Fleet scenarios compared"));
+    CHECK(text.contains("Reserved core: pools"));
+    CHECK(text.contains("Three-year core: pools"));
+    CHECK(text.contains("Scenarios compared"));
+    CHECK(text.contains("$1,637.99"));
+    CHECK(text.contains("$49,139.71"));
+    CHECK(text.contains("$594.43"));
+    CHECK(text.contains("$17,832.96"));
+    CHECK(text.contains("−$31,306.75"));  // monthly delta of the second against the first
+    CHECK(text.contains("$4.27"));       // the 1-year rate in the assumptions
+    CHECK(text.contains("Ana Ruiz"));
+    // pdffonts: name type encoding emb sub uni object-id generation
+    const QStringList fonts = tool("pdffonts", {pdf}).split('\n', Qt::SkipEmptyParts).mid(2);
+    REQUIRE_FALSE(fonts.isEmpty());
+    for (const QString &row : fonts) {
+        const QStringList columns = row.simplified().split(' ');
+        REQUIRE(columns.size() >= 5);
+        CHECK(columns.at(columns.size() - 5) == "yes");
+    }
+}
+
+TEST_CASE("headroom report of one scenario has no comparison pages", "[report]")
+{
+    CliFixture fixture;
+    prepareScenarios(fixture.workspace());
+    const QString pdf = fixture.filePath("one.pdf");
+    RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Three-year core", "--output", pdf}));
+    REQUIRE(r.exitCode == 0);
+    CHECK(pdfPages(pdf) == 5);  // title, assumptions, pools, diagram, warnings
+    const QString text = tool("pdftotext", {pdf, "-"});
+    CHECK(text.contains("Fleet scenario: Three-year core"));
+    CHECK_FALSE(text.contains("Scenarios compared"));
+}
+
+TEST_CASE("headroom report without scenarios writes the workspace's own report", "[report]")
+{
+    CliFixture fixture;
+    {
+        store::Workspace workspace(fixture.workspace());
+        workspace.setReportSettings({"Capacity review", "Platform team", "1 December 2026"});
+        store::ReportItem note;
+        note.kind = store::ReportItem::Kind::Text;
+        note.title = "Recommendation";
+        note.content = "Reserve the base, burst on demand.";
+        workspace.appendReportItem(note);
+        store::ReportItem table;
+        table.kind = store::ReportItem::Kind::Table;
+        table.title = "Monthly cost";
+        table.caption = "Thirty-day months";
+        table.content = R"({"columns":["Tier","Cost"],"rows":[["Reserved","$49,139.71"]]})";
+        workspace.appendReportItem(table);
+    }
+    const QString pdf = fixture.filePath("report.pdf");
+    RUN_HEADROOM(r, fixture, ({"report", "-o", pdf}));
+    REQUIRE(r.exitCode == 0);
+    CHECK(pdfPages(pdf) == 5);  // title, assumptions, text, table, warnings
+    const QString text = tool("pdftotext", {pdf, "-"});
+    for (const char *expected : {"Capacity review", "Platform team", "Reserve the base, burst on demand.",
+                                 "Thirty-day months", "$49,139.71"})
+        CHECK(text.contains(expected));
+}
+
+TEST_CASE("headroom report refuses bad input with exit code 2 and writes nothing", "[report]")
+{
+    CliFixture fixture;
+    prepareScenarios(fixture.workspace());
+    const QString unwritable = fixture.filePath("missing/folder/deck.pdf");
+    RUN_HEADROOM(r1, fixture, ({"report", "--scenario", "Reserved core", "-o", unwritable}));
+    CHECK(r1.exitCode == 2);
+    CHECK(r1.err.contains("Cannot write " + unwritable));
+    CHECK_FALSE(QFileInfo::exists(unwritable));
+
+    const QString pdf = fixture.filePath("deck.pdf");
+    RUN_HEADROOM(r2, fixture, ({"report", "--scenario", "No such plan", "-o", pdf}));
+    CHECK(r2.exitCode == 2);
+    CHECK(r2.err.contains("no scenario named \"No such plan\""));
+    CHECK(r2.err.contains("Reserved core"));
+    CHECK_FALSE(QFileInfo::exists(pdf));
+
+    RUN_HEADROOM(r3, fixture, ({"report", "--scenario", "Reserved core"}));
+    CHECK(r3.exitCode == 2);
+    CHECK(r3.err.contains("-o FILE.pdf is required"));
+
+    RUN_HEADROOM(r4, fixture, ({"report", "-o", pdf}));
+    CHECK(r4.exitCode == 2);
+    CHECK(r4.err.contains("nothing to report"));
+
+    RUN_HEADROOM(r5, fixture, ({"report", "--scenario", "Reserved core", "-o", fixture.filePath("deck.png")}));
+    CHECK(r5.exitCode == 2);
+    CHECK(r5.err.contains("ending in .pdf"));
+}
+
+TEST_CASE("headroom --demo report compares demo scenarios", "[report]")
+{
+    CliFixture fixture;
+    const QString pdf = fixture.filePath("demo.pdf");
+    const CliResult r = fixture.runBare(
+        {"--demo", "report", "--scenario", "Support bot static", "--scenario", "Support bot elastic", "-o", pdf});
+    INFO(r.out.toStdString() << r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    CHECK(pdfPages(pdf) >= 10);
+    const QString text = tool("pdftotext", {pdf, "-"});
+    CHECK(text.contains("Support bot static: pools"));
+    CHECK(text.contains("Support bot elastic: pools"));
+    CHECK(text.contains("Scenarios compared"));
+    CHECK(text.contains("support-assistant"));
+    CHECK(text.contains(QRegularExpression("\\$[0-9,]+\\.[0-9]{2}")));
+}

@@ -1,0 +1,325 @@
+// `headroom scenario` and `headroom autoscale` end to end: scenarios written into the
+// fixture's workspace through the store, then evaluated, compared and exported by the binary.
+#include "clirunner.h"
+
+#include "engine/scenario.h"
+#include "engine/workload.h"
+#include "store/workspace.h"
+
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+using namespace headroom;
+
+namespace {
+
+engine::Decimal dec(const char *text)
+{
+    return *engine::Decimal::parse(text);
+}
+
+// 100,000 users, 10 % in a session at peak, 1,000 streams measured per H100 → 10 replicas,
+// 12 with the planned 20 % headroom; half traffic 00:00–07:59, so 6 GPUs for 8 hours and 12
+// for 16: 240 GPU-hours a day, 10 on average.
+engine::WorkloadProfile chat()
+{
+    engine::WorkloadProfile w;
+    w.name = "chat";
+    w.tenant = "product";
+    w.modelId = "llama-3.1-8b";
+    w.dailyActiveUsers = 100000;
+    w.requestsPerUserPerDay = 10;
+    w.peakSessionsPerUser = 0.1;
+    for (int h = 0; h < 24; ++h)
+        w.diurnal[size_t(h)] = h < 8 ? 0.5 : 1.0;
+    w.promptTokens = {1000, 4000};
+    w.outputTokens = {300, 1000};
+    w.prefixHitRate = 0.2;
+    w.ttftP95Ms = 2000;
+    w.itlP95Ms = 50;
+    w.trafficVariance = 1.5;
+    w.measuredMaxStreams = 1000;
+    w.measuredGoodputTokensPerS = 3000;
+    w.gpuId = "h100-sxm";
+    return w;
+}
+
+engine::Pool pool(const std::string &name, engine::PoolTier tier, engine::PoolSizing sizing, int64_t gpus,
+                  const std::string &gpu = "h100-sxm")
+{
+    engine::Pool p;
+    p.name = name;
+    p.gpuId = gpu;
+    p.tier = tier;
+    p.sizing = sizing;
+    p.gpus = gpus;
+    p.workloads = {"chat"};
+    return p;
+}
+
+engine::Scenario scenario(const std::string &name, std::vector<engine::Pool> pools)
+{
+    engine::Scenario s;
+    s.name = name;
+    s.description = "test " + name;
+    s.author = "Planner";
+    s.provider = "Golden";
+    s.region = "g";
+    s.pools = std::move(pools);
+    s.autoscale.maxQueueDelayMs = 500;
+    s.autoscale.fallbackGpuIds = {"a100-sxm-80gb"};
+    return s;
+}
+
+// The DESIGN §3.7 static-versus-elastic pair at $3.99, plus scenarios for the bad cases.
+void seed(const CliFixture &fixture)
+{
+    store::Workspace workspace(fixture.workspace());
+    workspace.putWorkload(chat());
+    engine::RateCard card;
+    card.provider = "Golden";
+    card.region = "g";
+    card.gpuId = "h100-sxm";
+    card.effectiveDate = "2025-01-01";
+    card.onDemand = dec("3.99");
+    card.source = "DESIGN §3.7";
+    workspace.putRateCard(card);
+    engine::Pool fixed = pool("base", engine::PoolTier::Owned, engine::PoolSizing::Fixed, 16);
+    fixed.ownedRatePerGpuHour = dec("3.99");
+    workspace.putScenario(scenario("static", {fixed}));
+    workspace.putScenario(
+        scenario("elastic", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)}));
+    engine::Pool old = pool("old", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0, "a100-sxm-80gb");
+    engine::Scenario unpriced = scenario("unpriced", {old});
+    unpriced.pools[0].workloads.push_back("deleted workload");
+    workspace.putScenario(unpriced);
+    engine::Pool ghost = pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0);
+    ghost.workloads = {"deleted workload"};
+    workspace.putScenario(scenario("ghost", {ghost}));
+}
+
+QStringList strings(const QJsonValue &value)
+{
+    QStringList out;
+    for (const QJsonValue &v : value.toArray())
+        out << v.toString();
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("scenario list shows the stored scenarios, and nothing in a new workspace", "[scenario-cli]")
+{
+    CliFixture ws;
+    {
+        RUN_HEADROOM(r, ws, {"scenario", "list", "--json"});
+        REQUIRE(r.exitCode == 0);
+        CHECK(parseJsonObject(r.out).value("scenarios").toArray().isEmpty());
+    }
+    seed(ws);
+    RUN_HEADROOM(r, ws, {"scenario", "list", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonArray list = parseJsonObject(r.out).value("scenarios").toArray();
+    REQUIRE(list.size() == 4);
+    CHECK(list[0].toObject().value("name").toString() == "elastic");
+    CHECK(list[0].toObject().value("author").toString() == "Planner");
+    CHECK(list[0].toObject().value("version").toInt() == 1);
+    CHECK(list[0].toObject().value("updated_at").toString().endsWith('Z'));
+    RUN_HEADROOM(table, ws, {"scenario", "list"});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("test unpriced"));
+}
+
+TEST_CASE("scenario evaluate gives the golden static and elastic costs to the cent", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(r, ws, {"scenario", "evaluate", "static", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("cost_per_day").toString() == "1532.16");
+    CHECK(o.value("cost_per_month").toString() == "45964.80");
+    CHECK(o.value("warnings").toArray().isEmpty());
+    const QJsonArray pools = o.value("pools").toArray();
+    REQUIRE(pools.size() == 1);
+    const QJsonObject p = pools[0].toObject();
+    CHECK(p.value("name").toString() == "base");
+    CHECK(p.value("gpu").toString() == "h100-sxm");
+    CHECK(p.value("tier").toString() == "owned");
+    CHECK(p.value("gpus").toInt() == 16);
+    CHECK(p.value("utilization").toDouble() == Approx(0.625));
+
+    RUN_HEADROOM(e, ws, {"scenario", "evaluate", "elastic", "--json"});
+    REQUIRE(e.exitCode == 0);
+    const QJsonObject eo = parseJsonObject(e.out);
+    CHECK(eo.value("cost_per_day").toString() == "957.60");
+    CHECK(eo.value("cost_per_month").toString() == "28728.00");
+    CHECK(eo.value("pools").toArray()[0].toObject().value("gpus").toInt() == 12);
+
+    RUN_HEADROOM(t, ws, {"scenario", "evaluate", "static"});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("$1,532.16"));
+    CHECK(t.out.contains("62.5 %"));
+}
+
+TEST_CASE("scenario compare prints deltas against the first", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(r, ws, {"scenario", "compare", "static", "elastic", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(strings(o.value("scenarios")) == QStringList{"static", "elastic"});
+    bool found = false;
+    for (const QJsonValue &m : o.value("metrics").toArray()) {
+        if (m.toObject().value("key").toString() == "cost_per_month") {
+            found = true;
+            CHECK(strings(m.toObject().value("values")) == QStringList{"45964.80", "28728.00"});
+            CHECK(strings(m.toObject().value("deltas")) == QStringList{"0.00", "-17236.80"});
+        }
+    }
+    CHECK(found);
+    RUN_HEADROOM(t, ws, {"scenario", "compare", "static", "elastic"});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("-$574.56"));
+}
+
+TEST_CASE("scenario evaluate warns about an unpriced GPU and a deleted workload", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(r, ws, {"scenario", "evaluate", "unpriced", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QStringList warnings = strings(parseJsonObject(r.out).value("warnings"));
+    INFO(warnings.join('\n').toStdString());
+    CHECK(warnings.filter("does not price GPU \"a100-sxm-80gb\"").size() == 1);
+    CHECK(warnings.filter("\"old\"").size() >= 1);
+    CHECK(warnings.filter("\"deleted workload\", which no longer exists").size() == 1);
+    CHECK(parseJsonObject(r.out).value("cost_per_day").toString() == "0.00");
+    RUN_HEADROOM(t, ws, {"scenario", "evaluate", "unpriced"});
+    CHECK(t.out.contains("unpriced"));
+    CHECK(t.out.contains("Warnings:"));
+}
+
+TEST_CASE("scenario bad input exits 2 with the reason", "[scenario-cli]")
+{
+    CliFixture ws;
+    {
+        RUN_HEADROOM(r, ws, {"scenario", "evaluate", "anything"});
+        CHECK(r.exitCode == 2);
+        CHECK(r.err.contains("has no scenarios"));
+    }
+    seed(ws);
+    RUN_HEADROOM(unknown, ws, {"scenario", "evaluate", "statik"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("unknown scenario 'statik'; closest: static"));
+    CHECK(unknown.out.isEmpty());
+    RUN_HEADROOM(noName, ws, {"scenario", "evaluate"});
+    CHECK(noName.exitCode == 2);
+    RUN_HEADROOM(one, ws, {"scenario", "compare", "static"});
+    CHECK(one.exitCode == 2);
+    CHECK(one.err.contains("2 to 4"));
+    RUN_HEADROOM(action, ws, {"scenario", "frobnicate"});
+    CHECK(action.exitCode == 2);
+    CHECK(action.err.contains("list, evaluate, compare"));
+    RUN_HEADROOM(none, ws, {"scenario"});
+    CHECK(none.exitCode == 2);
+}
+
+TEST_CASE("autoscale emits a KEDA ScaledObject with the queue threshold per replica", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(r, ws, {"autoscale", "--scenario", "elastic", "--emit", "keda"});
+    REQUIRE(r.exitCode == 0);
+    const YAML::Node doc = YAML::Load(r.out.toStdString());
+    CHECK(doc["apiVersion"].as<std::string>() == "keda.sh/v1alpha1");
+    CHECK(doc["kind"].as<std::string>() == "ScaledObject");
+    CHECK(doc["spec"]["scaleTargetRef"]["name"].as<std::string>() == "chat");
+    CHECK(doc["spec"]["minReplicaCount"].as<int>() == 0);
+    CHECK(doc["spec"]["maxReplicaCount"].as<int>() == 12);
+    CHECK(doc["spec"]["cooldownPeriod"].as<int>() == 600);
+    // 3,000 tokens/s ÷ 300 tokens = 10 requests/s per replica × 0.5 s = 5 waiting per replica.
+    CHECK(doc["spec"]["triggers"][0]["metadata"]["threshold"].as<std::string>() == "5.00");
+    CHECK(doc["spec"]["triggers"][0]["metadata"]["query"].as<std::string>().rfind("sum(vllm:num_requests_waiting{", 0) == 0);
+}
+
+TEST_CASE("autoscale emits a DRA ResourceClaimTemplate with prioritized alternatives", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(r, ws, {"autoscale", "--scenario", "elastic", "--emit", "dra"});
+    REQUIRE(r.exitCode == 0);
+    const YAML::Node doc = YAML::Load(r.out.toStdString());
+    CHECK(doc["apiVersion"].as<std::string>() == "resource.k8s.io/v1");
+    CHECK(doc["kind"].as<std::string>() == "ResourceClaimTemplate");
+    const YAML::Node first = doc["spec"]["spec"]["devices"]["requests"][0]["firstAvailable"];
+    REQUIRE(first.size() == 2);
+    CHECK(first[0]["selectors"][0]["cel"]["expression"].as<std::string>().find("\"H100\"") != std::string::npos);
+    CHECK(first[1]["selectors"][0]["cel"]["expression"].as<std::string>().find("\"A100\"") != std::string::npos);
+}
+
+TEST_CASE("autoscale bad input exits 2 with the reason", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(noEmit, ws, {"autoscale", "--scenario", "elastic"});
+    CHECK(noEmit.exitCode == 2);
+    CHECK(noEmit.err.contains("--emit"));
+    RUN_HEADROOM(badEmit, ws, {"autoscale", "--scenario", "elastic", "--emit", "helm"});
+    CHECK(badEmit.exitCode == 2);
+    CHECK(badEmit.err.contains("expected keda or dra"));
+    RUN_HEADROOM(noScenario, ws, {"autoscale", "--emit", "keda"});
+    CHECK(noScenario.exitCode == 2);
+    RUN_HEADROOM(unknown, ws, {"autoscale", "--scenario", "elastik", "--emit", "keda"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("closest: elastic"));
+    RUN_HEADROOM(staticOnly, ws, {"autoscale", "--scenario", "static", "--emit", "keda"});
+    CHECK(staticOnly.exitCode == 2);
+    CHECK(staticOnly.err.contains("no elastic pool"));
+    RUN_HEADROOM(badPool, ws, {"autoscale", "--scenario", "elastic", "--emit", "dra", "--pool", "core"});
+    CHECK(badPool.exitCode == 2);
+    CHECK(badPool.err.contains("elastic pools: flex"));
+    RUN_HEADROOM(unplannable, ws, {"autoscale", "--scenario", "ghost", "--emit", "keda"});
+    CHECK(unplannable.exitCode == 2);
+    CHECK(unplannable.err.contains("no workload of its elastic pools can be planned"));
+    CHECK(unplannable.out.isEmpty());
+}
+
+TEST_CASE("A scenario exported as JSON imports into another workspace", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    const QString file = ws.filePath("static.json");
+    RUN_HEADROOM(out, ws, {"export", "scenario", "static", "--out", file});
+    REQUIRE(out.exitCode == 0);
+    CHECK(out.out.contains("exported scenario \"static\""));
+
+    CliFixture other;
+    RUN_HEADROOM(in, other, {"import", file});
+    REQUIRE(in.exitCode == 0);
+    CHECK(in.out.contains("imported scenario \"static\" (version 1)"));
+    RUN_HEADROOM(again, other, {"import", file});
+    CHECK(again.out.contains("(version 2)"));
+    // The other workspace has neither the workload nor the rate card: warned, still costed.
+    RUN_HEADROOM(r, other, {"scenario", "evaluate", "static", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("cost_per_day").toString() == "1532.16");
+    CHECK(strings(o.value("warnings")).filter("\"chat\", which no longer exists").size() == 1);
+
+    RUN_HEADROOM(unknown, ws, {"export", "scenario", "statc"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("closest: static"));
+    const QString bad = ws.writeFile("bad.json", "{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": "
+                                                 "\"r\"}, \"pools\": [{\"name\": \"p\", \"gpu\": \"g\", \"gpus\": 1, "
+                                                 "\"tier\": \"leased\"}]}");
+    RUN_HEADROOM(refused, ws, {"import", bad});
+    CHECK(refused.exitCode == 2);
+    CHECK(refused.err.contains("pools[0].tier"));
+    RUN_HEADROOM(list, ws, {"scenario", "list", "--json"});
+    CHECK(parseJsonObject(list.out).value("scenarios").toArray().size() == 4);
+}

@@ -1,0 +1,407 @@
+#include "uitestsupport.h"
+
+#include "store/demoworkspace.h"
+#include "store/scenariojson.h"
+#include "ui/chartexport.h"
+#include "ui/chartpanel.h"
+#include "ui/dialogs.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariocharts.h"
+#include "ui/scenariospage.h"
+
+#include <QBarSet>
+#include <QBarSeries>
+#include <QChart>
+#include <QComboBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStackedBarSeries>
+#include <QTableWidget>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace headroom;
+
+namespace {
+
+// The demo workspace (workloads, rate cards and five scenarios) in a temporary folder.
+struct DemoWorkspace {
+    QTemporaryDir dir;
+    std::unique_ptr<store::Workspace> workspace;
+
+    DemoWorkspace()
+    {
+        REQUIRE(dir.isValid());
+        workspace = std::make_unique<store::Workspace>(store::createDemoWorkspace(dir.filePath("demo.headroom")));
+    }
+    store::Workspace &operator*() { return *workspace; }
+};
+
+QStringList listedNames(const QTableWidget *list)
+{
+    QStringList names;
+    for (int i = 0; i < list->rowCount(); ++i)
+        names << list->item(i, 0)->text();
+    return names;
+}
+
+QString tableText(const QTableWidget *table)
+{
+    QStringList cells;
+    for (int r = 0; r < table->rowCount(); ++r)
+        for (int c = 0; c < table->columnCount(); ++c)
+            if (table->item(r, c))
+                cells << table->item(r, c)->text();
+    return cells.join(QLatin1Char('|'));
+}
+
+std::vector<double> values(const QBarSet *set)
+{
+    std::vector<double> v;
+    for (int i = 0; i < set->count(); ++i)
+        v.push_back(set->at(i));
+    return v;
+}
+
+QBarSet *setNamed(const QList<QBarSet *> &sets, const QString &label)
+{
+    for (QBarSet *s : sets)
+        if (s->label() == label)
+            return s;
+    FAIL("no bar set " << label.toStdString());
+    return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("Scenarios page: new, duplicate, rename and delete, each undoable")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    auto *list = page.findChild<QTableWidget *>("scenarioList");
+    REQUIRE(list);
+    CHECK(list->rowCount() == 0);
+
+    page.newScenario();
+    CHECK(listedNames(list) == QStringList{"scenario 1"});
+    CHECK(page.currentName() == "scenario 1");
+    REQUIRE((*ws).scenarioSummary("scenario 1"));
+    CHECK((*ws).scenarioSummary("scenario 1")->version == 1);
+    CHECK(list->item(0, 2)->text() == "1");
+    REQUIRE(page.result());
+    CHECK(page.result()->pools.size() == 1);
+
+    page.duplicateScenario();
+    CHECK(listedNames(list) == QStringList{"scenario 1", "scenario 1 (copy)"});
+    CHECK(page.currentName() == "scenario 1 (copy)");
+
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::queueTextAnswer("reserved only");
+    page.renameWithDialog();
+    CHECK(listedNames(list) == QStringList{"reserved only", "scenario 1"});
+    CHECK(page.currentName() == "reserved only");
+    CHECK((*ws).scenarioSummary("reserved only")->version == 2);
+
+    // A rename onto an existing name is refused with the reason; nothing changes.
+    ui::Dialogs::queueTextAnswer("scenario 1");
+    page.renameWithDialog();
+    QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("exists already"));
+    CHECK(listedNames(list) == QStringList{"reserved only", "scenario 1"});
+
+    // Delete asks first: No keeps the scenario, Yes removes it, Undo brings it back.
+    ui::Dialogs::queueQuestionAnswer(false);
+    page.deleteScenario();
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("reserved only"));
+    CHECK((*ws).scenarioSummary("reserved only"));
+    ui::Dialogs::queueQuestionAnswer(true);
+    page.deleteScenario();
+    ui::Dialogs::setScripted(false);
+    CHECK_FALSE((*ws).scenarioSummary("reserved only"));
+    CHECK(listedNames(list) == QStringList{"scenario 1"});
+
+    undo.undo(); // delete
+    CHECK((*ws).scenarioSummary("reserved only"));
+    undo.undo(); // rename
+    CHECK(listedNames(list) == QStringList{"scenario 1", "scenario 1 (copy)"});
+    undo.undo(); // duplicate
+    CHECK(listedNames(list) == QStringList{"scenario 1"});
+    undo.redo();
+    undo.redo();
+    CHECK(listedNames(list) == QStringList{"reserved only", "scenario 1"});
+}
+
+TEST_CASE("Scenarios page: editing a pool re-evaluates at once, with exact money")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Support bot static");
+    REQUIRE(page.result());
+    CHECK(page.result()->costPerDay.cents() == "1532.16");
+    auto *table = page.findChild<QTableWidget *>("scenarioResultTable");
+    REQUIRE(table);
+    CHECK(tableText(table).contains("$1,532.16"));
+    CHECK(tableText(table).contains("$45,964.80")); // 30 days
+
+    QSignalSpy evaluated(&page, &ui::ScenariosPage::evaluated);
+    auto *gpus = page.findChild<QSpinBox *>("poolGpus0");
+    REQUIRE(gpus);
+    CHECK(gpus->value() == 16);
+    gpus->setValue(20);
+    CHECK(evaluated.count() >= 1);
+    REQUIRE(page.result());
+    CHECK(page.result()->pools.at(0).gpus == 20);
+    CHECK(page.result()->costPerDay.cents() == "1915.20"); // 20 × $3.99 × 24 h
+    CHECK(tableText(table).contains("$1,915.20"));
+    CHECK((*ws).scenario("Support bot static")->pools.at(0).gpus == 20);
+
+    // Switching the pool to on-demand makes it elastic: billed for the 240 GPU-hours a day it uses.
+    auto *tier = page.findChild<QComboBox *>("poolTier0");
+    REQUIRE(tier);
+    tier->setCurrentIndex(tier->findData(int(engine::PoolTier::OnDemand)));
+    REQUIRE(page.result());
+    CHECK(page.result()->pools.at(0).role == engine::PoolRole::ElasticTop);
+    CHECK(page.result()->costPerDay.cents() == "957.60");
+}
+
+TEST_CASE("Scenarios page: undo and redo of edits restore the stored scenario, drags merge")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Code fleet 64 GPUs");
+    const engine::Scenario original = *(*ws).scenario("Code fleet 64 GPUs");
+    const int64_t version = (*ws).scenarioSummary("Code fleet 64 GPUs")->version;
+
+    auto *gpus = page.findChild<QSpinBox *>("poolGpus0");
+    REQUIRE(gpus);
+    for (int v : {65, 66, 67, 68})
+        gpus->setValue(v); // a drag: one undo step
+    CHECK(undo.count() == 1);
+    CHECK((*ws).scenario("Code fleet 64 GPUs")->pools.at(0).gpus == 68);
+    CHECK((*ws).scenarioSummary("Code fleet 64 GPUs")->version == version + 4);
+
+    auto *author = page.findChild<QLineEdit *>("scenarioAuthor");
+    REQUIRE(author);
+    author->setText("Capacity review board");
+    emit author->editingFinished();
+    CHECK(undo.count() == 2);
+    CHECK((*ws).scenarioSummary("Code fleet 64 GPUs")->author == "Capacity review board");
+
+    undo.undo();
+    CHECK((*ws).scenarioSummary("Code fleet 64 GPUs")->author == QString::fromStdString(original.author));
+    CHECK(author->text() == QString::fromStdString(original.author));
+    undo.undo();
+    CHECK(store::scenarioJsonText(*(*ws).scenario("Code fleet 64 GPUs")) == store::scenarioJsonText(original));
+    CHECK(gpus->value() == 64);
+    REQUIRE(page.result());
+    CHECK(page.result()->costPerDay.cents() == "6128.64");
+    undo.redo();
+    CHECK((*ws).scenario("Code fleet 64 GPUs")->pools.at(0).gpus == 68);
+    CHECK(page.result()->pools.at(0).gpus == 68);
+}
+
+TEST_CASE("Scenarios page: invalid edits are refused with the field named, nothing saved")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Support bot static");
+    auto *name = page.findChild<QLineEdit *>("scenarioName");
+    REQUIRE(name);
+    name->setText("Support bot elastic");
+    emit name->editingFinished();
+    CHECK(page.statusText().contains("exists already"));
+    CHECK(undo.count() == 0);
+
+    auto *gpus = page.findChild<QSpinBox *>("poolGpus0");
+    gpus->setValue(0); // a fixed static pool needs at least one GPU
+    CHECK(page.statusText().contains("pools[0]"));
+    CHECK(undo.count() == 0);
+    CHECK((*ws).scenario("Support bot static")->pools.at(0).gpus == 16);
+    CHECK(gpus->value() == 16);
+}
+
+TEST_CASE("Scenarios page: a deleted workload is warned about and the scenario kept")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Support bot elastic");
+    REQUIRE((*ws).removeWorkload("support-assistant"));
+    REQUIRE(page.result());
+    CHECK((*ws).scenarioSummary("Support bot elastic"));
+    bool warned = false;
+    for (const auto &w : page.result()->warnings)
+        warned = warned || (w.code == "missing_workload" && w.message.find("support-assistant") != std::string::npos);
+    CHECK(warned);
+    auto *assignments = page.findChild<QTableWidget *>("scenarioAssignments");
+    REQUIRE(assignments);
+    CHECK(tableText(assignments).contains("support-assistant (missing)"));
+    auto *warnings = page.findChild<QListWidget *>("scenarioWarnings");
+    REQUIRE(warnings);
+    CHECK(warnings->count() >= 1);
+}
+
+TEST_CASE("Scenarios page: assigning a workload to a pool is saved and evaluated")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Code fleet 64 GPUs");
+    auto *assignments = page.findChild<QTableWidget *>("scenarioAssignments");
+    REQUIRE(assignments);
+    int row = -1;
+    for (int r = 0; r < assignments->rowCount(); ++r)
+        if (assignments->item(r, 0)->text() == "support-assistant")
+            row = r;
+    REQUIRE(row >= 0);
+    assignments->item(row, 1)->setCheckState(Qt::Checked);
+    const auto stored = (*ws).scenario("Code fleet 64 GPUs");
+    CHECK(stored->pools.at(0).workloads == std::vector<std::string>{"code-assistant", "support-assistant"});
+    REQUIRE(page.result());
+    CHECK(page.result()->utilization > 922.0 / 1536.0);
+    undo.undo();
+    CHECK((*ws).scenario("Code fleet 64 GPUs")->pools.at(0).workloads == std::vector<std::string>{"code-assistant"});
+}
+
+TEST_CASE("Scenarios page: comparing static and elastic shows the deltas and the charts' data")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.setCompared({"Support bot static", "Support bot elastic"});
+    CHECK(page.compared() == QStringList{"Support bot static", "Support bot elastic"});
+    REQUIRE(page.comparison());
+    const auto *day = page.comparison()->find("cost_per_day");
+    REQUIRE(day);
+    CHECK(day->values.at(0).toString(2) == "1532.16");
+    CHECK(day->values.at(1).toString(2) == "957.60");
+    CHECK(day->deltas.at(1).toString(2) == "-574.56");
+    auto *table = page.findChild<QTableWidget *>("scenarioCompareTable");
+    REQUIRE(table);
+    CHECK(tableText(table).contains(QStringLiteral("−$574.56")));
+    CHECK(tableText(table).contains(QStringLiteral("−$17,236.80")));
+    CHECK(table->horizontalHeaderItem(1)->text().contains("baseline"));
+
+    const auto panels = page.chartPanels();
+    REQUIRE(panels.size() == 3);
+    // Monthly cost by tier, USD thousands: owned $45,964.80 for static, on-demand $28,728.00 for elastic.
+    auto *cost = qobject_cast<QBarSeries *>(panels[0]->chart()->series().value(0));
+    REQUIRE(cost);
+    const auto costOwned = values(setNamed(cost->barSets(), "Owned"));
+    const auto costOnDemand = values(setNamed(cost->barSets(), "On-demand"));
+    CHECK(costOwned.at(0) == Approx(45.9648));
+    CHECK(costOwned.at(1) == Approx(0));
+    CHECK(costOnDemand.at(0) == Approx(0));
+    CHECK(costOnDemand.at(1) == Approx(28.728));
+    // GPUs by pool: 16 static GPUs against an elastic peak of 16.
+    auto *gpus = qobject_cast<QStackedBarSeries *>(panels[1]->chart()->series().value(0));
+    REQUIRE(gpus);
+    CHECK(values(setNamed(gpus->barSets(), "dedicated (static)")) == std::vector<double>{16, 0});
+    CHECK(values(setNamed(gpus->barSets(), "queue-scaled (elastic peak)")) == std::vector<double>{0, 16});
+    // Utilization: 240 of 384 GPU-hours a day used on the static fleet; the elastic one pays for what it uses.
+    auto *util = qobject_cast<QBarSeries *>(panels[2]->chart()->series().value(0));
+    REQUIRE(util);
+    CHECK(values(setNamed(util->barSets(), "Whole fleet")).at(0) == Approx(62.5));
+    CHECK(values(setNamed(util->barSets(), "Whole fleet")).at(1) == Approx(100));
+
+    // The baseline can be switched: the deltas turn around.
+    auto *baseline = page.findChild<QComboBox *>("scenarioBaseline");
+    REQUIRE(baseline);
+    baseline->setCurrentIndex(baseline->findText("Support bot elastic"));
+    REQUIRE(page.comparison());
+    CHECK(page.comparison()->find("cost_per_day")->deltas.at(1).toString(2) == "574.56");
+
+    // One scenario is not a comparison; five are too many.
+    page.setCompared({"Support bot static"});
+    CHECK_FALSE(page.comparison());
+    page.setCompared({"Chatbot core + flex", "Internal MIG tenants", "Code fleet 64 GPUs", "Support bot static",
+                      "Support bot elastic"});
+    CHECK_FALSE(page.comparison());
+    CHECK(page.findChild<QLabel *>("scenarioCompareNote")->text().contains("at most 4"));
+}
+
+TEST_CASE("Scenario figures: the diagram paints the pools and the comparison figures export")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Chatbot core + flex");
+    REQUIRE(page.result());
+    const auto figure = page.currentFigure();
+    REQUIRE(figure);
+    CHECK(figure->title.contains("Chatbot core + flex"));
+    REQUIRE(figure->paint);
+    QImage image(ui::kFigureWidth, ui::kFigureHeight, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    ui::renderFigure(painter, QRectF(0, 0, ui::kFigureWidth, ui::kFigureHeight), *figure);
+    painter.end();
+    // The reserved core is painted in the reserved colour near the bottom of the plot.
+    const QColor reserved = ui::tierColor(engine::PoolTier::Reserved1y);
+    int reservedPixels = 0;
+    for (int y = ui::kFigureHeight / 2; y < ui::kFigureHeight - 100; ++y)
+        for (int x = 80; x < 560; x += 4)
+            reservedPixels += image.pixelColor(x, y) == reserved;
+    CHECK(reservedPixels > 1000);
+
+    QTemporaryDir dir;
+    page.setCompared({"Chatbot core + flex", "Support bot elastic", "Code fleet 64 GPUs"});
+    REQUIRE(page.comparedResults().size() == 3);
+    for (const auto &f : {ui::costByTierFigure(page.comparedResults()), ui::gpusByPoolFigure(page.comparedResults()),
+                          ui::utilizationFigure(page.comparedResults()), *figure}) {
+        QString error;
+        const QString path = dir.filePath(f.title.left(12).replace(' ', '-') + ".pdf");
+        CHECK(ui::exportFigure(f, path, &error));
+        CHECK(QFileInfo(path).size() > 1000);
+    }
+}
+
+TEST_CASE("Scenarios page: the elastic pool's KEDA and DRA YAML, saved or refused")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Support bot elastic");
+    page.showYaml("keda");
+    CHECK(page.yamlText().contains("kind: ScaledObject"));
+    CHECK(page.yamlText().contains("minReplicaCount: 0"));
+    CHECK(page.yamlText().contains("vllm:num_requests_waiting"));
+    page.showYaml("dra");
+    CHECK(page.yamlText().contains("kind: ResourceClaimTemplate"));
+    CHECK(page.yamlText().contains("firstAvailable"));
+
+    QTemporaryDir dir;
+    QString error;
+    CHECK(page.saveYaml(dir.filePath("claim.yaml"), &error));
+    CHECK(QFileInfo(dir.filePath("claim.yaml")).size() > 50);
+    CHECK_FALSE(page.saveYaml(dir.filePath("missing/folder/claim.yaml"), &error));
+    CHECK(error.contains("claim.yaml"));
+
+    // A fleet without an elastic pool has nothing to deploy, and says so.
+    page.selectScenario("Support bot static");
+    CHECK(page.yamlText().isEmpty());
+    CHECK_FALSE(page.saveYaml(dir.filePath("none.yaml"), &error));
+}
+
+TEST_CASE("File ▸ Open Demo Workspace opens the demo on the Scenarios page")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    REQUIRE(window.openDemoWorkspace());
+    CHECK(window.workspace().path() == store::demoWorkspacePath());
+    CHECK(window.currentPage() == window.scenariosPage());
+    CHECK(window.workspace().scenarioNames().size() == 5);
+    CHECK(window.scenariosPage()->findChild<QTableWidget *>("scenarioList")->rowCount() == 5);
+}

@@ -1,0 +1,165 @@
+#include "forecastrun.h"
+
+#include "engine/errors.h"
+#include "forecastcharts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace headroom::ui {
+
+namespace {
+
+// Rethrows an engine error with the series it concerns named in front.
+[[noreturn]] void rethrowFor(const QString &series, const engine::InputError &e)
+{
+    throw engine::InputError(e.field(), series.toStdString() + ": " + e.what());
+}
+
+engine::FitOptions fitOptions(const ForecastSettings &settings)
+{
+    engine::FitOptions fit;
+    fit.initial = settings.initial;
+    return fit;
+}
+
+} // namespace
+
+std::vector<std::vector<double>> filledSeries(const ForecastInput &input, engine::GapPolicy policy)
+{
+    std::vector<std::vector<double>> out;
+    for (size_t i = 0; i < input.series.size(); ++i) {
+        try {
+            out.push_back(engine::fillGaps(input.series[i], policy));
+        } catch (const engine::InputError &e) {
+            rethrowFor(input.names.value(qsizetype(i)), e);
+        }
+    }
+    return out;
+}
+
+ForecastRun runForecast(const ForecastInput &input, const ForecastSettings &settings, const RunProgress &progress)
+{
+    if (input.series.empty())
+        throw engine::InputError("primitives", "import a telemetry file, a pod trace or a demand series first");
+    if (settings.horizonHours < 1)
+        throw engine::InputError("horizon", "the forecast needs at least one hour");
+    const std::vector<std::vector<double>> primitives = filledSeries(input, settings.gaps);
+    const size_t count = primitives.size();
+    const int horizon = settings.horizonHours;
+    const std::vector<double> &probabilities = fanProbabilities();
+
+    ForecastRun run;
+    run.settings = settings;
+    std::vector<double> total(primitives.front().size(), 0.0);
+    for (const auto &p : primitives)
+        for (size_t h = 0; h < total.size() && h < p.size(); ++h)
+            total[h] += p[h];
+
+    // Steps: fit + backtest for each primitive and the total, then the comparison.
+    const bool compare = count >= 2;
+    const double steps = double(2 * (count + 1)) + (compare ? double(count + 1) : 0.0);
+    double done = 0;
+    auto step = [&] {
+        done += 1;
+        if (progress && !progress(done / steps))
+            throw engine::ForecastCancelled();
+    };
+
+    engine::BacktestOptions backtest;
+    backtest.origins = std::max(1, settings.backtestOrigins);
+    backtest.horizon = std::max(1, settings.heldOutHours / backtest.origins);
+    backtest.quantiles = settings.pinballQuantiles;
+    backtest.paths = settings.paths;
+    backtest.seed = settings.seed;
+
+    auto describe = [&](const QString &name, const std::vector<double> &values) {
+        SeriesForecast s;
+        s.name = name;
+        s.history = values;
+        s.mean = values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+        s.peak = values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
+        return s;
+    };
+    auto runBacktest = [&](SeriesForecast &s) {
+        try {
+            s.backtest = engine::backtestSmoothing(s.history, settings.spec, fitOptions(settings), backtest);
+        } catch (const engine::InputError &e) {
+            s.backtestError = QString::fromUtf8(e.what());
+        }
+        step();
+    };
+
+    run.series.push_back(describe(QObject::tr("Total (sum of primitives)"), total));
+    engine::SamplePaths summed;
+    summed.horizon = horizon;
+    summed.paths = settings.paths;
+    summed.values.assign(size_t(horizon) * size_t(settings.paths), 0.0);
+    for (size_t i = 0; i < count; ++i) {
+        SeriesForecast s = describe(input.names.value(qsizetype(i)), primitives[i]);
+        try {
+            s.model = engine::fitSmoothing(s.history, settings.spec, fitOptions(settings));
+        } catch (const engine::InputError &e) {
+            rethrowFor(s.name, e);
+        }
+        engine::SamplePaths paths = engine::simulatePaths(s.model, horizon, settings.paths, settings.seed + i);
+        // Demand cannot be negative: simulated GPUs are floored at 0 before the paths are summed.
+        for (size_t v = 0; v < paths.values.size(); ++v) {
+            paths.values[v] = std::max(0.0, paths.values[v]);
+            summed.values[v] += paths.values[v];
+        }
+        for (double p : probabilities)
+            s.fan.push_back(engine::pathQuantiles(paths, p));
+        step();
+        runBacktest(s);
+        run.series.push_back(std::move(s));
+    }
+
+    SeriesForecast &totalSeries = run.series.front();
+    try {
+        totalSeries.model = engine::fitSmoothing(totalSeries.history, settings.spec, fitOptions(settings));
+    } catch (const engine::InputError &e) {
+        rethrowFor(totalSeries.name, e);
+    }
+    for (double p : probabilities)
+        totalSeries.fan.push_back(engine::pathQuantiles(summed, p));
+    step();
+    runBacktest(totalSeries);
+
+    if (compare) {
+        engine::CompareOptions options;
+        options.holdoutHours = settings.heldOutHours;
+        options.paths = settings.paths;
+        options.seed = settings.seed;
+        options.fit = fitOptions(settings);
+        const double before = done;
+        try {
+            run.comparison = engine::compareDecomposed(primitives, settings.spec, options, [&](int d, int t) {
+                return !progress || progress((before + double(count + 1) * double(d) / double(std::max(t, 1))) / steps);
+            });
+        } catch (const engine::InputError &e) {
+            run.comparisonNote = QString::fromUtf8(e.what());
+        }
+    } else {
+        run.comparisonNote = QObject::tr("The comparison needs two or more primitives; this input has one.");
+    }
+    if (progress)
+        progress(1.0);
+    return run;
+}
+
+engine::ReservationHandOff runReservation(const ForecastRun &run, const engine::ReservationForecastOptions &options,
+                                          const RunProgress &progress)
+{
+    if (run.series.size() < 2)
+        throw engine::InputError("models", "fit a forecast first");
+    std::vector<engine::SmoothingModel> models;
+    for (size_t i = 1; i < run.series.size(); ++i)
+        models.push_back(run.series[i].model);
+    return engine::reservationFromForecast(run.series.front().history, models, options, [&](int done, int total) {
+        return !progress || progress(double(done) / double(std::max(total, 1)));
+    });
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "cli/command.h"
+
+#include <QStringList>
+#include <memory>
+
+class QCoreApplication;
+
+namespace headroom::ui {
+
+// `headroom report [--scenario NAME]... -o FILE.pdf`: the PDF deck, headless. With
+// scenarios, their deck (pools, diagrams, warnings, and a comparison for two to four);
+// without, the workspace's own report as arranged on the Report page.
+cli::Command reportCommand();
+
+// The headless verbs that live with the widgets because they paint.
+std::vector<cli::Command> paintingCommands();
+
+// The application object for a headless run of `verb`: a QApplication on the offscreen
+// platform for a painting verb (fonts and charts need one; no display is used), a
+// QCoreApplication for everything else.
+std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, const QString &verb);
+
+} // namespace headroom::ui

@@ -1,0 +1,611 @@
+#include "reportdeck.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgRenderer>
+#include <algorithm>
+#include <deque>
+
+namespace headroom::ui {
+
+namespace {
+
+// Page geometry in 96-dpi units.
+constexpr qreal kMarginX = 64;
+constexpr qreal kHeadingTop = 40;
+constexpr qreal kBodyTop = 116;
+constexpr qreal kBodyBottom = kDeckPageHeight - 64;
+constexpr qreal kContentWidth = kDeckPageWidth - 2 * kMarginX;
+constexpr qreal kTableHeaderHeight = 32;
+constexpr qreal kTableRowHeight = 27;
+constexpr qreal kSectionHeadingHeight = 38;
+constexpr qreal kSectionGap = 18;
+constexpr qreal kCellPadding = 9;
+constexpr qreal kTileHeight = 84;
+constexpr qreal kTileGap = 16;
+
+const QColor kInk(0x1b, 0x25, 0x33);
+const QColor kMuted(0x5f, 0x6b, 0x7a);
+const QColor kAccent(0x1f, 0x5f, 0xa8);
+const QColor kRule(0xc9, 0xd1, 0xdb);
+const QColor kStripe(0xf2, 0xf5, 0xf9);
+const QColor kHeaderFill(0xe3, 0xea, 0xf3);
+const QColor kWarning(0xc7, 0x7c, 0x02);
+
+QFont deckFont(qreal pixelSize, bool bold = false)
+{
+    QFont font;
+    font.setPixelSize(qRound(pixelSize));
+    font.setBold(bold);
+    // No ligatures: "fi" and "fl" stay two letters when text is searched or copied out of the
+    // PDF (Latin text needs no shaping; complex scripts are still shaped).
+    font.setStyleStrategy(QFont::PreferNoShaping);
+    return font;
+}
+
+QFont headingFont() { return deckFont(30, true); }
+QFont bodyFont() { return deckFont(18); }
+QFont captionFont() { return deckFont(15); }
+QFont cellFont() { return deckFont(14); }
+QFont cellHeaderFont() { return deckFont(14, true); }
+QFont sectionFont() { return deckFont(19, true); }
+QFont footerFont() { return deckFont(12); }
+
+// Cells that read as a quantity: "12", "$4,227.07", "-3.5 %", "200 GPUs", "0.81".
+bool isNumeric(const QString &cell)
+{
+    static const QRegularExpression number(
+        QStringLiteral("^[-+−]?[$€£]?\\d[\\d,.]*( ?[%×]| [A-Za-z/µ]{1,8}| ?[A-Z]{3})?$"));
+    return number.match(cell.trimmed()).hasMatch();
+}
+
+qreal wrappedHeight(const QFont &font, qreal width, const QString &text)
+{
+    if (text.isEmpty())
+        return 0;
+    const QFontMetricsF metrics(font);
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap | Qt::AlignLeft, text).height();
+}
+
+// A slice of one table on one page.
+struct TableSlice {
+    int section = 0;
+    int rowBegin = 0;
+    int rowEnd = 0;
+    bool continued = false;
+};
+
+// A run of paragraphs on one page (text items and warnings).
+struct ParagraphSlice {
+    int begin = 0;
+    int end = 0;
+};
+
+enum class PageKind { Title, Tables, Figure, Paragraphs };
+
+struct PageSpec {
+    PageKind kind = PageKind::Title;
+    QString heading;
+    QString caption;            // under the heading (tables) or the figure
+    int item = -1;              // deck.items index, -1 for title/assumptions/warnings
+    std::vector<DeckSection> const *sections = nullptr;
+    std::vector<TableSlice> slices;
+    QStringList paragraphs;     // Paragraphs pages
+    bool bullets = false;          // Paragraphs pages: warnings as a bulleted list
+    bool sectionHeadings = false;  // Tables pages: each table under its own heading
+    std::vector<std::pair<QString, QString>> keyFigures; // Tables pages: tiles above the caption
+    QByteArray svg;
+};
+
+// Column widths for a table: natural widths, scaled into the content width.
+std::vector<qreal> columnWidths(const DeckTable &table)
+{
+    const QFontMetricsF cell(cellFont());
+    const QFontMetricsF header(cellHeaderFont());
+    std::vector<qreal> widths;
+    for (int column = 0; column < table.columns.size(); ++column) {
+        qreal width = header.horizontalAdvance(table.columns.at(column));
+        for (const QStringList &row : table.rows) {
+            if (column < row.size())
+                width = std::max(width, cell.horizontalAdvance(row.at(column)));
+        }
+        widths.push_back(width + 2 * kCellPadding);
+    }
+    const auto sumCapped = [&widths](qreal cap) {
+        qreal total = 0;
+        for (qreal w : widths)
+            total += std::min(w, cap);
+        return total;
+    };
+    qreal total = sumCapped(1e9);
+    if (total <= 0)
+        return widths;
+    if (total > kContentWidth) {
+        // Too wide: narrow only the widest columns (their text is elided), to a common cap.
+        qreal low = 0;
+        qreal high = *std::max_element(widths.begin(), widths.end());
+        for (int i = 0; i < 40; ++i) {
+            const qreal mid = (low + high) / 2;
+            (sumCapped(mid) > kContentWidth ? high : low) = mid;
+        }
+        for (qreal &w : widths)
+            w = std::min(w, low);
+        total = sumCapped(1e9);
+    }
+    // Fill the page when the table is nearly as wide; otherwise keep it compact.
+    const qreal target = total > 0.7 * kContentWidth ? kContentWidth : std::min(kContentWidth, total * 1.25);
+    for (qreal &w : widths)
+        w *= target / total;
+    return widths;
+}
+
+void paintTable(QPainter &painter, const DeckTable &table, int rowBegin, int rowEnd, qreal top)
+{
+    const std::vector<qreal> widths = columnWidths(table);
+    std::vector<bool> numeric(size_t(table.columns.size()), true);
+    for (int column = 0; column < table.columns.size(); ++column) {
+        bool any = false;
+        for (const QStringList &row : table.rows) {
+            if (column < row.size() && !row.at(column).trimmed().isEmpty()) {
+                any = true;
+                numeric[size_t(column)] = numeric[size_t(column)] && isNumeric(row.at(column));
+            }
+        }
+        numeric[size_t(column)] = numeric[size_t(column)] && any;
+    }
+    qreal tableWidth = 0;
+    for (qreal w : widths)
+        tableWidth += w;
+
+    painter.fillRect(QRectF(kMarginX, top, tableWidth, kTableHeaderHeight), kHeaderFill);
+    painter.setFont(cellHeaderFont());
+    painter.setPen(kInk);
+    qreal x = kMarginX;
+    for (int column = 0; column < table.columns.size(); ++column) {
+        const QRectF cell(x + kCellPadding, top, widths[size_t(column)] - 2 * kCellPadding, kTableHeaderHeight);
+        const QString text = QFontMetricsF(painter.font()).elidedText(table.columns.at(column), Qt::ElideRight, cell.width());
+        painter.drawText(cell, Qt::AlignVCenter | (numeric[size_t(column)] ? Qt::AlignRight : Qt::AlignLeft), text);
+        x += widths[size_t(column)];
+    }
+    qreal y = top + kTableHeaderHeight;
+    painter.setPen(QPen(kAccent, 1.5));
+    painter.drawLine(QPointF(kMarginX, y), QPointF(kMarginX + tableWidth, y));
+
+    painter.setFont(cellFont());
+    const QFontMetricsF metrics(painter.font());
+    for (int row = rowBegin; row < rowEnd; ++row) {
+        if ((row - rowBegin) % 2 == 1)
+            painter.fillRect(QRectF(kMarginX, y, tableWidth, kTableRowHeight), kStripe);
+        painter.setPen(kInk);
+        x = kMarginX;
+        const QStringList &cells = table.rows.at(row);
+        for (int column = 0; column < table.columns.size(); ++column) {
+            const QRectF cell(x + kCellPadding, y, widths[size_t(column)] - 2 * kCellPadding, kTableRowHeight);
+            const QString text = column < cells.size() ? metrics.elidedText(cells.at(column), Qt::ElideRight, cell.width())
+                                                       : QString();
+            painter.drawText(cell, Qt::AlignVCenter | (numeric[size_t(column)] ? Qt::AlignRight : Qt::AlignLeft), text);
+            x += widths[size_t(column)];
+        }
+        y += kTableRowHeight;
+    }
+    painter.setPen(QPen(kRule, 1));
+    painter.drawLine(QPointF(kMarginX, y), QPointF(kMarginX + tableWidth, y));
+}
+
+// Cuts tables into pages: each page holds as many rows as fit, a table split across pages
+// repeats its header and is marked "continued".
+std::vector<std::vector<TableSlice>> flowTables(const std::vector<DeckSection> &sections, qreal firstTop,
+                                                bool sectionHeadings)
+{
+    std::vector<std::vector<TableSlice>> pages(1);
+    qreal y = firstTop;
+    for (int section = 0; section < int(sections.size()); ++section) {
+        const DeckTable &table = sections[size_t(section)].table;
+        const qreal headingHeight = sectionHeadings ? kSectionHeadingHeight : 0;
+        int row = 0;
+        bool continued = false;
+        do {
+            const qreal fixed = headingHeight + kTableHeaderHeight;
+            int fits = int((kBodyBottom - y - fixed) / kTableRowHeight);
+            const int remaining = int(table.rows.size()) - row;
+            // Start a new page rather than leave a header with fewer than three rows.
+            if (fits < std::min(remaining, 3) && !pages.back().empty()) {
+                pages.emplace_back();
+                y = kBodyTop;
+                fits = int((kBodyBottom - y - fixed) / kTableRowHeight);
+            }
+            fits = std::max(fits, 1);
+            const int end = std::min(int(table.rows.size()), row + fits);
+            pages.back().push_back({section, row, end, continued});
+            y += fixed + (end - row) * kTableRowHeight + kSectionGap;
+            row = end;
+            continued = true;
+            if (row < int(table.rows.size())) {
+                pages.emplace_back();
+                y = kBodyTop;
+            }
+        } while (row < int(table.rows.size()));
+    }
+    return pages;
+}
+
+// Groups paragraphs into pages by their wrapped height.
+std::vector<ParagraphSlice> flowParagraphs(const QStringList &paragraphs, const QFont &font, qreal width, qreal top)
+{
+    std::vector<ParagraphSlice> pages{{0, 0}};
+    qreal y = top;
+    for (int i = 0; i < paragraphs.size(); ++i) {
+        const qreal height = wrappedHeight(font, width, paragraphs.at(i)) + 14;
+        if (y + height > kBodyBottom && pages.back().end > pages.back().begin) {
+            pages.push_back({i, i});
+            y = kBodyTop;
+        }
+        pages.back().end = i + 1;
+        y += height;
+    }
+    return pages;
+}
+
+void paintHeading(QPainter &painter, const QString &heading)
+{
+    painter.setFont(headingFont());
+    painter.setPen(kInk);
+    const QRectF rect(kMarginX, kHeadingTop, kContentWidth, 48);
+    painter.drawText(rect, Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetricsF(painter.font()).elidedText(heading, Qt::ElideRight, rect.width()));
+    painter.fillRect(QRectF(kMarginX, kHeadingTop + 54, 72, 4), kAccent);
+}
+
+} // namespace
+
+struct DeckLayout::Plan {
+    Deck deck;
+    std::deque<std::vector<DeckSection>> itemSections;  // stable addresses for PageSpec::sections
+    std::vector<PageSpec> pages;
+
+    void planTitle();
+    void planTables(const QString &heading, const QString &caption, const std::vector<DeckSection> *sections,
+                    bool sectionHeadings, int item, const std::vector<std::pair<QString, QString>> &keyFigures = {});
+    void planParagraphs(const QString &heading, const QStringList &paragraphs, bool bullets, int item);
+    void paintTitle(QPainter &painter) const;
+    void paintTables(QPainter &painter, const PageSpec &page) const;
+    void paintFigure(QPainter &painter, const PageSpec &page) const;
+    void paintParagraphs(QPainter &painter, const PageSpec &page) const;
+    void paintFooter(QPainter &painter, int page) const;
+};
+
+void DeckLayout::Plan::planTables(const QString &heading, const QString &caption,
+                                  const std::vector<DeckSection> *sections, bool sectionHeadings, int item,
+                                  const std::vector<std::pair<QString, QString>> &keyFigures)
+{
+    const qreal captionHeight = caption.isEmpty() ? 0 : wrappedHeight(captionFont(), kContentWidth, caption) + 12;
+    const qreal tilesHeight = keyFigures.empty() ? 0 : kTileHeight + kTileGap;
+    const auto flowed = flowTables(*sections, kBodyTop + tilesHeight + captionHeight, sectionHeadings);
+    for (size_t i = 0; i < flowed.size(); ++i) {
+        PageSpec page;
+        page.kind = PageKind::Tables;
+        page.heading = i == 0 ? heading : QCoreApplication::translate("DeckLayout", "%1 (continued)").arg(heading);
+        page.caption = i == 0 ? caption : QString();
+        page.item = item;
+        page.sections = sections;
+        page.slices = flowed[i];
+        page.sectionHeadings = sectionHeadings;
+        if (i == 0)
+            page.keyFigures = keyFigures;
+        pages.push_back(std::move(page));
+    }
+}
+
+void DeckLayout::Plan::planParagraphs(const QString &heading, const QStringList &paragraphs, bool bullets, int item)
+{
+    const qreal indent = bullets ? 28 : 0;
+    const auto flowed = flowParagraphs(paragraphs, bodyFont(), kContentWidth - indent, kBodyTop);
+    for (size_t i = 0; i < flowed.size(); ++i) {
+        PageSpec page;
+        page.kind = PageKind::Paragraphs;
+        page.heading = i == 0 ? heading : QCoreApplication::translate("DeckLayout", "%1 (continued)").arg(heading);
+        page.item = item;
+        page.paragraphs = paragraphs.mid(flowed[i].begin, flowed[i].end - flowed[i].begin);
+        page.bullets = bullets;
+        pages.push_back(std::move(page));
+    }
+}
+
+DeckLayout::DeckLayout(const Deck &deck)
+    : m_plan(std::make_unique<Plan>())
+{
+    Plan &plan = *m_plan;
+    plan.deck = deck;
+    plan.pages.push_back({});  // the title page
+    if (!plan.deck.assumptions.empty())
+        plan.planTables(QCoreApplication::translate("DeckLayout", "Assumptions"), QString(), &plan.deck.assumptions,
+                        true, -1);
+    for (int i = 0; i < int(plan.deck.items.size()); ++i) {
+        const DeckItem &item = plan.deck.items[size_t(i)];
+        switch (item.kind) {
+        case DeckItem::Kind::Figure: {
+            PageSpec page;
+            page.kind = PageKind::Figure;
+            page.heading = item.title;
+            page.caption = item.caption;
+            page.item = i;
+            page.svg = item.svg;
+            plan.pages.push_back(std::move(page));
+            break;
+        }
+        case DeckItem::Kind::Table: {
+            // A table item is a one-section flow without a section heading.
+            plan.itemSections.push_back({{QString(), item.table}});
+            plan.planTables(item.title, item.caption, &plan.itemSections.back(), false, i, item.keyFigures);
+            break;
+        }
+        case DeckItem::Kind::Text: {
+            QStringList paragraphs = item.text.split(QRegularExpression(QStringLiteral("\\n\\s*\\n")), Qt::SkipEmptyParts);
+            if (!item.caption.isEmpty() && !item.bulleted)
+                paragraphs.prepend(item.caption);
+            plan.planParagraphs(item.title, paragraphs, item.bulleted, i);
+            break;
+        }
+        }
+    }
+    if (!plan.deck.warnings.isEmpty())
+        plan.planParagraphs(QCoreApplication::translate("DeckLayout", "Warnings"), plan.deck.warnings, true, -1);
+}
+
+DeckLayout::~DeckLayout() = default;
+
+int DeckLayout::pageCount() const
+{
+    return int(m_plan->pages.size());
+}
+
+int DeckLayout::firstPageOfItem(int item) const
+{
+    for (int page = 0; page < pageCount(); ++page) {
+        if (m_plan->pages[size_t(page)].item == item)
+            return page;
+    }
+    return -1;
+}
+
+void DeckLayout::paintPage(QPainter &painter, int pageIndex) const
+{
+    const PageSpec &page = m_plan->pages.at(size_t(pageIndex));
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.fillRect(QRectF(0, 0, kDeckPageWidth, kDeckPageHeight), Qt::white);
+    switch (page.kind) {
+    case PageKind::Title:
+        m_plan->paintTitle(painter);
+        break;
+    case PageKind::Tables:
+        m_plan->paintTables(painter, page);
+        break;
+    case PageKind::Figure:
+        m_plan->paintFigure(painter, page);
+        break;
+    case PageKind::Paragraphs:
+        m_plan->paintParagraphs(painter, page);
+        break;
+    }
+    if (page.kind != PageKind::Title)
+        m_plan->paintFooter(painter, pageIndex);
+    painter.restore();
+}
+
+void DeckLayout::Plan::paintTitle(QPainter &painter) const
+{
+    painter.fillRect(QRectF(0, 0, 24, kDeckPageHeight), kAccent);
+    const qreal left = 120;
+    const qreal width = kDeckPageWidth - left - 120;
+    qreal y = 220;
+    painter.setPen(kMuted);
+    painter.setFont(deckFont(18, true));
+    painter.drawText(QRectF(left, y - 44, width, 30), Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("DeckLayout", "GPU CAPACITY PLAN"));
+    painter.setPen(kInk);
+    painter.setFont(deckFont(52, true));
+    const QString title = deck.title.isEmpty() ? QCoreApplication::translate("DeckLayout", "Capacity report") : deck.title;
+    const qreal titleHeight = wrappedHeight(painter.font(), width, title);
+    painter.drawText(QRectF(left, y, width, titleHeight), Qt::AlignLeft | Qt::TextWordWrap, title);
+    y += titleHeight + 16;
+    if (!deck.subtitle.isEmpty()) {
+        painter.setFont(deckFont(24));
+        painter.setPen(kMuted);
+        const qreal h = wrappedHeight(painter.font(), width, deck.subtitle);
+        painter.drawText(QRectF(left, y, width, h), Qt::AlignLeft | Qt::TextWordWrap, deck.subtitle);
+        y += h + 12;
+    }
+    painter.fillRect(QRectF(left, y + 12, 120, 4), kAccent);
+    y += 48;
+    painter.setPen(kInk);
+    painter.setFont(deckFont(22));
+    QStringList byline;
+    if (!deck.author.isEmpty())
+        byline << deck.author;
+    if (!deck.date.isEmpty())
+        byline << deck.date;
+    if (!byline.isEmpty()) {
+        painter.drawText(QRectF(left, y, width, 34), Qt::AlignLeft | Qt::AlignVCenter, byline.join(QStringLiteral("  ·  ")));
+        y += 42;
+    }
+    if (!deck.workspaceName.isEmpty()) {
+        painter.setFont(deckFont(16));
+        painter.setPen(kMuted);
+        painter.drawText(QRectF(left, y, width, 28), Qt::AlignLeft | Qt::AlignVCenter,
+                         QCoreApplication::translate("DeckLayout", "Workspace: %1").arg(deck.workspaceName));
+    }
+}
+
+void DeckLayout::Plan::paintTables(QPainter &painter, const PageSpec &page) const
+{
+    paintHeading(painter, page.heading);
+    qreal y = kBodyTop;
+    if (!page.keyFigures.empty()) {
+        const int count = int(page.keyFigures.size());
+        const qreal tileWidth = (kContentWidth - (count - 1) * kTileGap) / count;
+        for (int i = 0; i < count; ++i) {
+            const QRectF tile(kMarginX + i * (tileWidth + kTileGap), y, tileWidth, kTileHeight);
+            painter.fillRect(tile, kStripe);
+            painter.fillRect(QRectF(tile.left(), tile.top(), 4, tile.height()), kAccent);
+            painter.setPen(kMuted);
+            painter.setFont(deckFont(14));
+            painter.drawText(tile.adjusted(18, 10, -10, -46), Qt::AlignLeft | Qt::AlignVCenter,
+                             page.keyFigures[size_t(i)].first);
+            painter.setPen(kInk);
+            painter.setFont(deckFont(28, true));
+            const QString value = QFontMetricsF(painter.font()).elidedText(page.keyFigures[size_t(i)].second,
+                                                                          Qt::ElideRight, tile.width() - 28);
+            painter.drawText(tile.adjusted(18, 34, -10, -8), Qt::AlignLeft | Qt::AlignVCenter, value);
+        }
+        y += kTileHeight + kTileGap;
+    }
+    if (!page.caption.isEmpty()) {
+        painter.setFont(captionFont());
+        painter.setPen(kMuted);
+        const qreal h = wrappedHeight(painter.font(), kContentWidth, page.caption);
+        painter.drawText(QRectF(kMarginX, y, kContentWidth, h), Qt::AlignLeft | Qt::TextWordWrap, page.caption);
+        y += h + 12;
+    }
+    const bool sectionHeadings = page.sectionHeadings;
+    for (const TableSlice &slice : page.slices) {
+        const DeckSection &section = page.sections->at(size_t(slice.section));
+        if (sectionHeadings) {
+            painter.setFont(sectionFont());
+            painter.setPen(kInk);
+            const QString heading = slice.continued
+                ? QCoreApplication::translate("DeckLayout", "%1 (continued)").arg(section.heading)
+                : section.heading;
+            painter.drawText(QRectF(kMarginX, y, kContentWidth, kSectionHeadingHeight - 8),
+                             Qt::AlignLeft | Qt::AlignVCenter, heading);
+            y += kSectionHeadingHeight;
+        }
+        if (section.table.rows.isEmpty()) {
+            paintTable(painter, section.table, 0, 0, y);
+            painter.setFont(cellFont());
+            painter.setPen(kMuted);
+            painter.drawText(QRectF(kMarginX + kCellPadding, y + kTableHeaderHeight, kContentWidth, kTableRowHeight),
+                             Qt::AlignVCenter | Qt::AlignLeft, QCoreApplication::translate("DeckLayout", "None."));
+            y += kTableHeaderHeight + kTableRowHeight + kSectionGap;
+            continue;
+        }
+        paintTable(painter, section.table, slice.rowBegin, slice.rowEnd, y);
+        y += kTableHeaderHeight + (slice.rowEnd - slice.rowBegin) * kTableRowHeight + kSectionGap;
+    }
+}
+
+void DeckLayout::Plan::paintFigure(QPainter &painter, const PageSpec &page) const
+{
+    paintHeading(painter, page.heading);
+    const qreal captionHeight = page.caption.isEmpty() ? 0 : wrappedHeight(captionFont(), kContentWidth, page.caption) + 14;
+    const QRectF box(kMarginX, kBodyTop, kContentWidth, kBodyBottom - kBodyTop - captionHeight);
+    QSvgRenderer renderer(page.svg);
+    QRectF figureRect = box;
+    if (renderer.isValid()) {
+        const QSizeF natural = renderer.viewBoxF().size().isEmpty() ? QSizeF(renderer.defaultSize())
+                                                                     : renderer.viewBoxF().size();
+        const QSizeF fitted = natural.scaled(box.size(), Qt::KeepAspectRatio);
+        figureRect = QRectF(box.left() + (box.width() - fitted.width()) / 2, box.top(), fitted.width(), fitted.height());
+        renderer.render(&painter, figureRect);
+    } else {
+        painter.setPen(QPen(kRule, 1, Qt::DashLine));
+        painter.drawRect(box);
+        painter.setFont(bodyFont());
+        painter.setPen(kMuted);
+        painter.drawText(box, Qt::AlignCenter, QCoreApplication::translate("DeckLayout", "This figure could not be read."));
+        figureRect = box;
+    }
+    if (!page.caption.isEmpty()) {
+        painter.setFont(captionFont());
+        painter.setPen(kMuted);
+        painter.drawText(QRectF(kMarginX, figureRect.bottom() + 10, kContentWidth, captionHeight),
+                         Qt::AlignLeft | Qt::TextWordWrap, page.caption);
+    }
+}
+
+void DeckLayout::Plan::paintParagraphs(QPainter &painter, const PageSpec &page) const
+{
+    paintHeading(painter, page.heading);
+    const qreal indent = page.bullets ? 28 : 0;
+    qreal y = kBodyTop;
+    painter.setFont(bodyFont());
+    for (const QString &paragraph : page.paragraphs) {
+        const qreal h = wrappedHeight(painter.font(), kContentWidth - indent, paragraph);
+        if (page.bullets) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(kWarning);
+            painter.drawEllipse(QPointF(kMarginX + 8, y + 12), 5, 5);
+        }
+        painter.setPen(kInk);
+        painter.drawText(QRectF(kMarginX + indent, y, kContentWidth - indent, h), Qt::AlignLeft | Qt::TextWordWrap,
+                         paragraph);
+        y += h + 14;
+    }
+}
+
+void DeckLayout::Plan::paintFooter(QPainter &painter, int page) const
+{
+    const qreal y = kDeckPageHeight - 40;
+    painter.setPen(QPen(kRule, 1));
+    painter.drawLine(QPointF(kMarginX, y - 8), QPointF(kDeckPageWidth - kMarginX, y - 8));
+    painter.setFont(footerFont());
+    painter.setPen(kMuted);
+    QStringList left;
+    left << (deck.title.isEmpty() ? QCoreApplication::translate("DeckLayout", "Capacity report") : deck.title);
+    if (!deck.date.isEmpty())
+        left << deck.date;
+    painter.drawText(QRectF(kMarginX, y, kContentWidth / 2, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                     left.join(QStringLiteral("  ·  ")));
+    painter.drawText(QRectF(kMarginX + kContentWidth / 2, y, kContentWidth / 2, 24), Qt::AlignRight | Qt::AlignVCenter,
+                     QCoreApplication::translate("DeckLayout", "%1 / %2").arg(page + 1).arg(pages.size()));
+}
+
+bool writeDeckPdf(const Deck &deck, const QString &path, QString *error, const DeckProgress &progress)
+{
+    const DeckLayout layout(deck);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    {
+        QPdfWriter pdf(&file);
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(kDeckPageWidth / 96.0, kDeckPageHeight / 96.0), QPageSize::Inch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(deck.title);
+        pdf.setCreator(QStringLiteral("Headroom"));
+        QPainter painter;
+        if (!painter.begin(&pdf)) {
+            file.cancelWriting();
+            *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: the PDF could not be started.").arg(path);
+            return false;
+        }
+        const int total = layout.pageCount();
+        for (int page = 0; page < total; ++page) {
+            if (page > 0)
+                pdf.newPage();
+            layout.paintPage(painter, page);
+            if (progress && !progress(page + 1, total)) {
+                painter.end();
+                file.cancelWriting();
+                *error = QCoreApplication::translate("DeckLayout", "Export cancelled: %1 was not written.").arg(path);
+                return false;
+            }
+        }
+        painter.end();
+    }
+    if (!file.commit()) {
+        *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace headroom::ui

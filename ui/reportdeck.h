@@ -1,0 +1,88 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+class QPainter;
+
+namespace headroom::ui {
+
+// A table as printed in the deck: a header row and rows of text cells. Cells that read as
+// numbers or money are right-aligned; long tables continue on the next page.
+struct DeckTable {
+    QStringList columns;
+    QList<QStringList> rows;
+};
+
+// One entry of the deck: a figure (SVG, kept as vectors), a table or a paragraph of text.
+struct DeckItem {
+    enum class Kind { Figure, Table, Text };
+    Kind kind = Kind::Figure;
+    QString title;
+    QString caption;
+    QByteArray svg;   // Figure
+    DeckTable table;  // Table
+    // Table: headline numbers (label, value) shown as tiles above it, e.g. cost per month.
+    std::vector<std::pair<QString, QString>> keyFigures;
+    QString text;     // Text: paragraphs separated by blank lines
+    bool bulleted = false; // Text: paragraphs as a list of warnings
+};
+
+// A titled block of the assumptions pages, e.g. "Rate cards in force".
+struct DeckSection {
+    QString heading;
+    DeckTable table;
+};
+
+// Everything a deck shows, in order: title page, assumptions, the items (one chart per
+// page, tables paginated), then warnings when there are any. Page numbers in the footer.
+struct Deck {
+    QString title;
+    QString subtitle;
+    QString author;
+    QString date;
+    QString workspaceName;
+    std::vector<DeckSection> assumptions;
+    std::vector<DeckItem> items;
+    QStringList warnings;
+};
+
+// Deck pages: 16:9 landscape, 13.333 × 7.5 in, laid out in 96-dpi units (1280 × 720).
+constexpr int kDeckPageWidth = 1280;
+constexpr int kDeckPageHeight = 720;
+
+// The deck cut into pages. Pagination depends only on the deck, so the PDF and the on-screen
+// preview show the same pages.
+class DeckLayout {
+public:
+    explicit DeckLayout(const Deck &deck);
+    ~DeckLayout();
+    DeckLayout(const DeckLayout &) = delete;
+    DeckLayout &operator=(const DeckLayout &) = delete;
+
+    int pageCount() const;
+    // The first page showing deck.items[item], or -1.
+    int firstPageOfItem(int item) const;
+    // Paints page `page` (0-based) into a 1280 × 720 logical rectangle at the origin.
+    void paintPage(QPainter &painter, int page) const;
+
+private:
+    struct Plan;
+    std::unique_ptr<Plan> m_plan;
+};
+
+// Called after each page with (pages done, total); return false to cancel.
+using DeckProgress = std::function<bool(int done, int total)>;
+
+// Writes the deck as a vector PDF with its fonts embedded. The file is replaced only when
+// the whole deck was written: on failure or cancel the previous file stays as it was and
+// `error` says why (naming the file).
+bool writeDeckPdf(const Deck &deck, const QString &path, QString *error, const DeckProgress &progress = {});
+
+} // namespace headroom::ui
