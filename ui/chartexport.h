@@ -23,6 +23,10 @@ struct ChartFigure {
     std::function<void(QPainter &, const QRectF &)> paint = {};
 };
 
+// Custom-painted views draw their title in a band this tall at the top of their rect, as a
+// chart does; the report clips it off because its page carries the title.
+constexpr qreal kPaintedTitleHeight = 30;
+
 // Export canvas: 16:9, 960 × 540 at 96 dpi (10 × 5.625 in).
 constexpr int kFigureWidth = 960;
 constexpr int kFigureHeight = 540;

@@ -1,5 +1,7 @@
 #include "fragmappainter.h"
 
+#include "chartexport.h"
+
 #include <QObject>
 #include <QPainter>
 #include <algorithm>
@@ -9,7 +11,7 @@ namespace headroom::ui {
 
 namespace {
 
-constexpr qreal kTitleHeight = 28;
+constexpr qreal kTitleHeight = kPaintedTitleHeight;
 constexpr qreal kLegendHeight = 24;
 constexpr qreal kMark = 3;        // category mark width
 constexpr qreal kColumnGap = 8;

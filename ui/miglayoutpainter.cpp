@@ -1,5 +1,7 @@
 #include "miglayoutpainter.h"
 
+#include "chartexport.h"
+
 #include <QFontMetricsF>
 #include <QHash>
 #include <QObject>
@@ -12,7 +14,7 @@ namespace headroom::ui {
 
 namespace {
 
-constexpr qreal kTitleHeight = 30;
+constexpr qreal kTitleHeight = kPaintedTitleHeight;
 constexpr qreal kLegendHeight = 22;
 constexpr qreal kRowHeight = 46;      // preferred, one column
 constexpr qreal kMinRowHeight = 30;   // below this the rows flow into more columns

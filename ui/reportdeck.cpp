@@ -21,8 +21,8 @@ constexpr qreal kHeadingTop = 40;
 constexpr qreal kBodyTop = 116;
 constexpr qreal kBodyBottom = kDeckPageHeight - 64;
 constexpr qreal kContentWidth = kDeckPageWidth - 2 * kMarginX;
-constexpr qreal kTableHeaderHeight = 32;
-constexpr qreal kTableRowHeight = 27;
+constexpr qreal kTableHeaderHeight = 40; // room for a header wrapped onto two lines
+constexpr qreal kTableRowHeight = 26;
 constexpr qreal kSectionHeadingHeight = 38;
 constexpr qreal kSectionGap = 18;
 constexpr qreal kCellPadding = 9;
@@ -56,11 +56,11 @@ QFont cellHeaderFont() { return deckFont(14, true); }
 QFont sectionFont() { return deckFont(19, true); }
 QFont footerFont() { return deckFont(12); }
 
-// Cells that read as a quantity: "12", "$4,227.07", "-3.5 %", "200 GPUs", "0.81".
+// Cells that read as a quantity: "12", "$4,227.07", "-3.5 %", "±0", "200 GPUs", "0.81".
 bool isNumeric(const QString &cell)
 {
     static const QRegularExpression number(
-        QStringLiteral("^[-+−]?[$€£]?\\d[\\d,.]*( ?[%×]| [A-Za-z/µ]{1,8}| ?[A-Z]{3})?$"));
+        QStringLiteral("^[-+−±]?[$€£]?\\d[\\d,.]*( ?[%×]| [A-Za-z/µ]{1,8}| ?[A-Z]{3})?$"));
     return number.match(cell.trimmed()).hasMatch();
 }
 
@@ -109,7 +109,12 @@ std::vector<qreal> columnWidths(const DeckTable &table)
     const QFontMetricsF header(cellHeaderFont());
     std::vector<qreal> widths;
     for (int column = 0; column < table.columns.size(); ++column) {
-        qreal width = header.horizontalAdvance(table.columns.at(column));
+        // A header may wrap onto two lines: it needs its longest word, or about half its text.
+        const QString &title = table.columns.at(column);
+        qreal longestWord = 0;
+        for (const QString &word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            longestWord = std::max(longestWord, header.horizontalAdvance(word));
+        qreal width = std::max(longestWord, 0.6 * header.horizontalAdvance(title));
         for (const QStringList &row : table.rows) {
             if (column < row.size())
                 width = std::max(width, cell.horizontalAdvance(row.at(column)));
@@ -168,8 +173,13 @@ void paintTable(QPainter &painter, const DeckTable &table, int rowBegin, int row
     qreal x = kMarginX;
     for (int column = 0; column < table.columns.size(); ++column) {
         const QRectF cell(x + kCellPadding, top, widths[size_t(column)] - 2 * kCellPadding, kTableHeaderHeight);
-        const QString text = QFontMetricsF(painter.font()).elidedText(table.columns.at(column), Qt::ElideRight, cell.width());
-        painter.drawText(cell, Qt::AlignVCenter | (numeric[size_t(column)] ? Qt::AlignRight : Qt::AlignLeft), text);
+        const Qt::Alignment alignment = Qt::AlignVCenter | (numeric[size_t(column)] ? Qt::AlignRight : Qt::AlignLeft);
+        const QString &title = table.columns.at(column);
+        const QFontMetricsF headerMetrics(painter.font());
+        if (headerMetrics.boundingRect(cell, Qt::TextWordWrap | alignment, title).height() <= cell.height())
+            painter.drawText(cell, Qt::TextWordWrap | alignment, title);
+        else
+            painter.drawText(cell, alignment, headerMetrics.elidedText(title, Qt::ElideRight, cell.width()));
         x += widths[size_t(column)];
     }
     qreal y = top + kTableHeaderHeight;
@@ -512,7 +522,11 @@ void DeckLayout::Plan::paintFigure(QPainter &painter, const PageSpec &page) cons
                                                                      : renderer.viewBoxF().size();
         const QSizeF fitted = natural.scaled(box.size(), Qt::KeepAspectRatio);
         figureRect = QRectF(box.left() + (box.width() - fitted.width()) / 2, box.top(), fitted.width(), fitted.height());
+        // Only the view box: a custom view's own title band lies above it (see reportsnapshot).
+        painter.save();
+        painter.setClipRect(figureRect);
         renderer.render(&painter, figureRect);
+        painter.restore();
     } else {
         painter.setPen(QPen(kRule, 1, Qt::DashLine));
         painter.drawRect(box);

@@ -91,8 +91,16 @@ std::vector<engine::RateCard> cardsInForce(const store::Workspace &workspace)
 
 store::ReportItem reportItemFromFigure(const ChartFigure &figure)
 {
+    // The deck page shows the title and caption: the figure goes in without them.
     ChartFigure bare = figure;
     bare.caption.clear();
+    if (bare.paint) {
+        const auto paint = figure.paint;
+        // Its own title band is drawn above the view box, where the deck clips it off.
+        bare.paint = [paint](QPainter &painter, const QRectF &rect) {
+            paint(painter, rect.adjusted(0, -kPaintedTitleHeight, 0, 0));
+        };
+    }
     if (bare.build) {
         const auto build = figure.build;
         bare.build = [build](QChart::ChartTheme theme) {

@@ -170,7 +170,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
 
     painter.setFont(titleFont);
     painter.setPen(ink);
-    const QRectF titleRect(rect.left(), rect.top() + 4, rect.width(), 26);
+    const QRectF titleRect(rect.left(), rect.top() + 4, rect.width(), kPaintedTitleHeight - 4);
     painter.drawText(titleRect, Qt::AlignCenter,
                      QObject::tr("%1: static base and elastic top").arg(qs(result.name)));
 

@@ -97,15 +97,8 @@ DeckTable comparisonTable(const engine::ScenarioComparison &comparison)
         if (i > 0)
             table.columns << QObject::tr("Δ");
     }
-    const std::string tierPrefix = "cost_per_month.";
     for (const engine::ComparisonMetric &metric : comparison.metrics) {
-        QString label = qs(metric.label);
-        // Monthly cost per tier: the tier as the rest of the deck names it.
-        if (metric.key.rfind(tierPrefix, 0) == 0) {
-            if (const auto tier = engine::parsePoolTier(metric.key.substr(tierPrefix.size())))
-                label = QObject::tr("Cost per month, %1").arg(tierName(*tier));
-        }
-        QStringList row{label};
+        QStringList row{qs(metric.label)};
         for (size_t i = 0; i < metric.values.size(); ++i) {
             row << metricValue(metric, metric.values[i], false);
             if (i > 0)

@@ -984,6 +984,18 @@ std::string_view toString(PoolTier tier)
     return "owned";
 }
 
+std::string_view tierLabel(PoolTier tier)
+{
+    switch (tier) {
+    case PoolTier::Owned: return "owned";
+    case PoolTier::Reserved1y: return "1-year reserved";
+    case PoolTier::Reserved3y: return "3-year reserved";
+    case PoolTier::OnDemand: return "on-demand";
+    case PoolTier::Spot: return "spot";
+    }
+    return "owned";
+}
+
 std::string_view toString(Partitioning partitioning)
 {
     switch (partitioning) {
@@ -1191,7 +1203,7 @@ ScenarioComparison compareScenarios(const std::vector<ScenarioResult> &results)
                 present = present || t.tier == tier;
         if (!present)
             continue;
-        add("cost_per_month." + std::string(toString(tier)), "Cost per month, " + std::string(toString(tier)), "money",
+        add("cost_per_month." + std::string(toString(tier)), "Cost per month, " + std::string(tierLabel(tier)), "money",
             [tier](const ScenarioResult &r) {
                 for (const TierCost &t : r.costByTier)
                     if (t.tier == tier)

@@ -37,6 +37,8 @@ std::string_view toString(Partitioning partitioning);
 std::string_view toString(PoolSizing sizing);
 std::string_view toString(PoolRole role);     // "static", "elastic"
 std::string_view toString(ReservePolicy policy);
+// The tier as a reader names it: "owned", "1-year reserved", "3-year reserved", "on-demand", "spot".
+std::string_view tierLabel(PoolTier tier);
 std::optional<PoolTier> parsePoolTier(std::string_view text);
 std::optional<Partitioning> parsePartitioning(std::string_view text);
 std::optional<PoolSizing> parsePoolSizing(std::string_view text);
