@@ -279,7 +279,9 @@ QWidget *ForecastPage::buildInputs()
                      {{tr("None"), int(engine::TrendKind::None)},
                       {tr("Additive"), int(engine::TrendKind::Additive)},
                       {tr("Damped"), int(engine::TrendKind::Damped)}},
-                     int(engine::TrendKind::Additive),
+                     // Damped by default: a straight-line trend carried over a 1- or 3-year
+                     // commitment term runs away from the history it was fitted on.
+                     int(engine::TrendKind::Damped),
                      tr("Trend: none (flat level), additive (straight-line growth, β) or damped (growth that "
                         "flattens out, φ < 1)"));
     m_season = choice(modelBox, "forecastSeason",
