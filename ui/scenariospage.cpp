@@ -7,7 +7,7 @@
 #include "format.h"
 #include "reportsnapshot.h"
 #include "scenariocharts.h"
-#include "scenariocommand.h"
+#include "entitycommand.h"
 #include "scenariodiagramview.h"
 #include "store/autoscaleyaml.h"
 #include "store/scenarioinputs.h"
@@ -1043,7 +1043,7 @@ bool ScenariosPage::push(const std::optional<Scenario> &before, const std::optio
         m_selectAfterRefresh = qs(after->name);
     }
     try {
-        m_undoStack->push(new ScenarioChangeCommand(m_workspace, before, after, text, mergeField));
+        m_undoStack->push(scenarioChange(m_workspace, before, after, text, mergeField));
     } catch (const store::StoreError &e) {
         m_selectAfterRefresh.clear();
         setStatus(tr("Not saved: %1").arg(e.message()), true);

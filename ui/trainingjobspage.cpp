@@ -6,7 +6,7 @@
 #include "store/trainingjson.h"
 #include "store/workspace.h"
 #include "trainingcharts.h"
-#include "trainingjobcommand.h"
+#include "entitycommand.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -704,7 +704,7 @@ bool TrainingJobsPage::pushChange(const std::optional<TrainingJob> &before, cons
         m_selectAfterRefresh = QString::fromStdString(after->name);
     }
     try {
-        m_undoStack->push(new TrainingJobChangeCommand(m_workspace, before, after, text, mergeField));
+        m_undoStack->push(trainingJobChange(m_workspace, before, after, text, mergeField));
     } catch (const store::StoreError &e) {
         setStatus(tr("Not saved: %1").arg(e.message()), true);
         return false;

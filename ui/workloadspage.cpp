@@ -7,7 +7,7 @@
 #include "store/storeerror.h"
 #include "store/workloadjson.h"
 #include "store/workspace.h"
-#include "workloadcommand.h"
+#include "entitycommand.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -475,7 +475,7 @@ bool WorkloadsPage::pushChange(const std::optional<engine::WorkloadProfile> &bef
         m_selectAfterRefresh = QString::fromStdString(after->name);
     }
     try {
-        m_undoStack->push(new WorkloadChangeCommand(m_workspace, before, after, text, mergeField));
+        m_undoStack->push(workloadChange(m_workspace, before, after, text, mergeField));
     } catch (const store::StoreError &e) {
         setStatus(tr("Not saved: %1").arg(e.message()), true);
         return false;

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "engine/scenario.h"
+#include "engine/training.h"
+#include "engine/workload.h"
+
+#include <QUndoCommand>
+#include <optional>
+#include <utility>
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+// One undoable change to a named workspace entity (a workload, a training job, a scenario):
+// add (no before), delete (no after), edit or rename. `apply` writes one state over the other
+// in the workspace. Consecutive edits of the same field of the same entity merge into one
+// step (same merge id, field and name), so that dragging a spin box is undone at once.
+template <typename Entity>
+class EntityChangeCommand : public QUndoCommand {
+public:
+    using Apply = void (*)(store::Workspace &, const std::optional<Entity> &from, const std::optional<Entity> &to);
+
+    EntityChangeCommand(store::Workspace &workspace, std::optional<Entity> before, std::optional<Entity> after,
+                        const QString &text, int mergeField, int mergeId, Apply apply)
+        : QUndoCommand(text)
+        , m_workspace(workspace)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_mergeField(mergeField)
+        , m_mergeId(mergeId)
+        , m_apply(apply)
+    {
+    }
+
+    void redo() override { m_apply(m_workspace, m_before, m_after); }
+    void undo() override { m_apply(m_workspace, m_after, m_before); }
+    int id() const override { return m_mergeField < 0 ? -1 : m_mergeId; }
+
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        // Equal ids mean the same entity type: each type has its own merge id.
+        const auto *next = static_cast<const EntityChangeCommand *>(other);
+        if (next->m_mergeField != m_mergeField || !m_after || !next->m_before || !next->m_after
+            || next->m_before->name != m_after->name || next->m_after->name != m_after->name)
+            return false;
+        m_after = next->m_after;
+        return true;
+    }
+
+private:
+    store::Workspace &m_workspace;
+    std::optional<Entity> m_before;
+    std::optional<Entity> m_after;
+    int m_mergeField;
+    int m_mergeId;
+    Apply m_apply;
+};
+
+// The change commands of each entity; `mergeField` ≥ 0 names the edited field for merging.
+QUndoCommand *workloadChange(store::Workspace &workspace, std::optional<engine::WorkloadProfile> before,
+                             std::optional<engine::WorkloadProfile> after, const QString &text, int mergeField = -1);
+QUndoCommand *trainingJobChange(store::Workspace &workspace, std::optional<engine::TrainingJob> before,
+                                std::optional<engine::TrainingJob> after, const QString &text, int mergeField = -1);
+// Undo stores the earlier document again: the stored version number keeps counting up.
+QUndoCommand *scenarioChange(store::Workspace &workspace, std::optional<engine::Scenario> before,
+                             std::optional<engine::Scenario> after, const QString &text, int mergeField = -1);
+
+} // namespace headroom::ui
