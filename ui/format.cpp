@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include <QLocale>
+#include <QStringList>
 
 namespace headroom::ui {
 
@@ -44,6 +45,14 @@ QString formatTokensShort(int64_t tokens)
 QString upperName(std::string_view name)
 {
     return QString::fromLatin1(name.data(), qsizetype(name.size())).toUpper();
+}
+
+QString fieldProblemsText(const std::vector<engine::FieldProblem> &problems)
+{
+    QStringList lines;
+    for (const auto &p : problems)
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(p.field), QString::fromStdString(p.message));
+    return lines.join(QStringLiteral("; "));
 }
 
 } // namespace headroom::ui

@@ -72,14 +72,6 @@ QString percent(double ratio, int decimals = 1)
     return QLocale(QLocale::English).toString(ratio * 100.0, 'f', decimals) + QStringLiteral(" %");
 }
 
-QString problemsText(const std::vector<engine::FieldProblem> &problems)
-{
-    QStringList lines;
-    for (const auto &p : problems)
-        lines << QStringLiteral("%1: %2").arg(qs(p.field), qs(p.message));
-    return lines.join(QStringLiteral("; "));
-}
-
 QString jsonOf(const Scenario &s)
 {
     return QString::fromUtf8(store::scenarioJsonText(s));
@@ -1028,7 +1020,7 @@ bool ScenariosPage::push(const std::optional<Scenario> &before, const std::optio
     if (after) {
         const auto problems = engine::validate(*after);
         if (!problems.empty()) {
-            setStatus(tr("Not saved: %1").arg(problemsText(problems)), true);
+            setStatus(tr("Not saved: %1").arg(fieldProblemsText(problems)), true);
             // Show the stored values again rather than the refused one.
             const bool wasLoading = m_loading;
             m_loading = false;

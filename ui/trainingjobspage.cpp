@@ -7,6 +7,7 @@
 #include "store/workspace.h"
 #include "trainingcharts.h"
 #include "entitycommand.h"
+#include "namelist.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,7 +20,6 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -35,14 +35,6 @@ namespace headroom::ui {
 namespace {
 
 using engine::TrainingJob;
-
-QString problemsText(const std::vector<engine::FieldProblem> &problems)
-{
-    QStringList lines;
-    for (const auto &p : problems)
-        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(p.field), QString::fromStdString(p.message));
-    return lines.join(QStringLiteral("; "));
-}
 
 // A large count (parameters, tokens) shown and typed with a K/M/B/T suffix (10^3 … 10^12):
 // "1.4 T", "70 B", "4.19 M"; plain digits are accepted too. Steps move the second digit.
@@ -165,7 +157,7 @@ TrainingJobsPage::TrainingJobsPage(store::Workspace &workspace, QUndoStack *undo
     , m_undoStack(undoStack)
 {
     setObjectName("trainingJobsPage");
-    m_list = new QListWidget(this);
+    m_list = new NameList(this);
     m_list->setObjectName("trainingJobList");
     m_list->setMinimumWidth(200);
     auto *add = new QPushButton(tr("&Add"), this);
@@ -602,37 +594,24 @@ void TrainingJobsPage::refreshCatalogChoices()
 
 void TrainingJobsPage::refreshList()
 {
-    const QString previous = currentName();
+    QStringList names;
+    for (const auto &job : m_workspace.trainingJobs())
+        names << QString::fromStdString(job.name);
     const bool wasLoading = m_loading;
     m_loading = true;
-    m_list->clear();
-    for (const auto &job : m_workspace.trainingJobs())
-        m_list->addItem(QString::fromStdString(job.name));
+    m_list->setNames(names);
     m_loading = wasLoading;
-    // After an add or rename the new name is selected once it exists.
-    QString current = previous;
-    if (!m_selectAfterRefresh.isEmpty() && !m_list->findItems(m_selectAfterRefresh, Qt::MatchExactly).isEmpty()) {
-        current = m_selectAfterRefresh;
-        m_selectAfterRefresh.clear();
-    }
-    const auto found = m_list->findItems(current, Qt::MatchExactly);
-    if (!found.isEmpty())
-        m_list->setCurrentItem(found.first());
-    else if (m_list->count() > 0)
-        m_list->setCurrentRow(0);
     loadForm();
 }
 
 QString TrainingJobsPage::currentName() const
 {
-    return m_list->currentItem() ? m_list->currentItem()->text() : QString();
+    return m_list->currentName();
 }
 
 void TrainingJobsPage::selectJob(const QString &name)
 {
-    const auto found = m_list->findItems(name, Qt::MatchExactly);
-    if (!found.isEmpty())
-        m_list->setCurrentItem(found.first());
+    m_list->selectName(name);
 }
 
 void TrainingJobsPage::loadForm()
@@ -698,10 +677,10 @@ bool TrainingJobsPage::pushChange(const std::optional<TrainingJob> &before, cons
     if (after) {
         const auto problems = engine::validate(*after);
         if (!problems.empty()) {
-            setStatus(tr("Not saved: %1").arg(problemsText(problems)), true);
+            setStatus(tr("Not saved: %1").arg(fieldProblemsText(problems)), true);
             return false;
         }
-        m_selectAfterRefresh = QString::fromStdString(after->name);
+        m_list->selectAfterRefresh(QString::fromStdString(after->name));
     }
     try {
         m_undoStack->push(trainingJobChange(m_workspace, before, after, text, mergeField));

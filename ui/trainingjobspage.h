@@ -11,7 +11,6 @@
 class QComboBox;
 class QFormLayout;
 class QLabel;
-class QListWidget;
 class QUndoStack;
 
 namespace headroom::store {
@@ -19,6 +18,8 @@ class Workspace;
 }
 
 namespace headroom::ui {
+
+class NameList;
 
 // Training jobs (Inputs): training runs — model or parameter count, tokens, batch, GPU and
 // achieved throughput, target window or GPU count, parallelism and ZeRO stage, interconnect,
@@ -62,7 +63,7 @@ private:
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
-    QListWidget *m_list = nullptr;
+    NameList *m_list = nullptr;
     QWidget *m_form = nullptr;
     QComboBox *m_model = nullptr;
     QComboBox *m_gpu = nullptr;
@@ -71,7 +72,6 @@ private:
     std::vector<Binding> m_bindings;
     bool m_loading = false;
     bool m_emptyNotice = false; // the status says there is nothing to edit
-    QString m_selectAfterRefresh;
 };
 
 } // namespace headroom::ui

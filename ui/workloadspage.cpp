@@ -8,6 +8,7 @@
 #include "store/workloadjson.h"
 #include "store/workspace.h"
 #include "entitycommand.h"
+#include "namelist.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,7 +20,6 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
@@ -35,14 +35,6 @@ namespace {
 
 using engine::WorkloadProfile;
 
-QString problemsText(const std::vector<engine::FieldProblem> &problems)
-{
-    QStringList lines;
-    for (const auto &p : problems)
-        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(p.field), QString::fromStdString(p.message));
-    return lines.join(QStringLiteral("; "));
-}
-
 } // namespace
 
 WorkloadsPage::WorkloadsPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
@@ -51,7 +43,7 @@ WorkloadsPage::WorkloadsPage(store::Workspace &workspace, QUndoStack *undoStack,
     , m_undoStack(undoStack)
 {
     setObjectName("workloadsPage");
-    m_list = new QListWidget(this);
+    m_list = new NameList(this);
     m_list->setObjectName("workloadList");
     m_list->setMinimumWidth(200);
     auto *add = new QPushButton(tr("&Add"), this);
@@ -395,37 +387,24 @@ void WorkloadsPage::refreshCatalogChoices()
 
 void WorkloadsPage::refreshList()
 {
-    const QString previous = currentName();
+    QStringList names;
+    for (const auto &w : m_workspace.workloads())
+        names << QString::fromStdString(w.name);
     const bool wasLoading = m_loading;
     m_loading = true;
-    m_list->clear();
-    for (const auto &w : m_workspace.workloads())
-        m_list->addItem(QString::fromStdString(w.name));
+    m_list->setNames(names);
     m_loading = wasLoading;
-    // After an add or rename the new name is selected once it exists.
-    QString current = previous;
-    if (!m_selectAfterRefresh.isEmpty() && !m_list->findItems(m_selectAfterRefresh, Qt::MatchExactly).isEmpty()) {
-        current = m_selectAfterRefresh;
-        m_selectAfterRefresh.clear();
-    }
-    const auto found = m_list->findItems(current, Qt::MatchExactly);
-    if (!found.isEmpty())
-        m_list->setCurrentItem(found.first());
-    else if (m_list->count() > 0)
-        m_list->setCurrentRow(0);
     loadForm();
 }
 
 QString WorkloadsPage::currentName() const
 {
-    return m_list->currentItem() ? m_list->currentItem()->text() : QString();
+    return m_list->currentName();
 }
 
 void WorkloadsPage::selectWorkload(const QString &name)
 {
-    const auto found = m_list->findItems(name, Qt::MatchExactly);
-    if (!found.isEmpty())
-        m_list->setCurrentItem(found.first());
+    m_list->selectName(name);
 }
 
 void WorkloadsPage::loadForm()
@@ -469,10 +448,10 @@ bool WorkloadsPage::pushChange(const std::optional<engine::WorkloadProfile> &bef
     if (after) {
         const auto problems = engine::validate(*after);
         if (!problems.empty()) {
-            setStatus(tr("Not saved: %1").arg(problemsText(problems)), true);
+            setStatus(tr("Not saved: %1").arg(fieldProblemsText(problems)), true);
             return false;
         }
-        m_selectAfterRefresh = QString::fromStdString(after->name);
+        m_list->selectAfterRefresh(QString::fromStdString(after->name));
     }
     try {
         m_undoStack->push(workloadChange(m_workspace, before, after, text, mergeField));

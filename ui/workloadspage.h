@@ -14,7 +14,6 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QListWidget;
 class QTableWidget;
 class QUndoStack;
 
@@ -23,6 +22,8 @@ class Workspace;
 }
 
 namespace headroom::ui {
+
+class NameList;
 
 // Workloads (Inputs): workload profiles — users, requests, a 24-hour diurnal shape, token
 // percentiles, cache hit rate, SLOs, measured goodput — edited in a form where every change
@@ -70,7 +71,7 @@ private:
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
-    QListWidget *m_list = nullptr;
+    NameList *m_list = nullptr;
     QWidget *m_form = nullptr;
     QComboBox *m_model = nullptr;
     QComboBox *m_gpu = nullptr;
@@ -79,7 +80,6 @@ private:
     QLabel *m_status = nullptr;
     std::vector<Binding> m_bindings;
     bool m_loading = false;
-    QString m_selectAfterRefresh;
 };
 
 } // namespace headroom::ui
