@@ -1,6 +1,7 @@
 #include "inference_sizing.h"
 
 #include "errors.h"
+#include "explain_text.h"
 #include "goodput.h"
 
 #include <algorithm>
@@ -12,73 +13,14 @@ namespace headroom::engine {
 
 namespace {
 
+using explain::bytes;
+using explain::ceilCount;
+using explain::grouped;
+using explain::number;
+using explain::percent;
+using explain::trimZeros;
+
 constexpr double kSecondsPerDay = 86400.0;
-
-// ceil() that forgives binary floating-point noise: 5000.000000000001 streams are 5,000.
-int64_t ceilCount(double value)
-{
-    const double nearest = std::round(value);
-    if (std::fabs(value - nearest) <= 1e-9 * std::max(1.0, std::fabs(value)))
-        return static_cast<int64_t>(nearest);
-    return static_cast<int64_t>(std::ceil(value));
-}
-
-std::string grouped(int64_t value)
-{
-    std::string digits = std::to_string(value < 0 ? -value : value);
-    for (int i = int(digits.size()) - 3; i > 0; i -= 3)
-        digits.insert(size_t(i), ",");
-    return value < 0 ? "-" + digits : digits;
-}
-
-std::string trimZeros(std::string text)
-{
-    if (text.find('.') == std::string::npos)
-        return text;
-    while (text.back() == '0')
-        text.pop_back();
-    if (text.back() == '.')
-        text.pop_back();
-    return text;
-}
-
-// Counts and rates for the breakdown: thousands separators from 100 up, three significant
-// digits below ("20,160", "25.2", "0.125").
-std::string number(double value)
-{
-    if (!std::isfinite(value))
-        return "∞";
-    const double magnitude = std::fabs(value);
-    if (magnitude >= 99.5)
-        return grouped(std::llround(value));
-    char buffer[32];
-    if (magnitude >= 9.995)
-        std::snprintf(buffer, sizeof buffer, "%.1f", value);
-    else if (magnitude >= 0.9995)
-        std::snprintf(buffer, sizeof buffer, "%.2f", value);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    return trimZeros(buffer);
-}
-
-std::string percent(double fraction)
-{
-    return number(fraction * 100.0) + " %";
-}
-
-// Memory in binary units (DESIGN §2).
-std::string bytes(double value)
-{
-    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    while (std::fabs(value) >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f" : "%.1f", value);
-    return trimZeros(buffer) + " " + kUnits[unit];
-}
 
 // Parameter counts as "8.03 billion".
 std::string params(double count)

@@ -1,6 +1,7 @@
 #include "training.h"
 
 #include "errors.h"
+#include "explain_text.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,108 +13,23 @@ namespace headroom::engine {
 
 namespace {
 
+using explain::bytes;
+using explain::ceilCount;
+using explain::grouped;
+using explain::number;
+using explain::percent;
+using explain::trimZeros;
+using explain::quantity;
+using explain::scientific;
+
 constexpr double kSecondsPerDay = 86400.0;
 constexpr double kTera = 1e12;
 constexpr double kGiga = 1e9;
 constexpr int kMaxZeroStage = 3;
 
-// ceil() that forgives binary floating-point noise: 2048.0000000001 GPUs are 2,048.
-int64_t ceilCount(double value)
-{
-    const double nearest = std::round(value);
-    if (std::fabs(value - nearest) <= 1e-9 * std::max(1.0, std::fabs(value)))
-        return static_cast<int64_t>(nearest);
-    return static_cast<int64_t>(std::ceil(value));
-}
-
-std::string grouped(int64_t value)
-{
-    const std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string text = value < 0 ? "-" : "";
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            text += ',';
-        text += digits[i];
-    }
-    return text;
-}
-
-std::string trimZeros(std::string text)
-{
-    if (text.find('.') == std::string::npos)
-        return text;
-    while (text.back() == '0')
-        text.pop_back();
-    if (text.back() == '.')
-        text.pop_back();
-    return text;
-}
-
-// Counts and rates: thousands separators from 100 up, three significant digits below.
-std::string number(double value)
-{
-    if (!std::isfinite(value))
-        return "∞";
-    const double magnitude = std::fabs(value);
-    if (magnitude >= 99.5)
-        return grouped(std::llround(value));
-    char buffer[32];
-    if (magnitude >= 9.995)
-        std::snprintf(buffer, sizeof buffer, "%.1f", value);
-    else if (magnitude >= 0.9995)
-        std::snprintf(buffer, sizeof buffer, "%.2f", value);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    return trimZeros(buffer);
-}
-
 std::string count(int64_t value)
 {
     return grouped(value);
-}
-
-std::string percent(double fraction)
-{
-    return number(fraction * 100.0) + " %";
-}
-
-// Large magnitudes as "5.88 × 10^23".
-std::string scientific(double value)
-{
-    if (value == 0 || !std::isfinite(value))
-        return number(value);
-    const int exponent = int(std::floor(std::log10(std::fabs(value))));
-    if (exponent < 6)
-        return number(value);
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3g", value / std::pow(10.0, exponent));
-    return trimZeros(buffer) + " × 10^" + std::to_string(exponent);
-}
-
-// Parameter and token counts as "70 billion", "1.4 trillion".
-std::string quantity(double value)
-{
-    if (std::fabs(value) >= 1e12)
-        return number(value / 1e12) + " trillion";
-    if (std::fabs(value) >= 1e9)
-        return number(value / 1e9) + " billion";
-    if (std::fabs(value) >= 1e6)
-        return number(value / 1e6) + " million";
-    return number(value);
-}
-
-// Memory in binary units (DESIGN §2).
-std::string bytes(double value)
-{
-    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    int unit = 0;
-    while (std::fabs(value) >= 1024.0 && unit < 5) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f" : "%.1f", value);
-    return trimZeros(buffer) + " " + kUnits[unit];
 }
 
 // Rates and day counts with two decimals: "395.6", "29.97".
