@@ -158,4 +158,47 @@ QString csvField(const QString &value)
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
+QString CsvTable::field(const CsvRecord &row, const QString &column) const
+{
+    const auto found = columns.constFind(column);
+    return found == columns.constEnd() ? QString() : row.fields.at(found.value());
+}
+
+CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const QStringList &requiredColumns,
+                      const QString &emptyHint, const QString &missingHint)
+{
+    const std::vector<CsvRecord> records = readCsvRecords(csv, sourceName);
+    auto it = records.begin();
+    while (it != records.end() && it->isBlank())
+        ++it;
+    if (it == records.end())
+        throw StoreError(QStringLiteral("%1: the file is empty; %2").arg(sourceName, emptyHint));
+    CsvTable table;
+    table.header = *it;
+    for (int i = 0; i < table.header.fields.size(); ++i)
+        table.columns.insert(table.header.fields.at(i).trimmed().toLower(), i);
+    for (const QString &name : requiredColumns)
+        if (!table.columns.contains(name))
+            failCsvField(sourceName, table.header.line, name,
+                         QStringLiteral("missing column; %1 (the header reads \"%2\")")
+                             .arg(missingHint, table.header.fields.join(QLatin1Char(','))));
+    for (++it; it != records.end(); ++it) {
+        if (it->isBlank())
+            continue;
+        if (it->fields.size() != table.header.fields.size())
+            throw StoreError(QStringLiteral("%1: line %2: expected %3 fields as in the header, got %4")
+                                 .arg(sourceName)
+                                 .arg(it->line)
+                                 .arg(table.header.fields.size())
+                                 .arg(it->fields.size()));
+        table.rows.push_back(*it);
+    }
+    return table;
+}
+
+void failCsvField(const QString &source, int line, const QString &field, const QString &message)
+{
+    throw StoreError(QStringLiteral("%1: line %2: field \"%3\": %4").arg(source).arg(line).arg(field, message));
+}
+
 } // namespace headroom::store

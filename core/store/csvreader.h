@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -21,6 +22,26 @@ struct CsvRecord {
 // UTF-8 text (a leading byte-order mark is skipped) to records, one per line or quoted span.
 // Throws StoreError("<source>: line N: ...") for an unclosed quote or text after a closing quote.
 std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName);
+
+// A CSV file with a header row: columns by name (trimmed, lower case) and the non-blank data
+// records after the header, each with as many fields as the header.
+struct CsvTable {
+    CsvRecord header;
+    QHash<QString, int> columns;
+    std::vector<CsvRecord> rows;
+
+    // The row's field in the named column; empty when the file has no such column.
+    QString field(const CsvRecord &row, const QString &column) const;
+};
+
+// Reads a CSV file with a header. Throws StoreError naming the source: "the file is empty;
+// <emptyHint>" without a header, "line N: field "x": missing column; <missingHint>" for a
+// required column the header lacks, "line N: expected K fields as in the header, got M".
+CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const QStringList &requiredColumns,
+                      const QString &emptyHint, const QString &missingHint);
+
+// Throws StoreError("<source>: line N: field "x": <message>").
+[[noreturn]] void failCsvField(const QString &source, int line, const QString &field, const QString &message);
 
 // One field for writing: quoted when it holds a comma, quote, line break or edge spaces.
 QString csvField(const QString &value);
