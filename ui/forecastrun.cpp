@@ -91,27 +91,24 @@ ForecastRun runForecast(const ForecastInput &input, const ForecastSettings &sett
         step();
     };
 
+    // The total's fan: quantiles of the summed primitive paths, not the sum of their quantiles.
+    engine::DecomposeOptions decompose;
+    decompose.fit = fitOptions(settings);
+    decompose.floorAtZero = true;
+    for (size_t i = 0; i < count; ++i)
+        decompose.names.push_back(input.names.value(qsizetype(i)).toStdString());
+    decompose.progress = [&](int, int) {
+        done += 1;
+        return !progress || progress(done / steps);
+    };
+    const engine::DecomposedForecast decomposed = engine::forecastDecomposed(
+        primitives, settings.spec, horizon, probabilities, settings.paths, settings.seed, decompose);
+
     run.series.push_back(describe(QObject::tr("Total (sum of primitives)"), total));
-    engine::SamplePaths summed;
-    summed.horizon = horizon;
-    summed.paths = settings.paths;
-    summed.values.assign(size_t(horizon) * size_t(settings.paths), 0.0);
     for (size_t i = 0; i < count; ++i) {
         SeriesForecast s = describe(input.names.value(qsizetype(i)), primitives[i]);
-        try {
-            s.model = engine::fitSmoothing(s.history, settings.spec, fitOptions(settings));
-        } catch (const engine::InputError &e) {
-            rethrowFor(s.name, e);
-        }
-        engine::SamplePaths paths = engine::simulatePaths(s.model, horizon, settings.paths, settings.seed + i);
-        // Demand cannot be negative: simulated GPUs are floored at 0 before the paths are summed.
-        for (size_t v = 0; v < paths.values.size(); ++v) {
-            paths.values[v] = std::max(0.0, paths.values[v]);
-            summed.values[v] += paths.values[v];
-        }
-        for (double p : probabilities)
-            s.fan.push_back(engine::pathQuantiles(paths, p));
-        step();
+        s.model = decomposed.models[i];
+        s.fan = decomposed.primitiveQuantiles[i];
         runBacktest(s);
         run.series.push_back(std::move(s));
     }
@@ -122,8 +119,7 @@ ForecastRun runForecast(const ForecastInput &input, const ForecastSettings &sett
     } catch (const engine::InputError &e) {
         rethrowFor(totalSeries.name, e);
     }
-    for (double p : probabilities)
-        totalSeries.fan.push_back(engine::pathQuantiles(summed, p));
+    totalSeries.fan = decomposed.quantilesOfSum;
     step();
     runBacktest(totalSeries);
 

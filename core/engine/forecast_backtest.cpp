@@ -2,6 +2,7 @@
 
 #include "errors.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -157,6 +158,16 @@ DecomposedForecast forecastDecomposed(const std::vector<std::vector<double>> &pr
                                       const std::vector<double> &probabilities, int paths,
                                       uint64_t seed, const FitOptions &fit)
 {
+    DecomposeOptions options;
+    options.fit = fit;
+    return forecastDecomposed(primitives, spec, horizon, probabilities, paths, seed, options);
+}
+
+DecomposedForecast forecastDecomposed(const std::vector<std::vector<double>> &primitives,
+                                      const SmoothingSpec &spec, int horizon,
+                                      const std::vector<double> &probabilities, int paths,
+                                      uint64_t seed, const DecomposeOptions &options)
+{
     if (primitives.empty())
         throw InputError("primitives", "at least one primitive series is needed");
     DecomposedForecast out;
@@ -164,25 +175,38 @@ DecomposedForecast forecastDecomposed(const std::vector<std::vector<double>> &pr
     out.pointSum.assign(size_t(horizon > 0 ? horizon : 0), 0.0);
     out.quantilesOfSum.assign(probabilities.size(), {});
     out.sumOfQuantiles.assign(probabilities.size(), std::vector<double>(out.pointSum.size(), 0.0));
+    const int count = int(primitives.size());
     SamplePaths total;
     for (size_t i = 0; i < primitives.size(); ++i) {
-        out.models.push_back(fitSmoothing(primitives[i], spec, fit));
+        try {
+            out.models.push_back(fitSmoothing(primitives[i], spec, options.fit));
+        } catch (const InputError &e) {
+            const std::string name = i < options.names.size() ? options.names[i] : "primitive " + std::to_string(i + 1);
+            throw InputError(e.field(), name + ": " + e.what());
+        }
         const SmoothingModel &model = out.models.back();
         const std::vector<double> point = forecastSmoothing(model, horizon);
-        const SamplePaths own = simulatePaths(model, horizon, paths, seed + uint64_t(i));
+        SamplePaths own = simulatePaths(model, horizon, paths, seed + uint64_t(i));
+        if (options.floorAtZero)
+            for (double &value : own.values)
+                value = std::max(0.0, value);
         for (size_t step = 0; step < point.size(); ++step)
             out.pointSum[step] += point[step];
+        out.primitiveQuantiles.emplace_back();
         for (size_t pi = 0; pi < probabilities.size(); ++pi) {
-            const std::vector<double> q = pathQuantiles(own, probabilities[pi]);
+            std::vector<double> q = pathQuantiles(own, probabilities[pi]);
             for (size_t step = 0; step < q.size(); ++step)
                 out.sumOfQuantiles[pi][step] += q[step];
+            out.primitiveQuantiles.back().push_back(std::move(q));
         }
         if (i == 0) {
-            total = own;
+            total = std::move(own);
         } else {
             for (size_t v = 0; v < total.values.size(); ++v)
                 total.values[v] += own.values[v];
         }
+        if (options.progress && !options.progress(int(i) + 1, count))
+            throw ForecastCancelled();
     }
     for (size_t pi = 0; pi < probabilities.size(); ++pi)
         out.quantilesOfSum[pi] = pathQuantiles(total, probabilities[pi]);

@@ -3,6 +3,7 @@
 #include "forecast.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 // Forecast accuracy, rolling-origin backtests and decomposed forecasting (DESIGN §3.6;
@@ -62,11 +63,28 @@ struct DecomposedForecast {
     std::vector<std::vector<double>> sumOfQuantiles;  // [probability][step]
     std::vector<double> pointSum;                     // sum of point forecasts per step
     std::vector<SmoothingModel> models;               // one per primitive
+    std::vector<std::vector<std::vector<double>>> primitiveQuantiles; // [primitive][probability][step]
 };
 
 DecomposedForecast forecastDecomposed(const std::vector<std::vector<double>> &primitives,
                                       const SmoothingSpec &spec, int horizon,
                                       const std::vector<double> &probabilities, int paths,
                                       uint64_t seed, const FitOptions &fit = {});
+
+struct DecomposeOptions {
+    FitOptions fit;
+    // Demand cannot be negative: simulated GPUs floored at 0, path by path, before summing.
+    bool floorAtZero = false;
+    // Names of the primitives for error messages ("tenant/model/type"); "primitive N" when absent.
+    std::vector<std::string> names;
+    // One step per fitted and simulated primitive; false cancels (ForecastCancelled).
+    ForecastProgress progress;
+};
+
+// The same with options; throws InputError naming the primitive whose fit failed.
+DecomposedForecast forecastDecomposed(const std::vector<std::vector<double>> &primitives,
+                                      const SmoothingSpec &spec, int horizon,
+                                      const std::vector<double> &probabilities, int paths,
+                                      uint64_t seed, const DecomposeOptions &options);
 
 } // namespace headroom::engine

@@ -128,3 +128,51 @@ TEST_CASE("quantiles of summed primitives differ from sums of quantiles", "[fore
         CHECK(d.quantilesOfSum[0][k] == Approx(d.pointSum[k]).epsilon(0.01));
     }
 }
+
+TEST_CASE("a decomposed forecast floors demand at zero, keeps each primitive's quantiles, names a failing "
+          "primitive and can be cancelled",
+          "[forecast][decomposed]")
+{
+    // Two primitives hovering near zero: unfloored paths go negative, floored ones cannot.
+    std::vector<std::vector<double>> primitives(2);
+    for (int t = 0; t < 120; ++t) {
+        primitives[0].push_back(1.0 + 2.0 * std::sin(0.9 * t));
+        primitives[1].push_back(0.5 + 1.5 * std::cos(1.7 * t));
+    }
+    DecomposeOptions options;
+    options.fit.fixedParams = SmoothingParams{0.3, 0.0, 0.0, 1.0};
+    const std::vector<double> probabilities{0.01, 0.5, 0.99};
+    const DecomposedForecast raw = forecastDecomposed(primitives, {}, 12, probabilities, 500, 7, options);
+    options.floorAtZero = true;
+    int steps = 0;
+    options.progress = [&steps](int done, int total) {
+        CHECK(total == 2);
+        steps = done;
+        return true;
+    };
+    const DecomposedForecast floored = forecastDecomposed(primitives, {}, 12, probabilities, 500, 7, options);
+    CHECK(steps == 2);
+    REQUIRE(raw.primitiveQuantiles.size() == 2);
+    REQUIRE(floored.primitiveQuantiles.size() == 2);
+    CHECK(raw.primitiveQuantiles[0][0].back() < 0.0);   // P01 of primitive 1 at step 12
+    for (const auto &primitive : floored.primitiveQuantiles)
+        for (double q : primitive[0])
+            CHECK(q >= 0.0);
+    for (double q : floored.quantilesOfSum[0])
+        CHECK(q >= 0.0);
+    // Floored at zero, the upper quantiles stay where they were.
+    CHECK(floored.primitiveQuantiles[1][2].back() == Approx(raw.primitiveQuantiles[1][2].back()));
+
+    options.progress = [](int done, int) { return done < 1; };
+    CHECK_THROWS_AS(forecastDecomposed(primitives, {}, 12, probabilities, 500, 7, options), ForecastCancelled);
+
+    options.progress = {};
+    options.names = {"acme/llama/chat", "acme/llama/batch"};
+    primitives[1][5] = std::nan("");
+    try {
+        forecastDecomposed(primitives, {}, 12, probabilities, 500, 7, options);
+        FAIL("a NaN in a primitive must be refused");
+    } catch (const InputError &error) {
+        CHECK_THAT(error.what(), Catch::Matchers::StartsWith("acme/llama/batch: "));
+    }
+}
