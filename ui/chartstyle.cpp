@@ -53,4 +53,9 @@ void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at,
     }
 }
 
+ChartFigure emptyFigure(const QString &title, const QString &why)
+{
+    return {title, why, [title](QChart::ChartTheme theme) { return newStyledChart(title, theme); }};
+}
+
 } // namespace headroom::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "chartexport.h"
+
 #include <QChart>
 #include <QColor>
 #include <QString>
@@ -11,6 +13,10 @@ namespace headroom::ui {
 
 // A chart in `theme` with a bold 12 pt title, the legend at the bottom in 8.5 pt, tight margins.
 QChart *newStyledChart(const QString &title, QChart::ChartTheme theme);
+
+// An empty chart with a title and a caption saying why there is nothing to show, so that a
+// chart of older data is not left up.
+ChartFigure emptyFigure(const QString &title, const QString &why = QString());
 
 // A dashed vertical marker from `bottom` to `top` at x = `at`, labelled at height `labelAt`,
 // kept out of the legend.

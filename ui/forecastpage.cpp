@@ -167,12 +167,6 @@ void resetTable(QTableWidget *table, const QStringList &headers, int rows)
     table->setRowCount(rows);
 }
 
-// An empty chart that says what is missing, so that a chart of older data is not left up.
-ChartFigure placeholderFigure(const QString &title)
-{
-    return {title, QString(), [title](QChart::ChartTheme theme) { return newStyledChart(title, theme); }};
-}
-
 QString probabilityName(double p)
 {
     return QStringLiteral("P%1").arg(int(std::lround(p * 100)), 2, 10, QLatin1Char('0'));
@@ -192,8 +186,8 @@ ForecastPage::ForecastPage(store::Workspace &workspace, QUndoStack *undoStack, Q
     refreshDemandSeries();
     refreshRateCards();
     refreshSourceWidgets();
-    m_fanChart->setFigure(placeholderFigure(tr("Import demand history and fit to see the forecast")));
-    m_compareChart->setFigure(placeholderFigure(tr("Fit to compare decomposed and single-model forecasts")));
+    m_fanChart->setFigure(emptyFigure(tr("Import demand history and fit to see the forecast")));
+    m_compareChart->setFigure(emptyFigure(tr("Fit to compare decomposed and single-model forecasts")));
     updateButtons();
 }
 
@@ -622,8 +616,8 @@ void ForecastPage::setInput(ForecastInput input, const QString &report)
     m_run.reset();
     m_handOff.reset();
     m_shown = 0;
-    m_fanChart->setFigure(placeholderFigure(tr("Fit to see the forecast")));
-    m_compareChart->setFigure(placeholderFigure(tr("Fit to compare decomposed and single-model forecasts")));
+    m_fanChart->setFigure(emptyFigure(tr("Fit to see the forecast")));
+    m_compareChart->setFigure(emptyFigure(tr("Fit to compare decomposed and single-model forecasts")));
     fillPrimitivesTable();
     fillBacktestTable();
     fillComparison();
@@ -915,7 +909,7 @@ void ForecastPage::fillComparison()
                               tr("Share\n≤ P95")};
     if (!m_run || !m_run->comparison) {
         resetTable(m_comparison, headers, 0);
-        m_compareChart->setFigure(placeholderFigure(
+        m_compareChart->setFigure(emptyFigure(
             m_run ? m_run->comparisonNote : tr("Fit to compare decomposed and single-model forecasts")));
         return;
     }

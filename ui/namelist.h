@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QListWidget>
+#include <vector>
+
+class QLabel;
 
 namespace headroom::ui {
 
@@ -23,5 +26,10 @@ public:
 private:
     QString m_pending;
 };
+
+// The layout of an entity editor page: the list above rows of buttons on the left, the form
+// (scrolled) above a status line on the right, split by a movable handle.
+void layOutEditorPage(QWidget *page, NameList *list, const std::vector<std::vector<QWidget *>> &buttonRows,
+                      QWidget *form, QLabel *status);
 
 } // namespace headroom::ui

@@ -23,9 +23,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QScrollArea>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <cmath>
@@ -179,44 +177,10 @@ TrainingJobsPage::TrainingJobsPage(store::Workspace &workspace, QUndoStack *undo
     connect(importJson, &QPushButton::clicked, this, &TrainingJobsPage::importJsonWithDialog);
     connect(exportJson, &QPushButton::clicked, this, &TrainingJobsPage::exportJsonWithDialog);
 
-    auto *left = new QWidget(this);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_list, 1);
-    auto *row1 = new QHBoxLayout;
-    row1->addWidget(add);
-    row1->addWidget(duplicate);
-    leftLayout->addLayout(row1);
-    auto *row2 = new QHBoxLayout;
-    row2->addWidget(rename);
-    row2->addWidget(remove);
-    leftLayout->addLayout(row2);
-    auto *row3 = new QHBoxLayout;
-    row3->addWidget(importJson);
-    row3->addWidget(exportJson);
-    leftLayout->addLayout(row3);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(buildForm());
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
     m_status = new QLabel(this);
     m_status->setObjectName("trainingJobStatus");
-    m_status->setWordWrap(true);
-    auto *right = new QWidget(this);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(scroll, 1);
-    rightLayout->addWidget(m_status);
-
-    auto *split = new QSplitter(this);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({260, 1100});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    layOutEditorPage(this, m_list, {{add, duplicate}, {rename, remove}, {importJson, exportJson}}, buildForm(),
+                     m_status);
 
     connect(m_list, &QListWidget::currentTextChanged, this, [this] { loadForm(); });
     connect(&m_workspace, &store::Workspace::trainingJobsChanged, this, &TrainingJobsPage::refreshList);

@@ -79,12 +79,6 @@ QString text(const std::string &value)
     return QString::fromStdString(value);
 }
 
-// A chart saying why there is nothing to show.
-ChartFigure emptyFigure(const QString &title, const QString &why)
-{
-    return {title, why, [title](QChart::ChartTheme theme) { return newStyledChart(title, theme); }};
-}
-
 // "YYYY-MM-DD" + hours → the date of that hour.
 QString dateAfterHours(const std::string &start, int64_t hours)
 {

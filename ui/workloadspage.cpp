@@ -22,9 +22,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QScrollArea>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -61,42 +59,10 @@ WorkloadsPage::WorkloadsPage(store::Workspace &workspace, QUndoStack *undoStack,
     connect(importJson, &QPushButton::clicked, this, &WorkloadsPage::importJsonWithDialog);
     connect(exportJson, &QPushButton::clicked, this, &WorkloadsPage::exportJsonWithDialog);
 
-    auto *left = new QWidget(this);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_list, 1);
-    auto *row1 = new QHBoxLayout;
-    row1->addWidget(add);
-    row1->addWidget(duplicate);
-    row1->addWidget(remove);
-    leftLayout->addLayout(row1);
-    leftLayout->addWidget(importTrace);
-    auto *row2 = new QHBoxLayout;
-    row2->addWidget(importJson);
-    row2->addWidget(exportJson);
-    leftLayout->addLayout(row2);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(buildForm());
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
     m_status = new QLabel(this);
     m_status->setObjectName("workloadStatus");
-    m_status->setWordWrap(true);
-    auto *right = new QWidget(this);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(scroll, 1);
-    rightLayout->addWidget(m_status);
-
-    auto *split = new QSplitter(this);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    split->setSizes({260, 1100});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    layOutEditorPage(this, m_list, {{add, duplicate, remove}, {importTrace}, {importJson, exportJson}}, buildForm(),
+                     m_status);
 
     connect(m_list, &QListWidget::currentTextChanged, this, [this] { loadForm(); });
     connect(&m_workspace, &store::Workspace::workloadsChanged, this, &WorkloadsPage::refreshList);
