@@ -85,4 +85,21 @@ QLabel *Page::newExplanation(const char *objectName)
     return label;
 }
 
+QLabel *Page::newResultCard(const char *objectName)
+{
+    auto *label = new QLabel(this);
+    label->setObjectName(QLatin1String(objectName));
+    label->setFrameShape(QFrame::StyledPanel);
+    label->setAlignment(Qt::AlignCenter);
+    label->setMinimumHeight(64);
+    label->setTextFormat(Qt::RichText);
+    label->setWordWrap(true);
+    return label;
+}
+
+QString Page::resultCardText(const QString &value, const QString &caption)
+{
+    return QStringLiteral("<div style='font-size:20pt; font-weight:600'>%1</div><div>%2</div>").arg(value, caption);
+}
+
 } // namespace headroom::ui

@@ -37,6 +37,9 @@ protected:
     // A read-only table of numbers and a selectable, word-wrapped explanation label.
     QTableWidget *newResultsTable(const char *objectName);
     QLabel *newExplanation(const char *objectName);
+    // A headline result card: a framed label showing a large value above its caption.
+    QLabel *newResultCard(const char *objectName);
+    static QString resultCardText(const QString &value, const QString &caption);
 
 private:
     QList<QPointer<QTableWidget>> m_resultsTables;

@@ -25,22 +25,6 @@ namespace headroom::ui {
 
 namespace {
 
-QLabel *card(QWidget *parent, const char *name)
-{
-    auto *label = new QLabel(parent);
-    label->setObjectName(QLatin1String(name));
-    label->setFrameShape(QFrame::StyledPanel);
-    label->setAlignment(Qt::AlignCenter);
-    label->setMinimumHeight(64);
-    label->setTextFormat(Qt::RichText);
-    return label;
-}
-
-QString cardText(const QString &value, const QString &caption)
-{
-    return QStringLiteral("<div style='font-size:20pt; font-weight:600'>%1</div><div>%2</div>").arg(value, caption);
-}
-
 } // namespace
 
 SizingPage::SizingPage(store::Workspace &workspace, QWidget *parent)
@@ -48,10 +32,10 @@ SizingPage::SizingPage(store::Workspace &workspace, QWidget *parent)
     , m_workspace(workspace)
 {
     setObjectName("sizingPage");
-    m_replicasCard = card(this, "sizingReplicas");
-    m_gpusCard = card(this, "sizingGpus");
-    m_bindingCard = card(this, "sizingBinding");
-    m_goodputCard = card(this, "sizingGoodput");
+    m_replicasCard = newResultCard("sizingReplicas");
+    m_gpusCard = newResultCard("sizingGpus");
+    m_bindingCard = newResultCard("sizingBinding");
+    m_goodputCard = newResultCard("sizingGoodput");
     auto *cards = new QHBoxLayout;
     for (QLabel *c : {m_replicasCard, m_gpusCard, m_bindingCard, m_goodputCard})
         cards->addWidget(c);
@@ -291,18 +275,18 @@ void SizingPage::recompute()
 
 void SizingPage::showResult(const engine::WorkloadProfile &workload, const engine::SizingResult &r)
 {
-    m_replicasCard->setText(cardText(formatCount(r.replicas), tr("replicas (memory %1, compute %2)")
+    m_replicasCard->setText(resultCardText(formatCount(r.replicas), tr("replicas (memory %1, compute %2)")
                                                                   .arg(formatCount(r.replicasMemory),
                                                                        formatCount(r.replicasCompute))));
     QString gpus = formatCount(r.gpus);
     QString gpuCaption = tr("GPUs (%1 per replica)").arg(r.gpusPerReplica);
     if (r.prefillGpus && r.decodeGpus)
         gpuCaption = tr("GPUs: %1 prefill + %2 decode").arg(formatCount(*r.prefillGpus), formatCount(*r.decodeGpus));
-    m_gpusCard->setText(cardText(gpus, gpuCaption));
+    m_gpusCard->setText(resultCardText(gpus, gpuCaption));
     const QString binding = QString::fromStdString(r.binding);
-    m_bindingCard->setText(cardText(binding, r.feasible ? tr("binding constraint")
+    m_bindingCard->setText(resultCardText(binding, r.feasible ? tr("binding constraint")
                                                         : tr("<span style='color:#c0392b'>SLO not met</span>")));
-    m_goodputCard->setText(cardText(formatCount(int64_t(std::llround(r.goodputTokensPerS))),
+    m_goodputCard->setText(resultCardText(formatCount(int64_t(std::llround(r.goodputTokensPerS))),
                                     tr("tokens/s per replica (%1)").arg(QString::fromStdString(r.goodputSource))));
 
     m_steps->setRowCount(int(r.steps.size()));

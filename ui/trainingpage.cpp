@@ -30,23 +30,6 @@ namespace {
 
 constexpr int kHoursPerWeek = 168;
 
-QLabel *card(QWidget *parent, const char *name)
-{
-    auto *label = new QLabel(parent);
-    label->setObjectName(QLatin1String(name));
-    label->setFrameShape(QFrame::StyledPanel);
-    label->setAlignment(Qt::AlignCenter);
-    label->setMinimumHeight(64);
-    label->setTextFormat(Qt::RichText);
-    label->setWordWrap(true);
-    return label;
-}
-
-QString cardText(const QString &value, const QString &caption)
-{
-    return QStringLiteral("<div style='font-size:20pt; font-weight:600'>%1</div><div>%2</div>").arg(value, caption);
-}
-
 const QLocale &locale()
 {
     static const QLocale english(QLocale::English, QLocale::UnitedStates);
@@ -93,10 +76,10 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     , m_workspace(workspace)
 {
     setObjectName("trainingPage");
-    m_gpusCard = card(this, "trainingGpusCard");
-    m_daysCard = card(this, "trainingDaysCard");
-    m_gpuHoursCard = card(this, "trainingGpuHoursCard");
-    m_costCard = card(this, "trainingCostCard");
+    m_gpusCard = newResultCard("trainingGpusCard");
+    m_daysCard = newResultCard("trainingDaysCard");
+    m_gpuHoursCard = newResultCard("trainingGpuHoursCard");
+    m_costCard = newResultCard("trainingCostCard");
     auto *cards = new QHBoxLayout;
     for (QLabel *c : {m_gpusCard, m_daysCard, m_gpuHoursCard, m_costCard})
         cards->addWidget(c);
@@ -348,7 +331,7 @@ void TrainingPage::showError(const QString &message)
     m_error = message;
     m_explanation->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(message.toHtmlEscaped()));
     for (QLabel *c : {m_gpusCard, m_daysCard, m_gpuHoursCard, m_costCard})
-        c->setText(cardText(QStringLiteral("—"), QString()));
+        c->setText(resultCardText(QStringLiteral("—"), QString()));
     m_table->setRowCount(0);
     m_mixTable->setRowCount(0);
     const QString why = tr("Nothing to show: %1").arg(message);
@@ -576,11 +559,11 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
     const QString nodes = p.nodeRounded
         ? tr("%1 whole nodes of %2 (NVLink for TP %3)").arg(formatCount(p.nodes)).arg(gpu.gpusPerNode).arg(job.tp)
         : tr("%1 nodes' worth; no tensor parallelism, any GPUs will do").arg(formatCount(p.nodes));
-    m_gpusCard->setText(cardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
-    m_daysCard->setText(cardText(days(p.days), tr("days on %1 GPUs").arg(formatCount(p.gpus))));
-    m_gpuHoursCard->setText(cardText(formatCount(int64_t(std::llround(p.gpuHours))), tr("GPU-hours paid for")));
-    m_costCard->setText(p.cost ? cardText(text(p.cost->display()), tr("at %1 per GPU-hour").arg(m_term->currentText().toLower()))
-                               : cardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
+    m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
+    m_daysCard->setText(resultCardText(days(p.days), tr("days on %1 GPUs").arg(formatCount(p.gpus))));
+    m_gpuHoursCard->setText(resultCardText(formatCount(int64_t(std::llround(p.gpuHours))), tr("GPU-hours paid for")));
+    m_costCard->setText(p.cost ? resultCardText(text(p.cost->display()), tr("at %1 per GPU-hour").arg(m_term->currentText().toLower()))
+                               : resultCardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
 
     std::vector<std::pair<QString, QString>> rows;
     rows.push_back({tr("Total compute"), tr("%1 FLOPs (%2 · %3 parameters · %4 tokens)")
