@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 #include <QJsonParseError>
+#include <cmath>
+#include <limits>
 
 namespace headroom::store {
 
@@ -48,6 +50,107 @@ QByteArray jsonScalarText(const QJsonValue &value)
 {
     const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
     return wrapped.mid(1, wrapped.size() - 2);
+}
+
+JsonFieldReader::JsonFieldReader(const QJsonObject &object, const QString &source, const QString &kind)
+    : m_object(object)
+    , m_location(source)
+{
+    const QJsonValue name = object.value(QStringLiteral("name"));
+    if (name.isString())
+        m_location += QStringLiteral(" (%1 %2)").arg(kind, quoted(name.toString()));
+}
+
+void JsonFieldReader::fail(const QString &message) const
+{
+    throw StoreError(m_location + QStringLiteral(": ") + message);
+}
+
+void JsonFieldReader::failField(const QString &field, const QString &message) const
+{
+    fail(QStringLiteral("field ") + quoted(field) + QStringLiteral(": ") + message);
+}
+
+void JsonFieldReader::checkKeys(const QStringList &known, const QStringList &required) const
+{
+    QStringList unknown;
+    for (auto it = m_object.begin(); it != m_object.end(); ++it) {
+        if (!known.contains(it.key()))
+            unknown << quoted(it.key());
+    }
+    if (!unknown.isEmpty())
+        fail(QStringLiteral("unknown field%1 %2 (fields are: %3)")
+                 .arg(unknown.size() == 1 ? QString() : QStringLiteral("s"), unknown.join(QStringLiteral(", ")),
+                      known.join(QStringLiteral(", "))));
+    for (const QString &key : required) {
+        if (!has(key))
+            failField(key, QStringLiteral("missing (required)"));
+    }
+}
+
+bool JsonFieldReader::has(const QString &key) const
+{
+    const QJsonValue value = m_object.value(key);
+    return !value.isUndefined() && !value.isNull();
+}
+
+std::string JsonFieldReader::string(const QString &key, const std::string &fallback) const
+{
+    if (!has(key))
+        return fallback;
+    const QJsonValue value = m_object.value(key);
+    if (!value.isString())
+        failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
+    return value.toString().toStdString();
+}
+
+double JsonFieldReader::number(const QString &key, double fallback) const
+{
+    if (!has(key))
+        return fallback;
+    const QJsonValue value = m_object.value(key);
+    if (!value.isDouble())
+        failField(key, QStringLiteral("expected a number, got ") + jsonTypeName(value));
+    return value.toDouble();
+}
+
+int64_t JsonFieldReader::integer64(const QString &key, int64_t fallback) const
+{
+    if (!has(key))
+        return fallback;
+    const double approx = number(key);
+    const QJsonValue value = m_object.value(key);
+    if (approx != std::trunc(approx))
+        failField(key, QStringLiteral("expected a whole number, got %1").arg(approx));
+    // toInteger() returns the default when the value is not an exact qint64.
+    const qint64 exact = value.toInteger(0);
+    if (exact != value.toInteger(1))
+        failField(key, QStringLiteral("%1 is out of range").arg(approx));
+    return exact;
+}
+
+int JsonFieldReader::integer(const QString &key, int fallback) const
+{
+    const int64_t value = integer64(key, fallback);
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+        failField(key, QStringLiteral("%1 is out of range").arg(value));
+    return static_cast<int>(value);
+}
+
+bool JsonFieldReader::boolean(const QString &key, bool fallback) const
+{
+    if (!has(key))
+        return fallback;
+    const QJsonValue value = m_object.value(key);
+    if (!value.isBool())
+        failField(key, QStringLiteral("expected true or false, got ") + jsonTypeName(value));
+    return value.toBool();
+}
+
+void JsonFieldReader::checkProblems(const std::vector<engine::FieldProblem> &problems) const
+{
+    if (!problems.empty())
+        failField(QString::fromStdString(problems.front().field), QString::fromStdString(problems.front().message));
 }
 
 } // namespace headroom::store

@@ -1,9 +1,17 @@
 #pragma once
 
+#include "engine/types.h"
+
 #include <QByteArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 // Small JSON helpers for the store's readers: how a value is described in an error message
 // and where a parse error sits in the text.
@@ -17,5 +25,47 @@ QString quoted(const QString &text);
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName);
 // One JSON scalar in its compact text form, escaped as QJsonDocument does.
 QByteArray jsonScalarText(const QJsonValue &value);
+
+// Reads the fields of one JSON object describing an entity (a workload, a training job):
+// absent or null fields take their default, and every failure throws StoreError naming the
+// source, the entity ("<kind> \"<name>\"") and the field.
+class JsonFieldReader {
+public:
+    JsonFieldReader(const QJsonObject &object, const QString &source, const QString &kind);
+
+    [[noreturn]] void fail(const QString &message) const;
+    [[noreturn]] void failField(const QString &field, const QString &message) const;
+    // Refuses keys not in `known` (listing the known ones) and missing `required` keys.
+    void checkKeys(const QStringList &known, const QStringList &required) const;
+    // Present and not null.
+    bool has(const QString &key) const;
+    QJsonValue value(const QString &key) const { return m_object.value(key); }
+
+    std::string string(const QString &key, const std::string &fallback = {}) const;
+    double number(const QString &key, double fallback = 0) const;
+    int64_t integer64(const QString &key, int64_t fallback = 0) const;
+    int integer(const QString &key, int fallback) const;
+    bool boolean(const QString &key, bool fallback) const;
+
+    // An enum spelled as text; `allowed` lists the spellings for the message.
+    template <typename Enum, typename Parse>
+    Enum choice(const QString &key, Enum fallback, Parse parse, const QString &allowed) const
+    {
+        if (!has(key))
+            return fallback;
+        const std::string text = string(key);
+        const std::optional<Enum> parsed = parse(text);
+        if (!parsed)
+            failField(key, QStringLiteral("expected one of %1, got %2").arg(allowed, quoted(QString::fromStdString(text))));
+        return *parsed;
+    }
+
+    // The first problem of an engine validate(), as a field failure.
+    void checkProblems(const std::vector<engine::FieldProblem> &problems) const;
+
+private:
+    const QJsonObject &m_object;
+    QString m_location;
+};
 
 } // namespace headroom::store

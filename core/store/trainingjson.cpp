@@ -5,8 +5,6 @@
 
 #include <QFile>
 #include <QJsonDocument>
-#include <cmath>
-#include <limits>
 
 namespace headroom::store {
 
@@ -16,119 +14,6 @@ QString text(std::string_view value)
 {
     return QString::fromUtf8(value.data(), qsizetype(value.size()));
 }
-
-// Reads the fields of one job object; every failure names the source, the job and the field.
-class JobReader {
-public:
-    JobReader(const QJsonObject &object, const QString &source) : m_object(object)
-    {
-        m_location = source;
-        const QJsonValue name = object.value(QStringLiteral("name"));
-        if (name.isString())
-            m_location += QStringLiteral(" (training job ") + quoted(name.toString()) + QLatin1Char(')');
-    }
-
-    [[noreturn]] void fail(const QString &message) const
-    {
-        throw StoreError(m_location + QStringLiteral(": ") + message);
-    }
-
-    [[noreturn]] void failField(const QString &field, const QString &message) const
-    {
-        fail(QStringLiteral("field ") + quoted(field) + QStringLiteral(": ") + message);
-    }
-
-    void checkKeys() const
-    {
-        QStringList unknown;
-        for (auto it = m_object.begin(); it != m_object.end(); ++it) {
-            if (!trainingJobKeys().contains(it.key()))
-                unknown << quoted(it.key());
-        }
-        if (!unknown.isEmpty())
-            fail(QStringLiteral("unknown field%1 %2 (fields are: %3)")
-                     .arg(unknown.size() == 1 ? QString() : QStringLiteral("s"),
-                          unknown.join(QStringLiteral(", ")), trainingJobKeys().join(QStringLiteral(", "))));
-        for (const QString &key : {QStringLiteral("name"), QStringLiteral("tokens")}) {
-            if (!has(key))
-                failField(key, QStringLiteral("missing (required)"));
-        }
-    }
-
-    // Present and not null.
-    bool has(const QString &key) const
-    {
-        const QJsonValue value = m_object.value(key);
-        return !value.isUndefined() && !value.isNull();
-    }
-
-    std::string string(const QString &key, const std::string &fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const QJsonValue value = m_object.value(key);
-        if (!value.isString())
-            failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
-        return value.toString().toStdString();
-    }
-
-    double number(const QString &key, double fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const QJsonValue value = m_object.value(key);
-        if (!value.isDouble())
-            failField(key, QStringLiteral("expected a number, got ") + jsonTypeName(value));
-        return value.toDouble();
-    }
-
-    int integer(const QString &key, int fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const double value = number(key, fallback);
-        if (value != std::trunc(value))
-            failField(key, QStringLiteral("expected a whole number, got %1").arg(value));
-        if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-            failField(key, QStringLiteral("%1 is out of range").arg(value));
-        return int(value);
-    }
-
-    bool boolean(const QString &key, bool fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const QJsonValue value = m_object.value(key);
-        if (!value.isBool())
-            failField(key, QStringLiteral("expected true or false, got ") + jsonTypeName(value));
-        return value.toBool();
-    }
-
-    // An enum spelled as text; `allowed` lists the spellings for the message.
-    template <typename Enum, typename Parse>
-    Enum choice(const QString &key, Enum fallback, Parse parse, const QString &allowed) const
-    {
-        if (!has(key))
-            return fallback;
-        const std::string value = string(key, {});
-        const std::optional<Enum> parsed = parse(value);
-        if (!parsed)
-            failField(key, QStringLiteral("expected one of %1, got %2")
-                               .arg(allowed, quoted(QString::fromStdString(value))));
-        return *parsed;
-    }
-
-    void checkProblems(const std::vector<engine::FieldProblem> &problems) const
-    {
-        if (!problems.empty())
-            failField(QString::fromStdString(problems.front().field),
-                      QString::fromStdString(problems.front().message));
-    }
-
-private:
-    const QJsonObject &m_object;
-    QString m_location;
-};
 
 } // namespace
 
@@ -195,8 +80,8 @@ QJsonObject trainingJobToJson(const engine::TrainingJob &job)
 
 engine::TrainingJob trainingJobFromJson(const QJsonObject &object, const QString &sourceName)
 {
-    const JobReader in(object, sourceName);
-    in.checkKeys();
+    const JsonFieldReader in(object, sourceName, QStringLiteral("training job"));
+    in.checkKeys(trainingJobKeys(), {QStringLiteral("name"), QStringLiteral("tokens")});
     const engine::TrainingJob defaults;
     engine::TrainingJob job;
     job.name = in.string(QStringLiteral("name"), {});

@@ -6,8 +6,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QStringList>
-#include <cmath>
-#include <limits>
 
 namespace headroom::store {
 
@@ -86,154 +84,39 @@ QString text(std::string_view value)
     return QString::fromUtf8(value.data(), qsizetype(value.size()));
 }
 
-// Reads the fields of one workload object; every failure names the source and field.
-class WorkloadReader {
-public:
-    WorkloadReader(const QJsonObject &object, const QString &source) : m_object(object)
-    {
-        m_location = source;
-        const QJsonValue name = object.value(QStringLiteral("name"));
-        if (name.isString())
-            m_location += QStringLiteral(" (workload ") + quoted(name.toString())
-                + QLatin1Char(')');
-    }
-
-    [[noreturn]] void fail(const QString &message) const
-    {
-        throw StoreError(m_location + QStringLiteral(": ") + message);
-    }
-
-    [[noreturn]] void failField(const QString &field, const QString &message) const
-    {
-        fail(QStringLiteral("field ") + quoted(field) + QStringLiteral(": ") + message);
-    }
-
-    void checkKeys() const
-    {
-        QStringList unknown;
-        for (auto it = m_object.begin(); it != m_object.end(); ++it) {
-            if (!workloadKeys().contains(it.key()))
-                unknown << quoted(it.key());
+// The diurnal curve: a preset name or 24 hourly numbers; the default preset when absent.
+std::array<double, 24> readDiurnal(const JsonFieldReader &in, const QString &key)
+{
+    if (!in.has(key))
+        return engine::diurnalShape(kDefaultDiurnal);
+    const QJsonValue value = in.value(key);
+    if (value.isString()) {
+        for (const PresetName &entry : kPresetNames) {
+            if (value.toString() == QLatin1String(entry.name))
+                return engine::diurnalShape(entry.preset);
         }
-        if (!unknown.isEmpty())
-            fail(QStringLiteral("unknown field%1 %2 (fields are: %3)")
-                     .arg(unknown.size() == 1 ? QString() : QStringLiteral("s"),
-                          unknown.join(QStringLiteral(", ")),
-                          workloadKeys().join(QStringLiteral(", "))));
-        for (const QString &key : requiredKeys()) {
-            if (!has(key))
-                failField(key, QStringLiteral("missing (required)"));
-        }
+        in.failField(key, QStringLiteral("unknown preset %1 (presets are %2, or give an array "
+                                      "of 24 hourly numbers)")
+                           .arg(quoted(value.toString()), presetNameList()));
     }
-
-    // Absent or null.
-    bool has(const QString &key) const
-    {
-        const QJsonValue value = m_object.value(key);
-        return !value.isUndefined() && !value.isNull();
+    if (!value.isArray())
+        in.failField(key, QStringLiteral("expected an array of 24 hourly numbers or a preset "
+                                      "name, got ")
+                           + jsonTypeName(value));
+    const QJsonArray array = value.toArray();
+    if (array.size() != 24)
+        in.failField(key, QStringLiteral("expected 24 hourly numbers, got %1").arg(array.size()));
+    std::array<double, 24> shape{};
+    for (int hour = 0; hour < 24; ++hour) {
+        const QJsonValue share = array.at(hour);
+        if (!share.isDouble())
+            in.failField(key, QStringLiteral("hour %1: expected a number, got %2")
+                               .arg(hour)
+                               .arg(jsonTypeName(share)));
+        shape[size_t(hour)] = share.toDouble();
     }
-
-    std::string string(const QString &key, const std::string &fallback = {}) const
-    {
-        if (!has(key))
-            return fallback;
-        const QJsonValue value = m_object.value(key);
-        if (!value.isString())
-            failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
-        return value.toString().toStdString();
-    }
-
-    double number(const QString &key, double fallback = 0) const
-    {
-        if (!has(key))
-            return fallback;
-        const QJsonValue value = m_object.value(key);
-        if (!value.isDouble())
-            failField(key, QStringLiteral("expected a number, got ") + jsonTypeName(value));
-        return value.toDouble();
-    }
-
-    int64_t integer64(const QString &key, int64_t fallback = 0) const
-    {
-        if (!has(key))
-            return fallback;
-        const double approx = number(key);
-        const QJsonValue value = m_object.value(key);
-        if (approx != std::trunc(approx))
-            failField(key, QStringLiteral("expected a whole number, got %1").arg(approx));
-        // toInteger() returns the default when the value is not an exact qint64.
-        const qint64 exact = value.toInteger(0);
-        if (exact != value.toInteger(1))
-            failField(key, QStringLiteral("%1 is out of range").arg(approx));
-        return exact;
-    }
-
-    int integer(const QString &key, int fallback) const
-    {
-        const int64_t value = integer64(key, fallback);
-        if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-            failField(key, QStringLiteral("%1 is out of range").arg(value));
-        return static_cast<int>(value);
-    }
-
-    // An enum spelled as text; `allowed` lists the spellings for the message.
-    template <typename Enum, typename Parse>
-    Enum choice(const QString &key, Enum fallback, Parse parse, const QString &allowed) const
-    {
-        if (!has(key))
-            return fallback;
-        const std::string value = string(key);
-        const std::optional<Enum> parsed = parse(value);
-        if (!parsed)
-            failField(key, QStringLiteral("expected one of %1, got %2")
-                               .arg(allowed, quoted(QString::fromStdString(value))));
-        return *parsed;
-    }
-
-    std::array<double, 24> diurnal(const QString &key) const
-    {
-        if (!has(key))
-            return engine::diurnalShape(kDefaultDiurnal);
-        const QJsonValue value = m_object.value(key);
-        if (value.isString()) {
-            for (const PresetName &entry : kPresetNames) {
-                if (value.toString() == QLatin1String(entry.name))
-                    return engine::diurnalShape(entry.preset);
-            }
-            failField(key, QStringLiteral("unknown preset %1 (presets are %2, or give an array "
-                                          "of 24 hourly numbers)")
-                               .arg(quoted(value.toString()), presetNameList()));
-        }
-        if (!value.isArray())
-            failField(key, QStringLiteral("expected an array of 24 hourly numbers or a preset "
-                                          "name, got ")
-                               + jsonTypeName(value));
-        const QJsonArray array = value.toArray();
-        if (array.size() != 24)
-            failField(key, QStringLiteral("expected 24 hourly numbers, got %1").arg(array.size()));
-        std::array<double, 24> shape{};
-        for (int hour = 0; hour < 24; ++hour) {
-            const QJsonValue share = array.at(hour);
-            if (!share.isDouble())
-                failField(key, QStringLiteral("hour %1: expected a number, got %2")
-                                   .arg(hour)
-                                   .arg(jsonTypeName(share)));
-            shape[size_t(hour)] = share.toDouble();
-        }
-        return shape;
-    }
-
-    void checkProblems(const std::vector<engine::FieldProblem> &problems) const
-    {
-        if (!problems.empty())
-            failField(QString::fromStdString(problems.front().field),
-                      QString::fromStdString(problems.front().message));
-    }
-
-private:
-    const QJsonObject &m_object;
-    QString m_location;
-};
+    return shape;
+}
 
 // A diurnal curve that is exactly a preset is written as the preset's name.
 QJsonValue diurnalToJson(const std::array<double, 24> &diurnal)
@@ -286,8 +169,8 @@ QJsonObject workloadToJson(const engine::WorkloadProfile &workload)
 
 engine::WorkloadProfile workloadFromJson(const QJsonObject &object, const QString &sourceName)
 {
-    const WorkloadReader in(object, sourceName);
-    in.checkKeys();
+    const JsonFieldReader in(object, sourceName, QStringLiteral("workload"));
+    in.checkKeys(workloadKeys(), requiredKeys());
     const engine::WorkloadProfile defaults;
     engine::WorkloadProfile workload;
     workload.name = in.string(QStringLiteral("name"));
@@ -305,7 +188,7 @@ engine::WorkloadProfile workloadFromJson(const QJsonObject &object, const QStrin
     workload.requestsPerUserPerDay = in.number(QStringLiteral("requests_per_user_per_day"));
     workload.peakSessionsPerUser =
         in.number(QStringLiteral("peak_sessions_per_user"), defaults.peakSessionsPerUser);
-    workload.diurnal = in.diurnal(QStringLiteral("diurnal"));
+    workload.diurnal = readDiurnal(in, QStringLiteral("diurnal"));
     workload.promptTokens.p50 = in.number(QStringLiteral("prompt_p50"));
     workload.promptTokens.p95 = in.number(QStringLiteral("prompt_p95"));
     workload.outputTokens.p50 = in.number(QStringLiteral("output_p50"));
