@@ -438,11 +438,10 @@ void TrainingPage::computeMix(const engine::TrainingJob &job, const engine::GpuS
                 skipped << text(w.name);
                 continue;
             }
-            const double peak = *std::max_element(w.diurnal.begin(), w.diurnal.end());
+            const std::array<double, 24> day = engine::hourlyGpuNeed(w, double(r.gpus));
             engine::InferenceDemand demand;
             demand.name = w.name;
-            for (double share : w.diurnal)
-                demand.gpusPerHour.push_back(peak > 0 ? double(r.gpus) * share / peak : 0.0);
+            demand.gpusPerHour.assign(day.begin(), day.end());
             input.inference.push_back(std::move(demand));
         } catch (const engine::InputError &) {
             skipped << text(w.name);

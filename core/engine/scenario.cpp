@@ -269,12 +269,10 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
 
 std::vector<int64_t> Evaluator::workloadNeed(const WorkloadProfile &w, int64_t peakGpus) const
 {
-    const double top = *std::max_element(w.diurnal.begin(), w.diurnal.end());
+    const std::array<double, 24> hourly = hourlyGpuNeed(w, double(peakGpus));
     std::array<int64_t, 24> day{};
-    for (int h = 0; h < 24; ++h) {
-        const double share = top > 0 ? std::max(0.0, w.diurnal[size_t(h)]) / top : 1.0;
-        day[size_t(h)] = int64_t(std::ceil(double(peakGpus) * share - kCeilTolerance));
-    }
+    for (size_t h = 0; h < day.size(); ++h)
+        day[h] = int64_t(std::ceil(hourly[h] - kCeilTolerance));
     std::vector<int64_t> need(m_hours);
     for (size_t t = 0; t < m_hours; ++t)
         need[t] = day[t % 24];

@@ -172,4 +172,13 @@ std::vector<FieldProblem> validate(const WorkloadProfile &workload)
     return problems;
 }
 
+std::array<double, 24> hourlyGpuNeed(const WorkloadProfile &workload, double peakGpus)
+{
+    const double top = *std::max_element(workload.diurnal.begin(), workload.diurnal.end());
+    std::array<double, 24> need{};
+    for (size_t h = 0; h < need.size(); ++h)
+        need[h] = top > 0 ? peakGpus * std::max(0.0, workload.diurnal[h]) / top : peakGpus;
+    return need;
+}
+
 } // namespace headroom::engine

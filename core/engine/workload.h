@@ -55,6 +55,11 @@ struct WorkloadProfile {
 // Normalised so that the largest hour is 1.
 std::array<double, 24> diurnalShape(DiurnalPreset preset);
 
+// GPUs the workload needs in each UTC hour of a day when it needs `peakGpus` at its busiest
+// hour: the peak scaled by the diurnal curve relative to its highest hour (a flat day when
+// the curve is all zero).
+std::array<double, 24> hourlyGpuNeed(const WorkloadProfile &workload, double peakGpus);
+
 // Range checks with field names as the workload JSON keys ("prefix_hit_rate", "prompt_p95", ...):
 // hit rate outside [0, 1], P95 below P50, non-positive users/requests/SLOs, variance below 1,
 // an all-zero diurnal curve, tp < 1.

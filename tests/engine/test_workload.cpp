@@ -113,3 +113,21 @@ TEST_CASE("hit rates 0 and 1 and equal percentiles are valid", "[workload]")
     w.promptTokens = {500, 500};
     CHECK(validate(w).empty());
 }
+
+TEST_CASE("a workload's hourly GPU need follows its diurnal curve up to the peak", "[workload]")
+{
+    WorkloadProfile w;
+    for (size_t h = 0; h < 24; ++h)
+        w.diurnal[h] = h < 12 ? 0.25 : 0.5;
+    w.diurnal[20] = 1.0;
+    const auto need = hourlyGpuNeed(w, 40.0);
+    CHECK(need[0] == Approx(10.0));
+    CHECK(need[12] == Approx(20.0));
+    CHECK(need[20] == Approx(40.0));
+    CHECK(*std::max_element(need.begin(), need.end()) == Approx(40.0));
+
+    w.diurnal.fill(0.0);
+    const auto flat = hourlyGpuNeed(w, 7.0);
+    CHECK(flat[0] == Approx(7.0));
+    CHECK(flat[23] == Approx(7.0));
+}
