@@ -21,6 +21,7 @@
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
+#include <QFileInfo>
 #include <QScopeGuard>
 #include <optional>
 #include <vector>
@@ -118,7 +119,8 @@ GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
 void writeHelp(QTextStream &out)
 {
     out << "usage: headroom [--workspace PATH | --demo] VERB [options]\n"
-           "       headroom               (no arguments: open the workbench window)\n\n"
+           "       headroom               (no arguments: open the workbench window)\n"
+           "       headroom FILE.headroom (open that workspace in the window)\n\n"
            "GPU capacity planning for AI inference and training, headless.\n\n"
            "verbs:\n";
     qsizetype width = 0;
@@ -180,10 +182,25 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
 
 } // namespace
 
+std::optional<QString> workspaceArgument(const QStringList &args)
+{
+    const QStringList rest = splitGlobalOptions(args, true).rest;
+    if (rest.size() != 1)
+        return std::nullopt;
+    const QString &first = rest.constFirst();
+    // A verb name always wins over a file of the same name in the current folder.
+    if (first.isEmpty() || first.startsWith(QLatin1Char('-')) || findCommand(first)
+        || first == QLatin1String("help"))
+        return std::nullopt;
+    if (first.endsWith(QLatin1String(".headroom"), Qt::CaseInsensitive) || QFileInfo(first).isFile())
+        return first;
+    return std::nullopt;
+}
+
 bool isCliInvocation(const QStringList &args)
 {
     const QStringList rest = splitGlobalOptions(args, true).rest;
-    if (rest.isEmpty())
+    if (rest.isEmpty() || workspaceArgument(args))
         return false;
     const QString &first = rest.constFirst();
     if (findCommand(first) || first == QLatin1String("help") || isHelpFlag(first)

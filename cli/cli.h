@@ -4,6 +4,7 @@
 
 #include <QStringList>
 #include <QTextStream>
+#include <optional>
 #include <vector>
 
 // Headless sub-commands (DESIGN §6): `headroom <verb> [options]`.
@@ -11,6 +12,10 @@ namespace headroom::cli {
 
 // True when args[0] names a verb (or --help/--version) that runs without a display.
 bool isCliInvocation(const QStringList &args);
+
+// The workspace a desktop launcher passes (`headroom FILE`): the only argument besides the
+// global options, not a verb, and either an existing file or a name ending in ".headroom".
+std::optional<QString> workspaceArgument(const QStringList &args);
 
 // The verb `args` name once the global options are set aside ("cost"), or an empty string.
 QString verbOf(const QStringList &args);

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Headroom needs to build, run and test — only those missing.
+# Installs the Debian 12 packages Headroom needs to build, test, run and package — only
+# those missing. Each package is here for the reason beside it; a fresh Debian 12 with
+# this list builds and passes the whole suite (scripts/fresh-check.sh proves it).
 set -euo pipefail
 
 packages=(
-  cmake g++ ninja-build pkg-config
-  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins
-  libqt6sql6-sqlite libqt6svg6 libqt6charts6
-  libeigen3-dev catch2 libgl1-mesa-dev
+  # the toolchain
+  cmake ninja-build g++
+  # Qt 6.4: Widgets/Sql/PrintSupport/Test come with qt6-base-dev (pulled by the next two);
+  # Qt6Charts' CMake config needs Qt6OpenGL, which is in libqt6opengl6-dev
+  qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
+  # run-time plugins no linker sees: the workspace's SQL driver (SQLite)
+  libqt6sql6-sqlite
+  # engine and store libraries, and the test framework
+  libeigen3-dev libyaml-cpp-dev catch2
+  # the font charts and the report deck are measured and drawn with
   fonts-dejavu-core
-  libyaml-cpp-dev
-  poppler-utils xvfb xauth
+  # the report tests read the exported PDF back (pdftotext, pdftoppm)
+  poppler-utils
+  # the window without a desktop session: xvfb-run for screenshots and headless GUI runs
+  xvfb xauth
+  # the .deb: cpack reads library dependencies with dpkg-shlibdeps (dpkg-dev) and file types with file
+  dpkg-dev file
 )
 
 missing=()

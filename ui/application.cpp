@@ -1,5 +1,6 @@
 #include "application.h"
 
+#include "cli/cli.h"
 #include "mainwindow.h"
 #include "store/demoworkspace.h"
 #include "store/storeerror.h"
@@ -60,13 +61,21 @@ int runGui(int &argc, char **argv, const QStringList &args)
         err << "headroom: " << optionError << '\n';
         return 2;
     }
+    // `headroom FILE.headroom`, as a desktop launcher runs it for a double-clicked workspace.
+    if (const auto file = cli::workspaceArgument(args)) {
+        if (!path.isEmpty()) {
+            err << "headroom: give the workspace once, either as --workspace or as a file\n";
+            return 2;
+        }
+        path = *file;
+    }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Headroom");
     QApplication::setApplicationName("headroom");
     QApplication::setApplicationDisplayName("Headroom");
     QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
-    QGuiApplication::setDesktopFileName("headroom");
+    QGuiApplication::setDesktopFileName("io.headroom.headroom");
     QApplication::setWindowIcon(QIcon(":/headroom/headroom.svg"));
     applyTheme(Theme::Light);
 

@@ -8,7 +8,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 
 using namespace headroom::cli;
 
@@ -34,6 +37,42 @@ TEST_CASE("isCliInvocation: verbs, help and word-like arguments run headless, th
     CHECK_FALSE(isCliInvocation({"-platform", "offscreen"}));
     CHECK_FALSE(isCliInvocation({"--reverse"}));
     CHECK_FALSE(isCliInvocation({"/home/me/plan.headroom"}));
+}
+
+TEST_CASE("a workspace file given alone opens in the window; a verb name still wins")
+{
+    const QString dir = QDir::tempPath() + QStringLiteral("/headroom-open-%1").arg(QCoreApplication::applicationPid());
+    REQUIRE(QDir().mkpath(dir));
+    const auto cleanup = qScopeGuard([&] { QDir(dir).removeRecursively(); });
+
+    // Named like a workspace: opened even before it exists (the window reports what is wrong).
+    CHECK(workspaceArgument({"plan.headroom"}) == std::optional<QString>("plan.headroom"));
+    CHECK(workspaceArgument({"/srv/plans/Q3 Plan.HEADROOM"}) == std::optional<QString>("/srv/plans/Q3 Plan.HEADROOM"));
+    CHECK_FALSE(isCliInvocation({"plan.headroom"}));
+
+    // Any existing file, whatever its name, as a launcher passes it with %f.
+    const QString plain = dir + QStringLiteral("/capacity");
+    QFile f(plain);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.close();
+    CHECK(workspaceArgument({plain}) == std::optional<QString>(plain));
+    CHECK_FALSE(isCliInvocation({plain}));
+
+    // A verb name wins over a file called like it; options, several words and folders are not workspaces.
+    QFile verbNamed(dir + QStringLiteral("/kv"));
+    REQUIRE(verbNamed.open(QIODevice::WriteOnly));
+    verbNamed.close();
+    QDir::setCurrent(dir);
+    const auto back = qScopeGuard([] { QDir::setCurrent(QDir::tempPath()); });
+    CHECK_FALSE(workspaceArgument({"kv"}));
+    CHECK(isCliInvocation({"kv"}));
+    CHECK_FALSE(workspaceArgument({"help"}));
+    CHECK_FALSE(workspaceArgument({"--version"}));
+    CHECK_FALSE(workspaceArgument({"plan.headroom", "kv"}));
+    CHECK_FALSE(workspaceArgument({dir}));
+    CHECK_FALSE(workspaceArgument({}));
+    // Beside the global options it is still the file that opens.
+    CHECK(workspaceArgument({"--demo", "plan.headroom"}) == std::optional<QString>("plan.headroom"));
 }
 
 TEST_CASE("help, --help, a verb's --help and --version exit 0")
