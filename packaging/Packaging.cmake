@@ -37,14 +37,15 @@ set(CPACK_PACKAGE_NAME headroom)
 set(CPACK_PACKAGE_VENDOR "Headroom")
 set(CPACK_PACKAGE_CONTACT "Headroom maintainers <maintainers@headroom.invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "GPU capacity planning workbench for AI inference and training")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "GPU capacity planning workbench for AI inference and training
- Headroom sizes GPU fleets from workload facts: KV-cache concurrency, inference
- replicas at their latency targets, training time and memory, MIG layouts,
- fragmentation on real cluster traces, demand forecasts and reservation cost.
- .
- Every number is explained step by step, money is exact to the cent, charts
- export as vector PDF, and every analysis also runs headless from the command
- line. Workspaces are single SQLite files that open by double-click.")
+# The extended description, one paragraph a block; CPack indents it and writes the blank line
+# between paragraphs as " .".
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Headroom sizes GPU fleets from workload facts: KV-cache concurrency, inference
+replicas at their latency targets, training time and memory, MIG layouts,
+fragmentation on real cluster traces, demand forecasts and reservation cost.
+
+Every number is explained step by step, money is exact to the cent, charts
+export as vector PDF, and every analysis also runs headless from the command
+line. Workspaces are single SQLite files that open by double-click.")
 set(CPACK_GENERATOR DEB)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

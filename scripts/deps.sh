@@ -22,6 +22,9 @@ packages=(
   xvfb xauth
   # the .deb: cpack reads library dependencies with dpkg-shlibdeps (dpkg-dev) and file types with file
   dpkg-dev file
+  # the packaging tests: MIME lookup as a desktop does it (update-mime-database, xdg-mime, gio)
+  # and validators for the desktop entry and AppStream metadata; man for the man page check
+  shared-mime-info xdg-utils libglib2.0-bin desktop-file-utils appstream man-db
 )
 
 missing=()
