@@ -2,6 +2,7 @@
 // duration, rates and token percentiles against values computed here from the files, the
 // prefix hit rate, and malformed, empty and unknown-format input.
 #include "clirunner.h"
+#include "publictraces.h"
 
 #include <catch2/catch.hpp>
 
@@ -146,6 +147,7 @@ CliResult importTrace(const CliFixture &ws, const QString &path, const QString &
 
 TEST_CASE("import-trace on the Azure conversation trace: counts, rates and percentiles, no hit rate")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     CliFixture ws;
     const Expected expected = readAzure(kAzureConv);
     // The shipped file's last line has no trailing newline; it still counts.
@@ -159,6 +161,7 @@ TEST_CASE("import-trace on the Azure conversation trace: counts, rates and perce
 
 TEST_CASE("import-trace on the Mooncake trace: counts, rates, percentiles and a prefix hit rate")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     CliFixture ws;
     const Expected expected = readMooncake(kMooncake);
     CHECK(expected.timestamps.size() == 12031);
@@ -172,6 +175,7 @@ TEST_CASE("import-trace on the Mooncake trace: counts, rates, percentiles and a 
 
 TEST_CASE("import-trace prints a table of the same figures")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     CliFixture ws;
     const QJsonObject o = traceJson(ws, kMooncake, "mooncake");
     const CliResult r = importTrace(ws, kMooncake, "mooncake");
@@ -189,6 +193,7 @@ TEST_CASE("import-trace prints a table of the same figures")
 
 TEST_CASE("import-trace: a malformed line exits 2 naming its line number")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     CliFixture ws;
     const QString azure = ws.writeFile("bad.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n"
                                                   "2023-11-16 18:15:46.6805900,374,44\n"
@@ -235,6 +240,7 @@ TEST_CASE("import-trace: an empty trace exits 2 saying it has no requests")
 
 TEST_CASE("import-trace: a missing or unknown format, no file or a missing file exits 2")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     CliFixture ws;
     const std::vector<std::pair<QStringList, QString>> cases = {
         {{kMooncake, "--format", "burstgpt"}, "headroom: --format: unknown trace format 'burstgpt'; known: azure, mooncake"},

@@ -1,4 +1,5 @@
 #include "costsupport.h"
+#include "publictraces.h"
 
 #include "engine/cost.h"
 #include "engine/errors.h"
@@ -202,6 +203,7 @@ TEST_CASE("the sweep optimum equals the critical fractile on 50 random series", 
 
 TEST_CASE("the sweep optimum equals the critical fractile on the Azure LLM traces", "[cost][reserve][trace]")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     const std::string folder = HEADROOM_SHARED_DATA "/traces/azure-llm-inference-2023/";
     for (const char *file : {"AzureLLMInferenceTrace_conv.csv", "AzureLLMInferenceTrace_code.csv"}) {
         const std::vector<TraceRequest> requests = readAzureTrace(folder + file);

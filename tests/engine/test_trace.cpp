@@ -1,4 +1,5 @@
 #include "engine/errors.h"
+#include "publictraces.h"
 #include "engine/trace.h"
 
 #include <catch2/catch.hpp>
@@ -158,6 +159,7 @@ TEST_CASE("an empty trace or negative tokens are refused", "[trace][bad-input]")
 // floor((t − t0) / 60), the hit rate by the walk described in trace.h.
 TEST_CASE("the Azure conversation trace matches independently computed stats", "[trace][data]")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     size_t lines = 0;
     const auto requests = readAzure(
         HEADROOM_SHARED_DATA "/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv",
@@ -178,6 +180,7 @@ TEST_CASE("the Azure conversation trace matches independently computed stats", "
 
 TEST_CASE("the Mooncake conversation trace matches independently computed stats", "[trace][data]")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     const auto requests =
         readMooncake(HEADROOM_SHARED_DATA "/traces/mooncake-fast25/conversation_trace.jsonl");
     const TraceStats s = analyseTrace(requests);

@@ -1,4 +1,5 @@
 #include "engine/forecast_backtest.h"
+#include "publictraces.h"
 #include "engine/telemetry.h"
 #include "storetestsupport.h"
 #include "store/podsdemand.h"
@@ -64,6 +65,7 @@ TEST_CASE("bad pod rows name the line and field", "[podsdemand]")
 
 TEST_CASE("the Alibaba-derived series imports and backtests", "[podsdemand][forecast]")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("alibaba-gpu-v2023");
     const QString path = kFolder + "openb_pod_list_gpuspec33.csv";
     if (!QFileInfo::exists(path)) {
         WARN("skipped: the Alibaba GPU trace is not at " << path.toStdString());
@@ -116,6 +118,7 @@ TEST_CASE("the Alibaba-derived series imports and backtests", "[podsdemand][fore
 
 TEST_CASE("the default Alibaba pod list splits demand by QoS class", "[podsdemand]")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("alibaba-gpu-v2023");
     const QString path = kFolder + "openb_pod_list_default.csv";
     if (!QFileInfo::exists(path)) {
         WARN("skipped: the Alibaba GPU trace is not at " << path.toStdString());

@@ -1,4 +1,5 @@
 #include "storetestsupport.h"
+#include "publictraces.h"
 
 #include "store/tracereaders.h"
 #include "store/workloadjson.h"
@@ -226,6 +227,7 @@ TEST_CASE("Mooncake trace errors name the line and the field")
 TEST_CASE("the shipped Azure conversation trace: 19,366 requests, the last without a line "
           "break")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     const QByteArray bytes = readBytes(kAzureConv);
     REQUIRE_FALSE(bytes.endsWith('\n'));
     const auto requests = readAzureTrace(kAzureConv);
@@ -243,6 +245,7 @@ TEST_CASE("the shipped Azure conversation trace: 19,366 requests, the last witho
 
 TEST_CASE("the shipped Azure code trace: 8,819 requests")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     const auto requests = readAzureTrace(kAzureCode);
     REQUIRE(requests.size() == 8819);
     CHECK(requests.front().promptTokens == 4808);
@@ -256,6 +259,7 @@ TEST_CASE("the shipped Azure code trace: 8,819 requests")
 
 TEST_CASE("the shipped Mooncake conversation trace: 12,031 requests with block hashes")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     const auto requests = readMooncakeTrace(kMooncake);
     REQUIRE(requests.size() == 12031);
     CHECK(requests.front().timestampS == 0);
@@ -275,6 +279,7 @@ TEST_CASE("the shipped Mooncake conversation trace: 12,031 requests with block h
 // fractions for the type-7 percentiles; minute buckets counted from the first request).
 TEST_CASE("the shipped traces read and analysed match independently computed statistics")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     SECTION("Azure conversation")
     {
         const engine::TraceStats stats = engine::analyseTrace(readAzureTrace(kAzureConv));

@@ -1,4 +1,5 @@
 #include "uitestsupport.h"
+#include "publictraces.h"
 
 #include "ui/chartpanel.h"
 #include "ui/forecastcharts.h"
@@ -351,6 +352,7 @@ TEST_CASE("A pod trace is split into primitives by QoS class, and a bad row name
 
 TEST_CASE("The Alibaba pod trace imports by QoS class as several primitives")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("alibaba-gpu-v2023");
     const QString path = HEADROOM_SHARED_DATA "/alibaba-gpu-v2023/openb_pod_list_default.csv";
     if (!QFileInfo::exists(path)) {
         WARN("Alibaba GPU trace not found beside the repository; skipped");

@@ -1,4 +1,5 @@
 #include "uitestsupport.h"
+#include "publictraces.h"
 
 #include "ui/dialogs.h"
 #include "ui/workloadspage.h"
@@ -110,6 +111,7 @@ TEST_CASE("A diurnal preset fills the 24 hours as one change")
 
 TEST_CASE("A Mooncake trace refines token percentiles and the prefix hit rate")
 {
+    SKIP_WITHOUT_PUBLIC_TRACES("traces");
     TempWorkspace ws;
     QUndoStack undo;
     ui::WorkloadsPage page(*ws, &undo);
