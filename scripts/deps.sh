@@ -27,6 +27,12 @@ packages=(
   shared-mime-info xdg-utils libglib2.0-bin desktop-file-utils appstream man-db
 )
 
+# --list: print the packages, one a line, and install nothing (the packaging test reads it).
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
