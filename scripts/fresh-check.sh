@@ -65,6 +65,7 @@ git -C "$repo" ls-files -z | tar -C "$repo" --null -T - -cf - | tar -C "$build/s
 # The public traces sit beside the checkout, as in the workbench; without them the tests that
 # read them report SKIPPED and everything else still runs.
 shared="${HEADROOM_SHARED_DATA:-$repo/../shared/data}"
+[ -d "$shared" ] || shared=/work/shared/data   # the workbench's folder, as CMakeLists.txt looks
 if [ -d "$shared" ]; then
   mkdir -p "$build/src/shared/data"
   mount --bind -o ro "$shared" "$build/src/shared/data"
