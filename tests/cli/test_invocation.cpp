@@ -39,7 +39,7 @@ TEST_CASE("isCliInvocation: verbs, help and word-like arguments run headless, th
     CHECK_FALSE(isCliInvocation({"/home/me/plan.headroom"}));
 }
 
-TEST_CASE("a workspace file given alone opens in the window; a verb name still wins")
+TEST_CASE("a workspace file given alone opens in the window, while a verb name still wins")
 {
     const QString dir = QDir::tempPath() + QStringLiteral("/headroom-open-%1").arg(QCoreApplication::applicationPid());
     REQUIRE(QDir().mkpath(dir));
