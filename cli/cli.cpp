@@ -197,6 +197,23 @@ std::optional<QString> workspaceArgument(const QStringList &args)
     return std::nullopt;
 }
 
+WindowOptions windowOptions(const QStringList &args)
+{
+    const GlobalOptions global = splitGlobalOptions(args);
+    WindowOptions w;
+    w.demo = global.demo;
+    w.workspace = global.workspace.value_or(QString());
+    if (const auto file = workspaceArgument(args)) {
+        if (global.workspace)
+            throw UsageError(QStringLiteral("give the workspace once, either as --workspace or as a file"));
+        if (global.demo)
+            throw UsageError(QStringLiteral("--demo and a workspace file exclude each other: --demo opens a fresh "
+                                            "demo workspace"));
+        w.workspace = *file;
+    }
+    return w;
+}
+
 bool isCliInvocation(const QStringList &args)
 {
     const QStringList rest = splitGlobalOptions(args, true).rest;

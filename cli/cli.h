@@ -17,6 +17,14 @@ bool isCliInvocation(const QStringList &args);
 // global options, not a verb, and either an existing file or a name ending in ".headroom".
 std::optional<QString> workspaceArgument(const QStringList &args);
 
+// What the window opens: `--workspace PATH` or a lone workspace file (an empty workspace means
+// the default one), or the demo. Throws UsageError when the two ways conflict or lack a value.
+struct WindowOptions {
+    QString workspace;
+    bool demo = false;
+};
+WindowOptions windowOptions(const QStringList &args);
+
 // The verb `args` name once the global options are set aside ("cost"), or an empty string.
 QString verbOf(const QStringList &args);
 

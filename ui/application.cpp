@@ -1,5 +1,6 @@
 #include "application.h"
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "mainwindow.h"
 #include "store/demoworkspace.h"
@@ -25,23 +26,6 @@ bool displayAvailable()
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
-QString workspaceOption(const QStringList &args, QString *error)
-{
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &arg = args.at(i);
-        if (arg == QLatin1String("--workspace")) {
-            if (i + 1 >= args.size()) {
-                *error = QStringLiteral("--workspace needs a file path");
-                return {};
-            }
-            return args.at(i + 1);
-        }
-        if (arg.startsWith(QLatin1String("--workspace=")))
-            return arg.mid(12);
-    }
-    return {};
-}
-
 } // namespace
 
 int runGui(int &argc, char **argv, const QStringList &args)
@@ -55,20 +39,14 @@ int runGui(int &argc, char **argv, const QStringList &args)
                "llama-3.1-8b --gpu h100-sxm\n";
         return 1;
     }
-    QString optionError;
-    QString path = workspaceOption(args, &optionError);
-    if (!optionError.isEmpty()) {
-        err << "headroom: " << optionError << '\n';
+    cli::WindowOptions options;
+    try {
+        options = cli::windowOptions(args);
+    } catch (const cli::UsageError &e) {
+        err << "headroom: " << e.message() << '\n';
         return 2;
     }
-    // `headroom FILE.headroom`, as a desktop launcher runs it for a double-clicked workspace.
-    if (const auto file = cli::workspaceArgument(args)) {
-        if (!path.isEmpty()) {
-            err << "headroom: give the workspace once, either as --workspace or as a file\n";
-            return 2;
-        }
-        path = *file;
-    }
+    QString path = options.workspace;
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Headroom");
@@ -80,11 +58,7 @@ int runGui(int &argc, char **argv, const QStringList &args)
     applyTheme(Theme::Light);
 
     // --demo: a freshly built demo workspace, opened on the Scenarios page.
-    const bool demo = args.contains(QStringLiteral("--demo"));
-    if (demo && !path.isEmpty()) {
-        err << "headroom: --demo and --workspace exclude each other\n";
-        return 2;
-    }
+    const bool demo = options.demo;
     if (path.isEmpty())
         path = store::Workspace::defaultPath();
     std::unique_ptr<store::Workspace> workspace;

@@ -71,8 +71,21 @@ TEST_CASE("a workspace file given alone opens in the window, while a verb name s
     CHECK_FALSE(workspaceArgument({"plan.headroom", "kv"}));
     CHECK_FALSE(workspaceArgument({dir}));
     CHECK_FALSE(workspaceArgument({}));
-    // Beside the global options it is still the file that opens.
+    // Beside the global options it is still the file (windowOptions refuses it with --demo).
     CHECK(workspaceArgument({"--demo", "plan.headroom"}) == std::optional<QString>("plan.headroom"));
+}
+
+TEST_CASE("the window opens --workspace, a lone workspace file or the demo, and refuses both at once")
+{
+    CHECK(windowOptions({}).workspace.isEmpty());
+    CHECK_FALSE(windowOptions({}).demo);
+    CHECK(windowOptions({"--workspace", "a.headroom"}).workspace == "a.headroom");
+    CHECK(windowOptions({"plan.headroom"}).workspace == "plan.headroom");
+    CHECK(windowOptions({"--demo"}).demo);
+    CHECK_THROWS_AS(windowOptions({"--workspace", "a.headroom", "b.headroom"}), UsageError);
+    CHECK_THROWS_AS(windowOptions({"--demo", "plan.headroom"}), UsageError);
+    CHECK_THROWS_AS(windowOptions({"--demo", "--workspace", "a.headroom"}), UsageError);
+    CHECK_THROWS_AS(windowOptions({"--workspace"}), UsageError);
 }
 
 TEST_CASE("help, --help, a verb's --help and --version exit 0")
