@@ -3,6 +3,7 @@
 #include "errors.h"
 #include "explain_text.h"
 #include "goodput.h"
+#include "queueing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +82,12 @@ void requireInputs(const WorkloadProfile &w, const ModelSpec &model, const GpuSp
     requireFraction("prefill_efficiency", a.prefillEfficiency);
     requireFraction("decode_bandwidth_efficiency", a.decodeBandwidthEfficiency);
     requireFraction("decode_compute_efficiency", a.decodeComputeEfficiency);
+    if (!(a.inFlightQuantile > 0 && a.inFlightQuantile < 1))
+        throw InputError("in_flight_quantile", "in_flight_quantile must be greater than 0 and below 1 (got "
+                                                   + number(a.inFlightQuantile) + ")");
+    if (!(a.queueingAllowanceMs >= 0 && a.queueingAllowanceMs <= 3.6e6))
+        throw InputError("queueing_allowance_ms", "queueing_allowance_ms must be between 0 and 3,600,000 (got "
+                                                      + number(a.queueingAllowanceMs) + ")");
     if (!(a.plannedHeadroom >= 0 && a.plannedHeadroom <= 10))
         throw InputError("planned_headroom", "planned_headroom must be between 0 and 10 (got "
                                                  + number(a.plannedHeadroom) + ")");
@@ -119,7 +126,27 @@ void markInfeasible(SizingResult &r, std::string binding, std::string reason)
     r.gpus = 0;
 }
 
+// "P99", "P99.5": the in-flight quantile as a percentile label.
+std::string quantileLabel(double quantile)
+{
+    return "P" + trimZeros(explain::number(quantile * 100.0));
+}
+
 } // namespace
+
+std::string_view toString(KvResidency residency)
+{
+    return residency == KvResidency::Session ? "session" : "request";
+}
+
+std::optional<KvResidency> parseKvResidency(std::string_view text)
+{
+    if (text == "request")
+        return KvResidency::Request;
+    if (text == "session")
+        return KvResidency::Session;
+    return std::nullopt;
+}
 
 SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &model, const GpuSpec &gpu,
                            const SizingOverrides &overrides, const ServingAssumptions &assumptions)
@@ -141,11 +168,18 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     const double measuredGoodput = workload.measuredGoodputTokensPerS.value_or(0);
     const int64_t measuredStreams = workload.measuredMaxStreams.value_or(0);
 
-    // --- Demand at peak (DESIGN §3.2 seed method).
-    r.peakStreams = ceilCount(w.dailyActiveUsers * w.peakSessionsPerUser);
-    steps.add("Peak concurrent streams", "DAU × peak sessions per user",
-              number(w.dailyActiveUsers) + " × " + number(w.peakSessionsPerUser) + " = "
-                  + grouped(r.peakStreams) + " streams");
+    // --- Demand at peak (DESIGN §3.2).
+    const bool sessionResidency = assumptions.residency == KvResidency::Session;
+    r.residency = assumptions.residency;
+    r.inFlightQuantile = assumptions.inFlightQuantile;
+    r.sessionsResident = ceilCount(w.dailyActiveUsers * w.peakSessionsPerUser);
+    const std::string sessionsText = number(w.dailyActiveUsers) + " × " + number(w.peakSessionsPerUser)
+        + " = " + grouped(r.sessionsResident);
+    if (sessionResidency) {
+        r.peakStreams = r.sessionsResident;
+        steps.add("Peak concurrent streams", "DAU × peak sessions per user (session residency)",
+                  sessionsText + " streams");
+    }
 
     const double diurnalPeak = peakToMean(w.diurnal);
     r.peakRequestsPerS = w.dailyActiveUsers * w.requestsPerUserPerDay / kSecondsPerDay * diurnalPeak;
@@ -166,6 +200,7 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     steps.add("Decode demand at peak", "peak request rate × P50 output",
               number(r.peakRequestsPerS) + " × " + number(w.outputTokens.p50) + " = "
                   + number(r.decodeTokensPerS) + " tokens/s");
+    r.sessionPrefillSavedTokensPerS = r.prefillTokensPerS;
 
     // --- Memory side (DESIGN §3.1): streams whose resident KV fits one replica.
     r.contextTokens = ceilCount(w.promptTokens.p95 + w.outputTokens.p95);
@@ -202,6 +237,36 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     steps.add("KV per stream", "(P95 prompt + P95 output) × KV bytes per token per GPU, block-rounded",
               perStream);
 
+    // The replica's roofline (goodput module): prefill and decode times for both sides.
+    ReplicaRoofline roofline;
+    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
+    roofline.weightsBytes = kv.weightsBytes;
+    roofline.kvPerToken = kv.perToken;
+    roofline.tp = tp;
+    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
+    roofline.tflops = computeTflops(gpu, w.weights);
+    roofline.prefillEfficiency = assumptions.prefillEfficiency;
+    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
+    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
+    const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
+        + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
+
+
+    // --- Requests in flight (Little's law), at a given decode batch per replica.
+    const double meanContext = w.promptTokens.p50 + w.outputTokens.p50;
+    r.prefillTimeP50Ms = prefillSeconds(roofline, w.promptTokens.p50 * (1.0 - hit)) * 1000.0;
+    const auto inFlightAt = [&](int64_t batch) {
+        r.operatingBatch = batch;
+        r.operatingStepMs = decodeStepSeconds(roofline, batch, meanContext) * 1000.0;
+        r.timeInSystemMs = assumptions.queueingAllowanceMs + r.prefillTimeP50Ms
+            + w.outputTokens.p50 * r.operatingStepMs;
+        r.inFlightMean = littleInSystem(r.peakRequestsPerS, r.timeInSystemMs / 1000.0);
+        r.inFlightQuantileCount = poissonQuantile(r.inFlightMean, assumptions.inFlightQuantile);
+        if (!sessionResidency)
+            r.peakStreams = r.inFlightQuantileCount;
+    };
+    inFlightAt(1);
+
     const int64_t estimatedStreams = kv.fits ? atContext.streams : 0;
     r.streamsPerReplica = hasMeasuredStreams ? measuredStreams : estimatedStreams;
     if (hasMeasuredStreams) {
@@ -215,7 +280,70 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                       + grouped(estimatedStreams) + " streams");
     }
 
+    const std::string qLabel = quantileLabel(assumptions.inFlightQuantile);
+    // W, L and the quantile, then the memory replicas under both residency models.
+    const auto explainResidency = [&](bool withReplicas) {
+        steps.add("Time in system",
+                  "W = queueing allowance + prefill of the P50 prompt + P50 output × decode step",
+                  number(assumptions.queueingAllowanceMs) + " ms + " + number(r.prefillTimeP50Ms) + " ms + "
+                      + number(w.outputTokens.p50) + " × " + number(r.operatingStepMs) + " ms (batch "
+                      + grouped(r.operatingBatch) + " at " + number(meanContext) + " tokens) = "
+                      + number(r.timeInSystemMs) + " ms");
+        steps.add("Requests in flight (Little's law)", "L = peak request rate × W",
+                  number(r.peakRequestsPerS) + "/s × " + number(r.timeInSystemMs / 1000.0) + " s = "
+                      + number(r.inFlightMean) + " requests");
+        steps.add("In-flight " + qLabel,
+                  "quantile of Poisson(L): a busy hour's arrivals are close to Poisson, so the number in "
+                  "an M/G/∞ system is Poisson(L)",
+                  qLabel + " of Poisson(" + number(r.inFlightMean) + ") = "
+                      + grouped(r.inFlightQuantileCount) + " requests");
+        if (withReplicas) {
+            steps.add("Fixed point of W, batch and replicas",
+                      "W depends on the decode batch, the batch (L ÷ replicas) on the replicas, the "
+                      "replicas on L: iterated from batch 1",
+                      r.fixedPointConverged
+                          ? "settled after " + std::to_string(r.fixedPointIterations) + " rounds at batch "
+                                + grouped(r.operatingBatch) + " per replica"
+                          : "did not settle in " + std::to_string(r.fixedPointIterations)
+                                + " rounds; the largest batch seen, " + grouped(r.operatingBatch)
+                                + ", was kept");
+        }
+        if (!sessionResidency)
+            steps.add("Peak concurrent streams", "in-flight " + qLabel + " (request residency)",
+                      grouped(r.peakStreams) + " streams, each holding P95 prompt + P95 output");
+        steps.add(sessionResidency ? "Sessions held resident" : "Sessions (if held resident)",
+                  "DAU × peak sessions per user", sessionsText + " sessions");
+        if (!withReplicas)
+            return;
+        steps.add("Replicas for memory",
+                  sessionResidency ? "ceil(peak streams ÷ streams per replica), sessions held resident"
+                                   : "ceil(peak streams ÷ streams per replica), requests in flight",
+                  "ceil(" + grouped(r.peakStreams) + " ÷ " + grouped(r.streamsPerReplica) + ") = "
+                      + grouped(r.replicasMemory));
+        steps.add("Residency models side by side",
+                  "request: in-flight " + qLabel + " holds KV; session: every open session holds KV",
+                  std::string(sessionResidency ? "session (used)" : "session") + ": "
+                      + grouped(r.sessionsResident) + " streams → " + grouped(r.replicasMemorySession)
+                      + " replicas for memory; " + (sessionResidency ? "request" : "request (used)") + ": "
+                      + grouped(r.inFlightQuantileCount) + " streams → " + grouped(r.replicasMemoryRequest)
+                      + " replicas for memory; session residency saves up to "
+                      + number(r.sessionPrefillSavedTokensPerS) + " prefill tokens/s of re-prefill");
+        if (double(r.sessionsResident) > 3.0 * double(r.inFlightQuantileCount)) {
+            r.residencyWarning = grouped(r.sessionsResident) + " sessions held resident need "
+                + grouped(r.replicasMemorySession) + " replicas; " + number(r.inFlightMean)
+                + " requests in flight (" + qLabel + " " + grouped(r.inFlightQuantileCount) + ") need "
+                + grouped(r.replicasMemoryRequest) + " — choose the residency model";
+            steps.add("Residency warning", "sessions above 3 × the in-flight " + qLabel, r.residencyWarning);
+        }
+    };
+    const auto setMemoryReplicas = [&] {
+        r.replicasMemorySession = ceilCount(double(r.sessionsResident) / double(r.streamsPerReplica));
+        r.replicasMemoryRequest = ceilCount(double(r.inFlightQuantileCount) / double(r.streamsPerReplica));
+        r.replicasMemory = sessionResidency ? r.replicasMemorySession : r.replicasMemoryRequest;
+    };
+
     if (r.streamsPerReplica < 1) {
+        explainResidency(false);
         if (!kv.fits)
             markInfeasible(r, "memory",
                            "The weights (" + bytes(double(kv.weightsBytes)) + " per GPU at TP "
@@ -230,25 +358,9 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                                + bytes(double(kv.poolBytes - kv.prefixBytes)) + ".");
         return r;
     }
-    r.replicasMemory = ceilCount(double(r.peakStreams) / double(r.streamsPerReplica));
-    steps.add("Replicas for memory", "ceil(peak streams ÷ streams per replica)",
-              "ceil(" + grouped(r.peakStreams) + " ÷ " + grouped(r.streamsPerReplica) + ") = "
-                  + grouped(r.replicasMemory));
+    setMemoryReplicas();
 
     // --- Compute side: roofline (goodput module).
-    ReplicaRoofline roofline;
-    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
-    roofline.weightsBytes = kv.weightsBytes;
-    roofline.kvPerToken = kv.perToken;
-    roofline.tp = tp;
-    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
-    roofline.tflops = computeTflops(gpu, w.weights);
-    roofline.prefillEfficiency = assumptions.prefillEfficiency;
-    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
-    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
-    const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
-        + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
-
     const double itlS = w.itlP95Ms / 1000.0;
     const double uncachedP95 = w.promptTokens.p95 * (1.0 - hit);
     r.prefillTimeMs = prefillSeconds(roofline, uncachedP95) * 1000.0;
@@ -314,8 +426,10 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                            "The " + number(w.itlP95Ms) + " ms ITL SLO cannot be met even at batch 1: best achievable "
                                + number(decode.bestStepSeconds * 1000.0) + " ms per token at "
                                + grouped(r.contextTokens) + " tokens.");
-        if (!r.feasible)
+        if (!r.feasible) {
+            explainResidency(false);
             return r;
+        }
         r.goodputTokensPerS = decode.tokensPerSecond;
         steps.add("Goodput per replica", "decode batch ÷ decode step",
                   grouped(decode.batch) + " ÷ " + number(r.decodeStepMs) + " ms = "
@@ -343,6 +457,38 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                           + grouped(r.replicasCompute));
         }
     }
+
+    // --- Requests in flight: W depends on the decode batch per replica, the batch on the
+    // replicas and the replicas (memory side) on the in-flight quantile, so iterate from batch 1
+    // until the batch repeats. Each replica carries L ÷ replicas requests on average.
+    {
+        constexpr int kMaxRounds = 64;
+        std::vector<int64_t> seen;
+        int64_t batch = 1;
+        r.fixedPointConverged = false;
+        for (int round = 1; round <= kMaxRounds; ++round) {
+            inFlightAt(batch);
+            seen.push_back(batch);
+            r.fixedPointIterations = round;
+            setMemoryReplicas();
+            const int64_t replicasForBatch =
+                std::max<int64_t>({r.replicasMemoryRequest, r.replicasCompute, 1});
+            const int64_t next = std::clamp<int64_t>(ceilCount(r.inFlightMean / double(replicasForBatch)), 1,
+                                                     r.streamsPerReplica);
+            if (next == batch) {
+                r.fixedPointConverged = true;
+                break;
+            }
+            if (std::find(seen.begin(), seen.end(), next) != seen.end())
+                break; // a cycle: keep the largest batch seen (the longest W)
+            batch = next;
+        }
+        if (!r.fixedPointConverged) {
+            inFlightAt(*std::max_element(seen.begin(), seen.end()));
+            setMemoryReplicas();
+        }
+    }
+    explainResidency(true);
 
     // --- Binding constraint and the planned headroom.
     const double memoryNeed = double(r.peakStreams) / double(r.streamsPerReplica);
