@@ -129,7 +129,15 @@ void markInfeasible(SizingResult &r, std::string binding, std::string reason)
 // "P99", "P99.5": the in-flight quantile as a percentile label.
 std::string quantileLabel(double quantile)
 {
-    return "P" + trimZeros(explain::number(quantile * 100.0));
+    char text[32];
+    std::snprintf(text, sizeof text, "P%.6g", quantile * 100.0);
+    return text;
+}
+
+// "1 replica", "35 replicas".
+std::string replicasText(int64_t count)
+{
+    return grouped(count) + (count == 1 ? " replica" : " replicas");
 }
 
 } // namespace
@@ -323,14 +331,14 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
         steps.add("Residency models side by side",
                   "request: in-flight " + qLabel + " holds KV; session: every open session holds KV",
                   std::string(sessionResidency ? "session (used)" : "session") + ": "
-                      + grouped(r.sessionsResident) + " streams → " + grouped(r.replicasMemorySession)
-                      + " replicas for memory; " + (sessionResidency ? "request" : "request (used)") + ": "
-                      + grouped(r.inFlightQuantileCount) + " streams → " + grouped(r.replicasMemoryRequest)
-                      + " replicas for memory; session residency saves up to "
+                      + grouped(r.sessionsResident) + " streams → " + replicasText(r.replicasMemorySession)
+                      + " for memory; " + (sessionResidency ? "request" : "request (used)") + ": "
+                      + grouped(r.inFlightQuantileCount) + " streams → " + replicasText(r.replicasMemoryRequest)
+                      + " for memory; session residency saves up to "
                       + number(r.sessionPrefillSavedTokensPerS) + " prefill tokens/s of re-prefill");
         if (double(r.sessionsResident) > 3.0 * double(r.inFlightQuantileCount)) {
             r.residencyWarning = grouped(r.sessionsResident) + " sessions held resident need "
-                + grouped(r.replicasMemorySession) + " replicas; " + number(r.inFlightMean)
+                + replicasText(r.replicasMemorySession) + "; " + number(r.inFlightMean)
                 + " requests in flight (" + qLabel + " " + grouped(r.inFlightQuantileCount) + ") need "
                 + grouped(r.replicasMemoryRequest) + " — choose the residency model";
             steps.add("Residency warning", "sessions above 3 × the in-flight " + qLabel, r.residencyWarning);

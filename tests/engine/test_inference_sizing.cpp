@@ -451,7 +451,7 @@ TEST_CASE("Little's law on a hand-computed case: requests in flight for the chat
           == "5,000 sessions held resident need 57 replicas; 28.9 requests in flight (P99 42) need 1 — "
              "choose the residency model");
     CHECK(hasStep(r, "Residency models side by side", "session: 5,000 streams → 57 replicas for memory"));
-    CHECK(hasStep(r, "Residency models side by side", "request (used): 42 streams → 1 replicas for memory"));
+    CHECK(hasStep(r, "Residency models side by side", "request (used): 42 streams → 1 replica for memory"));
 }
 
 TEST_CASE("the fixed point of W, batch and replicas converges and is stable", "[sizing][residency]")
