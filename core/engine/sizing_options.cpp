@@ -1,6 +1,7 @@
 #include "sizing_options.h"
 
 #include "errors.h"
+#include "inference_sizing_steps.h"
 
 #include <algorithm>
 
@@ -54,6 +55,9 @@ std::vector<SizingOption> sizingOptions(const WorkloadProfile &workload, const M
                 for (int tp : kTps) {
                     if (tp > std::max(gpu.gpusPerNode, 1))
                         break;
+                    // A plan at TP t needs at least t GPUs: none can beat one already this small.
+                    if (sized && option.result.feasible && option.result.gpus <= tp)
+                        break;
                     SizingOverrides overrides;
                     overrides.gpuId = gpu.id;
                     overrides.weights = weights;
@@ -61,7 +65,7 @@ std::vector<SizingOption> sizingOptions(const WorkloadProfile &workload, const M
                     overrides.tp = tp;
                     SizingResult result;
                     try {
-                        result = sizeInference(workload, model, gpu, overrides, assumptions);
+                        result = sizeInferenceNumbers(workload, model, gpu, overrides, assumptions);
                     } catch (const InputError &e) {
                         if (e.field() == "tp")
                             continue; // the heads do not split at this TP

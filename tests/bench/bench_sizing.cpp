@@ -170,8 +170,7 @@ int main()
     });
     const bool optionsMet = table.medianMicros < kOptionsTargetMicros;
     std::printf("sizing_options  %zu GPUs x 3 weights x 2 KV x TP 1-8 = %zu options (best first: %s %s/%s TP %d, "
-                "%lld GPUs)  median %8.2f us  min %8.2f us  target < %.0f us: %s
-",
+                "%lld GPUs)  median %8.2f us  min %8.2f us  target < %.0f us: %s\n",
                 gpus.size(), options.size(), options.front().gpuId.c_str(),
                 std::string(toString(options.front().weights)).c_str(), std::string(toString(options.front().kv)).c_str(),
                 options.front().tp, static_cast<long long>(options.front().result.gpus), table.medianMicros,
