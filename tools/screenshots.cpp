@@ -27,6 +27,7 @@
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <cstdio>
 
@@ -160,6 +161,19 @@ int main(int argc, char *argv[])
         window.grab().save(path);
         std::printf("%s\n", qPrintable(path));
         residency->setCurrentIndex(residency->findData(int(engine::KvResidency::Request)));
+        // And the best-option table, sorted by cost.
+        auto *options = window.sizingPage()->findChild<QTableWidget *>("sizingOptions");
+        for (QWidget *w = options; w; w = w->parentWidget()) {
+            if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
+                tabs->setCurrentWidget(tabs->widget(tabs->count() - 1));
+                QApplication::processEvents();
+                const QString optionsPath = out.filePath(QStringLiteral("page-inference-sizing-options%1.png").arg(suffix));
+                window.grab().save(optionsPath);
+                std::printf("%s\n", qPrintable(optionsPath));
+                tabs->setCurrentIndex(0);
+                break;
+            }
+        }
     }
     std::vector<std::pair<QString, ui::ChartFigure>> figures{{"kv-chart", window.kvPage()->chartPanels().first()->figure()}};
     const QStringList costNames{"cost-sweep", "cost-week", "cost-month"};

@@ -533,8 +533,8 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
             tier = &w;
     if (tier) {
         const auto gpu = m_workspace.gpu(QString::fromStdString(tier->gpuId));
-        lines << tr("Quantizing to %1 weights and %2 KV lets the model drop to a smaller GPU: %3 GPUs of %4 "
-                    "instead of %5 here.")
+        lines << tr("Quantizing to %1 weights and %2 KV lets the model fit a smaller GPU: %3 GPUs of %4 "
+                    "against %5 here (the best options table compares them by cost).")
                      .arg(upperName(engine::toString(tier->weights)), upperName(engine::toString(tier->kv)),
                           formatCount(tier->result.gpus),
                           gpu ? QString::fromStdString(gpu->name) : QString::fromStdString(tier->gpuId),
