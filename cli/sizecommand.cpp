@@ -5,9 +5,12 @@
 #include "lookup.h"
 
 #include "engine/inference_sizing.h"
+#include "engine/sizing_options.h"
+#include "moneyoptions.h"
 #include "store/workloadjson.h"
 #include "store/workspace.h"
 
+#include <QDate>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <optional>
@@ -17,12 +20,22 @@ namespace headroom::cli {
 namespace {
 
 const char kUsage[] = R"(usage: headroom size (--workload NAME | --workload-file FILE.json) [options]
+       headroom size --options (--workload NAME | --workload-file FILE.json) [options]
 
 Inference fleet sizing (DESIGN §3.2): from a workload profile to replicas and GPUs. Peak
 streams and their KV cache set the replicas for memory; prefill and decode throughput at
 the latency SLOs (measured goodput when the profile has it, else a roofline estimate) set
 the replicas for compute. The larger wins, with a buffer for P95 traffic and planned
 headroom; the table shows which binds, by how much, and every step.
+
+KV residency decides which streams hold KV cache:
+  request (default)  only requests in flight: L = peak request rate × W (Little's law),
+                     W = queueing allowance + P50 prefill + P50 output × decode step,
+                     memory sized for the P99 of Poisson(L); W, batch and replicas are
+                     solved together by fixed-point iteration
+  session            every open session keeps its conversation resident between turns
+                     (DAU × peak sessions per user): more memory, no re-prefill
+Both figures are reported whichever is chosen.
 
 WORKLOAD, one of:
   --workload NAME         a workload profile stored in the workspace
@@ -35,7 +48,13 @@ What-if options (override the profile):
   --hit-rate F            prefix cache hit rate, [0, 1]
   --tp N                  tensor-parallel degree (GPUs per replica)
   --disaggregate          size separate prefill and decode pools
+  --kv-residency M        request|session (default request)
 Options:
+  --options               every catalog GPU × weights × KV precision with its best TP
+                          (1, 2, 4, 8 within a node), GPUs, binding side and cost per
+                          30-day month at the cheapest on-demand rate card in force
+                          today, sorted by cost; GPUs without a card are unpriced
+  --provider NAME         with --options: only this provider's rate cards
   --json                  print JSON instead of a table
 
 SLOs that no batch meets, not even one stream, are an answer, not an error: the command
@@ -48,9 +67,11 @@ constexpr qint64 kMaxTp = 1024;
 std::vector<OptionSpec> options()
 {
     std::vector<OptionSpec> specs;
-    for (const char *name : {"workload", "workload-file", "gpu", "weights", "kv-dtype", "hit-rate", "tp"})
+    for (const char *name : {"workload", "workload-file", "gpu", "weights", "kv-dtype", "hit-rate", "tp",
+                             "kv-residency", "provider"})
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("disaggregate"), false});
+    specs.push_back({QStringLiteral("options"), false});
     specs.push_back({QStringLiteral("json"), false});
     return specs;
 }
@@ -91,6 +112,21 @@ engine::SizingOverrides parseOverrides(const Args &args)
     return o;
 }
 
+// The serving assumptions with the --kv-residency choice.
+engine::ServingAssumptions parseServing(const Args &args)
+{
+    engine::ServingAssumptions serving;
+    if (const auto text = args.text(QStringLiteral("kv-residency"))) {
+        const auto residency = engine::parseKvResidency(text->toStdString());
+        if (!residency) {
+            throw UsageError(QStringLiteral("--kv-residency: unknown model '%1'; expected request or session")
+                                 .arg(*text));
+        }
+        serving.residency = *residency;
+    }
+    return serving;
+}
+
 // A stored workload by name; an unknown name lists the closest stored ones.
 engine::WorkloadProfile storedWorkload(const store::Workspace &workspace, const QString &name)
 {
@@ -113,6 +149,7 @@ struct SizeSubject {
     engine::ModelSpec model;
     engine::GpuSpec gpu;
     engine::SizingOverrides overrides;
+    engine::ServingAssumptions serving;
 };
 
 SizeSubject buildSubject(const Args &args, Context &context)
@@ -130,6 +167,7 @@ SizeSubject buildSubject(const Args &args, Context &context)
 
     SizeSubject s;
     s.overrides = parseOverrides(args);
+    s.serving = parseServing(args);
     s.workload = file ? store::readWorkloadFile(*file) : storedWorkload(context.workspace(), *name);
 
     const store::Workspace &workspace = context.workspace();
@@ -257,14 +295,28 @@ void writeTable(QTextStream &out, const SizeSubject &s, const engine::SizingResu
     writeFields(out, fields);
     out << '\n';
 
-    QString streams = QStringLiteral("%1; %2 fit one replica's KV pool")
-                          .arg(formatInteger(r.peakStreams), formatInteger(r.streamsPerReplica));
+    QString streams = QStringLiteral("%1 (%2); %3 fit one replica's KV pool")
+                          .arg(formatInteger(r.peakStreams),
+                               r.residency == engine::KvResidency::Session
+                                   ? QStringLiteral("sessions held resident")
+                                   : QStringLiteral("in-flight P%1").arg(formatDecimal(r.inFlightQuantile * 100, 1)),
+                               formatInteger(r.streamsPerReplica));
     if (r.decodeBatch > 0)
         streams += QStringLiteral("; decode batch %1").arg(formatInteger(r.decodeBatch));
     const QString latency = QStringLiteral("prefill of the P95 prompt %1 ms, decode step %2 ms")
                                 .arg(formatDecimal(r.prefillTimeMs, 2), formatDecimal(r.decodeStepMs, 2));
     const QString prefill = QStringLiteral("%1 tokens/s at peak after the cache hit rate")
                                 .arg(formatDecimal(r.prefillTokensPerS, 1));
+    const QString residency =
+        QStringLiteral("%1; %2 requests/s × %3 ms in system = %4 in flight (P%5 %6); %7 sessions "
+                       "would need %8 for memory, requests in flight %9")
+            .arg(r.residency == engine::KvResidency::Session
+                     ? QStringLiteral("session (every open session keeps its KV)")
+                     : QStringLiteral("request (KV held while a request is in flight)"),
+                 formatDecimal(r.peakRequestsPerS, 2), formatDecimal(r.timeInSystemMs, 1),
+                 formatDecimal(r.inFlightMean, 1), formatDecimal(r.inFlightQuantile * 100, 1),
+                 formatInteger(r.inFlightQuantileCount), formatInteger(r.sessionsResident),
+                 replicasText(r.replicasMemorySession), formatInteger(r.replicasMemoryRequest));
     if (!r.feasible) {
         fields = {
             {QStringLiteral("replicas"), QStringLiteral("none meet the SLOs (memory alone needs %1)")
@@ -272,6 +324,7 @@ void writeTable(QTextStream &out, const SizeSubject &s, const engine::SizingResu
             {QStringLiteral("binding"), bindingText(s, r)},
             {QStringLiteral("infeasible"), QString::fromStdString(r.infeasibleReason)},
             {QStringLiteral("peak streams"), streams},
+            {QStringLiteral("KV residency"), residency},
             {QStringLiteral("prefill demand"), prefill},
             {QStringLiteral("latency"), latency},
         };
@@ -283,6 +336,7 @@ void writeTable(QTextStream &out, const SizeSubject &s, const engine::SizingResu
             {QStringLiteral("GPUs"), gpusText(r)},
             {QStringLiteral("binding"), bindingText(s, r)},
             {QStringLiteral("peak streams"), streams},
+            {QStringLiteral("KV residency"), residency},
             {QStringLiteral("goodput"), QStringLiteral("%1 tokens/s per replica (%2)")
                                             .arg(formatDecimal(r.goodputTokensPerS, 1), qs(r.goodputSource))},
             {QStringLiteral("prefill demand"), prefill},
@@ -292,6 +346,8 @@ void writeTable(QTextStream &out, const SizeSubject &s, const engine::SizingResu
                                                      percentText(r.averageUtilization))},
         };
     }
+    if (!r.residencyWarning.empty())
+        fields.push_back({QStringLiteral("warning"), QString::fromStdString(r.residencyWarning)});
     writeFields(out, fields);
 
     if (r.steps.empty())
@@ -322,7 +378,19 @@ QJsonObject toJson(const SizeSubject &s, const engine::SizingResult &r)
         {QStringLiteral("tp"), tpUsed(s)},
         {QStringLiteral("prefix_hit_rate"), hitRateUsed(s)},
         {QStringLiteral("disaggregated"), s.overrides.disaggregate},
+        {QStringLiteral("kv_residency"), qs(engine::toString(r.residency))},
         {QStringLiteral("peak_streams"), qint64(r.peakStreams)},
+        {QStringLiteral("sessions_resident"), qint64(r.sessionsResident)},
+        {QStringLiteral("peak_request_rate_per_s"), r.peakRequestsPerS},
+        {QStringLiteral("time_in_system_ms"), r.timeInSystemMs},
+        {QStringLiteral("in_flight_mean"), r.inFlightMean},
+        {QStringLiteral("in_flight_p99"), qint64(r.inFlightQuantileCount)},
+        {QStringLiteral("in_flight_quantile"), r.inFlightQuantile},
+        {QStringLiteral("replicas_memory_session"), qint64(r.replicasMemorySession)},
+        {QStringLiteral("replicas_memory_request"), qint64(r.replicasMemoryRequest)},
+        {QStringLiteral("residency_warning"), r.residencyWarning.empty()
+                                                  ? QJsonValue(QJsonValue::Null)
+                                                  : QJsonValue(QString::fromStdString(r.residencyWarning))},
         {QStringLiteral("prefill_tokens_per_s"), r.prefillTokensPerS},
         {QStringLiteral("streams_per_replica"), qint64(r.streamsPerReplica)},
         {QStringLiteral("decode_batch"), qint64(r.decodeBatch)},
@@ -351,12 +419,89 @@ QJsonObject toJson(const SizeSubject &s, const engine::SizingResult &r)
     return o;
 }
 
+// The best-option table: every GPU × precisions with its best TP, sorted by cost.
+int runOptions(const Args &args, Context &context, const SizeSubject &subject)
+{
+    for (const char *what : {"gpu", "weights", "kv-dtype", "tp", "disaggregate"}) {
+        if (args.has(QLatin1String(what)))
+            throw UsageError(QStringLiteral("--options searches every GPU, precision and TP; drop --%1").arg(QLatin1String(what)));
+    }
+    const std::string provider = args.text(QStringLiteral("provider")).value_or(QString()).toStdString();
+    const std::vector<engine::GpuRate> rates =
+        engine::onDemandRates(context.workspace().rateCards(),
+                              QDate::currentDate().toString(Qt::ISODate).toStdString(), "USD", provider);
+    engine::WorkloadProfile workload = subject.workload;
+    if (subject.overrides.prefixHitRate)
+        workload.prefixHitRate = *subject.overrides.prefixHitRate;
+    const std::vector<engine::SizingOption> options = engine::sizingOptions(
+        workload, subject.model, context.workspace().gpus(), rates, subject.serving);
+
+    if (args.has(QStringLiteral("json"))) {
+        QJsonArray rows;
+        for (const engine::SizingOption &o : options) {
+            rows.append(QJsonObject{
+                {QStringLiteral("gpu"), QString::fromStdString(o.gpuId)},
+                {QStringLiteral("weights"), qs(engine::toString(o.weights))},
+                {QStringLiteral("kv_dtype"), qs(engine::toString(o.kv))},
+                {QStringLiteral("tp"), o.tp > 0 ? QJsonValue(o.tp) : QJsonValue(QJsonValue::Null)},
+                {QStringLiteral("feasible"), o.result.feasible},
+                {QStringLiteral("replicas"), qint64(o.result.replicas)},
+                {QStringLiteral("gpus"), qint64(o.result.gpus)},
+                {QStringLiteral("binding"), QString::fromStdString(o.result.binding)},
+                {QStringLiteral("infeasible_reason"), o.result.feasible
+                                                          ? QJsonValue(QJsonValue::Null)
+                                                          : QJsonValue(QString::fromStdString(o.result.infeasibleReason))},
+                {QStringLiteral("rate_per_gpu_hour"), o.rate ? QJsonValue(rateString(o.rate->perGpuHour))
+                                                             : QJsonValue(QJsonValue::Null)},
+                {QStringLiteral("rate_source"), o.rate ? QJsonValue(QString::fromStdString(o.rate->source))
+                                                       : QJsonValue(QStringLiteral("unpriced"))},
+                {QStringLiteral("cost_per_month"), o.costPerMonth
+                                                       ? QJsonValue(QString::fromStdString(o.costPerMonth->cents()))
+                                                       : QJsonValue(QJsonValue::Null)},
+            });
+        }
+        context.out() << jsonText(QJsonObject{
+            {QStringLiteral("workload"), QString::fromStdString(subject.workload.name)},
+            {QStringLiteral("model"), QString::fromStdString(subject.model.id)},
+            {QStringLiteral("kv_residency"), qs(engine::toString(subject.serving.residency))},
+            {QStringLiteral("currency"), QStringLiteral("USD")},
+            {QStringLiteral("hours_per_month"), qint64(engine::kHoursPerMonth)},
+            {QStringLiteral("options"), rows},
+        });
+        return 0;
+    }
+    QTextStream &out = context.out();
+    out << QStringLiteral("%1: %2, KV residency %3; cost per 30-day month (720 h) at on-demand rates\n\n")
+               .arg(QString::fromStdString(subject.workload.name), QString::fromStdString(subject.model.id),
+                    qs(engine::toString(subject.serving.residency)));
+    Table table({{QStringLiteral("GPU")}, {QStringLiteral("weights")}, {QStringLiteral("KV")},
+                 {QStringLiteral("TP"), Table::Align::Right}, {QStringLiteral("GPUs"), Table::Align::Right}, {QStringLiteral("binding")},
+                 {QStringLiteral("per 30-day month"), Table::Align::Right}, {QStringLiteral("rate")}});
+    for (const engine::SizingOption &o : options) {
+        table.addRow({QString::fromStdString(o.gpuId), qs(engine::toString(o.weights)), qs(engine::toString(o.kv)),
+                      o.tp > 0 ? QString::number(o.tp) : QStringLiteral("-"),
+                      o.result.feasible ? formatInteger(o.result.gpus) : QStringLiteral("does not fit"),
+                      o.result.feasible ? QString::fromStdString(o.result.binding)
+                                        : QStringLiteral("%1 (infeasible)").arg(QString::fromStdString(o.result.binding)),
+                      o.costPerMonth ? moneyText(*o.costPerMonth) : QStringLiteral("unpriced"),
+                      o.rate ? QStringLiteral("%1/GPU-h, %2").arg(rateText(o.rate->perGpuHour),
+                                                                 QString::fromStdString(o.rate->source))
+                             : QStringLiteral("no rate card")});
+    }
+    table.write(out);
+    return 0;
+}
+
 int runSize(const QStringList &argv, Context &context)
 {
     const Args args(argv, options());
     const SizeSubject subject = buildSubject(args, context);
+    if (args.has(QStringLiteral("options")))
+        return runOptions(args, context, subject);
+    if (args.has(QStringLiteral("provider")))
+        throw UsageError(QStringLiteral("--provider applies to --options only"));
     const engine::SizingResult result =
-        engine::sizeInference(subject.workload, subject.model, subject.gpu, subject.overrides);
+        engine::sizeInference(subject.workload, subject.model, subject.gpu, subject.overrides, subject.serving);
     if (args.has(QStringLiteral("json")))
         context.out() << jsonText(toJson(subject, result));
     else

@@ -22,10 +22,12 @@
 #include "ui/theme.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <cstdio>
 
@@ -38,7 +40,7 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     const QStringList args = QApplication::arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: headroom_screenshots OUTDIR [--dark]\n");
+        std::fprintf(stderr, "usage: headroom_screenshots OUTDIR [--dark] [--size WxH]\n");
         return 2;
     }
     const QDir out(args.at(1));
@@ -90,7 +92,13 @@ int main(int argc, char *argv[])
     finetune.preemptible = true;
     workspace->putTrainingJob(finetune);
     ui::MainWindow window(std::move(workspace));
-    window.resize(1500, 920);
+    QSize windowSize(1500, 920);
+    if (const int at = args.indexOf("--size"); at > 0 && at + 1 < args.size()) {
+        const QStringList parts = args.at(at + 1).split('x');
+        if (parts.size() == 2 && parts[0].toInt() > 0 && parts[1].toInt() > 0)
+            windowSize = QSize(parts[0].toInt(), parts[1].toInt());
+    }
+    window.resize(windowSize);
     window.show();
     QApplication::processEvents();
     // Run the fragmentation experiment first so that its page shows results.
@@ -143,6 +151,29 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("page-%1%2.png").arg(name, suffix));
         window.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+    }
+    // Inference sizing and KV again with session residency, for comparison.
+    if (auto *residency = window.sizingPage()->findChild<QComboBox *>("sizingResidency")) {
+        residency->setCurrentIndex(residency->findData(int(engine::KvResidency::Session)));
+        window.showPage(QStringLiteral("Inference sizing"));
+        QApplication::processEvents();
+        const QString path = out.filePath(QStringLiteral("page-inference-sizing-session%1.png").arg(suffix));
+        window.grab().save(path);
+        std::printf("%s\n", qPrintable(path));
+        residency->setCurrentIndex(residency->findData(int(engine::KvResidency::Request)));
+        // And the best-option table, sorted by cost.
+        auto *options = window.sizingPage()->findChild<QTableWidget *>("sizingOptions");
+        for (QWidget *w = options; w; w = w->parentWidget()) {
+            if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
+                tabs->setCurrentWidget(tabs->widget(tabs->count() - 1));
+                QApplication::processEvents();
+                const QString optionsPath = out.filePath(QStringLiteral("page-inference-sizing-options%1.png").arg(suffix));
+                window.grab().save(optionsPath);
+                std::printf("%s\n", qPrintable(optionsPath));
+                tabs->setCurrentIndex(0);
+                break;
+            }
+        }
     }
     std::vector<std::pair<QString, ui::ChartFigure>> figures{{"kv-chart", window.kvPage()->chartPanels().first()->figure()}};
     const QStringList costNames{"cost-sweep", "cost-week", "cost-month"};

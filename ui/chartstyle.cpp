@@ -1,8 +1,10 @@
 #include "chartstyle.h"
 
+#include <QGraphicsTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -55,7 +57,28 @@ void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at,
 
 ChartFigure emptyFigure(const QString &title, const QString &why)
 {
-    return {title, why, [title](QChart::ChartTheme theme) { return newStyledChart(title, theme); }};
+    return {title, why, [title, why](QChart::ChartTheme theme) {
+                QChart *chart = newStyledChart(title, theme);
+                if (why.isEmpty())
+                    return chart;
+                // The reason in the middle of the plot area, in place of empty axes.
+                auto *message = new QGraphicsTextItem(chart);
+                message->setPlainText(why);
+                QFont font = message->font();
+                font.setPointSizeF(10.5);
+                message->setFont(font);
+                message->setDefaultTextColor(chart->titleBrush().color());
+                const auto place = [chart, message] {
+                    const QRectF area = chart->plotArea().isEmpty() ? chart->rect() : chart->plotArea();
+                    message->setTextWidth(std::max<qreal>(120, area.width() * 0.8));
+                    const QRectF box = message->boundingRect();
+                    message->setPos(area.center().x() - box.width() / 2, area.center().y() - box.height() / 2);
+                };
+                QObject::connect(chart, &QChart::plotAreaChanged, message, place);
+                QObject::connect(chart, &QChart::geometryChanged, message, place);
+                place();
+                return chart;
+            }};
 }
 
 } // namespace headroom::ui

@@ -2,6 +2,7 @@
 
 #include "chartpanel.h"
 #include "engine/errors.h"
+#include "engine/inference_sizing.h"
 #include "format.h"
 #include "kvchart.h"
 #include "store/workspace.h"
@@ -128,6 +129,9 @@ QWidget *KvPage::buildInputs()
     variantsLayout->addWidget(m_variantTable);
     variantsLayout->addLayout(buttons);
 
+    // The serving engine starts at the serving assumptions Inference sizing uses, so both pages
+    // show the same streams per replica for the same setup.
+    const engine::ServingAssumptions serving;
     auto *servingBox = new QGroupBox(tr("Serving engine"), panel);
     auto *form = new QFormLayout(servingBox);
     m_utilization = new QDoubleSpinBox(servingBox);
@@ -135,7 +139,7 @@ QWidget *KvPage::buildInputs()
     m_utilization->setRange(0.05, 1.0);
     m_utilization->setSingleStep(0.01);
     m_utilization->setDecimals(2);
-    m_utilization->setValue(0.90);
+    m_utilization->setValue(serving.memoryUtilization);
     m_utilization->setToolTip(tr("Share of GPU memory the serving engine may use (vLLM's "
                                  "gpu_memory_utilization), 0.05–1.00. The KV pool is what is left "
                                  "after weights and the reserve."));
@@ -147,7 +151,7 @@ QWidget *KvPage::buildInputs()
     m_blockSize = new QSpinBox(servingBox);
     m_blockSize->setObjectName("kvBlockSize");
     m_blockSize->setRange(1, 1024);
-    m_blockSize->setValue(16);
+    m_blockSize->setValue(serving.blockSize);
     m_blockSize->setSuffix(tr(" tokens"));
     m_blockSize->setToolTip(tr("Paged-attention block size, 1–1024 tokens. A stream occupies "
                                "whole blocks, so its last block is partly empty."));
@@ -157,6 +161,7 @@ QWidget *KvPage::buildInputs()
     m_reserve->setDecimals(1);
     m_reserve->setSingleStep(0.5);
     m_reserve->setSuffix(tr(" GiB"));
+    m_reserve->setValue(double(serving.reserveBytes) / double(engine::kGiB));
     m_reserve->setToolTip(tr("Activation peak plus runtime overhead (CUDA graphs, NCCL buffers) "
                              "per GPU, 0–1024 GiB, taken from the pool before KV."));
     m_prefix = new QSpinBox(servingBox);

@@ -17,6 +17,8 @@ namespace headroom::ui {
 
 namespace {
 
+constexpr double kNoBar = 0.1; // below the log axis' minimum of 0.5
+
 QString precisionName(engine::WeightPrecision w, engine::KvPrecision kv)
 {
     return QStringLiteral("%1/%2").arg(upperName(engine::toString(w)), upperName(engine::toString(kv)));
@@ -97,7 +99,8 @@ QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
         auto *set = new QBarSet(name);
         for (const std::string &gpu : gpuIds) {
             const auto it = values[name].find(gpu);
-            const double v = it == values[name].end() ? 0.0 : it->second;
+            // A log axis has no zero: a missing bar sits below the axis, out of sight.
+            const double v = it == values[name].end() ? kNoBar : it->second;
             *set << v;
             top = std::max(top, v);
         }
@@ -124,7 +127,8 @@ QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);
-    y->setRange(1, std::pow(10.0, std::ceil(std::log10(top * 1.2))));
+    // From 0.5 so that a one-GPU plan shows a bar.
+    y->setRange(0.5, std::pow(10.0, std::ceil(std::log10(top * 1.2))));
     return chart;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/inference_sizing.h"
+#include "engine/sizing_options.h"
 #include "page.h"
 
 #include <QString>
@@ -11,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTabWidget;
@@ -24,8 +26,10 @@ namespace headroom::ui {
 class ChartPanel;
 
 // Inference sizing (DESIGN §3.2): replicas and GPUs for a workload at its SLOs, which
-// constraint binds, the what-ifs (GPU, precision, hit rate, TP, disaggregation), and how the
-// number came about step by step.
+// constraint binds, the what-ifs (GPU, precision, hit rate, TP, disaggregation), the KV
+// residency model, the best options by cost, and how the number came about step by step.
+// The what-ifs start from the workload and follow its edits until changed here; "Reset to
+// workload" takes them back.
 class SizingPage : public Page {
     Q_OBJECT
 public:
@@ -35,6 +39,8 @@ public:
     void selectWorkload(const QString &name);
     const std::optional<engine::SizingResult> &result() const { return m_result; }
     const std::vector<engine::WhatIf> &whatIfs() const { return m_whatIfs; }
+    const std::vector<engine::SizingOption> &options() const { return m_options; }
+    bool whatIfsEdited() const { return m_whatIfsEdited; }
     QString explanation() const;
 
 signals:
@@ -45,7 +51,12 @@ private:
     void refreshWorkloads();
     void refreshCatalogChoices();
     void loadWorkloadDefaults();
+    void seedWhatIfs(const engine::WorkloadProfile &workload);
+    void whatIfEdited();
+    void resetToWorkload();
     void recompute();
+    void showInfeasible(const engine::SizingResult &r);
+    void showOptions();
     void showResult(const engine::WorkloadProfile &workload, const engine::SizingResult &r);
 
     store::Workspace &m_workspace;
@@ -56,6 +67,11 @@ private:
     QDoubleSpinBox *m_hitRate = nullptr;
     QSpinBox *m_tp = nullptr;
     QCheckBox *m_disaggregate = nullptr;
+    QComboBox *m_residency = nullptr;
+    QPushButton *m_reset = nullptr;
+    QLabel *m_whatIfState = nullptr;
+    QLabel *m_inFlightCard = nullptr;
+    QTableWidget *m_optionTable = nullptr;
     QLabel *m_replicasCard = nullptr;
     QLabel *m_gpusCard = nullptr;
     QLabel *m_bindingCard = nullptr;
@@ -67,7 +83,10 @@ private:
     QLabel *m_explanation = nullptr;
     std::optional<engine::SizingResult> m_result;
     std::vector<engine::WhatIf> m_whatIfs;
+    std::vector<engine::SizingOption> m_options;
+    QString m_seededWorkload;            // the workload the what-ifs were seeded from
     bool m_updating = false;
+    bool m_whatIfsEdited = false;        // changed on this page since the last seeding
 };
 
 } // namespace headroom::ui

@@ -1,8 +1,10 @@
 #include "inference_sizing.h"
+#include "inference_sizing_steps.h"
 
 #include "errors.h"
 #include "explain_text.h"
 #include "goodput.h"
+#include "queueing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +83,12 @@ void requireInputs(const WorkloadProfile &w, const ModelSpec &model, const GpuSp
     requireFraction("prefill_efficiency", a.prefillEfficiency);
     requireFraction("decode_bandwidth_efficiency", a.decodeBandwidthEfficiency);
     requireFraction("decode_compute_efficiency", a.decodeComputeEfficiency);
+    if (!(a.inFlightQuantile > 0 && a.inFlightQuantile < 1))
+        throw InputError("in_flight_quantile", "in_flight_quantile must be greater than 0 and below 1 (got "
+                                                   + number(a.inFlightQuantile) + ")");
+    if (!(a.queueingAllowanceMs >= 0 && a.queueingAllowanceMs <= 3.6e6))
+        throw InputError("queueing_allowance_ms", "queueing_allowance_ms must be between 0 and 3,600,000 (got "
+                                                      + number(a.queueingAllowanceMs) + ")");
     if (!(a.plannedHeadroom >= 0 && a.plannedHeadroom <= 10))
         throw InputError("planned_headroom", "planned_headroom must be between 0 and 10 (got "
                                                  + number(a.plannedHeadroom) + ")");
@@ -93,6 +101,14 @@ double peakToMean(const std::array<double, 24> &diurnal)
     const double mean = std::accumulate(diurnal.begin(), diurnal.end(), 0.0) / 24.0;
     return peak / mean;
 }
+
+// Adds a step to the breakdown only when steps are wanted: the arguments (formatted numbers)
+// are not even built otherwise, which keeps option tables of hundreds of sizings fast.
+#define HEADROOM_STEP(...)                                                                         \
+    do {                                                                                           \
+        if (explainSteps)                                                                          \
+            steps.add(__VA_ARGS__);                                                                \
+    } while (false)
 
 class Breakdown {
 public:
@@ -119,10 +135,41 @@ void markInfeasible(SizingResult &r, std::string binding, std::string reason)
     r.gpus = 0;
 }
 
+// "P99", "P99.5": the in-flight quantile as a percentile label.
+std::string quantileLabel(double quantile)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "P%.6g", quantile * 100.0);
+    return text;
+}
+
+// "1 replica", "35 replicas".
+std::string replicasText(int64_t count)
+{
+    return grouped(count) + (count == 1 ? " replica" : " replicas");
+}
+
 } // namespace
 
-SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &model, const GpuSpec &gpu,
-                           const SizingOverrides &overrides, const ServingAssumptions &assumptions)
+std::string_view toString(KvResidency residency)
+{
+    return residency == KvResidency::Session ? "session" : "request";
+}
+
+std::optional<KvResidency> parseKvResidency(std::string_view text)
+{
+    if (text == "request")
+        return KvResidency::Request;
+    if (text == "session")
+        return KvResidency::Session;
+    return std::nullopt;
+}
+
+namespace {
+
+SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &model, const GpuSpec &gpu,
+                           const SizingOverrides &overrides, const ServingAssumptions &assumptions,
+                           bool explainSteps)
 {
     const WorkloadProfile w = effectiveProfile(workload, overrides);
     requireInputs(w, model, gpu, assumptions);
@@ -141,15 +188,22 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     const double measuredGoodput = workload.measuredGoodputTokensPerS.value_or(0);
     const int64_t measuredStreams = workload.measuredMaxStreams.value_or(0);
 
-    // --- Demand at peak (DESIGN §3.2 seed method).
-    r.peakStreams = ceilCount(w.dailyActiveUsers * w.peakSessionsPerUser);
-    steps.add("Peak concurrent streams", "DAU × peak sessions per user",
-              number(w.dailyActiveUsers) + " × " + number(w.peakSessionsPerUser) + " = "
-                  + grouped(r.peakStreams) + " streams");
+    // --- Demand at peak (DESIGN §3.2).
+    const bool sessionResidency = assumptions.residency == KvResidency::Session;
+    r.residency = assumptions.residency;
+    r.inFlightQuantile = assumptions.inFlightQuantile;
+    r.sessionsResident = ceilCount(w.dailyActiveUsers * w.peakSessionsPerUser);
+    const std::string sessionsText = number(w.dailyActiveUsers) + " × " + number(w.peakSessionsPerUser)
+        + " = " + grouped(r.sessionsResident);
+    if (sessionResidency) {
+        r.peakStreams = r.sessionsResident;
+        HEADROOM_STEP("Peak concurrent streams", "DAU × peak sessions per user (session residency)",
+                  sessionsText + " streams");
+    }
 
     const double diurnalPeak = peakToMean(w.diurnal);
     r.peakRequestsPerS = w.dailyActiveUsers * w.requestsPerUserPerDay / kSecondsPerDay * diurnalPeak;
-    steps.add("Peak request rate",
+    HEADROOM_STEP("Peak request rate",
               "DAU × requests per user per day ÷ 86,400 s × peak hour ÷ mean hour",
               number(w.dailyActiveUsers) + " × " + number(w.requestsPerUserPerDay)
                   + " ÷ 86,400 × " + number(diurnalPeak) + " = " + number(r.peakRequestsPerS)
@@ -159,13 +213,14 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     // P95 lengths size memory and latency below, and the P95/mean traffic buffer covers
     // bursts. (A mean would need a distribution assumption the profile does not make.)
     r.prefillTokensPerS = r.peakRequestsPerS * w.promptTokens.p50 * (1.0 - hit);
-    steps.add("Prefill demand at peak", "peak request rate × P50 prompt × (1 − prefix hit rate)",
+    HEADROOM_STEP("Prefill demand at peak", "peak request rate × P50 prompt × (1 − prefix hit rate)",
               number(r.peakRequestsPerS) + " × " + number(w.promptTokens.p50) + " × (1 − "
                   + percent(hit) + ") = " + number(r.prefillTokensPerS) + " tokens/s");
     r.decodeTokensPerS = r.peakRequestsPerS * w.outputTokens.p50;
-    steps.add("Decode demand at peak", "peak request rate × P50 output",
+    HEADROOM_STEP("Decode demand at peak", "peak request rate × P50 output",
               number(r.peakRequestsPerS) + " × " + number(w.outputTokens.p50) + " = "
                   + number(r.decodeTokensPerS) + " tokens/s");
+    r.sessionPrefillSavedTokensPerS = r.prefillTokensPerS;
 
     // --- Memory side (DESIGN §3.1): streams whose resident KV fits one replica.
     r.contextTokens = ceilCount(w.promptTokens.p95 + w.outputTokens.p95);
@@ -185,11 +240,11 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     r.weightsBytesPerGpu = kv.weightsBytes;
     r.kvPoolBytes = kv.poolBytes;
 
-    steps.add("Weights per GPU", "params × bytes per parameter ÷ TP",
+    HEADROOM_STEP("Weights per GPU", "params × bytes per parameter ÷ TP",
               params(model.paramsTotal) + " × " + number(bytesPerParam(w.weights)) + " B ("
                   + std::string(toString(w.weights)) + ") ÷ " + std::to_string(tp) + " = "
                   + bytes(double(kv.weightsBytes)));
-    steps.add("KV pool per GPU", "GPU memory × utilization − weights − reserve",
+    HEADROOM_STEP("KV pool per GPU", "GPU memory × utilization − weights − reserve",
               bytes(double(gpu.memoryBytes)) + " × " + number(assumptions.memoryUtilization)
                   + " − " + bytes(double(kv.weightsBytes)) + " − "
                   + bytes(double(assumptions.reserveBytes)) + " = " + bytes(double(kv.poolBytes)));
@@ -199,23 +254,116 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     if (w.sharedPrefixTokens > 0)
         perStream += ", with the " + grouped(w.sharedPrefixTokens) + "-token shared prefix ("
             + bytes(double(kv.prefixBytes)) + ") held once";
-    steps.add("KV per stream", "(P95 prompt + P95 output) × KV bytes per token per GPU, block-rounded",
+    HEADROOM_STEP("KV per stream", "(P95 prompt + P95 output) × KV bytes per token per GPU, block-rounded",
               perStream);
+
+    // The replica's roofline (goodput module): prefill and decode times for both sides.
+    ReplicaRoofline roofline;
+    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
+    roofline.weightsBytes = kv.weightsBytes;
+    roofline.kvPerToken = kv.perToken;
+    roofline.tp = tp;
+    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
+    roofline.tflops = computeTflops(gpu, w.weights);
+    roofline.prefillEfficiency = assumptions.prefillEfficiency;
+    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
+    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
+    const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
+        + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
+
+
+    // --- Requests in flight (Little's law), at a given decode batch per replica.
+    const double meanContext = w.promptTokens.p50 + w.outputTokens.p50;
+    r.prefillTimeP50Ms = prefillSeconds(roofline, w.promptTokens.p50 * (1.0 - hit)) * 1000.0;
+    const auto inFlightAt = [&](int64_t batch) {
+        r.operatingBatch = batch;
+        r.operatingStepMs = decodeStepSeconds(roofline, batch, meanContext) * 1000.0;
+        r.timeInSystemMs = assumptions.queueingAllowanceMs + r.prefillTimeP50Ms
+            + w.outputTokens.p50 * r.operatingStepMs;
+        r.inFlightMean = littleInSystem(r.peakRequestsPerS, r.timeInSystemMs / 1000.0);
+        r.inFlightQuantileCount = poissonQuantile(r.inFlightMean, assumptions.inFlightQuantile);
+        if (!sessionResidency)
+            r.peakStreams = r.inFlightQuantileCount;
+    };
+    inFlightAt(1);
 
     const int64_t estimatedStreams = kv.fits ? atContext.streams : 0;
     r.streamsPerReplica = hasMeasuredStreams ? measuredStreams : estimatedStreams;
     if (hasMeasuredStreams) {
-        steps.add("Streams per replica", "measured maximum streams (wins over the estimate)",
+        HEADROOM_STEP("Streams per replica", "measured maximum streams (wins over the estimate)",
                   grouped(measuredStreams) + " streams measured (estimate "
                       + grouped(estimatedStreams) + ")");
     } else {
-        steps.add("Streams per replica", "floor((KV pool − shared prefix) ÷ KV per stream)",
+        HEADROOM_STEP("Streams per replica", "floor((KV pool − shared prefix) ÷ KV per stream)",
                   "floor((" + bytes(double(kv.poolBytes)) + " − " + bytes(double(kv.prefixBytes))
                       + ") ÷ " + bytes(double(atContext.bytesPerStream)) + ") = "
                       + grouped(estimatedStreams) + " streams");
     }
 
+    const std::string qLabel = quantileLabel(assumptions.inFlightQuantile);
+    // W, L and the quantile, then the memory replicas under both residency models.
+    const auto explainResidency = [&](bool withReplicas) {
+        HEADROOM_STEP("Time in system",
+                  "W = queueing allowance + prefill of the P50 prompt + P50 output × decode step",
+                  number(assumptions.queueingAllowanceMs) + " ms + " + number(r.prefillTimeP50Ms) + " ms + "
+                      + number(w.outputTokens.p50) + " × " + number(r.operatingStepMs) + " ms (batch "
+                      + grouped(r.operatingBatch) + " at " + number(meanContext) + " tokens) = "
+                      + number(r.timeInSystemMs) + " ms");
+        HEADROOM_STEP("Requests in flight (Little's law)", "L = peak request rate × W",
+                  number(r.peakRequestsPerS) + "/s × " + number(r.timeInSystemMs / 1000.0) + " s = "
+                      + number(r.inFlightMean) + " requests");
+        HEADROOM_STEP("In-flight " + qLabel,
+                  "quantile of Poisson(L): a busy hour's arrivals are close to Poisson, so the number in "
+                  "an M/G/∞ system is Poisson(L)",
+                  qLabel + " of Poisson(" + number(r.inFlightMean) + ") = "
+                      + grouped(r.inFlightQuantileCount) + " requests");
+        if (withReplicas) {
+            HEADROOM_STEP("Fixed point of W, batch and replicas",
+                      "W depends on the decode batch, the batch (L ÷ replicas) on the replicas, the "
+                      "replicas on L: iterated from batch 1",
+                      r.fixedPointConverged
+                          ? "settled after " + std::to_string(r.fixedPointIterations) + " rounds at batch "
+                                + grouped(r.operatingBatch) + " per replica"
+                          : "did not settle in " + std::to_string(r.fixedPointIterations)
+                                + " rounds; the largest batch seen, " + grouped(r.operatingBatch)
+                                + ", was kept");
+        }
+        if (!sessionResidency)
+            HEADROOM_STEP("Peak concurrent streams", "in-flight " + qLabel + " (request residency)",
+                      grouped(r.peakStreams) + " streams, each holding P95 prompt + P95 output");
+        HEADROOM_STEP(sessionResidency ? "Sessions held resident" : "Sessions (if held resident)",
+                  "DAU × peak sessions per user", sessionsText + " sessions");
+        if (!withReplicas)
+            return;
+        HEADROOM_STEP("Replicas for memory",
+                  sessionResidency ? "ceil(peak streams ÷ streams per replica), sessions held resident"
+                                   : "ceil(peak streams ÷ streams per replica), requests in flight",
+                  "ceil(" + grouped(r.peakStreams) + " ÷ " + grouped(r.streamsPerReplica) + ") = "
+                      + grouped(r.replicasMemory));
+        HEADROOM_STEP("Residency models side by side",
+                  "request: in-flight " + qLabel + " holds KV; session: every open session holds KV",
+                  std::string(sessionResidency ? "session (used)" : "session") + ": "
+                      + grouped(r.sessionsResident) + " streams → " + replicasText(r.replicasMemorySession)
+                      + " for memory; " + (sessionResidency ? "request" : "request (used)") + ": "
+                      + grouped(r.inFlightQuantileCount) + " streams → " + replicasText(r.replicasMemoryRequest)
+                      + " for memory; session residency saves up to "
+                      + number(r.sessionPrefillSavedTokensPerS) + " prefill tokens/s of re-prefill");
+        if (double(r.sessionsResident) > 3.0 * double(r.inFlightQuantileCount)) {
+            r.residencyWarning = grouped(r.sessionsResident) + " sessions held resident need "
+                + replicasText(r.replicasMemorySession) + "; " + number(r.inFlightMean)
+                + " requests in flight (" + qLabel + " " + grouped(r.inFlightQuantileCount) + ") need "
+                + grouped(r.replicasMemoryRequest) + " — choose the residency model";
+            HEADROOM_STEP("Residency warning", "sessions above 3 × the in-flight " + qLabel, r.residencyWarning);
+        }
+    };
+    const auto setMemoryReplicas = [&] {
+        r.replicasMemorySession = ceilCount(double(r.sessionsResident) / double(r.streamsPerReplica));
+        r.replicasMemoryRequest = ceilCount(double(r.inFlightQuantileCount) / double(r.streamsPerReplica));
+        r.replicasMemory = sessionResidency ? r.replicasMemorySession : r.replicasMemoryRequest;
+    };
+
     if (r.streamsPerReplica < 1) {
+        explainResidency(false);
         if (!kv.fits)
             markInfeasible(r, "memory",
                            "The weights (" + bytes(double(kv.weightsBytes)) + " per GPU at TP "
@@ -230,37 +378,21 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                                + bytes(double(kv.poolBytes - kv.prefixBytes)) + ".");
         return r;
     }
-    r.replicasMemory = ceilCount(double(r.peakStreams) / double(r.streamsPerReplica));
-    steps.add("Replicas for memory", "ceil(peak streams ÷ streams per replica)",
-              "ceil(" + grouped(r.peakStreams) + " ÷ " + grouped(r.streamsPerReplica) + ") = "
-                  + grouped(r.replicasMemory));
+    setMemoryReplicas();
 
     // --- Compute side: roofline (goodput module).
-    ReplicaRoofline roofline;
-    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
-    roofline.weightsBytes = kv.weightsBytes;
-    roofline.kvPerToken = kv.perToken;
-    roofline.tp = tp;
-    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
-    roofline.tflops = computeTflops(gpu, w.weights);
-    roofline.prefillEfficiency = assumptions.prefillEfficiency;
-    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
-    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
-    const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
-        + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
-
     const double itlS = w.itlP95Ms / 1000.0;
     const double uncachedP95 = w.promptTokens.p95 * (1.0 - hit);
     r.prefillTimeMs = prefillSeconds(roofline, uncachedP95) * 1000.0;
     const bool ttftMet = r.prefillTimeMs <= w.ttftP95Ms;
-    steps.add("Prefill time of a P95 prompt",
+    HEADROOM_STEP("Prefill time of a P95 prompt",
               "2 × N_active × P95 prompt × (1 − hit rate) ÷ (TP × peak FLOPS × η_prefill)",
               "2 × " + params(roofline.activeParams) + " × " + number(w.promptTokens.p95) + " × (1 − "
                   + percent(hit) + ") ÷ (" + std::to_string(tp) + " × " + flopsText + " × "
                   + number(assumptions.prefillEfficiency) + ") = " + number(r.prefillTimeMs)
                   + " ms " + (ttftMet ? "≤ " : "> ") + number(w.ttftP95Ms) + " ms TTFT SLO");
     r.prefillCapacityTokensPerS = prefillTokensPerSecond(roofline);
-    steps.add("Prefill throughput per replica", "TP × peak FLOPS × η_prefill ÷ (2 × N_active)",
+    HEADROOM_STEP("Prefill throughput per replica", "TP × peak FLOPS × η_prefill ÷ (2 × N_active)",
               std::to_string(tp) + " × " + flopsText + " × " + number(assumptions.prefillEfficiency)
                   + " ÷ (2 × " + params(roofline.activeParams) + ") = "
                   + number(r.prefillCapacityTokensPerS) + " tokens/s");
@@ -271,7 +403,7 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     r.decodeBatch = decode.batch;
     r.decodeStepMs = decode.stepSeconds * 1000.0;
     const int64_t shownBatch = std::max<int64_t>(decode.batch, 1);
-    steps.add("Decode step",
+    HEADROOM_STEP("Decode step",
               "max((weights + batch × context × KV bytes per token) ÷ (HBM × η_bw), "
               "2 × N_active × batch ÷ (TP × peak FLOPS × η_decode))",
               "batch " + grouped(shownBatch) + " of " + grouped(r.streamsPerReplica) + " at "
@@ -291,13 +423,13 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
     if (hasMeasuredGoodput) {
         r.goodputSource = "measured";
         r.goodputTokensPerS = measuredGoodput;
-        steps.add("Goodput per replica", "measured tokens/s at SLO (wins over the estimate)",
+        HEADROOM_STEP("Goodput per replica", "measured tokens/s at SLO (wins over the estimate)",
                   number(r.goodputTokensPerS) + " tokens/s measured (estimate "
                       + number(decode.tokensPerSecond) + ")");
         decodeComputeNeed = buffer * r.decodeTokensPerS / r.goodputTokensPerS;
         computeNeed = decodeComputeNeed;
         r.replicasCompute = ceilCount(computeNeed);
-        steps.add("Replicas for compute",
+        HEADROOM_STEP("Replicas for compute",
                   "ceil(traffic P95/mean × decode demand ÷ measured goodput)",
                   "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
                       + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
@@ -314,17 +446,19 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                            "The " + number(w.itlP95Ms) + " ms ITL SLO cannot be met even at batch 1: best achievable "
                                + number(decode.bestStepSeconds * 1000.0) + " ms per token at "
                                + grouped(r.contextTokens) + " tokens.");
-        if (!r.feasible)
+        if (!r.feasible) {
+            explainResidency(false);
             return r;
+        }
         r.goodputTokensPerS = decode.tokensPerSecond;
-        steps.add("Goodput per replica", "decode batch ÷ decode step",
+        HEADROOM_STEP("Goodput per replica", "decode batch ÷ decode step",
                   grouped(decode.batch) + " ÷ " + number(r.decodeStepMs) + " ms = "
                       + number(r.goodputTokensPerS) + " tokens/s (estimated)");
         decodeComputeNeed = buffer * r.decodeTokensPerS / r.goodputTokensPerS;
         if (overrides.disaggregate) {
             computeNeed = decodeComputeNeed;
             r.replicasCompute = ceilCount(computeNeed);
-            steps.add("Replicas for compute (decode pool)",
+            HEADROOM_STEP("Replicas for compute (decode pool)",
                       "ceil(traffic P95/mean × decode demand ÷ goodput)",
                       "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
                           + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
@@ -334,7 +468,7 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
                 * (r.decodeTokensPerS / r.goodputTokensPerS
                    + r.prefillTokensPerS / r.prefillCapacityTokensPerS);
             r.replicasCompute = ceilCount(computeNeed);
-            steps.add("Replicas for compute",
+            HEADROOM_STEP("Replicas for compute",
                       "ceil(traffic P95/mean × (decode demand ÷ goodput + prefill demand ÷ "
                       "prefill throughput))",
                       "ceil(" + number(buffer) + " × (" + number(r.decodeTokensPerS) + " ÷ "
@@ -344,6 +478,38 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
         }
     }
 
+    // --- Requests in flight: W depends on the decode batch per replica, the batch on the
+    // replicas and the replicas (memory side) on the in-flight quantile, so iterate from batch 1
+    // until the batch repeats. Each replica carries L ÷ replicas requests on average.
+    {
+        constexpr int kMaxRounds = 64;
+        std::vector<int64_t> seen;
+        int64_t batch = 1;
+        r.fixedPointConverged = false;
+        for (int round = 1; round <= kMaxRounds; ++round) {
+            inFlightAt(batch);
+            seen.push_back(batch);
+            r.fixedPointIterations = round;
+            setMemoryReplicas();
+            const int64_t replicasForBatch =
+                std::max<int64_t>({r.replicasMemoryRequest, r.replicasCompute, 1});
+            const int64_t next = std::clamp<int64_t>(ceilCount(r.inFlightMean / double(replicasForBatch)), 1,
+                                                     r.streamsPerReplica);
+            if (next == batch) {
+                r.fixedPointConverged = true;
+                break;
+            }
+            if (std::find(seen.begin(), seen.end(), next) != seen.end())
+                break; // a cycle: keep the largest batch seen (the longest W)
+            batch = next;
+        }
+        if (!r.fixedPointConverged) {
+            inFlightAt(*std::max_element(seen.begin(), seen.end()));
+            setMemoryReplicas();
+        }
+    }
+    explainResidency(true);
+
     // --- Binding constraint and the planned headroom.
     const double memoryNeed = double(r.peakStreams) / double(r.streamsPerReplica);
     const bool memoryBinds = r.replicasMemory != r.replicasCompute
@@ -351,7 +517,7 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
         : memoryNeed >= computeNeed;
     r.binding = memoryBinds ? "memory" : "compute";
     r.replicasNeeded = std::max(r.replicasMemory, r.replicasCompute);
-    steps.add("Binding constraint", "the larger of the memory and compute replicas",
+    HEADROOM_STEP("Binding constraint", "the larger of the memory and compute replicas",
               r.binding + ": " + grouped(r.replicasMemory) + " replicas for memory, "
                   + grouped(r.replicasCompute) + " for compute");
 
@@ -371,17 +537,17 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
         r.replicas = prefillReplicas + decodeReplicas;
         r.headroomReplicas = r.replicas - r.replicasNeeded;
         r.gpus = *r.prefillGpus + *r.decodeGpus;
-        steps.add("Prefill pool",
+        HEADROOM_STEP("Prefill pool",
                   "ceil(ceil(traffic P95/mean × prefill demand ÷ prefill throughput) × (1 + "
                   "planned headroom)) × TP",
                   "ceil(ceil(" + number(buffer) + " × " + number(r.prefillTokensPerS) + " ÷ "
                       + number(r.prefillCapacityTokensPerS) + ") × " + number(growth) + ") × "
                       + std::to_string(tp) + " = " + grouped(*r.prefillGpus) + " GPUs");
-        steps.add("Decode pool", "ceil(max(memory, compute) × (1 + planned headroom)) × TP",
+        HEADROOM_STEP("Decode pool", "ceil(max(memory, compute) × (1 + planned headroom)) × TP",
                   "ceil(" + grouped(std::max(r.replicasMemory, r.replicasCompute)) + " × "
                       + number(growth) + ") × " + std::to_string(tp) + " = "
                       + grouped(*r.decodeGpus) + " GPUs");
-        steps.add("GPUs", "prefill pool + decode pool",
+        HEADROOM_STEP("GPUs", "prefill pool + decode pool",
                   grouped(*r.prefillGpus) + " + " + grouped(*r.decodeGpus) + " = "
                       + grouped(r.gpus) + " GPUs");
         r.peakUtilization = (prefillNeed + bindingNeed) / double(r.replicas);
@@ -389,21 +555,35 @@ SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &mod
         r.replicas = decodeReplicas;
         r.headroomReplicas = r.replicas - r.replicasNeeded;
         r.gpus = r.replicas * tp;
-        steps.add("Replicas", "ceil(max(memory, compute) × (1 + planned headroom))",
+        HEADROOM_STEP("Replicas", "ceil(max(memory, compute) × (1 + planned headroom))",
                   "ceil(" + grouped(r.replicasNeeded) + " × " + number(growth) + ") = "
                       + grouped(r.replicas) + " (" + grouped(r.headroomReplicas)
                       + " kept free at peak by design)");
-        steps.add("GPUs", "replicas × TP",
+        HEADROOM_STEP("GPUs", "replicas × TP",
                   grouped(r.replicas) + " × " + std::to_string(tp) + " = " + grouped(r.gpus)
                       + " GPUs");
         r.peakUtilization = bindingNeed / double(r.replicas);
     }
     r.averageUtilization = r.peakUtilization * averageShare;
-    steps.add("Utilization",
+    HEADROOM_STEP("Utilization",
               "peak: binding demand ÷ replicas; average: peak × mean hour ÷ peak hour",
               "peak " + percent(r.peakUtilization) + ", average " + percent(r.averageUtilization)
                   + " (planned headroom " + percent(assumptions.plannedHeadroom) + ")");
     return r;
+}
+
+} // namespace
+
+SizingResult sizeInference(const WorkloadProfile &workload, const ModelSpec &model, const GpuSpec &gpu,
+                           const SizingOverrides &overrides, const ServingAssumptions &assumptions)
+{
+    return sizeWithSteps(workload, model, gpu, overrides, assumptions, true);
+}
+
+SizingResult sizeInferenceNumbers(const WorkloadProfile &workload, const ModelSpec &model, const GpuSpec &gpu,
+                                  const SizingOverrides &overrides, const ServingAssumptions &assumptions)
+{
+    return sizeWithSteps(workload, model, gpu, overrides, assumptions, false);
 }
 
 std::vector<WhatIf> sizingWhatIfs(const WorkloadProfile &workload, const ModelSpec &model,
@@ -425,7 +605,7 @@ std::vector<WhatIf> sizingWhatIfs(const WorkloadProfile &workload, const ModelSp
                 overrides.weights = weights;
                 overrides.kv = kv;
                 WhatIf whatIf{gpu.id, weights, kv,
-                              sizeInference(workload, model, gpu, overrides, assumptions), false};
+                              sizeInferenceNumbers(workload, model, gpu, overrides, assumptions), false};
                 whatIf.dropsToCheaperTier = home != gpus.end() && whatIf.result.feasible
                     && whatIf.result.replicas > 0 && gpu.memoryBytes < home->memoryBytes;
                 whatIfs.push_back(std::move(whatIf));
@@ -434,5 +614,7 @@ std::vector<WhatIf> sizingWhatIfs(const WorkloadProfile &workload, const ModelSp
     }
     return whatIfs;
 }
+
+#undef HEADROOM_STEP
 
 } // namespace headroom::engine

@@ -11,6 +11,15 @@
 // GPUs, which constraint binds, and why — step by step.
 namespace headroom::engine {
 
+// How long a request's KV cache stays resident (DESIGN §3.2).
+// Request: only while the request is in flight (vLLM/SGLang without session pinning); memory is
+// sized for a high quantile of the requests in flight. Session: every concurrent session keeps
+// its conversation resident between turns (DAU × peak sessions per user), trading memory for
+// no re-prefill.
+enum class KvResidency { Request, Session };
+std::string_view toString(KvResidency residency);          // "request", "session"
+std::optional<KvResidency> parseKvResidency(std::string_view text);
+
 // Roofline efficiencies and serving settings; defaults are typical for vLLM-class servers.
 struct ServingAssumptions {
     double prefillEfficiency = 0.5;      // share of peak dense TFLOPS reached in prefill
@@ -20,6 +29,9 @@ struct ServingAssumptions {
     int blockSize = 16;
     int64_t reserveBytes = 2LL << 30;    // activations + runtime per GPU
     double plannedHeadroom = 0.2;        // capacity kept free at peak, by design
+    double inFlightQuantile = 0.99;      // quantile of the in-flight count memory is sized for
+    double queueingAllowanceMs = 200;    // wait before prefill counted in the time in system
+    KvResidency residency = KvResidency::Request; // which streams hold KV cache
 };
 
 // What-if overrides on top of the profile.
@@ -40,7 +52,22 @@ struct SizingStep {
 };
 
 struct SizingResult {
-    int64_t peakStreams = 0;
+    KvResidency residency = KvResidency::Request;
+    int64_t peakStreams = 0;             // what memory is sized for: in-flight quantile or sessions
+    int64_t sessionsResident = 0;        // DAU × peak sessions per user (session residency)
+    double timeInSystemMs = 0;           // W: queueing allowance + P50 prefill + P50 output × step
+    double inFlightMean = 0;             // L = peak request rate × W (Little's law)
+    int64_t inFlightQuantileCount = 0;   // Poisson(L) at the in-flight quantile (request residency)
+    double inFlightQuantile = 0.99;
+    int64_t operatingBatch = 0;          // mean requests in flight per replica at the fixed point
+    double operatingStepMs = 0;          // decode step at operatingBatch, P50 context
+    double prefillTimeP50Ms = 0;         // uncached P50 prompt at one replica
+    int fixedPointIterations = 0;        // rounds of W → batch → replicas until the batch settled
+    bool fixedPointConverged = true;     // false: it cycled; the largest batch seen was kept
+    int64_t replicasMemorySession = 0;   // memory replicas under each residency model
+    int64_t replicasMemoryRequest = 0;
+    double sessionPrefillSavedTokensPerS = 0; // at most, by keeping sessions resident
+    std::string residencyWarning;        // sessions far above the in-flight quantile
     double peakRequestsPerS = 0;         // mean request rate in the peak hour
     double prefillTokensPerS = 0;        // prefill compute demand at peak after the hit rate
     double decodeTokensPerS = 0;         // output tokens per second at peak
@@ -71,9 +98,13 @@ struct SizingResult {
     std::vector<SizingStep> steps;
 };
 
-// Peak concurrency = DAU × peak sessions per user; peak request rate = DAU × requests per
+// Peak request rate = DAU × requests per
 // user per day ÷ 86,400 × peak hour ÷ mean hour. Memory: replicas to hold the peak streams
-// at P95 prompt + P95 output (kv). Compute, with the P95/mean traffic variance as buffer:
+// at P95 prompt + P95 output (kv), where the peak streams are, by residency model: request —
+// the in-flight quantile of Poisson(L), L = rate × W, W = queueing allowance + P50 prefill +
+// P50 output × decode step at the per-replica batch, solved by fixed-point iteration from
+// batch 1 (W depends on the batch, the batch on the replicas); session — DAU × peak sessions
+// per user. Both are reported whichever is chosen. Compute, with the P95/mean traffic variance as buffer:
 // ceil(variance × (decode demand ÷ goodput + prefill demand ÷ prefill throughput)) — an
 // aggregated replica shares its time — or ceil(variance × decode demand ÷ measured goodput);
 // a measurement applies only on the GPU, precisions and TP of the profile. Replicas =

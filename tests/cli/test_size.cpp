@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
+#include <QSet>
 
 namespace {
 
@@ -93,9 +94,22 @@ TEST_CASE("size --workload-file --json prints every contract key with its type")
     const QString file = writeWorkload(ws, chatWorkload());
     const QJsonObject o = sizeJson(ws, {"--workload-file", file});
 
+    // Request residency by default: memory holds the P99 of the requests in flight.
+    CHECK(text(o, "kv_residency") == "request");
+    CHECK(integer(o, "sessions_resident") == 5000); // DAU × peak sessions per user
+    const double rate = number(o, "peak_request_rate_per_s");
+    const double inSystemMs = number(o, "time_in_system_ms");
+    const double inFlight = number(o, "in_flight_mean");
+    CHECK(rate > 50000.0 * 20.0 / 86400.0); // the business-hours peak is above the daily mean
+    CHECK(inSystemMs > 0);
+    CHECK(inFlight == Approx(rate * inSystemMs / 1000.0).epsilon(1e-12)); // Little's law
+    const qint64 p99 = integer(o, "in_flight_p99");
+    CHECK(p99 > inFlight);
+    CHECK(number(o, "in_flight_quantile") == 0.99);
     const qint64 peakStreams = integer(o, "peak_streams");
-    // DAU × peak sessions per user.
-    CHECK(peakStreams == 5000);
+    CHECK(peakStreams == p99);
+    CHECK(integer(o, "replicas_memory") == integer(o, "replicas_memory_request"));
+    CHECK(integer(o, "replicas_memory_session") > integer(o, "replicas_memory_request"));
     CHECK(number(o, "prefill_tokens_per_s") > 0);
     CHECK(integer(o, "streams_per_replica") > 0);
     const qint64 memory = integer(o, "replicas_memory");
@@ -180,8 +194,11 @@ TEST_CASE("size: FP8 weights instead of BF16 fit more streams per replica")
     CHECK(text(fp8, "weights") == "fp8");
     CHECK(integer(fp8, "streams_per_replica") > integer(bf16, "streams_per_replica"));
     CHECK(integer(fp8, "replicas_memory") <= integer(bf16, "replicas_memory"));
-    // The same demand either way.
-    CHECK(integer(fp8, "peak_streams") == integer(bf16, "peak_streams"));
+    // The same sessions either way; requests in flight depend on the decode step, so on the weights.
+    CHECK(integer(fp8, "sessions_resident") == integer(bf16, "sessions_resident"));
+    const QJsonObject bf16Session = sizeJson(ws, {"--workload-file", file, "--weights", "bf16", "--kv-residency", "session"});
+    const QJsonObject fp8Session = sizeJson(ws, {"--workload-file", file, "--weights", "fp8", "--kv-residency", "session"});
+    CHECK(integer(fp8Session, "peak_streams") == integer(bf16Session, "peak_streams"));
 }
 
 TEST_CASE("size: other what-if flags reach the engine (GPU, KV precision, TP)")
@@ -307,6 +324,10 @@ TEST_CASE("size: bad flags exit 2 naming the flag, before any file is read")
         {{"--gpu", "h100-sxm"}, "size needs --workload NAME or --workload-file FILE.json"},
         {{"--workload-file", file, "extra"}, "size takes no positional arguments, got 'extra'"},
         {{"--workload-file", file, "--disaggregate=yes"}, "--disaggregate takes no value"},
+        {{"--workload-file", file, "--kv-residency", "turn"},
+         "--kv-residency: unknown model 'turn'; expected request or session"},
+        {{"--workload-file", file, "--options", "--tp", "2"}, "--options searches every GPU, precision and TP; drop --tp"},
+        {{"--workload-file", file, "--provider", "AWS"}, "--provider applies to --options only"},
     };
     for (const auto &[args, message] : cases) {
         const CliResult r = ws.run(QStringList{"size"} + args);
@@ -348,10 +369,13 @@ TEST_CASE("size: a bad workload file or catalog id exits 2 naming the field or t
     CHECK(badGpu.err.startsWith("headroom: unknown GPU 'h100-sx'; closest: h100-sxm"));
 }
 
-TEST_CASE("size: long conversations bind on memory, heavy short requests bind on compute")
+TEST_CASE("size: sessions held resident bind on memory, heavy short requests bind on compute")
 {
     CliFixture ws;
-    const QJsonObject chat = sizeJson(ws, {"--workload-file", writeWorkload(ws, chatWorkload(), "chat.json")});
+    const QJsonObject chat = sizeJson(ws, {"--workload-file", writeWorkload(ws, chatWorkload(), "chat.json"),
+                                           "--kv-residency", "session"});
+    CHECK(text(chat, "kv_residency") == "session");
+    CHECK(integer(chat, "peak_streams") == 5000);
     CHECK(text(chat, "binding") == "memory");
     CHECK(integer(chat, "replicas_memory") > integer(chat, "replicas_compute"));
     CHECK(text(chat, "binding_explanation").contains("; memory leads by "));
@@ -362,8 +386,108 @@ TEST_CASE("size: long conversations bind on memory, heavy short requests bind on
         "peak_sessions_per_user": 0.001, "prompt_p50": 2000, "prompt_p95": 3000,
         "output_p50": 100, "output_p95": 200})");
     const QJsonObject o = sizeJson(ws, {"--workload-file", batch});
-    CHECK(integer(o, "peak_streams") == 1000);
+    CHECK(integer(o, "sessions_resident") == 1000);
     CHECK(text(o, "binding") == "compute");
     CHECK(integer(o, "replicas_compute") > integer(o, "replicas_memory"));
     CHECK(text(o, "binding_explanation").contains("; compute leads by "));
+}
+
+TEST_CASE("size --kv-residency: session reproduces the seed method, request sizes the requests in flight")
+{
+    CliFixture ws;
+    const QString file = writeWorkload(ws, chatWorkload());
+    const QJsonObject request = sizeJson(ws, {"--workload-file", file});
+    const QJsonObject explicitRequest = sizeJson(ws, {"--workload-file", file, "--kv-residency", "request"});
+    CHECK(request == explicitRequest);
+    const QJsonObject session = sizeJson(ws, {"--workload-file", file, "--kv-residency", "session"});
+    CHECK(integer(session, "peak_streams") == integer(session, "sessions_resident"));
+    CHECK(integer(session, "replicas_memory") == integer(session, "replicas_memory_session"));
+    // Both report the other model's figures; only the memory side and what follows differ.
+    CHECK(number(session, "in_flight_mean") == number(request, "in_flight_mean"));
+    CHECK(integer(session, "replicas_memory_request") == integer(request, "replicas_memory_request"));
+    CHECK(integer(session, "replicas_compute") == integer(request, "replicas_compute"));
+    CHECK(integer(session, "replicas") > integer(request, "replicas"));
+    // 5,000 sessions against a P99 of a few dozen in flight: the warning names both.
+    const QString warning = text(request, "residency_warning");
+    CHECK(warning.startsWith("5,000 sessions held resident need "));
+    CHECK(warning.endsWith("— choose the residency model"));
+
+    RUN_HEADROOM(table, ws, {"size", "--workload-file", file});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("\nKV residency    request (KV held while a request is in flight); "));
+    CHECK(table.out.contains("\nwarning         " + warning + "\n"));
+    CHECK(table.out.contains("Requests in flight (Little's law)"));
+    CHECK(table.out.contains("Fixed point of W, batch and replicas"));
+}
+
+TEST_CASE("size: the chatbot sample is no longer memory-bound many times over by default")
+{
+    CliFixture ws;
+    const QString sample = QStringLiteral(HEADROOM_SOURCE_DIR) + "/data/samples/chatbot-workload.json";
+    const QJsonObject request = sizeJson(ws, {"--workload-file", sample});
+    const QJsonObject session = sizeJson(ws, {"--workload-file", sample, "--kv-residency", "session"});
+    CHECK(integer(session, "peak_streams") == 5000);
+    // Sessions held resident: memory needs many times the compute side.
+    CHECK(integer(session, "replicas_memory") >= 10 * integer(session, "replicas_compute"));
+    // Requests in flight: the memory side is no longer ahead by a large factor.
+    CHECK(integer(request, "replicas_memory") <= 2 * integer(request, "replicas_compute"));
+    CHECK(integer(request, "replicas") * 5 < integer(session, "replicas"));
+}
+
+TEST_CASE("size --options --json: every GPU x weights x KV with its best TP, sorted by cost")
+{
+    CliFixture ws;
+    const QString file = writeWorkload(ws, chatWorkload());
+    RUN_HEADROOM(r, ws, {"size", "--options", "--workload-file", file, "--json"});
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.err.isEmpty());
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(text(o, "kv_residency") == "request");
+    CHECK(integer(o, "hours_per_month") == 720);
+    REQUIRE(o.value("options").isArray());
+    const QJsonArray options = o.value("options").toArray();
+    headroom::store::Workspace workspace(ws.workspace());
+    CHECK(options.size() == qsizetype(workspace.gpus().size() * 6));
+    QSet<QString> combinations;
+    double lastCost = 0;
+    bool seenUnpriced = false;
+    int priced = 0;
+    for (const QJsonValue &value : options) {
+        const QJsonObject row = value.toObject();
+        const QString gpu = text(row, "gpu");
+        combinations.insert(gpu + "/" + text(row, "weights") + "/" + text(row, "kv_dtype"));
+        CHECK(row.contains("binding"));
+        CHECK(row.contains("gpus"));
+        CHECK(row.contains("tp"));
+        REQUIRE(row.contains("cost_per_month"));
+        const bool feasible = row.value("feasible").toBool();
+        if (feasible) {
+            const qint64 tp = integer(row, "tp");
+            CHECK(QList<qint64>{1, 2, 4, 8}.contains(tp));
+            CHECK(integer(row, "gpus") == integer(row, "replicas") * tp);
+        }
+        if (row.value("cost_per_month").isString()) {
+            CHECK_FALSE(seenUnpriced); // priced rows come first
+            ++priced;
+            const double cost = row.value("cost_per_month").toString().toDouble();
+            CHECK(cost >= lastCost);
+            lastCost = cost;
+            // GPUs × rate × 720 h, to the cent.
+            const double rate = text(row, "rate_per_gpu_hour").toDouble();
+            CHECK(cost == Approx(double(integer(row, "gpus")) * rate * 720.0).margin(0.005));
+        } else {
+            CHECK(row.value("cost_per_month").isNull());
+            seenUnpriced = true;
+            if (feasible && row.value("rate_per_gpu_hour").isNull())
+                CHECK(text(row, "rate_source") == "unpriced");
+        }
+    }
+    CHECK(combinations.size() == options.size());
+    CHECK(priced >= 1);
+
+    RUN_HEADROOM(table, ws, {"size", "--options", "--workload-file", file});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("cost per 30-day month (720 h) at on-demand rates"));
+    CHECK(table.out.contains("per 30-day month"));
+    CHECK(table.out.contains("unpriced"));
 }

@@ -101,6 +101,8 @@ inline engine::ScenarioInputs scenarioInputs()
                     card("Test", "r1", "h100-sxm", "2025-01-01", "9.00", "7.00", "6.00", "3.00", 12),
                     card("Golden", "g", "h100-sxm", "2025-01-01", "3.99", "0", "0", "0", 0)};
     in.migProfiles = {h100MigProfiles()};
+    // The fixture's GPU counts (10 replicas for memory) hold every open session's KV.
+    in.serving.residency = engine::KvResidency::Session;
     return in;
 }
 

@@ -24,7 +24,7 @@ SizingResult chatOnH100()
 {
     SizingOverrides overrides;
     overrides.gpuId = "h100-sxm";
-    return sizeInference(scenarioChat(), llama31_8b(), h100Sxm(), overrides);
+    return sizeInference(scenarioChat(), llama31_8b(), h100Sxm(), overrides, scenarioInputs().serving);
 }
 
 std::string fieldOfError(const Scenario &s, const ScenarioResult &r, size_t pool, const WorkloadProfile &w,

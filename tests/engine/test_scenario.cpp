@@ -54,7 +54,7 @@ TEST_CASE("The scenario fixture workload sizes to 12 GPUs at peak with 2 planned
 {
     SizingOverrides overrides;
     overrides.gpuId = "h100-sxm";
-    const SizingResult r = sizeInference(scenarioChat(), llama31_8b(), h100Sxm(), overrides);
+    const SizingResult r = sizeInference(scenarioChat(), llama31_8b(), h100Sxm(), overrides, scenarioInputs().serving);
     REQUIRE(r.feasible);
     CHECK(r.replicasMemory == 10);
     CHECK(r.replicasNeeded == 10);
@@ -238,7 +238,7 @@ TEST_CASE("A workload on a different elastic GPU converts its overflow by the pe
     INFO(warningCodes(r));
     SizingOverrides overrides;
     overrides.gpuId = "a100-sxm-80gb";
-    const int64_t onA100 = sizeInference(scenarioChat(), llama31_8b(), a100(), overrides).gpus;
+    const int64_t onA100 = sizeInference(scenarioChat(), llama31_8b(), a100(), overrides, in.serving).gpus;
     // The measurement does not carry over to the A100; the overflow is 6 of 12 H100s = half of
     // the workload's peak on the A100.
     const auto expected = int64_t(std::ceil(6.0 * double(onA100) / 12.0 - 1e-9));
