@@ -143,6 +143,16 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("page-%1%2.png").arg(name, suffix));
         window.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+        if (page == QStringLiteral("Fragmentation")) {
+            // FGD's exact and study scoring compared, on its own tab.
+            auto *tabs = fragmentation->findChild<QTabWidget *>("fragTabs");
+            tabs->setCurrentIndex(3);
+            QApplication::processEvents();
+            const QString scoring = out.filePath(QStringLiteral("page-fragmentation-scoring%1.png").arg(suffix));
+            window.grab().save(scoring);
+            std::printf("%s\n", qPrintable(scoring));
+            tabs->setCurrentIndex(0);
+        }
     }
     std::vector<std::pair<QString, ui::ChartFigure>> figures{{"kv-chart", window.kvPage()->chartPanels().first()->figure()}};
     const QStringList costNames{"cost-sweep", "cost-week", "cost-month"};
@@ -157,7 +167,7 @@ int main(int argc, char *argv[])
     const auto trainingPanels = window.trainingPage()->chartPanels();
     for (int i = 0; i < trainingPanels.size(); ++i)
         figures.emplace_back(trainingNames.value(i), trainingPanels[i]->figure());
-    const QStringList fragNames{"frag-allocation", "frag-ratio", "frag-unallocated"};
+    const QStringList fragNames{"frag-allocation", "frag-ratio", "frag-unallocated", "frag-scoring"};
     const auto fragPanels = fragmentation->chartPanels();
     for (int i = 0; i < fragPanels.size(); ++i)
         figures.emplace_back(fragNames.value(i), fragPanels[i]->figure());

@@ -76,6 +76,18 @@ struct NodeRt {
     std::vector<std::pair<int, int>> affinities; // (class, tasks) hosted
 };
 
+// The fields every placement reads for every node, packed apart from the rest so that the scan
+// over all nodes stays in a few cache lines; refresh() copies them from NodeRt.
+struct NodeHot {
+    int64_t cpuFree = 0;
+    int64_t memFree = 0;
+    int maxFree = 0;
+    int fullyFree = 0;
+    int model = -1;
+    uint32_t version = 0;
+    bool reserved = false;
+};
+
 struct TypeRt {
     int64_t cpuMilli = 0;
     int gpus = 0;
@@ -103,6 +115,7 @@ struct Scheduler::State {
     SeededRandom random{0};
     std::vector<int> rank;        // tie-break place of each node: the seed's ranking (study) or its index
     std::vector<NodeRt> nodes;
+    std::vector<NodeHot> hot;     // per node, kept equal to NodeRt's fields by refresh()
     std::vector<int> freeMilli;
     std::vector<TypeRt> types;
     int64_t typeCountTotal = 0;
@@ -159,6 +172,14 @@ struct Scheduler::State {
         }
         fragCountTotal += node.fragCount - before;
         ++node.version;
+        NodeHot &h = hot[size_t(n)];
+        h.cpuFree = node.cpuFree;
+        h.memFree = node.memFree;
+        h.maxFree = node.maxFree;
+        h.fullyFree = node.fullyFree;
+        h.model = node.model;
+        h.version = node.version;
+        h.reserved = node.reserved;
     }
 
     int64_t typeFragment(const NodeRt &node, const TypeRt &type, int64_t cpuFree, int64_t gpuFree,
@@ -203,14 +224,14 @@ struct Scheduler::State {
 
     bool fits(int n, const Shape &shape, int64_t memory, bool wholeNodeTask) const
     {
-        const NodeRt &node = nodes[n];
+        const NodeHot &node = hot[size_t(n)];
         if (node.reserved && !wholeNodeTask)
             return false;
         if (node.cpuFree < shape.cpuMilli || node.memFree < memory)
             return false;
         if (shape.gpus == 0)
             return true;
-        if (!modelOk(node, shape.models))
+        if (shape.models != kAnyModel && (node.model < 0 || !((shape.models >> node.model) & 1u)))
             return false;
         if (shape.gpuMilli == kMilliPerGpu)
             return node.fullyFree >= shape.gpus;
@@ -218,7 +239,7 @@ struct Scheduler::State {
             return node.maxFree >= shape.gpuMilli;
         const int *f = gpuFree(n);
         int count = 0;
-        for (int g = 0; g < node.gpus; ++g)
+        for (int g = 0; g < nodes[size_t(n)].gpus; ++g)
             count += f[g] >= shape.gpuMilli ? 1 : 0;
         return count >= shape.gpus;
     }
@@ -364,8 +385,10 @@ struct Scheduler::State {
         const NodeRt &node = nodes[n];
         const int64_t gpuAsk = int64_t(shape.gpus) * shape.gpuMilli;
         switch (policy) {
-        case Policy::Fgd:
-            return -fgdChoice(n, shapeId).delta;
+        case Policy::Fgd: {
+            const CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+            return -(cached.version == hot[size_t(n)].version ? cached.delta : fgdChoice(n, shapeId).delta);
+        }
         case Policy::BestFit: {
             double left = 0;
             left += double(node.cpuFree - shape.cpuMilli) / double(maxCpuCap) * 0.5;
@@ -475,7 +498,8 @@ struct Scheduler::State {
             for (int n = 0; n < count; ++n) {
                 if (!fits(n, shape, memory, wholeNodeTask))
                     continue;
-                const int64_t delta = fgdChoice(n, shapeId).delta;
+                const CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+                const int64_t delta = cached.version == hot[size_t(n)].version ? cached.delta : fgdChoice(n, shapeId).delta;
                 if (best < 0 || delta < bestDelta) {
                     best = n;
                     bestDelta = delta;
@@ -592,6 +616,7 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
         for (size_t i = s.rank.size(); i > 1; --i)
             std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
     }
+    s.hot.resize(s.nodes.size());
     s.below.assign(s.nodes.size() * s.types.size(), 0);
     s.atLeast.assign(s.nodes.size() * s.types.size(), 0);
     s.candidates.reserve(s.nodes.size());

@@ -205,7 +205,7 @@ TEST_CASE("study FGD keeps whole 8-GPU nodes idle longer than exact FGD on the d
 {
     // What the Fragmentation page explains: ties among near-equal placements go to one ranking,
     // so the coarse score fills a node before opening another (seeds 42–51 at 80 % arrived: about
-    // 95 idle 8-GPU nodes against 41, 18 partly used nodes with a whole GPU free against 137).
+    // 96 idle 8-GPU nodes against 41, 18 partly used nodes with a whole GPU free against 137).
     SKIP_WITHOUT_PUBLIC_TRACES("alibaba-gpu-v2023");
     const std::vector<Node> nodes = fragtest::traceNodes();
     const std::vector<Task> tasks = fragtest::traceTasks();
