@@ -185,7 +185,7 @@ std::vector<size_t> requestClasses(const std::vector<const engine::frag::SeedsRe
 QString requestClassName(size_t index)
 {
     if (index == 0)
-        return QObject::tr("0 < GPU < 1");
+        return QObject::tr("Fractional GPU");
     return index == 1 ? QObject::tr("1 GPU") : QObject::tr("%1 GPUs").arg(index);
 }
 
@@ -227,7 +227,7 @@ QChart *buildFgdScoringChart(const engine::frag::SeedsResult &exact, const engin
     x->append(categories);
     x->setTitleText(QObject::tr("GPU request of the task"));
     auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("Tasks failed before 100 % arrived (mean over seeds)"));
+    y->setTitleText(QObject::tr("Failed tasks (mean over seeds)"));
     y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

@@ -27,7 +27,7 @@ QChart *buildUnallocatedChart(const std::vector<PolicyRuns> &runs, const QString
 // GPU request classes of failed placements: index into RunResult::failedByGpusAt100 (0 =
 // fractional, k = k whole GPUs) — 0, 1, 2, 4, 8 and any other count that failed in the runs.
 std::vector<size_t> requestClasses(const std::vector<const engine::frag::SeedsResult *> &results);
-QString requestClassName(size_t index);  // "0 < GPU < 1", "1 GPU", "8 GPUs"
+QString requestClassName(size_t index);  // "Fractional GPU" (0 < GPU < 1), "1 GPU", "8 GPUs"
 // Mean over the seeds of the tasks of a request class that failed before 100 % arrived.
 double meanFailedAt100(const engine::frag::SeedsResult &result, size_t index);
 // FGD with exact and with the study's scoring: failed placements before 100 % arrived by GPU
