@@ -22,9 +22,9 @@ constexpr size_t kReplayTableRows = 20;
 constexpr qint64 kMaxSeed = 4294967295LL;
 
 const char kUsage[] = R"(usage: headroom frag --nodes FILE --tasks FILE --policy POLICY [--load F] [--seed N]
-                     [--reserve N] [--json]
+                     [--reserve N] [--mode study|exact] [--json]
        headroom frag --replay --nodes FILE --tasks FILE --policy POLICY [--duration-scale F]
-                     [--seed N] [--reserve N] [--json]
+                     [--seed N] [--reserve N] [--mode study|exact] [--json]
 
 Replays a task list onto a cluster with one placement policy, as the FGD study does
 (Weng et al., ATC 2023): nodes with GPUs only; the tasks shuffled with the seed, then tasks
@@ -48,6 +48,10 @@ options:
   --load F          requested GPU as a multiple of capacity, (0, 10] (default 1.3)
   --seed N          shuffle and sampling seed, 0..4294967295 (default 0)
   --reserve N       reserve-and-pack: hold N whole 8-GPU nodes for 8-GPU tasks (default 0)
+  --mode MODE       scoring: study (default) scores as the study's Kubernetes plugins do,
+                    whole numbers 0-100 with ties going to a node ranking drawn from the
+                    seed, which reproduces its published results; exact uses real-valued
+                    scores and breaks ties by node order
   --json            print JSON instead of a table
 
 replay mode (--replay):
@@ -69,6 +73,11 @@ QString pct(double value)
     return formatDecimal(value, 2, true) + QStringLiteral(" %");
 }
 
+QString modeName(frag::ScoreMode mode)
+{
+    return QString::fromUtf8(frag::toString(mode).data(), qsizetype(frag::toString(mode).size()));
+}
+
 QJsonObject toJson(const frag::RunResult &run)
 {
     QJsonArray points;
@@ -78,9 +87,13 @@ QJsonObject toJson(const frag::RunResult &run)
                                   {QStringLiteral("frag_ratio_pct"), p.fragRatioPct},
                                   {QStringLiteral("frag_amount_pct"), p.fragAmountPct}});
     }
+    QJsonArray failedByGpus;
+    for (const int64_t count : run.failedByGpusAt100)
+        failedByGpus.append(qint64(count));
     return QJsonObject{
         {QStringLiteral("policy"), QString::fromUtf8(frag::toString(run.policy).data(),
                                                      qsizetype(frag::toString(run.policy).size()))},
+        {QStringLiteral("mode"), modeName(run.mode)},
         {QStringLiteral("seed"), qint64(run.seed)},
         {QStringLiteral("gpus"), qint64(run.gpus)},
         {QStringLiteral("points"), points},
@@ -90,6 +103,7 @@ QJsonObject toJson(const frag::RunResult &run)
                                                {QStringLiteral("fractional"), qint64(run.failed.fractional)},
                                                {QStringLiteral("one_gpu"), qint64(run.failed.oneGpu)},
                                                {QStringLiteral("multi_gpu"), qint64(run.failed.multiGpu)}}},
+        {QStringLiteral("failed_by_gpus_at_100"), failedByGpus},
         {QStringLiteral("runtime_s"), run.runtimeS},
     };
 }
@@ -115,7 +129,7 @@ QJsonObject byClass(const frag::ClassSeconds &seconds)
                        {QStringLiteral("multi_gpu"), seconds[size_t(frag::SizeClass::MultiGpu)]}};
 }
 
-QJsonObject toJson(const frag::ReplayResult &replay)
+QJsonObject toJson(const frag::ReplayResult &replay, frag::ScoreMode scoring)
 {
     QJsonArray points;
     for (const frag::ReplayPoint &p : replay.points) {
@@ -127,6 +141,7 @@ QJsonObject toJson(const frag::ReplayResult &replay)
     return QJsonObject{
         {QStringLiteral("policy"), policyName(replay.policy)},
         {QStringLiteral("mode"), QStringLiteral("replay")},
+        {QStringLiteral("scoring"), modeName(scoring)},
         {QStringLiteral("seed"), qint64(replay.seed)},
         {QStringLiteral("gpus"), qint64(replay.gpus)},
         {QStringLiteral("points"), points},
@@ -154,11 +169,11 @@ QString classLine(const frag::ClassSeconds &seconds)
              s(frag::SizeClass::MultiGpu));
 }
 
-void writeReplayTable(QTextStream &out, const frag::ReplayResult &replay, const QString &nodesPath,
-                      const QString &tasksPath, size_t taskCount)
+void writeReplayTable(QTextStream &out, const frag::ReplayResult &replay, frag::ScoreMode scoring,
+                      const QString &nodesPath, const QString &tasksPath, size_t taskCount)
 {
     writeFields(out, {
-        {QStringLiteral("policy"), policyName(replay.policy) + QStringLiteral(", replay by creation and deletion times")},
+        {QStringLiteral("policy"), policyName(replay.policy) + QStringLiteral(", %1 scoring, replay by creation and deletion times").arg(modeName(scoring))},
         {QStringLiteral("cluster"), countOf(replay.gpus, QStringLiteral("GPU"), QStringLiteral("GPUs"))
                                         + QStringLiteral(" in ") + QFileInfo(nodesPath).fileName()},
         {QStringLiteral("tasks"), QStringLiteral("%1 in %2; %3 never leave")
@@ -198,7 +213,7 @@ void writeTable(QTextStream &out, const frag::RunResult &run, const QString &nod
 {
     const QString policy = QString::fromUtf8(frag::toString(run.policy).data(), qsizetype(frag::toString(run.policy).size()));
     writeFields(out, {
-        {QStringLiteral("policy"), QStringLiteral("%1, seed %2").arg(policy).arg(run.seed)},
+        {QStringLiteral("policy"), QStringLiteral("%1, seed %2, %3 scoring").arg(policy).arg(run.seed).arg(modeName(run.mode))},
         {QStringLiteral("cluster"), QStringLiteral("%1 with GPUs of %2 in %3")
                                         .arg(countOf(qint64(run.nodeIndices.size()), QStringLiteral("node"), QStringLiteral("nodes")),
                                              formatInteger(qint64(nodeCount)), QFileInfo(nodesPath).fileName())
@@ -235,7 +250,7 @@ int runFrag(const QStringList &argv, Context &context)
 {
     const Args args(argv, {{QStringLiteral("nodes")}, {QStringLiteral("tasks")}, {QStringLiteral("policy")},
                            {QStringLiteral("load")}, {QStringLiteral("seed")}, {QStringLiteral("reserve")},
-                           {QStringLiteral("replay"), false}, {QStringLiteral("duration-scale")},
+                           {QStringLiteral("replay"), false}, {QStringLiteral("duration-scale")}, {QStringLiteral("mode")},
                            {QStringLiteral("json"), false}});
     if (!args.positionals().isEmpty())
         throw UsageError(QStringLiteral("frag takes no positional arguments, got '%1'").arg(args.positionals().constFirst()));
@@ -271,6 +286,10 @@ int runFrag(const QStringList &argv, Context &context)
     }
     options.seed = uint32_t(args.integer(QStringLiteral("seed"), 0, kMaxSeed).value_or(0));
     options.reservedWholeNodes = int(args.integer(QStringLiteral("reserve"), 0, 100000).value_or(0));
+    if (const auto mode = args.text(QStringLiteral("mode"))) {
+        if (!frag::parseScoreMode(mode->toStdString(), &options.mode))
+            throw UsageError(QStringLiteral("--mode: unknown scoring mode '%1'; known: study, exact").arg(*mode));
+    }
 
     const std::vector<frag::Node> nodes = store::readFragNodes(*nodesPath);
     const std::vector<frag::Task> tasks = store::readFragTasks(*tasksPath);
@@ -279,6 +298,7 @@ int runFrag(const QStringList &argv, Context &context)
         replayOptions.policy = options.policy;
         replayOptions.seed = options.seed;
         replayOptions.reservedWholeNodes = options.reservedWholeNodes;
+        replayOptions.mode = options.mode;
         if (const auto scale = args.number(QStringLiteral("duration-scale"))) {
             if (!(*scale > 0 && *scale <= 1e6))
                 throw UsageError(QStringLiteral("--duration-scale: must be above 0 and at most 1000000, got %1").arg(*scale));
@@ -286,9 +306,9 @@ int runFrag(const QStringList &argv, Context &context)
         }
         const frag::ReplayResult replay = frag::replay(nodes, tasks, replayOptions);
         if (args.has(QStringLiteral("json")))
-            context.out() << jsonText(toJson(replay));
+            context.out() << jsonText(toJson(replay, options.mode));
         else
-            writeReplayTable(context.out(), replay, *nodesPath, *tasksPath, tasks.size());
+            writeReplayTable(context.out(), replay, options.mode, *nodesPath, *tasksPath, tasks.size());
         return 0;
     }
     const frag::RunResult run = frag::simulate(nodes, tasks, options);

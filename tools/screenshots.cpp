@@ -151,6 +151,16 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("page-%1%2.png").arg(name, suffix));
         window.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+        if (page == QStringLiteral("Fragmentation")) {
+            // FGD's exact and study scoring compared, on its own tab.
+            auto *tabs = fragmentation->findChild<QTabWidget *>("fragTabs");
+            tabs->setCurrentIndex(3);
+            QApplication::processEvents();
+            const QString scoring = out.filePath(QStringLiteral("page-fragmentation-scoring%1.png").arg(suffix));
+            window.grab().save(scoring);
+            std::printf("%s\n", qPrintable(scoring));
+            tabs->setCurrentIndex(0);
+        }
     }
     // Inference sizing and KV again with session residency, for comparison.
     if (auto *residency = window.sizingPage()->findChild<QComboBox *>("sizingResidency")) {
@@ -188,7 +198,7 @@ int main(int argc, char *argv[])
     const auto trainingPanels = window.trainingPage()->chartPanels();
     for (int i = 0; i < trainingPanels.size(); ++i)
         figures.emplace_back(trainingNames.value(i), trainingPanels[i]->figure());
-    const QStringList fragNames{"frag-allocation", "frag-ratio", "frag-unallocated"};
+    const QStringList fragNames{"frag-allocation", "frag-ratio", "frag-unallocated", "frag-scoring"};
     const auto fragPanels = fragmentation->chartPanels();
     for (int i = 0; i < fragPanels.size(); ++i)
         figures.emplace_back(fragNames.value(i), fragPanels[i]->figure());

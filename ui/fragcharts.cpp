@@ -167,4 +167,76 @@ QChart *buildUnallocatedChart(const std::vector<PolicyRuns> &runs, const QString
     return chart;
 }
 
+std::vector<size_t> requestClasses(const std::vector<const engine::frag::SeedsResult *> &results)
+{
+    std::vector<size_t> classes = {0, 1, 2, 4, 8};
+    for (const engine::frag::SeedsResult *result : results) {
+        for (const engine::frag::RunResult &run : result->runs) {
+            for (size_t i = 0; i < run.failedByGpusAt100.size(); ++i) {
+                if (run.failedByGpusAt100[i] > 0 && std::find(classes.begin(), classes.end(), i) == classes.end())
+                    classes.push_back(i);
+            }
+        }
+    }
+    std::sort(classes.begin(), classes.end());
+    return classes;
+}
+
+QString requestClassName(size_t index)
+{
+    if (index == 0)
+        return QObject::tr("Fractional GPU");
+    return index == 1 ? QObject::tr("1 GPU") : QObject::tr("%1 GPUs").arg(index);
+}
+
+double meanFailedAt100(const engine::frag::SeedsResult &result, size_t index)
+{
+    if (result.runs.empty())
+        return 0;
+    double sum = 0;
+    for (const engine::frag::RunResult &run : result.runs)
+        sum += index < run.failedByGpusAt100.size() ? double(run.failedByGpusAt100[index]) : 0.0;
+    return sum / double(result.runs.size());
+}
+
+QChart *buildFgdScoringChart(const engine::frag::SeedsResult &exact, const engine::frag::SeedsResult &study,
+                             const QString &title, QChart::ChartTheme theme)
+{
+    QChart *chart = newStyledChart(title, theme);
+    const std::vector<size_t> classes = requestClasses({&exact, &study});
+    auto *exactSet = new QBarSet(QObject::tr("FGD, exact scores: %1 % allocated at 100 % arrived")
+                                     .arg(exact.allocatedPctAt100.mean, 0, 'f', 2));
+    auto *studySet = new QBarSet(QObject::tr("FGD, the study's whole-number scores: %1 %")
+                                     .arg(study.allocatedPctAt100.mean, 0, 'f', 2));
+    exactSet->setColor(QColor(0x4c, 0x78, 0xa8));
+    studySet->setColor(policyColor(engine::frag::Policy::Fgd));
+    QStringList categories;
+    double top = 1;
+    for (const size_t c : classes) {
+        const double e = meanFailedAt100(exact, c);
+        const double s = meanFailedAt100(study, c);
+        *exactSet << e;
+        *studySet << s;
+        top = std::max({top, e, s});
+        categories << requestClassName(c);
+    }
+    auto *series = new QBarSeries;
+    series->append(exactSet);
+    series->append(studySet);
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(QObject::tr("GPU request of the task"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("Failed tasks (mean over seeds)"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    y->setRange(0, top * 1.15);
+    y->applyNiceNumbers();
+    return chart;
+}
+
 } // namespace headroom::ui

@@ -7,6 +7,7 @@
 #include "store/fragtrace.h"
 #include "store/storeerror.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -23,7 +24,9 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QHeaderView>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace headroom::ui {
@@ -32,6 +35,8 @@ namespace frag = engine::frag;
 
 struct FragmentationPage::Outcome {
     std::vector<PolicyRuns> runs;
+    frag::SeedsResult fgdExact;
+    frag::SeedsResult fgdStudy;
     std::vector<frag::Node> mapNodes;
     frag::RunResult mapRun;
     QString error;
@@ -101,9 +106,11 @@ FragmentationPage::FragmentationPage(QWidget *parent)
     mapLayout->addWidget(m_map, 1);
 
     m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName("fragTabs");
     m_tabs->addTab(m_allocation, tr("Allocation"));
     m_tabs->addTab(m_ratio, tr("Fragmentation ratio"));
     m_tabs->addTab(m_unallocated, tr("Unallocated GPUs"));
+    m_tabs->addTab(buildScoringTab(), tr("FGD: study vs exact"));
     m_tabs->addTab(mapPage, tr("Fragmentation map"));
 
     layOutPage(buildInputs(), m_tabs, 380);
@@ -155,7 +162,15 @@ QWidget *FragmentationPage::buildInputs()
     m_load->setToolTip(tr("Tasks arrive until their requested GPU reaches this multiple of the cluster's GPUs"));
     runForm->addRow(tr("Policies:"), m_policies);
     runForm->addRow(tr("Seeds:"), m_seeds);
+    m_mode = new QComboBox(runBox);
+    m_mode->setObjectName("fragMode");
+    m_mode->addItem(tr("Study (whole-number scores)"), int(frag::ScoreMode::Study));
+    m_mode->addItem(tr("Exact scores"), int(frag::ScoreMode::Exact));
+    m_mode->setToolTip(tr("Study: score as the FGD study's Kubernetes plugins do — whole numbers 0–100, ties "
+                          "going to a node ranking drawn from the seed; this reproduces its published results. "
+                          "Exact: real-valued scores, ties by node order."));
     runForm->addRow(tr("Load:"), m_load);
+    runForm->addRow(tr("Scoring:"), m_mode);
 
     m_run = new QPushButton(tr("&Run"), panel);
     m_run->setObjectName("fragRun");
@@ -204,6 +219,28 @@ void FragmentationPage::setSeeds(int seeds)
     m_seeds->setValue(seeds);
 }
 
+void FragmentationPage::setScoreMode(frag::ScoreMode mode)
+{
+    m_mode->setCurrentIndex(m_mode->findData(int(mode)));
+}
+
+frag::ScoreMode FragmentationPage::scoreMode() const
+{
+    return frag::ScoreMode(m_mode->currentData().toInt());
+}
+
+QWidget *FragmentationPage::buildScoringTab()
+{
+    m_scoring = new ChartPanel(this);
+    m_scoring->setObjectName("fragScoringChart");
+    m_scoringTable = newResultsTable("fragScoringTable");
+    m_scoringTable->setColumnCount(3);
+    m_scoringTable->setHorizontalHeaderLabels({tr("GPU request"), tr("FGD exact: failed"), tr("FGD study: failed")});
+    m_scoringText = newExplanation("fragScoringText");
+    m_scoringText->setText(tr("Run the experiment to compare FGD's exact and whole-number scores."));
+    return resultsColumn(m_scoring, m_scoringTable, m_scoringText);
+}
+
 bool FragmentationPage::isRunning() const
 {
     return m_worker && m_worker->isRunning();
@@ -227,6 +264,7 @@ void FragmentationPage::run()
     const QString nodesPath = m_nodes->text().trimmed();
     const QString tasksPath = m_tasks->text().trimmed();
     const double load = m_load->value();
+    const frag::ScoreMode mode = scoreMode();
     auto outcome = std::make_shared<Outcome>();
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     m_cancelled = cancelled;
@@ -242,19 +280,35 @@ void FragmentationPage::run()
         try {
             const auto nodes = store::readFragNodes(nodesPath);
             const auto tasks = store::readFragTasks(tasksPath);
-            const double steps = double(policies.size()) + 1;
+            // The policies, FGD in the other scoring (for the comparison), and the map's run.
+            const double steps = double(policies.size()) + 2;
             for (size_t i = 0; i < policies.size(); ++i) {
                 frag::RunOptions options;
                 options.policy = policies[i];
                 options.load = load;
+                options.mode = mode;
                 const auto result = frag::simulateSeeds(nodes, tasks, options, seeds, 0, [&](double p) {
                     return report((double(i) + p) / steps);
                 });
                 outcome->runs.push_back({policies[i], result});
+                if (policies[i] == frag::Policy::Fgd)
+                    (mode == frag::ScoreMode::Study ? outcome->fgdStudy : outcome->fgdExact) = result;
+            }
+            for (const frag::ScoreMode other : {frag::ScoreMode::Study, frag::ScoreMode::Exact}) {
+                frag::SeedsResult &target = other == frag::ScoreMode::Study ? outcome->fgdStudy : outcome->fgdExact;
+                if (!target.runs.empty())
+                    continue;
+                frag::RunOptions options;
+                options.load = load;
+                options.mode = other;
+                target = frag::simulateSeeds(nodes, tasks, options, seeds, 0, [&](double p) {
+                    return report((steps - 2 + p) / steps);
+                });
             }
             frag::RunOptions mapOptions;
             mapOptions.policy = policies.front();
             mapOptions.load = load;
+            mapOptions.mode = mode;
             outcome->mapRun = frag::simulate(nodes, tasks, mapOptions,
                                              [&](double p) { return report((steps - 1 + p) / steps); }, mapPercents());
             for (int index : outcome->mapRun.nodeIndices)
@@ -299,12 +353,15 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
     m_results = outcome->runs;
     m_mapRun = outcome->mapRun;
     m_mapNodes = outcome->mapNodes;
+    m_fgdExact = outcome->fgdExact;
+    m_fgdStudy = outcome->fgdStudy;
     const std::vector<PolicyRuns> runs = m_results;
     const int64_t gpus = runs.empty() || runs.front().result.runs.empty() ? 0 : runs.front().result.runs.front().gpus;
-    const QString setup = tr("%1 GPUs; tasks arrive until %2 × capacity is requested; mean of %3 seeds.")
+    const QString setup = tr("%1 GPUs; tasks arrive until %2 × capacity is requested; mean of %3 seeds; %4 scoring.")
                               .arg(gpus)
                               .arg(m_load->value(), 0, 'f', 1)
-                              .arg(m_seeds->value());
+                              .arg(m_seeds->value())
+                              .arg(scoreMode() == frag::ScoreMode::Study ? tr("the study's") : tr("exact"));
     m_allocation->setFigure({tr("GPU allocation vs arrived workload"), setup,
                              [runs](QChart::ChartTheme theme) {
                                  return buildAllocationChart(runs, tr("GPU allocation vs arrived workload"), theme);
@@ -321,6 +378,7 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
                                   return buildUnallocatedChart(runs, tr("Unallocated GPUs at 100 % arrived"), theme);
                               }});
     showMap();
+    showScoringComparison(m_load->value());
     QStringList lines;
     const PolicyRuns *best = nullptr;
     for (const PolicyRuns &r : m_results) {
@@ -335,6 +393,60 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
         lines.prepend(tr("<b>%1 leaves the fewest GPUs stranded</b> (%2 s).").arg(policyName(best->policy)).arg(outcome->seconds, 0, 'f', 1));
     m_status->setText(lines.join(QStringLiteral("<br>")));
     emit finished(true);
+}
+
+void FragmentationPage::showScoringComparison(double load)
+{
+    const frag::SeedsResult exact = m_fgdExact;
+    const frag::SeedsResult study = m_fgdStudy;
+    if (exact.runs.empty() || study.runs.empty())
+        return;
+    const QString title = tr("FGD: exact against the study's whole-number scores");
+    m_scoring->setFigure({title,
+                          tr("Tasks that found no node before the arrived work reached the cluster's capacity, by "
+                             "GPU request; mean of %1 seeds at %2 × load.")
+                              .arg(exact.runs.size())
+                              .arg(load, 0, 'f', 1),
+                          [exact, study, title](QChart::ChartTheme theme) {
+                              return buildFgdScoringChart(exact, study, title, theme);
+                          }});
+    const std::vector<size_t> classes = requestClasses({&exact, &study});
+    m_scoringTable->setRowCount(int(classes.size()) + 1);
+    double exactGpus = 0, studyGpus = 0;
+    for (size_t r = 0; r < classes.size(); ++r) {
+        const double e = meanFailedAt100(exact, classes[r]);
+        const double s = meanFailedAt100(study, classes[r]);
+        m_scoringTable->setItem(int(r), 0, new QTableWidgetItem(requestClassName(classes[r])));
+        m_scoringTable->setItem(int(r), 1, new QTableWidgetItem(QString::number(e, 'f', 1)));
+        m_scoringTable->setItem(int(r), 2, new QTableWidgetItem(QString::number(s, 'f', 1)));
+        if (classes[r] > 0) {
+            exactGpus += e * double(classes[r]);
+            studyGpus += s * double(classes[r]);
+        }
+    }
+    const int last = int(classes.size());
+    m_scoringTable->setItem(last, 0, new QTableWidgetItem(tr("Allocated at 100 % arrived")));
+    m_scoringTable->setItem(last, 1, new QTableWidgetItem(tr("%1 %").arg(exact.allocatedPctAt100.mean, 0, 'f', 2)));
+    m_scoringTable->setItem(last, 2, new QTableWidgetItem(tr("%1 %").arg(study.allocatedPctAt100.mean, 0, 'f', 2)));
+    for (int r = 0; r <= last; ++r)
+        for (int c = 1; c < 3; ++c)
+            m_scoringTable->item(r, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_scoringText->setText(
+        tr("<b>Why the coarse score packs better.</b> The study's FGD score is int(sigmoid(Δ / 1000) × 100), Δ the "
+           "drop of expected fragment in milli-GPU: near Δ = 0 one point is about 40 milli-GPU, so placements whose "
+           "fragmentation changes differ by less than that tie, and ties always go to the same node ranking, drawn "
+           "once per seed. Among near-equal placements the coarse score therefore acts like first-fit: it keeps "
+           "filling the node it filled last and leaves the others idle. Exact FGD lets differences of a few "
+           "milli-GPU decide, and those point to a different node from one task to the next, so it opens many "
+           "nodes and leaves a few whole GPUs free on each; whole 8-GPU nodes and whole GPUs run out sooner and "
+           "the one-, four- and eight-GPU tasks that need them fail. (On the default Alibaba trace, seeds 42–51, "
+           "at 80 % arrived the study's scoring still has about 96 idle 8-GPU nodes against 41, and 18 partly "
+           "used nodes with a whole GPU free against 137.) In this run exact FGD failed whole-GPU tasks worth %1 "
+           "GPUs before 100 % arrived and the study's scoring %2; it allocated %3 % against %4 %.")
+            .arg(exactGpus, 0, 'f', 0)
+            .arg(studyGpus, 0, 'f', 0)
+            .arg(exact.allocatedPctAt100.mean, 0, 'f', 2)
+            .arg(study.allocatedPctAt100.mean, 0, 'f', 2));
 }
 
 void FragmentationPage::showMap()
@@ -355,13 +467,15 @@ QString FragmentationPage::statusText() const
 
 QList<ChartPanel *> FragmentationPage::chartPanels() const
 {
-    return {m_allocation, m_ratio, m_unallocated};
+    return {m_allocation, m_ratio, m_unallocated, m_scoring};
 }
 
 std::optional<ChartFigure> FragmentationPage::currentFigure() const
 {
-    if (m_tabs->currentIndex() == 3)
+    if (m_tabs->currentWidget() == m_map->parentWidget())
         return m_map->figure();
+    if (m_tabs->currentIndex() == 3)
+        return m_scoring->figure();
     if (auto *panel = qobject_cast<ChartPanel *>(m_tabs->currentWidget()))
         return panel->figure();
     return std::nullopt;

@@ -1,139 +1,18 @@
 #pragma once
 
+#include "frag_model.h"
+#include "frag_scheduler.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
-// GPU fragmentation (DESIGN §3.5): the Fragmentation Gradient Descent study's measure,
-// scheduling policies, and the experiment protocol on the Alibaba GPU trace (Weng et al.,
-// "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with Fragmentation Gradient
-// Descent", USENIX ATC 2023). GPU shares are in milli-GPU: 1000 = one whole GPU.
+// GPU fragmentation (DESIGN §3.5): the experiment protocol of the FGD study and the replay by
+// creation and deletion times. The task and node types and the measure are in frag_model.h,
+// the scheduler and its policies in frag_scheduler.h.
 namespace headroom::engine::frag {
-
-constexpr int kMilliPerGpu = 1000;
-constexpr double kTargetCoverage = 0.95;  // share of tasks the target workload's types cover
-
-struct Node {
-    std::string id;
-    int64_t cpuMilli = 0;
-    int64_t memoryMiB = 0;
-    int gpus = 0;
-    std::string gpuModel;
-};
-
-struct Task {
-    std::string id;
-    int64_t cpuMilli = 0;
-    int64_t memoryMiB = 0;
-    int gpus = 0;                 // whole GPUs; 1 with gpuMilli < 1000 = a fractional task
-    int gpuMilli = 0;             // per-GPU share, 0..1000
-    std::vector<std::string> allowedModels; // empty = any
-    int64_t creationTime = 0;
-    int64_t deletionTime = 0;
-};
-
-enum class Policy { Fgd, BestFit, DotProduct, Packing, Clustering, FirstFit, Random };
-std::string_view toString(Policy p);      // "fgd", "bestfit", "dotprod", "packing", "clustering", "firstfit", "random"
-bool parsePolicy(std::string_view text, Policy *out);
-const std::vector<Policy> &allPolicies(); // in the order of the enum
-
-// Size classes of failed placements: CPU-only, fractional (one GPU, share < 1000), one whole
-// GPU, several whole GPUs.
-enum class SizeClass { CpuOnly, Fractional, OneGpu, MultiGpu };
-SizeClass sizeClass(const Task &task);
-
-// ---- The measure -------------------------------------------------------------------------
-
-// A task type of the target workload: tasks alike in CPU, GPU count, per-GPU share and models.
-struct TaskType {
-    int64_t cpuMilli = 0;
-    int gpus = 0;
-    int gpuMilli = 0;
-    std::vector<std::string> allowedModels; // sorted; empty = any
-    int64_t count = 0;            // tasks of this type in the trace
-    double weight = 0;            // popularity within the target workload; the weights sum to 1
-};
-
-// The most popular task types (count descending; ties by GPU count, share, CPU, models, all
-// ascending) taken until they cover `coverage` of all tasks, CPU-only types included.
-struct TargetWorkload {
-    std::vector<TaskType> types;
-    int64_t coveredTasks = 0;
-    int64_t totalTasks = 0;
-};
-TargetWorkload targetWorkload(const std::vector<Task> &tasks, double coverage = kTargetCoverage);
-
-// Where a node stands for one task type (the study's quadrants of CPU and GPU headroom).
-// The int values are NodeSnapshot::category's.
-enum class NodeCategory { LacksBoth, LacksGpu, Fits, LacksCpu, CpuOnlyFits, CpuOnlyLacksCpu, ModelMismatch };
-std::string_view toString(NodeCategory c);  // "lacks both", "lacks GPU", "fits", ...
-
-// What is still free on a node.
-struct NodeFree {
-    int64_t cpuMilli = 0;
-    std::string gpuModel;
-    std::vector<int> freeMilli;   // per GPU, 0..1000
-};
-
-NodeCategory nodeCategory(const NodeFree &node, const TaskType &type);
-// Free milli-GPU of the node that is fragment for the type: all of it when the type cannot run
-// there (CPU, GPU count or share, model) or asks for no GPU; else the free share of the GPUs
-// whose free share is below the type's per-GPU demand.
-int64_t fragmentMilli(const NodeFree &node, const TaskType &type);
-// Node fragmentation in milli-GPU: the popularity-weighted sum of fragmentMilli over the types.
-double nodeFragmentMilli(const NodeFree &node, const TargetWorkload &workload);
-
-// ---- Placement ---------------------------------------------------------------------------
-
-struct Placement {
-    int node = -1;                // index into the scheduler's nodes; -1 = nowhere
-    std::vector<int> gpus;        // GPU indices on that node (empty for CPU-only tasks)
-};
-
-// A cluster that places tasks one at a time with a policy; tasks never leave.
-// Tie-breaks: the lowest node index, then the lowest GPU index. Inside the chosen node,
-// FGD tries each GPU for a fractional task; the baselines take the best-fitting GPU (least
-// free share that fits); a whole-GPU task takes the lowest-numbered fully free GPUs.
-// Baseline scores: best-fit — least 0.5 × free CPU / largest node CPU + 0.5 × free GPU /
-// largest node GPU left after placing; dot-product (Tetris) — least Σ (request / capacity) ×
-// (free / capacity) over CPU and GPU; GPU packing — first nodes whose partly used GPUs hold
-// the task (least free share on them), then partly used nodes (fewest fully free GPUs taken),
-// then idle nodes (fewest GPUs); GPU clustering — first nodes holding only tasks of the same
-// GPU request, then nodes holding it among others, then nodes with no GPU task, then the rest,
-// each by least free GPU left; first-fit — the first node that fits; random — uniform among
-// the nodes that fit. CPU-only tasks go first-fit under packing and clustering.
-class Scheduler {
-public:
-    // `reservedWholeNodes`: the first such 8-GPU nodes (input order) only take 8-GPU tasks,
-    // which try them before any other node.
-    Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workload, Policy policy,
-              uint32_t seed = 0, int reservedWholeNodes = 0);
-    ~Scheduler();
-    Scheduler(const Scheduler &) = delete;
-    Scheduler &operator=(const Scheduler &) = delete;
-
-    // Places the task and returns where; node -1 (nothing changed) when no node fits it.
-    Placement place(const Task &task);
-    // Gives back what `place` took for the task at `placement` (the task leaves the cluster).
-    // Throws InputError when the placement does not hold the task.
-    void release(const Task &task, const Placement &placement);
-
-    int nodeCount() const;
-    NodeFree nodeFree(int node) const;
-    int64_t capacityMilli() const;
-    int64_t allocatedMilli() const;
-    double fragmentMilli() const;  // Σ node fragmentation
-    double nodeFragmentMilli(int node) const;
-    NodeCategory category(int node, int type) const;  // type: index into the workload's types
-
-private:
-    struct State;
-    std::unique_ptr<State> m_state;
-};
 
 // ---- The experiment ----------------------------------------------------------------------
 
@@ -142,6 +21,7 @@ struct RunOptions {
     double load = 1.3;            // total requested GPU as a multiple of capacity, (0, 10]
     uint32_t seed = 0;
     int reservedWholeNodes = 0;   // reserve-and-pack: complete 8-GPU nodes held for whole-node tasks
+    ScoreMode mode = ScoreMode::Study;
 };
 
 struct Point {
@@ -165,6 +45,7 @@ struct NodeSnapshot {
 
 struct RunResult {
     Policy policy = Policy::Fgd;
+    ScoreMode mode = ScoreMode::Study;
     uint32_t seed = 0;
     int64_t gpus = 0;             // cluster capacity in GPUs
     std::vector<Point> points;    // one per whole arrived percent: points[p] is the state after
@@ -172,6 +53,10 @@ struct RunResult {
     double allocatedPctAt100 = 0; // at points[100], or the last point when load < 1
     double unallocatedGpusAt100 = 0;
     FailedBySize failed;          // over the whole run
+    // Failed placements of the tasks that arrived up to 100 % arrived (the task that reaches it
+    // included; the whole run when the load is below 1), by GPU request: [0] fractional
+    // (0 < GPU < 1), [k] k whole GPUs. CPU-only tasks are not counted here.
+    std::vector<int64_t> failedByGpusAt100;
     int64_t arrivedTasks = 0;
     double runtimeS = 0;
     std::vector<int> nodeIndices; // input index of each simulated node (nodes with GPUs, in order)
@@ -224,6 +109,7 @@ struct ReplayOptions {
     Policy policy = Policy::Fgd;
     uint32_t seed = 0;            // draws of the random policy
     int reservedWholeNodes = 0;   // as RunOptions::reservedWholeNodes
+    ScoreMode mode = ScoreMode::Study;
     double durationScale = 1.0;   // multiplies every task's lifetime, (0, 1e6]
     int maxPoints = kReplayMaxPoints; // ≥ 2
 };

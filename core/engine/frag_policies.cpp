@@ -1,20 +1,39 @@
-// The scheduler: cluster state, FGD and the baseline policies. Node fragmentation is kept
-// incrementally: per node and target type the free share below the type's per-GPU demand
-// and the number of GPUs that meet it, so a candidate placement is scored in O(types) and
-// only the node that changed is recomputed. Fragmentation is held as Σ count × milli-GPU
-// (integers), so FGD compares candidates exactly.
-#include "frag.h"
+// The scheduler: cluster state, FGD and the baseline policies in the study's and the exact
+// scoring (frag_scheduler.h). Node fragmentation is kept incrementally: per node and target
+// type the free share below the type's per-GPU demand and the number of GPUs that meet it, so
+// a candidate placement is scored in O(types) and only the node that changed is recomputed.
+// Fragmentation is held as Σ count × milli-GPU (integers), so exact FGD compares candidates
+// exactly.
+#include "frag_scheduler.h"
 
 #include "errors.h"
 #include "frag_random.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numeric>
 #include <map>
 #include <string>
 #include <tuple>
 
 namespace headroom::engine::frag {
+
+std::string_view toString(ScoreMode mode)
+{
+    return mode == ScoreMode::Study ? "study" : "exact";
+}
+
+bool parseScoreMode(std::string_view text, ScoreMode *out)
+{
+    for (const ScoreMode mode : {ScoreMode::Study, ScoreMode::Exact}) {
+        if (toString(mode) == text) {
+            *out = mode;
+            return true;
+        }
+    }
+    return false;
+}
 
 namespace {
 
@@ -23,6 +42,17 @@ constexpr int kMaxModels = 64;
 constexpr int kMaxGpusPerNode = 64;
 constexpr int kWholeNodeGpus = 8;
 constexpr uint32_t kRandomPolicyStream = 0x9E3779B9u;  // keeps the policy's draws apart from the shuffle's
+// Kubernetes score plugins (the study's policies) return whole numbers in [0, kMaxNodeScore].
+constexpr int64_t kMaxNodeScore = 100;
+constexpr int64_t kShareAffinity = 0;  // study: every fractional task is one clustering class
+
+// The study's FGD score of a node for a drop of `dropMilli` milli-GPU of node fragmentation:
+// int(sigmoid(drop / 1000) × 100), truncated as the study's int64 conversion does.
+int64_t fgdStudyScore(double dropMilli)
+{
+    const double sigmoid = 1.0 / (1.0 + std::exp(-dropMilli / 1000.0));
+    return int64_t(sigmoid * double(kMaxNodeScore));
+}
 
 struct Shape {
     int64_t cpuMilli = 0;
@@ -44,6 +74,18 @@ struct NodeRt {
     uint32_t version = 1;
     bool reserved = false;
     std::vector<std::pair<int, int>> affinities; // (class, tasks) hosted
+};
+
+// The fields every placement reads for every node, packed apart from the rest so that the scan
+// over all nodes stays in a few cache lines; refresh() copies them from NodeRt.
+struct NodeHot {
+    int64_t cpuFree = 0;
+    int64_t memFree = 0;
+    int maxFree = 0;
+    int fullyFree = 0;
+    int model = -1;
+    uint32_t version = 0;
+    bool reserved = false;
 };
 
 struct TypeRt {
@@ -69,8 +111,11 @@ struct CacheEntry {
 
 struct Scheduler::State {
     Policy policy = Policy::Fgd;
+    ScoreMode mode = ScoreMode::Study;
     SeededRandom random{0};
+    std::vector<int> rank;        // tie-break place of each node: the seed's ranking (study) or its index
     std::vector<NodeRt> nodes;
+    std::vector<NodeHot> hot;     // per node, kept equal to NodeRt's fields by refresh()
     std::vector<int> freeMilli;
     std::vector<TypeRt> types;
     int64_t typeCountTotal = 0;
@@ -127,6 +172,14 @@ struct Scheduler::State {
         }
         fragCountTotal += node.fragCount - before;
         ++node.version;
+        NodeHot &h = hot[size_t(n)];
+        h.cpuFree = node.cpuFree;
+        h.memFree = node.memFree;
+        h.maxFree = node.maxFree;
+        h.fullyFree = node.fullyFree;
+        h.model = node.model;
+        h.version = node.version;
+        h.reserved = node.reserved;
     }
 
     int64_t typeFragment(const NodeRt &node, const TypeRt &type, int64_t cpuFree, int64_t gpuFree,
@@ -171,14 +224,14 @@ struct Scheduler::State {
 
     bool fits(int n, const Shape &shape, int64_t memory, bool wholeNodeTask) const
     {
-        const NodeRt &node = nodes[n];
+        const NodeHot &node = hot[size_t(n)];
         if (node.reserved && !wholeNodeTask)
             return false;
         if (node.cpuFree < shape.cpuMilli || node.memFree < memory)
             return false;
         if (shape.gpus == 0)
             return true;
-        if (!modelOk(node, shape.models))
+        if (shape.models != kAnyModel && (node.model < 0 || !((shape.models >> node.model) & 1u)))
             return false;
         if (shape.gpuMilli == kMilliPerGpu)
             return node.fullyFree >= shape.gpus;
@@ -186,7 +239,7 @@ struct Scheduler::State {
             return node.maxFree >= shape.gpuMilli;
         const int *f = gpuFree(n);
         int count = 0;
-        for (int g = 0; g < node.gpus; ++g)
+        for (int g = 0; g < nodes[size_t(n)].gpus; ++g)
             count += f[g] >= shape.gpuMilli ? 1 : 0;
         return count >= shape.gpus;
     }
@@ -229,7 +282,16 @@ struct Scheduler::State {
         return count;
     }
 
-    // FGD: the growth of node n's fragmentation for the shape's best placement there.
+    // What FGD minimises for a placement that changes node fragmentation by `deltaCount`
+    // (Σ count × milli-GPU): that growth (exact), or minus the study's whole-number score.
+    int64_t fgdCost(int64_t deltaCount) const
+    {
+        if (mode == ScoreMode::Exact)
+            return deltaCount;
+        return -fgdStudyScore(-double(deltaCount) / double(std::max<int64_t>(typeCountTotal, 1)));
+    }
+
+    // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
     CacheEntry fgdChoice(int n, int shapeId)
     {
         CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
@@ -241,7 +303,7 @@ struct Scheduler::State {
         entry.version = node.version;
         GpuChange changes[kMaxGpusPerNode];
         if (shape.gpus == 0) {
-            entry.delta = fragCountAfter(n, shape.cpuMilli, changes, 0) - node.fragCount;
+            entry.delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, 0) - node.fragCount);
         } else if (shape.gpus == 1) {
             const int *f = gpuFree(n);
             bool first = true;
@@ -249,7 +311,7 @@ struct Scheduler::State {
                 if (f[g] < shape.gpuMilli || std::find(f, f + g, f[g]) != f + g)
                     continue;
                 changes[0] = {f[g], f[g] - shape.gpuMilli, 1};
-                const int64_t delta = fragCountAfter(n, shape.cpuMilli, changes, 1) - node.fragCount;
+                const int64_t delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, 1) - node.fragCount);
                 if (first || delta < entry.delta) {
                     entry.delta = delta;
                     entry.gpu = g;
@@ -260,7 +322,7 @@ struct Scheduler::State {
             int chosen[kMaxGpusPerNode];
             bestFitGpus(n, shape, chosen);
             const int count = changesFor(n, shape, chosen, shape.gpus, changes);
-            entry.delta = fragCountAfter(n, shape.cpuMilli, changes, count) - node.fragCount;
+            entry.delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, count) - node.fragCount);
         }
         cached = entry;
         return entry;
@@ -317,6 +379,77 @@ struct Scheduler::State {
         return 0;
     }
 
+    // The study's whole-number score of node n for the shape (higher wins); see frag_scheduler.h.
+    int64_t studyScore(int n, const Shape &shape, int shapeId)
+    {
+        const NodeRt &node = nodes[n];
+        const int64_t gpuAsk = int64_t(shape.gpus) * shape.gpuMilli;
+        switch (policy) {
+        case Policy::Fgd: {
+            const CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+            return -(cached.version == hot[size_t(n)].version ? cached.delta : fgdChoice(n, shapeId).delta);
+        }
+        case Policy::BestFit: {
+            double left = 0;
+            left += double(node.cpuFree - shape.cpuMilli) / double(maxCpuCap) * 0.5;
+            left += double(node.gpuFree - gpuAsk) / double(maxGpuCap) * 0.5;
+            return int64_t((1.0 - left) * double(kMaxNodeScore));
+        }
+        case Policy::DotProduct: {
+            double dot = 0;
+            dot += double(node.cpuFree) / double(maxCpuCap) * (double(shape.cpuMilli) / double(maxCpuCap));
+            dot += double(node.gpuFree) / double(maxGpuCap) * (double(gpuAsk) / double(maxGpuCap));
+            return int64_t(double(kMaxNodeScore) * (1.0 - dot / 2.0));
+        }
+        case Policy::Packing: {
+            if (shape.gpus == 0)
+                return 0;
+            if (node.fullyFree == node.gpus)
+                return std::max<int64_t>(kMaxNodeScore / 3 - node.fullyFree, node.fullyFree);
+            int chosen[kMaxGpusPerNode];
+            bestFitGpus(n, shape, chosen);
+            const int *f = gpuFree(n);
+            int64_t fullyFreeUsed = 0;
+            int64_t freePctOnUsed = 0;
+            for (int i = 0; i < shape.gpus; ++i) {
+                fullyFreeUsed += f[chosen[i]] == kMilliPerGpu ? 1 : 0;
+                freePctOnUsed += int64_t(f[chosen[i]]) * 100 / kMilliPerGpu;
+            }
+            if (fullyFreeUsed > 0)
+                return std::max<int64_t>(kMaxNodeScore / 2 - fullyFreeUsed, kMaxNodeScore / 3);
+            return std::max<int64_t>(kMaxNodeScore - freePctOnUsed / 10, kMaxNodeScore / 2);
+        }
+        case Policy::Clustering: {
+            if (shape.gpus == 0)
+                return 0;
+            bool same = false;
+            for (const auto &[affinity, tasks] : node.affinities)
+                same = same || (affinity == shape.affinity && tasks > 0);
+            const size_t kinds = node.affinities.size();
+            const int64_t band = same ? (kinds == 1 ? 3 : 2) : (kinds == 0 ? 1 : 0);
+            return kMaxNodeScore / 4 * (maxGpuCap - node.gpuFree) / maxGpuCap + kMaxNodeScore * band / 4;
+        }
+        case Policy::FirstFit:
+        case Policy::Random:
+            return 0;
+        }
+        return 0;
+    }
+
+    // The study's random policy: a GPU drawn uniformly among those that hold the share.
+    int randomGpu(int n, const Shape &shape)
+    {
+        const NodeRt &node = nodes[n];
+        const int *f = gpuFree(n);
+        int chosen = -1;
+        uint32_t holding = 0;
+        for (int g = 0; g < node.gpus; ++g) {
+            if (f[g] >= shape.gpuMilli && random.below(++holding) == 0)
+                chosen = g;
+        }
+        return chosen;
+    }
+
     int shapeFor(const Task &task)
     {
         Shape shape;
@@ -332,7 +465,11 @@ struct Scheduler::State {
                         shape.models |= uint64_t(1) << it->second;
                 }
             }
-            const auto affinity = affinityIds.try_emplace({shape.gpus, shape.gpuMilli}, int(affinityIds.size()));
+            // The study's classes: "share-gpu" for every fractional task, "<k>-gpu" for k whole GPUs.
+            const bool share = mode == ScoreMode::Study && shape.gpuMilli < kMilliPerGpu;
+            const std::pair<int, int> key = share ? std::pair<int, int>{0, int(kShareAffinity)}
+                                                  : std::pair<int, int>{shape.gpus, shape.gpuMilli};
+            const auto affinity = affinityIds.try_emplace(key, int(affinityIds.size()));
             shape.affinity = affinity.first->second;
         }
         const auto key = std::make_tuple(shape.cpuMilli, shape.gpus, shape.gpuMilli, shape.models);
@@ -356,12 +493,13 @@ struct Scheduler::State {
             }
         }
         int best = -1;
-        if (policy == Policy::Fgd) {
+        if (policy == Policy::Fgd && mode == ScoreMode::Exact) {
             int64_t bestDelta = 0;
             for (int n = 0; n < count; ++n) {
                 if (!fits(n, shape, memory, wholeNodeTask))
                     continue;
-                const int64_t delta = fgdChoice(n, shapeId).delta;
+                const CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+                const int64_t delta = cached.version == hot[size_t(n)].version ? cached.delta : fgdChoice(n, shapeId).delta;
                 if (best < 0 || delta < bestDelta) {
                     best = n;
                     bestDelta = delta;
@@ -377,12 +515,31 @@ struct Scheduler::State {
             }
             return candidates.empty() ? -1 : candidates[random.below(uint32_t(candidates.size()))];
         }
+        if (policy == Policy::FirstFit) {
+            for (int n = 0; n < count; ++n) {
+                if (fits(n, shape, memory, wholeNodeTask))
+                    return n;
+            }
+            return -1;
+        }
+        if (mode == ScoreMode::Study) {
+            // Nodes in index order (memory order); the highest score wins, then the lowest rank.
+            int64_t bestScore = 0;
+            for (int n = 0; n < count; ++n) {
+                if (!fits(n, shape, memory, wholeNodeTask))
+                    continue;
+                const int64_t score = studyScore(n, shape, shapeId);
+                if (best < 0 || score > bestScore || (score == bestScore && rank[size_t(n)] < rank[size_t(best)])) {
+                    best = n;
+                    bestScore = score;
+                }
+            }
+            return best;
+        }
         double bestScore = 0;
         for (int n = 0; n < count; ++n) {
             if (!fits(n, shape, memory, wholeNodeTask))
                 continue;
-            if (policy == Policy::FirstFit)
-                return n;
             const double score = baselineScore(n, shape);
             if (best < 0 || score < bestScore) {
                 best = n;
@@ -394,11 +551,12 @@ struct Scheduler::State {
 };
 
 Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workload, Policy policy,
-                     uint32_t seed, int reservedWholeNodes)
+                     uint32_t seed, int reservedWholeNodes, ScoreMode mode)
     : m_state(std::make_unique<State>())
 {
     State &s = *m_state;
     s.policy = policy;
+    s.mode = mode;
     s.random = SeededRandom(seed ^ kRandomPolicyStream);
     if (reservedWholeNodes < 0)
         throw InputError("reserved_whole_nodes", "the number of reserved nodes must not be negative");
@@ -451,6 +609,14 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
         s.typeCountTotal += rt.count;
         s.types.push_back(rt);
     }
+    // The tie-break ranking: a permutation drawn from the seed (study), else the input order.
+    s.rank.resize(s.nodes.size());
+    std::iota(s.rank.begin(), s.rank.end(), 0);
+    if (mode == ScoreMode::Study) {
+        for (size_t i = s.rank.size(); i > 1; --i)
+            std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
+    }
+    s.hot.resize(s.nodes.size());
     s.below.assign(s.nodes.size() * s.types.size(), 0);
     s.atLeast.assign(s.nodes.size() * s.types.size(), 0);
     s.candidates.reserve(s.nodes.size());
@@ -477,6 +643,9 @@ Placement Scheduler::place(const Task &task)
     NodeRt &node = s.nodes[size_t(n)];
     if (shape.gpus == 1 && s.policy == Policy::Fgd) {
         placement.gpus.push_back(s.fgdChoice(n, shapeId).gpu);
+    } else if (shape.gpus == 1 && shape.gpuMilli < kMilliPerGpu && s.policy == Policy::Random
+               && s.mode == ScoreMode::Study) {
+        placement.gpus.push_back(s.randomGpu(n, shape));
     } else if (shape.gpus > 0) {
         placement.gpus.resize(size_t(shape.gpus));
         s.bestFitGpus(n, shape, placement.gpus.data());
@@ -530,6 +699,11 @@ void Scheduler::release(const Task &task, const Placement &placement)
     if (shape.affinity >= 0 && --affinity->second == 0)
         node.affinities.erase(affinity);
     s.refresh(n);
+}
+
+int Scheduler::tieRank(int node) const
+{
+    return m_state->rank.at(size_t(node));
 }
 
 int Scheduler::nodeCount() const

@@ -82,7 +82,8 @@ ReplayResult replay(const std::vector<Node> &nodes, const std::vector<Task> &tas
         }
     }
 
-    Scheduler scheduler(gpuNodes, targetWorkload(tasks), options.policy, options.seed, options.reservedWholeNodes);
+    Scheduler scheduler(gpuNodes, targetWorkload(tasks), options.policy, options.seed, options.reservedWholeNodes,
+                        options.mode);
     const int64_t capacity = scheduler.capacityMilli();
     result.gpus = capacity / kMilliPerGpu;
 

@@ -81,6 +81,7 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
 
     RunResult result;
     result.policy = options.policy;
+    result.mode = options.mode;
     result.seed = options.seed;
     std::vector<Node> gpuNodes;
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -95,7 +96,8 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
         throw InputError("tasks", "no task asks for a GPU, so no load can be reached");
 
     result.workload = targetWorkload(tasks);
-    Scheduler scheduler(gpuNodes, result.workload, options.policy, options.seed, options.reservedWholeNodes);
+    Scheduler scheduler(gpuNodes, result.workload, options.policy, options.seed, options.reservedWholeNodes,
+                        options.mode);
     const int64_t capacity = scheduler.capacityMilli();
     result.gpus = capacity / kMilliPerGpu;
     const int64_t target = int64_t(std::ceil(options.load * double(capacity)));
@@ -138,8 +140,16 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
     for (int64_t k = 0; arrived < target; ++k) {
         const Task &task = size_t(k) < order.size() ? tasks[order[size_t(k)]]
                                                      : tasks[random.below(uint32_t(tasks.size()))];
-        if (scheduler.place(task).node < 0)
+        if (scheduler.place(task).node < 0) {
             countFailure(result.failed, task);
+            const SizeClass size = sizeClass(task);
+            if (size != SizeClass::CpuOnly && arrived < capacity) {
+                const size_t index = size == SizeClass::Fractional ? 0 : size_t(task.gpus);
+                if (result.failedByGpusAt100.size() <= index)
+                    result.failedByGpusAt100.resize(index + 1, 0);
+                ++result.failedByGpusAt100[index];
+            }
+        }
         ++result.arrivedTasks;
         arrived += requestedMilli(task);
         while (int64_t(nextPercent) * capacity <= arrived * 100)

@@ -21,8 +21,10 @@ TEST_CASE("frag --json prints the contract's keys with one point per arrived per
     RUN_HEADROOM(r, ws, {"frag", "--nodes", kNodes, "--tasks", kTasks, "--policy", "fgd", "--seed", "4", "--json"});
     REQUIRE(r.exitCode == 0);
     const QJsonObject json = parseJsonObject(r.out);
-    CHECK(json.keys() == QStringList{"at_100", "failed", "gpus", "points", "policy", "runtime_s", "seed"});
+    CHECK(json.keys() == QStringList{"at_100", "failed", "failed_by_gpus_at_100", "gpus", "mode", "points", "policy",
+                                     "runtime_s", "seed"});
     CHECK(json["policy"].toString() == "fgd");
+    CHECK(json["mode"].toString() == "study");
     CHECK(json["seed"].toInt() == 4);
     CHECK(json["gpus"].toInt() == 6212);
     const QJsonArray points = json["points"].toArray();
@@ -35,6 +37,34 @@ TEST_CASE("frag --json prints the contract's keys with one point per arrived per
     CHECK(at100["unallocated_gpus"].toDouble() == Approx(6212 * (1 - at100["allocated_pct"].toDouble() / 100)));
     CHECK(json["failed"].toObject().keys() == QStringList{"cpu_only", "fractional", "multi_gpu", "one_gpu"});
     CHECK(json["runtime_s"].toDouble() > 0);
+    // [0] fractional, [k] k whole GPUs: at most the tasks that failed over the whole run.
+    const QJsonArray byGpus = json["failed_by_gpus_at_100"].toArray();
+    qint64 failedAt100 = 0;
+    for (const QJsonValue v : byGpus)
+        failedAt100 += v.toInteger();
+    const QJsonObject failed = json["failed"].toObject();
+    CHECK(failedAt100 <= failed["fractional"].toInteger() + failed["one_gpu"].toInteger() + failed["multi_gpu"].toInteger());
+}
+
+TEST_CASE("frag --mode exact scores exactly and says so; an unknown mode is refused")
+{
+    CliFixture ws;
+    RUN_HEADROOM(study, ws, {"frag", "--nodes", kNodes, "--tasks", kTasks, "--policy", "clustering", "--seed", "42", "--json"});
+    RUN_HEADROOM(exact, ws, {"frag", "--nodes", kNodes, "--tasks", kTasks, "--policy", "clustering", "--seed", "42",
+                             "--mode", "exact", "--json"});
+    REQUIRE(study.exitCode == 0);
+    REQUIRE(exact.exitCode == 0);
+    const QJsonObject studyJson = parseJsonObject(study.out);
+    const QJsonObject exactJson = parseJsonObject(exact.out);
+    CHECK(exactJson["mode"].toString() == "exact");
+    // Exact clustering keys classes by GPU share and strands far more GPUs (about 86 % allocated
+    // against the study's 91.7 %).
+    CHECK(studyJson["at_100"]["allocated_pct"].toDouble() > exactJson["at_100"]["allocated_pct"].toDouble() + 2);
+    RUN_HEADROOM(table, ws, {"frag", "--nodes", kNodes, "--tasks", kTasks, "--policy", "fgd", "--mode", "exact"});
+    CHECK(table.out.contains("fgd, seed 0, exact scoring"));
+    RUN_HEADROOM(bad, ws, {"frag", "--nodes", kNodes, "--tasks", kTasks, "--policy", "fgd", "--mode", "integer"});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("--mode: unknown scoring mode 'integer'; known: study, exact"));
 }
 
 TEST_CASE("frag prints a readable table on a small cluster")
@@ -96,8 +126,9 @@ TEST_CASE("frag --replay --json reports queue depth and waits by size class over
     REQUIRE(r.exitCode == 0);
     const QJsonObject json = parseJsonObject(r.out);
     CHECK(json.keys() == QStringList{"gpus", "max_queue", "max_wait_s", "mean_wait_s", "mode", "never_placed", "placed",
-                                     "points", "policy", "runtime_s", "seed"});
+                                     "points", "policy", "runtime_s", "scoring", "seed"});
     CHECK(json["mode"].toString() == "replay");
+    CHECK(json["scoring"].toString() == "study");
     CHECK(json["policy"].toString() == "fgd");
     const QJsonArray points = json["points"].toArray();
     REQUIRE(points.size() == 141);

@@ -1,5 +1,6 @@
-// Every placement policy on small clusters whose best placement is worked out by hand,
-// the reserve-and-pack option, and the scheduler's bookkeeping against the measure.
+// Every placement policy with exact scoring on small clusters whose best placement is worked
+// out by hand, the reserve-and-pack option, and the scheduler's bookkeeping against the measure
+// in both scoring modes. The study's scoring is in test_frag_study.cpp.
 #include "engine/errors.h"
 #include "engine/frag.h"
 
@@ -31,7 +32,7 @@ Task task(int64_t cpu, int gpus, int share, std::vector<std::string> models = {}
 int smallTaskNode(Policy policy)
 {
     Scheduler scheduler({node("idle", 1, "T4"), node("half", 1, "P100")}, targetWorkload({task(1000, 1, 1000)}),
-                        policy);
+                        policy, 0, 0, ScoreMode::Exact);
     REQUIRE(scheduler.place(task(1000, 1, 500, {"P100"})).node == 1);
     return scheduler.place(task(1000, 1, 300)).node;
 }
@@ -40,11 +41,22 @@ int smallTaskNode(Policy policy)
 // takes a 200 milli-GPU task?
 int smallTaskGpu(Policy policy)
 {
-    Scheduler scheduler({node("n", 2, "T4")}, targetWorkload({task(1000, 1, 500)}), policy);
+    Scheduler scheduler({node("n", 2, "T4")}, targetWorkload({task(1000, 1, 500)}), policy, 0, 0, ScoreMode::Exact);
     REQUIRE(scheduler.place(task(1000, 1, 400)).gpus == std::vector<int>{0});
     const Placement p = scheduler.place(task(1000, 1, 200));
     REQUIRE(p.gpus.size() == 1);
     return p.gpus.front();
+}
+
+// Every policy in both scoring modes.
+std::vector<std::pair<Policy, ScoreMode>> policyModes()
+{
+    std::vector<std::pair<Policy, ScoreMode>> all;
+    for (const Policy policy : allPolicies()) {
+        all.emplace_back(policy, ScoreMode::Study);
+        all.emplace_back(policy, ScoreMode::Exact);
+    }
+    return all;
 }
 
 } // namespace
@@ -68,10 +80,10 @@ TEST_CASE("GPU clustering and first-fit choose the idle node")
     CHECK(smallTaskNode(Policy::FirstFit) == 0);
 }
 
-TEST_CASE("GPU clustering groups tasks with the same GPU request")
+TEST_CASE("exact GPU clustering groups tasks with the same GPU request")
 {
     Scheduler scheduler({node("a", 2, "T4"), node("b", 2, "T4"), node("c", 2, "T4")},
-                        targetWorkload({task(1000, 1, 300)}), Policy::Clustering);
+                        targetWorkload({task(1000, 1, 300)}), Policy::Clustering, 0, 0, ScoreMode::Exact);
     CHECK(scheduler.place(task(1000, 1, 500)).node == 0);
     CHECK(scheduler.place(task(1000, 1, 300)).node == 1);  // an idle node before a node of other requests
     CHECK(scheduler.place(task(1000, 1, 500)).node == 0);  // its own kind
@@ -89,7 +101,7 @@ TEST_CASE("FGD tries every GPU of the node, the baselines take the best-fitting 
 TEST_CASE("whole-GPU tasks take the lowest-numbered fully free GPUs")
 {
     for (const Policy policy : allPolicies()) {
-        Scheduler scheduler({node("n", 4, "T4")}, targetWorkload({task(1000, 1, 1000)}), policy);
+        Scheduler scheduler({node("n", 4, "T4")}, targetWorkload({task(1000, 1, 1000)}), policy, 0, 0, ScoreMode::Exact);
         REQUIRE(scheduler.place(task(1000, 1, 500)).gpus == std::vector<int>{0});
         const Placement p = scheduler.place(task(1000, 2, 1000));
         CHECK(p.node == 0);
@@ -102,18 +114,20 @@ TEST_CASE("random placement is uniform over the nodes that fit and repeats with 
 {
     const std::vector<Node> nodes = {node("a", 8, "G2"), node("b", 8, "G2"), node("c", 8, "G2"), node("d", 1, "T4")};
     const TargetWorkload workload = targetWorkload({task(1000, 1, 100)});
-    Scheduler first(nodes, workload, Policy::Random, 7);
-    Scheduler second(nodes, workload, Policy::Random, 7);
-    std::vector<int> hits(4, 0);
-    for (int i = 0; i < 40; ++i) {
-        const int n = first.place(task(100, 1, 100, {"G2"})).node;
-        CHECK(second.place(task(100, 1, 100, {"G2"})).node == n);
-        ++hits[size_t(n)];
+    for (const ScoreMode mode : {ScoreMode::Study, ScoreMode::Exact}) {
+        Scheduler first(nodes, workload, Policy::Random, 7, 0, mode);
+        Scheduler second(nodes, workload, Policy::Random, 7, 0, mode);
+        std::vector<int> hits(4, 0);
+        for (int i = 0; i < 40; ++i) {
+            const int n = first.place(task(100, 1, 100, {"G2"})).node;
+            CHECK(second.place(task(100, 1, 100, {"G2"})).node == n);
+            ++hits[size_t(n)];
+        }
+        CHECK(hits[3] == 0);                        // the T4 node never fits
+        CHECK(hits[0] > 0);
+        CHECK(hits[1] > 0);
+        CHECK(hits[2] > 0);
     }
-    CHECK(hits[3] == 0);                        // the T4 node never fits
-    CHECK(hits[0] > 0);
-    CHECK(hits[1] > 0);
-    CHECK(hits[2] > 0);
 }
 
 TEST_CASE("reserve-and-pack keeps whole 8-GPU nodes for whole-node tasks")
@@ -144,8 +158,9 @@ TEST_CASE("the scheduler's running fragmentation equals the measure of every nod
     const std::vector<Task> tasks = {task(4000, 1, 300), task(2000, 1, 1000), task(8000, 0, 0),
                                      task(4000, 2, 1000, {"G2"}), task(1000, 1, 700), task(12000, 1, 250)};
     const TargetWorkload workload = targetWorkload(tasks, 1.0);
-    for (const Policy policy : allPolicies()) {
-        Scheduler scheduler(nodes, workload, policy, 3);
+    for (const auto [policy, mode] : policyModes()) {
+        INFO(std::string(toString(policy)) << ", " << std::string(toString(mode)));
+        Scheduler scheduler(nodes, workload, policy, 3, 0, mode);
         for (int round = 0; round < 3; ++round) {
             for (const Task &t : tasks)
                 scheduler.place(t);

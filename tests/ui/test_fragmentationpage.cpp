@@ -4,8 +4,14 @@
 #include "ui/fragmapview.h"
 #include "ui/fragmentationpage.h"
 
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
+#include <QComboBox>
+#include <QLabel>
 #include <QLineSeries>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -77,6 +83,49 @@ TEST_CASE("A run off the GUI thread fills the charts and the map for every chose
     page.findChild<QSlider *>("fragMapSlider")->setValue(0);
     CHECK(map->picture().title.contains("10 %"));
     CHECK(page.statusText().contains("fewest GPUs stranded"));
+}
+
+TEST_CASE("The scoring mode is chosen on the page and FGD's two scorings are compared by GPU request")
+{
+    SmallTrace trace;
+    ui::FragmentationPage page;
+    CHECK(page.scoreMode() == frag::ScoreMode::Study);  // the study's scoring by default
+    CHECK(page.findChild<QComboBox *>("fragMode")->count() == 2);
+    page.setFiles(trace.nodes, trace.tasks);
+    page.setPolicies({frag::Policy::BestFit});
+    page.setScoreMode(frag::ScoreMode::Exact);
+    page.setSeeds(3);
+    REQUIRE(runAndWait(page));
+    REQUIRE(page.results().size() == 1);
+    CHECK(page.results()[0].result.runs[0].mode == frag::ScoreMode::Exact);
+    // FGD runs in both scorings for the comparison even when it was not chosen.
+    REQUIRE(page.fgdExact().runs.size() == 3);
+    REQUIRE(page.fgdStudy().runs.size() == 3);
+    CHECK(page.fgdExact().runs[0].mode == frag::ScoreMode::Exact);
+    CHECK(page.fgdStudy().runs[0].mode == frag::ScoreMode::Study);
+    ui::ChartPanel *panel = page.findChild<ui::ChartPanel *>("fragScoringChart");
+    REQUIRE(panel);
+    QChart *chart = panel->chart();
+    REQUIRE(chart);
+    auto *bars = qobject_cast<QBarSeries *>(chart->series().value(0));
+    REQUIRE(bars);
+    REQUIRE(bars->count() == 2);
+    CHECK(bars->barSets()[0]->label().startsWith("FGD, exact"));
+    CHECK(bars->barSets()[1]->label().startsWith("FGD, the study's"));
+    auto *axis = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+    REQUIRE(axis);
+    CHECK(axis->categories() == QStringList{"Fractional GPU", "1 GPU", "2 GPUs", "4 GPUs", "8 GPUs"});
+    for (int c = 0; c < 5; ++c) {
+        const size_t index = c == 0 ? 0 : size_t(1) << (c - 1);
+        CHECK(bars->barSets()[0]->at(c) == Approx(ui::meanFailedAt100(page.fgdExact(), index)));
+        CHECK(bars->barSets()[1]->at(c) == Approx(ui::meanFailedAt100(page.fgdStudy(), index)));
+    }
+    auto *table = page.findChild<QTableWidget *>("fragScoringTable");
+    REQUIRE(table);
+    CHECK(table->rowCount() == 6);
+    CHECK(table->item(5, 2)->text() == QStringLiteral("%1 %").arg(page.fgdStudy().allocatedPctAt100.mean, 0, 'f', 2));
+    CHECK(page.findChild<QLabel *>("fragScoringText")->text().contains("Why the coarse score packs better"));
+    CHECK(page.chartPanels().size() == 4);
 }
 
 TEST_CASE("Cancel stops a long run and keeps the previous results")
