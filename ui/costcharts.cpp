@@ -164,14 +164,15 @@ QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, co
     for (size_t i = 0; i < months.size(); ++i) {
         *reserved << months[i].reserved.amount.toDouble() / scale;
         *elastic << months[i].elastic.amount.toDouble() / scale;
-        categories << QObject::tr("M%1").arg(i + 1);
+        categories << (months[i].label.empty() ? QObject::tr("M%1").arg(i + 1) : QString::fromStdString(months[i].label));
     }
     auto *series = new QBarSeries;
     series->append(reserved);
     series->append(elastic);
     auto *x = new QBarCategoryAxis;
     x->append(categories);
-    x->setTitleText(QObject::tr("30-day month of the series"));
+    const bool calendar = !months.empty() && !months.front().label.empty();
+    x->setTitleText(calendar ? QObject::tr("Calendar month") : QObject::tr("30-day month of the series"));
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("Spend per month (%1)").arg(unit));
     y->setLabelFormat(QStringLiteral("%.1f"));

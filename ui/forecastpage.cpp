@@ -730,7 +730,14 @@ void ForecastPage::useForReservation()
         return;
     }
     engine::ReservationForecastOptions options;
-    options.termHours = threeYear ? engine::kThreeYearHours : engine::kOneYearHours;
+    // The term starts on the date of the first forecast hour (the first of next month when the
+    // history has no timestamps) and runs 12 or 36 calendar months of real hours.
+    const int64_t firstForecastHour = m_input.startEpochSeconds > 0
+        ? m_input.startEpochSeconds + int64_t(m_run->series.front().history.size()) * 3600
+        : 0;
+    const engine::CivilDate termStart = firstForecastHour > 0 ? engine::dateFromDays(firstForecastHour / 86400)
+                                                              : engine::firstOfNextMonth(engine::todayUtc());
+    options.termHours = int(engine::termHours(termStart, threeYear ? 36 : 12));
     options.reservedRate = engine::Money{reserved, card->currency};
     options.elasticRate = engine::Money{card->onDemand, card->currency};
     options.seed = m_run->settings.seed;
@@ -978,7 +985,7 @@ void ForecastPage::fillReservation()
     // The plain-language answer.
     const engine::ReservationChoice &f = h.forecastOptimum;
     const engine::ReservationChoice &l = h.lookbackOptimum;
-    const QString term = h.termHours == engine::kThreeYearHours ? tr("3-year") : tr("1-year");
+    const QString term = h.termHours > 8784 ? tr("3-year") : tr("1-year");
     double historyMean = 0, forecastMean = 0;
     const std::vector<double> &history = m_run->series.front().history;
     for (double v : history)
