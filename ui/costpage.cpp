@@ -412,11 +412,11 @@ void CostPage::recompute()
         m_sensitivity = engine::sensitivity(*m_demand, mixFor(m_chosenReserved), rates);
         // The whole commitment, whatever the series covers.
         m_commitment.reset();
+        const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
+        const engine::Decimal upfrontShare =
+            card ? (threeYear ? card->reserved3yUpfront : card->reserved1yUpfront) : engine::Decimal();
         if (m_analysis.commitmentPays) {
-            const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
-            const engine::Decimal upfront =
-                card ? (threeYear ? card->reserved3yUpfront : card->reserved1yUpfront) : engine::Decimal();
-            m_commitment = engine::commitmentObligation(m_analysis.optimalReserved, reservedRate, upfront,
+            m_commitment = engine::commitmentObligation(m_analysis.optimalReserved, reservedRate, upfrontShare,
                                                         m_seriesStart, threeYear ? 36 : 12,
                                                         int64_t(m_demand->gpus.size()));
         }
@@ -449,13 +449,27 @@ void CostPage::recompute()
                                 [hours, firstHour, weekTitle](QChart::ChartTheme theme) {
                                     return buildWeekStackChart(hours, firstHour, weekTitle, theme);
                                 }});
-        const std::vector<engine::MonthSpend> months =
+        std::vector<engine::MonthSpend> months =
             engine::monthlySpend(*m_demand, mixFor(m_chosenReserved), rates, m_seriesStart);
+        // The chosen plan's upfront is paid at signing, in the first month.
+        engine::Money upfrontPaid{engine::Decimal(), currency};
+        if (m_chosenReserved > 0 && upfrontShare > engine::Decimal()) {
+            const engine::CommitmentObligation chosenCommitment =
+                engine::commitmentObligation(m_chosenReserved, reservedRate, upfrontShare, m_seriesStart,
+                                             threeYear ? 36 : 12, int64_t(m_demand->gpus.size()));
+            months = engine::withUpfront(std::move(months), upfrontShare, chosenCommitment);
+            upfrontPaid = chosenCommitment.upfront;
+        }
         const QString monthTitle = tr("Monthly spend, %1 reserved").arg(m_chosenReserved);
         m_monthChart->setFigure({monthTitle,
                                  tr("Reserved spend follows the days in each month; elastic spend follows demand. "
-                                    "Calendar months of the series from %1, %2.")
-                                     .arg(QString::fromStdString(engine::isoDate(m_seriesStart)), currencyText),
+                                    "Calendar months of the series from %1, %2.%3")
+                                     .arg(QString::fromStdString(engine::isoDate(m_seriesStart)), currencyText,
+                                          upfrontPaid.amount.isZero()
+                                              ? QString()
+                                              : tr(" The commitment's upfront, %1 for the whole term, is paid at "
+                                                   "signing in the first month; the months carry the rest.")
+                                                    .arg(money(upfrontPaid))),
                                  [months, currencyText, monthTitle](QChart::ChartTheme theme) {
                                      return buildMonthlySpendChart(months, currencyText, monthTitle, theme);
                                  }});

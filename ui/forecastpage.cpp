@@ -979,8 +979,9 @@ void ForecastPage::fillReservation()
         setCell(m_reservation, r, 0, rule, false);
         setCell(m_reservation, r, 1, formatCount(c.reserved));
         setCell(m_reservation, r, 2, money(c.expectedCost));
-        setCell(m_reservation, r, 3, money(c.saving));
-        setCell(m_reservation, r, 4, money(c.expectedCost - h.forecastOptimum.expectedCost));
+        // Differences of the figures as printed, so the row re-adds.
+        setCell(m_reservation, r, 3, money(engine::shownDifference(h.allOnDemand, c.expectedCost)));
+        setCell(m_reservation, r, 4, money(engine::shownDifference(c.expectedCost, h.forecastOptimum.expectedCost)));
     }
     // The plain-language answer.
     const engine::ReservationChoice &f = h.forecastOptimum;
@@ -996,8 +997,8 @@ void ForecastPage::fillReservation()
     lines << tr("<b>Reserve %1 GPUs for the forecast</b> (%2 term, %3): expected %4 over the term, %5 less than "
                 "all on-demand.")
                  .arg(formatCount(f.reserved), term, m_handOffCard.toHtmlEscaped(), money(f.expectedCost),
-                      money(f.saving));
-    const engine::Money extra = l.expectedCost - f.expectedCost;
+                      money(engine::shownDifference(h.allOnDemand, f.expectedCost)));
+    const engine::Money extra = engine::shownDifference(l.expectedCost, f.expectedCost);
     if (l.reserved == f.reserved) {
         lines << tr("The look-back answer reserves the same %1 GPUs: history and forecast agree on this term.")
                      .arg(formatCount(l.reserved));
@@ -1020,7 +1021,7 @@ void ForecastPage::fillReservation()
         if (c.saving.amount.isNegative())
             lines << tr("The rule \"%1\" (%2 GPUs) would cost %3 more than no commitment at all.")
                          .arg(QString::fromStdString(c.rule).toHtmlEscaped(), formatCount(c.reserved),
-                              money(engine::Money{-c.saving.amount, c.saving.currency}));
+                              money(engine::shownDifference(c.expectedCost, h.allOnDemand)));
     lines << tr("Costs are means over %1 simulated term-long paths of the decomposed forecast.").arg(h.paths);
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
 }

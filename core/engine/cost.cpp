@@ -326,7 +326,8 @@ std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &
         const size_t end = std::min(demand.gpus.size(), start + size_t(hoursPerMonth));
         slice.gpus.assign(demand.gpus.begin() + std::ptrdiff_t(start), demand.gpus.begin() + std::ptrdiff_t(end));
         const PlanCost month = planCost(slice, mix, rates);
-        months.push_back({month.reserved, month.onDemand + month.spot, std::string(), int64_t(end - start)});
+        months.push_back({month.reserved, month.onDemand + month.spot, Money{Decimal(), month.reserved.currency},
+                          std::string(), int64_t(end - start)});
     }
     return months;
 }
@@ -341,8 +342,21 @@ std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &
         const auto first = demand.gpus.begin() + std::ptrdiff_t(m.firstHour);
         slice.gpus.assign(first, first + std::ptrdiff_t(m.hours));
         const PlanCost month = planCost(slice, mix, rates);
-        months.push_back({month.reserved, month.onDemand + month.spot, m.label, m.hours});
+        months.push_back({month.reserved, month.onDemand + month.spot, Money{Decimal(), month.reserved.currency},
+                          m.label, m.hours});
     }
+    return months;
+}
+
+std::vector<MonthSpend> withUpfront(std::vector<MonthSpend> months, Decimal upfrontShare,
+                                    const CommitmentObligation &obligation)
+{
+    requireShare("upfront_share", upfrontShare);
+    const Decimal recurring = one() - upfrontShare;
+    for (MonthSpend &m : months)
+        m.reserved = m.reserved * recurring;
+    if (!months.empty())
+        months.front().upfront = obligation.upfront;
     return months;
 }
 

@@ -120,8 +120,9 @@ ShownColumn shownPlanCost(const PlanCost &cost);
 // Spend of a plan per block of `hoursPerMonth` hours (30-day months; the last may be
 // partial): the reserved tier, and the elastic tier (on-demand + spot).
 struct MonthSpend {
-    Money reserved;
+    Money reserved;                 // the reserved tier's hours (the recurring part with withUpfront)
     Money elastic;
+    Money upfront;                  // withUpfront: the commitment's upfront, in the month it is paid
     std::string label;              // calendar months: "2025-07"; blocks: empty
     int64_t hours = 0;              // hours of the series in the month
 };
@@ -163,6 +164,11 @@ struct CommitmentObligation {
 // outside [0, 1] or a term other than 12 or 36 months.
 CommitmentObligation commitmentObligation(int64_t reserved, const Money &rate, Decimal upfrontShare,
                                           CivilDate start, int termMonths, int64_t horizonHours);
+// Cash flow of a plan's months when its commitment has an upfront share: the upfront
+// (obligation.upfront, the whole term's) is paid in the first month, at signing; each month's
+// reserved spend keeps only the recurring (1 − share) part.
+std::vector<MonthSpend> withUpfront(std::vector<MonthSpend> months, Decimal upfrontShare,
+                                    const CommitmentObligation &obligation);
 std::vector<Sensitivity> sensitivity(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
                                      const std::vector<double> &changes = {-0.25, -0.10, 0.10, 0.25});
 

@@ -73,7 +73,7 @@ TEST_CASE("A static owned pool of 16 GPUs at 3.99 costs the golden 1532.16 a day
     CHECK(p.costPerDay == usd("1532.16"));
     CHECK(p.costPerMonth == usd("45964.80"));
     // Over the 12-month term from 2025-01-01: 16 × 3.99 × 8,760 h (not 12 × 30 days).
-    CHECK(p.costOverTerm == usd("559310.40"));
+    CHECK(p.costOverTerm == usd("559238.40"));
     CHECK(r.termHours == 8760);
     CHECK(r.startDate == "2025-01-01");
     CHECK(r.endDate == "2026-01-01");
@@ -129,8 +129,8 @@ TEST_CASE("Comparing static and elastic gives the golden saving as deltas", "[sc
     CHECK(day->values == std::vector<Decimal>{dec("1532.16"), dec("957.6")});
     CHECK(day->deltas == std::vector<Decimal>{dec("0"), dec("-574.56")});
     CHECK(c.find("cost_per_month")->deltas[1] == dec("-17236.80"));
-    // 559,310.40 − 957.60 × 365 = 349,524.00.
-    CHECK(c.find("cost_over_term")->deltas[1] == dec("-209786.40"));
+    // 16 × 3.99 × 8,760 = 559,238.40 against 957.60 × 365 = 349,524.00.
+    CHECK(c.find("cost_over_term")->deltas[1] == dec("-209714.40"));
     // Pools by name: each scenario has the other's at 0.
     CHECK(c.find("gpus.base")->values == std::vector<Decimal>{dec("16"), dec("0")});
     CHECK(c.find("gpus.flex")->values == std::vector<Decimal>{dec("0"), dec("12")});
