@@ -562,7 +562,7 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
         : tr("%1 nodes' worth; no tensor parallelism, any GPUs will do").arg(formatCount(p.nodes));
     m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
     m_daysCard->setText(resultCardText(days(p.days), tr("days on %1 GPUs").arg(formatCount(p.gpus))));
-    m_gpuHoursCard->setText(resultCardText(formatCount(int64_t(std::llround(p.gpuHours))), tr("GPU-hours paid for")));
+    m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
     // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
     const QString product = p.cost && m_rate ? tr("%1 GPU-hours × %2 (%3)")
                                                    .arg(formatCount(p.billedGpuHours), text(m_rate->displayRate()),
