@@ -567,10 +567,12 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
                               percent(m_commitment->shareConsumed))
                          .arg(money(m_commitment->inHorizon));
         } else if (m_commitment && m_commitment->total.amount > engine::Decimal()) {
-            lines << tr("The commitment is owed in full: %1 from %2 to %3 (%4 h), %5 of it upfront at signing.")
+            lines << tr("The commitment is owed in full: %1 from %2 to %3 (%4 h), %5.")
                          .arg(money(m_commitment->total), QString::fromStdString(m_commitment->startDate),
                               QString::fromStdString(m_commitment->endDate), formatCount(m_commitment->termHours),
-                              money(m_commitment->upfront));
+                              m_commitment->upfront.amount.isZero()
+                                  ? tr("nothing upfront")
+                                  : tr("%1 of it upfront at signing").arg(money(m_commitment->upfront)));
         }
         const int64_t over = p75.reserved - optimum.reserved;
         const engine::Money extra = p75Total - optimumTotal;

@@ -251,7 +251,11 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
              QStringLiteral("%1 + %2").arg(count(r.staticGpus), count(r.elasticPeakGpus))},
             {QObject::tr("Fleet utilization"), percent(r.utilization)},
         };
-        if (!r.commitmentsOwed.amount.isZero())
+        // Commitments that outlast the horizon are owed in full: say how much.
+        const bool outlasts = std::any_of(r.pools.begin(), r.pools.end(), [](const engine::PoolResult &p) {
+            return p.priced && p.commitment && !p.commitment->coversTerm && p.gpus > 0;
+        });
+        if (outlasts)
             pools.keyFigures.push_back({QObject::tr("Commitments owed in full"), money(r.commitmentsOwed)});
         deck.items.push_back(std::move(pools));
         deck.items.push_back(figureItem(scenarioDiagramFigure(r)));

@@ -1230,6 +1230,8 @@ void ScenariosPage::showResult()
 
     const auto scenario = m_workspace.scenario(currentName());
     const int horizon = scenario ? scenario->horizonMonths : 0;
+    if (auto *start = m_form->findChild<QLineEdit *>(QStringLiteral("scenarioStartDate")))
+        start->setPlaceholderText(tr("%1 (default)").arg(qs(r.startDate)));
     QString summary = tr("<b>%1</b>: %2 static GPUs and up to %3 elastic at the peak, %4 of the paid GPU-hours used. "
                          "Cost %5 per day, %6 per 30-day month, %7 over the %8-month term (%9 to %10, %11 h).")
                           .arg(qs(r.name).toHtmlEscaped(), formatCount(r.staticGpus), formatCount(r.elasticPeakGpus),

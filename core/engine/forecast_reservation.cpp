@@ -152,7 +152,7 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
         c.rule = rule;
         c.reserved = reserved;
         c.expectedCost = expected(reserved);
-        c.saving = out.allOnDemand - c.expectedCost;
+        c.saving = shownDifference(out.allOnDemand, c.expectedCost); // as printed: re-adds to the costs shown
         return c;
     };
     out.forecastOptimum = choice("forecast optimum", out.onForecast.optimalReserved);

@@ -37,7 +37,7 @@ struct ReservationChoice {
     std::string rule;              // "forecast optimum", "look-back optimum", "P50 of history", ...
     int64_t reserved = 0;          // GPUs committed
     Money expectedCost;            // mean over simulated paths of the term's cost
-    Money saving;                  // all-on-demand cost minus expectedCost (negative: worse)
+    Money saving;                  // all-on-demand cost minus expectedCost, both in cents as shown (negative: worse)
 };
 
 // The forecast distribution drives the cost optimizer. The `paths` simulated term-long paths
