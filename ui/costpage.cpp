@@ -491,12 +491,13 @@ void CostPage::updateTable(const engine::Money &allOnDemand)
 {
     const QStringList headers{tr("Option"),        tr("Reserved\nGPUs"),          tr("Reserved"),
                               tr("On-demand"),     tr("Spot"),                    tr("Total"),
-                              tr("All on-demand,\nsame demand"), tr("vs all\non-demand"), tr("Reserved\nutilization")};
+                              tr("No commitment,\nsame demand"), tr("vs all\non-demand"), tr("Reserved\nutilization")};
     m_table->clear();
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->horizontalHeaderItem(6)->setToolTip(
-        tr("Every row is compared with running its own demand entirely on-demand (like with like)"));
+        tr("Every row is compared with its own demand run with no commitment: on-demand, and spot for the spot "
+           "share (like with like)"));
     const int rows = int(m_options.size() + m_sensitivity.size());
     m_table->setRowCount(rows);
     auto set = [&](int row, int column, const QString &text, bool number = true) {
@@ -527,7 +528,7 @@ void CostPage::updateTable(const engine::Money &allOnDemand)
     for (const engine::Sensitivity &s : m_sensitivity) {
         addRow(row++,
                tr("Plan, demand %1%2 %").arg(s.change > 0 ? "+" : "−").arg(std::abs(s.change) * 100, 0, 'f', 0),
-               m_chosenReserved, s.plan, engine::Money{s.allOnDemand.amount.rounded(2), s.allOnDemand.currency});
+               m_chosenReserved, s.plan, engine::Money{s.noCommitment.amount.rounded(2), s.noCommitment.currency});
     }
 }
 

@@ -307,7 +307,7 @@ std::vector<Sensitivity> sensitivity(const DemandSeries &demand, const PlanMix &
         row.change = change;
         row.plan = planCost(scaled, mix, rates);
         row.total = row.plan.total;
-        row.allOnDemand = planCost(scaled, PlanMix{}, rates).total;
+        row.noCommitment = planCost(scaled, PlanMix{0, 0, mix.spotShare}, rates).total;
         result.push_back(std::move(row));
     }
     return result;

@@ -134,12 +134,13 @@ std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &
                                      CivilDate start);
 
 // Cost of a fixed plan when demand is scaled by (1 + change), e.g. −0.25, −0.10, +0.10, +0.25,
-// with all its parts, against all on-demand at the same scaled demand (like with like).
+// with all its parts, against no commitment at the same scaled demand (like with like): the
+// plan's elastic tier only, the same spot share (all on-demand when the share is 0).
 struct Sensitivity {
     double change = 0;
     Money total;                    // = plan.total
     PlanCost plan;                  // the plan's reserved, on-demand and spot parts
-    Money allOnDemand;              // the scaled demand entirely at the on-demand rate
+    Money noCommitment;             // the scaled demand with no reservation, same spot share
 };
 
 // A 1- or 3-year commitment is paid for its whole term whatever the analysis horizon

@@ -124,9 +124,12 @@ TEST_CASE("headroom report of one scenario has no comparison pages", "[report]")
     const QString pdf = fixture.filePath("one.pdf");
     RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Three-year core", "--output", pdf}));
     REQUIRE(r.exitCode == 0);
-    CHECK(pdfPages(pdf) == 5);  // title, assumptions, pools, diagram, warnings
+    // title, assumptions, pools, diagram, the scenario's warnings (its 3-year commitment outlasts
+    // the 12-month horizon), the deck's warnings
+    CHECK(pdfPages(pdf) == 6);
     const QString text = tool("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenario: Three-year core"));
+    CHECK(text.contains("owed in full"));
     CHECK_FALSE(text.contains("Scenarios compared"));
 }
 

@@ -301,7 +301,7 @@ TEST_CASE("A 3-year commitment is owed in full over a 1-year series, its upfront
     CHECK(paid[1].reserved == usd("10402.56"));
 }
 
-TEST_CASE("Sensitivity rows carry every part and all on-demand at the same demand", "[cost][sensitivity]")
+TEST_CASE("Sensitivity rows carry every part and no commitment at the same demand", "[cost][sensitivity]")
 {
     // 10 GPUs every hour for a day; 6 reserved at $3, the rest on-demand at $5.
     const DemandSeries demand = hourly(std::vector<int64_t>(24, 10));
@@ -314,9 +314,9 @@ TEST_CASE("Sensitivity rows carry every part and all on-demand at the same deman
     CHECK(rows[0].plan.reserved == usd("432"));
     CHECK(rows[0].plan.onDemand == usd("180"));
     CHECK(rows[0].total == usd("612"));
-    CHECK(rows[0].allOnDemand == usd("900"));
+    CHECK(rows[0].noCommitment == usd("900"));
     // +25 %: 12.5 GPUs; on-demand 6.5 × 5 × 24 = 780; all on-demand 12.5 × 5 × 24 = 1,500.
     CHECK(rows[1].plan.onDemand == usd("780"));
     CHECK(rows[1].total == usd("1212"));
-    CHECK(rows[1].allOnDemand == usd("1500"));
+    CHECK(rows[1].noCommitment == usd("1500"));
 }

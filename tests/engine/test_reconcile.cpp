@@ -92,11 +92,11 @@ TEST_CASE("Property: every money table of the cost engine re-adds to its printed
             const ShownColumn row = shownPlanCost(s.plan);
             CHECK(reAdds(row));
             CHECK(s.total == s.plan.total);
-            // Like with like: all on-demand at the same scaled demand.
+            // Like with like: no commitment (same spot share) at the same scaled demand.
             DemandSeries scaled = demand;
             for (Decimal &g : scaled.gpus)
                 g = g * Decimal::fromDouble(1 + s.change);
-            CHECK(s.allOnDemand == planCost(scaled, PlanMix{}, rates).total);
+            CHECK(s.noCommitment == planCost(scaled, PlanMix{0, 0, mix.spotShare}, rates).total);
         }
 
         const StaticVsElastic sve =

@@ -262,7 +262,7 @@ TEST_CASE("A 3-year commitment over one year of demand shows the whole obligatio
     CHECK(page.recommendation().contains("owed in full"));
 }
 
-TEST_CASE("Sensitivity rows show every part and compare with all on-demand at the same demand")
+TEST_CASE("Sensitivity rows show every part and compare with no commitment at the same demand")
 {
     TempWorkspace ws;
     ui::CostPage page(*ws);
@@ -282,7 +282,7 @@ TEST_CASE("Sensitivity rows show every part and compare with all on-demand at th
         const qint64 parts = cents(table->item(row, 2)->text()) + cents(table->item(row, 3)->text()) +
                              cents(table->item(row, 4)->text());
         CHECK(parts == cents(table->item(row, 5)->text()));
-        // Like with like: all on-demand at this row's demand grows with the demand.
+        // Like with like: no commitment at this row's demand grows with the demand.
         const qint64 onDemandOnly = cents(table->item(row, 6)->text());
         CHECK(onDemandOnly > previousOnDemandOnly);
         previousOnDemandOnly = onDemandOnly;
@@ -291,7 +291,8 @@ TEST_CASE("Sensitivity rows show every part and compare with all on-demand at th
         shown.remove(QStringLiteral(" %"));
         CHECK(shown.toDouble() == Approx(expected * 100).margin(0.051));
     }
-    // −10 % demand: all on-demand is 0.9 × the base row's, to within rounding of the scaled hours.
+    // −10 % demand: no commitment costs 0.9 × the base row's (the "All on-demand" option, same
+    // spot share), to within rounding of the scaled hours.
     const qint64 base = cents(table->item(0, 6)->text());
     CHECK(double(cents(table->item(first + 1, 6)->text())) == Approx(0.9 * double(base)).epsilon(1e-6));
 }
