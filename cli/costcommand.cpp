@@ -194,8 +194,9 @@ int runStaticVsElastic(const QStringList &argv, Context &context)
     const int days = daysPerMonth(args);
 
     const engine::StaticVsElastic r = engine::staticVsElastic(staticGpus, elasticGpus, rate, days);
-    const Money staticPerMonth = r.staticPerDay * int64_t(days);
-    const Money elasticPerMonth = r.elasticPerDay * int64_t(days);
+    // The saving rows are the differences of the fleet rows as printed (engine::shownDifference).
+    const Money &staticPerMonth = r.staticPerMonth;
+    const Money &elasticPerMonth = r.elasticPerMonth;
     const QJsonObject json{
         {QStringLiteral("static_per_day"), QString::fromStdString(r.staticPerDay.cents())},
         {QStringLiteral("elastic_per_day"), QString::fromStdString(r.elasticPerDay.cents())},
@@ -359,7 +360,7 @@ QString recommendation(const ReserveInputs &in, const engine::ReserveAnalysis &a
         text += QStringLiteral("; the P75 rule reserves the same");
     } else {
         text += QStringLiteral("; the P75 rule would reserve %1 and cost %2 more over the series")
-                    .arg(formatInteger(a.p75Reserved), moneyText(a.costAtP75 - a.costAtOptimum));
+                    .arg(formatInteger(a.p75Reserved), moneyText(engine::shownDifference(a.costAtP75, a.costAtOptimum)));
     }
     return text;
 }
@@ -393,9 +394,9 @@ QJsonObject reserveJson(const ReserveInputs &in, const engine::ReserveAnalysis &
         {QStringLiteral("fractile_reserved"), qint64(a.fractileReserved)},
         {QStringLiteral("p50_reserved"), qint64(a.p50Reserved)},
         {QStringLiteral("p75_reserved"), qint64(a.p75Reserved)},
-        {QStringLiteral("saving_vs_on_demand"), cents(a.costAllElastic - a.costAtOptimum)},
-        {QStringLiteral("p75_extra_cost"), cents(a.costAtP75 - a.costAtOptimum)},
-        {QStringLiteral("p50_extra_cost"), cents(a.costAtP50 - a.costAtOptimum)},
+        {QStringLiteral("saving_vs_on_demand"), cents(engine::shownDifference(a.costAllElastic, a.costAtOptimum))},
+        {QStringLiteral("p75_extra_cost"), cents(engine::shownDifference(a.costAtP75, a.costAtOptimum))},
+        {QStringLiteral("p50_extra_cost"), cents(engine::shownDifference(a.costAtP50, a.costAtOptimum))},
         {QStringLiteral("commitment_pays"), a.commitmentPays},
         {QStringLiteral("reserved_utilization"),
          reservedUtilization ? QJsonValue(*reservedUtilization) : QJsonValue(QJsonValue::Null)},
@@ -455,7 +456,7 @@ void writeReserveTable(QTextStream &out, const ReserveInputs &in, const engine::
                  {QStringLiteral("cost over series"), Table::Align::Right},
                  {QStringLiteral("vs optimum"), Table::Align::Right}});
     const auto row = [&](const QString &plan, int64_t reserved, const Money &cost) {
-        const Money extra = cost - a.costAtOptimum;
+        const Money extra = engine::shownDifference(cost, a.costAtOptimum);
         table.addRow({plan, formatInteger(reserved), moneyText(cost),
                       extra.amount.isZero() ? QString() : signedMoneyText(extra)});
     };

@@ -113,20 +113,7 @@ QString moneyText(const engine::Money &money)
 
 QString rateText(const engine::Money &rate)
 {
-    const std::string exact = rate.amount.toString();
-    const size_t dot = exact.find('.');
-    if (dot == std::string::npos || exact.size() - dot - 1 <= 2)
-        return moneyText(rate);
-    // Show the cents as display() does, then every further digit of the exact rate.
-    constexpr engine::Decimal::Units kCentUnits = 10'000'000;
-    const engine::Decimal::Units units = rate.amount.units();
-    const engine::Money cents{engine::Decimal::fromUnits(units - units % kCentUnits), rate.currency};
-    QString text = moneyText(cents);
-    qsizetype lastDigit = text.size() - 1;
-    while (lastDigit >= 0 && !text.at(lastDigit).isDigit())
-        --lastDigit;
-    text.insert(lastDigit + 1, QString::fromStdString(exact.substr(dot + 3)));
-    return text;
+    return QString::fromStdString(rate.displayRate());
 }
 
 QString decimalText(engine::Decimal value)

@@ -91,6 +91,7 @@ int runList(const Args &args, Context &context)
 
 QJsonObject resultJson(const engine::ScenarioResult &r, const engine::Scenario &scenario)
 {
+    const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
     QJsonArray pools;
     for (const engine::PoolResult &p : r.pools) {
         QJsonObject o;
@@ -102,8 +103,23 @@ QJsonObject resultJson(const engine::ScenarioResult &r, const engine::Scenario &
         o.insert(QStringLiteral("role"), qs(std::string(engine::toString(p.role))));
         o.insert(QStringLiteral("partitioning"), qs(std::string(engine::toString(p.partitioning))));
         o.insert(QStringLiteral("priced"), p.priced);
+        if (p.priced)
+            o.insert(QStringLiteral("rate_per_gpu_hour"), qs(p.ratePerGpuHour.amount.toString()));
         o.insert(QStringLiteral("cost_per_day"), qs(p.costPerDay.cents()));
         o.insert(QStringLiteral("cost_per_month"), qs(p.costPerMonth.cents()));
+        o.insert(QStringLiteral("cost_over_term"), qs(p.costOverTerm.cents()));
+        if (p.commitment) {
+            QJsonObject c;
+            c.insert(QStringLiteral("term_months"), p.commitment->termMonths);
+            c.insert(QStringLiteral("start_date"), qs(p.commitment->startDate));
+            c.insert(QStringLiteral("end_date"), qs(p.commitment->endDate));
+            c.insert(QStringLiteral("term_hours"), qint64(p.commitment->termHours));
+            c.insert(QStringLiteral("total"), qs(p.commitment->total.cents()));
+            c.insert(QStringLiteral("upfront"), qs(p.commitment->upfront.cents()));
+            c.insert(QStringLiteral("in_horizon"), qs(p.commitment->inHorizon.cents()));
+            c.insert(QStringLiteral("covers_term"), p.commitment->coversTerm);
+            o.insert(QStringLiteral("commitment"), c);
+        }
         pools.append(o);
     }
     QJsonArray warnings;
@@ -112,10 +128,14 @@ QJsonObject resultJson(const engine::ScenarioResult &r, const engine::Scenario &
     QJsonObject o;
     o.insert(QStringLiteral("scenario"), qs(r.name));
     o.insert(QStringLiteral("pools"), pools);
-    o.insert(QStringLiteral("cost_per_day"), qs(r.costPerDay.cents()));
-    o.insert(QStringLiteral("cost_per_month"), qs(r.costPerMonth.cents()));
-    o.insert(QStringLiteral("cost_over_term"), qs(r.costOverTerm.cents()));
+    // Totals as printed: the sums of the pools' cents.
+    o.insert(QStringLiteral("cost_per_day"), qs(shown.perDay.total.cents()));
+    o.insert(QStringLiteral("cost_per_month"), qs(shown.perMonth.total.cents()));
+    o.insert(QStringLiteral("cost_over_term"), qs(shown.overTerm.total.cents()));
     o.insert(QStringLiteral("horizon_months"), scenario.horizonMonths);
+    o.insert(QStringLiteral("start_date"), qs(r.startDate));
+    o.insert(QStringLiteral("end_date"), qs(r.endDate));
+    o.insert(QStringLiteral("term_hours"), qint64(r.termHours));
     o.insert(QStringLiteral("currency"), qs(r.costPerDay.currency));
     o.insert(QStringLiteral("warnings"), warnings);
     return o;
@@ -145,24 +165,43 @@ int runEvaluate(const Args &args, Context &context)
                  {QStringLiteral("Headroom at peak"), Table::Align::Right},
                  {QStringLiteral("Per GPU-hour"), Table::Align::Right},
                  {QStringLiteral("Per day"), Table::Align::Right},
-                 {QStringLiteral("Per month"), Table::Align::Right}});
+                 {QStringLiteral("Per 30-day month"), Table::Align::Right},
+                 {QStringLiteral("Over the term"), Table::Align::Right}});
+    const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
+    size_t priced = 0;
     for (const engine::PoolResult &p : r.pools) {
         const QString unpriced = QStringLiteral("unpriced");
+        const size_t at = priced;
+        if (p.priced)
+            ++priced;
         table.addRow({qs(p.name), qs(p.gpuId), tierText(p.tier), qs(std::string(engine::toString(p.partitioning))),
                       formatInteger(p.gpus) + (p.autoSized ? QStringLiteral(" (auto)") : QString()),
                       percentText(p.utilization), countOf(p.headroomAtPeak, QStringLiteral("GPU"), QStringLiteral("GPUs")),
-                      p.priced ? rateText(p.ratePerGpuHour) : unpriced, p.priced ? moneyText(p.costPerDay) : unpriced,
-                      p.priced ? moneyText(p.costPerMonth) : unpriced});
+                      p.priced ? rateText(p.ratePerGpuHour) : unpriced,
+                      p.priced ? moneyText(shown.perDay.parts[at]) : unpriced,
+                      p.priced ? moneyText(shown.perMonth.parts[at]) : unpriced,
+                      p.priced ? moneyText(shown.overTerm.parts[at]) : unpriced});
     }
+    table.addRow({QStringLiteral("Fleet"), QString(), QString(), QString(), QString(), QString(), QString(), QString(),
+                  moneyText(shown.perDay.total), moneyText(shown.perMonth.total), moneyText(shown.overTerm.total)});
     table.write(out);
     out << '\n';
     writeFields(out, {{QStringLiteral("Static GPUs"), formatInteger(r.staticGpus)},
                       {QStringLiteral("Elastic GPUs at peak"), formatInteger(r.elasticPeakGpus)},
                       {QStringLiteral("Fleet utilization"), percentText(r.utilization)},
-                      {QStringLiteral("Cost per day"), moneyText(r.costPerDay)},
-                      {QStringLiteral("Cost per month (30 days)"), moneyText(r.costPerMonth)},
-                      {QStringLiteral("Cost over the term (%1 months)").arg(scenario.horizonMonths),
-                       moneyText(r.costOverTerm)}});
+                      {QStringLiteral("Cost per day"), moneyText(shown.perDay.total)},
+                      {QStringLiteral("Cost per 30-day month"), moneyText(shown.perMonth.total)},
+                      {QStringLiteral("Cost over the term (%1 months, %2 to %3, %4 h)")
+                           .arg(scenario.horizonMonths)
+                           .arg(qs(r.startDate), qs(r.endDate), formatInteger(r.termHours)),
+                       moneyText(shown.overTerm.total)}});
+    for (const engine::PoolResult &p : r.pools)
+        if (p.priced && p.commitment && !p.commitment->coversTerm && p.gpus > 0)
+            writeFields(out, {{QStringLiteral("Commitment owed, %1").arg(qs(p.name)),
+                               QStringLiteral("%1 (%2 to %3, %4 h; %5 upfront; %6 in the term above)")
+                                   .arg(moneyText(p.commitment->total), qs(p.commitment->startDate),
+                                        qs(p.commitment->endDate), formatInteger(p.commitment->termHours),
+                                        moneyText(p.commitment->upfront), moneyText(p.commitment->inHorizon))}});
     if (!r.warnings.empty()) {
         out << "\nWarnings:\n";
         for (const engine::ScenarioWarning &w : r.warnings)

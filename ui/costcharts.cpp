@@ -152,26 +152,38 @@ QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, co
 {
     QChart *chart = newStyledChart(title, theme);
     double maxValue = 0;
-    for (const engine::MonthSpend &m : months)
-        maxValue = std::max({maxValue, m.reserved.amount.toDouble(), m.elastic.amount.toDouble()});
+    bool upfront = false;
+    for (const engine::MonthSpend &m : months) {
+        maxValue = std::max({maxValue, m.reserved.amount.toDouble(), m.elastic.amount.toDouble(),
+                             m.upfront.amount.toDouble()});
+        upfront = upfront || !m.upfront.amount.isZero();
+    }
     QString unit;
     const double scale = moneyAxisScale(maxValue, currency, &unit);
     auto *reserved = new QBarSet(QObject::tr("Reserved"));
     auto *elastic = new QBarSet(QObject::tr("Elastic (on-demand + spot)"));
+    auto *upfrontSet = upfront ? new QBarSet(QObject::tr("Upfront (paid at signing)")) : nullptr;
+    if (upfrontSet)
+        upfrontSet->setColor(QColor(0x1b, 0x4f, 0x72));
     reserved->setColor(QColor(0x2e, 0x86, 0xc1));
     elastic->setColor(QColor(0xe6, 0x7e, 0x22));
     QStringList categories;
     for (size_t i = 0; i < months.size(); ++i) {
         *reserved << months[i].reserved.amount.toDouble() / scale;
         *elastic << months[i].elastic.amount.toDouble() / scale;
-        categories << QObject::tr("M%1").arg(i + 1);
+        if (upfrontSet)
+            *upfrontSet << months[i].upfront.amount.toDouble() / scale;
+        categories << (months[i].label.empty() ? QObject::tr("M%1").arg(i + 1) : QString::fromStdString(months[i].label));
     }
     auto *series = new QBarSeries;
     series->append(reserved);
     series->append(elastic);
+    if (upfrontSet)
+        series->append(upfrontSet);
     auto *x = new QBarCategoryAxis;
     x->append(categories);
-    x->setTitleText(QObject::tr("30-day month of the series"));
+    const bool calendar = !months.empty() && !months.front().label.empty();
+    x->setTitleText(calendar ? QObject::tr("Calendar month") : QObject::tr("30-day month of the series"));
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("Spend per month (%1)").arg(unit));
     y->setLabelFormat(QStringLiteral("%.1f"));

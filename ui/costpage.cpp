@@ -11,6 +11,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateEdit>
+#include <QDateTime>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -32,12 +34,23 @@ namespace headroom::ui {
 
 namespace {
 
-constexpr int kHoursPerMonth = 720;
 constexpr int kHoursPerWeek = 168;
 
 QString money(const engine::Money &m)
 {
     return QString::fromStdString(m.display());
+}
+
+// A rate with every digit the card holds: "$3.8192".
+QString rateText(const engine::Money &m)
+{
+    return QString::fromStdString(m.displayRate());
+}
+
+engine::CivilDate civil(const QDate &date)
+{
+    return engine::CivilDate{std::chrono::year{date.year()}, std::chrono::month{unsigned(date.month())},
+                             std::chrono::day{unsigned(date.day())}};
 }
 
 QString percent(double share, int decimals = 1)
@@ -134,14 +147,30 @@ QWidget *CostPage::buildInputs()
     m_weekend = spin(0, 1, 0.6, QString(), tr("Weekend share of the weekday bump above the baseline, 0–1"), 2);
     m_growth = spin(-50, 100, 0, tr(" %/month"), tr("Linear demand growth per 30 days, −50 to 100 %"), 1);
     m_noise = spin(0, 50, 5, tr(" %"), tr("Hour-to-hour noise as a share of demand, 0–50 %"), 1);
+    // Calendar months from the start date (0: one week); the hours are the real hours between
+    // the dates (engine::termHours), 8,760 or 8,784 a year.
     m_horizon = new QComboBox(m_shapeBox);
-    m_horizon->addItem(tr("1 week (168 h)"), kHoursPerWeek);
-    m_horizon->addItem(tr("1 month (720 h)"), kHoursPerMonth);
-    m_horizon->addItem(tr("1 year (8,760 h)"), 8760);
-    m_horizon->addItem(tr("3 years (26,280 h)"), 26280);
+    m_horizon->setObjectName("costHorizon");
+    m_horizon->addItem(tr("1 week (168 h)"), 0);
+    m_horizon->addItem(tr("1 month"), 1);
+    m_horizon->addItem(tr("1 year"), 12);
+    m_horizon->addItem(tr("3 years"), 36);
     m_horizon->setCurrentIndex(2);
-    m_horizon->setToolTip(tr("Length of the series; use the commitment term, not only the look-back window"));
+    m_horizon->setToolTip(tr("Length of the series in calendar months from the start date (real hours: 8,760 h a "
+                             "common year, 8,784 h a leap year); use the commitment term, not only the look-back "
+                             "window"));
     connect(m_horizon, &QComboBox::currentIndexChanged, this, &CostPage::recompute);
+    m_startDate = new QDateEdit(m_shapeBox);
+    m_startDate->setObjectName("costStartDate");
+    m_startDate->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
+    m_startDate->setCalendarPopup(true);
+    {
+        const engine::CivilDate first = engine::firstOfNextMonth(engine::todayUtc());
+        m_startDate->setDate(QDate(int(first.year()), int(unsigned(first.month())), int(unsigned(first.day()))));
+    }
+    m_startDate->setToolTip(tr("First day of the series and of the commitment (00:00 UTC); default: the first of "
+                               "next month"));
+    connect(m_startDate, &QDateEdit::dateChanged, this, &CostPage::recompute);
     m_seed = new QSpinBox(m_shapeBox);
     m_seed->setRange(1, 1'000'000);
     m_seed->setToolTip(tr("Seed of the deterministic noise"));
@@ -152,6 +181,7 @@ QWidget *CostPage::buildInputs()
     shape->addRow(tr("Weekend factor:"), m_weekend);
     shape->addRow(tr("Growth:"), m_growth);
     shape->addRow(tr("Noise:"), m_noise);
+    shape->addRow(tr("Start date:"), m_startDate);
     shape->addRow(tr("Horizon:"), m_horizon);
     shape->addRow(tr("Seed:"), m_seed);
     demandLayout->addWidget(m_shapeBox);
@@ -304,8 +334,13 @@ bool CostPage::computeDemand(QString *error)
             *error = tr("demand series \"%1\" is no longer in the workspace").arg(name);
             return false;
         }
+        // A series with timestamps starts on its first hour's date; one without, on the start date.
+        m_seriesStart = m_demand->startEpochSeconds != 0
+                            ? engine::dateFromDays(m_demand->startEpochSeconds / 86400)
+                            : civil(m_startDate->date());
         return true;
     }
+    m_seriesStart = civil(m_startDate->date());
     engine::DemandShape shape;
     shape.baselineGpus = m_baseline->value();
     shape.dailyPeakGpus = m_peak->value();
@@ -314,7 +349,8 @@ bool CostPage::computeDemand(QString *error)
     shape.growthPerMonth = m_growth->value() / 100.0;
     shape.noise = m_noise->value() / 100.0;
     shape.seed = uint32_t(m_seed->value());
-    shape.hours = m_horizon->currentData().toInt();
+    const int months = m_horizon->currentData().toInt();
+    shape.hours = months == 0 ? kHoursPerWeek : int(engine::termHours(m_seriesStart, months));
     m_demand = engine::generateDemand(shape, "generated");
     return true;
 }
@@ -374,6 +410,16 @@ void CostPage::recompute()
                                  engine::planCost(*m_demand, mixFor(m_chosenReserved), rates)});
         const engine::PlanCost chosen = engine::planCost(*m_demand, mixFor(m_chosenReserved), rates, true);
         m_sensitivity = engine::sensitivity(*m_demand, mixFor(m_chosenReserved), rates);
+        // The whole commitment, whatever the series covers.
+        m_commitment.reset();
+        const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
+        const engine::Decimal upfrontShare =
+            card ? (threeYear ? card->reserved3yUpfront : card->reserved1yUpfront) : engine::Decimal();
+        if (m_analysis.commitmentPays) {
+            m_commitment = engine::commitmentObligation(m_analysis.optimalReserved, reservedRate, upfrontShare,
+                                                        m_seriesStart, threeYear ? 36 : 12,
+                                                        int64_t(m_demand->gpus.size()));
+        }
 
         const int weeks = std::max<int>(1, int((m_demand->gpus.size() + kHoursPerWeek - 1) / kHoursPerWeek));
         {
@@ -388,7 +434,7 @@ void CostPage::recompute()
             {tr("Total cost vs reserved GPUs (%1 commitment)").arg(termText),
              tr("Cost over the whole series (%1 hours): reserved GPUs × %2 every hour plus elastic demand above "
                 "them at %3. The optimum reserves where P(demand > R) = %4 (critical fractile).")
-                 .arg(formatCount(int64_t(m_demand->gpus.size())), money(reservedRate), money(elastic))
+                 .arg(formatCount(int64_t(m_demand->gpus.size())), rateText(reservedRate), rateText(elastic))
                  .arg(analysis.criticalFractile, 0, 'f', 3),
              [analysis, currencyText, termText](QChart::ChartTheme theme) {
                  return buildReserveSweepChart(analysis, currencyText,
@@ -403,12 +449,27 @@ void CostPage::recompute()
                                 [hours, firstHour, weekTitle](QChart::ChartTheme theme) {
                                     return buildWeekStackChart(hours, firstHour, weekTitle, theme);
                                 }});
-        const std::vector<engine::MonthSpend> months =
-            engine::monthlySpend(*m_demand, mixFor(m_chosenReserved), rates, kHoursPerMonth);
+        std::vector<engine::MonthSpend> months =
+            engine::monthlySpend(*m_demand, mixFor(m_chosenReserved), rates, m_seriesStart);
+        // The chosen plan's upfront is paid at signing, in the first month.
+        engine::Money upfrontPaid{engine::Decimal(), currency};
+        if (m_chosenReserved > 0 && upfrontShare > engine::Decimal()) {
+            const engine::CommitmentObligation chosenCommitment =
+                engine::commitmentObligation(m_chosenReserved, reservedRate, upfrontShare, m_seriesStart,
+                                             threeYear ? 36 : 12, int64_t(m_demand->gpus.size()));
+            months = engine::withUpfront(std::move(months), upfrontShare, chosenCommitment);
+            upfrontPaid = chosenCommitment.upfront;
+        }
         const QString monthTitle = tr("Monthly spend, %1 reserved").arg(m_chosenReserved);
         m_monthChart->setFigure({monthTitle,
-                                 tr("Reserved spend is flat; elastic spend follows demand. 30-day months of the "
-                                    "series, %1.").arg(currencyText),
+                                 tr("Reserved spend follows the days in each month; elastic spend follows demand. "
+                                    "Calendar months of the series from %1, %2.%3")
+                                     .arg(QString::fromStdString(engine::isoDate(m_seriesStart)), currencyText,
+                                          upfrontPaid.amount.isZero()
+                                              ? QString()
+                                              : tr(" The commitment's upfront, %1 for the whole term, is paid at "
+                                                   "signing in the first month; the months carry the rest.")
+                                                    .arg(money(upfrontPaid))),
                                  [months, currencyText, monthTitle](QChart::ChartTheme theme) {
                                      return buildMonthlySpendChart(months, currencyText, monthTitle, theme);
                                  }});
@@ -428,11 +489,15 @@ void CostPage::showError(const QString &message)
 
 void CostPage::updateTable(const engine::Money &allOnDemand)
 {
-    const QStringList headers{tr("Option"), tr("Reserved\nGPUs"), tr("Reserved"), tr("On-demand"), tr("Spot"),
-                              tr("Total"), tr("vs all\non-demand"), tr("Reserved\nutilization")};
+    const QStringList headers{tr("Option"),        tr("Reserved\nGPUs"),          tr("Reserved"),
+                              tr("On-demand"),     tr("Spot"),                    tr("Total"),
+                              tr("No commitment,\nsame demand"), tr("vs all\non-demand"), tr("Reserved\nutilization")};
     m_table->clear();
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
+    m_table->horizontalHeaderItem(6)->setToolTip(
+        tr("Every row is compared with its own demand run with no commitment: on-demand, and spot for the spot "
+           "share (like with like)"));
     const int rows = int(m_options.size() + m_sensitivity.size());
     m_table->setRowCount(rows);
     auto set = [&](int row, int column, const QString &text, bool number = true) {
@@ -441,35 +506,30 @@ void CostPage::updateTable(const engine::Money &allOnDemand)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, column, item);
     };
-    auto addRow = [&](int row, const QString &name, int64_t reserved, const engine::PlanCost &c) {
-        const engine::Money parts[] = {c.reserved, c.onDemand, c.spot};
-        const engine::Money shownTotal = engine::sumOfShownCents(std::begin(parts), std::end(parts));
+    // Parts in cents, the total their sum, the comparison between totals as shown.
+    const engine::Money shownAllOnDemand{allOnDemand.amount.rounded(2), allOnDemand.currency};
+    auto addRow = [&](int row, const QString &name, int64_t reserved, const engine::PlanCost &c,
+                      const engine::Money &onDemandOnly) {
+        const engine::ShownColumn shown = engine::shownPlanCost(c);
         set(row, 0, name, false);
         set(row, 1, formatCount(reserved));
-        set(row, 2, money(c.reserved));
-        set(row, 3, money(c.onDemand));
-        set(row, 4, money(c.spot));
-        set(row, 5, money(shownTotal));
-        const double base = allOnDemand.amount.toDouble();
-        set(row, 6, base > 0 ? percent(c.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"));
-        set(row, 7, reserved > 0 ? percent(c.reservedUtilization) : QStringLiteral("—"));
+        set(row, 2, money(shown.parts[0]));
+        set(row, 3, money(shown.parts[1]));
+        set(row, 4, money(shown.parts[2]));
+        set(row, 5, money(shown.total));
+        set(row, 6, money(onDemandOnly));
+        const double base = onDemandOnly.amount.toDouble();
+        set(row, 7, base > 0 ? percent(shown.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"));
+        set(row, 8, reserved > 0 ? percent(c.reservedUtilization) : QStringLiteral("—"));
     };
     int row = 0;
     for (const Option &o : m_options)
-        addRow(row++, o.name, o.reserved, o.cost);
+        addRow(row++, o.name, o.reserved, o.cost, shownAllOnDemand);
     for (const engine::Sensitivity &s : m_sensitivity) {
-        set(row, 0, tr("Plan, demand %1%2 %").arg(s.change > 0 ? "+" : "−").arg(std::abs(s.change) * 100, 0, 'f', 0),
-            false);
-        set(row, 1, formatCount(m_chosenReserved));
-        set(row, 5, money(s.total));
-        const double base = allOnDemand.amount.toDouble();
-        set(row, 6, base > 0 ? percent(s.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"));
-        ++row;
+        addRow(row++,
+               tr("Plan, demand %1%2 %").arg(s.change > 0 ? "+" : "−").arg(std::abs(s.change) * 100, 0, 'f', 0),
+               m_chosenReserved, s.plan, engine::Money{s.noCommitment.amount.rounded(2), s.noCommitment.currency});
     }
-    for (int r = 0; r < m_table->rowCount(); ++r)
-        for (int c = 0; c < m_table->columnCount(); ++c)
-            if (!m_table->item(r, c))
-                set(r, c, QString());
 }
 
 void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine::Money &reservedRate,
@@ -478,29 +538,54 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
     const Option &allOnDemand = m_options[0];
     const Option &p75 = m_options[2];
     const Option &optimum = m_options[3];
-    const QString term = m_term->currentData().toInt() == 3 ? tr("3 years") : tr("1 year");
-    const double months = double(m_demand->gpus.size()) / kHoursPerMonth;
+    const bool threeYear = m_term->currentData().toInt() == 3;
+    const QString term = threeYear ? tr("3 years") : tr("1 year");
+    const int64_t seriesHours = int64_t(m_demand->gpus.size());
+    // Totals as the table prints them.
+    const engine::Money allTotal = engine::shownPlanCost(allOnDemand.cost).total;
+    const engine::Money optimumTotal = engine::shownPlanCost(optimum.cost).total;
+    const engine::Money p75Total = engine::shownPlanCost(p75.cost).total;
     QStringList lines;
     if (!m_analysis.commitmentPays) {
         lines << tr("<b>Do not reserve:</b> the committed rate %1 is not below the elastic rate, so the commitment "
                     "never pays. Run everything on-demand/spot.")
-                     .arg(money(reservedRate));
+                     .arg(rateText(reservedRate));
     } else {
-        const double saving = 1.0 - optimum.cost.total.amount.toDouble() / allOnDemand.cost.total.amount.toDouble();
-        lines << tr("<b>Reserve %1 GPUs for %2:</b> %3 cheaper than all on-demand (%4 instead of %5 over the "
-                    "series).")
-                     .arg(formatCount(optimum.reserved), term, percent(saving), money(optimum.cost.total),
-                          money(allOnDemand.cost.total));
+        const double saving = 1.0 - optimumTotal.amount.toDouble() / allTotal.amount.toDouble();
+        lines << tr("<b>Reserve %1 GPUs for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
+                    "over %6 h from %7).")
+                     .arg(formatCount(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
+                          formatCount(seriesHours), QString::fromStdString(engine::isoDate(m_seriesStart)));
+        if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal()) {
+            lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 GPUs × %2 × %3 h (%4 to "
+                        "%5) = %6, of which %7 upfront at signing. The series covers %8 h, %9 of the term (%10 of the "
+                        "obligation), so the saving above is measured on that share only. Use the forecast hand-off "
+                        "(Forecast page) to cost the whole term.</span>")
+                         .arg(formatCount(optimum.reserved), rateText(reservedRate),
+                              formatCount(m_commitment->termHours), QString::fromStdString(m_commitment->startDate),
+                              QString::fromStdString(m_commitment->endDate), money(m_commitment->total),
+                              money(m_commitment->upfront), formatCount(seriesHours),
+                              percent(m_commitment->shareConsumed))
+                         .arg(money(m_commitment->inHorizon));
+        } else if (m_commitment && m_commitment->total.amount > engine::Decimal()) {
+            lines << tr("The commitment is owed in full: %1 from %2 to %3 (%4 h), %5.")
+                         .arg(money(m_commitment->total), QString::fromStdString(m_commitment->startDate),
+                              QString::fromStdString(m_commitment->endDate), formatCount(m_commitment->termHours),
+                              m_commitment->upfront.amount.isZero()
+                                  ? tr("nothing upfront")
+                                  : tr("%1 of it upfront at signing").arg(money(m_commitment->upfront)));
+        }
         const int64_t over = p75.reserved - optimum.reserved;
-        const engine::Money extra = p75.cost.total - optimum.cost.total;
-        const double extraPerMonth = months > 0 ? extra.amount.toDouble() / months : 0;
-        lines << tr("The P75 rule would %1 by %2 GPUs and cost %3 more over the series (%4 per month); the rule is "
-                    "right only for discounts of 50–75 %, this one is %5.")
+        const engine::Money extra = p75Total - optimumTotal;
+        const engine::Money extraPerMonth{
+            (extra.amount * engine::Decimal::fromInt(engine::kHoursPer30DayMonth) / engine::Decimal::fromInt(seriesHours))
+                .rounded(2),
+            extra.currency};
+        lines << tr("The P75 rule would %1 by %2 GPUs and cost %3 more over the series (%4 per 30-day month); the "
+                    "rule is right only for discounts of 50–75 %, this one is %5.")
                      .arg(over >= 0 ? tr("over-reserve") : tr("under-reserve"))
                      .arg(formatCount(std::abs(over)))
-                     .arg(money(extra),
-                          QString::fromStdString(engine::Money{engine::Decimal::fromDouble(extraPerMonth),
-                                                               extra.currency}.display()),
+                     .arg(money(extra), money(extraPerMonth),
                           percent(1.0 - engine::breakEvenUtilization(reservedRate, onDemandRate), 0));
     }
     lines << tr("Critical fractile %1: reserve where demand exceeds R in %2 of hours. Break-even utilization of "

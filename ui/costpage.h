@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDateEdit;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -78,6 +79,7 @@ private:
     QDoubleSpinBox *m_growth = nullptr;
     QDoubleSpinBox *m_noise = nullptr;
     QComboBox *m_horizon = nullptr;
+    QDateEdit *m_startDate = nullptr;
     QSpinBox *m_seed = nullptr;
     // prices
     QComboBox *m_rateCard = nullptr;
@@ -105,6 +107,8 @@ private:
     engine::ReserveAnalysis m_analysis;
     std::vector<Option> m_options;
     std::vector<engine::Sensitivity> m_sensitivity;
+    engine::CivilDate m_seriesStart;                   // 00:00 UTC of hour 0 of the demand
+    std::optional<engine::CommitmentObligation> m_commitment; // the optimum reservation, whole term
     int64_t m_chosenReserved = 0;
     QString m_error;
     bool m_updating = false;

@@ -730,7 +730,14 @@ void ForecastPage::useForReservation()
         return;
     }
     engine::ReservationForecastOptions options;
-    options.termHours = threeYear ? engine::kThreeYearHours : engine::kOneYearHours;
+    // The term starts on the date of the first forecast hour (the first of next month when the
+    // history has no timestamps) and runs 12 or 36 calendar months of real hours.
+    const int64_t firstForecastHour = m_input.startEpochSeconds > 0
+        ? m_input.startEpochSeconds + int64_t(m_run->series.front().history.size()) * 3600
+        : 0;
+    const engine::CivilDate termStart = firstForecastHour > 0 ? engine::dateFromDays(firstForecastHour / 86400)
+                                                              : engine::firstOfNextMonth(engine::todayUtc());
+    options.termHours = int(engine::termHours(termStart, threeYear ? 36 : 12));
     options.reservedRate = engine::Money{reserved, card->currency};
     options.elasticRate = engine::Money{card->onDemand, card->currency};
     options.seed = m_run->settings.seed;
@@ -972,13 +979,14 @@ void ForecastPage::fillReservation()
         setCell(m_reservation, r, 0, rule, false);
         setCell(m_reservation, r, 1, formatCount(c.reserved));
         setCell(m_reservation, r, 2, money(c.expectedCost));
-        setCell(m_reservation, r, 3, money(c.saving));
-        setCell(m_reservation, r, 4, money(c.expectedCost - h.forecastOptimum.expectedCost));
+        // Differences of the figures as printed, so the row re-adds.
+        setCell(m_reservation, r, 3, money(engine::shownDifference(h.allOnDemand, c.expectedCost)));
+        setCell(m_reservation, r, 4, money(engine::shownDifference(c.expectedCost, h.forecastOptimum.expectedCost)));
     }
     // The plain-language answer.
     const engine::ReservationChoice &f = h.forecastOptimum;
     const engine::ReservationChoice &l = h.lookbackOptimum;
-    const QString term = h.termHours == engine::kThreeYearHours ? tr("3-year") : tr("1-year");
+    const QString term = h.termHours > 8784 ? tr("3-year") : tr("1-year");
     double historyMean = 0, forecastMean = 0;
     const std::vector<double> &history = m_run->series.front().history;
     for (double v : history)
@@ -989,8 +997,8 @@ void ForecastPage::fillReservation()
     lines << tr("<b>Reserve %1 GPUs for the forecast</b> (%2 term, %3): expected %4 over the term, %5 less than "
                 "all on-demand.")
                  .arg(formatCount(f.reserved), term, m_handOffCard.toHtmlEscaped(), money(f.expectedCost),
-                      money(f.saving));
-    const engine::Money extra = l.expectedCost - f.expectedCost;
+                      money(engine::shownDifference(h.allOnDemand, f.expectedCost)));
+    const engine::Money extra = engine::shownDifference(l.expectedCost, f.expectedCost);
     if (l.reserved == f.reserved) {
         lines << tr("The look-back answer reserves the same %1 GPUs: history and forecast agree on this term.")
                      .arg(formatCount(l.reserved));
@@ -1013,7 +1021,7 @@ void ForecastPage::fillReservation()
         if (c.saving.amount.isNegative())
             lines << tr("The rule \"%1\" (%2 GPUs) would cost %3 more than no commitment at all.")
                          .arg(QString::fromStdString(c.rule).toHtmlEscaped(), formatCount(c.reserved),
-                              money(engine::Money{-c.saving.amount, c.saving.currency}));
+                              money(engine::shownDifference(c.expectedCost, h.allOnDemand)));
     lines << tr("Costs are means over %1 simulated term-long paths of the decomposed forecast.").arg(h.paths);
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
 }

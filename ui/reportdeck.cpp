@@ -469,10 +469,14 @@ void DeckLayout::Plan::paintTables(QPainter &painter, const PageSpec &page) cons
             painter.drawText(tile.adjusted(18, 10, -10, -46), Qt::AlignLeft | Qt::AlignVCenter,
                              page.keyFigures[size_t(i)].first);
             painter.setPen(kInk);
-            painter.setFont(deckFont(28, true));
-            const QString value = QFontMetricsF(painter.font()).elidedText(page.keyFigures[size_t(i)].second,
-                                                                          Qt::ElideRight, tile.width() - 28);
-            painter.drawText(tile.adjusted(18, 34, -10, -8), Qt::AlignLeft | Qt::AlignVCenter, value);
+            // A figure is never cut: the font shrinks until the whole value fits the tile.
+            const QString &value = page.keyFigures[size_t(i)].second;
+            int size = 28;
+            while (size > 12 && QFontMetricsF(deckFont(size, true)).horizontalAdvance(value) > tile.width() - 28)
+                --size;
+            painter.setFont(deckFont(size, true));
+            painter.drawText(tile.adjusted(18, 34, -10, -8), Qt::AlignLeft | Qt::AlignVCenter,
+                             QFontMetricsF(painter.font()).elidedText(value, Qt::ElideRight, tile.width() - 28));
         }
         y += kTileHeight + kTileGap;
     }

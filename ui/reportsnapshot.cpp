@@ -38,7 +38,7 @@ QString rate(const engine::Decimal &amount, const std::string &currency)
 {
     if (amount.isZero())
         return QStringLiteral("—");
-    return text(engine::Money{amount, currency}.display());
+    return text(engine::Money{amount, currency}.displayRate());
 }
 
 QString tableJson(const DeckTable &table)

@@ -360,7 +360,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                          fm.elidedText(QStringLiteral("%1 · %2 · %3").arg(gpus, tierName(p.tier),
                                                                        partitioningName(p.partitioning)),
                                        Qt::ElideRight, text.width()));
-        const QString money = p.priced ? QObject::tr("%1/month").arg(qs(p.costPerMonth.display()))
+        const QString money = p.priced ? QObject::tr("%1 per 30-day month").arg(qs(p.costPerMonth.display()))
                                        : QObject::tr("not priced by the rate card");
         painter.drawText(text.translated(0, 2 * line), Qt::AlignLeft | Qt::AlignVCenter,
                          fm.elidedText(QObject::tr("%1 utilized · %2").arg(percent(p.utilization), money),
@@ -370,9 +370,11 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     painter.setPen(QPen(grid, 1));
     painter.drawLine(QPointF(legend.left(), y), QPointF(legend.right(), y));
     y += 6;
+    // The fleet's totals as the pools table prints them: the sums of the pools' cents.
+    const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(result);
     const QStringList totals{
-        QObject::tr("Fleet: %1 per month").arg(qs(result.costPerMonth.display())),
-        QObject::tr("%1 per day · %2 utilized").arg(qs(result.costPerDay.display()), percent(result.utilization)),
+        QObject::tr("Fleet: %1 per 30-day month").arg(qs(shown.perMonth.total.display())),
+        QObject::tr("%1 per day · %2 utilized").arg(qs(shown.perDay.total.display()), percent(result.utilization)),
         QObject::tr("%1 static + up to %2 elastic GPUs").arg(formatCount(result.staticGpus),
                                                                formatCount(result.elasticPeakGpus))};
     for (int i = 0; i < totals.size(); ++i) {

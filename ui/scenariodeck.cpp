@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QObject>
+#include <algorithm>
 #include <set>
 
 namespace headroom::ui {
@@ -61,11 +62,17 @@ QString metricValue(const engine::ComparisonMetric &metric, engine::Decimal valu
 
 DeckTable poolsTable(const engine::ScenarioResult &result)
 {
+    // Money as printed: figures in cents, totals the sums of the figures shown.
+    const engine::ScenarioMoneyTable money = engine::scenarioMoneyTable(result);
     DeckTable table;
-    table.columns = {QObject::tr("Pool"),        QObject::tr("GPU"),         QObject::tr("Tier"),
-                     QObject::tr("Sharing"),     QObject::tr("GPUs"),        QObject::tr("Utilization"),
-                     QObject::tr("Free at peak"), QObject::tr("Cost / day"), QObject::tr("Cost / month")};
+    table.columns = {QObject::tr("Pool"),         QObject::tr("GPU"),        QObject::tr("Tier"),
+                     QObject::tr("Sharing"),      QObject::tr("GPUs"),       QObject::tr("Utilization"),
+                     QObject::tr("Free at peak"), QObject::tr("Rate / GPU-h"), QObject::tr("Cost / day"),
+                     QObject::tr("Cost / 30-day month"), QObject::tr("Over the term")};
     for (const engine::PoolResult &pool : result.pools) {
+        const auto at = std::find(money.pools.begin(), money.pools.end(), pool.name);
+        const size_t shown = size_t(at - money.pools.begin());
+        const bool priced = pool.priced && at != money.pools.end();
         table.rows << QStringList{qs(pool.name),
                                   qs(pool.gpuId),
                                   tierName(pool.tier),
@@ -73,8 +80,10 @@ DeckTable poolsTable(const engine::ScenarioResult &result)
                                   count(pool.gpus) + (pool.role == engine::PoolRole::ElasticTop ? QObject::tr(" peak") : QString()),
                                   percent(pool.utilization),
                                   count(pool.headroomAtPeak),
-                                  pool.priced ? money(pool.costPerDay) : QObject::tr("unpriced"),
-                                  pool.priced ? money(pool.costPerMonth) : QObject::tr("unpriced")};
+                                  priced ? qs(pool.ratePerGpuHour.displayRate()) : QObject::tr("unpriced"),
+                                  priced ? qs(money.perDay.parts[shown].display()) : QObject::tr("unpriced"),
+                                  priced ? qs(money.perMonth.parts[shown].display()) : QObject::tr("unpriced"),
+                                  priced ? qs(money.overTerm.parts[shown].display()) : QObject::tr("unpriced")};
     }
     table.rows << QStringList{QObject::tr("Fleet"),
                               QString(),
@@ -83,8 +92,10 @@ DeckTable poolsTable(const engine::ScenarioResult &result)
                               count(result.staticGpus + result.elasticPeakGpus),
                               percent(result.utilization),
                               QString(),
-                              money(result.costPerDay),
-                              money(result.costPerMonth)};
+                              QString(),
+                              qs(money.perDay.total.display()),
+                              qs(money.perMonth.total.display()),
+                              qs(money.overTerm.total.display())};
     return table;
 }
 
@@ -183,7 +194,10 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
                                         QStringLiteral("%1 %2%3").arg(qs(s.provider), qs(s.region),
                                                                       s.asOfDate.empty() ? QString()
                                                                                          : QObject::tr(" as of %1").arg(qs(s.asOfDate))),
-                                        QObject::tr("%1 months").arg(s.horizonMonths),
+                                        QObject::tr("%1 months from %2 to %3 (%4 h)")
+                                            .arg(s.horizonMonths)
+                                            .arg(qs(results[i].startDate), qs(results[i].endDate),
+                                                 count(results[i].termHours)),
                                         reservePolicyName(s.policy.reserveAt)};
         for (const engine::PoolResult &pool : results[i].pools) {
             if (!pool.rateCardKey.empty())
@@ -197,7 +211,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
     for (const std::string &key : cardKeys) {
         if (const auto card = workspace.rateCard(qs(key))) {
             const auto rate = [&](const engine::Decimal &amount) {
-                return amount.isZero() ? QStringLiteral("—") : money(engine::Money{amount, card->currency});
+                return amount.isZero() ? QStringLiteral("—") : qs(engine::Money{amount, card->currency}.displayRate());
             };
             cards.table.rows << QStringList{qs(card->provider),      qs(card->region),        qs(card->gpuId),
                                             qs(card->effectiveDate), rate(card->onDemand),    rate(card->reserved1y),
@@ -224,16 +238,25 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
         QString caption = qs(s.description);
         if (!caption.isEmpty() && !caption.endsWith(QLatin1Char('.')))
             caption += QLatin1Char('.');
-        caption += QObject::tr(" GPUs: static pools as provisioned, elastic pools at their peak hour. Months are 30 "
-                               "days; utilization is GPU-hours used ÷ provisioned.");
+        caption += QObject::tr(" GPUs: static pools as provisioned, elastic pools at their peak hour. Per month is a "
+                               "30-day month; the term is its real hours, %1 h from %2; utilization is GPU-hours used "
+                               "÷ provisioned.")
+                       .arg(count(r.termHours), qs(r.startDate));
+        const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
         DeckItem pools = tableItem(QObject::tr("%1: pools").arg(name), caption.trimmed(), poolsTable(r));
         pools.keyFigures = {
-            {QObject::tr("Cost per month"), money(r.costPerMonth)},
-            {QObject::tr("Over the %1-month term").arg(s.horizonMonths), money(r.costOverTerm)},
+            {QObject::tr("Cost per 30-day month"), money(shown.perMonth.total)},
+            {QObject::tr("Over the %1-month term").arg(s.horizonMonths), money(shown.overTerm.total)},
             {QObject::tr("GPUs: static + elastic peak"),
              QStringLiteral("%1 + %2").arg(count(r.staticGpus), count(r.elasticPeakGpus))},
             {QObject::tr("Fleet utilization"), percent(r.utilization)},
         };
+        // Commitments that outlast the horizon are owed in full: say how much.
+        const bool outlasts = std::any_of(r.pools.begin(), r.pools.end(), [](const engine::PoolResult &p) {
+            return p.priced && p.commitment && !p.commitment->coversTerm && p.gpus > 0;
+        });
+        if (outlasts)
+            pools.keyFigures.push_back({QObject::tr("Commitments owed in full"), money(r.commitmentsOwed)});
         deck.items.push_back(std::move(pools));
         deck.items.push_back(figureItem(scenarioDiagramFigure(r)));
         if (!r.warnings.empty()) {

@@ -435,7 +435,8 @@ QWidget *ScenariosPage::buildForm()
     horizon->setRange(1, 120);
     horizon->setSuffix(tr(" months"));
     horizon->setKeyboardTracking(false);
-    horizon->setToolTip(tr("Planning horizon, 1–120 months of 30 days: the term of the \"over the term\" cost"));
+    horizon->setToolTip(tr("Planning horizon, 1–120 calendar months from the start date: the term of the \"over "
+                           "the term\" cost, counted in real hours (8,760 h a common year, 8,784 h a leap year)"));
     identity->addRow(tr("Horizon:"), horizon);
     {
         const int field = int(m_bindings.size());
@@ -444,6 +445,12 @@ QWidget *ScenariosPage::buildForm()
             edit(tr("Edit horizon"), field, [v](Scenario &s) { s.horizonMonths = v; });
         });
     }
+
+    addLine(identity, tr("Start date"), "scenarioStartDate",
+            tr("First day of the term, yyyy-mm-dd (00:00 UTC). Empty: the first day of the month after the rate "
+               "card's \"as of\" date, or the first of next month"),
+            [](const Scenario &s) { return qs(s.startDate); },
+            [](Scenario &s, const QString &t) { s.startDate = t.trimmed().toStdString(); });
 
     // Prices
     auto [pricesBox, prices] = group(tr("Rate card"));
@@ -1152,14 +1159,15 @@ void ScenariosPage::showResult()
     const engine::ScenarioResult &r = *m_result;
     const QStringList headers{tr("Pool"),           tr("GPU"),           tr("Tier"),         tr("Sharing"),
                               tr("GPUs"),           tr("Peak need"),     tr("Headroom at peak"), tr("Utilization"),
-                              tr("Rate per GPU-h"), tr("Cost per day"),  tr("Cost per month"), tr("Cost over term")};
+                              tr("Rate per GPU-h"), tr("Cost per day"),  tr("Cost per 30-day month"), tr("Cost over term")};
     m_resultTable->setColumnCount(int(headers.size()));
     m_resultTable->setHorizontalHeaderLabels(headers);
     m_resultTable->horizontalHeaderItem(4)->setToolTip(tr("Static: provisioned. Elastic: the most in use at once"));
     m_resultTable->horizontalHeaderItem(6)->setToolTip(
         tr("GPUs free at the peak hour: provisioned − peak need + the headroom sizing plans in"));
     m_resultTable->horizontalHeaderItem(7)->setToolTip(tr("GPU-hours used ÷ GPU-hours paid for"));
-    m_resultTable->horizontalHeaderItem(11)->setToolTip(tr("Horizon × 30 days"));
+    m_resultTable->horizontalHeaderItem(11)->setToolTip(
+        tr("The term's real hours: %1 h from %2 to %3").arg(formatCount(r.termHours), qs(r.startDate), qs(r.endDate)));
     m_resultTable->setRowCount(int(r.pools.size()) + 1);
     auto cell = [this](int row, int column, const QString &text, bool right = true) {
         auto *item = new QTableWidgetItem(text);
@@ -1168,7 +1176,8 @@ void ScenariosPage::showResult()
         m_resultTable->setItem(row, column, item);
         return item;
     };
-    std::vector<engine::Money> day, month, term;
+    // Printed money: each figure in cents, each total the sum of the figures shown.
+    const engine::ScenarioMoneyTable table = engine::scenarioMoneyTable(r);
     for (int i = 0; i < int(r.pools.size()); ++i) {
         const auto &p = r.pools[size_t(i)];
         cell(i, 0, qs(p.name), false)->setToolTip(p.role == engine::PoolRole::StaticBase ? tr("static base")
@@ -1186,14 +1195,19 @@ void ScenariosPage::showResult()
         cell(i, 6, formatCount(p.headroomAtPeak));
         cell(i, 7, percent(p.utilization));
         if (p.priced) {
-            cell(i, 8, qs(p.ratePerGpuHour.display()) + QStringLiteral(" ") + qs(p.ratePerGpuHour.currency))
+            cell(i, 8, qs(p.ratePerGpuHour.displayRate()) + QStringLiteral(" ") + qs(p.ratePerGpuHour.currency))
                 ->setToolTip(tr("Rate card %1: %2 per GPU-hour").arg(qs(p.rateCardKey), qs(p.ratePerGpuHour.amount.toString())));
-            cell(i, 9, money(p.costPerDay));
-            cell(i, 10, money(p.costPerMonth));
-            cell(i, 11, money(p.costOverTerm));
-            day.push_back(p.costPerDay);
-            month.push_back(p.costPerMonth);
-            term.push_back(p.costOverTerm);
+            const size_t shown = std::size_t(std::find(table.pools.begin(), table.pools.end(), p.name) - table.pools.begin());
+            cell(i, 9, money(table.perDay.parts.at(shown)));
+            cell(i, 10, money(table.perMonth.parts.at(shown)));
+            auto *termCell = cell(i, 11, money(table.overTerm.parts.at(shown)));
+            if (p.commitment && !p.commitment->coversTerm && p.gpus > 0) {
+                termCell->setText(termCell->text() + QStringLiteral(" ⚠"));
+                termCell->setToolTip(tr("%1 of the %2 commitment owed in full (%3 to %4); %5 upfront.")
+                                         .arg(money(p.commitment->inHorizon), money(p.commitment->total),
+                                              qs(p.commitment->startDate), qs(p.commitment->endDate),
+                                              money(p.commitment->upfront)));
+            }
         } else {
             for (int c = 8; c <= 11; ++c)
                 cell(i, c, tr("not priced"))->setForeground(QColor(0xc0, 0x39, 0x2b));
@@ -1206,22 +1220,34 @@ void ScenariosPage::showResult()
     totalCell(0, tr("Fleet"), false);
     totalCell(4, tr("%1 + %2").arg(formatCount(r.staticGpus), formatCount(r.elasticPeakGpus)));
     totalCell(7, percent(r.utilization));
-    if (!day.empty()) {
+    if (!table.pools.empty()) {
         // Totals are the sums of the amounts shown, so the column adds up to the cent.
-        totalCell(9, money(engine::sumOfShownCents(day.data(), day.data() + day.size())));
-        totalCell(10, money(engine::sumOfShownCents(month.data(), month.data() + month.size())));
-        totalCell(11, money(engine::sumOfShownCents(term.data(), term.data() + term.size())));
+        totalCell(9, money(table.perDay.total));
+        totalCell(10, money(table.perMonth.total));
+        totalCell(11, money(table.overTerm.total));
     }
     m_resultTable->resizeColumnsToContents();
 
     const auto scenario = m_workspace.scenario(currentName());
     const int horizon = scenario ? scenario->horizonMonths : 0;
+    if (auto *start = m_form->findChild<QLineEdit *>(QStringLiteral("scenarioStartDate")))
+        start->setPlaceholderText(tr("%1 (default)").arg(qs(r.startDate)));
     QString summary = tr("<b>%1</b>: %2 static GPUs and up to %3 elastic at the peak, %4 of the paid GPU-hours used. "
-                         "Cost %5 per day, %6 per 30-day month, %7 over the %8-month term.")
+                         "Cost %5 per day, %6 per 30-day month, %7 over the %8-month term (%9 to %10, %11 h).")
                           .arg(qs(r.name).toHtmlEscaped(), formatCount(r.staticGpus), formatCount(r.elasticPeakGpus),
-                               percent(r.utilization), money(r.costPerDay), money(r.costPerMonth),
-                               money(r.costOverTerm))
-                          .arg(horizon);
+                               percent(r.utilization), money(table.perDay.total), money(table.perMonth.total),
+                               money(table.overTerm.total))
+                          .arg(horizon)
+                          .arg(qs(r.startDate), qs(r.endDate), formatCount(r.termHours));
+    for (const auto &p : r.pools)
+        if (p.priced && p.commitment && !p.commitment->coversTerm && p.gpus > 0)
+            summary += tr(" <b>%1</b> is a %2-year commitment owed in full: %3 from %4 to %5 (%6 upfront); the term "
+                          "above consumes %7 of it (%8).")
+                           .arg(qs(p.name).toHtmlEscaped())
+                           .arg(p.commitment->termMonths / 12)
+                           .arg(money(p.commitment->total), qs(p.commitment->startDate), qs(p.commitment->endDate),
+                                money(p.commitment->upfront), money(p.commitment->inHorizon),
+                                percent(p.commitment->shareConsumed));
     if (const double idle = 1.0 - r.utilization; r.staticGpus > 0 && idle > 0.2)
         summary += tr(" %1 of the GPU-hours paid for sit idle: packing or an elastic top would recover part of it.")
                        .arg(percent(idle, 0));

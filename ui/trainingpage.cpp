@@ -370,6 +370,7 @@ void TrainingPage::recompute()
 
     QStringList notes;
     engine::TrainingPricing pricing;
+    m_rate.reset();
     const auto rateCard = currentCard();
     if (rateCard && rateCard->gpuId != job->gpuId) {
         notes << tr("The rate card is for %1, the job runs on %2: no cost shown.")
@@ -386,6 +387,7 @@ void TrainingPage::recompute()
         else
             rate = chosen;
         pricing.ratePerGpuHour = engine::Money{rate, rateCard->currency};
+        m_rate = pricing.ratePerGpuHour;
         pricing.interruptionsPerGpuHour = rateCard->spotInterruptionRate.toDouble();
         if (job->preemptible && pricing.interruptionsPerGpuHour <= 0)
             notes << tr("The card gives no spot interruption rate: no preemption loss is expected.");
@@ -560,8 +562,13 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
         : tr("%1 nodes' worth; no tensor parallelism, any GPUs will do").arg(formatCount(p.nodes));
     m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
     m_daysCard->setText(resultCardText(days(p.days), tr("days on %1 GPUs").arg(formatCount(p.gpus))));
-    m_gpuHoursCard->setText(resultCardText(formatCount(int64_t(std::llround(p.gpuHours))), tr("GPU-hours paid for")));
-    m_costCard->setText(p.cost ? resultCardText(text(p.cost->display()), tr("at %1 per GPU-hour").arg(m_term->currentText().toLower()))
+    m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
+    // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
+    const QString product = p.cost && m_rate ? tr("%1 GPU-hours × %2 (%3)")
+                                                   .arg(formatCount(p.billedGpuHours), text(m_rate->displayRate()),
+                                                        m_term->currentText().toLower())
+                                             : QString();
+    m_costCard->setText(p.cost ? resultCardText(text(p.cost->display()), product)
                                : resultCardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
 
     std::vector<std::pair<QString, QString>> rows;
@@ -575,7 +582,8 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
     rows.push_back({tr("GPUs (whole nodes)"), tr("%1 — %2").arg(formatCount(p.gpusNodeRounded), nodes)});
     rows.push_back({tr("Wall-clock time"), tr("%1 days on %2 GPUs").arg(days(p.days), formatCount(p.gpus))});
     rows.push_back({tr("GPU-hours"), formatCount(int64_t(std::llround(p.gpuHours)))});
-    rows.push_back({tr("Cost"), p.cost ? text(p.cost->display()) : tr("— (choose a rate card for %1)").arg(text(gpu.id))});
+    rows.push_back({tr("Cost"), p.cost ? tr("%1 = %2").arg(product, text(p.cost->display()))
+                                       : tr("— (choose a rate card for %1)").arg(text(gpu.id))});
     rows.push_back({tr("Throughput per GPU"), tr("%1 TFLOP/s of %2 peak BF16 (%3 of peak)")
                                                   .arg(number(p.effectiveTflopsPerGpu, 1), number(p.peakTflopsPerGpu, 0),
                                                        percent(p.peakTflopsPerGpu > 0 ? p.effectiveTflopsPerGpu / p.peakTflopsPerGpu : 0))});

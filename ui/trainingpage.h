@@ -91,6 +91,7 @@ private:
 
     mutable std::map<ChartPanel *, ChartFigure> m_pendingFigures;
     std::optional<engine::TrainingPlan> m_plan;
+    std::optional<engine::Money> m_rate;     // per GPU-hour of the plan shown
     std::vector<engine::DaysPoint> m_daysCurve;
     std::optional<engine::MixResult> m_mix;
     std::vector<std::string> m_mixJobNames;

@@ -153,8 +153,10 @@ StaticVsElastic staticVsElastic(int64_t staticGpus, Decimal elasticAverageGpus, 
     StaticVsElastic result;
     result.staticPerDay = ratePerGpuHour * (staticGpus * kHoursPerDay);
     result.elasticPerDay = ratePerGpuHour * (elasticAverageGpus * kHoursPerDay);
-    result.savingPerDay = result.staticPerDay - result.elasticPerDay;
-    result.savingPerMonth = result.savingPerDay * int64_t(daysPerMonth);
+    result.staticPerMonth = ratePerGpuHour * (staticGpus * kHoursPerDay * daysPerMonth);
+    result.elasticPerMonth = ratePerGpuHour * (elasticAverageGpus * (kHoursPerDay * daysPerMonth));
+    result.savingPerDay = shownDifference(result.staticPerDay, result.elasticPerDay);
+    result.savingPerMonth = shownDifference(result.staticPerMonth, result.elasticPerMonth);
     return result;
 }
 
@@ -301,7 +303,12 @@ std::vector<Sensitivity> sensitivity(const DemandSeries &demand, const PlanMix &
         DemandSeries scaled = demand;
         for (Decimal &g : scaled.gpus)
             g = g * factor;
-        result.push_back({change, planCost(scaled, mix, rates).total});
+        Sensitivity row;
+        row.change = change;
+        row.plan = planCost(scaled, mix, rates);
+        row.total = row.plan.total;
+        row.noCommitment = planCost(scaled, PlanMix{0, 0, mix.spotShare}, rates).total;
+        result.push_back(std::move(row));
     }
     return result;
 }
@@ -319,9 +326,76 @@ std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &
         const size_t end = std::min(demand.gpus.size(), start + size_t(hoursPerMonth));
         slice.gpus.assign(demand.gpus.begin() + std::ptrdiff_t(start), demand.gpus.begin() + std::ptrdiff_t(end));
         const PlanCost month = planCost(slice, mix, rates);
-        months.push_back({month.reserved, month.onDemand + month.spot});
+        months.push_back({month.reserved, month.onDemand + month.spot, Money{Decimal(), month.reserved.currency},
+                          std::string(), int64_t(end - start)});
     }
     return months;
+}
+
+std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
+                                     CivilDate start)
+{
+    requireDemand(demand);
+    std::vector<MonthSpend> months;
+    DemandSeries slice;
+    for (const CalendarMonth &m : calendarMonths(start, int64_t(demand.gpus.size()))) {
+        const auto first = demand.gpus.begin() + std::ptrdiff_t(m.firstHour);
+        slice.gpus.assign(first, first + std::ptrdiff_t(m.hours));
+        const PlanCost month = planCost(slice, mix, rates);
+        months.push_back({month.reserved, month.onDemand + month.spot, Money{Decimal(), month.reserved.currency},
+                          m.label, m.hours});
+    }
+    return months;
+}
+
+std::vector<MonthSpend> withUpfront(std::vector<MonthSpend> months, Decimal upfrontShare,
+                                    const CommitmentObligation &obligation)
+{
+    requireShare("upfront_share", upfrontShare);
+    const Decimal recurring = one() - upfrontShare;
+    for (MonthSpend &m : months)
+        m.reserved = m.reserved * recurring;
+    if (!months.empty())
+        months.front().upfront = obligation.upfront;
+    return months;
+}
+
+ShownColumn shownPlanCost(const PlanCost &cost)
+{
+    return shownColumn({cost.reserved, cost.onDemand, cost.spot}, cost.total.currency);
+}
+
+CommitmentObligation commitmentObligation(int64_t reserved, const Money &rate, Decimal upfrontShare,
+                                          CivilDate start, int termMonths, int64_t horizonHours)
+{
+    requireNonNegative("reserved_gpus", reserved);
+    requireNonNegative("horizon_hours", horizonHours);
+    requirePositive("reserved_rate", rate);
+    requireShare("upfront_share", upfrontShare);
+    if (termMonths != 12 && termMonths != 36)
+        throw InputError("term_months", "a commitment runs 12 or 36 months (got " + std::to_string(termMonths) + ")");
+    CommitmentObligation o;
+    o.termMonths = termMonths;
+    o.startDate = isoDate(start);
+    o.endDate = isoDate(addMonths(start, termMonths));
+    o.termHours = termHours(start, termMonths);
+    o.horizonHours = horizonHours;
+    const int64_t consumed = std::min(horizonHours, o.termHours);
+    o.total = rate * Decimal::fromInt(reserved * o.termHours);
+    o.upfront = Money{(o.total.amount * upfrontShare).rounded(2), rate.currency};
+    o.recurring = o.total - o.upfront;
+    o.inHorizon = rate * Decimal::fromInt(reserved * consumed);
+    o.shareConsumed = double(consumed) / double(o.termHours);
+    o.coversTerm = horizonHours >= o.termHours;
+    if (!o.coversTerm && reserved > 0) {
+        const std::string years = termMonths == 36 ? "3-year" : "1-year";
+        o.warning = "The " + years + " commitment of " + std::to_string(reserved) + " GPUs runs " + o.startDate
+                    + " to " + o.endDate + " (" + std::to_string(o.termHours) + " h) and is owed in full: "
+                    + o.total.display() + ". The demand series covers only " + std::to_string(horizonHours)
+                    + " h of it, so the saving is measured on part of the obligation; use the forecast hand-off "
+                      "(Forecast page) to cost the whole term.";
+    }
+    return o;
 }
 
 } // namespace headroom::engine

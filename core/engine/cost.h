@@ -1,5 +1,6 @@
 #pragma once
 
+#include "calendar.h"
 #include "demand.h"
 #include "money.h"
 
@@ -20,12 +21,15 @@ IdleCost idleCost(int64_t gpus, Decimal idleFraction, const Money &ratePerGpuHou
 
 // Same SLO, static fleet versus an elastic one of a given average size.
 // Golden: 16 static vs 10 average at $3.99 → $1,532.16 vs $957.60/day, saving $574.56/day,
-// $17,236.80/month.
+// $17,236.80/month. The fleets' costs are exact; the savings are the differences of the
+// fleets' costs as shown in cents (shownDifference), so they re-add on the page.
 struct StaticVsElastic {
     Money staticPerDay;
     Money elasticPerDay;
-    Money savingPerDay;
-    Money savingPerMonth;
+    Money staticPerMonth;
+    Money elasticPerMonth;
+    Money savingPerDay;             // cents: shown static − shown elastic per day
+    Money savingPerMonth;           // cents: shown static − shown elastic per month
 };
 StaticVsElastic staticVsElastic(int64_t staticGpus, Decimal elasticAverageGpus, const Money &ratePerGpuHour,
                                 int daysPerMonth = 30);
@@ -110,20 +114,62 @@ ReserveAnalysis analyseReservation(const DemandSeries &demand, const Money &rese
 // Utilization at which a commitment costs the same as on-demand: reserved / on-demand.
 double breakEvenUtilization(const Money &reservedRate, const Money &onDemandRate);
 
-// Spend of a plan per block of `hoursPerMonth` hours (30-day months by default; the last may be
+// A plan's cost as printed: reserved, on-demand and spot rounded to cents and their total.
+ShownColumn shownPlanCost(const PlanCost &cost);
+
+// Spend of a plan per block of `hoursPerMonth` hours (30-day months; the last may be
 // partial): the reserved tier, and the elastic tier (on-demand + spot).
 struct MonthSpend {
-    Money reserved;
+    Money reserved;                 // the reserved tier's hours (the recurring part with withUpfront)
     Money elastic;
+    Money upfront;                  // withUpfront: the commitment's upfront, in the month it is paid
+    std::string label;              // calendar months: "2025-07"; blocks: empty
+    int64_t hours = 0;              // hours of the series in the month
 };
 std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
-                                     int hoursPerMonth = 720);
+                                     int hoursPerMonth = kHoursPer30DayMonth);
+// Spend per calendar month of a series whose hour 0 is 00:00 UTC of `start` (calendarMonths):
+// a year from the first of a month is exactly 12 months, no stub month.
+std::vector<MonthSpend> monthlySpend(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
+                                     CivilDate start);
 
-// Cost of a fixed plan when demand is scaled by (1 + change), e.g. −0.25, −0.10, +0.10, +0.25.
+// Cost of a fixed plan when demand is scaled by (1 + change), e.g. −0.25, −0.10, +0.10, +0.25,
+// with all its parts, against no commitment at the same scaled demand (like with like): the
+// plan's elastic tier only, the same spot share (all on-demand when the share is 0).
 struct Sensitivity {
     double change = 0;
-    Money total;
+    Money total;                    // = plan.total
+    PlanCost plan;                  // the plan's reserved, on-demand and spot parts
+    Money noCommitment;             // the scaled demand with no reservation, same spot share
 };
+
+// A 1- or 3-year commitment is paid for its whole term whatever the analysis horizon
+// (DESIGN §3.7). For `reserved` GPUs at `rate` (effective per GPU-hour, `upfrontShare` of it
+// paid at signing) from `start` over `termMonths` (12 or 36) months, evaluated on a series of
+// `horizonHours` hours from the same start.
+struct CommitmentObligation {
+    int termMonths = 0;
+    std::string startDate;          // ISO
+    std::string endDate;            // ISO: start + term months
+    int64_t termHours = 0;          // real hours of the term (calendar)
+    int64_t horizonHours = 0;       // hours evaluated
+    Money total;                    // reserved × rate × term hours: what is owed
+    Money upfront;                  // total × upfront share, paid at signing (cents)
+    Money recurring;                // total − upfront, paid over the term
+    Money inHorizon;                // reserved × rate × min(horizon, term) hours: consumed in the horizon
+    double shareConsumed = 0;       // min(horizon, term) ÷ term hours
+    bool coversTerm = true;         // the demand series covers the whole term
+    std::string warning;            // a full sentence when it does not; empty otherwise
+};
+// Throws InputError for negative counts or hours, a non-positive rate, an upfront share
+// outside [0, 1] or a term other than 12 or 36 months.
+CommitmentObligation commitmentObligation(int64_t reserved, const Money &rate, Decimal upfrontShare,
+                                          CivilDate start, int termMonths, int64_t horizonHours);
+// Cash flow of a plan's months when its commitment has an upfront share: the upfront
+// (obligation.upfront, the whole term's) is paid in the first month, at signing; each month's
+// reserved spend keeps only the recurring (1 − share) part.
+std::vector<MonthSpend> withUpfront(std::vector<MonthSpend> months, Decimal upfrontShare,
+                                    const CommitmentObligation &obligation);
 std::vector<Sensitivity> sensitivity(const DemandSeries &demand, const PlanMix &mix, const PlanRates &rates,
                                      const std::vector<double> &changes = {-0.25, -0.10, 0.10, 0.25});
 

@@ -34,8 +34,8 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
         if (!std::isfinite(history[i]) || history[i] < 0.0)
             throw InputError("history", "hour " + std::to_string(i) + " of the history is "
                                             + std::to_string(history[i]) + ", not a number of GPUs ≥ 0");
-    if (options.termHours < 1 || options.termHours > kThreeYearHours)
-        throw InputError("term_hours", "the term must be 1 … " + std::to_string(kThreeYearHours)
+    if (options.termHours < 1 || options.termHours > kMaxTermHours)
+        throw InputError("term_hours", "the term must be 1 … " + std::to_string(kMaxTermHours)
                                            + " hours, got " + std::to_string(options.termHours));
     if (options.paths < 1 || options.paths > kMaxPaths)
         throw InputError("paths", "simulate 1 … " + std::to_string(kMaxPaths) + " paths, got "
@@ -152,7 +152,7 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
         c.rule = rule;
         c.reserved = reserved;
         c.expectedCost = expected(reserved);
-        c.saving = out.allOnDemand - c.expectedCost;
+        c.saving = shownDifference(out.allOnDemand, c.expectedCost); // as printed: re-adds to the costs shown
         return c;
     };
     out.forecastOptimum = choice("forecast optimum", out.onForecast.optimalReserved);

@@ -12,11 +12,14 @@
 // demand expected over the commitment term, not for the look-back window.
 namespace headroom::engine {
 
-inline constexpr int kOneYearHours = 8760;
-inline constexpr int kThreeYearHours = 26280;
+inline constexpr int kOneYearHours = 8760;      // a common year; a term's real hours come from termHours()
+inline constexpr int kThreeYearHours = 26280;   // three common years
+inline constexpr int kMaxTermHours = 26304;     // 36 calendar months holding a 29 February
 
 struct ReservationForecastOptions {
-    int termHours = kOneYearHours; // commitment term, 1 … 26,280 h (8,760 one year, 26,280 three)
+    // Commitment term, 1 … 26,304 h: the real hours of 12 or 36 calendar months from the term's
+    // start (termHours(start, months): 8,760 or 8,784 a year).
+    int termHours = kOneYearHours;
     int paths = 16;                // simulated demand paths over the term, 1 … 100
     uint64_t seed = 1;             // model i uses seed + i
     Money reservedRate;            // per GPU-hour of the commitment (paid every hour)
@@ -34,7 +37,7 @@ struct ReservationChoice {
     std::string rule;              // "forecast optimum", "look-back optimum", "P50 of history", ...
     int64_t reserved = 0;          // GPUs committed
     Money expectedCost;            // mean over simulated paths of the term's cost
-    Money saving;                  // all-on-demand cost minus expectedCost (negative: worse)
+    Money saving;                  // all-on-demand cost minus expectedCost, both in cents as shown (negative: worse)
 };
 
 // The forecast distribution drives the cost optimizer. The `paths` simulated term-long paths

@@ -290,12 +290,54 @@ std::string Money::display() const
     return sign + number + " " + currency;
 }
 
+std::string Money::displayRate() const
+{
+    const std::string exact = amount.toString();
+    const size_t point = exact.find('.');
+    if (point == std::string::npos || exact.size() - point - 1 <= 2)
+        return display();
+    if (amount.isNegative())
+        return "-" + Money{-amount, currency}.displayRate();
+    // More than two decimals: the first two truncated (display() then cannot round them),
+    // the remaining digits written after them.
+    const std::string shown = Money{*Decimal::parse(exact.substr(0, point + 3)), currency}.display();
+    const size_t end = shown.find('.') + 3;
+    return shown.substr(0, end) + exact.substr(point + 3) + shown.substr(end);
+}
+
 Money sumOfShownCents(const Money *first, const Money *last)
 {
     Money total{Decimal(), first != last ? first->currency : std::string("USD")};
     for (const Money *m = first; m != last; ++m)
         total += Money{m->amount.rounded(2), m->currency};
     return total;
+}
+
+ShownColumn shownColumn(const std::vector<Money> &parts, const std::string &currency)
+{
+    ShownColumn column;
+    column.total = Money{Decimal(), parts.empty() ? currency : parts.front().currency};
+    for (const Money &part : parts) {
+        column.parts.push_back(Money{part.amount.rounded(2), part.currency});
+        column.total += column.parts.back();
+    }
+    return column;
+}
+
+Money shownDifference(const Money &a, const Money &b)
+{
+    return Money{a.amount.rounded(2), a.currency} - Money{b.amount.rounded(2), b.currency};
+}
+
+bool reAdds(const ShownColumn &column)
+{
+    Money sum{Decimal(), column.total.currency};
+    for (const Money &part : column.parts) {
+        if (part.amount.rounded(2) != part.amount || part.currency != sum.currency)
+            return false;
+        sum += part;
+    }
+    return column.total.amount.rounded(2) == column.total.amount && sum == column.total;
 }
 
 } // namespace headroom::engine

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // Exact decimal arithmetic for money and quantities (DESIGN §2): never binary floating
 // point in stored values, totals, reports or the CLI's money fields.
@@ -83,10 +84,29 @@ struct Money {
     std::string cents() const { return amount.toString(2); }
     // For display: "$4,227.07" (USD, EUR €, GBP £; other codes as "1,234.50 CHF").
     std::string display() const;
+    // A rate as the card holds it: every digit, trailing zeros trimmed to at least cents
+    // ("$3.8192", "$10.9790625", "$6.88", "$4.00"). Rates are never rounded when shown.
+    std::string displayRate() const;
 };
 
+// The reconciliation rule (DESIGN §2): a figure derived from others that are shown is computed
+// from them as shown, so a reader re-adding the printed parts gets the printed total or
+// difference. Products of a shown exact rate and a count are rounded once, to cents.
+//
 // Rounds each amount to cents and returns the total of the rounded amounts, so that a table's
 // total row equals the sum of the rows as shown.
 Money sumOfShownCents(const Money *first, const Money *last);
+// A money column as printed: each part rounded to cents (half away from zero) and the total
+// of the rounded parts. `parts` share one currency (InputError("currency") otherwise); an
+// empty column totals 0 in `currency`.
+struct ShownColumn {
+    std::vector<Money> parts;       // cents
+    Money total;                    // Σ parts, cents
+};
+ShownColumn shownColumn(const std::vector<Money> &parts, const std::string &currency = "USD");
+// a − b as shown: each rounded to cents first ($790.49 − $395.25 = $395.24).
+Money shownDifference(const Money &a, const Money &b);
+// Whether a printed column re-adds: every part and the total in whole cents and Σ parts = total.
+bool reAdds(const ShownColumn &column);
 
 } // namespace headroom::engine

@@ -15,7 +15,6 @@ namespace headroom::engine {
 namespace {
 
 constexpr int kMaxHorizonMonths = 120;
-constexpr int kDaysPerMonth = 30;
 constexpr int64_t kSmallFleetGpus = 8;
 constexpr int64_t kMaxPoolGpus = 1000000;
 constexpr double kGiB = 1073741824.0;
@@ -915,6 +914,11 @@ ScenarioResult Evaluator::run()
     sizeAndServe();
 
     const Decimal hours = Decimal::fromInt(int64_t(m_hours));
+    const CivilDate start = scenarioStartDate(m_s);
+    m_result.startDate = isoDate(start);
+    m_result.endDate = isoDate(addMonths(start, m_s.horizonMonths));
+    m_result.termHours = termHours(start, m_s.horizonMonths);
+    const Decimal term = Decimal::fromInt(m_result.termHours);
     std::optional<std::string> currency;
     double used = 0;
     double provisioned = 0;
@@ -934,21 +938,41 @@ ScenarioResult Evaluator::run()
         const Money &rate = *m_rates[p];
         out.priced = true;
         out.ratePerGpuHour = rate;
-        if (out.role == PoolRole::StaticBase)
+        if (out.role == PoolRole::StaticBase) {
             out.costPerDay = rate * Decimal::fromInt(out.gpus * 24);
-        else
+            out.costPerMonth = rate * Decimal::fromInt(out.gpus * kHoursPer30DayMonth);
+            out.costOverTerm = rate * Decimal::fromInt(out.gpus * m_result.termHours);
+        } else {
+            // The evaluated hours' average GPUs, over a day, a 30-day month and the term.
             out.costPerDay = Money{rate.amount * out.gpuHoursUsed * Decimal::fromInt(24) / hours, rate.currency};
-        out.costPerMonth = out.costPerDay * int64_t(kDaysPerMonth);
-        out.costOverTerm = out.costPerMonth * int64_t(m_s.horizonMonths);
+            out.costPerMonth =
+                Money{rate.amount * out.gpuHoursUsed * Decimal::fromInt(kHoursPer30DayMonth) / hours, rate.currency};
+            out.costOverTerm = Money{rate.amount * out.gpuHoursUsed * term / hours, rate.currency};
+        }
+        if (out.tier == PoolTier::Reserved1y || out.tier == PoolTier::Reserved3y) {
+            const bool threeYear = out.tier == PoolTier::Reserved3y;
+            const Decimal upfront = m_cards[p] ? (threeYear ? m_cards[p]->reserved3yUpfront : m_cards[p]->reserved1yUpfront)
+                                               : Decimal();
+            out.commitment = commitmentObligation(out.gpus, rate, upfront, start, threeYear ? 36 : 12,
+                                                  m_result.termHours);
+            if (!out.commitment->coversTerm && out.gpus > 0)
+                warn("commitment_beyond_horizon",
+                     "Pool \"" + out.name + "\": " + out.commitment->warning + " The " + std::to_string(m_s.horizonMonths)
+                         + "-month horizon consumes " + out.commitment->inHorizon.display() + " of it.",
+                     out.name);
+        }
         if (!currency) {
             currency = rate.currency;
             m_result.costPerDay = Money{Decimal(), rate.currency};
             m_result.costPerMonth = m_result.costPerDay;
             m_result.costOverTerm = m_result.costPerDay;
+            m_result.commitmentsOwed = m_result.costPerDay;
         }
         m_result.costPerDay += out.costPerDay;
         m_result.costPerMonth += out.costPerMonth;
         m_result.costOverTerm += out.costOverTerm;
+        if (out.commitment)
+            m_result.commitmentsOwed += out.commitment->total;
     }
     m_result.utilization = provisioned > 0 ? used / provisioned : 0.0;
     for (PoolTier tier : kTiers) {
@@ -956,10 +980,13 @@ ScenarioResult Evaluator::run()
         for (const PoolResult &out : m_result.pools) {
             if (out.tier != tier || !out.priced)
                 continue;
-            if (!sum)
-                sum = TierCost{tier, {Decimal(), out.costPerDay.currency}, {Decimal(), out.costPerDay.currency}};
+            if (!sum) {
+                const Money zero{Decimal(), out.costPerDay.currency};
+                sum = TierCost{tier, zero, zero, zero};
+            }
             sum->perDay += out.costPerDay;
             sum->perMonth += out.costPerMonth;
+            sum->overTerm += out.costOverTerm;
         }
         if (sum)
             m_result.costByTier.push_back(*sum);
@@ -969,6 +996,34 @@ ScenarioResult Evaluator::run()
 }
 
 } // namespace
+
+CivilDate scenarioStartDate(const Scenario &scenario, CivilDate today)
+{
+    if (const auto start = parseIsoDate(scenario.startDate))
+        return *start;
+    if (const auto asOf = parseIsoDate(scenario.asOfDate))
+        return firstOfNextMonth(*asOf);
+    return firstOfNextMonth(today);
+}
+
+ScenarioMoneyTable scenarioMoneyTable(const ScenarioResult &result)
+{
+    ScenarioMoneyTable table;
+    std::vector<Money> day, month, term;
+    for (const PoolResult &p : result.pools) {
+        if (!p.priced)
+            continue;
+        table.pools.push_back(p.name);
+        day.push_back(p.costPerDay);
+        month.push_back(p.costPerMonth);
+        term.push_back(p.costOverTerm);
+    }
+    const std::string &currency = result.costPerDay.currency;
+    table.perDay = shownColumn(day, currency);
+    table.perMonth = shownColumn(month, currency);
+    table.overTerm = shownColumn(term, currency);
+    return table;
+}
 
 std::string_view toString(PoolTier tier)
 {
@@ -1080,6 +1135,8 @@ std::vector<FieldProblem> validate(const Scenario &scenario)
                                   + std::to_string(scenario.horizonMonths) + ")");
     if (!scenario.asOfDate.empty() && !daysFromIsoDate(scenario.asOfDate))
         add("rate_card.as_of", "as_of must be a date as yyyy-mm-dd (got \"" + scenario.asOfDate + "\")");
+    if (!scenario.startDate.empty() && !parseIsoDate(scenario.startDate))
+        add("start_date", "start_date must be a date as yyyy-mm-dd (got \"" + scenario.startDate + "\")");
     if (!scenario.needDate.empty() && !daysFromIsoDate(scenario.needDate))
         add("rate_card.need_date", "need_date must be a date as yyyy-mm-dd (got \"" + scenario.needDate + "\")");
     if (scenario.spotOverhead.isNegative())
@@ -1175,7 +1232,7 @@ ScenarioComparison compareScenarios(const std::vector<ScenarioResult> &results)
         throw InputError("scenarios", "compare 2 to 4 scenarios (got " + std::to_string(results.size()) + ")");
     const std::string currency = results.front().costPerDay.currency;
     for (const ScenarioResult &r : results) {
-        if (r.costPerDay.currency != currency)
+        if (r.costPerDay.currency != currency || scenarioMoneyTable(r).perDay.total.currency != currency)
             throw InputError("currency", "scenario \"" + r.name + "\" is costed in " + r.costPerDay.currency
                                              + ", the baseline in " + currency);
     }
@@ -1191,9 +1248,13 @@ ScenarioComparison compareScenarios(const std::vector<ScenarioResult> &results)
             metric.deltas.push_back(value - metric.values.front());
         comparison.metrics.push_back(std::move(metric));
     };
-    add("cost_per_day", "Cost per day", "money", [](const ScenarioResult &r) { return r.costPerDay.amount; });
-    add("cost_per_month", "Cost per month", "money", [](const ScenarioResult &r) { return r.costPerMonth.amount; });
-    add("cost_over_term", "Cost over the term", "money", [](const ScenarioResult &r) { return r.costOverTerm.amount; });
+    // Money as printed (scenarioMoneyTable's totals, cents): the deltas re-add to the values shown.
+    add("cost_per_day", "Cost per day", "money",
+        [](const ScenarioResult &r) { return scenarioMoneyTable(r).perDay.total.amount; });
+    add("cost_per_month", "Cost per 30-day month", "money",
+        [](const ScenarioResult &r) { return scenarioMoneyTable(r).perMonth.total.amount; });
+    add("cost_over_term", "Cost over the term", "money",
+        [](const ScenarioResult &r) { return scenarioMoneyTable(r).overTerm.total.amount; });
     for (PoolTier tier : kTiers) {
         bool present = false;
         for (const ScenarioResult &r : results)
@@ -1201,12 +1262,14 @@ ScenarioComparison compareScenarios(const std::vector<ScenarioResult> &results)
                 present = present || t.tier == tier;
         if (!present)
             continue;
-        add("cost_per_month." + std::string(toString(tier)), "Cost per month, " + std::string(tierLabel(tier)), "money",
-            [tier](const ScenarioResult &r) {
-                for (const TierCost &t : r.costByTier)
-                    if (t.tier == tier)
-                        return t.perMonth.amount;
-                return Decimal();
+        add("cost_per_month." + std::string(toString(tier)),
+            "Cost per 30-day month, " + std::string(tierLabel(tier)), "money", [tier](const ScenarioResult &r) {
+                // The tier's pools as shown, re-added.
+                Decimal sum;
+                for (const PoolResult &p : r.pools)
+                    if (p.tier == tier && p.priced)
+                        sum += p.costPerMonth.amount.rounded(2);
+                return sum;
             });
     }
     add("static_gpus", "Static GPUs", "gpus", [](const ScenarioResult &r) { return Decimal::fromInt(r.staticGpus); });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cost.h"
 #include "inference_sizing.h"
 #include "mig.h"
 #include "money.h"
@@ -94,7 +95,10 @@ struct Scenario {
     std::string name;                       // unique in a workspace
     std::string description;
     std::string author;
-    int horizonMonths = 12;                 // the term for the "over the term" cost, 30-day months (1..120)
+    int horizonMonths = 12;                 // the term for the "over the term" cost, calendar months (1..120)
+    // ISO date the term starts (00:00 UTC); the term is its real hours (termHours). Empty: the
+    // first day of the month after asOfDate, or without asOfDate the first of next month.
+    std::string startDate;
     std::string provider;                   // rate card selection: provider + region
     std::string region;
     std::string asOfDate;                   // ISO date the rates are taken at; empty: latest card
@@ -141,7 +145,8 @@ struct ScenarioWarning {
     // "missing_rate_card", "unpriced_gpu", "tier_not_offered", "owned_rate_proxy",
     // "reservation_lead_time", "small_fleet_sharing", "when_not_to_pack",
     // "oom_at_mig_boundary", "mig_slots_short", "infeasible_workload", "unserved_demand",
-    // "workload_in_several_pools", "no_mig_profiles", "mig_layout_invalid"
+    // "workload_in_several_pools", "no_mig_profiles", "mig_layout_invalid",
+    // "commitment_beyond_horizon"
     std::string code;
     std::string message;                    // a full sentence with the reason
     std::string pool;                       // empty for scenario-wide warnings
@@ -174,8 +179,10 @@ struct PoolResult {
     std::string rateCardKey;                // RateCard::key() of the card used
     Money ratePerGpuHour;                   // effective: spot includes the interruption overhead
     Money costPerDay;
-    Money costPerMonth;                     // 30 days
-    Money costOverTerm;                     // horizon months × 30 days
+    Money costPerMonth;                     // 30-day month
+    Money costOverTerm;                     // over the term's real hours (calendar)
+    // Reserved pools: the whole 1- or 3-year commitment, owed whatever the horizon.
+    std::optional<CommitmentObligation> commitment;
     std::optional<int64_t> reserveAnalysed; // auto reserved pools: GPUs the reserve policy chose
     double criticalFractile = 0;            // auto reserved pools: reserved / elastic rate
     std::vector<MigLayout> migLayouts;      // MIG pools: one layout per GPU, tenants labelled
@@ -187,6 +194,7 @@ struct TierCost {
     PoolTier tier = PoolTier::Reserved1y;
     Money perDay;
     Money perMonth;
+    Money overTerm;
 };
 
 struct ScenarioResult {
@@ -196,8 +204,12 @@ struct ScenarioResult {
     int64_t elasticPeakGpus = 0;            // Σ elastic pool peak GPUs
     double utilization = 0;                 // fleet: Σ used / Σ provisioned GPU-hours
     Money costPerDay;                       // exact; priced pools only
-    Money costPerMonth;                     // 30 days
-    Money costOverTerm;                     // horizon months × 30 days
+    Money costPerMonth;                     // 30-day month
+    Money costOverTerm;                     // over the term's real hours
+    std::string startDate;                  // ISO: the term's first day (resolved default included)
+    std::string endDate;                    // ISO: start + horizon months
+    int64_t termHours = 0;                  // real hours of the term
+    Money commitmentsOwed;                  // Σ whole commitments of reserved pools (priced)
     std::vector<TierCost> costByTier;       // tiers present, in allPoolTiers() order
     std::vector<ScenarioWarning> warnings;
 };
@@ -228,7 +240,11 @@ struct ScenarioResult {
 // the pool's owned rate (else the 3-year rate, warned); reserved the 1- or 3-year rate;
 // on-demand the on-demand rate; spot the spot rate on used × (1 + spotOverhead) GPU-hours.
 // Static pools cost GPUs × rate × 24 per day; elastic pools their used GPU-hours × rate over
-// the evaluated hours ÷ (hours ÷ 24) per day. Month = 30 days; term = horizon × 30 days.
+// the evaluated hours ÷ (hours ÷ 24) per day. Month = 30 days ("per 30-day month"); the term
+// is its real hours from the start date (termHours): static pools cost GPUs × rate × term
+// hours, elastic pools their hourly average × term hours. Reserved pools also carry their
+// whole commitment (commitmentObligation over 12 or 36 months from the start date), and a
+// commitment longer than the horizon is warned ("commitment_beyond_horizon").
 // Utilization = used ÷ provisioned GPU-hours (an elastic pool is billed for what it uses).
 //
 // Warnings (never errors) for everything named but missing, unpriced GPUs and tiers,
@@ -236,6 +252,20 @@ struct ScenarioResult {
 // when-not-to-pack advice on shared pools, OOM at a MIG boundary, unserved demand. Throws
 // InputError naming the field when validate() finds a problem or inputs.hours < 24.
 ScenarioResult evaluateScenario(const Scenario &scenario, const ScenarioInputs &inputs);
+
+// The date a scenario's term starts: startDate, else the first of the month after asOfDate,
+// else the first of the month after `today`.
+CivilDate scenarioStartDate(const Scenario &scenario, CivilDate today = todayUtc());
+
+// The scenario's money as printed: per pool (priced pools, scenario order) cost per day, per
+// 30-day month and over the term in cents, each column with the total of its shown parts.
+struct ScenarioMoneyTable {
+    std::vector<std::string> pools;
+    ShownColumn perDay;
+    ShownColumn perMonth;
+    ShownColumn overTerm;
+};
+ScenarioMoneyTable scenarioMoneyTable(const ScenarioResult &result);
 
 // One compared metric: values per scenario and deltas against the first (the baseline).
 struct ComparisonMetric {
@@ -253,7 +283,8 @@ struct ScenarioComparison {
     const ComparisonMetric *find(const std::string &key) const;
 };
 
-// Cost per day / month / term, cost per month by tier, static and elastic GPUs, GPUs per pool
+// Cost per day / 30-day month / term (the printed totals of scenarioMoneyTable, cents, so a
+// delta is the difference of the figures shown), cost per month by tier (its pools as shown), static and elastic GPUs, GPUs per pool
 // (union of pool names, 0 where absent), fleet utilization and warning count for 2–4
 // results. Throws InputError("scenarios") for fewer than 2 or more than 4, "currency" when
 // the results' currencies differ.

@@ -684,8 +684,11 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
                                          job.checkpointIntervalHours, assumptions.restartHours);
         paidGpuHours = plan.preemption->effectiveGpuHours;
     }
-    if (pricing.ratePerGpuHour && std::isfinite(paidGpuHours))
-        plan.cost = *pricing.ratePerGpuHour * Decimal::fromDouble(paidGpuHours);
+    if (std::isfinite(paidGpuHours)) {
+        plan.billedGpuHours = std::llround(paidGpuHours);
+        if (pricing.ratePerGpuHour)
+            plan.cost = *pricing.ratePerGpuHour * Decimal::fromInt(plan.billedGpuHours);
+    }
 
     // The explanation, formula with numbers, in reading order.
     const std::string source = job.params > 0 ? "given" : "catalog " + job.modelId;
@@ -773,7 +776,7 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
         lines.push_back(line);
     }
     if (plan.cost)
-        lines.push_back("Cost = " + number(paidGpuHours) + " GPU-hours × " + pricing.ratePerGpuHour->display()
+        lines.push_back("Cost = " + count(plan.billedGpuHours) + " GPU-hours × " + pricing.ratePerGpuHour->displayRate()
                         + " = " + plan.cost->display());
     if (job.cpuCoresPerGpu > 0)
         lines.push_back("CPU cores = " + std::to_string(job.cpuCoresPerGpu) + " per GPU × "

@@ -230,7 +230,10 @@ struct TrainingPlan {
     int64_t dataParallel = 0;           // gpus ÷ (tp·pp)
     double days = 0;                    // on `gpus`
     double gpuHours = 0;                // gpusNodeRounded × days × 24: what is paid for
-    std::optional<Money> cost;          // gpuHours (effective ones when preemptible) × rate
+    // GPU-hours billed: gpuHours (effective ones when preemptible) rounded to whole GPU-hours,
+    // half away from zero, so that the cost shown is the product of the figures shown.
+    int64_t billedGpuHours = 0;
+    std::optional<Money> cost;          // billedGpuHours × rate
     int64_t cpuCores = 0;               // cpu_cores_per_gpu × gpusNodeRounded
     int64_t usableMemoryBytes = 0;      // GPU memory × usable fraction
     MemoryBreakdown memory;             // chosen ZeRO stage at `gpus`

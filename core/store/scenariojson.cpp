@@ -222,6 +222,8 @@ QJsonObject scenarioToJson(const engine::Scenario &s)
     object.insert(QStringLiteral("description"), qs(s.description));
     object.insert(QStringLiteral("author"), qs(s.author));
     object.insert(QStringLiteral("horizon_months"), s.horizonMonths);
+    if (!s.startDate.empty())
+        object.insert(QStringLiteral("start_date"), qs(s.startDate));
     QJsonObject card;
     card.insert(QStringLiteral("provider"), qs(s.provider));
     card.insert(QStringLiteral("region"), qs(s.region));
@@ -275,13 +277,15 @@ engine::Scenario scenarioFromJson(const QJsonObject &object, const QString &sour
 {
     const Reader r(object, sourceName, QString());
     r.allowOnly({QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("author"),
-                 QStringLiteral("horizon_months"), QStringLiteral("rate_card"), QStringLiteral("spot_overhead"),
-                 QStringLiteral("pools"), QStringLiteral("autoscale"), QStringLiteral("policy")});
+                 QStringLiteral("horizon_months"), QStringLiteral("start_date"), QStringLiteral("rate_card"),
+                 QStringLiteral("spot_overhead"), QStringLiteral("pools"), QStringLiteral("autoscale"),
+                 QStringLiteral("policy")});
     engine::Scenario s;
     s.name = r.string(QStringLiteral("name"), true);
     s.description = r.string(QStringLiteral("description"));
     s.author = r.string(QStringLiteral("author"));
     s.horizonMonths = int(r.integer(QStringLiteral("horizon_months"), s.horizonMonths));
+    s.startDate = r.string(QStringLiteral("start_date"));
     const Reader card = r.object(QStringLiteral("rate_card"));
     card.allowOnly({QStringLiteral("provider"), QStringLiteral("region"), QStringLiteral("as_of"),
                     QStringLiteral("need_date")});

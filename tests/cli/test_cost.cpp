@@ -434,3 +434,34 @@ TEST_CASE("cost reserve over a year of hourly demand: the sweep agrees with the 
     CHECK(integer(o, "optimal_reserved") < 216);
     CHECK(integer(o, "p75_reserved") >= 300);
 }
+
+TEST_CASE("cost static-vs-elastic: the saving printed is the difference of the rows printed")
+{
+    // $87.8325 per 8 GPUs = $10.9790625 per GPU-hour. 3 static GPUs: $790.4925 a day, shown
+    // $790.49; 1.5 elastic: $395.24625, shown $395.25; the saving shown is $790.49 − $395.25 = $395.24.
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"cost", "static-vs-elastic", "--static-gpus", "3", "--elastic-avg-gpus", "1.5",
+                         "--rate", "87.8325", "--per", "8"});
+    REQUIRE(r.exitCode == 0);
+    INFO(r.out.toStdString());
+    CHECK(r.out.contains("$10.9790625 per GPU-hour"));
+    const QStringList lines = r.out.split('\n');
+    const auto header = std::find_if(lines.begin(), lines.end(),
+                                     [](const QString &l) { return l.startsWith("fleet "); });
+    REQUIRE(header != lines.end());
+    REQUIRE(header + 3 < lines.end());
+    // A 30-day month: $23,714.775 → $23,714.78 and $11,857.3875 → $11,857.39.
+    CHECK((header + 1)->simplified() == "static $790.49 $23,714.78");
+    CHECK((header + 2)->simplified() == "elastic $395.25 $11,857.39");
+    CHECK((header + 3)->simplified() == "saving +$395.24 +$11,857.39");
+    CHECK(r.out.contains("the elastic fleet saves $395.24 a day"));
+
+    RUN_HEADROOM(j, ws, {"cost", "static-vs-elastic", "--static-gpus", "3", "--elastic-avg-gpus", "1.5",
+                         "--rate", "87.8325", "--per", "8", "--json"});
+    REQUIRE(j.exitCode == 0);
+    const QJsonObject o = parseJsonObject(j.out);
+    CHECK(money(o, "static_per_day") == "790.49");
+    CHECK(money(o, "elastic_per_day") == "395.25");
+    CHECK(money(o, "saving_per_day") == "395.24");
+    CHECK(money(o, "saving_per_month") == "11857.39");
+}

@@ -78,10 +78,11 @@ TEST_CASE("headroom report writes the scenario deck with pools, money and a comp
     RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Reserved core", "--scenario", "Three-year core", "-o", pdf}));
     REQUIRE(r.exitCode == 0);
     CHECK(r.err.isEmpty());
-    // title, assumptions, per scenario pools + diagram, comparison table, three comparison
-    // charts, warnings (the card's committed rates are examples)
-    CHECK(pdfPages(pdf) == 11);
-    CHECK(r.out.contains("11 pages"));
+    // title, assumptions, per scenario pools + diagram, the three-year scenario's warnings (its
+    // commitment outlasts the 12-month horizon), comparison table, three comparison charts,
+    // warnings (the card's committed rates are examples)
+    CHECK(pdfPages(pdf) == 12);
+    CHECK(r.out.contains("12 pages"));
     const QString text = tool("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenarios compared"));
     CHECK(text.contains("Reserved core: pools"));
@@ -92,7 +93,19 @@ TEST_CASE("headroom report writes the scenario deck with pools, money and a comp
     CHECK(text.contains("$594.43"));
     CHECK(text.contains("$17,832.96"));
     CHECK(text.contains("−$31,306.75"));  // monthly delta of the second against the first
-    CHECK(text.contains("$4.27"));       // the 1-year rate in the assumptions
+    // The card's rates with every digit it holds (AWS us-east-1 H100, 2025-06-01): on-demand,
+    // 1-year and 3-year, never rounded to cents.
+    CHECK(text.contains("$6.88"));
+    CHECK(text.contains("$4.2656"));
+    CHECK(text.contains("$3.096"));
+    CHECK_FALSE(text.contains("$4.27"));
+    CHECK_FALSE(text.contains("$3.10"));
+    // The 12-month term from 2025-08-01 (the month after as-of) is 8,760 h:
+    // 16 × 4.2656 × 8,760 = $597,866.50 (597,866.496).
+    CHECK(text.contains("$597,866.50"));
+    // The three-year commitment is owed in full: 2025-08-01 to 2028-08-01 = 26,304 h,
+    // 8 × 3.096 × 26,304 = $651,497.47 (651,497.472).
+    CHECK(text.contains("$651,497.47"));
     CHECK(text.contains("Ana Ruiz"));
     // pdffonts: name type encoding emb sub uni object-id generation
     const QStringList fonts = tool("pdffonts", {pdf}).split('\n', Qt::SkipEmptyParts).mid(2);
@@ -111,9 +124,12 @@ TEST_CASE("headroom report of one scenario has no comparison pages", "[report]")
     const QString pdf = fixture.filePath("one.pdf");
     RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Three-year core", "--output", pdf}));
     REQUIRE(r.exitCode == 0);
-    CHECK(pdfPages(pdf) == 5);  // title, assumptions, pools, diagram, warnings
+    // title, assumptions, pools, diagram, the scenario's warnings (its 3-year commitment outlasts
+    // the 12-month horizon), the deck's warnings
+    CHECK(pdfPages(pdf) == 6);
     const QString text = tool("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenario: Three-year core"));
+    CHECK(text.contains("owed in full"));
     CHECK_FALSE(text.contains("Scenarios compared"));
 }
 
@@ -190,4 +206,24 @@ TEST_CASE("headroom --demo report compares demo scenarios", "[report]")
     CHECK(text.contains("Scenarios compared"));
     CHECK(text.contains("support-assistant"));
     CHECK(text.contains(QRegularExpression("\\$[0-9,]+\\.[0-9]{2}")));
+}
+
+TEST_CASE("headroom --demo report: the reserved core's exact rate and its 12 calendar months agree with the page", "[report]")
+{
+    CliFixture fixture;
+    const QString pdf = fixture.filePath("core.pdf");
+    const CliResult r = fixture.runBare({"--demo", "report", "--scenario", "Chatbot core + flex", "-o", pdf});
+    INFO(r.out.toStdString() << r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QString text = tool("pdftotext", {pdf, "-"});
+    INFO(text.toStdString());
+    // CoreWeave US-EAST-04 H100 card: on-demand $6.16, 1-year $3.8192, 3-year $2.772, spot $2.46.
+    CHECK(text.contains("$3.8192"));
+    CHECK(text.contains("$2.772"));
+    CHECK(text.contains("$6.16"));
+    CHECK_FALSE(text.contains("$3.82"));
+    // 240 reserved GPUs × $3.8192 × 24 h = $21,998.59 a day; × 8,760 h (2025-07-01 to 2026-07-01) = $8,029,486.08.
+    CHECK(text.contains("$21,998.59"));
+    CHECK(text.contains("$8,029,486.08"));
+    CHECK(text.contains("8,760 h"));
 }

@@ -68,6 +68,7 @@ engine::Scenario scenario(const std::string &name, std::vector<engine::Pool> poo
     s.author = "Planner";
     s.provider = "Golden";
     s.region = "g";
+    s.startDate = "2025-01-01"; // 12 months = 8,760 h
     s.pools = std::move(pools);
     s.autoscale.maxQueueDelayMs = 500;
     s.autoscale.fallbackGpuIds = {"a100-sxm-80gb"};
@@ -142,6 +143,11 @@ TEST_CASE("scenario evaluate gives the golden static and elastic costs to the ce
     const QJsonObject o = parseJsonObject(r.out);
     CHECK(o.value("cost_per_day").toString() == "1532.16");
     CHECK(o.value("cost_per_month").toString() == "45964.80");
+    // Over the 12 calendar months from 2025-01-01: 16 × $3.99 × 8,760 h.
+    CHECK(o.value("cost_over_term").toString() == "559238.40");
+    CHECK(o.value("term_hours").toInt() == 8760);
+    CHECK(o.value("start_date").toString() == "2025-01-01");
+    CHECK(o.value("end_date").toString() == "2026-01-01");
     CHECK(o.value("warnings").toArray().isEmpty());
     const QJsonArray pools = o.value("pools").toArray();
     REQUIRE(pools.size() == 1);
@@ -163,6 +169,9 @@ TEST_CASE("scenario evaluate gives the golden static and elastic costs to the ce
     REQUIRE(t.exitCode == 0);
     CHECK(t.out.contains("$1,532.16"));
     CHECK(t.out.contains("62.5 %"));
+    CHECK(t.out.contains("$3.99"));
+    CHECK(t.out.contains("Cost over the term (12 months, 2025-01-01 to 2026-01-01, 8,760 h)"));
+    CHECK(t.out.contains("$559,238.40"));
 }
 
 TEST_CASE("scenario compare prints deltas against the first", "[scenario-cli]")

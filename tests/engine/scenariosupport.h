@@ -126,6 +126,7 @@ inline engine::Scenario scenarioOn(const std::string &name, const std::string &p
     s.provider = provider;
     s.region = region;
     s.horizonMonths = 12;
+    s.startDate = "2025-01-01"; // a common year: the 12-month term is 8,760 h
     return s;
 }
 

@@ -264,3 +264,59 @@ TEST_CASE("a plan in mixed currencies is refused", "[cost][input]")
     const PlanCost euros = planCost(demand, {}, PlanRates{{}, {}, Money::parse("4", "EUR"), {}, {}});
     CHECK(euros.total.display() == "\u20ac120.00");
 }
+
+TEST_CASE("A 3-year commitment is owed in full over a 1-year series, its upfront paid in the first month", "[cost][commitment]")
+{
+    const CivilDate start = *parseIsoDate("2025-01-01");
+    // 10 GPUs × $3.096 × 26,280 h (2025-01-01 to 2028-01-01) = $813,628.80; half upfront.
+    const CommitmentObligation o = commitmentObligation(10, usd("3.096"), dec("0.5"), start, 36, 8760);
+    CHECK(o.termHours == 26280);
+    CHECK(o.total == usd("813628.80"));
+    CHECK(o.upfront == usd("406814.40"));
+    CHECK(o.recurring == usd("406814.40"));
+    CHECK(o.inHorizon == usd("271209.60")); // 10 × 3.096 × 8,760
+    CHECK_FALSE(o.coversTerm);
+    CHECK(o.warning.find("$813,628.80") != std::string::npos);
+    CHECK(o.warning.find("forecast hand-off") != std::string::npos);
+    CHECK(commitmentObligation(10, usd("3.096"), dec("0.5"), start, 36, 26280).coversTerm);
+    CHECK(commitmentObligation(10, usd("3.096"), dec("0.5"), start, 36, 26280).warning.empty());
+    CHECK_THROWS_AS(commitmentObligation(10, usd("3.096"), dec("0.5"), start, 24, 8760), InputError);
+    CHECK_THROWS_AS(commitmentObligation(10, usd("3.096"), dec("1.5"), start, 12, 8760), InputError);
+
+    // Cash flow: a flat series of 10 GPUs, all reserved, over January and February 2025.
+    const DemandSeries flat = hourly(std::vector<int64_t>(24 * (31 + 28), 10));
+    PlanRates rates;
+    rates.reserved3y = usd("3.096");
+    rates.onDemand = usd("6.88");
+    const PlanMix mix{10, 0, Decimal()};
+    const auto months = monthlySpend(flat, mix, rates, start);
+    REQUIRE(months.size() == 2);
+    CHECK(months[0].label == "2025-01");
+    CHECK(months[0].reserved == usd("23034.24")); // 10 × 3.096 × 744
+    CHECK(months[1].reserved == usd("20805.12")); // 10 × 3.096 × 672
+    const auto paid = withUpfront(months, dec("0.5"), o);
+    CHECK(paid[0].upfront == usd("406814.40"));
+    CHECK(paid[1].upfront.amount.isZero());
+    CHECK(paid[0].reserved == usd("11517.12"));
+    CHECK(paid[1].reserved == usd("10402.56"));
+}
+
+TEST_CASE("Sensitivity rows carry every part and no commitment at the same demand", "[cost][sensitivity]")
+{
+    // 10 GPUs every hour for a day; 6 reserved at $3, the rest on-demand at $5.
+    const DemandSeries demand = hourly(std::vector<int64_t>(24, 10));
+    PlanRates rates;
+    rates.reserved1y = usd("3");
+    rates.onDemand = usd("5");
+    const auto rows = sensitivity(demand, PlanMix{0, 6, Decimal()}, rates, {-0.25, 0.25});
+    REQUIRE(rows.size() == 2);
+    // −25 %: 7.5 GPUs; reserved 6 × 3 × 24 = 432, on-demand 1.5 × 5 × 24 = 180; all on-demand 7.5 × 5 × 24 = 900.
+    CHECK(rows[0].plan.reserved == usd("432"));
+    CHECK(rows[0].plan.onDemand == usd("180"));
+    CHECK(rows[0].total == usd("612"));
+    CHECK(rows[0].noCommitment == usd("900"));
+    // +25 %: 12.5 GPUs; on-demand 6.5 × 5 × 24 = 780; all on-demand 12.5 × 5 × 24 = 1,500.
+    CHECK(rows[1].plan.onDemand == usd("780"));
+    CHECK(rows[1].total == usd("1212"));
+    CHECK(rows[1].noCommitment == usd("1500"));
+}

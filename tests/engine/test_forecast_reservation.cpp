@@ -156,7 +156,7 @@ TEST_CASE("bad reservation hand-off input names its field", "[forecast][reservat
     CHECK(errorField([&] { reservationFromForecast({}, {flat(1.0)}, rates(24, 2)); }) == "history");
     CHECK(errorField([&] { reservationFromForecast({1.0, std::nan("")}, {flat(1.0)}, rates(24, 2)); }) == "history");
     CHECK(errorField([&] { reservationFromForecast(history, {flat(1.0)}, rates(0, 2)); }) == "term_hours");
-    CHECK(errorField([&] { reservationFromForecast(history, {flat(1.0)}, rates(kThreeYearHours + 1, 2)); })
+    CHECK(errorField([&] { reservationFromForecast(history, {flat(1.0)}, rates(kMaxTermHours + 1, 2)); })
           == "term_hours");
     CHECK(errorField([&] { reservationFromForecast(history, {flat(1.0)}, rates(24, 0)); }) == "paths");
     ReservationForecastOptions o = rates(24, 2);

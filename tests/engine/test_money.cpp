@@ -180,3 +180,32 @@ TEST_CASE("a year of hourly costs summed hour by hour does not drift", "[money]"
     // The same sum in binary floating point is not exactly representable.
     CHECK(floating != 6155301.6);
 }
+
+TEST_CASE("rates show every digit the card holds, trimmed to at least cents", "[money][rate]")
+{
+    using headroom::test::usd;
+    CHECK(usd("3.8192").displayRate() == "$3.8192");
+    CHECK(usd("10.9790625").displayRate() == "$10.9790625");
+    CHECK(usd("6.88").displayRate() == "$6.88");
+    CHECK(usd("4").displayRate() == "$4.00");
+    CHECK(usd("4.2656").displayRate() == "$4.2656");
+    CHECK(usd("1234.5678").displayRate() == "$1,234.5678");
+    CHECK(usd("0.999").displayRate() == "$0.999"); // never rounded up into $1.00
+    CHECK(usd("-2.125").displayRate() == "-$2.125");
+    CHECK(Money::parse("2.5", "EUR").displayRate() == "\u20ac2.50");
+    CHECK(Money::parse("0.1234567", "CHF").displayRate() == "0.1234567 CHF");
+}
+
+TEST_CASE("a shown column re-adds and a shown difference is the difference of the shown figures", "[money][reconcile]")
+{
+    using headroom::test::usd;
+    const ShownColumn c = shownColumn({usd("0.005"), usd("0.005"), usd("0.005")});
+    CHECK(c.parts[0].cents() == "0.01");
+    CHECK(c.total.cents() == "0.03"); // not the exact 0.015 rounded to 0.02
+    CHECK(reAdds(c));
+    ShownColumn broken = c;
+    broken.total = usd("0.02");
+    CHECK_FALSE(reAdds(broken));
+    CHECK(shownDifference(usd("790.4925"), usd("395.24625")).cents() == "395.24");
+    CHECK(shownColumn({}, "EUR").total == Money::parse("0", "EUR"));
+}

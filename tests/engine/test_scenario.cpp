@@ -72,7 +72,12 @@ TEST_CASE("A static owned pool of 16 GPUs at 3.99 costs the golden 1532.16 a day
     CHECK(p.priced);
     CHECK(p.costPerDay == usd("1532.16"));
     CHECK(p.costPerMonth == usd("45964.80"));
-    CHECK(p.costOverTerm == usd("551577.60"));
+    // Over the 12-month term from 2025-01-01: 16 × 3.99 × 8,760 h (not 12 × 30 days).
+    CHECK(p.costOverTerm == usd("559238.40"));
+    CHECK(r.termHours == 8760);
+    CHECK(r.startDate == "2025-01-01");
+    CHECK(r.endDate == "2026-01-01");
+    CHECK_FALSE(p.commitment.has_value()); // owned: no commitment
     // 240 of 16 × 24 = 384 GPU-hours used each day.
     CHECK(p.gpuHoursUsed == Decimal::fromInt(240 * 365));
     CHECK(p.gpuHoursProvisioned == Decimal::fromInt(16 * 8760));
@@ -124,7 +129,8 @@ TEST_CASE("Comparing static and elastic gives the golden saving as deltas", "[sc
     CHECK(day->values == std::vector<Decimal>{dec("1532.16"), dec("957.6")});
     CHECK(day->deltas == std::vector<Decimal>{dec("0"), dec("-574.56")});
     CHECK(c.find("cost_per_month")->deltas[1] == dec("-17236.80"));
-    CHECK(c.find("cost_over_term")->deltas[1] == dec("-206841.60"));
+    // 16 × 3.99 × 8,760 = 559,238.40 against 957.60 × 365 = 349,524.00.
+    CHECK(c.find("cost_over_term")->deltas[1] == dec("-209714.40"));
     // Pools by name: each scenario has the other's at 0.
     CHECK(c.find("gpus.base")->values == std::vector<Decimal>{dec("16"), dec("0")});
     CHECK(c.find("gpus.flex")->values == std::vector<Decimal>{dec("0"), dec("12")});
@@ -178,7 +184,11 @@ TEST_CASE("Core and flex reserves at the critical fractile and bursts to on-dema
     CHECK(flex.costPerDay == usd("660.48"));
     CHECK(r.costPerDay == usd("1380.48"));
     CHECK(r.costPerMonth == usd("41414.40"));
-    CHECK(r.costOverTerm == usd("496972.80"));
+    // 6 × 5.00 × 8,760 = 262,800.00 plus 660.48 × 365 = 241,075.20.
+    CHECK(r.costOverTerm == usd("503875.20"));
+    REQUIRE(core.commitment.has_value());
+    CHECK(core.commitment->total == usd("262800.00"));
+    CHECK(core.commitment->coversTerm);
     // The peak overflows into flex, so the planned headroom is counted there.
     CHECK(core.headroomAtPeak == 0);
     CHECK(flex.headroomAtPeak == 2);
@@ -591,4 +601,76 @@ TEST_CASE("A MIG pool on a GPU without a profile table is sized as time-slicing,
     // Two 4.6 GiB tenants share one 80 GB GPU by memory.
     CHECK(r.pools[0].gpus == 1);
     CHECK(r.pools[0].migLayouts.empty());
+}
+
+TEST_CASE("The demo's reserved core over 12 calendar months: 240 x 3.8192 x 8,760 h", "[scenario][calendar]")
+{
+    ScenarioInputs in = scenarioInputs();
+    in.rateCards.push_back(card("CoreWeave", "US-EAST-04", "h100-sxm", "2025-06-01", "6.16", "3.8192", "2.772", "2.46", 12));
+    Scenario s = scenarioOn("core", "CoreWeave", "US-EAST-04");
+    s.asOfDate = "2025-06-01";
+    s.startDate.clear(); // default: the first of the month after as_of, 2025-07-01
+    s.pools = {pool("core", PoolTier::Reserved1y, PoolSizing::Fixed, 240, {"chat"})};
+    const ScenarioResult r = evaluateScenario(s, in);
+    CHECK(r.startDate == "2025-07-01");
+    CHECK(r.termHours == 8760);
+    const PoolResult &core = r.pools.at(0);
+    CHECK(core.ratePerGpuHour.displayRate() == "$3.8192");
+    CHECK(core.costPerDay == usd("21998.592"));        // 240 × 3.8192 × 24
+    CHECK(core.costPerMonth.cents() == "659957.76");   // × 720 h, a 30-day month
+    CHECK(core.costOverTerm == usd("8029486.08"));     // × 8,760 h
+    CHECK(r.costOverTerm == usd("8029486.08"));
+    CHECK(core.commitment->total == usd("8029486.08"));
+
+    // The same pool over 2028, a leap year: 8,784 h.
+    s.startDate = "2028-01-01";
+    CHECK(evaluateScenario(s, in).costOverTerm == usd("8051484.672"));
+}
+
+TEST_CASE("A 3-year reservation over a 1-year horizon shows the whole obligation and warns", "[scenario][commitment]")
+{
+    // AWS-like card: 3-year 4.00 with half paid upfront.
+    ScenarioInputs in = scenarioInputs();
+    RateCard three = card("Three", "r", "h100-sxm", "2025-01-01", "6.88", "5.00", "4.00", "0", 0);
+    three.reserved3yUpfront = dec("0.5");
+    in.rateCards.push_back(three);
+    Scenario s = scenarioOn("three", "Three", "r");
+    s.pools = {pool("base", PoolTier::Reserved3y, PoolSizing::Fixed, 10, {"chat"})};
+    const ScenarioResult r = evaluateScenario(s, in);
+    const PoolResult &base = r.pools.at(0);
+    // The horizon: 10 × 4.00 × 8,760 = 350,400.00.
+    CHECK(base.costOverTerm == usd("350400.00"));
+    REQUIRE(base.commitment.has_value());
+    const CommitmentObligation &c = *base.commitment;
+    // The obligation: 2025-01-01 to 2028-01-01 = 1,095 days = 26,280 h; 10 × 4.00 × 26,280.
+    CHECK(c.termMonths == 36);
+    CHECK(c.endDate == "2028-01-01");
+    CHECK(c.termHours == 26280);
+    CHECK(c.total == usd("1051200.00"));
+    CHECK(c.upfront == usd("525600.00"));
+    CHECK(c.recurring == usd("525600.00"));
+    CHECK(c.inHorizon == usd("350400.00"));
+    CHECK(c.shareConsumed == Approx(8760.0 / 26280.0));
+    CHECK_FALSE(c.coversTerm);
+    CHECK(r.commitmentsOwed == usd("1051200.00"));
+    INFO(warningCodes(r));
+    CHECK(hasWarning(r, "commitment_beyond_horizon", "base", "$1,051,200.00"));
+    CHECK(hasWarning(r, "commitment_beyond_horizon", "base", "forecast hand-off"));
+
+    // Over the whole 36 months the series covers the term: no warning.
+    s.horizonMonths = 36;
+    const ScenarioResult whole = evaluateScenario(s, in);
+    CHECK(whole.pools.at(0).commitment->coversTerm);
+    CHECK(whole.pools.at(0).costOverTerm == usd("1051200.00"));
+    CHECK_FALSE(hasWarning(whole, "commitment_beyond_horizon"));
+}
+
+TEST_CASE("A bad start date is a field error", "[scenario][calendar]")
+{
+    Scenario s = staticGolden();
+    s.startDate = "2025-02-30";
+    const auto problems = validate(s);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].field == "start_date");
+    CHECK_THROWS_AS(evaluateScenario(s, scenarioInputs()), InputError);
 }

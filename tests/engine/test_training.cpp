@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -389,13 +390,15 @@ TEST_CASE("preemptible capacity loses half a checkpoint interval and a restart p
     REQUIRE(plan.preemption);
     CHECK(plan.preemption->effectiveGpuHours == Approx(plan.gpuHours / 0.99));
     REQUIRE(plan.cost);
-    CHECK(plan.cost->amount.toDouble() == Approx(plan.preemption->effectiveGpuHours * 2.0).epsilon(1e-9));
+    // Billed: the effective GPU-hours rounded to whole GPU-hours, × $2.00.
+    CHECK(plan.billedGpuHours == std::llround(plan.preemption->effectiveGpuHours));
+    CHECK(*plan.cost == Money::parse("2.00") * Decimal::fromInt(plan.billedGpuHours));
 
     CHECK(inputErrorField([] { preemptionLoss(1, 8, 1.5, 1, 0.25); }) == "spot_interruption_rate");
     CHECK(inputErrorField([] { preemptionLoss(1, 8, 0.01, 0, 0.25); }) == "checkpoint_interval_hours");
 }
 
-TEST_CASE("training cost is GPU-hours times the rate", "[training]")
+TEST_CASE("training cost is the whole GPU-hours shown times the exact rate", "[training]")
 {
     TrainingJob job = measuredJob();
     job.tp = 1;
@@ -405,10 +408,24 @@ TEST_CASE("training cost is GPU-hours times the rate", "[training]")
     TrainingPricing pricing;
     pricing.ratePerGpuHour = Money::parse("6.88");
     const TrainingPlan plan = sizeTraining(job, h100Sxm(), nullptr, pricing);
-    // 6e19 ÷ (8 × 400e12) = 18,750 s = 5.2083 h × 8 GPUs = 41.667 GPU-hours × $6.88.
+    // 6e19 ÷ (8 × 400e12) = 18,750 s = 5.2083 h × 8 GPUs = 41.667 GPU-hours, billed as the 42
+    // shown: 42 × $6.88 = $288.96, the product of the figures printed beside it.
     CHECK(plan.gpuHours == Approx(41.6666667));
+    CHECK(plan.billedGpuHours == 42);
     REQUIRE(plan.cost);
-    CHECK(plan.cost->cents() == "286.67");
+    CHECK(plan.cost->cents() == "288.96");
+    bool explained = false;
+    for (const std::string &line : plan.explanation)
+        explained = explained || line == "Cost = 42 GPU-hours × $6.88 = $288.96";
+    CHECK(explained);
+
+    // A rate with more digits than cents is shown whole: 42 × $10.9790625 = $461.120625 → $461.12.
+    pricing.ratePerGpuHour = Money::parse("10.9790625");
+    const TrainingPlan gcp = sizeTraining(job, h100Sxm(), nullptr, pricing);
+    bool exact = false;
+    for (const std::string &line : gcp.explanation)
+        exact = exact || line == "Cost = 42 GPU-hours × $10.9790625 = $461.12";
+    CHECK(exact);
 }
 
 TEST_CASE("the largest sensible fleet is capped by fleet size, batch and communication", "[training]")

@@ -149,6 +149,33 @@ TEST_CASE("Demo scenarios reproduce the figures of the design")
             peak = std::max(peak, total);
         }
         CHECK(peak == 320);
+        // The reserved core over its 12 calendar months from 2025-07-01 (the month after the
+        // card's as-of date): 240 × $3.8192 × 8,760 h = $8,029,486.08, as the Cost page's year.
+        REQUIRE(core.gpus == 240);
+        CHECK(r.startDate == "2025-07-01");
+        CHECK(r.termHours == 8760);
+        CHECK(core.ratePerGpuHour.displayRate() == "$3.8192");
+        CHECK(core.costOverTerm.cents() == "8029486.08");
+        REQUIRE(core.commitment);
+        CHECK(core.commitment->coversTerm);
+    }
+    SECTION("the 3-year MIG base over its 36-month horizon covers its commitment; over 12 months it warns")
+    {
+        const auto &r = results.at("Internal MIG tenants");
+        const auto &base = pool(r, "mig base");
+        REQUIRE(base.commitment);
+        CHECK(base.commitment->coversTerm);
+        CHECK_FALSE(hasWarning(r, "commitment_beyond_horizon", "mig base"));
+        auto scenario = *workspace.scenario("Internal MIG tenants");
+        scenario.horizonMonths = 12;
+        const auto shorter = engine::evaluateScenario(scenario, store::scenarioInputs(workspace));
+        const auto &owed = *pool(shorter, "mig base").commitment;
+        CHECK_FALSE(owed.coversTerm);
+        // 14 × $3.096 × 26,304 h (2025-07-01 to 2028-07-01, with 29 February 2028) = $1,140,120.58.
+        CHECK(owed.termHours == 26304);
+        CHECK(owed.total.cents() == "1140120.58");
+        CHECK(owed.upfront.cents() == "570060.29");
+        CHECK(hasWarning(shorter, "commitment_beyond_horizon", "mig base"));
     }
 }
 

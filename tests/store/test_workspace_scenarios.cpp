@@ -25,6 +25,7 @@ engine::Scenario fullScenario(const std::string &name = "core-and-flex")
     s.region = "us-east-1";
     s.asOfDate = "2026-03-01";
     s.needDate = "2026-09-01";
+    s.startDate = "2026-10-01";
     s.spotOverhead = *engine::Decimal::parse("0.125");
     engine::Pool core;
     core.name = "core";
@@ -110,6 +111,8 @@ TEST_CASE("A scenario round-trips through its JSON document exactly", "[scenario
     CHECK(scenarioJsonText(back) == text);
     CHECK(back.name == s.name);
     CHECK(back.horizonMonths == 36);
+    CHECK(back.startDate == "2026-10-01");
+    CHECK(text.contains("\"start_date\": \"2026-10-01\""));
     CHECK(back.spotOverhead == s.spotOverhead);
     REQUIRE(back.pools.size() == 4);
     CHECK(back.pools[0].sizing == engine::PoolSizing::Auto);
@@ -158,6 +161,21 @@ TEST_CASE("Bad scenario JSON is refused naming the field", "[scenariojson]")
                        "\"autoscale\": {\"hpa_tolerance\": 2}}"),
                Contains("autoscale.hpa_tolerance"));
     CHECK_THAT(errorOf("{\"name\": "), Contains("bad.json") && Contains("line 1"));
+    CHECK_THAT(errorOf("{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\"}, \"pools\": [], "
+                       "\"start_date\": \"2025-02-29\"}"),
+               Contains("start_date") && Contains("2025-02-29"));
+}
+
+TEST_CASE("A scenario without a start date keeps none and evaluates from the month after its as-of date",
+          "[scenariojson]")
+{
+    const engine::Scenario s = parseScenario(
+        "{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\", \"as_of\": \"2027-06-14\"}, "
+        "\"pools\": []}",
+        QStringLiteral("old.json"));
+    CHECK(s.startDate.empty());
+    CHECK_FALSE(scenarioJsonText(s).contains("start_date"));
+    CHECK(engine::isoDate(engine::scenarioStartDate(s)) == "2027-07-01");
 }
 
 TEST_CASE("Scenarios are stored with a version and timestamps", "[workspace][scenarios]")

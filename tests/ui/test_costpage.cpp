@@ -7,7 +7,9 @@
 
 #include <QAreaSeries>
 #include <QBarSeries>
+#include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QDateEdit>
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
@@ -152,7 +154,11 @@ TEST_CASE("A manual plan drives the hourly and monthly charts")
     auto *bars = qobject_cast<QBarSeries *>(month->series().value(0));
     REQUIRE(bars);
     REQUIRE(bars->count() == 2);
-    CHECK(bars->barSets().first()->count() == 13); // 8,760 h = 12 months of 720 h and a partial 13th
+    // A year of hours from the first of a month is 12 calendar months: no stub 13th month.
+    CHECK(bars->barSets().first()->count() == 12);
+    auto *x = qobject_cast<QBarCategoryAxis *>(month->axes(Qt::Horizontal).value(0));
+    REQUIRE(x);
+    CHECK(x->categories().size() == 12);
 }
 
 TEST_CASE("Importing demand from CSV selects it - a bad file changes nothing and names the line")
@@ -199,4 +205,94 @@ TEST_CASE("The cost chart exports to PDF with its title and optimum label as tex
     CHECK(text.contains("Total cost vs reserved GPUs"));
     CHECK(text.contains(QStringLiteral("optimum %1").arg(page.analysis().optimalReserved)));
     CHECK(text.contains("critical fractile"));
+}
+
+TEST_CASE("A year of demand is the real hours from the start date: 8,760 h in 2025, 8,784 h in 2028")
+{
+    TempWorkspace ws;
+    ui::CostPage page(*ws);
+    auto *start = page.findChild<QDateEdit *>("costStartDate");
+    REQUIRE(start);
+    start->setDate(QDate(2025, 1, 1));
+    REQUIRE(page.demand());
+    CHECK(page.demand()->gpus.size() == 8760);
+    start->setDate(QDate(2028, 1, 1));
+    CHECK(page.demand()->gpus.size() == 8784);
+    QChart *month = page.findChild<ui::ChartPanel *>("costMonthChart")->chart();
+    auto *x = qobject_cast<QBarCategoryAxis *>(month->axes(Qt::Horizontal).value(0));
+    REQUIRE(x);
+    CHECK(x->categories() == QStringList{"2028-01", "2028-02", "2028-03", "2028-04", "2028-05", "2028-06",
+                                         "2028-07", "2028-08", "2028-09", "2028-10", "2028-11", "2028-12"});
+    // The reserved spend of February 2028 is its 29 days of hours.
+    auto *bars = qobject_cast<QBarSeries *>(month->series().value(0));
+    REQUIRE(bars);
+    const QBarSet *reserved = bars->barSets().first();
+    REQUIRE(reserved->at(0) > 0);
+    CHECK(reserved->at(1) / reserved->at(0) == Approx(29.0 * 24 / (31.0 * 24)));
+}
+
+TEST_CASE("A 3-year commitment over one year of demand shows the whole obligation and points to the forecast")
+{
+    TempWorkspace ws;
+    ui::CostPage page(*ws);
+    page.findChild<QDateEdit *>("costStartDate")->setDate(QDate(2025, 1, 1));
+    auto *term = page.findChild<QComboBox *>("costTerm");
+    REQUIRE(term);
+    term->setCurrentIndex(term->findData(3));
+    REQUIRE(page.errorText().isEmpty());
+    const QString text = page.recommendation();
+    INFO(text.toStdString());
+    CHECK(text.contains("whole commitment is owed"));
+    // 2025-01-01 to 2028-01-01: 1,095 days = 26,280 h; the year of demand is 8,760 h of it.
+    CHECK(text.contains("26,280 h"));
+    CHECK(text.contains("2025-01-01"));
+    CHECK(text.contains("2028-01-01"));
+    CHECK(text.contains("forecast hand-off"));
+    // AWS H100 3-year rate $3.096, half upfront.
+    const int64_t reserved = page.analysis().optimalReserved;
+    const engine::Money owed = engine::Money::parse("3.096") * engine::Decimal::fromInt(reserved * 26280);
+    CHECK(text.contains(QString::fromStdString(owed.display())));
+    const engine::Money upfront{(owed.amount * engine::Decimal::parse("0.5").value()).rounded(2), "USD"};
+    CHECK(text.contains(QString::fromStdString(upfront.display())));
+    CHECK(text.contains("$3.096"));
+
+    // One year of demand for a one-year commitment covers it: no warning.
+    term->setCurrentIndex(term->findData(1));
+    CHECK_FALSE(page.recommendation().contains("whole commitment is owed"));
+    CHECK(page.recommendation().contains("owed in full"));
+}
+
+TEST_CASE("Sensitivity rows show every part and compare with no commitment at the same demand")
+{
+    TempWorkspace ws;
+    ui::CostPage page(*ws);
+    setText(edit(page, "costSpotRate"), "2.46");
+    page.findChild<QDoubleSpinBox *>("costSpotShare")->setValue(30);
+    REQUIRE(page.errorText().isEmpty());
+    auto *table = page.findChild<QTableWidget *>("costTable");
+    REQUIRE(table);
+    const int first = int(page.options().size());
+    REQUIRE(table->rowCount() == first + 4);
+    qint64 previousOnDemandOnly = 0;
+    for (int row = first; row < table->rowCount(); ++row) {
+        INFO("row " << row << " " << table->item(row, 0)->text().toStdString());
+        CHECK(table->item(row, 0)->text().startsWith("Plan, demand"));
+        for (int column = 2; column <= 6; ++column)
+            CHECK_FALSE(table->item(row, column)->text().isEmpty());
+        const qint64 parts = cents(table->item(row, 2)->text()) + cents(table->item(row, 3)->text()) +
+                             cents(table->item(row, 4)->text());
+        CHECK(parts == cents(table->item(row, 5)->text()));
+        // Like with like: no commitment at this row's demand grows with the demand.
+        const qint64 onDemandOnly = cents(table->item(row, 6)->text());
+        CHECK(onDemandOnly > previousOnDemandOnly);
+        previousOnDemandOnly = onDemandOnly;
+        const double expected = double(cents(table->item(row, 5)->text())) / double(onDemandOnly) - 1.0;
+        QString shown = table->item(row, 7)->text();
+        shown.remove(QStringLiteral(" %"));
+        CHECK(shown.toDouble() == Approx(expected * 100).margin(0.051));
+    }
+    // −10 % demand: no commitment costs 0.9 × the base row's (the "All on-demand" option, same
+    // spot share), to within rounding of the scaled hours.
+    const qint64 base = cents(table->item(0, 6)->text());
+    CHECK(double(cents(table->item(first + 1, 6)->text())) == Approx(0.9 * double(base)).epsilon(1e-6));
 }

@@ -240,6 +240,10 @@ TEST_CASE("The report exports to a 16:9 vector PDF deck with embedded fonts, tit
     CHECK(text.contains("Ana Ruiz"));
     CHECK(text.contains("Assumptions"));
     CHECK(text.contains("$6.88"));  // AWS H100 on-demand rate in force
+    // Every rate with all the digits its card holds: AWS 1-year, GCP per GPU from $87.8325 / 8.
+    CHECK(text.contains("$4.2656"));
+    CHECK(text.contains("$10.9790625"));
+    CHECK(text.contains("$3.8192"));
     CHECK(text.contains(figure.title));
     CHECK(text.contains(figure.caption.left(40)));
     CHECK(text.contains("Thirty hours around the peak."));

@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedBarSeries>
@@ -404,4 +405,78 @@ TEST_CASE("File ▸ Open Demo Workspace opens the demo on the Scenarios page")
     CHECK(window.currentPage() == window.scenariosPage());
     CHECK(window.workspace().scenarioNames().size() == 5);
     CHECK(window.scenariosPage()->findChild<QTableWidget *>("scenarioList")->rowCount() == 5);
+}
+
+TEST_CASE("Scenarios page: the demo's reserved core over its 12 calendar months, rate exact, columns re-adding")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Chatbot core + flex");
+    REQUIRE(page.result());
+    const engine::ScenarioResult &r = *page.result();
+    // No start date stored: the first of the month after the card's as-of date 2025-06-01.
+    CHECK(r.startDate == "2025-07-01");
+    CHECK(r.termHours == 8760);
+    const engine::PoolResult &core = r.pools.at(0);
+    REQUIRE(core.gpus == 240);
+    auto *table = page.findChild<QTableWidget *>("scenarioResultTable");
+    REQUIRE(table);
+    CHECK(table->item(0, 8)->text() == "$3.8192 USD");
+    CHECK(table->item(0, 9)->text() == "$21,998.59");       // 240 × 3.8192 × 24
+    CHECK(table->item(0, 11)->text() == "$8,029,486.08");   // 240 × 3.8192 × 8,760 h
+    // Every money column's Fleet row is the sum of the rows shown above it.
+    const int fleet = table->rowCount() - 1;
+    for (int column : {9, 10, 11}) {
+        INFO("column " << column);
+        qint64 sum = 0;
+        for (int row = 0; row < fleet; ++row) {
+            QString digits = table->item(row, column)->text();
+            digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
+            sum += digits.toLongLong();
+        }
+        QString total = table->item(fleet, column)->text();
+        total.remove(QRegularExpression(QStringLiteral("[^0-9]")));
+        CHECK(sum == total.toLongLong());
+    }
+
+    // A start date in a leap year: 8,784 h.
+    auto *start = page.findChild<QLineEdit *>("scenarioStartDate");
+    REQUIRE(start);
+    start->setText("2028-01-01");
+    emit start->editingFinished();
+    REQUIRE(page.result());
+    CHECK((*ws).scenario("Chatbot core + flex")->startDate == "2028-01-01");
+    CHECK(page.result()->termHours == 8784);
+    CHECK(page.result()->pools.at(0).costOverTerm.cents() == "8051484.67");
+    // A bad date is refused, the field named, nothing saved.
+    start->setText("2028-02-30");
+    emit start->editingFinished();
+    CHECK((*ws).scenario("Chatbot core + flex")->startDate == "2028-01-01");
+}
+
+TEST_CASE("Scenarios page: a 3-year reservation over a 12-month horizon shows the whole obligation and warns")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Internal MIG tenants");
+    auto *horizon = page.findChild<QSpinBox *>("scenarioHorizon");
+    REQUIRE(horizon);
+    horizon->setValue(12);
+    REQUIRE(page.result());
+    const engine::PoolResult &base = page.result()->pools.at(0);
+    REQUIRE(base.commitment);
+    CHECK_FALSE(base.commitment->coversTerm);
+    CHECK(base.commitment->termMonths == 36);
+    bool warned = false;
+    auto *warnings = page.findChild<QListWidget *>("scenarioWarnings");
+    REQUIRE(warnings);
+    for (int i = 0; i < warnings->count(); ++i)
+        warned = warned || warnings->item(i)->text().contains("owed in full");
+    CHECK(warned);
+    auto *summary = page.findChild<QLabel *>("scenarioSummary");
+    REQUIRE(summary);
+    CHECK(summary->text().contains(QString::fromStdString(base.commitment->total.display())));
+    CHECK(summary->text().contains("owed in full"));
 }

@@ -110,7 +110,11 @@ TEST_CASE("Training page sizes the job for its window and shows GPUs, days, GPU-
     CHECK(p.gpus % 32 == 0);
     CHECK(p.totalFlops == Approx(8 * p.params * 1.4e12));
     REQUIRE(p.cost); // the AWS H100 card is chosen at first start
-    CHECK(p.cost->amount.toDouble() == Approx(p.gpuHours * 6.88).epsilon(1e-6));
+    // The cost is the product of the figures shown beside it: whole GPU-hours × the exact rate.
+    CHECK(p.billedGpuHours == std::llround(p.gpuHours));
+    CHECK(*p.cost == engine::Money::parse("6.88") * engine::Decimal::fromInt(p.billedGpuHours));
+    CHECK(child<QLabel>(page, "trainingCostCard")->text().contains(
+        QStringLiteral("%1 GPU-hours × $6.88").arg(ui::formatCount(p.billedGpuHours))));
     CHECK(child<QLabel>(page, "trainingGpusCard")->text().contains(ui::formatCount(p.gpusNodeRounded)));
     CHECK(child<QLabel>(page, "trainingCostCard")->text().contains(QString::fromStdString(p.cost->display())));
     auto *table = child<QTableWidget>(page, "trainingResults");
