@@ -669,7 +669,7 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
              .arg(formatCount(p.gpus), text(gpu.name))
              .arg(job.tp)
              .arg(job.pp)
-             .arg(text(engine::toString(job.attention)), text(engine::toString(job.recompute)))
+             .arg(text(std::string(engine::toString(job.attention))), text(std::string(engine::toString(job.recompute))))
              .arg(p.microBatch),
          [p, memoryTitle, total = gpu.memoryBytes](QChart::ChartTheme theme) {
              return buildZeroMemoryChart(p.memoryByStage, p.memory.zeroStage, total, p.usableMemoryBytes, memoryTitle,
