@@ -157,19 +157,27 @@ TEST_CASE("train: attention kernel, recomputation and the micro-batch that fits"
     CHECK(number(flash, "activations_bytes") > 0);
     CHECK(number(flash, "memory_per_gpu_bytes") <= 0.9 * 85520809984.0);
 
-    // Eager attention stores the s² scores: at micro-batch 1 far more activations.
-    const QJsonObject eager = trainJson(ws, job + QStringList{"--attention", "eager", "--micro-batch", "1"});
     const QJsonObject flashOne = trainJson(ws, job + QStringList{"--micro-batch", "1"});
     CHECK(integer(flashOne, "micro_batch") == 1);
     CHECK(integer(flashOne, "grad_accumulation_steps") == 16);
-    CHECK(number(eager, "activations_bytes") > 4 * number(flashOne, "activations_bytes"));
-    // Selective recomputation drops the score term again; a bare --recompute is full.
-    const QJsonObject selective =
-        trainJson(ws, job + QStringList{"--attention", "eager", "--recompute", "selective", "--micro-batch", "1"});
+    // Eager attention stores the s² scores: 108.2 GiB of activations at 4,096 tokens, which
+    // no ZeRO stage fits.
+    RUN_HEADROOM(eagerFull, ws, {QStringList{"train"} + job + QStringList{"--attention", "eager", "--micro-batch", "1"}});
+    CHECK(eagerFull.exitCode == 2);
+    CHECK(eagerFull.err.contains("activations alone: 108.2 GiB"));
+
+    // At 1,024 tokens eager fits, with more activations than flash; selective recomputation
+    // drops the score term again for 4·L·s·h more FLOPs per token; a bare --recompute is full.
+    const QStringList shorter = job + QStringList{"--seq-len", "1024", "--micro-batch", "1"};
+    const QJsonObject flashShort = trainJson(ws, shorter);
+    const QJsonObject eager = trainJson(ws, shorter + QStringList{"--attention", "eager"});
+    CHECK(number(eager, "activations_bytes") > 1.5 * number(flashShort, "activations_bytes"));
+    const QJsonObject selective = trainJson(ws, shorter + QStringList{"--attention", "eager", "--recompute", "selective"});
     CHECK(selective.value("recompute").toString() == "selective");
     CHECK(number(selective, "activations_bytes") < number(eager, "activations_bytes"));
     CHECK(number(selective, "total_flops") > number(eager, "total_flops"));
-    const QJsonObject full = trainJson(ws, job + QStringList{"--recompute", "--micro-batch", "1"});
+    CHECK(number(eager, "total_flops") == Approx(6 * 7.5e9 * 1e9));
+    const QJsonObject full = trainJson(ws, shorter + QStringList{"--recompute"});
     CHECK(full.value("recompute").toString() == "full");
     CHECK(number(full, "total_flops") == Approx(8 * 7.5e9 * 1e9));
     CHECK(number(full, "activations_bytes") < number(selective, "activations_bytes"));
