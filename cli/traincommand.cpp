@@ -43,7 +43,7 @@ Options:
   --recompute [R]         none|selective|full activation recomputation (default none;
                           bare --recompute = full, 8·N·D with layer inputs only kept)
   --micro-batch N         sequences per GPU per forward pass (default: the largest that fits,
-                          gradient accumulation makes up the rest of the batch)
+                          gradient accumulation makes up the rest of the batch; 1 with --pp > 1)
   --vocab N               vocabulary size for the fp32 logits (default 128256)
   --zero S                ZeRO stage 0, 1, 2 or 3 (default 1)
   --tp N                  tensor-parallel degree (default 1); tp > 1 takes whole nodes

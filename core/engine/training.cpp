@@ -206,6 +206,10 @@ int64_t microBatchAt(const TrainingSetup &setup, int stage, int64_t gpus)
 {
     if (setup.job.microBatch > 0)
         return setup.job.microBatch;
+    // With pipeline parallelism the bubble (pp − 1) ÷ m grows as fewer, larger micro-batches
+    // make up the step, and nothing here gains from larger ones: the smallest is the fastest.
+    if (setup.job.pp > 1)
+        return 1;
     const double perReplica = sequencesPerReplica(setup, gpus);
     const int64_t cap = std::max<int64_t>(1, int64_t(std::floor(perReplica + 1e-9)));
     const MemoryBreakdown states = modelStateMemory(setup.params, stage, shardDegree(setup, gpus), setup.job.tp,
@@ -910,6 +914,10 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
             lines.push_back("Micro-batch " + std::to_string(job.microBatch) + " (given): " + perReplica
                             + " sequences per replica per step in " + count(plan.gradAccumulationSteps)
                             + " gradient-accumulation steps");
+        else if (job.pp > 1)
+            lines.push_back("Micro-batch 1: with pipeline parallelism the smallest keeps the bubble (pp − 1) ÷ m "
+                            "smallest; " + perReplica + " sequences per replica per step in "
+                            + count(plan.gradAccumulationSteps) + " micro-batches");
         else
             lines.push_back("Micro-batch " + std::to_string(plan.microBatch) + ": the largest that fits beside "
                             + bytes(m.modelStateBytes()) + " of model states at "

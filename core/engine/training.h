@@ -58,7 +58,8 @@ struct TrainingJob {
                                             //   (sequences × seq_len), 4 Mi by default
     int microBatch = 0;                     // micro_batch: sequences per GPU per forward pass;
                                             //   0 = the largest that fits (gradient accumulation
-                                            //   makes up the rest of the per-replica batch)
+                                            //   makes up the rest of the per-replica batch), or 1
+                                            //   with pp > 1 (the smallest pipeline bubble)
     AttentionKernel attention = AttentionKernel::Flash;  // attention
     Recomputation recompute = Recomputation::None;       // recompute (true/false in older
                                                          //   files: full/none)
