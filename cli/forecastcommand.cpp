@@ -60,11 +60,14 @@ options:
   --phi F              damping in (0, 1] (damped trend only); fitted within [0.8, 0.98]
   --initial-level F    known initial level; with --initial-trend F (with a trend) and
   --initial-trend F    --initial-seasonal FILE (with a season: one number per line, the
-  --initial-seasonal FILE   first for the first observation), else estimated from the data
+  --initial-seasonal FILE   first for the first observation), else estimated together
+                       with the parameters (as statsmodels' initialization_method="estimated",
+                       within its bounds: beta <= alpha, gamma <= 1 - alpha, phi in [0.8, 0.995])
   --backtest K         K rolling-origin windows of H values at the end of the series, each
                        forecast from a model fitted on what precedes it: MAPE, sMAPE, MASE
                        and P05-P95 coverage
-  --json               print {"params", "sse", "fitted", "forecast", "intervals", "backtest"}
+  --json               print {"params", "sse", "fitted", "forecast", "intervals", "backtest"},
+                       and "initial_states" {"level", "trend", "seasonal"} when estimated
 )";
 
 const std::vector<OptionSpec> kOptions = {
@@ -378,6 +381,15 @@ int runForecast(const QStringList &argv, Context &context)
                                                       {QStringLiteral("p95"), jsonArray(p95)}}},
             {QStringLiteral("backtest"), QJsonValue::Null},
         };
+        if (!fit.knownStates) {
+            // Estimated with the parameters; seasonal[k] applies to observation k.
+            QJsonObject states{{QStringLiteral("level"), model.initial.level}};
+            if (spec.trend != engine::TrendKind::None)
+                states.insert(QStringLiteral("trend"), model.initial.trend);
+            if (spec.season != engine::SeasonKind::None)
+                states.insert(QStringLiteral("seasonal"), jsonArray(model.initial.seasonal));
+            json.insert(QStringLiteral("initial_states"), states);
+        }
         if (backtest)
             json.insert(QStringLiteral("backtest"),
                         QJsonObject{{QStringLiteral("mape"), backtest->mape},
@@ -404,8 +416,15 @@ int runForecast(const QStringList &argv, Context &context)
     if (spec.trend == engine::TrendKind::Damped)
         paramText += QStringLiteral(", phi %1").arg(number(params.phi));
     fields.emplace_back(QStringLiteral("parameters"), paramText + QStringLiteral(" (%1)").arg(how));
-    fields.emplace_back(QStringLiteral("initial states"),
-                        fit.knownStates ? QStringLiteral("given") : QStringLiteral("estimated from the first seasons"));
+    QString statesText = QStringLiteral("given");
+    if (!fit.knownStates) {
+        statesText = QStringLiteral("estimated with the parameters: level %1").arg(number(model.initial.level));
+        if (spec.trend != engine::TrendKind::None)
+            statesText += QStringLiteral(", trend %1").arg(number(model.initial.trend));
+        if (spec.season != engine::SeasonKind::None)
+            statesText += QStringLiteral(", %1 seasonal values (--json lists them)").arg(model.initial.seasonal.size());
+    }
+    fields.emplace_back(QStringLiteral("initial states"), statesText);
     fields.emplace_back(QStringLiteral("SSE"), number(model.sse));
     fields.emplace_back(QStringLiteral("residual sd"), number(model.residualSd));
     writeFields(out, fields);

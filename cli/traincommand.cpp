@@ -39,7 +39,12 @@ RATE, one of:
   --mfu F                 model FLOPs utilization, (0, 1]
 Options:
   --gpu ID                GPU from the workspace catalog (default h100-sxm)
-  --recompute             full activation recomputation (8·N·D, smaller activations)
+  --attention K           flash|eager attention kernel (default flash: no s² scores kept)
+  --recompute [R]         none|selective|full activation recomputation (default none;
+                          bare --recompute = full, 8·N·D with layer inputs only kept)
+  --micro-batch N         sequences per GPU per forward pass (default: the largest that fits,
+                          gradient accumulation makes up the rest of the batch; 1 with --pp > 1)
+  --vocab N               vocabulary size for the fp32 logits (default 128256)
   --zero S                ZeRO stage 0, 1, 2 or 3 (default 1)
   --tp N                  tensor-parallel degree (default 1); tp > 1 takes whole nodes
   --pp N                  pipeline-parallel degree (default 1)
@@ -49,7 +54,8 @@ Options:
   --json                  print JSON instead of a table
 
 JSON keys: total_flops, days, gpus, gpu_hours, memory_per_gpu_bytes, min_gpus_for_memory,
-and gpus_node_rounded, nodes, memory_fits, efficiency, gpu, zero_stage, explanation.
+and gpus_node_rounded, nodes, memory_fits, efficiency, gpu, zero_stage, attention, recompute,
+micro_batch, grad_accumulation_steps, activations_bytes, explanation.
 gpu_hours are paid on whole nodes when tp > 1 (gpus_node_rounded × days × 24).
 )";
 
@@ -61,9 +67,9 @@ std::vector<OptionSpec> options()
 {
     std::vector<OptionSpec> specs;
     for (const char *name : {"params", "model", "tokens", "gpus", "days", "tflops-per-gpu", "mfu", "gpu", "zero", "tp",
-                             "pp", "seq-len", "global-batch-tokens", "inter-node"})
+                             "pp", "seq-len", "global-batch-tokens", "inter-node", "attention", "recompute",
+                             "micro-batch", "vocab"})
         specs.push_back({QLatin1String(name)});
-    specs.push_back({QStringLiteral("recompute"), false});
     specs.push_back({QStringLiteral("json"), false});
     return specs;
 }
@@ -125,7 +131,22 @@ engine::TrainingJob buildJob(const Args &args)
         if (!(job.throughput > 0))
             throw UsageError(QStringLiteral("--tflops-per-gpu: must be greater than 0, got %1").arg(job.throughput));
     }
-    job.recompute = args.has(QStringLiteral("recompute"));
+    if (const auto kernel = args.text(QStringLiteral("attention"))) {
+        const auto parsed = engine::parseAttentionKernel(kernel->toLower().toStdString());
+        if (!parsed)
+            throw UsageError(QStringLiteral("--attention: unknown kernel '%1'; expected flash or eager").arg(*kernel));
+        job.attention = *parsed;
+    }
+    if (const auto recompute = args.text(QStringLiteral("recompute"))) {
+        const auto parsed = engine::parseRecomputation(recompute->toLower().toStdString());
+        if (!parsed) {
+            throw UsageError(QStringLiteral("--recompute: unknown recomputation '%1'; expected none, selective or full")
+                                 .arg(*recompute));
+        }
+        job.recompute = *parsed;
+    }
+    job.microBatch = int(args.integer(QStringLiteral("micro-batch"), 1, kMaxSeqLen).value_or(0));
+    job.vocabSize = int(args.integer(QStringLiteral("vocab"), 1, kMaxSeqLen).value_or(0));
     job.zeroStage = int(args.integer(QStringLiteral("zero"), 0, 3).value_or(1));
     job.tp = int(args.integer(QStringLiteral("tp"), 1, kMaxDegree).value_or(1));
     job.pp = int(args.integer(QStringLiteral("pp"), 1, kMaxDegree).value_or(1));
@@ -149,6 +170,10 @@ engine::TrainingJob buildJob(const Args &args)
         QString flag = field;
         if (field == QLatin1String("seq_len"))
             flag = QStringLiteral("seq-len");
+        else if (field == QLatin1String("micro_batch"))
+            flag = QStringLiteral("micro-batch");
+        else if (field == QLatin1String("vocab_size"))
+            flag = QStringLiteral("vocab");
         else if (field == QLatin1String("global_batch_tokens"))
             flag = QStringLiteral("global-batch-tokens");
         else if (field == QLatin1String("zero_stage"))
@@ -219,7 +244,9 @@ void writeTable(QTextStream &out, const engine::TrainingJob &job, const engine::
     std::vector<std::pair<QString, QString>> fields = {
         {QStringLiteral("model"), QStringLiteral("%1 parameters, %2 tokens%3")
                                       .arg(quantityText(plan.params), quantityText(plan.tokens),
-                                           job.recompute ? QStringLiteral(", full recomputation") : QString())},
+                                           QStringLiteral(", %1 attention, recomputation %2")
+                                               .arg(qs(std::string(engine::toString(job.attention))),
+                                                    qs(std::string(engine::toString(job.recompute)))))},
         {QStringLiteral("layout"), QStringLiteral("%1, tp %2 × pp %3 × dp %4, ZeRO-%5")
                                        .arg(qs(gpu.id))
                                        .arg(job.tp)
@@ -237,6 +264,8 @@ void writeTable(QTextStream &out, const engine::TrainingJob &job, const engine::
              .arg(bytesText(m.totalBytes()), bytesText(double(plan.usableMemoryBytes)),
                   m.fits ? QString() : QStringLiteral(" — does not fit"), bytesText(m.weightsBytes),
                   bytesText(m.gradientsBytes), bytesText(m.optimizerBytes), bytesText(m.activationsBytes))},
+        {QStringLiteral("micro-batch"), QStringLiteral("%1 sequences, %2 gradient-accumulation steps")
+                                            .arg(formatInteger(plan.microBatch), formatInteger(plan.gradAccumulationSteps))},
         {QStringLiteral("min GPUs (memory)"), formatInteger(plan.minGpusForMemory)},
     };
     writeFields(out, fields);
@@ -263,13 +292,25 @@ QJsonObject toJson(const engine::TrainingJob &job, const engine::GpuSpec &gpu, c
         {QStringLiteral("efficiency"), plan.comm.efficiency},
         {QStringLiteral("gpu"), qs(gpu.id)},
         {QStringLiteral("zero_stage"), job.zeroStage},
+        {QStringLiteral("attention"), qs(std::string(engine::toString(job.attention)))},
+        {QStringLiteral("recompute"), qs(std::string(engine::toString(job.recompute)))},
+        {QStringLiteral("micro_batch"), qint64(plan.microBatch)},
+        {QStringLiteral("grad_accumulation_steps"), qint64(plan.gradAccumulationSteps)},
+        {QStringLiteral("activations_bytes"), plan.memory.activationsBytes},
         {QStringLiteral("explanation"), explanation},
     };
 }
 
 int runTrain(const QStringList &argv, Context &context)
 {
-    const Args args(argv, options());
+    // A bare --recompute (last, or followed by another option) keeps its old meaning: full.
+    QStringList normalized = argv;
+    for (qsizetype i = 0; i < normalized.size(); ++i) {
+        if (normalized.at(i) == QLatin1String("--recompute")
+            && (i + 1 >= normalized.size() || normalized.at(i + 1).startsWith(QLatin1String("--"))))
+            normalized[i] = QStringLiteral("--recompute=full");
+    }
+    const Args args(normalized, options());
     engine::TrainingJob job = buildJob(args);
     const store::Workspace &workspace = context.workspace();
     const engine::GpuSpec gpu = findGpu(workspace, QString::fromStdString(job.gpuId));

@@ -18,6 +18,8 @@ packages=(
   fonts-dejavu-core
   # the report tests read the exported PDF back (pdftotext, pdftoppm)
   poppler-utils
+  # the forecast's reference numbers (tools/statsmodels_reference.py) and the forecast benchmark's comparison
+  python3-statsmodels
   # the window without a desktop session: xvfb-run for screenshots and headless GUI runs
   xvfb xauth
   # the .deb: cpack reads library dependencies with dpkg-shlibdeps (dpkg-dev) and file types with file

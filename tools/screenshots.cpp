@@ -73,7 +73,7 @@ int main(int argc, char *argv[])
     pretrain.tokens = 1.4e12;
     pretrain.seqLen = 8192;
     pretrain.globalBatchTokens = 16777216;
-    pretrain.recompute = true;
+    pretrain.recompute = engine::Recomputation::Full;
     pretrain.tp = 8;
     pretrain.pp = 4;
     pretrain.startDate = "2026-03-01";

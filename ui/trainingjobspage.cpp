@@ -309,21 +309,37 @@ QWidget *TrainingJobsPage::buildForm()
     commitOn(batch, &QDoubleSpinBox::valueChanged,
              bind(tr("global batch"), [batch](const TrainingJob &j) { batch->setValue(j.globalBatchTokens); },
                   [batch](TrainingJob &j) { j.globalBatchTokens = batch->value(); }));
-    auto *micro = integerBox(m_form, "trainingJobMicroBatch", 1, 4096, tr(" sequences"),
-                             tr("Micro-batch: sequences per GPU per forward pass, 1 … 4,096; sets activation memory "
+    auto *micro = integerBox(m_form, "trainingJobMicroBatch", 0, 4096, tr(" sequences"),
+                             tr("Micro-batch: sequences per GPU per forward pass, 1 … 4,096, or the largest that fits "
+                                "(gradient accumulation makes up the rest of the batch); sets activation memory "
                                 "and the pipeline bubble"));
+    micro->setSpecialValueText(tr("largest that fits"));
     modelForm->addRow(tr("Micro-batch:"), micro);
     commitOn(micro, &QSpinBox::valueChanged,
              bind(tr("micro-batch"), [micro](const TrainingJob &j) { micro->setValue(j.microBatch); },
                   [micro](TrainingJob &j) { j.microBatch = micro->value(); }));
-    auto *recompute = new QCheckBox(tr("Full activation recomputation"), m_form);
-    recompute->setObjectName("trainingJobRecompute");
-    recompute->setToolTip(tr("Keep only each layer's input and recompute the rest in the backward pass: far less "
-                             "activation memory for one extra forward pass (8·N·D instead of 6·N·D FLOPs)"));
-    modelForm->addRow(recompute);
-    commitOn(recompute, &QCheckBox::toggled,
-             bind(tr("recomputation"), [recompute](const TrainingJob &j) { recompute->setChecked(j.recompute); },
-                  [recompute](TrainingJob &j) { j.recompute = recompute->isChecked(); }));
+    auto *attention = comboBox(m_form, "trainingJobAttention",
+                               tr("Attention kernel: flash (FlashAttention, PyTorch SDPA) keeps no s × s score matrix; "
+                                  "eager stores scores, softmax and dropout mask (5·a·s/h more per layer)"),
+                               {{tr("Flash"), int(engine::AttentionKernel::Flash)},
+                                {tr("Eager"), int(engine::AttentionKernel::Eager)}});
+    modelForm->addRow(tr("Attention:"), attention);
+    commitOn(attention, &QComboBox::currentIndexChanged,
+             bind(tr("attention kernel"),
+                  [attention](const TrainingJob &j) { attention->setCurrentIndex(attention->findData(int(j.attention))); },
+                  [attention](TrainingJob &j) { j.attention = engine::AttentionKernel(attention->currentData().toInt()); }));
+    auto *recompute = comboBox(m_form, "trainingJobRecompute",
+                               tr("Activation recomputation: selective recomputes the attention core (with eager "
+                                  "attention, 4·L·s·h FLOPs per token more); full keeps only each layer's input for "
+                                  "one extra forward pass (8·N·D instead of 6·N·D FLOPs)"),
+                               {{tr("None"), int(engine::Recomputation::None)},
+                                {tr("Selective"), int(engine::Recomputation::Selective)},
+                                {tr("Full"), int(engine::Recomputation::Full)}});
+    modelForm->addRow(tr("Recomputation:"), recompute);
+    commitOn(recompute, &QComboBox::currentIndexChanged,
+             bind(tr("recomputation"),
+                  [recompute](const TrainingJob &j) { recompute->setCurrentIndex(recompute->findData(int(j.recompute))); },
+                  [recompute](TrainingJob &j) { j.recompute = engine::Recomputation(recompute->currentData().toInt()); }));
 
     // Hardware and speed
     auto [hardwareBox, hardwareForm] = group(tr("GPUs and speed"));
@@ -602,11 +618,12 @@ void TrainingJobsPage::loadForm()
         if (const auto model = m_workspace.model(QString::fromStdString(job->modelId)))
             params = model->paramsTotal;
     if (params > 0) {
-        const double flops = engine::trainingFlops(params, job->tokens, job->recompute);
+        const bool full = job->recompute == engine::Recomputation::Full;
+        const double flops = engine::trainingFlops(params, job->tokens, full);
         m_summary->setText(tr("Compute: %1 = %2 · %3 parameters · %4 tokens = %5 FLOPs. Size it on the Training "
                               "sizing page.")
-                               .arg(job->recompute ? QStringLiteral("8·N·D") : QStringLiteral("6·N·D"),
-                                    job->recompute ? QStringLiteral("8") : QStringLiteral("6"),
+                               .arg(full ? QStringLiteral("8·N·D") : QStringLiteral("6·N·D"),
+                                    full ? QStringLiteral("8") : QStringLiteral("6"),
                                     formatScaledCount(params), formatScaledCount(job->tokens))
                                .arg(flops, 0, 'g', 3));
     } else {

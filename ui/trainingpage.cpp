@@ -572,9 +572,9 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
                                : resultCardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
 
     std::vector<std::pair<QString, QString>> rows;
-    rows.push_back({tr("Total compute"), tr("%1 FLOPs (%2 · %3 parameters · %4 tokens)")
-                                              .arg(flops(p.totalFlops), job.recompute ? QStringLiteral("8") : QStringLiteral("6"),
-                                                   formatScaledCount(p.params), formatScaledCount(p.tokens))});
+    rows.push_back({tr("Total compute"), tr("%1 FLOPs (%2 per token × %3 tokens)")
+                                              .arg(flops(p.totalFlops), flops(p.totalFlops / p.tokens),
+                                                   formatScaledCount(p.tokens))});
     rows.push_back({tr("GPUs (raw)"), tr("%1 — %2 data-parallel replicas × TP %3 × PP %4")
                                           .arg(formatCount(p.gpusRaw), formatCount(p.dataParallel))
                                           .arg(job.tp)
@@ -673,11 +673,12 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
         {memoryTitle,
          tr("Mixed-precision Adam on %1 GPUs of %2 (TP %3, PP %4): 16 bytes per parameter unsharded, optimizer "
             "states, then gradients, then weights sharded over the data-parallel ranks by ZeRO-1, 2 and 3. "
-            "Activations per Korthikanti et al. (2022)%5.")
+            "Activations per Korthikanti et al. (2022), %5 attention, recomputation %6, micro-batch %7.")
              .arg(formatCount(p.gpus), text(gpu.name))
              .arg(job.tp)
              .arg(job.pp)
-             .arg(job.recompute ? tr(", full recomputation") : QString()),
+             .arg(text(std::string(engine::toString(job.attention))), text(std::string(engine::toString(job.recompute))))
+             .arg(p.microBatch),
          [p, memoryTitle, total = gpu.memoryBytes](QChart::ChartTheme theme) {
              return buildZeroMemoryChart(p.memoryByStage, p.memory.zeroStage, total, p.usableMemoryBytes, memoryTitle,
                                          theme);

@@ -1,6 +1,7 @@
 #include "forecast.h"
 
 #include "errors.h"
+#include "forecast_estimate.h"
 
 #include <Eigen/Dense>
 
@@ -576,6 +577,17 @@ StateFit fitStates(const std::vector<double> &series, const SmoothingSpec &spec,
 
 } // namespace
 
+InitialStates leastSquaresStates(const std::vector<double> &series, const SmoothingSpec &spec,
+                                 const SmoothingParams &params, const InitialStates &start, int iterations,
+                                 int &evaluations)
+{
+    InitialStates normalised = start;
+    normaliseSeason(spec, normalised);
+    const StateFit fit = fitStates(series, spec, params, normalised, iterations);
+    evaluations += fit.evaluations;
+    return fit.states;
+}
+
 InitialStates initialStatesHeuristic(const std::vector<double> &series, const SmoothingSpec &spec)
 {
     validateSeries(series, spec);
@@ -624,28 +636,17 @@ SmoothingModel fitSmoothing(const std::vector<double> &series, const SmoothingSp
             model.initial = states.states;
             model.evaluations = states.evaluations;
         }
+    } else if (estimate) {
+        normaliseSeason(spec, model.initial);
+        const JointEstimate joint = estimateJointly(series, spec, model.initial);
+        model.params = joint.params;
+        model.initial = joint.states;
+        normaliseSeason(spec, model.initial);
+        model.evaluations = joint.evaluations;
     } else {
         const SmoothingParams start{kStartAlpha, kStartBeta, kStartGamma, kStartPhi};
-        ParamFit fit = fitParams(series, spec, model.initial, start, options.maxEvaluations);
+        const ParamFit fit = fitParams(series, spec, model.initial, start, options.maxEvaluations);
         model.evaluations = fit.evaluations;
-        if (estimate) {
-            normaliseSeason(spec, model.initial);
-            double sse = fit.sse;
-            for (int round = 0; round < kEstimationRounds; ++round) {
-                const StateFit states = fitStates(series, spec, fit.params, model.initial, 4);
-                model.evaluations += states.evaluations;
-                model.initial = states.states;
-                const ParamFit next = fitParams(series, spec, model.initial, fit.params, options.maxEvaluations);
-                model.evaluations += next.evaluations;
-                if (next.sse <= states.sse)
-                    fit = next;
-                const double now = std::min(next.sse, states.sse);
-                const bool settled = sse - now <= 1e-9 * std::max(1.0, sse);
-                sse = now;
-                if (settled)
-                    break;
-            }
-        }
         model.params = fit.params;
     }
 

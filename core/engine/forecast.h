@@ -45,28 +45,27 @@ struct InitialStates {
 };
 
 // Where the initial states of a fit come from when they are not known.
-//  Heuristic: initialStatesHeuristic, kept fixed while the parameters are fitted.
-//  Estimated: like statsmodels' initialization_method="estimated", the fit also moves the
-//    initial level, trend and seasonal values to lower the SSE. Starting from the heuristic
-//    fit, it alternates two descent steps until the SSE stops falling (at most
-//    kEstimationRounds rounds): the states by Gauss–Newton least squares with the parameters
-//    fixed (one step is exact for additive models, whose one-step predictions are linear in
-//    the states), then the parameters by the bounded simplex with the states fixed. The
-//    seasonal states are normalised (sum 0 additive, mean 1 multiplicative), which leaves the
-//    predictions unchanged. The SSE never exceeds the heuristic fit's. With fixed parameters
-//    and an additive model the states are the exact least-squares ones (statsmodels' SSE to
-//    1e-6, its states up to that seasonal shift); with free parameters the search differs
-//    from statsmodels' joint one, so the optimum may differ (on the tests, as low or lower).
+//  Heuristic: initialStatesHeuristic, kept fixed while the parameters are fitted (Nelder–Mead
+//    within [0, 1], phi within [0.8, 0.98]).
+//  Estimated (the default): like statsmodels' initialization_method="estimated", the initial
+//    level, trend and seasonal values are fitted together with the parameters, within
+//    statsmodels' bounds (alpha in [0, 1], beta in [0, alpha], gamma in [0, 1 − alpha], phi in
+//    [0.8, 0.995]): a grid over the parameters with the heuristic states, quasi-Newton descent
+//    with exact gradients from the best few grid points, the best refined (see
+//    forecast_estimate.h). With fixed parameters only the states are fitted, by least squares
+//    (exact for additive models, whose one-step predictions are affine in the states:
+//    statsmodels' SSE to 1e-6). The seasonal states are reported normalised (sum 0 additive,
+//    mean 1 multiplicative), which leaves every prediction unchanged.
 enum class InitialMethod { Heuristic, Estimated };
 inline constexpr int kEstimationRounds = 6;
 
 // How to fit: fixed parameters (none fitted) and/or known initial states (else `initial`
-// decides). Fitted parameters are bounded to [0, 1], phi to [0.8, 0.98].
+// decides).
 struct FitOptions {
     std::optional<SmoothingParams> fixedParams;
     std::optional<InitialStates> knownStates;
-    int maxEvaluations = 2000;  // SSE evaluations of the optimizer (per round when estimating)
-    InitialMethod initial = InitialMethod::Heuristic; // ignored when knownStates is given
+    int maxEvaluations = 2000;  // SSE evaluations of the heuristic fit's optimizer
+    InitialMethod initial = InitialMethod::Estimated; // ignored when knownStates is given
 };
 
 // A fitted model: parameters, initial and final states, in-sample one-step predictions.

@@ -83,9 +83,15 @@ double sequencesPerStep(const TrainingSetup &setup)
     return setup.job.globalBatchTokens / setup.job.seqLen;
 }
 
+// The smallest micro-batch the job may run: the one it gives, or 1 when it is chosen.
+int smallestMicroBatch(const TrainingSetup &setup)
+{
+    return std::max(1, setup.job.microBatch);
+}
+
 int64_t maxReplicas(const TrainingSetup &setup)
 {
-    return std::max<int64_t>(1, int64_t(std::floor(sequencesPerStep(setup) / setup.job.microBatch + 1e-9)));
+    return std::max<int64_t>(1, int64_t(std::floor(sequencesPerStep(setup) / smallestMicroBatch(setup) + 1e-9)));
 }
 
 // GPUs of `gpus` that compute: whole replicas, no more replicas than the batch feeds.
@@ -95,9 +101,17 @@ int64_t computingGpus(const TrainingSetup &setup, int64_t gpus)
     return std::min(gpus / width, maxReplicas(setup)) * width;
 }
 
-double flopsFactor(bool recompute)
+bool fullRecompute(const TrainingSetup &setup)
 {
-    return recompute ? 8.0 : 6.0;
+    return setup.job.recompute == Recomputation::Full;
+}
+
+// Training FLOPs per token: 6·N plus what recomputation repeats.
+double flopsPerToken(const TrainingSetup &setup)
+{
+    return 6.0 * setup.activeParams
+           + recomputeFlopsPerToken(setup.arch, setup.activeParams, setup.job.seqLen, setup.job.attention,
+                                    setup.job.recompute);
 }
 
 double nominalTflopsPerGpu(const TrainingSetup &setup)
@@ -109,7 +123,7 @@ double nominalTflopsPerGpu(const TrainingSetup &setup)
 
 double totalFlops(const TrainingSetup &setup)
 {
-    return trainingFlops(setup.activeParams, setup.job.tokens, setup.job.recompute);
+    return flopsPerToken(setup) * setup.job.tokens;
 }
 
 std::string intraLinkName(const TrainingSetup &setup)
@@ -166,12 +180,64 @@ double usableMemory(const TrainingSetup &setup)
     return double(setup.gpu.memoryBytes) * setup.assumptions.usableMemoryFraction;
 }
 
+int vocabFor(const TrainingSetup &setup)
+{
+    return setup.job.vocabSize > 0 ? setup.job.vocabSize : setup.assumptions.vocabSize;
+}
+
+// Sequences each data-parallel replica processes per optimizer step on `gpus` GPUs.
+double sequencesPerReplica(const TrainingSetup &setup, int64_t gpus)
+{
+    const int64_t replicas = std::max<int64_t>(1, computingGpus(setup, gpus) / replicaWidth(setup));
+    return sequencesPerStep(setup) / double(replicas);
+}
+
+// Activation bytes (layers + logits) of one sequence per forward pass.
+double activationBytesPerSequence(const TrainingSetup &setup)
+{
+    return activationBytes(setup.arch, setup.job.seqLen, 1, setup.job.tp, setup.job.attention, setup.job.recompute)
+           + logitsBytes(setup.job.seqLen, 1, vocabFor(setup), setup.job.tp);
+}
+
+// The micro-batch at `stage` on `gpus` GPUs: the job's, or the largest that fits beside the
+// model states (activations grow linearly with it), at least 1 and at most the replica's share
+// of the global batch.
+int64_t microBatchAt(const TrainingSetup &setup, int stage, int64_t gpus)
+{
+    if (setup.job.microBatch > 0)
+        return setup.job.microBatch;
+    // With pipeline parallelism the bubble (pp − 1) ÷ m grows as fewer, larger micro-batches
+    // make up the step, and nothing here gains from larger ones: the smallest is the fastest.
+    if (setup.job.pp > 1)
+        return 1;
+    const double perReplica = sequencesPerReplica(setup, gpus);
+    const int64_t cap = std::max<int64_t>(1, int64_t(std::floor(perReplica + 1e-9)));
+    const MemoryBreakdown states = modelStateMemory(setup.params, stage, shardDegree(setup, gpus), setup.job.tp,
+                                                    setup.job.pp);
+    const double room = usableMemory(setup) - states.modelStateBytes();
+    const double perSequence = activationBytesPerSequence(setup);
+    int64_t fitting = room > 0 ? int64_t(std::floor(room / perSequence)) : 0;
+    // Guard the floor against rounding: the chosen count must fit, one more must not.
+    while (fitting > 0 && states.modelStateBytes() + double(fitting) * perSequence > usableMemory(setup))
+        --fitting;
+    return std::clamp<int64_t>(fitting, 1, cap);
+}
+
+int64_t accumulationSteps(const TrainingSetup &setup, int64_t gpus, int64_t microBatch)
+{
+    return std::max<int64_t>(1, ceilCount(sequencesPerReplica(setup, gpus) / double(microBatch) - 1e-9));
+}
+
 MemoryBreakdown memoryAt(const TrainingSetup &setup, int stage, int64_t gpus)
 {
     MemoryBreakdown memory = modelStateMemory(setup.params, stage, shardDegree(setup, gpus), setup.job.tp,
                                               setup.job.pp);
-    memory.activationsBytes = activationBytes(setup.arch, setup.job.seqLen, setup.job.microBatch, setup.job.tp,
-                                              setup.job.recompute);
+    memory.microBatch = microBatchAt(setup, stage, gpus);
+    const int b = int(memory.microBatch);
+    memory.logitsBytes = logitsBytes(setup.job.seqLen, b, vocabFor(setup), setup.job.tp);
+    memory.activationsBytes = activationBytes(setup.arch, setup.job.seqLen, b, setup.job.tp, setup.job.attention,
+                                              setup.job.recompute)
+                              + memory.logitsBytes;
     memory.fits = memory.totalBytes() <= usableMemory(setup);
     return memory;
 }
@@ -248,6 +314,40 @@ std::string_view toString(InterNodeLink l)
     return "infiniband";
 }
 
+std::string_view toString(AttentionKernel k)
+{
+    return k == AttentionKernel::Flash ? "flash" : "eager";
+}
+
+std::string_view toString(Recomputation r)
+{
+    switch (r) {
+    case Recomputation::None:
+        return "none";
+    case Recomputation::Selective:
+        return "selective";
+    case Recomputation::Full:
+        return "full";
+    }
+    return "none";
+}
+
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view text)
+{
+    for (AttentionKernel k : {AttentionKernel::Flash, AttentionKernel::Eager})
+        if (text == toString(k))
+            return k;
+    return std::nullopt;
+}
+
+std::optional<Recomputation> parseRecomputation(std::string_view text)
+{
+    for (Recomputation r : {Recomputation::None, Recomputation::Selective, Recomputation::Full})
+        if (text == toString(r))
+            return r;
+    return std::nullopt;
+}
+
 std::optional<ThroughputBasis> parseThroughputBasis(std::string_view text)
 {
     for (ThroughputBasis b : {ThroughputBasis::AchievedTflops, ThroughputBasis::Mfu})
@@ -302,12 +402,13 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
         add("params", "params must not be negative (got " + number(job.params) + ")");
     positive("tokens", job.tokens);
     atLeast("seq_len", job.seqLen, 1);
-    atLeast("micro_batch", job.microBatch, 1);
+    atLeast("micro_batch", job.microBatch, 0);
+    atLeast("vocab_size", job.vocabSize, 0);
     positive("global_batch_tokens", job.globalBatchTokens);
-    if (job.seqLen >= 1 && job.microBatch >= 1 && job.globalBatchTokens > 0
-        && job.globalBatchTokens < double(job.seqLen) * job.microBatch)
+    if (job.seqLen >= 1 && job.microBatch >= 0 && job.globalBatchTokens > 0
+        && job.globalBatchTokens < double(job.seqLen) * std::max(1, job.microBatch))
         add("global_batch_tokens", "global_batch_tokens must hold at least one micro-batch of micro_batch × seq_len = "
-                                       + number(double(job.seqLen) * job.microBatch) + " tokens (got "
+                                       + number(double(job.seqLen) * std::max(1, job.microBatch)) + " tokens (got "
                                        + number(job.globalBatchTokens) + ")");
     if (job.gpuId.empty())
         add("gpu_id", "gpu_id must not be empty");
@@ -338,13 +439,13 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
     return problems;
 }
 
-double trainingFlops(double params, double tokens, bool recompute)
+double trainingFlops(double params, double tokens, bool fullRecompute)
 {
     if (!(params > 0 && std::isfinite(params)))
         fail("params", "params must be greater than 0 (got " + number(params) + ")");
     if (!(tokens > 0 && std::isfinite(tokens)))
         fail("tokens", "tokens must be greater than 0 (got " + number(tokens) + ")");
-    return flopsFactor(recompute) * params * tokens;
+    return (fullRecompute ? 8.0 : 6.0) * params * tokens;
 }
 
 Architecture architectureFor(const ModelSpec *model, double params)
@@ -392,7 +493,8 @@ MemoryBreakdown modelStateMemory(double params, int zeroStage, int64_t shards, i
     return memory;
 }
 
-double activationBytes(const Architecture &arch, int seqLen, int microBatch, int tp, bool recompute)
+double activationBytes(const Architecture &arch, int seqLen, int microBatch, int tp, AttentionKernel attention,
+                       Recomputation recompute)
 {
     if (arch.layers < 1 || arch.hidden < 1 || arch.heads < 1)
         fail("model_id", "the model needs layers, hidden size and attention heads for activation memory");
@@ -400,8 +502,35 @@ double activationBytes(const Architecture &arch, int seqLen, int microBatch, int
     const double b = microBatch;
     const double h = arch.hidden;
     const double a = arch.heads;
-    const double perLayer = recompute ? 2.0 * s * b * h : s * b * h * (34.0 + 5.0 * a * s / h);
+    double perLayer = 0;
+    if (recompute == Recomputation::Full)
+        perLayer = 2.0 * s * b * h;
+    else if (attention == AttentionKernel::Flash)
+        perLayer = 34.0 * s * b * h + 4.0 * s * b * a;
+    else if (recompute == Recomputation::Selective)
+        perLayer = 34.0 * s * b * h;
+    else
+        perLayer = s * b * h * (34.0 + 5.0 * a * s / h);
     return arch.layers * perLayer / std::max(1, tp);
+}
+
+double logitsBytes(int seqLen, int microBatch, int vocabSize, int tp)
+{
+    return double(seqLen) * double(microBatch) * double(vocabSize) * 4.0 / std::max(1, tp);
+}
+
+double recomputeFlopsPerToken(const Architecture &arch, double params, int seqLen, AttentionKernel attention,
+                              Recomputation recompute)
+{
+    switch (recompute) {
+    case Recomputation::Full:
+        return 2.0 * params;
+    case Recomputation::Selective:
+        return attention == AttentionKernel::Eager ? 4.0 * arch.layers * double(seqLen) * arch.hidden : 0.0;
+    case Recomputation::None:
+        break;
+    }
+    return 0.0;
 }
 
 TrainingSetup resolveTraining(const TrainingJob &job, const GpuSpec &gpu, const ModelSpec *model,
@@ -455,9 +584,10 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
     const int64_t computing = computingGpus(setup, gpus);
     const int64_t replicas = computing / width;
     CommOverhead comm;
-    const double flopsPerStep = flopsFactor(job.recompute) * setup.activeParams * job.globalBatchTokens;
+    const double flopsPerStep = flopsPerToken(setup) * job.globalBatchTokens;
     comm.computeSeconds = flopsPerStep / (double(computing) * nominalTflopsPerGpu(setup) * kTera);
-    const double microBatches = sequencesPerStep(setup) / (double(replicas) * job.microBatch);
+    const int64_t microBatch = microBatchAt(setup, job.zeroStage, computing);
+    const double microBatches = sequencesPerStep(setup) / (double(replicas) * double(microBatch));
     comm.microBatchesPerReplica = std::max<int64_t>(1, ceilCount(microBatches));
     comm.dpLink = "none";
     comm.tpLink = "none";
@@ -478,7 +608,8 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
         if (job.zeroStage == 3)
             volume *= 1.5;
         comm.dpSeconds = volume / (comm.dpBandwidthGBps * kGiga);
-        const double backwardShare = job.recompute ? 6.0 / 8.0 : 4.0 / 6.0;
+        // Backward pass (4·N) and what recomputation repeats in it, of the whole step.
+        const double backwardShare = (flopsPerToken(setup) - 2.0 * setup.activeParams) / flopsPerToken(setup);
         const double hidden = setup.assumptions.overlapEfficiency * backwardShare * comm.computeSeconds;
         comm.dpExposedSeconds = std::max(0.0, comm.dpSeconds - hidden);
     }
@@ -486,9 +617,9 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
         const bool inNode = job.tp <= perNode;
         comm.tpLink = inNode ? intraLinkName(setup) : std::string(toString(job.interNode));
         comm.tpBandwidthGBps = inNode ? intraBandwidth(setup) : interBandwidth(setup);
-        const double activation = 2.0 * job.seqLen * double(job.microBatch) * setup.arch.hidden;
+        const double activation = 2.0 * job.seqLen * double(microBatch) * setup.arch.hidden;
         const double perAllReduce = 2.0 * double(job.tp - 1) / job.tp * activation;
-        const double allReduces = job.recompute ? 6.0 : 4.0;
+        const double allReduces = fullRecompute(setup) ? 6.0 : 4.0;
         const double layersPerStage = double(setup.arch.layers) / job.pp;
         const double volume = layersPerStage * microBatches * allReduces * perAllReduce;
         comm.tpSeconds = volume / (comm.tpBandwidthGBps * kGiga);
@@ -521,7 +652,7 @@ FleetLimit largestSensibleFleet(const TrainingSetup &setup)
     int64_t replicas = std::min(byFleet, byBatch);
     if (byBatch < byFleet)
         limit.reason = "a batch of " + number(sequencesPerStep(setup)) + " sequences per step at micro-batch "
-                       + std::to_string(setup.job.microBatch) + " feeds at most " + count(byBatch)
+                       + std::to_string(smallestMicroBatch(setup)) + " feeds at most " + count(byBatch)
                        + " replicas of tp × pp = " + count(width) + " GPUs";
     else
         limit.reason = "the largest fleet considered, " + count(setup.assumptions.maxFleetGpus) + " GPUs";
@@ -665,6 +796,8 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
         plan.memoryByStage[size_t(stage)].minGpus = minGpusFor(setup, stage, std::max(memoryCap, assumptions.maxFleetGpus));
     }
     plan.memory = plan.memoryByStage[size_t(job.zeroStage)];
+    plan.microBatch = plan.memory.microBatch;
+    plan.gradAccumulationSteps = accumulationSteps(setup, plan.gpus, plan.microBatch);
     if (!plan.memoryByStage[3].fits)
         noFit(plan.gpus);
 
@@ -696,10 +829,23 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
                     + (setup.activeParams < setup.params ? ", " + quantity(setup.activeParams) + " active per token" : ""));
     if (setup.arch.estimated)
         lines.push_back(setup.arch.note);
-    lines.push_back("Total FLOPs = " + std::string(job.recompute ? "8" : "6") + " × N × D = "
-                    + std::string(job.recompute ? "8" : "6") + " × " + quantity(setup.activeParams) + " × "
-                    + quantity(job.tokens) + " tokens = " + scientific(plan.totalFlops)
-                    + (job.recompute ? " (full recomputation adds a forward pass)" : ""));
+    const double extraPerToken = flopsPerToken(setup) - 6.0 * setup.activeParams;
+    if (fullRecompute(setup))
+        lines.push_back("Total FLOPs = 8 × N × D = 8 × " + quantity(setup.activeParams) + " × " + quantity(job.tokens)
+                        + " tokens = " + scientific(plan.totalFlops) + " (full recomputation adds a forward pass)");
+    else if (extraPerToken > 0)
+        lines.push_back("Total FLOPs = (6 × N + 4 × L × s × h) × D = (6 × " + quantity(setup.activeParams) + " + 4 × "
+                        + std::to_string(setup.arch.layers) + " × " + std::to_string(job.seqLen) + " × "
+                        + grouped(setup.arch.hidden) + ") × " + quantity(job.tokens) + " tokens = "
+                        + scientific(plan.totalFlops) + " (selective recomputation repeats the attention core's "
+                        "forward, QKᵀ and scores × V: +" + percent(extraPerToken / (6.0 * setup.activeParams)) + ")");
+    else
+        lines.push_back("Total FLOPs = 6 × N × D = 6 × " + quantity(setup.activeParams) + " × " + quantity(job.tokens)
+                        + " tokens = " + scientific(plan.totalFlops)
+                        + (job.recompute == Recomputation::Selective
+                               ? " (selective recomputation adds nothing with flash attention: its backward pass "
+                                 "recomputes the scores anyway)"
+                               : ""));
     if (job.throughputBasis == ThroughputBasis::AchievedTflops)
         lines.push_back("Rate per GPU: achieved " + number(job.throughput)
                         + " TFLOP/s, taken as measured (no communication overhead added)");
@@ -745,12 +891,66 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
                     + bytes(m.activationsBytes) + " = " + bytes(m.totalBytes()) + " of " + bytes(usableMemory(setup))
                     + " usable (" + percent(assumptions.usableMemoryFraction) + " of " + bytes(double(gpu.memoryBytes))
                     + ")" + (m.fits ? "" : " — does not fit"));
-    lines.push_back(std::string("Activations (Korthikanti et al. 2022) = ")
-                    + (job.recompute ? "L × 2·s·b·h ÷ tp (layer inputs only, full recomputation)"
-                                     : "L × s·b·h·(34 + 5·a·s/h) ÷ tp")
-                    + " with L = " + std::to_string(setup.arch.layers) + ", s = " + std::to_string(job.seqLen)
-                    + ", b = " + std::to_string(job.microBatch) + ", h = " + grouped(setup.arch.hidden)
-                    + ", a = " + std::to_string(setup.arch.heads) + " = " + bytes(m.activationsBytes));
+    {
+        std::string formula;
+        if (fullRecompute(setup))
+            formula = "L × 2·s·b·h ÷ tp (layer inputs only, full recomputation)";
+        else if (job.attention == AttentionKernel::Flash)
+            formula = "L × (34·s·b·h + 4·s·b·a) ÷ tp (flash attention: no s² scores, fp32 softmax statistics"
+                      + std::string(job.recompute == Recomputation::Selective ? "; selective recomputation changes nothing"
+                                                                              : "")
+                      + ")";
+        else if (job.recompute == Recomputation::Selective)
+            formula = "L × 34·s·b·h ÷ tp (eager attention, selective recomputation drops the 5·a·s/h score term)";
+        else
+            formula = "L × s·b·h·(34 + 5·a·s/h) ÷ tp (eager attention, scores stored)";
+        const double layerBytes = m.activationsBytes - m.logitsBytes;
+        lines.push_back("Activations (Korthikanti et al. 2022) = " + formula + " with L = "
+                        + std::to_string(setup.arch.layers) + ", s = " + std::to_string(job.seqLen) + ", b = "
+                        + std::to_string(plan.microBatch) + ", h = " + grouped(setup.arch.hidden) + ", a = "
+                        + std::to_string(setup.arch.heads) + " = " + bytes(layerBytes) + "; logits s·b·V·4 ÷ tp (fp32 "
+                        "for the loss, V = " + grouped(vocabFor(setup))
+                        + (job.vocabSize > 0 ? "" : ", assumed") + ") = " + bytes(m.logitsBytes) + "; total "
+                        + bytes(m.activationsBytes));
+        const std::string perReplica = number(sequencesPerReplica(setup, plan.gpus));
+        if (job.microBatch > 0)
+            lines.push_back("Micro-batch " + std::to_string(job.microBatch) + " (given): " + perReplica
+                            + " sequences per replica per step in " + count(plan.gradAccumulationSteps)
+                            + " gradient-accumulation steps");
+        else if (job.pp > 1)
+            lines.push_back("Micro-batch 1: with pipeline parallelism the smallest keeps the bubble (pp − 1) ÷ m "
+                            "smallest; " + perReplica + " sequences per replica per step in "
+                            + count(plan.gradAccumulationSteps) + " micro-batches");
+        else
+            lines.push_back("Micro-batch " + std::to_string(plan.microBatch) + ": the largest that fits beside "
+                            + bytes(m.modelStateBytes()) + " of model states at "
+                            + bytes(activationBytesPerSequence(setup)) + " per sequence (at most the replica's "
+                            + perReplica + " sequences per step), " + count(plan.gradAccumulationSteps)
+                            + " gradient-accumulation steps");
+        if (m.fits) {
+            // What made it fit: each choice against the plain alternative.
+            std::vector<std::string> reasons;
+            const double eagerBytes = activationBytes(setup.arch, job.seqLen, int(plan.microBatch), job.tp,
+                                                      AttentionKernel::Eager, Recomputation::None);
+            if (job.attention == AttentionKernel::Flash && !fullRecompute(setup))
+                reasons.push_back("flash attention (" + bytes(layerBytes) + " of layer activations; eager attention "
+                                  "would store " + bytes(eagerBytes) + ")");
+            else if (job.recompute != Recomputation::None)
+                reasons.push_back(std::string(toString(job.recompute)) + " recomputation (" + bytes(layerBytes)
+                                  + " of layer activations instead of " + bytes(eagerBytes) + ")");
+            if (job.zeroStage > 0)
+                reasons.push_back("ZeRO-" + std::to_string(job.zeroStage) + " (model states "
+                                  + bytes(m.modelStateBytes()) + " instead of "
+                                  + bytes(plan.memoryByStage[0].modelStateBytes()) + " unsharded)");
+            reasons.push_back("micro-batch " + std::to_string(plan.microBatch) + " with "
+                              + count(plan.gradAccumulationSteps) + " accumulation steps instead of holding "
+                              + perReplica + " sequences at once");
+            std::string line = "Fits because of: ";
+            for (size_t i = 0; i < reasons.size(); ++i)
+                line += (i ? "; " : "") + reasons[i];
+            lines.push_back(line);
+        }
+    }
     if (chosenMin > 0)
         lines.push_back("Fewest GPUs for memory with ZeRO-" + std::to_string(job.zeroStage) + ": " + count(chosenMin));
     else

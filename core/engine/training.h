@@ -24,15 +24,26 @@ enum class TrainingTarget { WindowDays, GpuCount };
 // Link between the GPUs of one node, and between nodes.
 enum class IntraNodeLink { NvLink, Pcie };
 enum class InterNodeLink { InfiniBand, Roce, Ethernet };
+// How attention is computed: `flash` (FlashAttention-2/3, PyTorch SDPA's fused kernels) never
+// stores the s×s score matrix, only per-row softmax statistics; `eager` stores scores,
+// softmax output and dropout mask (Korthikanti et al. 2022's 5·a·s/h term).
+enum class AttentionKernel { Flash, Eager };
+// Activation recomputation (checkpointing): none; selective (Megatron-LM: recompute only the
+// attention core, dropping the score term); full (keep each layer's input, redo its forward).
+enum class Recomputation { None, Selective, Full };
 
 std::string_view toString(ThroughputBasis b); // "tflops", "mfu"
 std::string_view toString(TrainingTarget t);  // "days", "gpus"
 std::string_view toString(IntraNodeLink l);   // "nvlink", "pcie"
 std::string_view toString(InterNodeLink l);   // "infiniband", "roce", "ethernet"
+std::string_view toString(AttentionKernel k); // "flash", "eager"
+std::string_view toString(Recomputation r);   // "none", "selective", "full"
 std::optional<ThroughputBasis> parseThroughputBasis(std::string_view text);
 std::optional<TrainingTarget> parseTrainingTarget(std::string_view text);
 std::optional<IntraNodeLink> parseIntraNodeLink(std::string_view text);
 std::optional<InterNodeLink> parseInterNodeLink(std::string_view text);
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view text);
+std::optional<Recomputation> parseRecomputation(std::string_view text);
 
 // One training run. The JSON key of each field is given after it; validate() names fields by
 // these keys.
@@ -45,8 +56,14 @@ struct TrainingJob {
     int seqLen = 4096;                      // seq_len: tokens per sequence
     double globalBatchTokens = 4194304;     // global_batch_tokens: tokens per optimizer step
                                             //   (sequences × seq_len), 4 Mi by default
-    int microBatch = 1;                     // micro_batch: sequences per GPU per forward pass
-    bool recompute = false;                 // recompute: full activation recomputation
+    int microBatch = 0;                     // micro_batch: sequences per GPU per forward pass;
+                                            //   0 = the largest that fits (gradient accumulation
+                                            //   makes up the rest of the per-replica batch), or 1
+                                            //   with pp > 1 (the smallest pipeline bubble)
+    AttentionKernel attention = AttentionKernel::Flash;  // attention
+    Recomputation recompute = Recomputation::None;       // recompute (true/false in older
+                                                         //   files: full/none)
+    int vocabSize = 0;                      // vocab_size: for the logits; 0 = the assumption's
     std::string gpuId = "h100-sxm";         // gpu_id: catalog GPU
     ThroughputBasis throughputBasis = ThroughputBasis::Mfu; // throughput_basis
     double throughput = 0.4;                // throughput: TFLOP/s per GPU, or MFU in (0, 1]
@@ -85,11 +102,12 @@ struct TrainingAssumptions {
     double overlapEfficiency = 0.8;     // share of the backward pass that hides gradient traffic
     double minEfficiency = 0.5;         // a fleet spending less of each step computing is not sensible
     double restartHours = 0.25;         // after a preemption: reschedule and load the checkpoint
+    int vocabSize = 128256;             // when the job gives none: Llama 3's tokenizer
 };
 
 // Total training compute, FLOPs: 6·N·D, or 8·N·D with full activation recomputation
 // (one extra forward pass).
-double trainingFlops(double params, double tokens, bool recompute);
+double trainingFlops(double params, double tokens, bool fullRecompute);
 
 // Transformer shape used for activation memory and tensor-parallel traffic.
 struct Architecture {
@@ -112,7 +130,9 @@ struct MemoryBreakdown {
     double weightsBytes = 0;            // bf16 parameters
     double gradientsBytes = 0;          // bf16 gradients
     double optimizerBytes = 0;          // fp32 master weights, momentum, variance
-    double activationsBytes = 0;
+    double activationsBytes = 0;        // layers and logits at microBatch
+    double logitsBytes = 0;             // the part of activationsBytes that is fp32 logits
+    int64_t microBatch = 0;             // sequences per forward pass this breakdown holds
     bool fits = false;                  // total ≤ usable memory (set by sizeTraining)
     int64_t minGpus = 0;                // fewest GPUs (a multiple of tp·pp) at which this stage
                                         //   fits; 0 = none up to the largest fleet
@@ -123,11 +143,27 @@ struct MemoryBreakdown {
 // params ≤ 0 ("params"), a stage outside 0–3 ("zero_stage"), shards/tp/pp < 1.
 MemoryBreakdown modelStateMemory(double params, int zeroStage, int64_t shards, int tp = 1, int pp = 1);
 
-// Activation memory per GPU, bytes (Korthikanti et al. 2022, 16-bit activations, tensor and
-// sequence parallelism): without recomputation L·s·b·h·(34 + 5·a·s/h) ÷ tp; with full
-// recomputation only the layer inputs, L·2·s·b·h ÷ tp. With pipeline parallelism the first
-// stage holds pp micro-batches of L/pp layers, the same L layers' worth.
-double activationBytes(const Architecture &arch, int seqLen, int microBatch, int tp, bool recompute);
+// Activation memory of the transformer layers per GPU, bytes, 16-bit activations with tensor
+// and sequence parallelism (Korthikanti et al. 2022, eq. 2 and §4), per layer:
+//   eager, none:       s·b·h·(34 + 5·a·s/h) ÷ tp
+//   eager, selective:  s·b·h·34 ÷ tp           (score, softmax and dropout recomputed)
+//   flash, none/selective: s·b·h·34 ÷ tp + 4·s·b·a ÷ tp (fp32 log-sum-exp per row and head;
+//                      FlashAttention, Dao 2022/2023, keeps no s² scores and recomputes them
+//                      in its backward pass, so selective recomputation has nothing left to do)
+//   full (either):     2·s·b·h ÷ tp            (the layer input only)
+// times L layers. With pipeline parallelism the first stage holds pp micro-batches of L/pp
+// layers, the same L layers' worth.
+double activationBytes(const Architecture &arch, int seqLen, int microBatch, int tp, AttentionKernel attention,
+                       Recomputation recompute);
+// The output layer's logits kept in fp32 for the cross-entropy loss: s·b·V·4 ÷ tp bytes
+// (vocabulary-parallel over tp).
+double logitsBytes(int seqLen, int microBatch, int vocabSize, int tp);
+// FLOPs that recomputation adds per training token: full, one forward pass, 2·N; selective
+// with eager attention, the attention core's forward (QKᵀ and scores × V, 2·s·h each per
+// token and layer), 4·L·s·h; selective with flash attention, 0 (its backward recomputes the
+// scores in every case); none, 0.
+double recomputeFlopsPerToken(const Architecture &arch, double params, int seqLen, AttentionKernel attention,
+                              Recomputation recompute);
 
 // A job with its GPU, parameter count and architecture resolved and validated: what the time
 // and memory functions below need.
@@ -228,6 +264,8 @@ struct TrainingPlan {
     int64_t nodes = 0;                  // ceil(gpusNodeRounded ÷ GPUs per node)
     bool nodeRounded = false;           // tp > 1: the job takes whole NVLink nodes
     int64_t dataParallel = 0;           // gpus ÷ (tp·pp)
+    int64_t microBatch = 0;             // sequences per GPU per forward pass (chosen stage)
+    int64_t gradAccumulationSteps = 0;  // forward/backward passes per optimizer step per replica
     double days = 0;                    // on `gpus`
     double gpuHours = 0;                // gpusNodeRounded × days × 24: what is paid for
     // GPU-hours billed: gpuHours (effective ones when preemptible) rounded to whole GPU-hours,

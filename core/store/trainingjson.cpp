@@ -27,7 +27,9 @@ const QStringList &trainingJobKeys()
         QStringLiteral("seq_len"),
         QStringLiteral("global_batch_tokens"),
         QStringLiteral("micro_batch"),
+        QStringLiteral("attention"),
         QStringLiteral("recompute"),
+        QStringLiteral("vocab_size"),
         QStringLiteral("gpu_id"),
         QStringLiteral("throughput_basis"),
         QStringLiteral("throughput"),
@@ -58,7 +60,9 @@ QJsonObject trainingJobToJson(const engine::TrainingJob &job)
     object.insert(QStringLiteral("seq_len"), job.seqLen);
     object.insert(QStringLiteral("global_batch_tokens"), job.globalBatchTokens);
     object.insert(QStringLiteral("micro_batch"), job.microBatch);
-    object.insert(QStringLiteral("recompute"), job.recompute);
+    object.insert(QStringLiteral("attention"), text(engine::toString(job.attention)));
+    object.insert(QStringLiteral("recompute"), text(engine::toString(job.recompute)));
+    object.insert(QStringLiteral("vocab_size"), job.vocabSize);
     object.insert(QStringLiteral("gpu_id"), QString::fromStdString(job.gpuId));
     object.insert(QStringLiteral("throughput_basis"), text(engine::toString(job.throughputBasis)));
     object.insert(QStringLiteral("throughput"), job.throughput);
@@ -93,7 +97,20 @@ engine::TrainingJob trainingJobFromJson(const QJsonObject &object, const QString
     job.seqLen = in.integer(QStringLiteral("seq_len"), defaults.seqLen);
     job.globalBatchTokens = in.number(QStringLiteral("global_batch_tokens"), defaults.globalBatchTokens);
     job.microBatch = in.integer(QStringLiteral("micro_batch"), defaults.microBatch);
-    job.recompute = in.boolean(QStringLiteral("recompute"), defaults.recompute);
+    job.attention = in.choice(QStringLiteral("attention"), defaults.attention, engine::parseAttentionKernel,
+                              QStringLiteral("\"flash\", \"eager\""));
+    // Older files hold a boolean: true was full recomputation, false none.
+    if (in.has(QStringLiteral("recompute")) && in.value(QStringLiteral("recompute")).isBool())
+        job.recompute = in.value(QStringLiteral("recompute")).toBool() ? engine::Recomputation::Full
+                                                                       : engine::Recomputation::None;
+    else if (in.has(QStringLiteral("recompute")) && !in.value(QStringLiteral("recompute")).isString())
+        in.failField(QStringLiteral("recompute"),
+                     QStringLiteral("expected one of \"none\", \"selective\", \"full\" (or true/false), got ")
+                         + jsonTypeName(in.value(QStringLiteral("recompute"))));
+    else
+        job.recompute = in.choice(QStringLiteral("recompute"), defaults.recompute, engine::parseRecomputation,
+                                  QStringLiteral("\"none\", \"selective\", \"full\" (or true/false)"));
+    job.vocabSize = in.integer(QStringLiteral("vocab_size"), defaults.vocabSize);
     job.gpuId = in.string(QStringLiteral("gpu_id"), defaults.gpuId);
     job.throughputBasis = in.choice(QStringLiteral("throughput_basis"), defaults.throughputBasis,
                                     engine::parseThroughputBasis, QStringLiteral("\"tflops\", \"mfu\""));

@@ -87,7 +87,7 @@ int main()
     job.tokens = 1.4e12;
     job.tp = 8;
     job.zeroStage = 3;
-    job.recompute = true;
+    job.recompute = Recomputation::Full;
     GpuSpec gpu;
     gpu.id = "h100-sxm";
     gpu.memoryBytes = 85520809984;

@@ -157,8 +157,10 @@ TEST_CASE("forecast fits parameters within [0, 1] when none is given")
                 CHECK(params[key].toDouble() <= 1.0);
             }
             if (std::string(trend) == "damped") {
+                // statsmodels' bounds for the default fit (initial states estimated).
                 CHECK(params["phi"].toDouble() >= 0.8);
-                CHECK(params["phi"].toDouble() <= 0.98);
+                CHECK(params["phi"].toDouble() <= 0.995);
+                CHECK(params["beta"].toDouble() <= params["alpha"].toDouble());
             } else {
                 CHECK(params["phi"].toDouble() == 1.0);
             }
@@ -172,7 +174,9 @@ TEST_CASE("forecast fits parameters within [0, 1] when none is given")
             REQUIRE(p95.size() == 8);
             for (size_t i = 0; i < 8; ++i)
                 CHECK(p05[i] < p95[i]);
-            // The fitted SSE is no worse than the engine's with the heuristic start values.
+            // The CLI's default fit is the engine's, which also reports the initial states.
+            REQUIRE(json["initial_states"].isObject());
+            CHECK(json["initial_states"]["seasonal"].toArray().size() == 4);
             const engine::SmoothingSpec spec{std::string(trend) == "add" ? engine::TrendKind::Additive
                                              : std::string(trend) == "damped" ? engine::TrendKind::Damped
                                                                               : engine::TrendKind::None,

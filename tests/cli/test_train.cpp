@@ -72,9 +72,10 @@ TEST_CASE("train: recomputation is 8 N D and the ZeRO stages differ by the formu
     CHECK(number(recompute, "total_flops") == Approx(7.84e23));
     CHECK(number(recompute, "days") == Approx(16.615125868 * 8 / 6));
 
-    // Activations cancel: ZeRO-2 − ZeRO-3 = (2Ψ' + 14Ψ'/N) − 16Ψ'/N = 2Ψ'(1 − 1/N).
-    const QJsonObject zero3 = trainJson(ws, kMeasured + QStringList{"--gpus", "1024", "--recompute"});
-    QStringList zero2Args = kMeasured + QStringList{"--gpus", "1024", "--recompute"};
+    // Activations cancel at the same micro-batch: ZeRO-2 − ZeRO-3 = (2Ψ' + 14Ψ'/N) − 16Ψ'/N = 2Ψ'(1 − 1/N).
+    const QJsonObject zero3 =
+        trainJson(ws, kMeasured + QStringList{"--gpus", "1024", "--recompute", "--micro-batch", "1"});
+    QStringList zero2Args = kMeasured + QStringList{"--gpus", "1024", "--recompute", "--micro-batch", "1"};
     zero2Args.replace(zero2Args.indexOf("3"), "2");
     const QJsonObject zero2 = trainJson(ws, zero2Args);
     const double psi = 70e9 / 8;
@@ -137,6 +138,58 @@ TEST_CASE("train: the table shows the results with units and how they came about
     CHECK(r.out.contains("70 billion parameters, 1.4 trillion tokens"));
     CHECK(r.out.contains("\nhow:\n"));
     CHECK(r.out.contains("Total FLOPs = 6 × N × D"));
+}
+
+TEST_CASE("train: attention kernel, recomputation and the micro-batch that fits")
+{
+    CliFixture ws;
+    // 7.5B parameters on 64 GPUs at ZeRO-3 with flash attention (the default) fit, at the
+    // largest micro-batch that does, accumulating the rest of the replica's 16 sequences.
+    const QStringList job = {"--params", "7.5e9", "--tokens", "1e9", "--gpus", "64", "--tflops-per-gpu", "100",
+                             "--zero", "3"};
+    const QJsonObject flash = trainJson(ws, job);
+    CHECK(flash.value("memory_fits").toBool(false));
+    CHECK(flash.value("attention").toString() == "flash");
+    CHECK(flash.value("recompute").toString() == "none");
+    const qint64 micro = integer(flash, "micro_batch");
+    CHECK(micro >= 1);
+    CHECK(integer(flash, "grad_accumulation_steps") == (16 + micro - 1) / micro);
+    CHECK(number(flash, "activations_bytes") > 0);
+    CHECK(number(flash, "memory_per_gpu_bytes") <= 0.9 * 85520809984.0);
+
+    const QJsonObject flashOne = trainJson(ws, job + QStringList{"--micro-batch", "1"});
+    CHECK(integer(flashOne, "micro_batch") == 1);
+    CHECK(integer(flashOne, "grad_accumulation_steps") == 16);
+    // Eager attention stores the s² scores: 108.2 GiB of activations at 4,096 tokens, which
+    // no ZeRO stage fits.
+    RUN_HEADROOM(eagerFull, ws, {QStringList{"train"} + job + QStringList{"--attention", "eager", "--micro-batch", "1"}});
+    CHECK(eagerFull.exitCode == 2);
+    CHECK(eagerFull.err.contains("activations alone: 108.2 GiB"));
+
+    // At 1,024 tokens eager fits, with more activations than flash; selective recomputation
+    // drops the score term again for 4·L·s·h more FLOPs per token; a bare --recompute is full.
+    const QStringList shorter = job + QStringList{"--seq-len", "1024", "--micro-batch", "1"};
+    const QJsonObject flashShort = trainJson(ws, shorter);
+    const QJsonObject eager = trainJson(ws, shorter + QStringList{"--attention", "eager"});
+    CHECK(number(eager, "activations_bytes") > 1.5 * number(flashShort, "activations_bytes"));
+    const QJsonObject selective = trainJson(ws, shorter + QStringList{"--attention", "eager", "--recompute", "selective"});
+    CHECK(selective.value("recompute").toString() == "selective");
+    CHECK(number(selective, "activations_bytes") < number(eager, "activations_bytes"));
+    CHECK(number(selective, "total_flops") > number(eager, "total_flops"));
+    CHECK(number(eager, "total_flops") == Approx(6 * 7.5e9 * 1e9));
+    const QJsonObject full = trainJson(ws, shorter + QStringList{"--recompute"});
+    CHECK(full.value("recompute").toString() == "full");
+    CHECK(number(full, "total_flops") == Approx(8 * 7.5e9 * 1e9));
+    CHECK(number(full, "activations_bytes") < number(selective, "activations_bytes"));
+
+    for (const auto &[args, message] :
+         std::vector<std::pair<QStringList, QString>>{{{"--attention", "fast"}, "--attention: unknown kernel 'fast'"},
+                                                      {{"--recompute", "some"}, "--recompute: unknown recomputation 'some'"},
+                                                      {{"--micro-batch", "0"}, "--micro-batch:"}}) {
+        RUN_HEADROOM(r, ws, {QStringList{"train"} + job + args});
+        CHECK(r.exitCode == 2);
+        CHECK(r.err.startsWith("headroom: " + message));
+    }
 }
 
 TEST_CASE("train: bad input exits 2 with the reason")

@@ -29,6 +29,7 @@ TrainingJob measuredJob()
     job.targetValue = 1024;
     job.tp = 8;
     job.zeroStage = 1;
+    job.microBatch = 1;
     return job;
 }
 
@@ -43,6 +44,7 @@ TrainingJob mfuJob()
     job.throughput = 0.5;
     job.target = TrainingTarget::GpuCount;
     job.targetValue = 1;
+    job.microBatch = 1;
     return job;
 }
 
@@ -174,10 +176,138 @@ TEST_CASE("activation memory follows Korthikanti et al", "[training]")
     arch.layers = 80;
     arch.hidden = 8192;
     arch.heads = 64;
+    // Eager attention, no recomputation (the paper's eq. 2 with sequence parallelism):
     // 80 × 4096·1·8192·(34 + 5·64·4096/8192) ÷ 8 = 65,095,598,080 bytes.
-    CHECK(activationBytes(arch, 4096, 1, 8, false) == 65095598080.0);
+    CHECK(activationBytes(arch, 4096, 1, 8, AttentionKernel::Eager, Recomputation::None) == 65095598080.0);
     // Full recomputation keeps the layer inputs only: 80 × 2·4096·8192 ÷ 8.
-    CHECK(activationBytes(arch, 4096, 1, 8, true) == 671088640.0);
+    CHECK(activationBytes(arch, 4096, 1, 8, AttentionKernel::Eager, Recomputation::Full) == 671088640.0);
+}
+
+TEST_CASE("activation bytes of one layer in each attention kernel and recomputation", "[training]")
+{
+    // One layer, s = 4096, b = 2, h = 4096, a = 32, tp = 2: s·b·h = 33,554,432.
+    Architecture layer;
+    layer.layers = 1;
+    layer.hidden = 4096;
+    layer.heads = 32;
+    auto bytes = [&](AttentionKernel k, Recomputation r) { return activationBytes(layer, 4096, 2, 2, k, r); };
+    // Eager, none: 33,554,432 × (34 + 5·32·4096/4096 = 194) ÷ 2 = 3,254,779,904.
+    CHECK(bytes(AttentionKernel::Eager, Recomputation::None) == 3254779904.0);
+    // Eager, selective: the score term goes, 33,554,432 × 34 ÷ 2 = 570,425,344.
+    CHECK(bytes(AttentionKernel::Eager, Recomputation::Selective) == 570425344.0);
+    // Flash, none: 34·s·b·h + 4·s·b·a = 1,140,850,688 + 1,048,576, ÷ 2 = 570,949,632.
+    CHECK(bytes(AttentionKernel::Flash, Recomputation::None) == 570949632.0);
+    // Flash, selective: nothing left to recompute, the same 570,949,632.
+    CHECK(bytes(AttentionKernel::Flash, Recomputation::Selective) == 570949632.0);
+    // Full, either kernel: the layer input 2·s·b·h ÷ 2 = 33,554,432.
+    CHECK(bytes(AttentionKernel::Eager, Recomputation::Full) == 33554432.0);
+    CHECK(bytes(AttentionKernel::Flash, Recomputation::Full) == 33554432.0);
+    // Logits in fp32: s·b·V·4 ÷ tp = 4096 × 2 × 128,256 × 4 ÷ 2 = 2,101,346,304.
+    CHECK(logitsBytes(4096, 2, 128256, 2) == 2101346304.0);
+
+    // Recomputation's compute: full repeats the forward pass (2·N per token); selective with
+    // eager attention repeats QKᵀ and scores × V, 4·L·s·h = 4 × 1 × 4,096 × 4,096 per token;
+    // with flash attention nothing beyond what the kernel's backward always does.
+    CHECK(recomputeFlopsPerToken(layer, 1e9, 4096, AttentionKernel::Eager, Recomputation::Full) == 2e9);
+    CHECK(recomputeFlopsPerToken(layer, 1e9, 4096, AttentionKernel::Eager, Recomputation::Selective) == 67108864.0);
+    CHECK(recomputeFlopsPerToken(layer, 1e9, 4096, AttentionKernel::Flash, Recomputation::Selective) == 0.0);
+    CHECK(recomputeFlopsPerToken(layer, 1e9, 4096, AttentionKernel::Flash, Recomputation::None) == 0.0);
+}
+
+TEST_CASE("the demo's 8B fine-tune fits and says why", "[training]")
+{
+    // data/demo/training_jobs.json: Llama 3.1 8B, 20B tokens at 8K, 3-day window, H100, ZeRO-3,
+    // flash attention, micro-batch chosen.
+    const headroom::engine::ModelSpec llama = headroom::test::llama31_8b();
+    TrainingJob job;
+    job.name = "support-assistant-finetune";
+    job.modelId = llama.id;
+    job.tokens = 2e10;
+    job.seqLen = 8192;
+    job.globalBatchTokens = 4194304;
+    job.throughput = 0.4;
+    job.targetValue = 3;
+    job.zeroStage = 3;
+    const TrainingPlan plan = sizeTraining(job, h100Sxm(), &llama);
+    CHECK(plan.memory.fits);
+    CHECK(plan.microBatch >= 1);
+    CHECK(plan.gradAccumulationSteps * plan.microBatch * plan.dataParallel >= 512);
+    CHECK(plan.gpusRaw <= 16);
+    bool said = false;
+    for (const std::string &line : plan.explanation)
+        said = said || (line.find("Fits because of: flash attention") != std::string::npos
+                        && line.find("ZeRO-3") != std::string::npos && line.find("micro-batch") != std::string::npos);
+    CHECK(said);
+    // The same job with eager attention and no recomputation needs the s² scores: over 300 GiB
+    // of activations per sequence, which no ZeRO stage fits.
+    job.attention = AttentionKernel::Eager;
+    CHECK(inputErrorField([&] { sizeTraining(job, h100Sxm(), &llama); }) == "zero_stage");
+}
+
+TEST_CASE("7.5B parameters on 64 GPUs at ZeRO-3 fit", "[training]")
+{
+    TrainingJob job;
+    job.name = "train";
+    job.params = 7.5e9;
+    job.tokens = 1e9;
+    job.throughputBasis = ThroughputBasis::AchievedTflops;
+    job.throughput = 100;
+    job.target = TrainingTarget::GpuCount;
+    job.targetValue = 64;
+    job.zeroStage = 3;
+    const TrainingPlan plan = sizeTraining(job, h100Sxm(), nullptr);
+    CHECK(plan.memory.fits);
+    CHECK(plan.memory.totalBytes() <= double(plan.usableMemoryBytes));
+    // 1,024 sequences per step over 64 replicas: 16 each, in micro-batches with accumulation.
+    CHECK(plan.gradAccumulationSteps == (16 + plan.microBatch - 1) / plan.microBatch);
+}
+
+TEST_CASE("the micro-batch chosen is the largest that fits", "[training]")
+{
+    TrainingJob job;
+    job.name = "train";
+    job.params = 7.5e9;
+    job.tokens = 1e9;
+    job.throughputBasis = ThroughputBasis::AchievedTflops;
+    job.throughput = 100;
+    job.target = TrainingTarget::GpuCount;
+    job.targetValue = 64;
+    job.zeroStage = 3;
+    const TrainingPlan chosen = sizeTraining(job, h100Sxm(), nullptr);
+    const int64_t b = chosen.microBatch;
+    REQUIRE(b >= 1);
+    REQUIRE(b < 16); // below the replica's 16 sequences, so memory is what stops it
+    job.microBatch = int(b);
+    const TrainingPlan given = sizeTraining(job, h100Sxm(), nullptr);
+    CHECK(given.memory.fits);
+    CHECK(given.memory.totalBytes() == Approx(chosen.memory.totalBytes()));
+    // One more sequence does not fit (at ZeRO-3, the job's stage, the plan then refuses).
+    job.microBatch = int(b + 1);
+    CHECK(inputErrorField([&] { sizeTraining(job, h100Sxm(), nullptr); }) == "zero_stage");
+
+    // Capped by the replica's share of the batch: with 8 sequences per replica and room for
+    // more, the micro-batch is 8 and one step accumulates nothing.
+    job.microBatch = 0;
+    job.params = 1e9;
+    job.globalBatchTokens = 4096.0 * 8 * 64;
+    const TrainingPlan capped = sizeTraining(job, h100Sxm(), nullptr);
+    CHECK(capped.microBatch == 8);
+    CHECK(capped.gradAccumulationSteps == 1);
+
+    // Nothing beyond one sequence fits: still 1, and the plan says it does not fit.
+    TrainingJob huge = job;
+    huge.params = 7.5e9;
+    huge.globalBatchTokens = 4194304;
+    huge.attention = AttentionKernel::Eager;
+    huge.seqLen = 32768;
+    huge.targetValue = 64;
+    huge.globalBatchTokens = 32768.0 * 128;
+    try {
+        const TrainingPlan one = sizeTraining(huge, h100Sxm(), nullptr);
+        CHECK(one.microBatch == 1);
+    } catch (const InputError &error) {
+        CHECK(std::string(error.field()) == "zero_stage");
+    }
 }
 
 TEST_CASE("the plan uses the catalog architecture or estimates one and says so", "[training]")
@@ -211,7 +341,7 @@ TEST_CASE("a mixture of experts computes with its active parameters and stores a
     job.modelId = moe.id;
     job.targetValue = 2048;
     job.zeroStage = 3;
-    job.recompute = true;
+    job.recompute = Recomputation::Full;
     const TrainingPlan plan = sizeTraining(job, h100Sxm(), &moe);
     CHECK(plan.params == moe.paramsTotal);
     CHECK(plan.totalFlops == Approx(8 * moe.paramsActive * 1.4e12));
@@ -322,12 +452,14 @@ TEST_CASE("memory per GPU and the fewest GPUs that fit it", "[training]")
     job.modelId = llama.id;
     job.tp = 8;
     job.zeroStage = 3;
-    job.recompute = true;
+    job.recompute = Recomputation::Full;
     job.targetValue = 64;
     const TrainingPlan plan = sizeTraining(job, h100Sxm(), &llama);
     const double psi = llama.paramsTotal / 8;
     CHECK(plan.memory.modelStateBytes() == Approx(16 * psi / 8));
-    CHECK(plan.memory.activationsBytes == Approx(80.0 * 2 * 4096 * 8192 / 8));
+    // Layer inputs 80 × 2·s·b·h ÷ tp and fp32 logits s·b·V·4 ÷ tp (V = 128,256 assumed).
+    CHECK(plan.memory.activationsBytes == Approx(80.0 * 2 * 4096 * 8192 / 8 + 4096.0 * 128256 * 4 / 8));
+    CHECK(plan.memory.logitsBytes == Approx(4096.0 * 128256 * 4 / 8));
     CHECK(plan.memory.fits);
     CHECK(plan.memoryByStage[0].zeroStage == 0);
     CHECK(plan.memoryByStage[0].modelStateBytes() == Approx(16 * psi));
@@ -509,14 +641,14 @@ TEST_CASE("bad training input is rejected naming the field", "[training]")
         job.tp = 1;
         job.targetValue = 8;
         job.zeroStage = 3;
-        job.recompute = true;
+        job.recompute = Recomputation::Full;
         CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "zero_stage");
         const std::string message = inputErrorMessage([&] { sizeTraining(job, gpu, nullptr); });
         CHECK(message.find("does not fit even with ZeRO-3 on 8 GPUs") != std::string::npos);
         CHECK(message.find("ZeRO-3 fits from") != std::string::npos);
         // Activations alone too large: a million-token sequence without recomputation.
         job.params = 1e9;
-        job.recompute = false;
+        job.recompute = Recomputation::None;
         job.seqLen = 1 << 20;
         job.globalBatchTokens = double(1 << 20) * 8;
         job.target = TrainingTarget::WindowDays;

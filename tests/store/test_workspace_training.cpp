@@ -25,7 +25,9 @@ engine::TrainingJob sampleJob(const std::string &name = "pretrain \"EU\", ünïc
     job.seqLen = 8192;
     job.globalBatchTokens = 16777216;
     job.microBatch = 2;
-    job.recompute = true;
+    job.attention = engine::AttentionKernel::Eager;
+    job.recompute = engine::Recomputation::Selective;
+    job.vocabSize = 152064;
     job.gpuId = "h200";
     job.throughputBasis = engine::ThroughputBasis::AchievedTflops;
     job.throughput = 412.5;
@@ -166,7 +168,8 @@ TEST_CASE("the sample training job file parses and is written back byte for byte
     CHECK(job.name == "llama-70b-pretrain");
     CHECK(job.modelId == "llama-3.1-70b");
     CHECK(job.tokens == 1.4e12);
-    CHECK(job.recompute);
+    CHECK(job.recompute == engine::Recomputation::Full);
+    CHECK(job.attention == engine::AttentionKernel::Flash);
     CHECK(job.tp == 8);
     CHECK(job.pp == 4);
     CHECK(job.target == engine::TrainingTarget::WindowDays);
@@ -196,7 +199,21 @@ TEST_CASE("training job JSON fills defaults and reports bad fields by name", "[t
     CHECK_THAT(errorOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "tpp": 2})"),
                Contains("unknown field \"tpp\""));
     CHECK_THAT(errorOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "recompute": 1})"),
-               Contains("field \"recompute\": expected true or false, got a number"));
+               Contains("field \"recompute\": expected one of \"none\", \"selective\", \"full\" (or true/false), got a number"));
+    CHECK_THAT(errorOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "recompute": "some"})"),
+               Contains("field \"recompute\": expected one of \"none\", \"selective\", \"full\""));
+    CHECK_THAT(errorOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "attention": "fast"})"),
+               Contains("field \"attention\": expected one of \"flash\", \"eager\""));
+    // Files written before the recomputation choices hold a boolean: true is full, false none.
+    const auto recomputeOf = [](const char *json) {
+        return parseTrainingJob(QByteArray(json), QStringLiteral("old.json")).recompute;
+    };
+    CHECK(recomputeOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "recompute": true})")
+          == engine::Recomputation::Full);
+    CHECK(recomputeOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "recompute": false})")
+          == engine::Recomputation::None);
+    CHECK(recomputeOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "recompute": "selective"})")
+          == engine::Recomputation::Selective);
     CHECK_THAT(errorOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "tp": 1.5})"),
                Contains("field \"tp\": expected a whole number"));
     CHECK_THAT(errorOf(R"({"name": "j", "params": 7e9, "tokens": 1e12, "target": "weeks"})"),

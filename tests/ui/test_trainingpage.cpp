@@ -34,7 +34,7 @@ engine::TrainingJob pretrain()
     job.tokens = 1.4e12;
     job.seqLen = 8192;
     job.globalBatchTokens = 16777216;
-    job.recompute = true;
+    job.recompute = engine::Recomputation::Full;
     job.gpuId = "h100-sxm";
     job.throughput = 0.4;
     job.targetValue = 30;
