@@ -90,7 +90,7 @@ in_root "$run" bash -c "apt-get update -q && apt-get install -y -q --no-install-
 in_root "$run" bash -c 'set -e
   headroom --version
   headroom --demo scenario list
-  QT_QPA_PLATFORM=offscreen headroom --demo report -o /tmp/deck.pdf
+  QT_QPA_PLATFORM=offscreen headroom --demo report --scenario "Support bot static" --scenario "Support bot elastic" -o /tmp/deck.pdf
   test -s /tmp/deck.pdf && echo "report: /tmp/deck.pdf, $(stat -c %s /tmp/deck.pdf) bytes"
   man -w headroom >/dev/null 2>&1 || test -f /usr/share/man/man1/headroom.1.gz
   test -f /usr/share/mime/packages/headroom-workspace.xml'
