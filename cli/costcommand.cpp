@@ -41,6 +41,7 @@ headroom cost static-vs-elastic --static-gpus N --elastic-avg-gpus F --rate R [-
 
 headroom cost reserve --demand FILE.csv --reserved-rate R --on-demand-rate O
                    [--spot-rate S --spot-share F [--spot-overhead F]] [--per N]
+                   [--term-months 12|36] [--start YYYY-MM-DD] [--upfront-share F]
                    [--currency C] [--json]
   How many GPUs to commit to. Reserved GPUs are paid every hour, used or not; each
   hour's demand above them is elastic: on-demand, with the --spot-share of it on spot.
@@ -48,6 +49,9 @@ headroom cost reserve --demand FILE.csv --reserved-rate R --on-demand-rate O
   P(demand > R) = reserved rate / elastic rate), and the cost of the P50 and P75 rules.
   FILE.csv holds hourly demand in GPUs: `timestamp,gpus` or a single `gpus` column; one
   value is one hour and costs are over the whole series.
+  A commitment is owed for its whole term whatever the series covers: the optimum's
+  obligation is shown over the term's real hours (12 months from 2025-01-01 = 8,760 h),
+  with the share the series consumes and a warning when the series is shorter.
 
 options:
   --gpus N                fleet size, GPUs
@@ -61,6 +65,10 @@ options:
   --spot-rate S           spot price per GPU-hour (with --spot-share)
   --spot-share F          share of elastic demand that tolerates interruption, [0, 1]
   --spot-overhead F       extra GPU-hours per spot GPU-hour lost to interruptions (default 0)
+  --term-months M         the commitment's term: 12 or 36 months (default 12)
+  --start YYYY-MM-DD      the commitment's first day (default: the series' first day when it
+                          has timestamps, else the first of next month)
+  --upfront-share F       share of the obligation paid at signing, [0, 1] (default 0)
   --per N                 the rates are instance prices for N GPUs (default 1)
   --days-per-month D      days in a month, 1..31 (default 30)
   --currency C            ISO 4217 code of the rates (default USD)
@@ -246,6 +254,9 @@ struct ReserveInputs {
     Decimal spotShare;
     Money reservedRate;
     Money elasticRate;
+    int termMonths = 12;
+    engine::CivilDate termStart;
+    Decimal upfrontShare;
 };
 
 // Engine fields as the flags that set them.
@@ -314,8 +325,27 @@ ReserveInputs reserveInputs(const Args &args)
                                  .arg(QString::fromStdString(in.rates.spotOverhead.toString())));
         }
     }
+    in.termMonths = int(args.integer(QStringLiteral("term-months"), 12, 36).value_or(12));
+    if (in.termMonths != 12 && in.termMonths != 36)
+        throw UsageError(QStringLiteral("--term-months: a commitment runs 12 or 36 months, got %1").arg(in.termMonths));
+    const auto start = args.text(QStringLiteral("start"));
+    std::optional<engine::CivilDate> startDate;
+    if (start) {
+        startDate = engine::parseIsoDate(start->toStdString());
+        if (!startDate)
+            throw UsageError(QStringLiteral("--start: expected a date as YYYY-MM-DD, got '%1'").arg(start->left(40)));
+    }
+    if (args.has(QStringLiteral("upfront-share")))
+        in.upfrontShare = decimalInRange(args, QStringLiteral("upfront-share"), Decimal(), Decimal::fromInt(1), why);
     // Rates are checked before the file is read, so a bad flag is reported first.
     in.demand = store::readDemandCsvFile(in.demandPath);
+    if (startDate)
+        in.termStart = *startDate;
+    else if (in.demand.startEpochSeconds != 0)
+        in.termStart = engine::dateFromDays(in.demand.startEpochSeconds >= 0 ? in.demand.startEpochSeconds / 86400
+                                                                       : (in.demand.startEpochSeconds - 86399) / 86400);
+    else
+        in.termStart = engine::firstOfNextMonth(engine::todayUtc());
     in.elasticRate = namingInputs(in, [&] { return engine::elasticRate(in.rates, in.spotShare); });
     return in;
 }
@@ -378,11 +408,34 @@ QString seriesLabel(const ReserveInputs &in)
     return label;
 }
 
+// The optimum's commitment over its whole term, or null when nothing is reserved.
+QJsonValue commitmentJson(const std::optional<engine::CommitmentObligation> &c)
+{
+    if (!c)
+        return QJsonValue(QJsonValue::Null);
+    const auto cents = [](const Money &m) { return QString::fromStdString(m.cents()); };
+    return QJsonObject{
+        {QStringLiteral("term_months"), c->termMonths},
+        {QStringLiteral("start_date"), QString::fromStdString(c->startDate)},
+        {QStringLiteral("end_date"), QString::fromStdString(c->endDate)},
+        {QStringLiteral("term_hours"), qint64(c->termHours)},
+        {QStringLiteral("series_hours"), qint64(c->horizonHours)},
+        {QStringLiteral("obligation"), cents(c->total)},
+        {QStringLiteral("upfront"), cents(c->upfront)},
+        {QStringLiteral("consumed_in_series"), cents(c->inHorizon)},
+        {QStringLiteral("share_consumed"), c->shareConsumed},
+        {QStringLiteral("covers_term"), c->coversTerm},
+        {QStringLiteral("warning"), QString::fromStdString(c->warning)},
+    };
+}
+
 QJsonObject reserveJson(const ReserveInputs &in, const engine::ReserveAnalysis &a,
-                        std::optional<double> reservedUtilization)
+                        std::optional<double> reservedUtilization,
+                        const std::optional<engine::CommitmentObligation> &commitment)
 {
     const auto cents = [](const Money &m) { return QString::fromStdString(m.cents()); };
     return QJsonObject{
+        {QStringLiteral("commitment"), commitmentJson(commitment)},
         {QStringLiteral("optimal_reserved"), qint64(a.optimalReserved)},
         {QStringLiteral("critical_fractile"), a.criticalFractile},
         {QStringLiteral("cost_at_optimum"), cents(a.costAtOptimum)},
@@ -413,7 +466,8 @@ QJsonObject reserveJson(const ReserveInputs &in, const engine::ReserveAnalysis &
 }
 
 void writeReserveTable(QTextStream &out, const ReserveInputs &in, const engine::ReserveAnalysis &a,
-                       std::optional<double> reservedUtilization)
+                       std::optional<double> reservedUtilization,
+                       const std::optional<engine::CommitmentObligation> &commitment)
 {
     const engine::DemandSeries &d = in.demand;
     std::vector<std::pair<QString, QString>> fields = {
@@ -448,8 +502,22 @@ void writeReserveTable(QTextStream &out, const ReserveInputs &in, const engine::
                             QStringLiteral("%1 % of the optimum's paid GPU-hours are used")
                                 .arg(formatDecimal(*reservedUtilization * 100, 1)));
     }
+    if (commitment) {
+        QString owed = QStringLiteral("%1 GPUs for %2 months, %3 to %4 (%5 h): %6 owed in full")
+                           .arg(formatInteger(a.optimalReserved), QString::number(commitment->termMonths),
+                                QString::fromStdString(commitment->startDate),
+                                QString::fromStdString(commitment->endDate), formatInteger(commitment->termHours),
+                                moneyText(commitment->total));
+        if (!commitment->upfront.amount.isZero())
+            owed += QStringLiteral(", %1 of it upfront").arg(moneyText(commitment->upfront));
+        owed += QStringLiteral("; the series consumes %1 (%2 %)")
+                    .arg(moneyText(commitment->inHorizon), formatDecimal(commitment->shareConsumed * 100, 1));
+        fields.emplace_back(QStringLiteral("commitment"), owed);
+    }
     writeFields(out, fields);
     out << '\n';
+    if (commitment && !commitment->warning.empty())
+        out << "warning: " << QString::fromStdString(commitment->warning) << "\n\n";
 
     Table table({{QStringLiteral("plan")},
                  {QStringLiteral("reserved GPUs"), Table::Align::Right},
@@ -473,7 +541,7 @@ void writeReserveTable(QTextStream &out, const ReserveInputs &in, const engine::
 int runReserve(const QStringList &argv, Context &context)
 {
     const Args args(argv, optionsWith({"demand", "reserved-rate", "on-demand-rate", "spot-rate", "spot-share",
-                                       "spot-overhead"}));
+                                       "spot-overhead", "term-months", "start", "upfront-share"}));
     const ReserveInputs in = reserveInputs(args);
     const engine::ReserveAnalysis a = namingInputs(in, [&] {
         return engine::analyseReservation(in.demand, in.reservedRate, in.elasticRate);
@@ -485,8 +553,16 @@ int runReserve(const QStringList &argv, Context &context)
             return engine::planCost(in.demand, mix, in.rates).reservedUtilization;
         });
     }
-    writeJsonOrTable(context, args, reserveJson(in, a, reservedUtilization),
-                     [&](QTextStream &out) { writeReserveTable(out, in, a, reservedUtilization); });
+    // A commitment is owed for its whole term, however much of it the series covers.
+    std::optional<engine::CommitmentObligation> commitment;
+    if (a.commitmentPays && a.optimalReserved > 0) {
+        commitment = namingInputs(in, [&] {
+            return engine::commitmentObligation(a.optimalReserved, in.reservedRate, in.upfrontShare, in.termStart,
+                                                in.termMonths, int64_t(in.demand.gpus.size()));
+        });
+    }
+    writeJsonOrTable(context, args, reserveJson(in, a, reservedUtilization, commitment),
+                     [&](QTextStream &out) { writeReserveTable(out, in, a, reservedUtilization, commitment); });
     return 0;
 }
 

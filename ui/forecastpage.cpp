@@ -289,11 +289,12 @@ QWidget *ForecastPage::buildInputs()
                       tr("Season length in hours: 24 for a daily cycle, 168 for a weekly one (needs at least "
                          "two weeks of history)"));
     m_initial = choice(modelBox, "forecastInitial",
-                       {{tr("Heuristic"), int(engine::InitialMethod::Heuristic)},
-                        {tr("Estimated"), int(engine::InitialMethod::Estimated)}},
-                       int(engine::InitialMethod::Heuristic),
-                       tr("Initial level, trend and season: heuristic (from the first two seasons) or estimated "
-                          "with the parameters to lower the squared one-step error (slower)"));
+                       {{tr("Estimated"), int(engine::InitialMethod::Estimated)},
+                        {tr("Heuristic"), int(engine::InitialMethod::Heuristic)}},
+                       int(engine::InitialMethod::Estimated),
+                       tr("Initial level, trend and season: estimated together with the smoothing parameters "
+                          "(the default, as statsmodels' initialization_method=\"estimated\"), or heuristic "
+                          "from the first two seasons (faster, usually a worse fit)"));
     m_gaps = choice(modelBox, "forecastGaps",
                     {{tr("Refuse"), int(engine::GapPolicy::Refuse)},
                      {tr("Zero GPUs"), int(engine::GapPolicy::Zero)},

@@ -465,3 +465,41 @@ TEST_CASE("cost static-vs-elastic: the saving printed is the difference of the r
     CHECK(money(o, "saving_per_day") == "395.24");
     CHECK(money(o, "saving_per_month") == "11857.39");
 }
+
+TEST_CASE("cost reserve owes the optimum's commitment for its whole term and warns when the series is shorter")
+{
+    CliFixture ws;
+    // kHandDemand starts on 2025-01-06; the optimum reserves 3 GPUs at $3.10.
+    const QString csv = ws.writeFile("hand.csv", timestampedCsv(kHandDemand));
+    RUN_HEADROOM(r, ws, {QStringList{"cost", "reserve", "--demand", csv} + kHandRates
+                         + QStringList{"--term-months", "36", "--upfront-share", "0.5", "--json"}});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject c = parseJsonObject(r.out).value("commitment").toObject();
+    // 2025-01-06 to 2028-01-06: 365 + 365 + 366 (29 Feb 2028 is after the end: 2027 is common) days.
+    CHECK(c.value("start_date").toString() == "2025-01-06");
+    CHECK(c.value("end_date").toString() == "2028-01-06");
+    CHECK(integer(c, "term_hours") == 26280);
+    CHECK(integer(c, "series_hours") == 10);
+    // 3 × $3.10 × 26,280 h = $244,404.00, half upfront; the series consumes 3 × 3.10 × 10 = $93.00.
+    CHECK(money(c, "obligation") == "244404.00");
+    CHECK(money(c, "upfront") == "122202.00");
+    CHECK(money(c, "consumed_in_series") == "93.00");
+    CHECK_FALSE(c.value("covers_term").toBool());
+    CHECK(c.value("warning").toString().contains("3-year commitment of 3 GPUs runs 2025-01-06 to 2028-01-06"));
+
+    // A leap year counts: 12 months from 2028-01-01 are 8,784 h; the table shows the warning.
+    RUN_HEADROOM(t, ws, {QStringList{"cost", "reserve", "--demand", csv} + kHandRates
+                         + QStringList{"--start", "2028-01-01"}});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("3 GPUs for 12 months, 2028-01-01 to 2029-01-01 (8,784 h): $81,691.20 owed in full; "
+                         "the series consumes $93.00 (0.1 %)"));
+    CHECK(t.out.contains("warning: The 1-year commitment of 3 GPUs"));
+
+    for (const QStringList &bad : {QStringList{"--term-months", "24"}, QStringList{"--start", "2025-02-30"},
+                                   QStringList{"--upfront-share", "1.5"}}) {
+        RUN_HEADROOM(e, ws, {QStringList{"cost", "reserve", "--demand", csv} + kHandRates + bad});
+        INFO(bad.join(' ').toStdString());
+        CHECK(e.exitCode == 2);
+        CHECK(e.err.contains(bad.first()));
+    }
+}
