@@ -9,6 +9,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace headroom::ui {
 
@@ -60,6 +61,27 @@ QChart *buildPercentChart(const std::vector<PolicyRuns> &runs, const QString &ti
     x->setTickCount(int(std::ceil(maxX / 10)) - 4);
     y->setRange(ideal ? 50 : 0, ideal ? 100 : std::ceil(maxY * 1.1 / 10) * 10);
     return chart;
+}
+
+// A category axis below and a value axis from 0 to a little above `top` at the left, both
+// attached to the bar series; returns them for further series.
+std::pair<QBarCategoryAxis *, QValueAxis *> attachBarAxes(QChart *chart, QBarSeries *series, const QStringList &categories, const QString &xTitle,
+                   const QString &yTitle, double top)
+{
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(xTitle);
+    auto *y = new QValueAxis;
+    y->setTitleText(yTitle);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    y->setRange(0, top * 1.15);
+    y->applyNiceNumbers();
+    return {x, y};
 }
 
 } // namespace
@@ -136,19 +158,9 @@ QChart *buildUnallocatedChart(const std::vector<PolicyRuns> &runs, const QString
     set->setColor(QColor(0x4c, 0x78, 0xa8));
     auto *series = new QBarSeries;
     series->append(set);
-    auto *x = new QBarCategoryAxis;
-    x->append(categories);
-    x->setTitleText(QObject::tr("Policy (mean ± standard deviation over seeds)"));
-    auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("Unallocated GPUs"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    y->setRange(0, top * 1.15);
-    y->applyNiceNumbers();
+    const auto [x, y] = attachBarAxes(chart, series, categories,
+                                      QObject::tr("Policy (mean ± standard deviation over seeds)"),
+                                      QObject::tr("Unallocated GPUs"), top);
     // whiskers: ± one standard deviation, drawn at the bar centres (category index)
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto &s = runs[i].result.unallocatedGpusAt100;
@@ -223,19 +235,8 @@ QChart *buildFgdScoringChart(const engine::frag::SeedsResult &exact, const engin
     auto *series = new QBarSeries;
     series->append(exactSet);
     series->append(studySet);
-    auto *x = new QBarCategoryAxis;
-    x->append(categories);
-    x->setTitleText(QObject::tr("GPU request of the task"));
-    auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("Failed tasks (mean over seeds)"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    y->setRange(0, top * 1.15);
-    y->applyNiceNumbers();
+    attachBarAxes(chart, series, categories, QObject::tr("GPU request of the task"),
+                  QObject::tr("Failed tasks (mean over seeds)"), top);
     return chart;
 }
 

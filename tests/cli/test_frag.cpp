@@ -46,7 +46,7 @@ TEST_CASE("frag --json prints the contract's keys with one point per arrived per
     CHECK(failedAt100 <= failed["fractional"].toInteger() + failed["one_gpu"].toInteger() + failed["multi_gpu"].toInteger());
 }
 
-TEST_CASE("frag --mode exact scores exactly and says so; an unknown mode is refused")
+TEST_CASE("frag --mode exact scores exactly and says so, and an unknown mode is refused")
 {
     CliFixture ws;
     RUN_HEADROOM(study, ws, {"frag", "--nodes", kNodes, "--tasks", kTasks, "--policy", "clustering", "--seed", "42", "--json"});

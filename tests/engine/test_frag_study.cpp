@@ -128,7 +128,7 @@ TEST_CASE("study GPU clustering puts every fractional task in one class")
     CHECK(exact.place(task(1000, 1, 470)).node == 1);
 }
 
-TEST_CASE("study random policy draws the GPU too; the exact one takes the best-fitting GPU")
+TEST_CASE("study random policy draws the GPU too, the exact one takes the best-fitting GPU")
 {
     const TargetWorkload workload = targetWorkload({task(1000, 1, 500)});
     std::set<int> studyGpus, exactGpus;
