@@ -76,6 +76,13 @@ struct NodeRt {
     std::vector<std::pair<int, int>> affinities; // (class, tasks) hosted
 };
 
+// Whether the node hosts a running task of GPU request class `affinity` (GPU clustering).
+bool hostsClass(const NodeRt &node, int affinity)
+{
+    return std::any_of(node.affinities.begin(), node.affinities.end(),
+                       [affinity](const auto &entry) { return entry.first == affinity && entry.second > 0; });
+}
+
 // The fields every placement reads for every node, packed apart from the rest so that the scan
 // over all nodes stays in a few cache lines; refresh() copies them from NodeRt.
 struct NodeHot {
@@ -364,9 +371,7 @@ struct Scheduler::State {
         case Policy::Clustering: {
             if (shape.gpus == 0)
                 return 0;
-            bool same = false;
-            for (const auto &[affinity, tasks] : node.affinities)
-                same = same || (affinity == shape.affinity && tasks > 0);
+            const bool same = hostsClass(node, shape.affinity);
             const size_t kinds = node.affinities.size();
             const int tier = same ? (kinds == 1 ? 0 : 1) : (kinds == 0 ? 2 : 3);
             return tier * 1e7 + double(node.gpuFree - gpuAsk);
@@ -422,9 +427,7 @@ struct Scheduler::State {
         case Policy::Clustering: {
             if (shape.gpus == 0)
                 return 0;
-            bool same = false;
-            for (const auto &[affinity, tasks] : node.affinities)
-                same = same || (affinity == shape.affinity && tasks > 0);
+            const bool same = hostsClass(node, shape.affinity);
             const size_t kinds = node.affinities.size();
             const int64_t band = same ? (kinds == 1 ? 3 : 2) : (kinds == 0 ? 1 : 0);
             return kMaxNodeScore / 4 * (maxGpuCap - node.gpuFree) / maxGpuCap + kMaxNodeScore * band / 4;
