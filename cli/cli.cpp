@@ -9,6 +9,7 @@
 #include "fragcommand.h"
 #include "kvcommand.h"
 #include "linkcommand.h"
+#include "servingcommand.h"
 #include "migcommand.h"
 #include "scenariocommand.h"
 #include "sizecommand.h"
@@ -36,7 +37,7 @@ const std::vector<Command> &commands()
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
                                              forecastCommand(), trainCommand(), scenarioCommand(),
-                                             autoscaleCommand()};
+                                             autoscaleCommand(), servingCommand()};
     return all;
 }
 

@@ -5,7 +5,9 @@
 #include "lookup.h"
 
 #include "engine/errors.h"
+#include "engine/inference_sizing.h"
 #include "engine/kv.h"
+#include "store/workspace.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -40,9 +42,11 @@ Options:
   --tp N                  tensor-parallel degree (default 1)
   --weights P             bf16|fp16|fp8|int8|int4 (default bf16)
   --kv-dtype P            bf16|fp8 (default bf16)
-  --util F                share of memory the server may use, (0, 1] (default 0.9)
-  --block N               tokens per KV block (default 16)
-  --reserve-gib F         activation peak and runtime overhead per GPU in GiB (default 0)
+  --util F                share of memory the server may use, (0, 1]
+  --block N               tokens per KV block
+  --reserve-gib F         activation peak and runtime overhead per GPU in GiB
+                          (these three default to the workspace's serving assumptions,
+                          `headroom serving`: 0.9, 16 and 2 GiB unless changed there)
   --prefix-tokens N       shared prompt prefix held once, not per stream (default 0)
   --context N             context to report streams at; repeat for more (default 4096 and
                           16384, plus the model's max context with --model)
@@ -255,14 +259,22 @@ KvSubject buildInputs(const Args &args, Context &context)
         }
         in.kv = *p;
     }
-    in.utilization = args.number(QStringLiteral("util")).value_or(0.9);
+    // Unset serving options come from the workspace's serving assumptions (`headroom serving`),
+    // so `kv`, `size` and the pages agree on streams per replica for the same setup.
+    const bool allServingGiven = args.has(QStringLiteral("util")) && args.has(QStringLiteral("block"))
+        && args.has(QStringLiteral("reserve-gib"));
+    const engine::ServingAssumptions serving =
+        allServingGiven ? engine::ServingAssumptions{} : context.workspace().servingAssumptions();
+    in.utilization = args.number(QStringLiteral("util")).value_or(serving.memoryUtilization);
     if (!(in.utilization > 0 && in.utilization <= 1)) {
         throw UsageError(QStringLiteral("--util: must be greater than 0 and at most 1, got %1")
                              .arg(formatDecimal(in.utilization, 6)));
     }
     in.tp = int(args.integer(QStringLiteral("tp"), 1, kIntMax).value_or(1));
-    in.blockSize = int(args.integer(QStringLiteral("block"), 1, kIntMax).value_or(16));
-    in.reserveBytes = gibToBytes(positiveNumber(args, QStringLiteral("reserve-gib"), 0, true));
+    in.blockSize = int(args.integer(QStringLiteral("block"), 1, kIntMax).value_or(serving.blockSize));
+    in.reserveBytes = args.has(QStringLiteral("reserve-gib"))
+        ? gibToBytes(positiveNumber(args, QStringLiteral("reserve-gib"), 0, true))
+        : serving.reserveBytes;
     in.sharedPrefixTokens = args.integer(QStringLiteral("prefix-tokens"), 0,
                                          std::numeric_limits<qint64>::max() / 2).value_or(0);
     return s;

@@ -48,7 +48,8 @@ What-if options (override the profile):
   --hit-rate F            prefix cache hit rate, [0, 1]
   --tp N                  tensor-parallel degree (GPUs per replica)
   --disaggregate          size separate prefill and decode pools
-  --kv-residency M        request|session (default request)
+  --kv-residency M        request|session (default: the workspace's serving assumptions,
+                          `headroom serving`; request in a new workspace)
 Options:
   --options               every catalog GPU × weights × KV precision with its best TP
                           (1, 2, 4, 8 within a node), GPUs, binding side and cost per
@@ -112,10 +113,9 @@ engine::SizingOverrides parseOverrides(const Args &args)
     return o;
 }
 
-// The serving assumptions with the --kv-residency choice.
-engine::ServingAssumptions parseServing(const Args &args)
+// The workspace's serving assumptions with the --kv-residency choice on top.
+engine::ServingAssumptions parseServing(const Args &args, engine::ServingAssumptions serving)
 {
-    engine::ServingAssumptions serving;
     if (const auto text = args.text(QStringLiteral("kv-residency"))) {
         const auto residency = engine::parseKvResidency(text->toStdString());
         if (!residency) {
@@ -167,7 +167,7 @@ SizeSubject buildSubject(const Args &args, Context &context)
 
     SizeSubject s;
     s.overrides = parseOverrides(args);
-    s.serving = parseServing(args);
+    s.serving = parseServing(args, context.workspace().servingAssumptions());
     s.workload = file ? store::readWorkloadFile(*file) : storedWorkload(context.workspace(), *name);
 
     const store::Workspace &workspace = context.workspace();

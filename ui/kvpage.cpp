@@ -5,6 +5,8 @@
 #include "engine/inference_sizing.h"
 #include "format.h"
 #include "kvchart.h"
+#include "servingassumptionsdialog.h"
+#include "settingcommand.h"
 #include "store/workspace.h"
 
 #include <QComboBox>
@@ -20,6 +22,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -27,7 +30,7 @@ namespace headroom::ui {
 
 namespace {
 
-enum VariantColumn { kModelColumn, kGpuColumn, kWeightsColumn, kKvColumn, kVariantColumns };
+enum VariantColumn { kModelColumn, kGpuColumn, kWeightsColumn, kKvColumn, kTpColumn, kVariantColumns };
 constexpr int64_t kCurveStart = 1024;
 
 QComboBox *comboAt(const QTableWidget *table, int row, int column)
@@ -44,9 +47,11 @@ void selectData(QComboBox *combo, const QVariant &value)
 
 } // namespace
 
-KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
+KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
     : Page(parent)
     , m_workspace(workspace)
+    , m_undoStack(undoStack)
+    , m_serving(workspace.servingAssumptions())
 {
     setObjectName("kvPage");
     m_chart = new ChartPanel(this);
@@ -59,7 +64,19 @@ KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
 
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::kvVariantsChanged, this, &KvPage::loadSavedVariants);
+    connect(&m_workspace, &store::Workspace::servingAssumptionsChanged, this, [this] {
+        m_serving = m_workspace.servingAssumptions();
+        updateServingSummary();
+        recompute();
+    });
+    updateServingSummary();
 
+    if (const auto saved = m_workspace.kvVariants()) {
+        m_savedVariants = *saved;
+        setVariants(*saved);
+        return;
+    }
     // A first look that answers the planner's usual question: an 8B model on H100 vs H200,
     // BF16 vs FP8.
     using engine::KvPrecision;
@@ -71,19 +88,19 @@ KvPage::KvPage(store::Workspace &workspace, QWidget *parent)
         return std::any_of(list.begin(), list.end(), [id](const auto &e) { return e.id == id; });
     };
     if (!models.empty() && !gpus.empty()) {
-        const QString model = has(models, "llama-3.1-8b") ? QStringLiteral("llama-3.1-8b")
-                                                          : QString::fromStdString(models.front().id);
-        QStringList gpuIds;
+        const std::string model = has(models, "llama-3.1-8b") ? std::string("llama-3.1-8b") : models.front().id;
+        std::vector<std::string> gpuIds;
         for (const char *id : {"h100-sxm", "h200"})
             if (has(gpus, id))
-                gpuIds << QString::fromLatin1(id);
-        if (gpuIds.isEmpty())
-            gpuIds << QString::fromStdString(gpus.front().id);
+                gpuIds.emplace_back(id);
+        if (gpuIds.empty())
+            gpuIds.push_back(gpus.front().id);
         for (auto [w, kv] : {std::pair{WeightPrecision::Bf16, KvPrecision::Bf16},
                              std::pair{WeightPrecision::Fp8, KvPrecision::Fp8}})
-            for (const QString &gpu : gpuIds)
-                defaults.push_back({model, gpu, w, kv});
+            for (const std::string &gpu : gpuIds)
+                defaults.push_back({model, gpu, w, kv, 1});
     }
+    m_savedVariants = defaults;
     setVariants(defaults);
 }
 
@@ -96,16 +113,17 @@ QWidget *KvPage::buildInputs()
     auto *variantsLayout = new QVBoxLayout(variantsBox);
     m_variantTable = new QTableWidget(0, kVariantColumns, variantsBox);
     m_variantTable->setObjectName("kvVariants");
-    m_variantTable->setHorizontalHeaderLabels({tr("Model"), tr("GPU"), tr("Weights"), tr("KV cache")});
+    m_variantTable->setHorizontalHeaderLabels({tr("Model"), tr("GPU"), tr("Weights"), tr("KV cache"), tr("TP")});
     m_variantTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_variantTable->horizontalHeader()->setSectionResizeMode(kWeightsColumn, QHeaderView::ResizeToContents);
-    m_variantTable->horizontalHeader()->setSectionResizeMode(kKvColumn, QHeaderView::ResizeToContents);
+    for (int column : {kWeightsColumn, kKvColumn, kTpColumn})
+        m_variantTable->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_variantTable->verticalHeader()->hide();
     m_variantTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_variantTable->setMinimumHeight(170);
     m_variantTable->setMaximumHeight(230);
     m_variantTable->setToolTip(tr("Each line is one curve: a model served on a GPU with a weight "
-                                  "precision and a KV-cache precision."));
+                                  "precision, a KV-cache precision and a tensor-parallel degree. The "
+                                  "lines are saved in the workspace; Edit ▸ Undo takes a change back."));
     auto *add = new QPushButton(tr("&Add variant"), variantsBox);
     add->setObjectName("kvAddVariant");
     auto *remove = new QPushButton(tr("&Remove selected"), variantsBox);
@@ -113,13 +131,13 @@ QWidget *KvPage::buildInputs()
     connect(add, &QPushButton::clicked, this, [this] {
         const auto current = variants();
         addVariantRow(current.empty() ? Variant{} : current.back());
-        recompute();
+        variantsEdited();
     });
     connect(remove, &QPushButton::clicked, this, [this] {
         const int row = m_variantTable->currentRow();
         if (row >= 0 && m_variantTable->rowCount() > 1) {
             m_variantTable->removeRow(row);
-            recompute();
+            variantsEdited();
         }
     });
     auto *buttons = new QHBoxLayout;
@@ -129,41 +147,19 @@ QWidget *KvPage::buildInputs()
     variantsLayout->addWidget(m_variantTable);
     variantsLayout->addLayout(buttons);
 
-    // The serving engine starts at the serving assumptions Inference sizing uses, so both pages
-    // show the same streams per replica for the same setup.
-    const engine::ServingAssumptions serving;
+    // Utilization, reserve and block size are the workspace's serving assumptions, edited in
+    // one place (Edit ▸ Serving Assumptions) so that this page and Inference sizing show the
+    // same streams per replica for the same setup.
     auto *servingBox = new QGroupBox(tr("Serving engine"), panel);
     auto *form = new QFormLayout(servingBox);
-    m_utilization = new QDoubleSpinBox(servingBox);
-    m_utilization->setObjectName("kvUtilization");
-    m_utilization->setRange(0.05, 1.0);
-    m_utilization->setSingleStep(0.01);
-    m_utilization->setDecimals(2);
-    m_utilization->setValue(serving.memoryUtilization);
-    m_utilization->setToolTip(tr("Share of GPU memory the serving engine may use (vLLM's "
-                                 "gpu_memory_utilization), 0.05–1.00. The KV pool is what is left "
-                                 "after weights and the reserve."));
-    m_tp = new QSpinBox(servingBox);
-    m_tp->setObjectName("kvTp");
-    m_tp->setRange(1, 64);
-    m_tp->setToolTip(tr("Tensor parallelism: GPUs per replica, 1–64. Weights and KV heads are "
-                        "split across them; KV heads are replicated when TP exceeds them."));
-    m_blockSize = new QSpinBox(servingBox);
-    m_blockSize->setObjectName("kvBlockSize");
-    m_blockSize->setRange(1, 1024);
-    m_blockSize->setValue(serving.blockSize);
-    m_blockSize->setSuffix(tr(" tokens"));
-    m_blockSize->setToolTip(tr("Paged-attention block size, 1–1024 tokens. A stream occupies "
-                               "whole blocks, so its last block is partly empty."));
-    m_reserve = new QDoubleSpinBox(servingBox);
-    m_reserve->setObjectName("kvReserve");
-    m_reserve->setRange(0, 1024);
-    m_reserve->setDecimals(1);
-    m_reserve->setSingleStep(0.5);
-    m_reserve->setSuffix(tr(" GiB"));
-    m_reserve->setValue(double(serving.reserveBytes) / double(engine::kGiB));
-    m_reserve->setToolTip(tr("Activation peak plus runtime overhead (CUDA graphs, NCCL buffers) "
-                             "per GPU, 0–1024 GiB, taken from the pool before KV."));
+    m_servingSummary = new QLabel(servingBox);
+    m_servingSummary->setObjectName("kvServingSummary");
+    m_servingSummary->setWordWrap(true);
+    auto *editServing = new QPushButton(tr("Serving &assumptions…"), servingBox);
+    editServing->setObjectName("kvEditServing");
+    editServing->setToolTip(tr("Memory utilization, runtime reserve and block size for every page of the workspace"));
+    connect(editServing, &QPushButton::clicked, this,
+            [this] { ServingAssumptionsDialog::edit(m_workspace, m_undoStack, this); });
     m_prefix = new QSpinBox(servingBox);
     m_prefix->setObjectName("kvPrefix");
     m_prefix->setRange(0, 1'000'000);
@@ -179,18 +175,13 @@ QWidget *KvPage::buildInputs()
     m_contextsError = new QLabel(servingBox);
     m_contextsError->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_contextsError->hide();
-    form->addRow(tr("Memory &utilization:"), m_utilization);
-    form->addRow(tr("&Tensor parallel (GPUs/replica):"), m_tp);
-    form->addRow(tr("&Block size:"), m_blockSize);
-    form->addRow(tr("Activation + runtime &reserve:"), m_reserve);
+    form->addRow(m_servingSummary);
+    form->addRow(QString(), editServing);
     form->addRow(tr("Shared &prefix:"), m_prefix);
     form->addRow(tr("Marked &contexts (tokens):"), m_contexts);
     form->addRow(QString(), m_contextsError);
 
-    for (QDoubleSpinBox *box : {m_utilization, m_reserve})
-        connect(box, &QDoubleSpinBox::valueChanged, this, &KvPage::recompute);
-    for (QSpinBox *box : {m_tp, m_blockSize, m_prefix})
-        connect(box, &QSpinBox::valueChanged, this, &KvPage::recompute);
+    connect(m_prefix, &QSpinBox::valueChanged, this, &KvPage::recompute);
     connect(m_contexts, &QLineEdit::textChanged, this, &KvPage::recompute);
 
     layout->addWidget(variantsBox);
@@ -224,17 +215,62 @@ void KvPage::addVariantRow(const Variant &variant)
     m_variantTable->setCellWidget(row, kGpuColumn, gpu);
     m_variantTable->setCellWidget(row, kWeightsColumn, weights);
     m_variantTable->setCellWidget(row, kKvColumn, kv);
+    auto *tp = new QSpinBox;
+    tp->setObjectName(QStringLiteral("kvTp"));
+    tp->setRange(1, engine::kMaxTp);
+    tp->setValue(std::clamp(variant.tp, 1, engine::kMaxTp));
+    tp->setToolTip(tr("Tensor parallelism: GPUs per replica, 1–%1. Weights and KV heads are split across "
+                      "them; KV heads are replicated when TP exceeds them.").arg(engine::kMaxTp));
+    m_variantTable->setCellWidget(row, kTpColumn, tp);
 
     m_updating = true;
     refreshCatalogChoices();
     m_updating = true;
-    selectData(model, variant.modelId);
-    selectData(gpu, variant.gpuId);
+    selectData(model, QString::fromStdString(variant.modelId));
+    selectData(gpu, QString::fromStdString(variant.gpuId));
     selectData(weights, int(variant.weights));
     selectData(kv, int(variant.kv));
     m_updating = false;
     for (QComboBox *combo : {model, gpu, weights, kv})
-        connect(combo, &QComboBox::currentIndexChanged, this, &KvPage::recompute);
+        connect(combo, &QComboBox::currentIndexChanged, this, &KvPage::variantsEdited);
+    connect(tp, &QSpinBox::valueChanged, this, &KvPage::variantsEdited);
+}
+
+// A change made on the page: recompute, and save the lines as one undoable step.
+void KvPage::variantsEdited()
+{
+    if (m_updating)
+        return;
+    recompute();
+    const std::vector<Variant> now = variants();
+    if (now == m_savedVariants)
+        return;
+    const std::vector<Variant> before = m_savedVariants;
+    m_savedVariants = now;
+    auto *command = new SettingCommand<std::vector<Variant>>(m_workspace, before, now, &store::Workspace::setKvVariants,
+                                                             tr("Edit KV Variants"));
+    if (m_undoStack) {
+        m_undoStack->push(command);
+    } else {
+        command->redo();
+        delete command;
+    }
+}
+
+// The workspace's lines changed (undo, redo, another window): show them.
+void KvPage::loadSavedVariants()
+{
+    const auto saved = m_workspace.kvVariants();
+    if (!saved)
+        return;
+    m_savedVariants = *saved;
+    if (*saved != variants())
+        setVariants(*saved);
+}
+
+void KvPage::updateServingSummary()
+{
+    m_servingSummary->setText(ServingAssumptionsDialog::summary(m_serving));
 }
 
 void KvPage::refreshCatalogChoices()
@@ -277,10 +313,11 @@ std::vector<KvPage::Variant> KvPage::variants() const
     std::vector<Variant> out;
     for (int row = 0; row < m_variantTable->rowCount(); ++row) {
         Variant v;
-        v.modelId = comboAt(m_variantTable, row, kModelColumn)->currentData().toString();
-        v.gpuId = comboAt(m_variantTable, row, kGpuColumn)->currentData().toString();
+        v.modelId = comboAt(m_variantTable, row, kModelColumn)->currentData().toString().toStdString();
+        v.gpuId = comboAt(m_variantTable, row, kGpuColumn)->currentData().toString().toStdString();
         v.weights = engine::WeightPrecision(comboAt(m_variantTable, row, kWeightsColumn)->currentData().toInt());
         v.kv = engine::KvPrecision(comboAt(m_variantTable, row, kKvColumn)->currentData().toInt());
+        v.tp = qobject_cast<QSpinBox *>(m_variantTable->cellWidget(row, kTpColumn))->value();
         out.push_back(v);
     }
     return out;
@@ -311,8 +348,8 @@ std::vector<int64_t> KvPage::markedContexts() const
 engine::KvInputs KvPage::inputsFor(const Variant &variant, QStringList *labelParts) const
 {
     engine::KvInputs in;
-    const auto model = m_workspace.model(variant.modelId);
-    const auto gpu = m_workspace.gpu(variant.gpuId);
+    const auto model = m_workspace.model(QString::fromStdString(variant.modelId));
+    const auto gpu = m_workspace.gpu(QString::fromStdString(variant.gpuId));
     if (!model || !gpu)
         throw engine::InputError(model ? "gpu" : "model",
                                  model ? "choose a GPU from the catalog" : "choose a model from the catalog");
@@ -320,16 +357,17 @@ engine::KvInputs KvPage::inputsFor(const Variant &variant, QStringList *labelPar
     in.gpuMemoryBytes = gpu->memoryBytes;
     in.weights = variant.weights;
     in.kv = variant.kv;
-    in.utilization = m_utilization->value();
-    in.tp = m_tp->value();
-    in.blockSize = m_blockSize->value();
-    in.reserveBytes = int64_t(m_reserve->value() * double(engine::kGiB));
+    in.utilization = m_serving.memoryUtilization;
+    in.tp = variant.tp;
+    in.blockSize = m_serving.blockSize;
+    in.reserveBytes = m_serving.reserveBytes;
     in.sharedPrefixTokens = m_prefix->value();
     in.contexts = markedContexts();
     *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
                    tr("%1/%2")
                        .arg(upperName(engine::toString(variant.weights)),
-                            upperName(engine::toString(variant.kv)))};
+                            upperName(engine::toString(variant.kv))),
+                   tr("TP %1").arg(variant.tp)};
     return in;
 }
 
@@ -360,14 +398,14 @@ void KvPage::recompute()
     }
 
     // The legend names only what differs between variants; what they share goes in the title.
-    std::vector<bool> shared(3, true);
+    std::vector<bool> shared(4, true);
     const Outcome *first = nullptr;
     for (const Outcome &o : m_outcomes) {
         if (!o.error.isEmpty())
             continue;
         if (!first)
             first = &o;
-        for (int i = 0; i < 3; ++i)
+        for (int i = 0; i < 4; ++i)
             shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
     }
     QStringList common;
@@ -376,7 +414,7 @@ void KvPage::recompute()
         if (!o.error.isEmpty())
             continue;
         QStringList parts;
-        for (int i = 0; i < 3; ++i)
+        for (int i = 0; i < 4; ++i)
             if (!shared[size_t(i)])
                 parts << o.labelParts.value(i);
         o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
@@ -386,19 +424,19 @@ void KvPage::recompute()
         curves.push_back({label, o.curve});
     }
     if (first && curves.size() > 1)
-        for (int i = 0; i < 3; ++i)
+        for (int i = 0; i < 4; ++i)
             if (shared[size_t(i)])
                 common << first->labelParts.value(i);
     const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
                                            : tr("Concurrent streams vs context length — %1")
                                                  .arg(common.join(QStringLiteral(" · ")));
     m_chart->setFigure({title,
-                        tr("Precision as weights/KV cache. Block-paged KV cache (block %1 tokens), memory "
-                           "utilization %2, TP %3. Dashed lines mark the chosen contexts. Source: Headroom "
-                           "kv engine on the workspace catalog.")
-                            .arg(m_blockSize->value())
-                            .arg(m_utilization->value(), 0, 'f', 2)
-                            .arg(m_tp->value()),
+                        tr("Precision as weights/KV cache; streams per GPU group of TP GPUs. Block-paged KV "
+                           "cache (block %1 tokens), memory utilization %2, reserve %3 per GPU. Dashed lines "
+                           "mark the chosen contexts. Source: Headroom kv engine on the workspace catalog.")
+                            .arg(m_serving.blockSize)
+                            .arg(m_serving.memoryUtilization, 0, 'f', 2)
+                            .arg(formatGiB(m_serving.reserveBytes)),
                         [curves, contexts, title](QChart::ChartTheme theme) {
                             return buildKvChart(curves, contexts, title, theme);
                         }});
@@ -411,7 +449,7 @@ void KvPage::updateTable()
 {
     const std::vector<int64_t> contexts = markedContexts();
     QStringList headers{tr("Variant"), tr("KV / token\nper GPU"), tr("Weights\nper GPU"), tr("KV pool\nper GPU"),
-                        tr("Blocks\n(%1 tokens)").arg(m_blockSize->value())};
+                        tr("Blocks\n(%1 tokens)").arg(m_serving.blockSize)};
     for (int64_t c : contexts)
         headers << tr("Streams @\n%1 tokens").arg(formatCount(c));
     m_results->clear();

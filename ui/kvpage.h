@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/inference_sizing.h"
 #include "engine/kv.h"
 #include "page.h"
 
@@ -13,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QTableWidget;
+class QUndoStack;
 
 namespace headroom::store {
 class Workspace;
@@ -23,16 +25,13 @@ namespace headroom::ui {
 class ChartPanel;
 
 // KV & concurrency (DESIGN §3.1): how many concurrent streams each (model, GPU, weight
-// precision, KV precision) variant holds as the context grows. Every change recomputes.
+// precision, KV precision, TP) variant holds as the context grows, with the workspace's
+// serving assumptions. Every change recomputes; the variants are saved in the workspace.
 class KvPage : public Page {
     Q_OBJECT
 public:
-    struct Variant {
-        QString modelId;
-        QString gpuId;
-        engine::WeightPrecision weights = engine::WeightPrecision::Bf16;
-        engine::KvPrecision kv = engine::KvPrecision::Bf16;
-    };
+    // One line: model × GPU × weight and KV precision × TP, saved in the workspace.
+    using Variant = engine::KvVariant;
     // Result of one variant: the analysis at the marked contexts and the curve, or the
     // reason it could not be computed.
     struct Outcome {
@@ -46,7 +45,8 @@ public:
         QString error;
     };
 
-    explicit KvPage(store::Workspace &workspace, QWidget *parent = nullptr);
+    // Variant edits are saved in the workspace as undoable steps on `undoStack`.
+    KvPage(store::Workspace &workspace, QUndoStack *undoStack = nullptr, QWidget *parent = nullptr);
 
     QList<ChartPanel *> chartPanels() const override;
     void setVariants(const std::vector<Variant> &variants);
@@ -66,16 +66,19 @@ private:
     void addVariantRow(const Variant &variant);
     void refreshCatalogChoices();
     void recompute();
+    void variantsEdited();
+    void loadSavedVariants();
+    void updateServingSummary();
     void updateTable();
     void updateExplanation();
     engine::KvInputs inputsFor(const Variant &variant, QStringList *labelParts) const;
 
     store::Workspace &m_workspace;
+    QUndoStack *m_undoStack = nullptr;
+    engine::ServingAssumptions m_serving;
+    std::vector<Variant> m_savedVariants;   // what the workspace holds (or the first look)
     QTableWidget *m_variantTable = nullptr;
-    QDoubleSpinBox *m_utilization = nullptr;
-    QSpinBox *m_tp = nullptr;
-    QSpinBox *m_blockSize = nullptr;
-    QDoubleSpinBox *m_reserve = nullptr;
+    QLabel *m_servingSummary = nullptr;
     QSpinBox *m_prefix = nullptr;
     QLineEdit *m_contexts = nullptr;
     QLabel *m_contextsError = nullptr;

@@ -11,6 +11,7 @@
 #include "ratecardspage.h"
 #include "reportpage.h"
 #include "scenariospage.h"
+#include "servingassumptionsdialog.h"
 #include "sizingpage.h"
 #include "trainingjobspage.h"
 #include "trainingpage.h"
@@ -134,8 +135,8 @@ void MainWindow::buildPages()
     m_catalogPage = new CatalogPage(*m_workspace, m_undoStack, m_stack);
     m_rateCardsPage = new RateCardsPage(*m_workspace, m_undoStack, m_stack);
     m_workloadsPage = new WorkloadsPage(*m_workspace, m_undoStack, m_stack);
-    m_kvPage = new KvPage(*m_workspace, m_stack);
-    m_sizingPage = new SizingPage(*m_workspace, m_stack);
+    m_kvPage = new KvPage(*m_workspace, m_undoStack, m_stack);
+    m_sizingPage = new SizingPage(*m_workspace, m_undoStack, m_stack);
     m_trainingJobsPage = new TrainingJobsPage(*m_workspace, m_undoStack, m_stack);
     m_trainingPage = new TrainingPage(*m_workspace, m_stack);
     m_costPage = new CostPage(*m_workspace, m_stack);
@@ -199,6 +200,11 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    QAction *serving = edit->addAction(tr("&Serving Assumptions…"), this, [this] {
+        ServingAssumptionsDialog::edit(*m_workspace, m_undoStack, this);
+    });
+    serving->setObjectName("editServingAssumptions");
     edit->addSeparator();
     edit->addAction(tr("Add Chart to &Report"), QKeySequence(tr("Ctrl+Shift+R")), this,
                     &MainWindow::addCurrentChartToReport);

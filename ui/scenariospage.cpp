@@ -194,7 +194,7 @@ ScenariosPage::ScenariosPage(store::Workspace &workspace, QUndoStack *undoStack,
     connect(&m_workspace, &store::Workspace::scenariosChanged, this, &ScenariosPage::refreshList);
     for (auto signal : {&store::Workspace::workloadsChanged, &store::Workspace::trainingJobsChanged,
                         &store::Workspace::gpusChanged, &store::Workspace::modelsChanged,
-                        &store::Workspace::rateCardsChanged}) {
+                        &store::Workspace::rateCardsChanged, &store::Workspace::servingAssumptionsChanged}) {
         connect(&m_workspace, signal, this, [this] {
             refreshChoices();
             loadForm();
@@ -1251,6 +1251,11 @@ void ScenariosPage::showResult()
     if (const double idle = 1.0 - r.utilization; r.staticGpus > 0 && idle > 0.2)
         summary += tr(" %1 of the GPU-hours paid for sit idle: packing or an elastic top would recover part of it.")
                        .arg(percent(idle, 0));
+    const engine::ServingAssumptions serving = m_workspace.servingAssumptions();
+    summary += tr("<br>Workloads sized with the workspace's serving assumptions (Edit ▸ Serving Assumptions): %1.")
+                   .arg(serving.residency == engine::KvResidency::Session
+                            ? tr("KV residency <b>session</b> — every open session keeps its KV cache resident")
+                            : tr("KV residency <b>request</b> — KV held while a request is in flight"));
     m_summary->setText(summary);
 
     for (const auto &w : r.warnings) {

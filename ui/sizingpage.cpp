@@ -4,6 +4,7 @@
 #include "chartstyle.h"
 #include "engine/errors.h"
 #include "format.h"
+#include "servingassumptionsdialog.h"
 #include "sizingcharts.h"
 #include "store/workspace.h"
 
@@ -40,9 +41,10 @@ std::vector<engine::GpuRate> todaysRates(const store::Workspace &workspace)
 
 } // namespace
 
-SizingPage::SizingPage(store::Workspace &workspace, QWidget *parent)
+SizingPage::SizingPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
     : Page(parent)
     , m_workspace(workspace)
+    , m_undoStack(undoStack)
 {
     setObjectName("sizingPage");
     m_replicasCard = newResultCard("sizingReplicas");
@@ -111,7 +113,9 @@ SizingPage::SizingPage(store::Workspace &workspace, QWidget *parent)
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &SizingPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &SizingPage::recompute);
     connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &SizingPage::recompute);
+    connect(&m_workspace, &store::Workspace::servingAssumptionsChanged, this, &SizingPage::servingAssumptionsChanged);
     m_updating = true;
+    servingAssumptionsChanged();
     refreshCatalogChoices();
     refreshWorkloads();
     m_updating = false;
@@ -182,7 +186,7 @@ QWidget *SizingPage::buildInputs()
     connect(m_disaggregate, &QCheckBox::toggled, this, &SizingPage::recompute);
     connect(m_reset, &QPushButton::clicked, this, &SizingPage::resetToWorkload);
 
-    auto *residencyBox = new QGroupBox(tr("KV residency"), panel);
+    auto *residencyBox = new QGroupBox(tr("KV residency and serving"), panel);
     auto *residencyLayout = new QVBoxLayout(residencyBox);
     m_residency = new QComboBox(residencyBox);
     m_residency->setObjectName("sizingResidency");
@@ -197,8 +201,19 @@ QWidget *SizingPage::buildInputs()
         residencyBox);
     residencyHelp->setObjectName("sizingResidencyHelp");
     residencyHelp->setWordWrap(true);
+    m_servingSummary = new QLabel(residencyBox);
+    m_servingSummary->setObjectName("sizingServingSummary");
+    m_servingSummary->setWordWrap(true);
+    auto *editServing = new QPushButton(tr("Serving &assumptions…"), residencyBox);
+    editServing->setObjectName("sizingEditServing");
+    editServing->setToolTip(tr("Utilization, reserve, block size, efficiencies, planned headroom, in-flight quantile "
+                               "and KV residency for every page of the workspace"));
+    connect(editServing, &QPushButton::clicked, this,
+            [this] { ServingAssumptionsDialog::edit(m_workspace, m_undoStack, this); });
     residencyLayout->addWidget(m_residency);
     residencyLayout->addWidget(residencyHelp);
+    residencyLayout->addWidget(m_servingSummary);
+    residencyLayout->addWidget(editServing, 0, Qt::AlignLeft);
     connect(m_residency, &QComboBox::currentIndexChanged, this, &SizingPage::recompute);
 
     auto *note = new QLabel(tr("Inference runs below peak utilization by design: the planned headroom is capacity "
@@ -296,6 +311,19 @@ void SizingPage::resetToWorkload()
     loadWorkloadDefaults();
 }
 
+// The workspace's assumptions changed (or were first read): size with them, starting the
+// residency what-if at the workspace's choice.
+void SizingPage::servingAssumptionsChanged()
+{
+    m_serving = m_workspace.servingAssumptions();
+    m_servingSummary->setText(tr("Sizing with: %1").arg(ServingAssumptionsDialog::summary(m_serving)));
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    m_residency->setCurrentIndex(m_residency->findData(int(m_serving.residency)));
+    m_updating = wasUpdating;
+    recompute();
+}
+
 void SizingPage::recompute()
 {
     if (m_updating)
@@ -323,7 +351,7 @@ void SizingPage::recompute()
     overrides.prefixHitRate = m_hitRate->value() / 100.0;
     overrides.tp = m_tp->value();
     overrides.disaggregate = m_disaggregate->isChecked();
-    engine::ServingAssumptions serving;
+    engine::ServingAssumptions serving = m_serving;
     serving.residency = engine::KvResidency(m_residency->currentData().toInt());
     m_options.clear();
     try {

@@ -16,6 +16,7 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTabWidget;
+class QUndoStack;
 
 namespace headroom::store {
 class Workspace;
@@ -33,7 +34,8 @@ class ChartPanel;
 class SizingPage : public Page {
     Q_OBJECT
 public:
-    explicit SizingPage(store::Workspace &workspace, QWidget *parent = nullptr);
+    // The serving assumptions dialog pushes its change onto `undoStack`.
+    SizingPage(store::Workspace &workspace, QUndoStack *undoStack = nullptr, QWidget *parent = nullptr);
 
     QList<ChartPanel *> chartPanels() const override;
     void selectWorkload(const QString &name);
@@ -55,11 +57,15 @@ private:
     void whatIfEdited();
     void resetToWorkload();
     void recompute();
+    void servingAssumptionsChanged();
     void showInfeasible(const engine::SizingResult &r);
     void showOptions();
     void showResult(const engine::WorkloadProfile &workload, const engine::SizingResult &r);
 
     store::Workspace &m_workspace;
+    QUndoStack *m_undoStack = nullptr;
+    engine::ServingAssumptions m_serving;
+    QLabel *m_servingSummary = nullptr;
     QComboBox *m_workload = nullptr;
     QComboBox *m_gpu = nullptr;
     QComboBox *m_weights = nullptr;

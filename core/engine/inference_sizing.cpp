@@ -30,13 +30,6 @@ std::string params(double count)
     return number(count / 1e9) + " billion";
 }
 
-void requireFraction(const char *field, double value)
-{
-    if (!(value > 0 && value <= 1))
-        throw InputError(field, std::string(field) + " must be greater than 0 and at most 1 (got "
-                                    + number(value) + ")");
-}
-
 void requirePositive(const char *field, double value)
 {
     if (!(value > 0 && std::isfinite(value)))
@@ -80,18 +73,9 @@ void requireInputs(const WorkloadProfile &w, const ModelSpec &model, const GpuSp
     if (!(model.paramsActive >= 0 && model.paramsActive <= model.paramsTotal))
         throw InputError("params_active", "params_active must be between 0 and params_total (got "
                                               + number(model.paramsActive) + ")");
-    requireFraction("prefill_efficiency", a.prefillEfficiency);
-    requireFraction("decode_bandwidth_efficiency", a.decodeBandwidthEfficiency);
-    requireFraction("decode_compute_efficiency", a.decodeComputeEfficiency);
-    if (!(a.inFlightQuantile > 0 && a.inFlightQuantile < 1))
-        throw InputError("in_flight_quantile", "in_flight_quantile must be greater than 0 and below 1 (got "
-                                                   + number(a.inFlightQuantile) + ")");
-    if (!(a.queueingAllowanceMs >= 0 && a.queueingAllowanceMs <= 3.6e6))
-        throw InputError("queueing_allowance_ms", "queueing_allowance_ms must be between 0 and 3,600,000 (got "
-                                                      + number(a.queueingAllowanceMs) + ")");
-    if (!(a.plannedHeadroom >= 0 && a.plannedHeadroom <= 10))
-        throw InputError("planned_headroom", "planned_headroom must be between 0 and 10 (got "
-                                                 + number(a.plannedHeadroom) + ")");
+    const std::vector<FieldProblem> problems = validate(a);
+    if (!problems.empty())
+        throw InputError(problems.front().field, problems.front().message);
 }
 
 // Peak hour ÷ mean hour of the diurnal curve (≥ 1).
@@ -616,5 +600,45 @@ std::vector<WhatIf> sizingWhatIfs(const WorkloadProfile &workload, const ModelSp
 }
 
 #undef HEADROOM_STEP
+
+
+bool operator==(const ServingAssumptions &a, const ServingAssumptions &b)
+{
+    return a.prefillEfficiency == b.prefillEfficiency && a.decodeBandwidthEfficiency == b.decodeBandwidthEfficiency
+        && a.decodeComputeEfficiency == b.decodeComputeEfficiency && a.memoryUtilization == b.memoryUtilization
+        && a.blockSize == b.blockSize && a.reserveBytes == b.reserveBytes && a.plannedHeadroom == b.plannedHeadroom
+        && a.inFlightQuantile == b.inFlightQuantile && a.queueingAllowanceMs == b.queueingAllowanceMs
+        && a.residency == b.residency;
+}
+
+std::vector<FieldProblem> validate(const ServingAssumptions &a)
+{
+    std::vector<FieldProblem> problems;
+    auto fraction = [&](const char *field, double value) {
+        if (!(value > 0 && value <= 1))
+            problems.push_back({field, std::string(field) + " must be greater than 0 and at most 1 (got "
+                                           + number(value) + ")"});
+    };
+    fraction("memory_utilization", a.memoryUtilization);
+    if (a.reserveBytes < 0 || a.reserveBytes > kMaxReserveBytes)
+        problems.push_back({"reserve_bytes", "reserve_bytes must be between 0 and 1 TiB (got "
+                                                 + std::to_string(a.reserveBytes) + ")"});
+    if (a.blockSize < 1 || a.blockSize > kMaxBlockSize)
+        problems.push_back({"block_size", "block_size must be between 1 and " + std::to_string(kMaxBlockSize)
+                                              + " tokens (got " + std::to_string(a.blockSize) + ")"});
+    fraction("prefill_efficiency", a.prefillEfficiency);
+    fraction("decode_bandwidth_efficiency", a.decodeBandwidthEfficiency);
+    fraction("decode_compute_efficiency", a.decodeComputeEfficiency);
+    if (!(a.inFlightQuantile > 0 && a.inFlightQuantile < 1))
+        problems.push_back({"in_flight_quantile", "in_flight_quantile must be greater than 0 and below 1 (got "
+                                                      + number(a.inFlightQuantile) + ")"});
+    if (!(a.queueingAllowanceMs >= 0 && a.queueingAllowanceMs <= 3.6e6))
+        problems.push_back({"queueing_allowance_ms", "queueing_allowance_ms must be between 0 and 3,600,000 (got "
+                                                         + number(a.queueingAllowanceMs) + ")"});
+    if (!(a.plannedHeadroom >= 0 && a.plannedHeadroom <= 10))
+        problems.push_back({"planned_headroom", "planned_headroom must be between 0 and 10 (got "
+                                                    + number(a.plannedHeadroom) + ")"});
+    return problems;
+}
 
 } // namespace headroom::engine

@@ -33,6 +33,12 @@ struct ServingAssumptions {
     double queueingAllowanceMs = 200;    // wait before prefill counted in the time in system
     KvResidency residency = KvResidency::Request; // which streams hold KV cache
 };
+bool operator==(const ServingAssumptions &a, const ServingAssumptions &b);
+
+// Range checks of every serving assumption (field names as in the workspace's JSON form:
+// memory_utilization, reserve_bytes, block_size, prefill_efficiency, ...), shared by the
+// workspace, the editor and the CLI.
+std::vector<FieldProblem> validate(const ServingAssumptions &assumptions);
 
 // What-if overrides on top of the profile.
 struct SizingOverrides {

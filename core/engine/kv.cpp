@@ -12,7 +12,6 @@ namespace headroom::engine {
 
 namespace {
 
-constexpr int kMaxBlockSize = 1024;
 // Far above any released model (10 M tokens) and small enough that bytes stay within int64.
 constexpr int64_t kMaxContextTokens = 1'000'000'000;
 

@@ -3,6 +3,7 @@
 #include "types.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 // KV cache and concurrency (DESIGN §3.1): per-token KV bytes, weights, the KV pool and
@@ -28,6 +29,21 @@ KvPerToken kvBytesPerToken(const ModelSpec &model, KvPrecision kv, int tp = 1);
 
 // Weight bytes per GPU: params × bytes/param ÷ TP, rounded up.
 int64_t weightBytesPerGpu(const ModelSpec &model, WeightPrecision w, int tp = 1);
+
+// Largest paged-attention block and per-GPU runtime reserve the engine accepts.
+constexpr int kMaxBlockSize = 1024;
+constexpr int64_t kMaxReserveBytes = int64_t(1) << 40; // 1 TiB
+
+// One line of a KV comparison: a model served on a GPU at a weight and a KV-cache precision
+// over `tp` GPUs per replica. The KV page's lines are saved in the workspace.
+struct KvVariant {
+    std::string modelId;
+    std::string gpuId;
+    WeightPrecision weights = WeightPrecision::Bf16;
+    KvPrecision kv = KvPrecision::Bf16;
+    int tp = 1;
+    bool operator==(const KvVariant &) const = default;
+};
 
 struct KvInputs {
     ModelSpec model;

@@ -14,7 +14,6 @@ constexpr double kMaxUsers = 1e10;
 constexpr double kMaxRequestsPerUser = 1e6;
 constexpr double kMaxTokens = 1e9;
 constexpr double kMaxSloMs = 3.6e6;   // one hour
-constexpr int kMaxTp = 72;            // NVL72 rack domain
 
 std::string show(double value)
 {

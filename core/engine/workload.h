@@ -27,6 +27,9 @@ struct TokenPercentiles {
     double p95 = 0;
 };
 
+// Largest tensor-parallel degree a replica may span (an NVL72 rack domain).
+constexpr int kMaxTp = 72;
+
 struct WorkloadProfile {
     std::string name;                   // unique in a workspace
     std::string tenant;

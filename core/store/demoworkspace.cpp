@@ -3,6 +3,7 @@
 #include "costcsv.h"
 #include "jsonsupport.h"
 #include "scenariojson.h"
+#include "servingtables.h"
 #include "storeerror.h"
 #include "trainingjson.h"
 #include "workloadjson.h"
@@ -77,6 +78,11 @@ QString createDemoWorkspace(const QString &path)
     for (qsizetype i = 0; i < scenarioArray.size(); ++i)
         scenarios.push_back(scenarioFromJson(scenarioArray.at(i).toObject(),
                                              QStringLiteral("%1scenarios.json, scenarios[%2]").arg(source).arg(i)));
+    const QJsonDocument scenarioDocument = parseJsonDocument(readResource(QStringLiteral("scenarios.json")),
+                                                             source + QStringLiteral("scenarios.json"));
+    const engine::ServingAssumptions serving = servingAssumptionsFromJson(
+        scenarioDocument.object().value(QStringLiteral("serving_assumptions")).toObject(),
+        source + QStringLiteral("scenarios.json, serving_assumptions"));
     const engine::DemandSeries demand =
         parseDemandCsv(readResource(QStringLiteral("chatbot-fleet-demand.csv")), QStringLiteral("chatbot-fleet-demand.csv"));
 
@@ -84,6 +90,7 @@ QString createDemoWorkspace(const QString &path)
         throw StoreError(QStringLiteral("Cannot create the folder of the demo workspace %1").arg(path));
     removeDatabaseFiles(path);
     Workspace workspace(path);
+    workspace.setServingAssumptions(serving);
     for (const auto &w : workloads)
         workspace.putWorkload(w);
     for (const auto &j : jobs)

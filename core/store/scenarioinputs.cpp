@@ -18,10 +18,9 @@ engine::ScenarioInputs scenarioInputs(const Workspace &workspace)
     inputs.models = workspace.models();
     inputs.rateCards = workspace.rateCards();
     inputs.migProfiles = shippedMigProfiles();
-    // Fleet scenarios size their workloads with every open session's KV held resident: the
-    // shipped scenarios' pools and golden costs are built on it. Inference sizing shows both
-    // residency models for the same workload.
-    inputs.serving.residency = engine::KvResidency::Session;
+    // The workspace's one set of serving assumptions, KV residency included: scenarios size
+    // their workloads as Inference sizing, the KV page and the CLI do.
+    inputs.serving = workspace.servingAssumptions();
     for (const engine::TrainingJob &job : workspace.trainingJobs()) {
         const auto gpu = std::find_if(inputs.gpus.begin(), inputs.gpus.end(),
                                       [&](const engine::GpuSpec &g) { return g.id == job.gpuId; });

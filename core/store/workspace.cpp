@@ -5,6 +5,7 @@
 #include "migrations.h"
 #include "ratecardtables.h"
 #include "reporttables.h"
+#include "servingtables.h"
 #include "scenariojson.h"
 #include "scenariotables.h"
 #include "sqlsupport.h"
@@ -155,6 +156,7 @@ struct Workspace::Private {
     WorkloadTables workloadTables() const { return WorkloadTables(connectionName, path); }
     TrainingTables trainingTables() const { return TrainingTables(connectionName, path); }
     ReportTables reportTables() const { return ReportTables(connectionName, path); }
+    ServingTables servingTables() const { return ServingTables(connectionName, path); }
     ScenarioTables scenarioTables() const { return ScenarioTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
@@ -550,6 +552,44 @@ void Workspace::setReportSettings(const ReportSettings &settings)
         transaction.commit();
     }
     emit reportChanged();
+}
+
+engine::ServingAssumptions Workspace::servingAssumptions() const
+{
+    return d->servingTables().assumptions();
+}
+
+void Workspace::setServingAssumptions(const engine::ServingAssumptions &assumptions)
+{
+    if (const auto problems = engine::validate(assumptions); !problems.empty())
+        throw StoreError(QStringLiteral("Serving assumptions: field \"%1\": %2")
+                             .arg(QString::fromStdString(problems.front().field),
+                                  QString::fromStdString(problems.front().message)));
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        d->servingTables().putAssumptions(assumptions);
+        transaction.commit();
+    }
+    emit servingAssumptionsChanged();
+}
+
+std::optional<std::vector<engine::KvVariant>> Workspace::kvVariants() const
+{
+    return d->servingTables().kvVariants();
+}
+
+void Workspace::setKvVariants(const std::vector<engine::KvVariant> &variants)
+{
+    if (const auto problems = validate(variants); !problems.empty())
+        throw StoreError(QStringLiteral("KV variants: field \"%1\": %2")
+                             .arg(QString::fromStdString(problems.front().field),
+                                  QString::fromStdString(problems.front().message)));
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        d->servingTables().putKvVariants(variants);
+        transaction.commit();
+    }
+    emit kvVariantsChanged();
 }
 
 QStringList Workspace::scenarioNames() const

@@ -4,6 +4,7 @@
 #include "engine/ratecard.h"
 #include "engine/scenario.h"
 #include "engine/types.h"
+#include "engine/kv.h"
 #include "engine/workload.h"
 #include "reporttables.h"
 #include "scenariotables.h"
@@ -92,6 +93,14 @@ public:
     ReportSettings reportSettings() const;
     void setReportSettings(const ReportSettings &settings);
 
+    // The one set of serving assumptions (servingtables.h) every sizing in the workspace uses:
+    // the defaults until set. Setting validates first; throws StoreError naming the field.
+    engine::ServingAssumptions servingAssumptions() const;
+    void setServingAssumptions(const engine::ServingAssumptions &assumptions);
+    // The KV page's lines; nullopt until first saved. Throws StoreError naming the field.
+    std::optional<std::vector<engine::KvVariant>> kvVariants() const;
+    void setKvVariants(const std::vector<engine::KvVariant> &variants);
+
     // Fleet scenarios (engine::Scenario, stored as scenariojson documents) by unique name.
     // Listing reads no bodies. putScenario inserts (version 1) or replaces (version + 1,
     // created_at kept, updated_at now) after engine::validate(); errors throw StoreError
@@ -120,6 +129,8 @@ signals:
     void trainingJobsChanged();
     void reportChanged();
     void scenariosChanged();
+    void servingAssumptionsChanged();
+    void kvVariantsChanged();
 
 private:
     struct Private;

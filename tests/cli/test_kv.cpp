@@ -40,7 +40,7 @@ TEST_CASE("kv --json reproduces the 8B-class golden pool and 14 streams at 16K")
 {
     CliFixture ws;
     RUN_HEADROOM(r, ws, {QStringList{"kv"} + kGoldenArchitecture
-                         + QStringList{"--memory-gib", "80", "--util", "0.92", "--context", "16384", "--json"}});
+                         + QStringList{"--memory-gib", "80", "--util", "0.92", "--reserve-gib", "0", "--context", "16384", "--json"}});
     REQUIRE(r.exitCode == 0);
     REQUIRE(r.err.isEmpty());
     const QJsonObject o = parseJsonObject(r.out);
@@ -62,7 +62,7 @@ TEST_CASE("kv table shows the figures and the plain-language explanation")
 {
     CliFixture ws;
     RUN_HEADROOM(r, ws, {QStringList{"kv"} + kGoldenArchitecture
-                         + QStringList{"--memory-gib", "80", "--util", "0.92", "--context", "16384"}});
+                         + QStringList{"--memory-gib", "80", "--util", "0.92", "--reserve-gib", "0", "--context", "16384"}});
     REQUIRE(r.exitCode == 0);
     CHECK(r.out.contains("memory-bound: 14 streams of 16,384 tokens fit in 57.6 GiB of KV pool"));
     CHECK(r.out.contains("262,144 B (256.0 KiB)"));
@@ -161,10 +161,11 @@ TEST_CASE("kv reserve, block size, shared prefix and sliding window change the p
     CliFixture ws;
     const QStringList base = QStringList{"kv"} + kGoldenArchitecture
         + QStringList{"--memory-gib", "80", "--util", "0.92", "--context", "16384", "--json"};
-    RUN_HEADROOM(plain, ws, {base});
+    const QStringList noReserve{"--reserve-gib", "0"};
+    RUN_HEADROOM(plain, ws, {base + noReserve});
     RUN_HEADROOM(reserved, ws, {base + QStringList{"--reserve-gib", "4", "--block", "32"}});
-    RUN_HEADROOM(prefix, ws, {base + QStringList{"--prefix-tokens", "8192"}});
-    RUN_HEADROOM(window, ws, {base + QStringList{"--window", "4096", "--sliding-layers", "32"}});
+    RUN_HEADROOM(prefix, ws, {base + noReserve + QStringList{"--prefix-tokens", "8192"}});
+    RUN_HEADROOM(window, ws, {base + noReserve + QStringList{"--window", "4096", "--sliding-layers", "32"}});
     REQUIRE(plain.exitCode == 0);
     REQUIRE(reserved.exitCode == 0);
     REQUIRE(prefix.exitCode == 0);

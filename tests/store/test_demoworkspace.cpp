@@ -115,6 +115,19 @@ TEST_CASE("Demo scenarios reproduce the figures of the design")
         REQUIRE(month);
         CHECK(month->deltas.at(1).toString(2) == "-17236.80");
     }
+    SECTION("the demo's serving assumptions keep sessions resident, and scenarios follow them")
+    {
+        CHECK(workspace.servingAssumptions().residency == engine::KvResidency::Session);
+        engine::ServingAssumptions request = workspace.servingAssumptions();
+        request.residency = engine::KvResidency::Request;
+        workspace.setServingAssumptions(request);
+        const auto inFlight = evaluateAll(workspace);
+        // Sized for requests in flight the support assistant needs 2 H100s at its peak, not 16:
+        // the elastic fleet follows; the static pool is still paid for its 16 GPUs.
+        CHECK(pool(inFlight.at("Support bot elastic"), "queue-scaled").gpus == 2);
+        CHECK(inFlight.at("Support bot elastic").costPerDay.amount < results.at("Support bot elastic").costPerDay.amount);
+        CHECK(inFlight.at("Support bot static").costPerDay.cents() == "1532.16");
+    }
     SECTION("64 GPUs at $3.99 with about 40 % of the paid GPU-hours idle")
     {
         const auto &r = results.at("Code fleet 64 GPUs");

@@ -7,11 +7,15 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSignalSpy>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 using ui::KvPage;
@@ -86,7 +90,7 @@ TEST_CASE("KV chart has one line per variant over a log context axis from 1K to 
     CHECK(y->min() == 1);
     CHECK(y->max() >= lines.first()->at(0).y());
     // what all variants share (the model) moves from the legend into the title
-    CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B");
+    CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B · TP 1");
     CHECK(lines.first()->name() == "H100 SXM5 80GB · BF16/BF16");
     // marker lines at the chosen contexts are drawn but kept out of the legend
     CHECK(chart->series().size() == 4 + 2 * 3);
@@ -121,15 +125,24 @@ TEST_CASE("Changing the weight precision recomputes and changes the chart's seri
           Approx(double(page.outcomes()[1].result.weightsBytes)).epsilon(0.0001));
 }
 
-TEST_CASE("Serving inputs recompute at once: utilization, block size and marked contexts")
+TEST_CASE("The workspace's serving assumptions drive the page, and marked contexts recompute at once")
 {
     TempWorkspace ws;
     KvPage page(*ws);
     const int64_t poolBefore = page.outcomes()[0].result.poolBytes;
-    auto *util = page.findChild<QDoubleSpinBox *>("kvUtilization");
-    REQUIRE(util);
-    util->setValue(0.5);
+    auto *summary = page.findChild<QLabel *>("kvServingSummary");
+    REQUIRE(summary);
+    CHECK(summary->text().contains("Memory utilization 0.90"));
+    CHECK(summary->text().contains("reserve 2.0 GiB"));
+    // 80 GiB H100 at 0.9, minus 2 GiB reserve and 8.03 B BF16 weights: the default pool.
+    engine::ServingAssumptions a = (*ws).servingAssumptions();
+    a.memoryUtilization = 0.5;
+    a.blockSize = 32;
+    (*ws).setServingAssumptions(a);
     CHECK(page.outcomes()[0].result.poolBytes < poolBefore);
+    CHECK(page.outcomes()[0].result.blockSize == 32);
+    CHECK(summary->text().contains("Memory utilization 0.50"));
+    CHECK(summary->text().contains("block 32 tokens"));
 
     auto *contexts = page.findChild<QLineEdit *>("kvContexts");
     REQUIRE(contexts);
@@ -141,7 +154,60 @@ TEST_CASE("Serving inputs recompute at once: utilization, block size and marked 
     auto *results = page.findChild<QTableWidget *>("kvResults");
     REQUIRE(results);
     CHECK(results->columnCount() == 5 + 2);
+    CHECK(results->horizontalHeaderItem(4)->text() == "Blocks\n(32 tokens)");
     CHECK(results->horizontalHeaderItem(6)->text() == "Streams @\n16,384 tokens");
+}
+
+TEST_CASE("Each KV variant has its own TP, and the lines are saved in the workspace with undo")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    CHECK_FALSE((*ws).kvVariants());
+    {
+        KvPage page(*ws, &undo);
+        auto *table = page.findChild<QTableWidget *>("kvVariants");
+        REQUIRE(table);
+        REQUIRE(table->columnCount() == 5);
+        auto *tp = qobject_cast<QSpinBox *>(table->cellWidget(1, 4));
+        REQUIRE(tp);
+        const int64_t weightsTp1 = page.outcomes()[1].result.weightsBytes;
+        tp->setValue(2);
+        CHECK(page.variants()[1].tp == 2);
+        CHECK(page.variants()[0].tp == 1);
+        // TP 2 splits the weights: half per GPU on that line only.
+        CHECK(page.outcomes()[1].result.weightsBytes * 2 == Approx(double(weightsTp1)).epsilon(1e-6));
+        CHECK(page.outcomes()[0].result.weightsBytes == weightsTp1); // line 0 keeps TP 1
+        REQUIRE((*ws).kvVariants());
+        CHECK((*ws).kvVariants()->at(1).tp == 2);
+        CHECK(undo.count() == 1);
+        // the legend names what differs: TP 1 and TP 2 lines
+        QChart *chart = page.chartPanels().first()->chart();
+        bool sawTp2 = false;
+        for (QLineSeries *line : variantSeries(chart))
+            sawTp2 = sawTp2 || line->name().contains("TP 2");
+        CHECK(sawTp2);
+
+        auto *remove = page.findChild<QPushButton *>("kvRemoveVariant");
+        REQUIRE(remove);
+        table->setCurrentCell(3, 0);
+        remove->click();
+        CHECK(page.variants().size() == 3);
+        CHECK((*ws).kvVariants()->size() == 3);
+        CHECK(undo.count() == 2);
+
+        undo.undo();
+        CHECK(page.variants().size() == 4);
+        CHECK((*ws).kvVariants()->size() == 4);
+        undo.undo();
+        CHECK(page.variants()[1].tp == 1);
+        CHECK((*ws).kvVariants()->at(1).tp == 1);
+        undo.redo();
+        CHECK(page.variants()[1].tp == 2);
+    }
+    // A page opened later shows the saved lines, not the first look.
+    KvPage reopened(*ws, &undo);
+    REQUIRE(reopened.variants().size() == 4);
+    CHECK(reopened.variants()[1].tp == 2);
 }
 
 TEST_CASE("The explanation says why in words, and a model that does not fit says by how much")

@@ -2,6 +2,7 @@
 
 #include "ui/chartpanel.h"
 #include "ui/kvpage.h"
+#include "ui/servingassumptionsdialog.h"
 #include "ui/sizingpage.h"
 
 #include <QBarSeries>
@@ -17,6 +18,7 @@
 #include <QLineSeries>
 #include <QTableWidget>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 
@@ -264,4 +266,59 @@ TEST_CASE("The KV page and Inference sizing agree on streams per replica for the
     CHECK(outcome.result.streams.front().context == r.contextTokens);
     CHECK(outcome.result.streams.front().streams == r.streamsPerReplica);
     CHECK(outcome.result.poolBytes == r.kvPoolBytes);
+
+    // Both follow one edit of the workspace's serving assumptions.
+    engine::ServingAssumptions a = (*ws).servingAssumptions();
+    a.memoryUtilization = 0.8;
+    a.reserveBytes = 6LL << 30;
+    a.blockSize = 32;
+    (*ws).setServingAssumptions(a);
+    REQUIRE(sizing.result());
+    const engine::SizingResult &changed = *sizing.result();
+    CHECK(changed.kvPoolBytes < r.kvPoolBytes);
+    const auto &after = kv.outcomes().front();
+    REQUIRE(after.result.streams.size() == 1);
+    CHECK(after.result.poolBytes == changed.kvPoolBytes);
+    CHECK(after.result.streams.front().streams == changed.streamsPerReplica);
+}
+
+TEST_CASE("The serving assumptions dialog edits the one set every page uses, as one undoable step")
+{
+    TempWorkspace ws;
+    (*ws).putWorkload(chatbot());
+    QUndoStack undo;
+    ui::SizingPage sizing(*ws, &undo);
+    REQUIRE(sizing.result());
+    CHECK(sizing.result()->residency == engine::KvResidency::Request);
+    auto *summary = sizing.findChild<QLabel *>("sizingServingSummary");
+    REQUIRE(summary);
+    CHECK(summary->text().contains("KV residency request"));
+    const int64_t gpusRequest = sizing.result()->gpus;
+
+    ui::ServingAssumptionsDialog dialog((*ws).servingAssumptions());
+    auto *residency = dialog.findChild<QComboBox *>("servingResidency");
+    auto *headroom = dialog.findChild<QDoubleSpinBox *>("servingHeadroom");
+    REQUIRE(residency);
+    REQUIRE(headroom);
+    CHECK(headroom->value() == Approx(20.0));
+    residency->setCurrentIndex(residency->findData(int(engine::KvResidency::Session)));
+    headroom->setValue(30);
+    ui::ServingAssumptionsDialog::apply(*ws, &undo, dialog.assumptions());
+    CHECK(undo.count() == 1);
+    CHECK((*ws).servingAssumptions().residency == engine::KvResidency::Session);
+    CHECK((*ws).servingAssumptions().plannedHeadroom == Approx(0.3));
+    // the page re-sized at once, with the workspace's residency
+    REQUIRE(sizing.result());
+    CHECK(sizing.result()->residency == engine::KvResidency::Session);
+    CHECK(sizing.result()->gpus > gpusRequest);
+    CHECK(summary->text().contains("KV residency session"));
+    CHECK(sizing.findChild<QComboBox *>("sizingResidency")->currentData().toInt() == int(engine::KvResidency::Session));
+
+    undo.undo();
+    CHECK((*ws).servingAssumptions() == engine::ServingAssumptions{});
+    REQUIRE(sizing.result());
+    CHECK(sizing.result()->gpus == gpusRequest);
+    // Applying what is already stored adds no step.
+    ui::ServingAssumptionsDialog::apply(*ws, &undo, (*ws).servingAssumptions());
+    CHECK(undo.count() == 1);
 }
