@@ -117,7 +117,7 @@ TEST_CASE("an unknown verb exits 2 and lists the known ones")
     RUN_HEADROOM(r, ws, {"frobnicate", "--json"});
     CHECK(r.exitCode == 2);
     CHECK(r.out.isEmpty());
-    CHECK(r.err.trimmed() == "headroom: unknown command 'frobnicate'; known: kv, size, cost, catalog, import, import-trace, export, mig, link-time, frag, forecast, train, scenario, autoscale, report");
+    CHECK(r.err.trimmed() == "headroom: unknown command 'frobnicate'; known: kv, size, cost, catalog, import, import-trace, export, mig, link-time, frag, forecast, train, scenario, autoscale, serving, report");
     CHECK_FALSE(QFile::exists(ws.workspace()));
 }
 

@@ -128,15 +128,16 @@ TEST_CASE("kv says when the weights do not fit")
     RUN_HEADROOM(r, ws, {QStringList{"kv"} + kGoldenArchitecture
                          + QStringList{"--memory-gib", "16", "--context", "4096"}});
     REQUIRE(r.exitCode == 0);
-    // usable = floor(16 GiB × 0.9) = 14.4 GiB; the weights need 16 GiB, 1.6 GiB more.
-    CHECK(r.out.contains("does not fit: weights need 1.6 GiB more than the 14.4 GiB usable"));
+    // usable = floor(16 GiB × 0.9) = 14.4 GiB; the weights need 16 GiB and the workspace's
+    // serving assumptions reserve 2 GiB: 3.6 GiB more.
+    CHECK(r.out.contains("does not fit: weights and reserve need 3.6 GiB more than the 14.4 GiB usable"));
 
     RUN_HEADROOM(j, ws, {QStringList{"kv"} + kGoldenArchitecture
                          + QStringList{"--memory-gib", "16", "--context", "4096", "--json"}});
     REQUIRE(j.exitCode == 0);
     const QJsonObject o = parseJsonObject(j.out);
     CHECK_FALSE(o.value("fits").toBool());
-    CHECK(integer(o, "shortfall_bytes") == 16 * kGiB - (16 * kGiB * 9) / 10);
+    CHECK(integer(o, "shortfall_bytes") == 18 * kGiB - (16 * kGiB * 9) / 10);
     CHECK(streamsAt(o, 4096) == 0);
 }
 
@@ -213,7 +214,8 @@ TEST_CASE("kv with an imported model and GPU uses their figures")
     CHECK(integer(o, "kv_bytes_per_token") == 2 * 32 * 8 * 128 * 2);
     CHECK(integer(o, "weights_bytes") == 16000000000);
     CHECK(integer(o, "memory_bytes") == 96 * kGiB);
-    CHECK(integer(o, "pool_bytes") == (96 * kGiB * 9) / 10 - 16000000000);
+    // the workspace's serving assumptions: utilization 0.9, reserve 2 GiB
+    CHECK(integer(o, "pool_bytes") == (96 * kGiB * 9) / 10 - 16000000000 - 2 * kGiB);
     CHECK(o.value("streams").toArray().size() == 1);
 }
 

@@ -79,6 +79,10 @@ engine::Scenario scenario(const std::string &name, std::vector<engine::Pool> poo
 void seed(const CliFixture &fixture)
 {
     store::Workspace workspace(fixture.workspace());
+    // The DESIGN pair is sized with every open session's KV resident (16 GPUs at the peak).
+    engine::ServingAssumptions serving;
+    serving.residency = engine::KvResidency::Session;
+    workspace.setServingAssumptions(serving);
     workspace.putWorkload(chat());
     engine::RateCard card;
     card.provider = "Golden";

@@ -254,7 +254,7 @@ TEST_CASE("The KV page and Inference sizing agree on streams per replica for the
     (*ws).putWorkload(w);
     ui::SizingPage sizing(*ws);
     REQUIRE(sizing.result());
-    const engine::SizingResult &r = *sizing.result();
+    const engine::SizingResult r = *sizing.result();
 
     ui::KvPage kv(*ws);
     kv.setVariants({{"llama-3.1-8b", "h100-sxm", engine::WeightPrecision::Bf16, engine::KvPrecision::Bf16}});
