@@ -3,7 +3,9 @@
 // type the free share below the type's per-GPU demand and the number of GPUs that meet it, so
 // a candidate placement is scored in O(types) and only the node that changed is recomputed.
 // Fragmentation is held as Σ count × milli-GPU (integers), so exact FGD compares candidates
-// exactly.
+// exactly. A placement looks at buckets of nodes in the same scored state (frag_buckets.h,
+// NodeSearch::Buckets) or at every node (NodeSearch::EveryNode): both pick the node with the
+// least cost, then the first in the policy's tie order, among those that fit.
 #include "frag_scheduler.h"
 
 #include "errors.h"

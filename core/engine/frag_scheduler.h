@@ -67,11 +67,12 @@ bool parseScoreMode(std::string_view text, ScoreMode *out);
 //    of every GPU, reservation, and the free CPU where the policy reads it — FGD through the task
 //    types' CPU needs, best-fit and dot-product directly; the CPU capacity for exact dot-product;
 //    the request classes hosted for clustering) share a bucket, updated on every placement and
-//    release. A task class is scored once per bucket (kept until the bucket changes), buckets are
-//    grouped by the largest GPU share they can give so that those that cannot hold the task are
-//    not visited, and a bucket lists its nodes in tie order, so only the winning buckets' first
-//    nodes are checked for memory (and CPU when the key does not hold it). A task class that
-//    found no node fails at once until a task leaves. The random policy scans every node.
+//    release. A task class is scored once per bucket (kept until the bucket changes); buckets are
+//    grouped by the largest GPU share they can give and listed by free CPU, so those that cannot
+//    hold the task are not visited; a bucket lists its nodes in tie order, so only the winning
+//    buckets' first nodes are checked for memory (and CPU when the key does not hold it). A task
+//    class that found no node fails at once until a task leaves (the cluster only shrank). The
+//    random policy, which draws among all nodes that fit in input order, scans every node.
 //  - EveryNode: every node is checked and scored for every task, the reference the buckets are
 //    tested against.
 enum class NodeSearch { Buckets, EveryNode };
