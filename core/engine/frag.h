@@ -22,6 +22,7 @@ struct RunOptions {
     uint32_t seed = 0;
     int reservedWholeNodes = 0;   // reserve-and-pack: complete 8-GPU nodes held for whole-node tasks
     ScoreMode mode = ScoreMode::Study;
+    NodeSearch search = NodeSearch::Buckets; // same placements either way (frag_scheduler.h)
 };
 
 struct Point {
@@ -59,6 +60,7 @@ struct RunResult {
     std::vector<int64_t> failedByGpusAt100;
     int64_t arrivedTasks = 0;
     double runtimeS = 0;
+    int maxBuckets = 0;           // most buckets of interchangeable nodes at once (NodeSearch::Buckets)
     std::vector<int> nodeIndices; // input index of each simulated node (nodes with GPUs, in order)
     TargetWorkload workload;
     std::vector<std::vector<NodeSnapshot>> snapshots; // per requested percent, per simulated node;
@@ -111,6 +113,7 @@ struct ReplayOptions {
     int reservedWholeNodes = 0;   // as RunOptions::reservedWholeNodes
     ScoreMode mode = ScoreMode::Study;
     double durationScale = 1.0;   // multiplies every task's lifetime, (0, 1e6]
+    NodeSearch search = NodeSearch::Buckets; // same placements either way (frag_scheduler.h)
     int maxPoints = kReplayMaxPoints; // ≥ 2
 };
 

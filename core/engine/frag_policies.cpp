@@ -3,14 +3,19 @@
 // type the free share below the type's per-GPU demand and the number of GPUs that meet it, so
 // a candidate placement is scored in O(types) and only the node that changed is recomputed.
 // Fragmentation is held as Σ count × milli-GPU (integers), so exact FGD compares candidates
-// exactly.
+// exactly. A placement looks at buckets of nodes in the same scored state (frag_buckets.h,
+// NodeSearch::Buckets) or at every node (NodeSearch::EveryNode): both pick the node with the
+// least cost, then the first in the policy's tie order, among those that fit.
 #include "frag_scheduler.h"
 
 #include "errors.h"
+#include "frag_buckets.h"
 #include "frag_random.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <map>
@@ -114,13 +119,41 @@ struct CacheEntry {
     int64_t delta = 0;
 };
 
+// A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
+struct BucketCost {
+    uint32_t version = 0;
+    double cost = 0;
+};
+
+// The lowest memory with which a task class found no node, and the release count then: while no
+// task has left since, the cluster has only shrunk, so that class with as much memory fails again.
+struct KnownFailure {
+    int64_t releases = -1;
+    int64_t memory = 0;
+};
+
+template <typename T>
+void appendBytes(std::string &key, const T &value)
+{
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    key.append(bytes, sizeof(T));
+}
+
 } // namespace
 
 struct Scheduler::State {
     Policy policy = Policy::Fgd;
     ScoreMode mode = ScoreMode::Study;
+    NodeSearch search = NodeSearch::Buckets;
     SeededRandom random{0};
     std::vector<int> rank;        // tie-break place of each node: the seed's ranking (study) or its index
+    std::vector<int> tie;         // the policy's tie order: rank, or the index for first-fit
+    NodeBuckets buckets;          // NodeSearch::Buckets (not for the random policy)
+    std::vector<std::vector<BucketCost>> bucketCosts; // [shape][bucket]
+    std::vector<KnownFailure> failures;               // [shape]
+    std::vector<int> reservedNodes;                   // in input order
+    int64_t releases = 0;
     std::vector<NodeRt> nodes;
     std::vector<NodeHot> hot;     // per node, kept equal to NodeRt's fields by refresh()
     std::vector<int> freeMilli;
@@ -132,7 +165,7 @@ struct Scheduler::State {
     std::map<std::tuple<int64_t, int, int, uint64_t>, int> shapeIds;
     std::map<std::pair<int, int>, int> affinityIds;
     std::vector<Shape> shapes;
-    std::vector<CacheEntry> fgdCache; // [shape × nodes + node]
+    std::vector<CacheEntry> fgdCache; // [shape × nodes + node], NodeSearch::EveryNode
     std::vector<int> candidates;
     int64_t capacityMilli = 0;
     int64_t allocatedMilli = 0;
@@ -299,12 +332,9 @@ struct Scheduler::State {
     }
 
     // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
-    CacheEntry fgdChoice(int n, int shapeId)
+    CacheEntry fgdCompute(int n, int shapeId) const
     {
-        CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
         const NodeRt &node = nodes[n];
-        if (cached.version == node.version)
-            return cached;
         const Shape &shape = shapes[size_t(shapeId)];
         CacheEntry entry;
         entry.version = node.version;
@@ -331,8 +361,16 @@ struct Scheduler::State {
             const int count = changesFor(n, shape, chosen, shape.gpus, changes);
             entry.delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, count) - node.fragCount);
         }
-        cached = entry;
         return entry;
+    }
+
+    // fgdCompute, kept per node and shape until the node changes (NodeSearch::EveryNode).
+    CacheEntry fgdChoice(int n, int shapeId)
+    {
+        CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+        if (cached.version != nodes[n].version)
+            cached = fgdCompute(n, shapeId);
+        return cached;
     }
 
     double baselineScore(int n, const Shape &shape) const
@@ -482,12 +520,172 @@ struct Scheduler::State {
         const int id = int(shapes.size());
         shapeIds.emplace(key, id);
         shapes.push_back(shape);
-        fgdCache.resize(shapes.size() * nodes.size());
+        if (search == NodeSearch::EveryNode)
+            fgdCache.resize(shapes.size() * nodes.size());
+        bucketCosts.resize(shapes.size());
+        failures.resize(shapes.size());
         return id;
+    }
+
+    bool bucketed() const { return search == NodeSearch::Buckets && policy != Policy::Random; }
+
+    // Whether the policy's score reads the free CPU (then the bucket key holds it): FGD through
+    // the task types' CPU needs, best-fit and dot-product directly; packing, clustering and
+    // first-fit not (their buckets check CPU per node). FGD keys it even on nodes without a free
+    // GPU, where fragmentation is nil whatever the CPU: buckets are listed by free CPU, so a
+    // CPU-only task passes over those with too little at once instead of node by node.
+    bool scoresCpu() const
+    {
+        switch (policy) {
+        case Policy::Fgd:
+        case Policy::BestFit:
+        case Policy::DotProduct: return true;
+        case Policy::Packing:
+        case Policy::Clustering:
+        case Policy::FirstFit:
+        case Policy::Random: return false;
+        }
+        return true;
+    }
+
+    // The bucket key of node n: its GPU model, GPU count, whether it is reserved, the free share of
+    // its GPUs in ascending order, and what else the policy scores (free CPU, the CPU capacity for
+    // exact dot-product, the request classes hosted for clustering). Memory is checked per node.
+    BucketState bucketState(int n) const
+    {
+        const NodeRt &node = nodes[size_t(n)];
+        BucketState state;
+        state.hot.cpuKeyed = scoresCpu();
+        state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
+        state.hot.maxFree = node.maxFree;
+        state.hot.fullyFree = node.fullyFree;
+        state.hot.model = node.model;
+        state.hot.reserved = node.reserved;
+        std::string &key = state.key;
+        key.reserve(32 + size_t(node.gpus) * 2);
+        appendBytes(key, int32_t(node.model));
+        appendBytes(key, int32_t(node.gpus));
+        appendBytes(key, char(node.reserved));
+        appendBytes(key, char(state.hot.cpuKeyed));
+        if (state.hot.cpuKeyed)
+            appendBytes(key, node.cpuFree);
+        if (policy == Policy::DotProduct && mode == ScoreMode::Exact)
+            appendBytes(key, node.cpuCap);
+        int sorted[kMaxGpusPerNode];
+        std::copy(gpuFree(n), gpuFree(n) + node.gpus, sorted);
+        std::sort(sorted, sorted + node.gpus);
+        for (int g = 0; g < node.gpus; ++g)
+            appendBytes(key, int16_t(sorted[g]));
+        if (policy == Policy::Clustering) {
+            std::vector<int> classes;
+            for (const auto &[affinity, tasks] : node.affinities) {
+                if (tasks > 0)
+                    classes.push_back(affinity);
+            }
+            std::sort(classes.begin(), classes.end());
+            for (const int affinity : classes)
+                appendBytes(key, int32_t(affinity));
+        }
+        return state;
+    }
+
+    void rebucket(int n)
+    {
+        if (bucketed())
+            buckets.move(n, bucketState(n));
+    }
+
+    // The shape's fit on every node of the bucket but for memory (and CPU when the key does not
+    // hold it), which is checked per node.
+    bool bucketFits(int bucket, const BucketHot &h, const Shape &shape, bool wholeNodeTask) const
+    {
+        if (h.reserved && !wholeNodeTask)
+            return false;
+        if (h.cpuKeyed && h.cpuFree < shape.cpuMilli)
+            return false;
+        if (shape.gpus == 0)
+            return true;
+        if (shape.models != kAnyModel && (h.model < 0 || !((shape.models >> h.model) & 1u)))
+            return false;
+        if (shape.gpuMilli == kMilliPerGpu)
+            return h.fullyFree >= shape.gpus;
+        if (shape.gpus == 1)
+            return h.maxFree >= shape.gpuMilli;
+        const int n = buckets.members(bucket).back();
+        const int *f = gpuFree(n);
+        int count = 0;
+        for (int g = 0; g < nodes[size_t(n)].gpus; ++g)
+            count += f[g] >= shape.gpuMilli ? 1 : 0;
+        return count >= shape.gpus;
+    }
+
+    // What the policy minimises for node n (every node of its bucket scores the same): FGD's
+    // cost, minus the study's whole-number score, or the exact baseline score.
+    double nodeCost(int n, const Shape &shape, int shapeId)
+    {
+        if (policy == Policy::Fgd)
+            return double(fgdCompute(n, shapeId).delta);
+        if (mode == ScoreMode::Study)
+            return -double(studyScore(n, shape, shapeId));
+        return baselineScore(n, shape);
+    }
+
+    // The node with the least cost, then the first in tie order, among the nodes that fit: each
+    // bucket that fits is scored once per shape (cached until its state changes) and only its
+    // nodes in tie order are checked for memory, up to the first that fits.
+    int chooseBucketed(const Shape &shape, int shapeId, int64_t memory, bool wholeNodeTask)
+    {
+        if (wholeNodeTask) {
+            for (const int n : reservedNodes) {
+                if (fits(n, shape, memory, true))
+                    return n;
+            }
+        }
+        std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        if (costs.size() < size_t(buckets.slots()))
+            costs.resize(size_t(buckets.slots()));
+        const int from = shape.gpus == 0                 ? 0
+                         : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
+                                                         : NodeBuckets::level(kMilliPerGpu, shape.gpus);
+        int best = -1;
+        int bestTie = INT_MAX;
+        double bestCost = 0;
+        buckets.forEachFrom(from, shape.cpuMilli, [&](int bucket) {
+            const BucketHot &h = buckets.hot(bucket);
+            if (!bucketFits(bucket, h, shape, wholeNodeTask))
+                return;
+            const std::vector<int> &members = buckets.members(bucket);
+            BucketCost &cached = costs[size_t(bucket)];
+            if (cached.version != h.version) {
+                cached.cost = nodeCost(members.back(), shape, shapeId);
+                cached.version = h.version;
+            }
+            const double cost = cached.cost;
+            if (best >= 0 && (cost > bestCost || (cost == bestCost && h.minTie >= bestTie)))
+                return;
+            for (auto it = members.rbegin(); it != members.rend(); ++it) {
+                const int n = *it;
+                if (best >= 0 && cost == bestCost && tie[size_t(n)] >= bestTie)
+                    break;
+                const NodeHot &node = hot[size_t(n)];
+                if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
+                    continue;
+                best = n;
+                bestTie = tie[size_t(n)];
+                bestCost = cost;
+                break;
+            }
+        }, [&](int bucket) {
+            __builtin_prefetch(&costs[size_t(bucket)]);
+            __builtin_prefetch(&buckets.hot(bucket));
+        });
+        return best;
     }
 
     int chooseNode(const Shape &shape, int shapeId, int64_t memory, bool wholeNodeTask)
     {
+        if (bucketed())
+            return chooseBucketed(shape, shapeId, memory, wholeNodeTask);
         const int count = int(nodes.size());
         if (wholeNodeTask) {
             for (int n = 0; n < count; ++n) {
@@ -554,12 +752,13 @@ struct Scheduler::State {
 };
 
 Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workload, Policy policy,
-                     uint32_t seed, int reservedWholeNodes, ScoreMode mode)
+                     uint32_t seed, int reservedWholeNodes, ScoreMode mode, NodeSearch search)
     : m_state(std::make_unique<State>())
 {
     State &s = *m_state;
     s.policy = policy;
     s.mode = mode;
+    s.search = search;
     s.random = SeededRandom(seed ^ kRandomPolicyStream);
     if (reservedWholeNodes < 0)
         throw InputError("reserved_whole_nodes", "the number of reserved nodes must not be negative");
@@ -583,6 +782,7 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
         rt.first = int(s.freeMilli.size());
         if (reservedLeft > 0 && node.gpus == kWholeNodeGpus) {
             rt.reserved = true;
+            s.reservedNodes.push_back(int(s.nodes.size()));
             --reservedLeft;
         }
         s.freeMilli.insert(s.freeMilli.end(), size_t(node.gpus), kMilliPerGpu);
@@ -625,6 +825,16 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
+    s.tie = policy == Policy::FirstFit ? std::vector<int>(s.nodes.size()) : s.rank;
+    if (policy == Policy::FirstFit)
+        std::iota(s.tie.begin(), s.tie.end(), 0);
+    if (s.bucketed()) {
+        std::vector<BucketState> states;
+        states.reserve(s.nodes.size());
+        for (int n = 0; n < int(s.nodes.size()); ++n)
+            states.push_back(s.bucketState(n));
+        s.buckets.build(s.tie, std::move(states));
+    }
 }
 
 Scheduler::~Scheduler() = default;
@@ -639,13 +849,21 @@ Placement Scheduler::place(const Task &task)
     const Shape &shape = s.shapes[size_t(shapeId)];
     const bool wholeNodeTask = shape.gpus >= kWholeNodeGpus;
     Placement placement;
-    const int n = s.chooseNode(shape, shapeId, task.memoryMiB, wholeNodeTask);
-    if (n < 0)
+    KnownFailure &failure = s.failures[size_t(shapeId)];
+    const bool fast = s.search == NodeSearch::Buckets;
+    if (fast && failure.releases == s.releases && task.memoryMiB >= failure.memory)
         return placement;
+    const int n = s.chooseNode(shape, shapeId, task.memoryMiB, wholeNodeTask);
+    if (n < 0) {
+        if (failure.releases != s.releases || task.memoryMiB < failure.memory)
+            failure = {s.releases, task.memoryMiB};
+        return placement;
+    }
     placement.node = n;
     NodeRt &node = s.nodes[size_t(n)];
     if (shape.gpus == 1 && s.policy == Policy::Fgd) {
-        placement.gpus.push_back(s.fgdChoice(n, shapeId).gpu);
+        placement.gpus.push_back(s.search == NodeSearch::Buckets ? s.fgdCompute(n, shapeId).gpu
+                                                                 : s.fgdChoice(n, shapeId).gpu);
     } else if (shape.gpus == 1 && shape.gpuMilli < kMilliPerGpu && s.policy == Policy::Random
                && s.mode == ScoreMode::Study) {
         placement.gpus.push_back(s.randomGpu(n, shape));
@@ -668,6 +886,7 @@ Placement Scheduler::place(const Task &task)
             ++it->second;
     }
     s.refresh(n);
+    s.rebucket(n);
     return placement;
 }
 
@@ -701,12 +920,19 @@ void Scheduler::release(const Task &task, const Placement &placement)
     s.allocatedMilli -= int64_t(shape.gpus) * shape.gpuMilli;
     if (shape.affinity >= 0 && --affinity->second == 0)
         node.affinities.erase(affinity);
+    ++s.releases;
     s.refresh(n);
+    s.rebucket(n);
 }
 
 int Scheduler::tieRank(int node) const
 {
     return m_state->rank.at(size_t(node));
+}
+
+int Scheduler::bucketCount() const
+{
+    return m_state->bucketed() ? m_state->buckets.bucketCount() : 0;
 }
 
 int Scheduler::nodeCount() const

@@ -83,7 +83,7 @@ ReplayResult replay(const std::vector<Node> &nodes, const std::vector<Task> &tas
     }
 
     Scheduler scheduler(gpuNodes, targetWorkload(tasks), options.policy, options.seed, options.reservedWholeNodes,
-                        options.mode);
+                        options.mode, options.search);
     const int64_t capacity = scheduler.capacityMilli();
     result.gpus = capacity / kMilliPerGpu;
 

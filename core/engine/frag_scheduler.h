@@ -62,6 +62,21 @@ enum class ScoreMode { Study, Exact };
 std::string_view toString(ScoreMode mode);  // "study", "exact"
 bool parseScoreMode(std::string_view text, ScoreMode *out);
 
+// How a placement finds its node; both give the same placements.
+//  - Buckets: nodes in the same state as the policy scores it (GPU model and count, the free share
+//    of every GPU, reservation, and the free CPU where the policy reads it — FGD through the task
+//    types' CPU needs, best-fit and dot-product directly; the CPU capacity for exact dot-product;
+//    the request classes hosted for clustering) share a bucket, updated on every placement and
+//    release. A task class is scored once per bucket (kept until the bucket changes); buckets are
+//    grouped by the largest GPU share they can give and listed by free CPU, so those that cannot
+//    hold the task are not visited; a bucket lists its nodes in tie order, so only the winning
+//    buckets' first nodes are checked for memory (and CPU when the key does not hold it). A task
+//    class that found no node fails at once until a task leaves (the cluster only shrank). The
+//    random policy, which draws among all nodes that fit in input order, scans every node.
+//  - EveryNode: every node is checked and scored for every task, the reference the buckets are
+//    tested against.
+enum class NodeSearch { Buckets, EveryNode };
+
 struct Placement {
     int node = -1;                // index into the scheduler's nodes; -1 = nowhere
     std::vector<int> gpus;        // GPU indices on that node (empty for CPU-only tasks)
@@ -74,7 +89,8 @@ public:
     // `reservedWholeNodes`: the first such 8-GPU nodes (input order) only take 8-GPU tasks,
     // which try them before any other node.
     Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workload, Policy policy,
-              uint32_t seed = 0, int reservedWholeNodes = 0, ScoreMode mode = ScoreMode::Study);
+              uint32_t seed = 0, int reservedWholeNodes = 0, ScoreMode mode = ScoreMode::Study,
+              NodeSearch search = NodeSearch::Buckets);
     ~Scheduler();
     Scheduler(const Scheduler &) = delete;
     Scheduler &operator=(const Scheduler &) = delete;
@@ -94,6 +110,9 @@ public:
     NodeCategory category(int node, int type) const;  // type: index into the workload's types
     // Study mode: the node's place in the seed's ranking (0 wins ties); exact mode: the index.
     int tieRank(int node) const;
+    // Buckets of interchangeable nodes now (NodeSearch::Buckets; 0 for the random policy or
+    // EveryNode).
+    int bucketCount() const;
 
 private:
     struct State;

@@ -97,7 +97,7 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
 
     result.workload = targetWorkload(tasks);
     Scheduler scheduler(gpuNodes, result.workload, options.policy, options.seed, options.reservedWholeNodes,
-                        options.mode);
+                        options.mode, options.search);
     const int64_t capacity = scheduler.capacityMilli();
     result.gpus = capacity / kMilliPerGpu;
     const int64_t target = int64_t(std::ceil(options.load * double(capacity)));
@@ -136,6 +136,7 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
     };
 
     record(0);
+    result.maxBuckets = scheduler.bucketCount();
     int nextPercent = 1;
     for (int64_t k = 0; arrived < target; ++k) {
         const Task &task = size_t(k) < order.size() ? tasks[order[size_t(k)]]
@@ -151,6 +152,7 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
             }
         }
         ++result.arrivedTasks;
+        result.maxBuckets = std::max(result.maxBuckets, scheduler.bucketCount());
         arrived += requestedMilli(task);
         while (int64_t(nextPercent) * capacity <= arrived * 100)
             record(nextPercent++);

@@ -1,8 +1,10 @@
 // Fragmentation simulator benchmark (DESIGN §7): FGD over the full default Alibaba trace at
 // 1.3 × load on one core (target < 0.1 s), its peak memory; every policy × the study's seeds
 // 42–51 on two threads in each scoring mode (target < 3 s per mode) with the allocation rate at
-// 100 % arrived beside the study's published means; and FGD on the cluster replicated 4× and
-// 16× (node and task lists repeated). `bench_frag --quick` skips the replicated clusters.
+// 100 % arrived beside the study's published means; FGD on the cluster replicated 1×, 4×, 16× and
+// 64× (node and task lists repeated; target < 2 s at 16×) with the buckets of interchangeable
+// nodes and, up to 4×, scoring every node; and ten tiny tasks (1 milli-GPU, one core) at load 1.3
+// and 10. `bench_frag --quick` skips the replicated clusters and the tiny tasks.
 #include "engine/frag.h"
 #include "store/fragtrace.h"
 
@@ -148,18 +150,57 @@ int main(int argc, char *argv[])
     if (quick)
         return 0;
 
-    std::printf("\nFGD (study), seed 42, load 1.3, on the cluster and trace replicated\n");
-    std::printf("%6s %8s %8s %9s %10s\n", "times", "nodes", "GPUs", "tasks", "seconds");
-    for (const int times : {1, 4, 16}) {
+    constexpr double kTargetScaledSeconds = 2.0;
+    constexpr int kTargetScale = 16;
+    std::printf("\nFGD (study), seed 42, load 1.3, on the cluster and trace replicated (one core; peak memory of the "
+                "process so far)\n");
+    std::printf("%6s %8s %8s %9s %8s %10s %10s %10s %12s %10s\n", "times", "nodes", "GPUs", "tasks", "buckets",
+                "wall s", "CPU s", "peak MiB", "every-node s", "CPU s");
+    for (const int times : {1, 4, 16, 64}) {
         std::vector<frag::Node> bigNodes;
         std::vector<frag::Task> bigTasks;
         replicate(nodes, tasks, times, &bigNodes, &bigTasks);
         frag::RunOptions options;
         options.seed = 42;
+        double cpuStart = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
         const frag::RunResult run = frag::simulate(bigNodes, bigTasks, options);
-        std::printf("%6d %8zu %8lld %9lld %10.3f\n", times, bigNodes.size(), static_cast<long long>(run.gpus),
-                    static_cast<long long>(run.arrivedTasks), run.runtimeS);
+        const double cpu = cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart;
+        const long peak = peakResidentKiB();
+        double everyWall = 0, everyCpu = 0;
+        if (times <= 4) {
+            options.search = frag::NodeSearch::EveryNode;
+            cpuStart = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
+            const frag::RunResult every = frag::simulate(bigNodes, bigTasks, options);
+            everyCpu = cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart;
+            everyWall = every.runtimeS;
+            if (every.allocatedPctAt100 != run.allocatedPctAt100 || every.arrivedTasks != run.arrivedTasks)
+                std::printf("  every-node run DIFFERS: %.4f %% against %.4f %%\n", every.allocatedPctAt100,
+                            run.allocatedPctAt100);
+        }
+        std::printf("%6d %8zu %8lld %9lld %8d %10.3f %10.3f %10.1f", times, bigNodes.size(),
+                    static_cast<long long>(run.gpus), static_cast<long long>(run.arrivedTasks), run.maxBuckets,
+                    run.runtimeS, cpu, peak / 1024.0);
+        if (times <= 4)
+            std::printf(" %12.3f %10.3f", everyWall, everyCpu);
+        else
+            std::printf(" %12s %10s", "-", "-");
+        if (times == kTargetScale)
+            std::printf("  (target < %.0f s) %s", kTargetScaledSeconds, run.runtimeS < kTargetScaledSeconds ? "OK" : "MISSED");
+        std::printf("  allocated %.2f %% at 100 %%\n", run.allocatedPctAt100);
     }
-    std::printf("peak resident memory: %.1f MiB\n", peakResidentKiB() / 1024.0);
+
+    std::printf("\nFGD (study), ten tiny tasks (1 core, 1 GiB, 1 milli-GPU) on the default cluster\n");
+    std::vector<frag::Task> tiny;
+    for (int i = 0; i < 10; ++i)
+        tiny.push_back({"tiny-" + std::to_string(i), 1000, 1024, 1, 1, {}, 0, 0});
+    for (const double load : {1.3, 10.0}) {
+        frag::RunOptions options;
+        options.load = load;
+        const double cpuStart = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
+        const frag::RunResult run = frag::simulate(nodes, tiny, options);
+        std::printf("load %4.1f: %lld tasks, %lld failed, %.3f s wall, %.3f CPU s\n", load,
+                    static_cast<long long>(run.arrivedTasks), static_cast<long long>(run.failed.fractional),
+                    run.runtimeS, cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart);
+    }
     return 0;
 }

@@ -8,8 +8,40 @@
 #include <vector>
 
 // Reads the Alibaba trace CSVs for engine tests, which do not link the store: plain
-// comma-separated lines, no quoting (as the trace files are).
+// comma-separated lines, no quoting (as the trace files are); and builds tasks and clusters.
 namespace fragtest {
+
+// A task asking for `cpu` milli-cores, 1 GiB of memory and `gpus` GPUs of `share` milli-GPU each,
+// on any GPU model unless `models` names some.
+inline headroom::engine::frag::Task task(int64_t cpu, int gpus, int share, std::vector<std::string> models = {})
+{
+    headroom::engine::frag::Task t;
+    t.cpuMilli = cpu;
+    t.memoryMiB = 1024;
+    t.gpus = gpus;
+    t.gpuMilli = share;
+    t.allowedModels = std::move(models);
+    return t;
+}
+
+// The node and task lists repeated `times` times, node and task names made unique: a fleet
+// `times` as large with the same mix.
+inline void replicate(const std::vector<headroom::engine::frag::Node> &nodes,
+                      const std::vector<headroom::engine::frag::Task> &tasks, int times,
+                      std::vector<headroom::engine::frag::Node> *bigNodes,
+                      std::vector<headroom::engine::frag::Task> *bigTasks)
+{
+    for (int r = 0; r < times; ++r) {
+        for (headroom::engine::frag::Node node : nodes) {
+            node.id += "-r" + std::to_string(r);
+            bigNodes->push_back(node);
+        }
+        for (headroom::engine::frag::Task task : tasks) {
+            task.id += "-r" + std::to_string(r);
+            bigTasks->push_back(task);
+        }
+    }
+}
 
 inline std::vector<std::vector<std::string>> csvRows(const std::string &path)
 {

@@ -3,6 +3,7 @@
 // in both scoring modes. The study's scoring is in test_frag_study.cpp.
 #include "engine/errors.h"
 #include "engine/frag.h"
+#include "fragsupport.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,16 +17,7 @@ Node node(const std::string &id, int gpus, const std::string &model, int64_t cpu
     return Node{id, cpu, 262144, gpus, model};
 }
 
-Task task(int64_t cpu, int gpus, int share, std::vector<std::string> models = {})
-{
-    Task t;
-    t.cpuMilli = cpu;
-    t.memoryMiB = 1024;
-    t.gpus = gpus;
-    t.gpuMilli = share;
-    t.allowedModels = std::move(models);
-    return t;
-}
+using fragtest::task;
 
 // Node 0 (T4) is idle; node 1 (P100) holds a 500 milli-GPU task on its only GPU. Where does a
 // 300 milli-GPU task go when the workload is whole single GPUs?

@@ -15,15 +15,7 @@ using namespace headroom::engine::frag;
 
 namespace {
 
-Task task(int64_t cpu, int gpus, int share)
-{
-    Task t;
-    t.cpuMilli = cpu;
-    t.memoryMiB = 1024;
-    t.gpus = gpus;
-    t.gpuMilli = share;
-    return t;
-}
+using fragtest::task;
 
 // The full default trace, read once for the whole test binary.
 const std::vector<Node> &defaultNodes()

@@ -17,19 +17,11 @@ using namespace headroom::engine::frag;
 
 namespace {
 
+using fragtest::task;
+
 Node node(const std::string &id, int gpus, int64_t cpu = 32000)
 {
     return Node{id, cpu, 262144, gpus, "T4"};
-}
-
-Task task(int64_t cpu, int gpus, int share)
-{
-    Task t;
-    t.cpuMilli = cpu;
-    t.memoryMiB = 1024;
-    t.gpus = gpus;
-    t.gpuMilli = share;
-    return t;
 }
 
 // The study's GPU allocation % at 100 % arrived, seeds 42–51 at load 1.3 on the default trace:

@@ -1,0 +1,147 @@
+// Buckets of interchangeable nodes (frag_buckets.h): membership kept in tie order, buckets found
+// by key, and grouped into levels by the largest GPU share they can still give.
+#include "frag_buckets.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace headroom::engine::frag {
+
+namespace {
+
+constexpr int kWholeGpu = 1000;
+
+} // namespace
+
+int NodeBuckets::level(int maxFree, int fullyFree)
+{
+    return maxFree < kWholeGpu ? std::max(maxFree, 0) : kWholeGpu - 1 + std::min(fullyFree, kLevels - kWholeGpu);
+}
+
+void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> states)
+{
+    m_tie = tie;
+    m_nodeBucket.assign(tie.size(), -1);
+    m_buckets.clear();
+    m_hot.clear();
+    m_free.clear();
+    m_byKey.clear();
+    for (std::vector<LevelEntry> &lvl : m_levels)
+        lvl.clear();
+    m_nonEmpty.fill(0);
+    m_live = 0;
+    // Append, then sort each bucket once: inserting one by one would shift large buckets.
+    for (size_t n = 0; n < states.size(); ++n) {
+        const int bucket = acquire(std::move(states[n]));
+        m_buckets[size_t(bucket)].members.push_back(int(n));
+        m_nodeBucket[n] = bucket;
+    }
+    for (size_t b = 0; b < m_buckets.size(); ++b) {
+        std::vector<int> &members = m_buckets[b].members;
+        std::sort(members.begin(), members.end(), [this](int a, int c) { return m_tie[size_t(a)] > m_tie[size_t(c)]; });
+        m_hot[b].minTie = m_tie[size_t(members.back())];
+    }
+}
+
+void NodeBuckets::move(int n, BucketState state)
+{
+    const int old = m_nodeBucket[size_t(n)];
+    if (old >= 0 && m_buckets[size_t(old)].key == state.key)
+        return;
+    if (old >= 0) {
+        eraseMember(old, n);
+        if (m_buckets[size_t(old)].members.empty())
+            release(old);
+    }
+    const int bucket = acquire(std::move(state));
+    insertMember(bucket, n);
+    m_nodeBucket[size_t(n)] = bucket;
+}
+
+int NodeBuckets::acquire(BucketState &&state)
+{
+    const auto found = m_byKey.find(state.key);
+    if (found != m_byKey.end())
+        return found->second;
+    int bucket;
+    if (m_free.empty()) {
+        bucket = int(m_buckets.size());
+        m_buckets.emplace_back();
+        m_hot.emplace_back();
+    } else {
+        bucket = m_free.back();
+        m_free.pop_back();
+    }
+    const uint32_t version = m_hot[size_t(bucket)].version + 1;
+    m_hot[size_t(bucket)] = state.hot;
+    m_hot[size_t(bucket)].version = version;
+    Bucket &b = m_buckets[size_t(bucket)];
+    b.key = std::move(state.key);
+    b.level = level(state.hot.maxFree, state.hot.fullyFree);
+    m_byKey.emplace(b.key, bucket);
+    linkLevel(bucket);
+    ++m_live;
+    return bucket;
+}
+
+void NodeBuckets::release(int bucket)
+{
+    Bucket &b = m_buckets[size_t(bucket)];
+    unlinkLevel(bucket);
+    m_byKey.erase(b.key);
+    b.key.clear();
+    ++m_hot[size_t(bucket)].version;  // scores cached for the old state no longer hold
+    m_free.push_back(bucket);
+    --m_live;
+}
+
+void NodeBuckets::insertMember(int bucket, int n)
+{
+    std::vector<int> &members = m_buckets[size_t(bucket)].members;
+    const int tie = m_tie[size_t(n)];
+    const auto at = std::lower_bound(members.begin(), members.end(), tie,
+                                     [this](int member, int value) { return m_tie[size_t(member)] > value; });
+    members.insert(at, n);
+    m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
+}
+
+void NodeBuckets::eraseMember(int bucket, int n)
+{
+    std::vector<int> &members = m_buckets[size_t(bucket)].members;
+    if (members.back() == n) {
+        members.pop_back();
+    } else {
+        const int tie = m_tie[size_t(n)];
+        const auto at = std::lower_bound(members.begin(), members.end(), tie,
+                                         [this](int member, int value) { return m_tie[size_t(member)] > value; });
+        members.erase(at);
+    }
+    if (!members.empty())
+        m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
+}
+
+NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const
+{
+    const BucketHot &h = m_hot[size_t(bucket)];
+    return {h.cpuKeyed ? h.cpuFree : std::numeric_limits<int64_t>::max(), bucket};
+}
+
+void NodeBuckets::linkLevel(int bucket)
+{
+    const int lvl = m_buckets[size_t(bucket)].level;
+    std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
+    const LevelEntry entry = levelEntry(bucket);
+    list.insert(std::lower_bound(list.begin(), list.end(), entry), entry);
+    m_nonEmpty[size_t(lvl) / 64] |= uint64_t(1) << (lvl % 64);
+}
+
+void NodeBuckets::unlinkLevel(int bucket)
+{
+    const int lvl = m_buckets[size_t(bucket)].level;
+    std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
+    list.erase(std::lower_bound(list.begin(), list.end(), levelEntry(bucket)));
+    if (list.empty())
+        m_nonEmpty[size_t(lvl) / 64] &= ~(uint64_t(1) << (lvl % 64));
+}
+
+} // namespace headroom::engine::frag

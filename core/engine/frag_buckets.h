@@ -1,0 +1,114 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+// Nodes of a cluster grouped by the state a placement policy scores (frag_scheduler.h,
+// NodeSearch::Buckets). Nodes in one bucket are interchangeable for the policy's score, so a
+// task class is scored once per bucket instead of once per node; a bucket lists its nodes in the
+// policy's tie order, so the node a tie goes to is found without looking at the others.
+// Internal to the scheduler.
+namespace headroom::engine::frag {
+
+// What the scheduler knows of a bucket without looking at its nodes, packed for the scan over
+// all buckets that every placement makes.
+struct BucketHot {
+    int64_t cpuFree = 0;          // of every node, when cpuKeyed
+    int maxFree = 0;              // largest free share of one GPU, milli-GPU
+    int fullyFree = 0;            // GPUs wholly free
+    int model = -1;
+    int minTie = 0;               // tie order of the node that wins ties in the bucket
+    uint32_t version = 0;         // changes whenever the slot is given to another state
+    bool reserved = false;
+    bool cpuKeyed = false;        // the key holds the free CPU, so every node has cpuFree
+};
+
+// The state of a node as the bucket key sees it.
+struct BucketState {
+    std::string key;              // bytes of everything the score depends on
+    BucketHot hot;                // minTie and version are filled in by NodeBuckets
+};
+
+class NodeBuckets {
+public:
+    // One level per largest free GPU share below a whole GPU (0..999), then one per number of
+    // wholly free GPUs (1..64): a task that needs a share s can only fit buckets at level ≥ s,
+    // one that needs k whole GPUs only those at level ≥ 999 + k.
+    static constexpr int kLevels = 1000 + 64;
+    static int level(int maxFree, int fullyFree);
+
+    // `tie[n]`: node n's place in the tie order (lower wins); each node n gets states[n].
+    void build(const std::vector<int> &tie, std::vector<BucketState> states);
+    // Moves node n to the bucket of `state` (a new one if no node is in that state).
+    void move(int n, BucketState state);
+
+    int bucketOf(int n) const { return m_nodeBucket[size_t(n)]; }
+    const BucketHot &hot(int bucket) const { return m_hot[size_t(bucket)]; }
+    // The bucket's nodes, the one that wins ties last.
+    const std::vector<int> &members(int bucket) const { return m_buckets[size_t(bucket)].members; }
+    int slots() const { return int(m_buckets.size()); }
+    int bucketCount() const { return m_live; }
+
+    // Calls f(bucket) for every bucket at a level ≥ `from` whose nodes may have `cpu` free
+    // (buckets whose key holds no CPU are always visited), and ahead(bucket) a few buckets before
+    // f reaches it, so that what f reads of it can be fetched from memory meanwhile.
+    template <typename F, typename A>
+    void forEachFrom(int from, int64_t cpu, F &&f, A &&ahead) const
+    {
+        constexpr size_t kAhead = 8;
+        for (size_t word = size_t(from) / 64; word < m_nonEmpty.size(); ++word) {
+            uint64_t bits = m_nonEmpty[word];
+            if (word == size_t(from) / 64)
+                bits &= ~uint64_t(0) << (from % 64);
+            while (bits) {
+                const int lvl = int(word) * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                const std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
+                for (size_t i = 0; i < list.size() && list[i].cpu >= cpu; ++i) {
+                    if (i + kAhead < list.size())
+                        ahead(list[i + kAhead].bucket);
+                    f(list[i].bucket);
+                }
+            }
+        }
+    }
+
+private:
+    struct Bucket {
+        std::vector<int> members;   // descending tie order
+        std::string key;
+        int level = 0;
+    };
+    // A bucket in its level's list, which runs from the most free CPU down (then by bucket).
+    struct LevelEntry {
+        int64_t cpu = 0;            // the nodes' free CPU; the most there is when the key holds none
+        int bucket = 0;
+        bool operator<(const LevelEntry &other) const
+        {
+            return cpu != other.cpu ? cpu > other.cpu : bucket < other.bucket;
+        }
+    };
+    LevelEntry levelEntry(int bucket) const;
+
+    int acquire(BucketState &&state);
+    void release(int bucket);
+    void insertMember(int bucket, int n);
+    void eraseMember(int bucket, int n);
+    void linkLevel(int bucket);
+    void unlinkLevel(int bucket);
+
+    std::vector<int> m_tie;
+    std::vector<int> m_nodeBucket;
+    std::vector<Bucket> m_buckets;
+    std::vector<BucketHot> m_hot;
+    std::vector<int> m_free;        // unused slots
+    std::unordered_map<std::string, int> m_byKey;
+    std::vector<std::vector<LevelEntry>> m_levels = std::vector<std::vector<LevelEntry>>(kLevels);
+    std::array<uint64_t, (kLevels + 63) / 64> m_nonEmpty{};
+    int m_live = 0;
+};
+
+} // namespace headroom::engine::frag
