@@ -79,6 +79,8 @@ int runAutoscale(const QStringList &argList, Context &context)
                                    [&](const engine::AutoscalePlan &p) { return QString::fromStdString(p.pool) != poolFilter; }),
                     plans.end());
 
+    // One set of names for the whole stream: no two objects of the output share a name.
+    engine::KubernetesNames names;
     std::vector<std::string> documents;
     if (*kind == QLatin1String("keda")) {
         if (plans.empty())
@@ -93,7 +95,7 @@ int runAutoscale(const QStringList &argList, Context &context)
                                  .arg(plans.size()));
         for (const engine::AutoscalePlan &plan : plans)
             documents.push_back(
-                store::kedaScaledObjectYaml(plan, deployment ? deployment->toStdString() : plan.workload));
+                store::kedaScaledObjectYaml(plan, deployment ? deployment->toStdString() : plan.workload, &names));
     } else {
         for (const engine::Pool &pool : scenario.pools) {
             if (pool.role() != engine::PoolRole::ElasticTop
@@ -106,9 +108,11 @@ int runAutoscale(const QStringList &argList, Context &context)
             }
             const auto alternatives =
                 engine::deviceAlternatives(inputs.gpus, pool.gpuId, scenario.autoscale.fallbackGpuIds, gpusPerReplica);
+            store::requireName("scenario", "the scenario's name", scenario.name);
+            store::requireName("pool", "the name of an elastic pool of scenario '" + scenario.name + "'", pool.name);
             documents.push_back(store::draResourceClaimTemplateYaml(scenario.name + "-" + pool.name + "-gpu",
                                                                     scenario.autoscale.kubernetesNamespace,
-                                                                    alternatives));
+                                                                    alternatives, &names));
         }
     }
     context.out() << QString::fromStdString(store::joinYamlDocuments(documents));

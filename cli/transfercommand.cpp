@@ -3,6 +3,7 @@
 #include "args.h"
 #include "catalogpart.h"
 #include "format.h"
+#include "outputfile.h"
 #include "scenariocommand.h"
 
 #include "store/catalogjson.h"
@@ -12,7 +13,6 @@
 
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <optional>
 
 namespace headroom::cli {
@@ -30,11 +30,17 @@ export scenario NAME`) is stored as a scenario instead, replacing one of the sam
 version goes up by one). Workloads, rate cards and jobs it names need not exist.
 )";
 
-const char kExportUsage[] = R"(usage: headroom export [gpus|models|catalog] [--out FILE]
-       headroom export scenario NAME [--out FILE]
+const char kExportUsage[] = R"(usage: headroom export [gpus|models|catalog] [--out FILE [--force]]
+       headroom export scenario NAME [--out FILE [--force]]
 
 Writes the workspace catalog (default: all of it), or one fleet scenario's JSON document, to
 stdout or to FILE.
+
+  --out FILE   the file to write: written in full to a temporary file beside it, then
+               renamed into place, so a failed export leaves no partial file. A symbolic
+               link at FILE is refused (name the file it points to instead).
+  --force      replace FILE when it exists (without it an existing file is left as it is
+               and the command exits 2)
 )";
 
 // The scenario in a file that holds a scenario document; nullopt for anything else (a
@@ -51,15 +57,32 @@ std::optional<engine::Scenario> scenarioFile(const QString &path)
     return store::parseScenario(bytes, path);
 }
 
-void writeOut(Context &context, const std::optional<QString> &outPath, const QByteArray &json)
+// The output file, checked before the export is built; nullopt for stdout.
+struct OutFile {
+    QString path;
+    store::ExistingFile existing = store::ExistingFile::Refuse;
+};
+
+std::optional<OutFile> outFile(const Args &args)
 {
-    if (!outPath) {
+    const auto path = args.text(QStringLiteral("out"));
+    if (!path) {
+        if (args.has(QStringLiteral("force")))
+            throw UsageError(QStringLiteral("--force: only with --out FILE (it allows replacing FILE)"));
+        return std::nullopt;
+    }
+    if (path->isEmpty())
+        throw UsageError(QStringLiteral("--out: missing file name"));
+    return OutFile{*path, checkOutputFile(QStringLiteral("--out"), *path, args.has(QStringLiteral("force")))};
+}
+
+void writeOut(Context &context, const std::optional<OutFile> &out, const QByteArray &json)
+{
+    if (!out) {
         context.out() << QString::fromUtf8(json);
         return;
     }
-    QSaveFile file(*outPath);
-    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit())
-        throw store::StoreError(QStringLiteral("cannot write '%1': %2").arg(*outPath, file.errorString()));
+    store::writeExportFile(out->path, json, out->existing);
 }
 
 QString summary(const store::Catalog &catalog)
@@ -92,16 +115,16 @@ int runImport(const QStringList &argv, Context &context)
 
 int runExport(const QStringList &argv, Context &context)
 {
-    const Args args(argv, {{QStringLiteral("out")}});
+    const Args args(argv, {{QStringLiteral("out")}, {QStringLiteral("force"), false}});
+    const std::optional<OutFile> out = outFile(args);
     if (!args.positionals().isEmpty() && args.positionals().constFirst() == QLatin1String("scenario")) {
         if (args.positionals().size() != 2)
             throw UsageError(QStringLiteral("export scenario needs exactly one scenario NAME"));
         const QString name = args.positionals().at(1);
         const engine::Scenario scenario = findScenario(context.workspace(), name);
-        const auto outPath = args.text(QStringLiteral("out"));
-        writeOut(context, outPath, store::scenarioJsonText(scenario));
-        if (outPath)
-            context.out() << QStringLiteral("exported scenario \"%1\" to %2\n").arg(name, *outPath);
+        writeOut(context, out, store::scenarioJsonText(scenario));
+        if (out)
+            context.out() << QStringLiteral("exported scenario \"%1\" to %2\n").arg(name, out->path);
         return 0;
     }
     if (args.positionals().size() > 1)
@@ -112,16 +135,10 @@ int runExport(const QStringList &argv, Context &context)
     const store::Catalog catalog = catalogPart(context.workspace(), part);
     const QByteArray json = store::catalogToJson(catalog);
 
-    const auto outPath = args.text(QStringLiteral("out"));
-    if (!outPath) {
-        context.out() << QString::fromUtf8(json);
+    writeOut(context, out, json);
+    if (!out)
         return 0;
-    }
-    QSaveFile file(*outPath);
-    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
-        throw store::StoreError(QStringLiteral("cannot write '%1': %2").arg(*outPath, file.errorString()));
-    }
-    context.out() << QStringLiteral("exported %1 to %2\n").arg(summary(catalog), *outPath);
+    context.out() << QStringLiteral("exported %1 to %2\n").arg(summary(catalog), out->path);
     return 0;
 }
 

@@ -214,7 +214,7 @@ int main(int argc, char *argv[])
         for (const char *format : {"pdf", "svg", "png"}) {
             const QString path = out.filePath(QStringLiteral("%1%2.%3").arg(name, suffix, format));
             QString error;
-            if (!ui::exportFigure(figure, path, &error)) {
+            if (!ui::exportFigure(figure, path, &error, store::ExistingFile::Replace)) {
                 std::fprintf(stderr, "%s\n", qPrintable(error));
                 return 1;
             }
@@ -257,7 +257,7 @@ int main(int argc, char *argv[])
         for (const char *format : {"pdf", "png"}) {
             const QString path = out.filePath(QStringLiteral("%1%2.%3").arg(name, suffix, format));
             QString error;
-            if (!ui::exportFigure(figure, path, &error)) {
+            if (!ui::exportFigure(figure, path, &error, store::ExistingFile::Replace)) {
                 std::fprintf(stderr, "%s\n", qPrintable(error));
                 return 1;
             }
@@ -276,7 +276,7 @@ int main(int argc, char *argv[])
         const ui::Deck deck = ui::scenarioDeck(window.workspace(), {QStringLiteral("Chatbot core + flex"),
                                                                   QStringLiteral("Support bot static"),
                                                                   QStringLiteral("Support bot elastic")});
-        if (!ui::writeDeckPdf(deck, path, &error)) {
+        if (!ui::writeDeckPdf(deck, path, &error, {}, store::ExistingFile::Replace)) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
         }

@@ -4,6 +4,7 @@
 #include "catalogtablemodel.h"
 #include "dialogs.h"
 #include "store/catalogjson.h"
+#include "store/exportfile.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
@@ -143,16 +144,17 @@ void CatalogPage::importJson()
 
 void CatalogPage::exportJson()
 {
-    const QString path = Dialogs::saveFileName(this, tr("Export catalog JSON"), tr("catalog.json"),
-                                               tr("JSON files (*.json)"));
+    const QString path = Dialogs::exportFileName(this, tr("Export catalog JSON"), tr("catalog.json"),
+                                                 tr("JSON files (*.json)"), {QStringLiteral("json")});
     if (path.isEmpty())
         return;
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        Dialogs::warning(this, tr("Export failed"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    try {
+        store::writeExportFile(path, store::catalogToJson({m_workspace.gpus(), m_workspace.models()}),
+                               store::ExistingFile::Replace);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Export failed"), e.message());
         return;
     }
-    file.write(store::catalogToJson({m_workspace.gpus(), m_workspace.models()}));
     m_status->setText(tr("Exported the catalog to %1.").arg(path));
 }
 

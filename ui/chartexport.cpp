@@ -1,5 +1,7 @@
 #include "chartexport.h"
 
+#include "store/storeerror.h"
+
 #include "dialogs.h"
 #include "reporttarget.h"
 
@@ -108,42 +110,41 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
     painter.restore();
 }
 
-bool exportFigure(const ChartFigure &figure, const QString &path, QString *error)
+bool exportFigure(const ChartFigure &figure, const QString &path, QString *error, store::ExistingFile existing)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("pdf")) {
-        QPdfWriter pdf(path);
-        pdf.setResolution(96);
-        pdf.setPageSize(QPageSize(QSizeF(kFigureWidth / 96.0, kFigureHeight / 96.0), QPageSize::Inch));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(figure.title);
-        pdf.setCreator(QStringLiteral("Headroom"));
-        QPainter painter;
-        if (!painter.begin(&pdf)) {
-            *error = QObject::tr("Cannot write %1: the file could not be opened for writing.").arg(path);
-            return false;
-        }
-        paintFigure(painter, figure);
-        return true;
+    if (suffix != QLatin1String("pdf") && suffix != QLatin1String("svg") && suffix != QLatin1String("png")) {
+        *error = QObject::tr("Cannot export to %1: choose a .pdf, .svg or .png file name.").arg(path);
+        return false;
     }
-    if (suffix == QLatin1String("svg")) {
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) {
-            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-            return false;
-        }
-        figureSvg(figure, &file);
-        return true;
-    }
-    if (suffix == QLatin1String("png")) {
-        if (!figureImage(figure, 2.0).save(path, "PNG")) {
+    try {
+        store::ExportFile file(path, existing);
+        if (suffix == QLatin1String("pdf")) {
+            QPdfWriter pdf(&file.device());
+            pdf.setResolution(96);
+            pdf.setPageSize(QPageSize(QSizeF(kFigureWidth / 96.0, kFigureHeight / 96.0), QPageSize::Inch));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setTitle(figure.title);
+            pdf.setCreator(QStringLiteral("Headroom"));
+            QPainter painter;
+            if (!painter.begin(&pdf)) {
+                *error = QObject::tr("Cannot write %1: the PDF could not be started.").arg(path);
+                return false;
+            }
+            paintFigure(painter, figure);
+            painter.end();
+        } else if (suffix == QLatin1String("svg")) {
+            figureSvg(figure, &file.device());
+        } else if (!figureImage(figure, 2.0).save(&file.device(), "PNG")) {
             *error = QObject::tr("Cannot write %1: the image could not be saved.").arg(path);
             return false;
         }
-        return true;
+        file.commit();
+    } catch (const store::StoreError &e) {
+        *error = e.message();
+        return false;
     }
-    *error = QObject::tr("Cannot export to %1: choose a .pdf, .svg or .png file name.").arg(path);
-    return false;
+    return true;
 }
 
 void copyFigure(const ChartFigure &figure)
@@ -164,14 +165,13 @@ void exportFigureWithDialog(QWidget *parent, const ChartFigure &figure, const QS
     base.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
     if (base.isEmpty())
         base = QStringLiteral("chart");
-    QString path = Dialogs::saveFileName(parent, QObject::tr("Export chart"),
-                                         QDir::home().filePath(base + QLatin1Char('.') + format), filter);
+    const QString path = Dialogs::exportFileName(parent, QObject::tr("Export chart"),
+                                                 QDir::home().filePath(base + QLatin1Char('.') + format), filter,
+                                                 {format});
     if (path.isEmpty())
         return;
-    if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
-        path += QLatin1Char('.') + format;
     QString error;
-    if (!exportFigure(figure, path, &error))
+    if (!exportFigure(figure, path, &error, store::ExistingFile::Replace))
         Dialogs::warning(parent, QObject::tr("Export failed"), error);
 }
 

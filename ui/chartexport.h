@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/exportfile.h"
+
 #include <QChart>
 #include <QRectF>
 #include <QString>
@@ -34,14 +36,17 @@ constexpr int kFigureHeight = 540;
 // Draws the chart and its caption into `target` on any paint device.
 void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure);
 
-// Writes PDF (vector, text kept as text), SVG or PNG, chosen by the file suffix.
-// Returns false with a message naming the file when it cannot be written.
-bool exportFigure(const ChartFigure &figure, const QString &path, QString *error);
+// Writes PDF (vector, text kept as text), SVG or PNG, chosen by the file suffix, through a
+// store::ExportFile: the file appears whole or not at all, a symbolic link at `path` is refused,
+// and an existing file unless `existing` is Replace. Returns false with a message naming the
+// file when it cannot be written.
+bool exportFigure(const ChartFigure &figure, const QString &path, QString *error,
+                  store::ExistingFile existing = store::ExistingFile::Refuse);
 // Puts the figure on the clipboard as a PNG image and as SVG.
 void copyFigure(const ChartFigure &figure);
 
-// Asks for a file name (suggested from the title), adds the suffix and writes the figure;
-// a failure is shown with the reason.
+// Asks for a file name (suggested from the title) with Dialogs::exportFileName, which adds the
+// suffix and confirms replacing a file, and writes the figure; a failure is shown with the reason.
 void exportFigureWithDialog(QWidget *parent, const ChartFigure &figure, const QString &format);
 // The Export as PDF / PNG / SVG and Copy menu of a chart or view.
 void execFigureMenu(QWidget *parent, const ChartFigure &figure, const QPoint &globalPos);

@@ -1,8 +1,14 @@
 #include "dialogs.h"
 
+#include "store/exportfile.h"
+
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -24,7 +30,46 @@ QString Dialogs::saveFileName(QWidget *parent, const QString &caption, const QSt
 {
     if (g_scripted)
         return nextFileAnswer();
-    return QFileDialog::getSaveFileName(parent, caption, suggested, filter);
+    // Replacing is confirmed by the caller (exportFileName), the same way for every path.
+    return QFileDialog::getSaveFileName(parent, caption, suggested, filter, nullptr,
+                                        QFileDialog::DontConfirmOverwrite);
+}
+
+QString Dialogs::exportFileName(QWidget *parent, const QString &caption, const QString &suggested,
+                                const QString &filter, const QStringList &suffixes)
+{
+    QString path = saveFileName(parent, caption, suggested, filter);
+    if (path.isEmpty())
+        return QString();
+    const bool suffixed = std::any_of(suffixes.begin(), suffixes.end(), [&](const QString &suffix) {
+        return path.endsWith(QLatin1Char('.') + suffix, Qt::CaseInsensitive);
+    });
+    if (!suffixes.isEmpty() && !suffixed)
+        path += QLatin1Char('.') + suffixes.constFirst();
+    const QString shown = QDir::toNativeSeparators(path);
+    switch (store::exportTarget(path)) {
+    case store::ExportTarget::SymLink:
+        warning(parent, caption,
+                QCoreApplication::translate("Dialogs", "%1 is a symbolic link (to %2). Exports never write through "
+                                                       "a link: choose the file it points to, or another name.")
+                    .arg(shown, QDir::toNativeSeparators(QFileInfo(path).symLinkTarget())));
+        return QString();
+    case store::ExportTarget::Other:
+        warning(parent, caption,
+                QCoreApplication::translate("Dialogs", "%1 is a folder or a special file, not a file: choose a "
+                                                       "file name.")
+                    .arg(shown));
+        return QString();
+    case store::ExportTarget::File:
+        if (!question(parent, caption,
+                      QCoreApplication::translate("Dialogs", "%1 already exists. Do you want to replace it?")
+                          .arg(shown)))
+            return QString();
+        break;
+    case store::ExportTarget::Missing:
+        break;
+    }
+    return path;
 }
 
 QString Dialogs::openFileName(QWidget *parent, const QString &caption, const QString &filter)

@@ -11,8 +11,16 @@ namespace headroom::ui {
 // advance (and reads the messages that were shown) instead of driving modal dialogs.
 class Dialogs {
 public:
+    // A file picker for a file to write. It does not ask about replacing a file: callers
+    // that write to it do (exportFileName), callers that create something new refuse.
     static QString saveFileName(QWidget *parent, const QString &caption, const QString &suggested,
                                 const QString &filter);
+    // The file an export goes to, or "" when cancelled: the picker's answer, with the first of
+    // `suffixes` added when it ends in none of them. A symbolic link is refused with a warning
+    // (exports never write through links); an existing file is replaced only after question()
+    // says Yes.
+    static QString exportFileName(QWidget *parent, const QString &caption, const QString &suggested,
+                                  const QString &filter, const QStringList &suffixes);
     static QString openFileName(QWidget *parent, const QString &caption, const QString &filter);
     static void warning(QWidget *parent, const QString &title, const QString &text);
     static void information(QWidget *parent, const QString &title, const QString &text);

@@ -4,13 +4,13 @@
 #include "catalogpanel.h"
 #include "dialogs.h"
 #include "store/costcsv.h"
+#include "store/exportfile.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
-#include <QSaveFile>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -73,14 +73,14 @@ void RateCardsPage::importCsv()
 
 void RateCardsPage::exportCsv()
 {
-    const QString path = Dialogs::saveFileName(this, tr("Export rate cards"), tr("ratecards.csv"),
-                                               tr("CSV files (*.csv)"));
+    const QString path = Dialogs::exportFileName(this, tr("Export rate cards"), tr("ratecards.csv"),
+                                                 tr("CSV files (*.csv)"), {QStringLiteral("csv")});
     if (path.isEmpty())
         return;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(store::rateCardsToCsv(m_workspace.rateCards())) < 0 ||
-        !file.commit()) {
-        Dialogs::warning(this, tr("Export failed"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    try {
+        store::writeExportFile(path, store::rateCardsToCsv(m_workspace.rateCards()), store::ExistingFile::Replace);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Export failed"), e.message());
         return;
     }
     m_status->setText(tr("Exported %1 rate cards to %2.").arg(m_workspace.rateCards().size()).arg(path));

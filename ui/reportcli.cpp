@@ -5,6 +5,7 @@
 #include "scenariodeck.h"
 
 #include "cli/args.h"
+#include "cli/outputfile.h"
 #include "store/workspace.h"
 
 #include <QApplication>
@@ -16,7 +17,7 @@ namespace headroom::ui {
 
 namespace {
 
-const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf
+const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf [--force]
 
 Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
 page numbers in the footer.
@@ -36,13 +37,17 @@ scenario deck without them is titled after the scenarios and dated today.
 
 options:
   --scenario NAME   a fleet scenario of the workspace; repeat for a comparison
-  -o, --output FILE the PDF to write; an existing file is replaced only once the whole
-                    deck is written
+  -o, --output FILE the PDF to write: written in full to a temporary file beside it, then
+                    renamed into place, so a failed export leaves no partial file. A
+                    symbolic link at FILE is refused (name the file it points to instead)
+  --force           replace FILE when it exists (without it an existing file is left as it
+                    is and the command exits 2)
 )";
 
 const std::vector<cli::OptionSpec> kOptions = {
     {QStringLiteral("scenario"), true, true},
     {QStringLiteral("output")},
+    {QStringLiteral("force"), false},
 };
 
 int runReport(const QStringList &rawArgs, cli::Context &context)
@@ -73,6 +78,8 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
     if (!output->endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
         throw cli::UsageError(QStringLiteral("report: -o %1: the deck is a PDF; give a file name ending in .pdf")
                                   .arg(*output));
+    const store::ExistingFile existing =
+        cli::checkOutputFile(QStringLiteral("-o"), *output, parsed.has(QStringLiteral("force")));
     QStringList scenarios = parsed.texts(QStringLiteral("scenario"));
     if (scenarios.size() > 4)
         throw cli::UsageError(QStringLiteral("report: at most 4 scenarios can be compared in one deck (got %1)")
@@ -92,7 +99,7 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
         deck = scenarioDeck(workspace, scenarios);
     }
     QString error;
-    if (!writeDeckPdf(deck, *output, &error))
+    if (!writeDeckPdf(deck, *output, &error, {}, existing))
         throw cli::UsageError(QStringLiteral("report: %1").arg(error));
     const DeckLayout layout(deck);
     context.out() << "Wrote " << QDir::toNativeSeparators(*output) << ": " << layout.pageCount() << " pages\n";

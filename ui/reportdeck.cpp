@@ -1,12 +1,13 @@
 #include "reportdeck.h"
 
+#include "store/storeerror.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgRenderer>
 #include <algorithm>
 #include <deque>
@@ -584,43 +585,42 @@ void DeckLayout::Plan::paintFooter(QPainter &painter, int page) const
                      QCoreApplication::translate("DeckLayout", "%1 / %2").arg(page + 1).arg(pages.size()));
 }
 
-bool writeDeckPdf(const Deck &deck, const QString &path, QString *error, const DeckProgress &progress)
+bool writeDeckPdf(const Deck &deck, const QString &path, QString *error, const DeckProgress &progress,
+                  store::ExistingFile existing)
 {
     const DeckLayout layout(deck);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    {
-        QPdfWriter pdf(&file);
-        pdf.setResolution(96);
-        pdf.setPageSize(QPageSize(QSizeF(kDeckPageWidth / 96.0, kDeckPageHeight / 96.0), QPageSize::Inch));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(deck.title);
-        pdf.setCreator(QStringLiteral("Headroom"));
-        QPainter painter;
-        if (!painter.begin(&pdf)) {
-            file.cancelWriting();
-            *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: the PDF could not be started.").arg(path);
-            return false;
-        }
-        const int total = layout.pageCount();
-        for (int page = 0; page < total; ++page) {
-            if (page > 0)
-                pdf.newPage();
-            layout.paintPage(painter, page);
-            if (progress && !progress(page + 1, total)) {
-                painter.end();
-                file.cancelWriting();
-                *error = QCoreApplication::translate("DeckLayout", "Export cancelled: %1 was not written.").arg(path);
+    try {
+        store::ExportFile file(path, existing);
+        {
+            QPdfWriter pdf(&file.device());
+            pdf.setResolution(96);
+            pdf.setPageSize(QPageSize(QSizeF(kDeckPageWidth / 96.0, kDeckPageHeight / 96.0), QPageSize::Inch));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setTitle(deck.title);
+            pdf.setCreator(QStringLiteral("Headroom"));
+            QPainter painter;
+            if (!painter.begin(&pdf)) {
+                *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: the PDF could not be started.")
+                             .arg(path);
                 return false;
             }
+            const int total = layout.pageCount();
+            for (int page = 0; page < total; ++page) {
+                if (page > 0)
+                    pdf.newPage();
+                layout.paintPage(painter, page);
+                if (progress && !progress(page + 1, total)) {
+                    painter.end();
+                    *error = QCoreApplication::translate("DeckLayout", "Export cancelled: %1 was not written.")
+                                 .arg(path);
+                    return false;
+                }
+            }
+            painter.end();
         }
-        painter.end();
-    }
-    if (!file.commit()) {
-        *error = QCoreApplication::translate("DeckLayout", "Cannot write %1: %2").arg(path, file.errorString());
+        file.commit();
+    } catch (const store::StoreError &e) {
+        *error = e.message();
         return false;
     }
     return true;

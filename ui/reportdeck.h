@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/exportfile.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -80,9 +82,11 @@ private:
 // Called after each page with (pages done, total); return false to cancel.
 using DeckProgress = std::function<bool(int done, int total)>;
 
-// Writes the deck as a vector PDF with its fonts embedded. The file is replaced only when
-// the whole deck was written: on failure or cancel the previous file stays as it was and
-// `error` says why (naming the file).
-bool writeDeckPdf(const Deck &deck, const QString &path, QString *error, const DeckProgress &progress = {});
+// Writes the deck as a vector PDF with its fonts embedded, through a store::ExportFile: the
+// file appears only when the whole deck was written; on failure or cancel nothing is left
+// behind, a previous file stays as it was and `error` says why (naming the file). A symbolic
+// link at `path` is refused, and an existing file unless `existing` is Replace.
+bool writeDeckPdf(const Deck &deck, const QString &path, QString *error, const DeckProgress &progress = {},
+                  store::ExistingFile existing = store::ExistingFile::Refuse);
 
 } // namespace headroom::ui

@@ -334,11 +334,10 @@ void ReportPage::chooseExportPath()
     title.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
     const QString suggested = QDir::home().filePath((title.isEmpty() ? QStringLiteral("capacity-report") : title)
                                                     + QStringLiteral(".pdf"));
-    QString path = Dialogs::saveFileName(this, tr("Export report"), suggested, tr("PDF document (*.pdf)"));
+    const QString path = Dialogs::exportFileName(this, tr("Export report"), suggested, tr("PDF document (*.pdf)"),
+                                                 {QStringLiteral("pdf")});
     if (path.isEmpty())
         return;
-    if (!path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
-        path += QStringLiteral(".pdf");
     startExport(path);
 }
 
@@ -358,11 +357,14 @@ void ReportPage::startExport(const QString &path)
     QPointer<QProgressBar> bar = m_progress;
     m_worker.reset(QThread::create([deck = std::move(deck), path, cancelled, outcome, bar] {
         QString error;
-        const bool written = writeDeckPdf(deck, path, &error, [&](int done, int total) {
-            if (bar)
-                QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, done * 100 / total));
-            return !cancelled->load();
-        });
+        const bool written = writeDeckPdf(
+            deck, path, &error,
+            [&](int done, int total) {
+                if (bar)
+                    QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, done * 100 / total));
+                return !cancelled->load();
+            },
+            store::ExistingFile::Replace);
         *outcome = {written, written ? path : error};
     }));
     connect(m_worker.get(), &QThread::finished, this,

@@ -45,7 +45,11 @@ public:
     int deckPageCount() const;
     void moveSelected(int delta);
     void removeSelected();
-    // Writes the deck to `path` off the GUI thread; exportFinished tells the outcome.
+    // Asks for the PDF to write (Dialogs::exportFileName: confirms replacing a file, refuses a
+    // symbolic link) and starts the export.
+    void chooseExportPath();
+    // Writes the deck to `path` off the GUI thread, replacing a file there (the caller has
+    // confirmed it); exportFinished tells the outcome.
     void startExport(const QString &path);
     void cancelExport();
     bool exportRunning() const;
@@ -57,7 +61,6 @@ private:
     void refresh();
     void refreshPreview();
     void editSettings(int field, const QString &value);
-    void chooseExportPath();
     void rowsDropped(int from, int to);
     void finishExport(bool written, const QString &message);
 

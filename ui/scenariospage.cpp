@@ -33,7 +33,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
@@ -1555,10 +1554,14 @@ void ScenariosPage::updateYaml()
             const auto alternatives = engine::deviceAlternatives(m_workspace.gpus(), plan.gpuId,
                                                                  scenario->autoscale.fallbackGpuIds,
                                                                  plan.gpusPerReplica);
-            text = store::draResourceClaimTemplateYaml(engine::kubernetesName(plan.pool + "-" + plan.workload + "-gpu"),
+            store::requireName("pool", "the elastic pool's name", plan.pool);
+            store::requireName("workload", "the workload's name", plan.workload);
+            text = store::draResourceClaimTemplateYaml(plan.pool + "-" + plan.workload + "-gpu",
                                                        plan.kubernetesNamespace, alternatives);
         } else {
-            text = store::kedaScaledObjectYaml(plan, engine::kubernetesName(plan.workload + "-" + plan.pool));
+            store::requireName("pool", "the elastic pool's name", plan.pool);
+            store::requireName("workload", "the workload's name", plan.workload);
+            text = store::kedaScaledObjectYaml(plan, plan.workload + "-" + plan.pool);
         }
     } catch (const engine::InputError &e) {
         m_yaml->setPlainText(QString());
@@ -1601,15 +1604,16 @@ void ScenariosPage::copyYaml()
     setStatus(tr("YAML copied to the clipboard."));
 }
 
-bool ScenariosPage::saveYaml(const QString &path, QString *error) const
+bool ScenariosPage::saveYaml(const QString &path, QString *error, store::ExistingFile existing) const
 {
     if (yamlText().isEmpty()) {
         *error = tr("There is no YAML to save: the scenario has no elastic pool serving a workload.");
         return false;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(yamlText().toUtf8()) < 0 || !file.commit()) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    try {
+        store::writeExportFile(path, yamlText().toUtf8(), existing);
+    } catch (const store::StoreError &e) {
+        *error = e.message();
         return false;
     }
     return true;
@@ -1621,14 +1625,14 @@ void ScenariosPage::saveYamlWithDialog()
     const QString suggested = engine::kubernetesName(currentName().toStdString()).empty()
                                   ? QStringLiteral("scenario")
                                   : qs(engine::kubernetesName(currentName().toStdString()));
-    QString path = Dialogs::saveFileName(this, tr("Save YAML"), suggested + QLatin1Char('-') + kind + QStringLiteral(".yaml"),
-                                         tr("YAML files (*.yaml *.yml)"));
+    const QString path = Dialogs::exportFileName(this, tr("Save YAML"),
+                                                 suggested + QLatin1Char('-') + kind + QStringLiteral(".yaml"),
+                                                 tr("YAML files (*.yaml *.yml)"),
+                                                 {QStringLiteral("yaml"), QStringLiteral("yml")});
     if (path.isEmpty())
         return;
-    if (!path.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive) && !path.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive))
-        path += QStringLiteral(".yaml");
     QString error;
-    if (!saveYaml(path, &error)) {
+    if (!saveYaml(path, &error, store::ExistingFile::Replace)) {
         Dialogs::warning(this, tr("Save failed"), error);
         return;
     }

@@ -3,6 +3,7 @@
 #include "engine/autoscale.h"
 #include "engine/scenario.h"
 #include "page.h"
+#include "store/exportfile.h"
 
 #include <QString>
 #include <QStringList>
@@ -70,7 +71,12 @@ public:
     // The deployment YAML shown (KEDA ScaledObject or DRA ResourceClaimTemplate).
     QString yamlText() const;
     void showYaml(const QString &kind); // "keda" | "dra"
-    bool saveYaml(const QString &path, QString *error) const;
+    // Writes the YAML shown through a store::ExportFile (whole or not at all; never through a
+    // symbolic link; an existing file only with Replace).
+    bool saveYaml(const QString &path, QString *error,
+                  store::ExistingFile existing = store::ExistingFile::Refuse) const;
+    // Asks for a file with Dialogs::exportFileName (confirming a replace) and saves the YAML.
+    void saveYamlWithDialog();
 
 signals:
     void evaluated();
@@ -107,7 +113,6 @@ private:
     void updateCompare();
     void updateYaml();
     void copyYaml();
-    void saveYamlWithDialog();
     void setStatus(const QString &text, bool error = false);
 
     store::Workspace &m_workspace;

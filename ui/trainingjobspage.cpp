@@ -2,6 +2,7 @@
 
 #include "dialogs.h"
 #include "format.h"
+#include "store/exportfile.h"
 #include "store/storeerror.h"
 #include "store/trainingjson.h"
 #include "store/workspace.h"
@@ -22,7 +23,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -768,13 +768,15 @@ void TrainingJobsPage::exportJsonWithDialog()
     const auto job = m_workspace.trainingJob(currentName());
     if (!job)
         return;
-    const QString path = Dialogs::saveFileName(this, tr("Export training job"), currentName() + QStringLiteral(".json"),
-                                               tr("JSON files (*.json)"));
+    const QString path = Dialogs::exportFileName(this, tr("Export training job"),
+                                                 currentName() + QStringLiteral(".json"), tr("JSON files (*.json)"),
+                                                 {QStringLiteral("json")});
     if (path.isEmpty())
         return;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(store::trainingJobJsonText(*job)) < 0 || !file.commit()) {
-        Dialogs::warning(this, tr("Export failed"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    try {
+        store::writeExportFile(path, store::trainingJobJsonText(*job), store::ExistingFile::Replace);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Export failed"), e.message());
         return;
     }
     setStatus(tr("Exported %1 to %2.").arg(currentName(), path));

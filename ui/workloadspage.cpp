@@ -4,6 +4,7 @@
 #include "engine/errors.h"
 #include "engine/trace.h"
 #include "format.h"
+#include "store/exportfile.h"
 #include "store/storeerror.h"
 #include "store/workloadjson.h"
 #include "store/workspace.h"
@@ -21,7 +22,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QUndoStack>
@@ -552,14 +552,15 @@ void WorkloadsPage::exportJsonWithDialog()
     const auto w = m_workspace.workload(currentName());
     if (!w)
         return;
-    const QString path = Dialogs::saveFileName(this, tr("Export workload"), currentName() + QStringLiteral(".json"),
-                                               tr("JSON files (*.json)"));
+    const QString path = Dialogs::exportFileName(this, tr("Export workload"), currentName() + QStringLiteral(".json"),
+                                                 tr("JSON files (*.json)"), {QStringLiteral("json")});
     if (path.isEmpty())
         return;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(QJsonDocument(store::workloadToJson(*w)).toJson(QJsonDocument::Indented)) < 0 || !file.commit()) {
-        Dialogs::warning(this, tr("Export failed"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    try {
+        store::writeExportFile(path, QJsonDocument(store::workloadToJson(*w)).toJson(QJsonDocument::Indented),
+                               store::ExistingFile::Replace);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Export failed"), e.message());
         return;
     }
     setStatus(tr("Exported %1 to %2.").arg(currentName(), path));

@@ -190,22 +190,95 @@ std::vector<DeviceAlternative> deviceAlternatives(const std::vector<GpuSpec> &ca
     return alternatives;
 }
 
+namespace {
+
+constexpr size_t kMaxLabel = 63;
+
+// `name` cut so that "-" and a 6-digit hash still fit in a label, without a trailing "-".
+std::string withHash(std::string name, const std::string &text)
+{
+    const std::string hash = shortNameHash(text);
+    if (name.size() > kMaxLabel - hash.size() - 1)
+        name.resize(kMaxLabel - hash.size() - 1);
+    while (!name.empty() && name.back() == '-')
+        name.pop_back();
+    return name.empty() ? hash : name + "-" + hash;
+}
+
+} // namespace
+
+std::string shortNameHash(const std::string &text)
+{
+    uint32_t hash = 2166136261u; // FNV-1a, 32 bits
+    for (unsigned char c : text) {
+        hash ^= c;
+        hash *= 16777619u;
+    }
+    char buffer[9];
+    std::snprintf(buffer, sizeof buffer, "%06x", unsigned(hash & 0xffffffu));
+    return buffer;
+}
+
 std::string kubernetesName(const std::string &text)
 {
     std::string name;
     for (unsigned char c : text) {
-        if (std::isalnum(c))
+        if (c < 0x80 && std::isalnum(c))
             name += char(std::tolower(c));
         else if (!name.empty() && name.back() != '-')
             name += '-';
     }
     while (!name.empty() && name.back() == '-')
         name.pop_back();
-    if (name.size() > 63)
-        name.resize(63);
-    while (!name.empty() && name.back() == '-')
-        name.pop_back();
+    if (name.size() > kMaxLabel)
+        return withHash(name, text);
     return name.empty() ? std::string("headroom") : name;
+}
+
+bool isDnsLabel(const std::string &text)
+{
+    if (text.empty() || text.size() > kMaxLabel)
+        return false;
+    for (unsigned char c : text) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+            return false;
+    }
+    return text.front() != '-' && text.back() != '-';
+}
+
+bool isPrometheusMetricName(const std::string &text)
+{
+    if (text.empty())
+        return false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+        if (!letter && !(i > 0 && c >= '0' && c <= '9'))
+            return false;
+    }
+    return true;
+}
+
+bool isPrometheusLabelName(const std::string &text)
+{
+    return isPrometheusMetricName(text) && text.find(':') == std::string::npos;
+}
+
+std::string KubernetesNames::nameFor(const std::string &text)
+{
+    for (const auto &[given, name] : m_given) {
+        if (given == text)
+            return name;
+    }
+    const auto taken = [this](const std::string &name) {
+        return std::any_of(m_given.begin(), m_given.end(), [&](const auto &g) { return g.second == name; });
+    };
+    std::string name = kubernetesName(text);
+    // A hash shared by two texts (one in 16.7 million) moves on to the hash of the text and a count.
+    for (int attempt = 1; taken(name); ++attempt)
+        name = withHash(kubernetesName(text), attempt == 1 ? text : text + "#" + std::to_string(attempt));
+    m_given.emplace_back(text, name);
+    return name;
 }
 
 } // namespace headroom::engine

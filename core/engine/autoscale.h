@@ -72,7 +72,33 @@ struct DeviceAlternative {
 std::vector<DeviceAlternative> deviceAlternatives(const std::vector<GpuSpec> &catalog, const std::string &gpuId,
                                                   const std::vector<std::string> &fallbackGpuIds, int gpusPerReplica);
 
-// A Kubernetes resource name from free text: lower case, [a-z0-9-], at most 63 characters.
+// A Kubernetes resource name from free text, valid as a DNS-1123 label (and so as a
+// subdomain): lower case, [a-z0-9-], starting and ending with a letter or digit, at most 63
+// characters. A text cut to fit ends in "-" and a 6-digit hash of the whole text, so two long
+// texts sharing their first 63 characters get different names. "headroom" when no letter or
+// digit is left.
 std::string kubernetesName(const std::string &text);
+
+// A short stable hash of `text`: 6 lower-case hex digits (FNV-1a), the same on every platform.
+std::string shortNameHash(const std::string &text);
+
+// True when `text` is already a valid DNS-1123 label (what a namespace must be).
+bool isDnsLabel(const std::string &text);
+
+// The Prometheus grammar: metric names [a-zA-Z_:][a-zA-Z0-9_:]*, label names [a-zA-Z_][a-zA-Z0-9_]*.
+bool isPrometheusMetricName(const std::string &text);
+bool isPrometheusLabelName(const std::string &text);
+
+// The names of the objects of one YAML stream, all different: each text gets its
+// kubernetesName unless another text already has that name ("flex spot" and "flex-spot"); then
+// it gets the name cut to fit plus "-" and the text's shortNameHash. The same text asked
+// twice gets the same name. The first text to claim a name keeps it.
+class KubernetesNames {
+public:
+    std::string nameFor(const std::string &text);
+
+private:
+    std::vector<std::pair<std::string, std::string>> m_given; // text, name
+};
 
 } // namespace headroom::engine

@@ -1,5 +1,6 @@
 #include "scenario.h"
 
+#include "autoscale.h"
 #include "cost.h"
 #include "errors.h"
 #include "packing_advice.h"
@@ -1207,8 +1208,32 @@ std::vector<FieldProblem> validate(const Scenario &scenario)
     if (a.maxQueueDelayMs && !(*a.maxQueueDelayMs > 0 && *a.maxQueueDelayMs <= 3.6e6))
         add("autoscale.max_queue_delay_ms", "max_queue_delay_ms must be greater than 0 and at most 3.6e+06 (got "
                                                 + show(*a.maxQueueDelayMs) + ")");
+    // A value as a message shows it: control characters visible, at most 40 characters.
+    const auto shown = [](const std::string &text) {
+        size_t cut = std::min<size_t>(text.size(), 40);
+        while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
+            --cut; // not inside a UTF-8 sequence
+        std::string out;
+        for (unsigned char c : text.substr(0, cut)) {
+            if (c == '\n')
+                out += "\\n";
+            else if (c < 0x20 || c == 0x7f)
+                out += "\\x" + std::string(1, "0123456789ABCDEF"[c >> 4]) + "0123456789ABCDEF"[c & 15];
+            else
+                out += char(c);
+        }
+        return "\"" + out + (text.size() > 40 ? "…\"" : "\"");
+    };
     if (a.metric.empty())
         add("autoscale.metric", "metric must not be empty");
+    else if (!isPrometheusMetricName(a.metric))
+        add("autoscale.metric", "metric " + shown(a.metric)
+                                    + " is not a Prometheus metric name: letters, digits, '_' and ':', not starting "
+                                      "with a digit ([a-zA-Z_:][a-zA-Z0-9_:]*)");
+    if (!isDnsLabel(a.kubernetesNamespace))
+        add("autoscale.namespace", "namespace " + shown(a.kubernetesNamespace)
+                                       + " is not a Kubernetes namespace name: lower-case letters, digits and '-', "
+                                         "at most 63, starting and ending with a letter or digit");
     return problems;
 }
 

@@ -41,11 +41,11 @@ int main(int argc, char *argv[])
     const QString path = dir.filePath("deck.pdf");
     QString error;
     const bench::Timing write = bench::measure(1, 5, [&] {
-        if (!ui::writeDeckPdf(deck, path, &error))
+        if (!ui::writeDeckPdf(deck, path, &error, {}, store::ExistingFile::Replace))
             std::fprintf(stderr, "%s\n", qPrintable(error));
     });
     const bench::Timing full = bench::measure(1, 5, [&] {
-        if (!ui::writeDeckPdf(ui::workspaceDeck(workspace), path, &error))
+        if (!ui::writeDeckPdf(ui::workspaceDeck(workspace), path, &error, {}, store::ExistingFile::Replace))
             std::fprintf(stderr, "%s\n", qPrintable(error));
     });
     const bench::Timing snapshot = bench::measure(1, 5, [&] { ui::reportItemFromFigure(figures.front()); });

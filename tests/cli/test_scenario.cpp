@@ -336,3 +336,67 @@ TEST_CASE("A scenario exported as JSON imports into another workspace", "[scenar
     RUN_HEADROOM(list, ws, {"scenario", "list", "--json"});
     CHECK(parseJsonObject(list.out).value("scenarios").toArray().size() == 4);
 }
+
+TEST_CASE("autoscale keeps object names unique and quotes names that look like numbers", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    {
+        store::Workspace workspace(ws.workspace());
+        workspace.putScenario(scenario("2024", {pool("flex spot", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0),
+                                                pool("flex-spot", engine::PoolTier::Spot, engine::PoolSizing::Auto, 0)}));
+    }
+    RUN_HEADROOM(dra, ws, {"autoscale", "--scenario", "2024", "--emit", "dra"});
+    REQUIRE(dra.exitCode == 0);
+    const auto docs = YAML::LoadAll(dra.out.toStdString());
+    REQUIRE(docs.size() == 2);
+    const std::string first = docs[0]["metadata"]["name"].as<std::string>();
+    const std::string second = docs[1]["metadata"]["name"].as<std::string>();
+    CHECK(first == "2024-flex-spot-gpu");
+    CHECK(second != first);
+    CHECK(second.rfind("2024-flex-spot-gpu-", 0) == 0);
+    CHECK(docs[0]["metadata"]["name"].Tag() == "!");
+
+    RUN_HEADROOM(keda, ws, {"autoscale", "--scenario", "2024", "--emit", "keda", "--pool", "flex spot",
+                            "--deployment", "2024"});
+    REQUIRE(keda.exitCode == 0);
+    CHECK(keda.out.contains("name: \"2024\""));
+    CHECK(YAML::Load(keda.out.toStdString())["spec"]["scaleTargetRef"]["name"].as<std::string>() == "2024");
+}
+
+TEST_CASE("autoscale refuses blank names, a bad namespace and a metric that could change the query", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(blank, ws, {"autoscale", "--scenario", "elastic", "--emit", "keda", "--deployment", "   "});
+    CHECK(blank.exitCode == 2);
+    CHECK(blank.err.contains("deployment: the name of the Deployment to scale is only white space"));
+    CHECK(blank.out.isEmpty());
+    {
+        // The workspace refuses to store a scenario whose metric or namespace the YAML could
+        // not carry as given; the export refuses them too (tests/store/test_autoscaleyaml.cpp).
+        store::Workspace workspace(ws.workspace());
+        engine::Scenario s = scenario("hostile", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
+        s.autoscale.metric = "vllm:num_requests_waiting\nor vector(1000) #";
+        CHECK_THROWS_WITH(workspace.putScenario(s), Catch::Contains("not a Prometheus metric name"));
+        engine::Scenario t = scenario("wrong namespace", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
+        t.autoscale.kubernetesNamespace = "Serving Prod";
+        CHECK_THROWS_WITH(workspace.putScenario(t), Catch::Contains("\"Serving Prod\" is not a Kubernetes namespace name"));
+        engine::Scenario u = scenario("blank pool", {pool(" ", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
+        workspace.putScenario(u);
+    }
+    RUN_HEADROOM(blankPool, ws, {"autoscale", "--scenario", "blank pool", "--emit", "dra"});
+    CHECK(blankPool.exitCode == 2);
+    CHECK(blankPool.err.contains("pool: the name of an elastic pool of scenario 'blank pool' is only white space"));
+
+    // A scenario document carrying such a metric is refused on import, naming it.
+    RUN_HEADROOM(exported, ws, {"export", "scenario", "elastic"});
+    REQUIRE(exported.exitCode == 0);
+    QString json = exported.out;
+    REQUIRE(json.contains("\"vllm:num_requests_waiting\""));
+    json.replace("\"vllm:num_requests_waiting\"", "\"up\\nor vector(1000) #\"");
+    const QString file = ws.writeFile("hostile.json", json.toUtf8());
+    RUN_HEADROOM(imported, ws, {"import", file});
+    CHECK(imported.exitCode == 2);
+    CHECK(imported.err.contains("not a Prometheus metric name"));
+}

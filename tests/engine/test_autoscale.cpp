@@ -128,3 +128,42 @@ TEST_CASE("DRA alternatives list the pool's GPU first, then the fallbacks", "[au
     CHECK(kubernetesName("***") == "headroom");
     CHECK(kubernetesName(std::string(80, 'a')).size() == 63);
 }
+
+TEST_CASE("A scenario's autoscale metric and namespace are checked against the Prometheus and DNS grammars",
+          "[autoscale]")
+{
+    const auto problemsAt = [](const Scenario &s, const std::string &field) {
+        std::vector<std::string> messages;
+        for (const FieldProblem &p : validate(s)) {
+            if (p.field == field)
+                messages.push_back(p.message);
+        }
+        return messages;
+    };
+    Scenario s = coreAndFlex();
+    CHECK(problemsAt(s, "autoscale.metric").empty());
+    CHECK(problemsAt(s, "autoscale.namespace").empty());
+    s.autoscale.metric = "vllm:num_requests_waiting\nor vector(1000) #";
+    s.autoscale.kubernetesNamespace = "Serving Prod";
+    const auto metric = problemsAt(s, "autoscale.metric");
+    REQUIRE(metric.size() == 1);
+    CHECK_THAT(metric[0], Catch::Matchers::Contains("\"vllm:num_requests_waiting\\nor vector(1000…\""));
+    CHECK_THAT(metric[0], Catch::Matchers::Contains("not a Prometheus metric name"));
+    const auto ns = problemsAt(s, "autoscale.namespace");
+    REQUIRE(ns.size() == 1);
+    CHECK_THAT(ns[0], Catch::Matchers::Contains("\"Serving Prod\""));
+    s.autoscale.metric = std::string(100, 'x') + "-";
+    CHECK_THAT(problemsAt(s, "autoscale.metric").at(0), Catch::Matchers::Contains("…\""));
+
+    CHECK(isDnsLabel("customer-care"));
+    CHECK_FALSE(isDnsLabel("customer-care-"));
+    CHECK_FALSE(isDnsLabel(""));
+    // Cut names end in a hash of the whole text, so 63-character prefixes do not collide.
+    const std::string a = kubernetesName(std::string(70, 'a') + "1");
+    const std::string b = kubernetesName(std::string(70, 'a') + "2");
+    CHECK(a != b);
+    CHECK(a.size() == 63);
+    CHECK(a.substr(57) == shortNameHash(std::string(70, 'a') + "1"));
+    CHECK(shortNameHash("flex spot") == shortNameHash("flex spot"));
+    CHECK(shortNameHash("flex spot").size() == 6);
+}

@@ -6,10 +6,12 @@
 #include "ui/dialogs.h"
 #include "ui/kvpage.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 using namespace headroom;
 
@@ -91,13 +93,67 @@ TEST_CASE("Export from the chart panel asks for a file name, adds the suffix, an
     CHECK(QFile::exists(dir.filePath("from-menu.pdf")));
 
     ui::Dialogs::queueFileAnswer(dir.filePath("missing-folder/x.pdf"));
-    {
-        // The PDF writer cannot open a file in a folder that does not exist, and QPainter says so.
-        const ExpectedQtWarning cannotWrite(QStringLiteral("QPainter::begin(): Returned false"));
-        panel->exportWithDialog("pdf");
-    }
+    // The file cannot be created in a folder that does not exist: said before anything is painted.
+    panel->exportWithDialog("pdf");
     const QStringList shown = ui::Dialogs::takeShownMessages();
     ui::Dialogs::setScripted(false);
     REQUIRE(shown.size() == 1);
     CHECK(shown.first().contains("missing-folder/x.pdf"));
+}
+
+TEST_CASE("Export asks before replacing a file, refuses a symbolic link, and keeps the file on No")
+{
+    TempWorkspace ws;
+    ui::KvPage page(*ws);
+    ui::ChartPanel *panel = page.chartPanels().first();
+    QTemporaryDir dir;
+    const QString existing = dir.filePath("chart.png");
+    {
+        QFile file(existing);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("previous chart");
+    }
+    const auto contents = [](const QString &path) {
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::ReadOnly));
+        return file.readAll();
+    };
+    ui::Dialogs::setScripted(true);
+
+    // The suffix is added after the picker: the picker never saw chart.png, so it is asked here.
+    ui::Dialogs::queueFileAnswer(dir.filePath("chart"));
+    ui::Dialogs::queueQuestionAnswer(false);
+    panel->exportWithDialog("png");
+    QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains(existing));
+    CHECK(shown.first().contains("already exists"));
+    CHECK(contents(existing) == "previous chart");
+
+    // Picked as it is, it is asked too; Yes replaces it.
+    ui::Dialogs::queueFileAnswer(existing);
+    ui::Dialogs::queueQuestionAnswer(true);
+    panel->exportWithDialog("png");
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("replace"));
+    CHECK(contents(existing).startsWith("\x89PNG"));
+    CHECK(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden) == QStringList{"chart.png"});
+
+    // A symbolic link is refused with a warning and no question; the file it points to stays.
+    const QString victim = dir.filePath("victim.svg");
+    {
+        QFile file(victim);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("keep me");
+    }
+    REQUIRE(QFile::link(victim, dir.filePath("link.svg")));
+    ui::Dialogs::queueFileAnswer(dir.filePath("link.svg"));
+    ui::Dialogs::queueQuestionAnswer(true);
+    panel->exportWithDialog("svg");
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("symbolic link"));
+    CHECK(contents(victim) == "keep me");
+    ui::Dialogs::setScripted(false);
 }

@@ -13,6 +13,7 @@
 #include <QBarSeries>
 #include <QChart>
 #include <QComboBox>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -389,6 +390,43 @@ TEST_CASE("Scenarios page: the elastic pool's KEDA and DRA YAML, saved or refuse
     CHECK(QFileInfo(dir.filePath("claim.yaml")).size() > 50);
     CHECK_FALSE(page.saveYaml(dir.filePath("missing/folder/claim.yaml"), &error));
     CHECK(error.contains("claim.yaml"));
+
+    // An existing file is replaced only when asked (the dialog confirms it first).
+    const auto contents = [](const QString &path) {
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::ReadOnly));
+        return file.readAll();
+    };
+    const QByteArray saved = contents(dir.filePath("claim.yaml"));
+    {
+        QFile file(dir.filePath("claim.yaml"));
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("previous: claim\n");
+    }
+    CHECK_FALSE(page.saveYaml(dir.filePath("claim.yaml"), &error));
+    CHECK(error.contains("already exists"));
+    CHECK(contents(dir.filePath("claim.yaml")) == "previous: claim\n");
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::queueFileAnswer(dir.filePath("claim.yaml"));
+    ui::Dialogs::queueQuestionAnswer(false);
+    page.saveYamlWithDialog();
+    CHECK(ui::Dialogs::takeShownMessages().size() == 1);
+    CHECK(contents(dir.filePath("claim.yaml")) == "previous: claim\n");
+    ui::Dialogs::queueFileAnswer(dir.filePath("claim"));
+    ui::Dialogs::queueQuestionAnswer(true);
+    page.saveYamlWithDialog();
+    CHECK(ui::Dialogs::takeShownMessages().first().contains("claim.yaml already exists"));
+    CHECK(contents(dir.filePath("claim.yaml")) == saved);
+    // A symbolic link is refused; the file it points to is not written.
+    REQUIRE(QFile::link(dir.filePath("claim.yaml"), dir.filePath("link.yml")));
+    CHECK_FALSE(page.saveYaml(dir.filePath("link.yml"), &error, store::ExistingFile::Replace));
+    CHECK(error.contains("symbolic link"));
+    ui::Dialogs::queueFileAnswer(dir.filePath("link.yml"));
+    ui::Dialogs::queueQuestionAnswer(true);
+    page.saveYamlWithDialog();
+    CHECK(ui::Dialogs::takeShownMessages().first().contains("symbolic link"));
+    CHECK(contents(dir.filePath("claim.yaml")) == saved);
+    ui::Dialogs::setScripted(false);
 
     // A fleet without an elastic pool has nothing to deploy, and says so.
     page.selectScenario("Support bot static");
