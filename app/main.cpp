@@ -1,7 +1,7 @@
 // headroom: the GUI by default, headless verbs for scripts and CI.
 #include "cli/cli.h"
-#include "ui/application.h"
-#include "ui/reportcli.h"
+#include "ui/common/application.h"
+#include "ui/report/reportcli.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

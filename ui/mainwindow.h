@@ -1,6 +1,6 @@
 #pragma once
 
-#include "reporttarget.h"
+#include "report/reporttarget.h"
 
 #include <QMainWindow>
 #include <memory>

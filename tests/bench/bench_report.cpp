@@ -3,11 +3,11 @@
 #include "benchtiming.h"
 
 #include "store/workspace.h"
-#include "ui/chartpanel.h"
-#include "ui/costpage.h"
-#include "ui/kvpage.h"
-#include "ui/reportdeck.h"
-#include "ui/reportsnapshot.h"
+#include "ui/common/chartpanel.h"
+#include "ui/cost/costpage.h"
+#include "ui/inference/kvpage.h"
+#include "ui/report/reportdeck.h"
+#include "ui/report/reportsnapshot.h"
 
 #include <QApplication>
 #include <QTemporaryDir>

@@ -1,12 +1,12 @@
 // UI benchmarks (DESIGN §7): cold start to the main window shown, and a KV page input
 // change until its chart is repainted, on the offscreen platform.
 #include "store/workspace.h"
-#include "ui/chartpanel.h"
-#include "ui/kvpage.h"
+#include "ui/common/chartpanel.h"
+#include "ui/inference/kvpage.h"
 #include "store/migprofiles.h"
 #include "ui/mainwindow.h"
-#include "ui/miglayoutview.h"
-#include "ui/theme.h"
+#include "ui/fleet/miglayoutview.h"
+#include "ui/common/theme.h"
 
 #include <QApplication>
 #include <QSpinBox>

@@ -1,9 +1,9 @@
 #include "uitestsupport.h"
 
-#include "ui/catalogentrydialog.h"
-#include "ui/catalogpage.h"
-#include "ui/catalogtablemodel.h"
-#include "ui/dialogs.h"
+#include "ui/catalog/catalogentrydialog.h"
+#include "ui/catalog/catalogpage.h"
+#include "ui/catalog/catalogtablemodel.h"
+#include "ui/common/dialogs.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

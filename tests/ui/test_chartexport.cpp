@@ -1,10 +1,10 @@
 #include "uitestsupport.h"
 #include "qtwarnings.h"
 
-#include "ui/chartexport.h"
-#include "ui/chartpanel.h"
-#include "ui/dialogs.h"
-#include "ui/kvpage.h"
+#include "ui/common/chartexport.h"
+#include "ui/common/chartpanel.h"
+#include "ui/common/dialogs.h"
+#include "ui/inference/kvpage.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 #include "uitestsupport.h"
 
-#include "ui/chartexport.h"
-#include "ui/chartpanel.h"
-#include "ui/costpage.h"
-#include "ui/dialogs.h"
+#include "ui/common/chartexport.h"
+#include "ui/common/chartpanel.h"
+#include "ui/cost/costpage.h"
+#include "ui/common/dialogs.h"
 
 #include <QAreaSeries>
 #include <QBarSeries>

@@ -1,9 +1,9 @@
 #include "uitestsupport.h"
 #include "publictraces.h"
 
-#include "ui/chartpanel.h"
-#include "ui/forecastcharts.h"
-#include "ui/forecastpage.h"
+#include "ui/common/chartpanel.h"
+#include "ui/cost/forecastcharts.h"
+#include "ui/cost/forecastpage.h"
 
 #include <QAreaSeries>
 #include <QBarSeries>

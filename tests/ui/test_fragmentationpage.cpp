@@ -1,8 +1,8 @@
 #include "uitestsupport.h"
 
-#include "ui/chartpanel.h"
-#include "ui/fragmapview.h"
-#include "ui/fragmentationpage.h"
+#include "ui/common/chartpanel.h"
+#include "ui/fleet/fragmapview.h"
+#include "ui/fleet/fragmentationpage.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

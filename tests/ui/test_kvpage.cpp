@@ -1,7 +1,7 @@
 #include "uitestsupport.h"
 
-#include "ui/chartpanel.h"
-#include "ui/kvpage.h"
+#include "ui/common/chartpanel.h"
+#include "ui/inference/kvpage.h"
 
 #include <QChart>
 #include <QComboBox>

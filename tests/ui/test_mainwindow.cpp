@@ -1,12 +1,12 @@
 #include "uitestsupport.h"
 
-#include "ui/catalogpage.h"
-#include "ui/dialogs.h"
-#include "ui/forecastpage.h"
-#include "ui/kvpage.h"
+#include "ui/catalog/catalogpage.h"
+#include "ui/common/dialogs.h"
+#include "ui/cost/forecastpage.h"
+#include "ui/inference/kvpage.h"
 #include "ui/mainwindow.h"
-#include "ui/trainingjobspage.h"
-#include "ui/trainingpage.h"
+#include "ui/training/trainingjobspage.h"
+#include "ui/training/trainingpage.h"
 
 #include <QApplication>
 #include <QFontDatabase>

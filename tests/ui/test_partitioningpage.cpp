@@ -1,8 +1,8 @@
 #include "uitestsupport.h"
 
-#include "ui/chartexport.h"
-#include "ui/miglayoutview.h"
-#include "ui/partitioningpage.h"
+#include "ui/common/chartexport.h"
+#include "ui/fleet/miglayoutview.h"
+#include "ui/fleet/partitioningpage.h"
 
 #include <QComboBox>
 #include <QImage>

@@ -1,9 +1,9 @@
 #include "uitestsupport.h"
 
-#include "ui/catalogpanel.h"
-#include "ui/catalogtablemodel.h"
-#include "ui/dialogs.h"
-#include "ui/ratecardspage.h"
+#include "ui/catalog/catalogpanel.h"
+#include "ui/catalog/catalogtablemodel.h"
+#include "ui/common/dialogs.h"
+#include "ui/catalog/ratecardspage.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>

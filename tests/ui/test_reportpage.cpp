@@ -1,12 +1,12 @@
 #include "uitestsupport.h"
 
-#include "ui/chartpanel.h"
-#include "ui/dialogs.h"
-#include "ui/kvpage.h"
+#include "ui/common/chartpanel.h"
+#include "ui/common/dialogs.h"
+#include "ui/inference/kvpage.h"
 #include "ui/mainwindow.h"
-#include "ui/reportdeck.h"
-#include "ui/reportpage.h"
-#include "ui/reportsnapshot.h"
+#include "ui/report/reportdeck.h"
+#include "ui/report/reportpage.h"
+#include "ui/report/reportsnapshot.h"
 
 #include <QAction>
 #include <QFile>

@@ -2,12 +2,12 @@
 
 #include "store/demoworkspace.h"
 #include "store/scenariojson.h"
-#include "ui/chartexport.h"
-#include "ui/chartpanel.h"
-#include "ui/dialogs.h"
+#include "ui/common/chartexport.h"
+#include "ui/common/chartpanel.h"
+#include "ui/common/dialogs.h"
 #include "ui/mainwindow.h"
-#include "ui/scenariocharts.h"
-#include "ui/scenariospage.h"
+#include "ui/fleet/scenariocharts.h"
+#include "ui/fleet/scenariospage.h"
 
 #include <QBarSet>
 #include <QBarSeries>

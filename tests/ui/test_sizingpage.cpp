@@ -1,9 +1,9 @@
 #include "uitestsupport.h"
 
-#include "ui/chartpanel.h"
-#include "ui/kvpage.h"
-#include "ui/servingassumptionsdialog.h"
-#include "ui/sizingpage.h"
+#include "ui/common/chartpanel.h"
+#include "ui/inference/kvpage.h"
+#include "ui/inference/servingassumptionsdialog.h"
+#include "ui/inference/sizingpage.h"
 
 #include <QBarSeries>
 #include <QChart>

@@ -1,7 +1,7 @@
 #include "uitestsupport.h"
 
-#include "ui/dialogs.h"
-#include "ui/trainingjobspage.h"
+#include "ui/common/dialogs.h"
+#include "ui/training/trainingjobspage.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,9 +1,9 @@
 #include "uitestsupport.h"
 
-#include "ui/chartexport.h"
-#include "ui/chartpanel.h"
-#include "ui/format.h"
-#include "ui/trainingpage.h"
+#include "ui/common/chartexport.h"
+#include "ui/common/chartpanel.h"
+#include "ui/common/format.h"
+#include "ui/training/trainingpage.h"
 
 #include <QAreaSeries>
 #include <QBarSet>

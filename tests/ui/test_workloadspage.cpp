@@ -1,8 +1,8 @@
 #include "uitestsupport.h"
 #include "publictraces.h"
 
-#include "ui/dialogs.h"
-#include "ui/workloadspage.h"
+#include "ui/common/dialogs.h"
+#include "ui/inference/workloadspage.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -1,0 +1,105 @@
+#include "page.h"
+
+#include "chartpanel.h"
+#include "report/reportsnapshot.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace headroom::ui {
+
+std::optional<ChartFigure> Page::currentFigure() const
+{
+    const QList<ChartPanel *> panels = chartPanels();
+    if (panels.isEmpty())
+        return std::nullopt;
+    return panels.first()->figure();
+}
+
+std::optional<DeckTable> Page::currentTable() const
+{
+    for (const QPointer<QTableWidget> &table : m_resultsTables) {
+        if (!table)
+            continue;
+        if (auto snapshot = snapshotTable(*table))
+            return snapshot;
+    }
+    return std::nullopt;
+}
+
+void Page::layOutPage(QWidget *inputs, QWidget *results, int inputsWidth)
+{
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(inputs);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(inputsWidth);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *split = new QSplitter(this);
+    split->addWidget(scroll);
+    split->addWidget(results);
+    split->setStretchFactor(1, 1);
+    split->setSizes({inputsWidth + 10, 1000});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(split);
+}
+
+QWidget *Page::resultsColumn(QWidget *top, QWidget *table, QWidget *explanation)
+{
+    auto *below = new QWidget(this);
+    auto *belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->addWidget(table, 3);
+    belowLayout->addWidget(explanation, 2);
+    auto *column = new QSplitter(Qt::Vertical, this);
+    column->addWidget(top);
+    column->addWidget(below);
+    column->setStretchFactor(0, 3);
+    column->setStretchFactor(1, 2);
+    return column;
+}
+
+QTableWidget *Page::newResultsTable(const char *objectName)
+{
+    auto *table = new QTableWidget(this);
+    table->setObjectName(QLatin1String(objectName));
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->setAlternatingRowColors(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_resultsTables << table;
+    return table;
+}
+
+QLabel *Page::newExplanation(const char *objectName)
+{
+    auto *label = new QLabel(this);
+    label->setObjectName(QLatin1String(objectName));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    return label;
+}
+
+QLabel *Page::newResultCard(const char *objectName)
+{
+    auto *label = new QLabel(this);
+    label->setObjectName(QLatin1String(objectName));
+    label->setFrameShape(QFrame::StyledPanel);
+    label->setAlignment(Qt::AlignCenter);
+    label->setMinimumHeight(64);
+    label->setTextFormat(Qt::RichText);
+    label->setWordWrap(true);
+    return label;
+}
+
+QString Page::resultCardText(const QString &value, const QString &caption)
+{
+    return QStringLiteral("<div style='font-size:20pt; font-weight:600'>%1</div><div>%2</div>").arg(value, caption);
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "chartexport.h"
+#include "report/reportdeck.h"
+
+#include <QList>
+#include <QPointer>
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QTableWidget;
+
+namespace headroom::ui {
+
+class ChartPanel;
+
+// A page of the workbench. Pages talk to the workspace, never to each other.
+class Page : public QWidget {
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+    // Charts on this page, the first being the one File ▸ Export acts on.
+    virtual QList<ChartPanel *> chartPanels() const { return {}; }
+    // The chart or view File ▸ Export and Copy act on: the first chart panel's by default.
+    virtual std::optional<ChartFigure> currentFigure() const;
+    // The numbers table "Add Table to Report" acts on: by default the first results table
+    // (newResultsTable) that shows rows, as displayed.
+    virtual std::optional<DeckTable> currentTable() const;
+
+protected:
+    // The analysis page layout of DESIGN §5: inputs on the left in a scroll area (at least
+    // `inputsWidth` wide), the results filling the rest, split by a movable handle.
+    void layOutPage(QWidget *inputs, QWidget *results, int inputsWidth);
+    // Results on the right: `top` (charts) above a read-only numbers table and an explanation.
+    QWidget *resultsColumn(QWidget *top, QWidget *table, QWidget *explanation);
+    // A read-only table of numbers and a selectable, word-wrapped explanation label.
+    QTableWidget *newResultsTable(const char *objectName);
+    QLabel *newExplanation(const char *objectName);
+    // A headline result card: a framed label showing a large value above its caption.
+    QLabel *newResultCard(const char *objectName);
+    static QString resultCardText(const QString &value, const QString &caption);
+
+private:
+    QList<QPointer<QTableWidget>> m_resultsTables;
+};
+
+} // namespace headroom::ui

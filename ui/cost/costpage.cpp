@@ -1,0 +1,647 @@
+#include "costpage.h"
+
+#include "common/chartpanel.h"
+#include "costcharts.h"
+#include "common/dialogs.h"
+#include "engine/errors.h"
+#include "common/format.h"
+#include "store/costcsv.h"
+#include "store/storeerror.h"
+#include "store/workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateEdit>
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace headroom::ui {
+
+namespace {
+
+constexpr int kHoursPerWeek = 168;
+
+QString money(const engine::Money &m)
+{
+    return QString::fromStdString(m.display());
+}
+
+// A rate with every digit the card holds: "$3.8192".
+QString rateText(const engine::Money &m)
+{
+    return QString::fromStdString(m.displayRate());
+}
+
+engine::CivilDate civil(const QDate &date)
+{
+    return engine::CivilDate{std::chrono::year{date.year()}, std::chrono::month{unsigned(date.month())},
+                             std::chrono::day{unsigned(date.day())}};
+}
+
+QString percent(double share, int decimals = 1)
+{
+    return QLocale(QLocale::English).toString(share * 100.0, 'f', decimals) + QStringLiteral(" %");
+}
+
+QLineEdit *rateEdit(QWidget *parent, const char *name, const QString &tip)
+{
+    auto *edit = new QLineEdit(parent);
+    edit->setObjectName(QLatin1String(name));
+    edit->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,9}(\\.\\d{0,9})?")), edit));
+    edit->setToolTip(tip);
+    return edit;
+}
+
+} // namespace
+
+CostPage::CostPage(store::Workspace &workspace, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+{
+    setObjectName("costPage");
+    m_sweepChart = new ChartPanel(this);
+    m_sweepChart->setObjectName("costSweepChart");
+    m_weekChart = new ChartPanel(this);
+    m_weekChart->setObjectName("costWeekChart");
+    m_monthChart = new ChartPanel(this);
+    m_monthChart->setObjectName("costMonthChart");
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->addTab(m_sweepChart, tr("Cost vs reserved GPUs"));
+    m_chartTabs->addTab(m_weekChart, tr("Hourly mix, one week"));
+    m_chartTabs->addTab(m_monthChart, tr("Monthly spend"));
+
+    m_table = newResultsTable("costTable");
+    m_recommendation = newExplanation("costRecommendation");
+    layOutPage(buildInputs(), resultsColumn(m_chartTabs, m_table, m_recommendation), 400);
+
+    connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &CostPage::refreshRateCards);
+    connect(&m_workspace, &store::Workspace::demandSeriesChanged, this, &CostPage::refreshDemandChoices);
+
+    m_updating = true;
+    refreshDemandChoices();
+    refreshRateCards();
+    m_updating = false;
+    recompute();
+}
+
+QWidget *CostPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+
+    // Demand
+    auto *demandBox = new QGroupBox(tr("Hourly demand"), panel);
+    auto *demandLayout = new QVBoxLayout(demandBox);
+    auto *sourceRow = new QHBoxLayout;
+    m_demandSource = new QComboBox(demandBox);
+    m_demandSource->setObjectName("costDemandSource");
+    m_demandSource->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_demandSource->setMinimumContentsLength(14);
+    m_demandSource->setToolTip(tr("A generated demand shape, or an hourly series imported from CSV "
+                                  "(timestamp,gpus or one gpus column)"));
+    auto *import = new QPushButton(tr("Import CSV…"), demandBox);
+    connect(import, &QPushButton::clicked, this, &CostPage::importDemandWithDialog);
+    sourceRow->addWidget(m_demandSource, 1);
+    sourceRow->addWidget(import);
+    demandLayout->addLayout(sourceRow);
+
+    m_shapeBox = new QWidget(demandBox);
+    auto *shape = new QFormLayout(m_shapeBox);
+    shape->setContentsMargins(0, 0, 0, 0);
+    auto spin = [this](double min, double max, double value, const QString &suffix, const QString &tip,
+                       int decimals = 0) {
+        auto *box = new QDoubleSpinBox(m_shapeBox);
+        box->setRange(min, max);
+        box->setDecimals(decimals);
+        box->setValue(value);
+        box->setSuffix(suffix);
+        box->setToolTip(tip);
+        connect(box, &QDoubleSpinBox::valueChanged, this, &CostPage::recompute);
+        return box;
+    };
+    m_baseline = spin(0, 1e6, 200, tr(" GPUs"), tr("Demand floor, GPUs busy at every hour"));
+    m_baseline->setObjectName("costBaseline");
+    m_peak = spin(0, 1e6, 320, tr(" GPUs"), tr("Weekday peak demand, GPUs (at least the baseline)"));
+    m_peak->setObjectName("costPeak");
+    m_peakHour = new QSpinBox(m_shapeBox);
+    m_peakHour->setRange(0, 23);
+    m_peakHour->setValue(14);
+    m_peakHour->setSuffix(tr(" h UTC"));
+    m_peakHour->setToolTip(tr("Hour of the daily peak, 0–23 UTC"));
+    connect(m_peakHour, &QSpinBox::valueChanged, this, &CostPage::recompute);
+    m_weekend = spin(0, 1, 0.6, QString(), tr("Weekend share of the weekday bump above the baseline, 0–1"), 2);
+    m_growth = spin(-50, 100, 0, tr(" %/month"), tr("Linear demand growth per 30 days, −50 to 100 %"), 1);
+    m_noise = spin(0, 50, 5, tr(" %"), tr("Hour-to-hour noise as a share of demand, 0–50 %"), 1);
+    // Calendar months from the start date (0: one week); the hours are the real hours between
+    // the dates (engine::termHours), 8,760 or 8,784 a year.
+    m_horizon = new QComboBox(m_shapeBox);
+    m_horizon->setObjectName("costHorizon");
+    m_horizon->addItem(tr("1 week (168 h)"), 0);
+    m_horizon->addItem(tr("1 month"), 1);
+    m_horizon->addItem(tr("1 year"), 12);
+    m_horizon->addItem(tr("3 years"), 36);
+    m_horizon->setCurrentIndex(2);
+    m_horizon->setToolTip(tr("Length of the series in calendar months from the start date (real hours: 8,760 h a "
+                             "common year, 8,784 h a leap year); use the commitment term, not only the look-back "
+                             "window"));
+    connect(m_horizon, &QComboBox::currentIndexChanged, this, &CostPage::recompute);
+    m_startDate = new QDateEdit(m_shapeBox);
+    m_startDate->setObjectName("costStartDate");
+    m_startDate->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
+    m_startDate->setCalendarPopup(true);
+    {
+        const engine::CivilDate first = engine::firstOfNextMonth(engine::todayUtc());
+        m_startDate->setDate(QDate(int(first.year()), int(unsigned(first.month())), int(unsigned(first.day()))));
+    }
+    m_startDate->setToolTip(tr("First day of the series and of the commitment (00:00 UTC); default: the first of "
+                               "next month"));
+    connect(m_startDate, &QDateEdit::dateChanged, this, &CostPage::recompute);
+    m_seed = new QSpinBox(m_shapeBox);
+    m_seed->setRange(1, 1'000'000);
+    m_seed->setToolTip(tr("Seed of the deterministic noise"));
+    connect(m_seed, &QSpinBox::valueChanged, this, &CostPage::recompute);
+    shape->addRow(tr("Baseline:"), m_baseline);
+    shape->addRow(tr("Daily peak:"), m_peak);
+    shape->addRow(tr("Peak hour:"), m_peakHour);
+    shape->addRow(tr("Weekend factor:"), m_weekend);
+    shape->addRow(tr("Growth:"), m_growth);
+    shape->addRow(tr("Noise:"), m_noise);
+    shape->addRow(tr("Start date:"), m_startDate);
+    shape->addRow(tr("Horizon:"), m_horizon);
+    shape->addRow(tr("Seed:"), m_seed);
+    demandLayout->addWidget(m_shapeBox);
+    connect(m_demandSource, &QComboBox::currentIndexChanged, this, [this] {
+        m_shapeBox->setVisible(m_demandSource->currentData().toString().isEmpty());
+        recompute();
+    });
+
+    // Prices
+    auto *pricesBox = new QGroupBox(tr("Prices (per GPU-hour)"), panel);
+    auto *prices = new QFormLayout(pricesBox);
+    m_rateCard = new QComboBox(pricesBox);
+    m_rateCard->setObjectName("costRateCard");
+    m_rateCard->setToolTip(tr("Rate card the prices below come from; edit them to try other prices"));
+    m_rateCard->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_rateCard->setMinimumContentsLength(18);
+    connect(m_rateCard, &QComboBox::currentIndexChanged, this, &CostPage::applyRateCard);
+    m_term = new QComboBox(pricesBox);
+    m_term->setObjectName("costTerm");
+    m_term->addItem(tr("1-year commitment"), 1);
+    m_term->addItem(tr("3-year commitment"), 3);
+    m_term->setToolTip(tr("Which committed rate of the card the reserved GPUs pay"));
+    connect(m_term, &QComboBox::currentIndexChanged, this, &CostPage::applyRateCard);
+    m_onDemandRate = rateEdit(pricesBox, "costOnDemandRate", tr("On-demand price per GPU-hour"));
+    m_reservedRate = rateEdit(pricesBox, "costReservedRate",
+                              tr("Committed price per GPU-hour, paid every hour whether used or not"));
+    m_spotRate = rateEdit(pricesBox, "costSpotRate", tr("Spot price per GPU-hour; 0 = no spot"));
+    for (QLineEdit *e : {m_onDemandRate, m_reservedRate, m_spotRate})
+        connect(e, &QLineEdit::textChanged, this, &CostPage::recompute);
+    m_spotShare = new QDoubleSpinBox(pricesBox);
+    m_spotShare->setObjectName("costSpotShare");
+    m_spotShare->setRange(0, 100);
+    m_spotShare->setSuffix(tr(" %"));
+    m_spotShare->setToolTip(tr("Interruption-tolerant share of the elastic demand that may run on spot, 0–100 %"));
+    m_spotOverhead = new QDoubleSpinBox(pricesBox);
+    m_spotOverhead->setRange(0, 100);
+    m_spotOverhead->setValue(10);
+    m_spotOverhead->setSuffix(tr(" %"));
+    m_spotOverhead->setToolTip(tr("Extra spot GPU-hours lost to interruptions (restarts, checkpoints), 0–100 %"));
+    for (QDoubleSpinBox *b : {m_spotShare, m_spotOverhead})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &CostPage::recompute);
+    m_currency = new QLabel(pricesBox);
+    m_currency->setWordWrap(true);
+    prices->addRow(tr("Rate card:"), m_rateCard);
+    prices->addRow(tr("Commitment:"), m_term);
+    prices->addRow(tr("On-demand:"), m_onDemandRate);
+    prices->addRow(tr("Reserved:"), m_reservedRate);
+    prices->addRow(tr("Spot:"), m_spotRate);
+    prices->addRow(tr("Spot share of elastic:"), m_spotShare);
+    prices->addRow(tr("Spot interruption overhead:"), m_spotOverhead);
+    prices->addRow(tr("Currency:"), m_currency);
+
+    // Plan
+    auto *planBox = new QGroupBox(tr("Plan"), panel);
+    auto *plan = new QFormLayout(planBox);
+    m_useOptimum = new QCheckBox(tr("Reserve the optimum"), planBox);
+    m_useOptimum->setObjectName("costUseOptimum");
+    m_useOptimum->setChecked(true);
+    m_reserved = new QSpinBox(planBox);
+    m_reserved->setObjectName("costReserved");
+    m_reserved->setRange(0, 10'000'000);
+    m_reserved->setSuffix(tr(" GPUs"));
+    m_reserved->setEnabled(false);
+    m_reserved->setToolTip(tr("Reserved GPUs of the plan shown in the hourly and monthly charts"));
+    connect(m_useOptimum, &QCheckBox::toggled, this, [this](bool on) {
+        m_reserved->setEnabled(!on);
+        recompute();
+    });
+    connect(m_reserved, &QSpinBox::valueChanged, this, &CostPage::recompute);
+    m_week = new QSpinBox(planBox);
+    m_week->setObjectName("costWeek");
+    m_week->setRange(1, 1);
+    m_week->setToolTip(tr("Week of the series shown in the hourly chart"));
+    connect(m_week, &QSpinBox::valueChanged, this, &CostPage::recompute);
+    plan->addRow(m_useOptimum);
+    plan->addRow(tr("Reserved GPUs:"), m_reserved);
+    plan->addRow(tr("Week shown:"), m_week);
+
+    layout->addWidget(demandBox);
+    layout->addWidget(pricesBox);
+    layout->addWidget(planBox);
+    layout->addStretch();
+    return panel;
+}
+
+void CostPage::refreshDemandChoices()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const QString current = m_demandSource->currentData().toString();
+    m_demandSource->clear();
+    m_demandSource->addItem(tr("Generated shape"), QString());
+    for (const QString &name : m_workspace.demandSeriesNames())
+        m_demandSource->addItem(tr("Series: %1").arg(name), name);
+    const int index = m_demandSource->findData(current);
+    m_demandSource->setCurrentIndex(std::max(index, 0));
+    m_shapeBox->setVisible(m_demandSource->currentData().toString().isEmpty());
+    m_updating = wasUpdating;
+    recompute();
+}
+
+void CostPage::refreshRateCards()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const QString current = m_rateCard->currentData().toString();
+    m_rateCard->clear();
+    for (const engine::RateCard &card : m_workspace.rateCards()) {
+        const QString key = QString::fromStdString(card.key());
+        m_rateCard->addItem(QStringLiteral("%1 · %2 · %3 · %4")
+                                .arg(QString::fromStdString(card.provider), QString::fromStdString(card.region),
+                                     QString::fromStdString(card.gpuId), QString::fromStdString(card.effectiveDate)),
+                            key);
+    }
+    int index = m_rateCard->findData(current);
+    if (index < 0) // first start: the AWS H100 card in force
+        for (int i = m_rateCard->count() - 1; i >= 0 && index < 0; --i)
+            if (m_rateCard->itemData(i).toString().startsWith(QLatin1String("AWS/")) &&
+                m_rateCard->itemData(i).toString().contains(QLatin1String("/h100-sxm@")))
+                index = i;
+    m_rateCard->setCurrentIndex(std::max(index, 0));
+    m_updating = wasUpdating;
+    applyRateCard();
+}
+
+void CostPage::applyRateCard()
+{
+    const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
+    if (!card)
+        return;
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const engine::Decimal reserved = m_term->currentData().toInt() == 3 ? card->reserved3y : card->reserved1y;
+    m_onDemandRate->setText(QString::fromStdString(card->onDemand.toString()));
+    m_reservedRate->setText(QString::fromStdString(reserved.toString()));
+    m_spotRate->setText(QString::fromStdString(card->spot.toString()));
+    m_currencyCode = QString::fromStdString(card->currency);
+    m_currency->setText(m_currencyCode +
+                        (card->committedAreExamples ? tr(" — committed rates are examples") : QString()));
+    m_updating = wasUpdating;
+    recompute();
+}
+
+bool CostPage::computeDemand(QString *error)
+{
+    const QString name = m_demandSource->currentData().toString();
+    if (!name.isEmpty()) {
+        m_demand = m_workspace.demandSeries(name);
+        if (!m_demand) {
+            *error = tr("demand series \"%1\" is no longer in the workspace").arg(name);
+            return false;
+        }
+        // A series with timestamps starts on its first hour's date; one without, on the start date.
+        m_seriesStart = m_demand->startEpochSeconds != 0
+                            ? engine::dateFromDays(m_demand->startEpochSeconds / 86400)
+                            : civil(m_startDate->date());
+        return true;
+    }
+    m_seriesStart = civil(m_startDate->date());
+    engine::DemandShape shape;
+    shape.baselineGpus = m_baseline->value();
+    shape.dailyPeakGpus = m_peak->value();
+    shape.peakHour = m_peakHour->value();
+    shape.weekendFactor = m_weekend->value();
+    shape.growthPerMonth = m_growth->value() / 100.0;
+    shape.noise = m_noise->value() / 100.0;
+    shape.seed = uint32_t(m_seed->value());
+    const int months = m_horizon->currentData().toInt();
+    shape.hours = months == 0 ? kHoursPerWeek : int(engine::termHours(m_seriesStart, months));
+    m_demand = engine::generateDemand(shape, "generated");
+    return true;
+}
+
+void CostPage::recompute()
+{
+    if (m_updating)
+        return;
+    m_error.clear();
+    try {
+        QString error;
+        if (!computeDemand(&error))
+            throw engine::InputError("demand", error.toStdString());
+        const std::string currency = m_currencyCode.toStdString();
+        auto rate = [&](QLineEdit *edit, const char *field) {
+            const auto parsed = engine::Decimal::parse(edit->text().trimmed().toStdString());
+            if (!parsed)
+                throw engine::InputError(field, "enter a decimal price such as 6.88");
+            return engine::Money{*parsed, currency};
+        };
+        engine::PlanRates rates;
+        rates.onDemand = rate(m_onDemandRate, "on_demand");
+        const engine::Money reservedRate = rate(m_reservedRate, "reserved");
+        rates.reserved1y = reservedRate;
+        rates.reserved3y = reservedRate;
+        rates.spot = rate(m_spotRate, "spot");
+        rates.spotOverhead = engine::Decimal::fromDouble(m_spotOverhead->value() / 100.0);
+        const engine::Decimal spotShare = engine::Decimal::fromDouble(m_spotShare->value() / 100.0);
+        if (!spotShare.isZero() && rates.spot.amount.isZero())
+            throw engine::InputError("spot", "a spot share needs a spot price above 0");
+        const engine::Money elastic = engine::elasticRate(rates, spotShare);
+        m_analysis = engine::analyseReservation(*m_demand, reservedRate, elastic);
+
+        const bool threeYear = m_term->currentData().toInt() == 3;
+        auto mixFor = [&](int64_t reserved) {
+            engine::PlanMix mix;
+            (threeYear ? mix.reserved3y : mix.reserved1y) = reserved;
+            mix.spotShare = spotShare;
+            return mix;
+        };
+        m_chosenReserved = m_useOptimum->isChecked() ? m_analysis.optimalReserved : m_reserved->value();
+        if (m_useOptimum->isChecked()) {
+            const QSignalBlocker block(m_reserved);
+            m_reserved->setValue(int(m_analysis.optimalReserved));
+        }
+        m_options.clear();
+        const std::pair<QString, int64_t> choices[] = {
+            {tr("All on-demand"), 0},
+            {tr("P50 rule"), m_analysis.p50Reserved},
+            {tr("P75 rule"), m_analysis.p75Reserved},
+            {tr("Optimum"), m_analysis.optimalReserved},
+        };
+        for (const auto &[name, reserved] : choices)
+            m_options.push_back({name, reserved, engine::planCost(*m_demand, mixFor(reserved), rates)});
+        if (!m_useOptimum->isChecked() && m_chosenReserved != m_analysis.optimalReserved)
+            m_options.push_back({tr("Your plan"), m_chosenReserved,
+                                 engine::planCost(*m_demand, mixFor(m_chosenReserved), rates)});
+        const engine::PlanCost chosen = engine::planCost(*m_demand, mixFor(m_chosenReserved), rates, true);
+        m_sensitivity = engine::sensitivity(*m_demand, mixFor(m_chosenReserved), rates);
+        // The whole commitment, whatever the series covers.
+        m_commitment.reset();
+        const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
+        const engine::Decimal upfrontShare =
+            card ? (threeYear ? card->reserved3yUpfront : card->reserved1yUpfront) : engine::Decimal();
+        if (m_analysis.commitmentPays) {
+            m_commitment = engine::commitmentObligation(m_analysis.optimalReserved, reservedRate, upfrontShare,
+                                                        m_seriesStart, threeYear ? 36 : 12,
+                                                        int64_t(m_demand->gpus.size()));
+        }
+
+        const int weeks = std::max<int>(1, int((m_demand->gpus.size() + kHoursPerWeek - 1) / kHoursPerWeek));
+        {
+            const QSignalBlocker block(m_week);
+            m_week->setRange(1, weeks);
+        }
+        const int firstHour = (m_week->value() - 1) * kHoursPerWeek;
+        const QString currencyText = QString::fromStdString(currency);
+        const engine::ReserveAnalysis analysis = m_analysis;
+        const QString termText = threeYear ? tr("3-year") : tr("1-year");
+        m_sweepChart->setFigure(
+            {tr("Total cost vs reserved GPUs (%1 commitment)").arg(termText),
+             tr("Cost over the whole series (%1 hours): reserved GPUs × %2 every hour plus elastic demand above "
+                "them at %3. The optimum reserves where P(demand > R) = %4 (critical fractile).")
+                 .arg(formatCount(int64_t(m_demand->gpus.size())), rateText(reservedRate), rateText(elastic))
+                 .arg(analysis.criticalFractile, 0, 'f', 3),
+             [analysis, currencyText, termText](QChart::ChartTheme theme) {
+                 return buildReserveSweepChart(analysis, currencyText,
+                                               tr("Total cost vs reserved GPUs (%1 commitment)").arg(termText), theme);
+             }});
+        const std::vector<engine::HourBreakdown> hours = chosen.hours;
+        const QString weekTitle = tr("Hourly GPU mix, week %1, %2 reserved").arg(m_week->value()).arg(m_chosenReserved);
+        m_weekChart->setFigure({weekTitle,
+                                tr("Reserved GPUs are paid every hour; demand above them runs on on-demand "
+                                   "and spot. Reserved utilization over the series: %1.")
+                                    .arg(percent(chosen.reservedUtilization)),
+                                [hours, firstHour, weekTitle](QChart::ChartTheme theme) {
+                                    return buildWeekStackChart(hours, firstHour, weekTitle, theme);
+                                }});
+        std::vector<engine::MonthSpend> months =
+            engine::monthlySpend(*m_demand, mixFor(m_chosenReserved), rates, m_seriesStart);
+        // The chosen plan's upfront is paid at signing, in the first month.
+        engine::Money upfrontPaid{engine::Decimal(), currency};
+        if (m_chosenReserved > 0 && upfrontShare > engine::Decimal()) {
+            const engine::CommitmentObligation chosenCommitment =
+                engine::commitmentObligation(m_chosenReserved, reservedRate, upfrontShare, m_seriesStart,
+                                             threeYear ? 36 : 12, int64_t(m_demand->gpus.size()));
+            months = engine::withUpfront(std::move(months), upfrontShare, chosenCommitment);
+            upfrontPaid = chosenCommitment.upfront;
+        }
+        const QString monthTitle = tr("Monthly spend, %1 reserved").arg(m_chosenReserved);
+        m_monthChart->setFigure({monthTitle,
+                                 tr("Reserved spend follows the days in each month; elastic spend follows demand. "
+                                    "Calendar months of the series from %1, %2.%3")
+                                     .arg(QString::fromStdString(engine::isoDate(m_seriesStart)), currencyText,
+                                          upfrontPaid.amount.isZero()
+                                              ? QString()
+                                              : tr(" The commitment's upfront, %1 for the whole term, is paid at "
+                                                   "signing in the first month; the months carry the rest.")
+                                                    .arg(money(upfrontPaid))),
+                                 [months, currencyText, monthTitle](QChart::ChartTheme theme) {
+                                     return buildMonthlySpendChart(months, currencyText, monthTitle, theme);
+                                 }});
+        updateTable(m_options.front().cost.total);
+        updateRecommendation(rates, reservedRate, rates.onDemand);
+    } catch (const engine::InputError &e) {
+        showError(tr("%1: %2").arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what())));
+    }
+    emit recomputed();
+}
+
+void CostPage::showError(const QString &message)
+{
+    m_error = message;
+    m_recommendation->setText(tr("<span style='color:#c0392b'>Cannot compute — %1</span>").arg(message.toHtmlEscaped()));
+}
+
+void CostPage::updateTable(const engine::Money &allOnDemand)
+{
+    const QStringList headers{tr("Option"),        tr("Reserved\nGPUs"),          tr("Reserved"),
+                              tr("On-demand"),     tr("Spot"),                    tr("Total"),
+                              tr("No commitment,\nsame demand"), tr("vs all\non-demand"), tr("Reserved\nutilization")};
+    m_table->clear();
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->horizontalHeaderItem(6)->setToolTip(
+        tr("Every row is compared with its own demand run with no commitment: on-demand, and spot for the spot "
+           "share (like with like)"));
+    const int rows = int(m_options.size() + m_sensitivity.size());
+    m_table->setRowCount(rows);
+    auto set = [&](int row, int column, const QString &text, bool number = true) {
+        auto *item = new QTableWidgetItem(text);
+        if (number)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, column, item);
+    };
+    // Parts in cents, the total their sum, the comparison between totals as shown.
+    const engine::Money shownAllOnDemand{allOnDemand.amount.rounded(2), allOnDemand.currency};
+    auto addRow = [&](int row, const QString &name, int64_t reserved, const engine::PlanCost &c,
+                      const engine::Money &onDemandOnly) {
+        const engine::ShownColumn shown = engine::shownPlanCost(c);
+        set(row, 0, name, false);
+        set(row, 1, formatCount(reserved));
+        set(row, 2, money(shown.parts[0]));
+        set(row, 3, money(shown.parts[1]));
+        set(row, 4, money(shown.parts[2]));
+        set(row, 5, money(shown.total));
+        set(row, 6, money(onDemandOnly));
+        const double base = onDemandOnly.amount.toDouble();
+        set(row, 7, base > 0 ? percent(shown.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"));
+        set(row, 8, reserved > 0 ? percent(c.reservedUtilization) : QStringLiteral("—"));
+    };
+    int row = 0;
+    for (const Option &o : m_options)
+        addRow(row++, o.name, o.reserved, o.cost, shownAllOnDemand);
+    for (const engine::Sensitivity &s : m_sensitivity) {
+        addRow(row++,
+               tr("Plan, demand %1%2 %").arg(s.change > 0 ? "+" : "−").arg(std::abs(s.change) * 100, 0, 'f', 0),
+               m_chosenReserved, s.plan, engine::Money{s.noCommitment.amount.rounded(2), s.noCommitment.currency});
+    }
+}
+
+void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine::Money &reservedRate,
+                                    const engine::Money &onDemandRate)
+{
+    const Option &allOnDemand = m_options[0];
+    const Option &p75 = m_options[2];
+    const Option &optimum = m_options[3];
+    const bool threeYear = m_term->currentData().toInt() == 3;
+    const QString term = threeYear ? tr("3 years") : tr("1 year");
+    const int64_t seriesHours = int64_t(m_demand->gpus.size());
+    // Totals as the table prints them.
+    const engine::Money allTotal = engine::shownPlanCost(allOnDemand.cost).total;
+    const engine::Money optimumTotal = engine::shownPlanCost(optimum.cost).total;
+    const engine::Money p75Total = engine::shownPlanCost(p75.cost).total;
+    QStringList lines;
+    if (!m_analysis.commitmentPays) {
+        lines << tr("<b>Do not reserve:</b> the committed rate %1 is not below the elastic rate, so the commitment "
+                    "never pays. Run everything on-demand/spot.")
+                     .arg(rateText(reservedRate));
+    } else {
+        const double saving = 1.0 - optimumTotal.amount.toDouble() / allTotal.amount.toDouble();
+        lines << tr("<b>Reserve %1 GPUs for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
+                    "over %6 h from %7).")
+                     .arg(formatCount(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
+                          formatCount(seriesHours), QString::fromStdString(engine::isoDate(m_seriesStart)));
+        if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal()) {
+            lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 GPUs × %2 × %3 h (%4 to "
+                        "%5) = %6, of which %7 upfront at signing. The series covers %8 h, %9 of the term (%10 of the "
+                        "obligation), so the saving above is measured on that share only. Use the forecast hand-off "
+                        "(Forecast page) to cost the whole term.</span>")
+                         .arg(formatCount(optimum.reserved), rateText(reservedRate),
+                              formatCount(m_commitment->termHours), QString::fromStdString(m_commitment->startDate),
+                              QString::fromStdString(m_commitment->endDate), money(m_commitment->total),
+                              money(m_commitment->upfront), formatCount(seriesHours),
+                              percent(m_commitment->shareConsumed))
+                         .arg(money(m_commitment->inHorizon));
+        } else if (m_commitment && m_commitment->total.amount > engine::Decimal()) {
+            lines << tr("The commitment is owed in full: %1 from %2 to %3 (%4 h), %5.")
+                         .arg(money(m_commitment->total), QString::fromStdString(m_commitment->startDate),
+                              QString::fromStdString(m_commitment->endDate), formatCount(m_commitment->termHours),
+                              m_commitment->upfront.amount.isZero()
+                                  ? tr("nothing upfront")
+                                  : tr("%1 of it upfront at signing").arg(money(m_commitment->upfront)));
+        }
+        const int64_t over = p75.reserved - optimum.reserved;
+        const engine::Money extra = p75Total - optimumTotal;
+        const engine::Money extraPerMonth{
+            (extra.amount * engine::Decimal::fromInt(engine::kHoursPer30DayMonth) / engine::Decimal::fromInt(seriesHours))
+                .rounded(2),
+            extra.currency};
+        lines << tr("The P75 rule would %1 by %2 GPUs and cost %3 more over the series (%4 per 30-day month); the "
+                    "rule is right only for discounts of 50–75 %, this one is %5.")
+                     .arg(over >= 0 ? tr("over-reserve") : tr("under-reserve"))
+                     .arg(formatCount(std::abs(over)))
+                     .arg(money(extra), money(extraPerMonth),
+                          percent(1.0 - engine::breakEvenUtilization(reservedRate, onDemandRate), 0));
+    }
+    lines << tr("Critical fractile %1: reserve where demand exceeds R in %2 of hours. Break-even utilization of "
+                "the commitment: %3 — a reserved GPU must be busy at least that share of hours to beat on-demand.")
+                 .arg(m_analysis.criticalFractile, 0, 'f', 3)
+                 .arg(percent(m_analysis.criticalFractile))
+                 .arg(percent(engine::breakEvenUtilization(reservedRate, onDemandRate)));
+    if (rates.spot.amount.isZero())
+        lines << tr("No spot price on this card: the elastic tier is on-demand only.");
+    m_recommendation->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString CostPage::recommendation() const
+{
+    return m_recommendation->text();
+}
+
+bool CostPage::importDemand(const QString &path, QString *error)
+{
+    try {
+        engine::DemandSeries series = store::readDemandCsvFile(path);
+        series.name = QFileInfo(path).completeBaseName().toStdString();
+        m_workspace.putDemandSeries(series);
+        selectDemand(QString::fromStdString(series.name));
+    } catch (const store::StoreError &e) {
+        *error = e.message();
+        return false;
+    }
+    return true;
+}
+
+void CostPage::importDemandWithDialog()
+{
+    const QString path = Dialogs::openFileName(this, tr("Import hourly demand"), tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!importDemand(path, &error))
+        Dialogs::warning(this, tr("Import failed"), tr("Nothing was imported.\n\n%1").arg(error));
+}
+
+void CostPage::selectDemand(const QString &name)
+{
+    const int index = m_demandSource->findData(name);
+    if (index >= 0)
+        m_demandSource->setCurrentIndex(index);
+}
+
+QList<ChartPanel *> CostPage::chartPanels() const
+{
+    QList<ChartPanel *> panels{m_sweepChart, m_weekChart, m_monthChart};
+    if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget())) {
+        panels.removeOne(current);
+        panels.prepend(current);
+    }
+    return panels;
+}
+
+} // namespace headroom::ui

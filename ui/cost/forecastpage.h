@@ -1,0 +1,154 @@
+#pragma once
+
+#include "forecastrun.h"
+#include "common/page.h"
+
+#include <QThread>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTabWidget;
+class QUndoStack;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class ChartPanel;
+
+// Forecast (DESIGN §3.6): demand by primitive (tenant × model × workload type) from telemetry,
+// a pod trace or a workspace series; Holt-Winters fits with per-primitive fit quality and
+// rolling-origin backtests; a fan chart of the decomposed forecast; decomposed versus
+// single-model errors, in burst hours too; and the forecast handed to the reservation
+// decision. Fits and the hand-off run off the GUI thread with progress and Cancel.
+class ForecastPage : public Page {
+    Q_OBJECT
+public:
+    // Where the input comes from (the source combo's order).
+    enum class Source { Telemetry, Pods, Workspace };
+
+    ForecastPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
+    ~ForecastPage() override;
+
+    QList<ChartPanel *> chartPanels() const override;
+
+    // Imports replace the input and clear results; false with the reason (file, line,
+    // field) and nothing changed.
+    bool importTelemetry(const QString &path, QString *error);
+    bool importPods(const QString &path, engine::PodSplit split, QString *error);
+    bool importWorkspaceSeries(const QString &name, QString *error);
+    // Imports what the source widgets say; errors go to the status line.
+    void importFromInputs();
+
+    // Starts a fit (or the hand-off) on the worker thread; finished() tells when it is over.
+    void fit();
+    void useForReservation();
+    void cancel();
+    bool isRunning() const;
+
+    // Saves quantile `probability` of the shown series' forecast as a workspace demand
+    // series (one undo step); false with the reason.
+    bool saveForecastSeries(const QString &name, double probability, QString *error);
+
+    // 0 = the total, i = primitive i − 1.
+    void showSeries(int index);
+    int shownSeries() const { return m_shown; }
+
+    const ForecastInput &input() const { return m_input; }
+    const std::optional<ForecastRun> &result() const { return m_run; }
+    const std::optional<engine::ReservationHandOff> &handOff() const { return m_handOff; }
+    QString importReport() const;
+    QString statusText() const;
+    QString explanation() const;
+
+signals:
+    // A fit or hand-off run ended: completed, or cancelled / failed.
+    void finished(bool completed);
+
+private:
+    struct Outcome;
+    QWidget *buildInputs();
+    QWidget *buildResults();
+    void refreshSourceWidgets();
+    void refreshDemandSeries();
+    void refreshRateCards();
+    bool readSettings(ForecastSettings *settings, QString *error) const;
+    void setInput(ForecastInput input, const QString &report);
+    void startWorker(std::function<void(Outcome &, const RunProgress &)> work, const QString &status);
+    void showOutcome(std::shared_ptr<Outcome> outcome);
+    bool refuseWhileRunning(QString *error) const;
+    void fillPrimitivesTable();
+    void fillBacktestTable();
+    void fillComparison();
+    void fillReservation();
+    void showFan();
+    void updateButtons();
+
+    store::Workspace &m_workspace;
+    QUndoStack *m_undoStack;
+    // source
+    QComboBox *m_source = nullptr;
+    QWidget *m_fileRow = nullptr;
+    QLineEdit *m_file = nullptr;
+    QComboBox *m_split = nullptr;
+    QLabel *m_splitLabel = nullptr;
+    QComboBox *m_series = nullptr;
+    QLabel *m_seriesLabel = nullptr;
+    QLabel *m_report = nullptr;
+    QPushButton *m_import = nullptr;
+    // model
+    QComboBox *m_trend = nullptr;
+    QComboBox *m_season = nullptr;
+    QComboBox *m_period = nullptr;
+    QComboBox *m_initial = nullptr;
+    QComboBox *m_gaps = nullptr;
+    QSpinBox *m_heldOut = nullptr;
+    QSpinBox *m_origins = nullptr;
+    QSpinBox *m_horizon = nullptr;
+    QLineEdit *m_quantiles = nullptr;
+    QSpinBox *m_paths = nullptr;
+    QPushButton *m_fit = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    // reservation and saving
+    QComboBox *m_rateCard = nullptr;
+    QComboBox *m_term = nullptr;
+    QPushButton *m_reserve = nullptr;
+    QComboBox *m_saveQuantile = nullptr;
+    QLineEdit *m_saveName = nullptr;
+    QPushButton *m_save = nullptr;
+    // results
+    QTabWidget *m_chartTabs = nullptr;
+    ChartPanel *m_fanChart = nullptr;
+    ChartPanel *m_compareChart = nullptr;
+    QTabWidget *m_tableTabs = nullptr;
+    QTableWidget *m_primitives = nullptr;
+    QTableWidget *m_backtest = nullptr;
+    QTableWidget *m_comparison = nullptr;
+    QTableWidget *m_reservation = nullptr;
+    QLabel *m_explanation = nullptr;
+
+    ForecastInput m_input;
+    QString m_reportText;
+    std::optional<ForecastRun> m_run;
+    std::optional<engine::ReservationHandOff> m_handOff;
+    QString m_handOffCard;
+    int m_shown = 0;
+    bool m_filling = false;
+    std::unique_ptr<QThread> m_worker;
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
+};
+
+} // namespace headroom::ui

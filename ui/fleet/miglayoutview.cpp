@@ -1,0 +1,65 @@
+#include "miglayoutview.h"
+
+#include "common/chartexport.h"
+
+#include <QContextMenuEvent>
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace headroom::ui {
+
+MigLayoutView::MigLayoutView(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName("migLayoutView");
+    setMinimumWidth(480);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Click a GPU to edit its layout; right-click to export the view"));
+}
+
+void MigLayoutView::setPicture(MigLayoutPicture picture)
+{
+    m_picture = std::move(picture);
+    setMinimumHeight(int(migPreferredHeight(int(m_picture.layouts.size()))));
+    update();
+}
+
+void MigLayoutView::setSelected(int gpu)
+{
+    m_picture.selected = gpu;
+    update();
+}
+
+ChartFigure MigLayoutView::figure(const QString &caption) const
+{
+    MigLayoutPicture picture = m_picture;
+    picture.selected = -1;
+    ChartFigure f;
+    f.title = picture.title;
+    f.caption = caption;
+    f.paint = [picture](QPainter &painter, const QRectF &rect) { paintMigLayouts(painter, rect, picture); };
+    return f;
+}
+
+void MigLayoutView::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    paintMigLayouts(painter, rect(), m_picture);
+}
+
+void MigLayoutView::mousePressEvent(QMouseEvent *event)
+{
+    const int gpu = migGpuAt(rect(), m_picture, event->position());
+    if (gpu >= 0) {
+        setSelected(gpu);
+        emit gpuClicked(gpu);
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void MigLayoutView::contextMenuEvent(QContextMenuEvent *event)
+{
+    execFigureMenu(this, figure(QString()), event->globalPos());
+}
+
+} // namespace headroom::ui

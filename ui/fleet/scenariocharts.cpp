@@ -1,0 +1,588 @@
+#include "scenariocharts.h"
+
+#include "common/chartstyle.h"
+#include "cost/costcharts.h"
+#include "common/format.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QFontMetricsF>
+#include <QLegendMarker>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace headroom::ui {
+
+namespace {
+
+using engine::PoolResult;
+using engine::PoolRole;
+using engine::PoolTier;
+using engine::ScenarioResult;
+
+QString qs(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+QString percent(double ratio)
+{
+    return QStringLiteral("%1 %").arg(ratio * 100.0, 0, 'f', 0);
+}
+
+QString currencyOf(const std::vector<ScenarioResult> &results)
+{
+    for (const auto &r : results)
+        return qs(r.costPerMonth.currency);
+    return QStringLiteral("USD");
+}
+
+QString namesList(const std::vector<ScenarioResult> &results)
+{
+    QStringList names;
+    for (const auto &r : results)
+        names << qs(r.name);
+    return names.join(QStringLiteral(", "));
+}
+
+QBarCategoryAxis *scenarioAxis(const std::vector<ScenarioResult> &results)
+{
+    auto *x = new QBarCategoryAxis;
+    QStringList names;
+    for (const auto &r : results)
+        names << qs(r.name);
+    x->append(names);
+    return x;
+}
+
+void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractAxis *y)
+{
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+// Used ÷ provisioned GPU-hours over the pools with `role`, or over all when no role is given.
+double utilizationOf(const ScenarioResult &result, const std::optional<PoolRole> &role)
+{
+    engine::Decimal used, provisioned;
+    for (const auto &p : result.pools) {
+        if (role && p.role != *role)
+            continue;
+        used += p.gpuHoursUsed;
+        provisioned += p.gpuHoursProvisioned;
+    }
+    return provisioned.isZero() ? 0.0 : used.toDouble() / provisioned.toDouble();
+}
+
+// A tick step of 1, 2 or 5 × 10^n giving about `ticks` intervals up to `top`.
+double niceStep(double top, int ticks)
+{
+    const double raw = std::max(top, 1.0) / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (raw <= m * magnitude)
+            return std::max(1.0, m * magnitude);
+    return std::max(1.0, 10 * magnitude);
+}
+
+// Value labels above bars: dark on light charts, light on dark ones.
+QColor valueLabelColor(QChart::ChartTheme theme)
+{
+    const bool dark = theme == QChart::ChartThemeDark || theme == QChart::ChartThemeBlueCerulean ||
+                      theme == QChart::ChartThemeHighContrast;
+    return dark ? QColor(0xec, 0xf0, 0xf1) : QColor(0x2c, 0x3e, 0x50);
+}
+
+} // namespace
+
+QString tierName(PoolTier tier)
+{
+    switch (tier) {
+    case PoolTier::Owned:
+        return QObject::tr("Owned");
+    case PoolTier::Reserved1y:
+        return QObject::tr("Reserved 1 y");
+    case PoolTier::Reserved3y:
+        return QObject::tr("Reserved 3 y");
+    case PoolTier::OnDemand:
+        return QObject::tr("On-demand");
+    case PoolTier::Spot:
+        return QObject::tr("Spot");
+    }
+    return {};
+}
+
+QString partitioningName(engine::Partitioning partitioning)
+{
+    switch (partitioning) {
+    case engine::Partitioning::Exclusive:
+        return QObject::tr("Exclusive");
+    case engine::Partitioning::Mig:
+        return QObject::tr("MIG");
+    case engine::Partitioning::TimeSlice:
+        return QObject::tr("Time-slice");
+    case engine::Partitioning::Mps:
+        return QObject::tr("MPS");
+    }
+    return {};
+}
+
+QColor tierColor(PoolTier tier)
+{
+    switch (tier) {
+    case PoolTier::Owned:
+        return QColor(0x6c, 0x7a, 0x89);
+    case PoolTier::Reserved1y:
+        return QColor(0x2e, 0x86, 0xc1);
+    case PoolTier::Reserved3y:
+        return QColor(0x8e, 0x44, 0xad);
+    case PoolTier::OnDemand:
+        return QColor(0xe6, 0x7e, 0x22);
+    case PoolTier::Spot:
+        return QColor(0x27, 0xae, 0x60);
+    }
+    return Qt::gray;
+}
+
+void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioResult &result)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.fillRect(rect, Qt::white);
+    const QColor ink(0x2c, 0x3e, 0x50), muted(0x6b, 0x77, 0x85), grid(0xe3, 0xe7, 0xeb);
+
+    QFont titleFont = painter.font();
+    titleFont.setPointSizeF(12);
+    titleFont.setBold(true);
+    QFont font = painter.font();
+    font.setPointSizeF(8.5);
+    QFont bold = font;
+    bold.setBold(true);
+    QFont small = font;
+    small.setPointSizeF(7.5);
+
+    painter.setFont(titleFont);
+    painter.setPen(ink);
+    const QRectF titleRect(rect.left(), rect.top() + 4, rect.width(), kPaintedTitleHeight - 4);
+    painter.drawText(titleRect, Qt::AlignCenter,
+                     QObject::tr("%1: static base and elastic top").arg(qs(result.name)));
+
+    // The peak hour over the evaluated hours and the day that holds it.
+    size_t hours = 0;
+    for (const auto &p : result.pools)
+        hours = std::max(hours, p.hourlyUsed.size());
+    auto usedAt = [](const PoolResult &p, size_t t) -> int64_t { return t < p.hourlyUsed.size() ? p.hourlyUsed[t] : 0; };
+    size_t peakHour = 0;
+    int64_t peakTotal = 0;
+    for (size_t t = 0; t < hours; ++t) {
+        int64_t total = 0;
+        for (const auto &p : result.pools)
+            total += usedAt(p, t);
+        if (total > peakTotal) {
+            peakTotal = total;
+            peakHour = t;
+        }
+    }
+    const size_t dayStart = peakHour / 24 * 24;
+
+    int64_t staticTotal = 0, elasticTotal = 0;
+    for (const auto &p : result.pools)
+        (p.role == PoolRole::StaticBase ? staticTotal : elasticTotal) += p.gpus;
+    const double top = std::max<double>({double(staticTotal + elasticTotal), double(peakTotal), 1.0}) * 1.1;
+    const double step = niceStep(top, 6);
+    const double yMax = std::ceil(top / step) * step;
+
+    // Plot on the left, legend on the right.
+    const qreal legendWidth = std::max<qreal>(250, rect.width() * 0.34);
+    const QRectF plot(rect.left() + 56, titleRect.bottom() + 14, rect.width() - legendWidth - 56 - 18,
+                      rect.bottom() - titleRect.bottom() - 14 - 44);
+    auto yOf = [&](double gpus) { return plot.bottom() - gpus / yMax * plot.height(); };
+    auto xOf = [&](double hour) { return plot.left() + hour / 24.0 * plot.width(); };
+
+    // Grid and axes.
+    painter.setFont(font);
+    for (double v = 0; v <= yMax + 1e-9; v += step) {
+        const qreal y = yOf(v);
+        painter.setPen(QPen(grid, 1));
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        painter.setPen(muted);
+        painter.drawText(QRectF(plot.left() - 52, y - 8, 46, 16), Qt::AlignRight | Qt::AlignVCenter,
+                         formatCount(int64_t(v)));
+    }
+    const int hourStep = plot.width() >= 380 ? 3 : 6;
+    for (int h = 0; h <= 24; h += hourStep) {
+        const qreal x = xOf(h);
+        painter.setPen(QPen(grid, 1));
+        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        painter.setPen(muted);
+        painter.drawText(QRectF(x - 20, plot.bottom() + 3, 40, 16), Qt::AlignCenter,
+                         QStringLiteral("%1:00").arg(h, 2, 10, QLatin1Char('0')));
+    }
+    painter.setPen(ink);
+    painter.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 18), Qt::AlignCenter,
+                     hours > 0 ? QObject::tr("Hour of the peak day, UTC (day %1 of %2)")
+                                     .arg(dayStart / 24 + 1)
+                                     .arg((hours + 23) / 24)
+                               : QObject::tr("Hour of the day, UTC"));
+    painter.save();
+    painter.translate(rect.left() + 12, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height() / 2, -8, plot.height(), 16), Qt::AlignCenter, QObject::tr("GPUs"));
+    painter.restore();
+
+    // A stepped band from `base` up by the GPUs used each hour of the peak day.
+    auto usedPath = [&](const PoolResult &p, const std::vector<double> &base) {
+        QPainterPath path;
+        path.moveTo(xOf(0), yOf(base[0]));
+        for (int h = 0; h < 24; ++h) {
+            const double v = base[size_t(h)] + double(usedAt(p, dayStart + size_t(h)));
+            path.lineTo(xOf(h), yOf(v));
+            path.lineTo(xOf(h + 1), yOf(v));
+        }
+        for (int h = 23; h >= 0; --h) {
+            path.lineTo(xOf(h + 1), yOf(base[size_t(h)]));
+            path.lineTo(xOf(h), yOf(base[size_t(h)]));
+        }
+        path.closeSubpath();
+        return path;
+    };
+
+    // Static base: one band per pool, its provisioned GPUs tinted, the used part solid.
+    double base = 0;
+    for (const auto &p : result.pools) {
+        if (p.role != PoolRole::StaticBase || p.gpus <= 0)
+            continue;
+        const QColor color = tierColor(p.tier);
+        const QRectF band(QPointF(plot.left(), yOf(base + double(p.gpus))), QPointF(plot.right(), yOf(base)));
+        QColor tint = color;
+        tint.setAlpha(55);
+        painter.fillRect(band, tint);
+        painter.fillPath(usedPath(p, std::vector<double>(24, base)), color);
+        painter.setPen(QPen(color.darker(130), 1.2));
+        painter.drawLine(band.topLeft(), band.topRight());
+        if (band.height() >= 16) {
+            painter.setFont(bold);
+            painter.setPen(Qt::white);
+            painter.drawText(band.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignBottom,
+                             QObject::tr("%1 · %2 GPUs").arg(qs(p.name), formatCount(p.gpus)));
+        }
+        base += double(p.gpus);
+    }
+
+    // Elastic top: stacked above the base, GPUs used each hour inside a dashed outline of the cap.
+    std::vector<double> elasticBase(24, base);
+    double capBase = base;
+    for (const auto &p : result.pools) {
+        if (p.role != PoolRole::ElasticTop)
+            continue;
+        const QColor color = tierColor(p.tier);
+        QColor fill = color;
+        fill.setAlpha(200);
+        painter.fillPath(usedPath(p, elasticBase), fill);
+        for (int h = 0; h < 24; ++h)
+            elasticBase[size_t(h)] += double(usedAt(p, dayStart + size_t(h)));
+        if (p.gpus > 0) {
+            const QRectF cap(QPointF(plot.left(), yOf(capBase + double(p.gpus))), QPointF(plot.right(), yOf(capBase)));
+            QPen dashed(color.darker(120), 1.4, Qt::DashLine);
+            painter.setPen(dashed);
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(cap);
+            if (cap.height() >= 18) {
+                painter.setFont(bold);
+                painter.setPen(color.darker(140));
+                painter.drawText(cap.adjusted(8, 3, -8, -3), Qt::AlignLeft | Qt::AlignTop,
+                                 QObject::tr("%1 · up to %2 GPUs").arg(qs(p.name), formatCount(p.gpus)));
+            }
+            capBase += double(p.gpus);
+        }
+    }
+
+    // Peak demand.
+    if (peakTotal > 0) {
+        const QColor red(0xc0, 0x39, 0x2b);
+        const qreal y = yOf(double(peakTotal));
+        painter.setPen(QPen(red, 1.6, Qt::DashLine));
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        painter.setFont(bold);
+        const QString label = QObject::tr("peak demand %1 GPUs at %2:00")
+                                  .arg(formatCount(peakTotal))
+                                  .arg(int(peakHour % 24), 2, 10, QLatin1Char('0'));
+        const qreal width = QFontMetricsF(bold).horizontalAdvance(label) + 12;
+        const QRectF labelRect(plot.right() - width - 4, y - 18, width, 16);
+        painter.fillRect(labelRect, QColor(255, 255, 255, 220));
+        painter.setPen(red);
+        painter.drawText(labelRect, Qt::AlignCenter, label);
+    }
+    painter.setPen(QPen(ink, 1));
+    painter.drawLine(plot.bottomLeft(), plot.bottomRight());
+    painter.drawLine(plot.bottomLeft(), plot.topLeft());
+
+    // Legend: one entry per pool, then the totals.
+    const QRectF legend(plot.right() + 18, plot.top(), legendWidth - 8, rect.bottom() - plot.top() - 8);
+    qreal y = legend.top();
+    const QFontMetricsF fm(font);
+    const qreal line = fm.height() + 1;
+    for (const auto &p : result.pools) {
+        if (y + 3 * line > legend.bottom() - 5 * line)
+            break;
+        const QColor color = tierColor(p.tier);
+        const QRectF swatch(legend.left(), y + 2, 12, 12);
+        if (p.role == PoolRole::StaticBase) {
+            painter.fillRect(swatch, color);
+        } else {
+            QColor fill = color;
+            fill.setAlpha(200);
+            painter.fillRect(swatch, fill);
+            painter.setPen(QPen(color.darker(120), 1, Qt::DashLine));
+            painter.drawRect(swatch);
+        }
+        const QRectF text(legend.left() + 18, y, legend.width() - 18, line);
+        painter.setFont(bold);
+        painter.setPen(ink);
+        const QString heading = QObject::tr("%1 (%2)").arg(qs(p.name), p.role == PoolRole::StaticBase
+                                                                           ? QObject::tr("static base")
+                                                                           : QObject::tr("elastic top"));
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                         QFontMetricsF(bold).elidedText(heading, Qt::ElideRight, text.width()));
+        painter.setFont(font);
+        painter.setPen(muted);
+        const QString gpus = p.role == PoolRole::StaticBase
+                                 ? QObject::tr("%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId))
+                                 : QObject::tr("0–%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId));
+        painter.drawText(text.translated(0, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         fm.elidedText(QStringLiteral("%1 · %2 · %3").arg(gpus, tierName(p.tier),
+                                                                       partitioningName(p.partitioning)),
+                                       Qt::ElideRight, text.width()));
+        const QString money = p.priced ? QObject::tr("%1 per 30-day month").arg(qs(p.costPerMonth.display()))
+                                       : QObject::tr("not priced by the rate card");
+        painter.drawText(text.translated(0, 2 * line), Qt::AlignLeft | Qt::AlignVCenter,
+                         fm.elidedText(QObject::tr("%1 utilized · %2").arg(percent(p.utilization), money),
+                                       Qt::ElideRight, text.width()));
+        y += 3 * line + 8;
+    }
+    painter.setPen(QPen(grid, 1));
+    painter.drawLine(QPointF(legend.left(), y), QPointF(legend.right(), y));
+    y += 6;
+    // The fleet's totals as the pools table prints them: the sums of the pools' cents.
+    const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(result);
+    const QStringList totals{
+        QObject::tr("Fleet: %1 per 30-day month").arg(qs(shown.perMonth.total.display())),
+        QObject::tr("%1 per day · %2 utilized").arg(qs(shown.perDay.total.display()), percent(result.utilization)),
+        QObject::tr("%1 static + up to %2 elastic GPUs").arg(formatCount(result.staticGpus),
+                                                               formatCount(result.elasticPeakGpus))};
+    for (int i = 0; i < totals.size(); ++i) {
+        painter.setFont(i == 0 ? bold : font);
+        painter.setPen(i == 0 ? ink : muted);
+        painter.drawText(QRectF(legend.left(), y + i * line, legend.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+                         QFontMetricsF(painter.font()).elidedText(totals[i], Qt::ElideRight, legend.width()));
+    }
+    if (!result.warnings.empty()) {
+        painter.setFont(font);
+        painter.setPen(QColor(0xb0, 0x60, 0x00));
+        painter.drawText(QRectF(legend.left(), y + totals.size() * line, legend.width(), line),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         QObject::tr("%n warning(s) with the evaluation", nullptr, int(result.warnings.size())));
+    }
+    painter.restore();
+}
+
+ChartFigure scenarioDiagramFigure(const ScenarioResult &result)
+{
+    ChartFigure figure;
+    figure.title = QObject::tr("%1: static base and elastic top").arg(qs(result.name));
+    figure.caption = QObject::tr("GPUs per hour on the day of the peak. Static pools (owned or reserved) are paid "
+                                 "every hour: tint = provisioned, solid = in use. Elastic pools run only the GPUs "
+                                 "the overflow needs, inside the dashed outline of their cap.");
+    figure.paint = [result](QPainter &painter, const QRectF &rect) { paintScenarioDiagram(painter, rect, result); };
+    return figure;
+}
+
+QChart *buildCostByTierChart(const std::vector<ScenarioResult> &results, const QString &title,
+                             QChart::ChartTheme theme)
+{
+    QChart *chart = newStyledChart(title, theme);
+    double maxValue = 0;
+    for (const auto &r : results)
+        for (const auto &t : r.costByTier)
+            maxValue = std::max(maxValue, t.perMonth.amount.toDouble());
+    QString unit;
+    const double scale = moneyAxisScale(maxValue, currencyOf(results), &unit);
+    auto *series = new QBarSeries;
+    int bars = 0;
+    for (PoolTier tier : engine::allPoolTiers()) {
+        bool present = false;
+        for (const auto &r : results)
+            for (const auto &t : r.costByTier)
+                present = present || t.tier == tier;
+        if (!present)
+            continue;
+        auto *set = new QBarSet(tierName(tier));
+        set->setLabelColor(valueLabelColor(theme));
+        set->setColor(tierColor(tier));
+        set->setBorderColor(tierColor(tier).darker(115));
+        for (const auto &r : results) {
+            double v = 0;
+            for (const auto &t : r.costByTier)
+                if (t.tier == tier)
+                    v = t.perMonth.amount.toDouble() / scale;
+            *set << v;
+            ++bars;
+        }
+        series->append(set);
+    }
+    series->setLabelsVisible(bars <= 16);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(scale > 1 ? 4 : 6);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    auto *x = scenarioAxis(results);
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("Cost per 30-day month (%1)").arg(unit));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setRange(0, std::max(1.0, maxValue / scale * 1.15));
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, series, x, y);
+    return chart;
+}
+
+QChart *buildGpusByPoolChart(const std::vector<ScenarioResult> &results, const QString &title,
+                             QChart::ChartTheme theme)
+{
+    QChart *chart = newStyledChart(title, theme);
+    // Pool names in first-seen order; a pool absent from a scenario has no GPUs there.
+    std::vector<std::string> names;
+    for (const auto &r : results)
+        for (const auto &p : r.pools)
+            if (std::find(names.begin(), names.end(), p.name) == names.end())
+                names.push_back(p.name);
+    auto *series = new QStackedBarSeries;
+    double maxTotal = 0;
+    std::vector<double> totals(results.size(), 0.0);
+    for (size_t n = 0; n < names.size(); ++n) {
+        QString label = qs(names[n]);
+        std::optional<PoolRole> role;
+        bool mixed = false;
+        for (const auto &r : results)
+            for (const auto &p : r.pools)
+                if (p.name == names[n]) {
+                    mixed = mixed || (role && *role != p.role);
+                    role = p.role;
+                }
+        if (role && !mixed)
+            label += *role == PoolRole::StaticBase ? QObject::tr(" (static)") : QObject::tr(" (elastic peak)");
+        auto *set = new QBarSet(label);
+        // Static pools in blues and purples, elastic in oranges and greens, distinct per pool.
+        const QColor staticColors[] = {QColor(0x2e, 0x86, 0xc1), QColor(0x1b, 0x4f, 0x72), QColor(0x8e, 0x44, 0xad),
+                                       QColor(0x5d, 0xad, 0xe2)};
+        const QColor elasticColors[] = {QColor(0xe6, 0x7e, 0x22), QColor(0x27, 0xae, 0x60), QColor(0xf1, 0xc4, 0x0f),
+                                        QColor(0xd3, 0x54, 0x00)};
+        const bool elastic = role && *role == PoolRole::ElasticTop;
+        set->setColor(elastic ? elasticColors[n % 4] : staticColors[n % 4]);
+        for (size_t i = 0; i < results.size(); ++i) {
+            double v = 0;
+            for (const auto &p : results[i].pools)
+                if (p.name == names[n])
+                    v += double(p.gpus);
+            *set << v;
+            totals[i] += v;
+        }
+        series->append(set);
+    }
+    for (double t : totals)
+        maxTotal = std::max(maxTotal, t);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPosition(QAbstractBarSeries::LabelsCenter);
+    auto *x = scenarioAxis(results);
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("GPUs (static: provisioned, elastic: peak in use)"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setRange(0, std::max(1.0, maxTotal * 1.08));
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, series, x, y);
+    return chart;
+}
+
+QChart *buildUtilizationChart(const std::vector<ScenarioResult> &results, const QString &title,
+                              QChart::ChartTheme theme)
+{
+    QChart *chart = newStyledChart(title, theme);
+    auto *staticSet = new QBarSet(QObject::tr("Static base"));
+    staticSet->setColor(tierColor(PoolTier::Reserved1y));
+    auto *fleetSet = new QBarSet(QObject::tr("Whole fleet"));
+    fleetSet->setColor(QColor(0x16, 0xa0, 0x85));
+    for (QBarSet *set : {staticSet, fleetSet})
+        set->setLabelColor(valueLabelColor(theme));
+    for (const auto &r : results) {
+        *staticSet << utilizationOf(r, PoolRole::StaticBase) * 100.0;
+        *fleetSet << r.utilization * 100.0;
+    }
+    auto *series = new QBarSeries;
+    series->append(staticSet);
+    series->append(fleetSet);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value %"));
+    series->setLabelsPrecision(3);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    auto *x = scenarioAxis(results);
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("Utilization: used ÷ paid GPU-hours (%)"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setRange(0, 110);
+    y->setTickCount(12);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, series, x, y);
+    return chart;
+}
+
+ChartFigure costByTierFigure(const std::vector<ScenarioResult> &results)
+{
+    ChartFigure figure;
+    figure.title = QObject::tr("Monthly cost by tier");
+    figure.caption = QObject::tr("Cost per 30-day month of %1, split by how the GPUs are paid for: owned and "
+                                 "reserved every hour, on-demand and spot per GPU-hour used.")
+                         .arg(namesList(results));
+    figure.build = [results, title = figure.title](QChart::ChartTheme theme) {
+        return buildCostByTierChart(results, title, theme);
+    };
+    return figure;
+}
+
+ChartFigure gpusByPoolFigure(const std::vector<ScenarioResult> &results)
+{
+    ChartFigure figure;
+    figure.title = QObject::tr("GPUs by pool");
+    figure.caption = QObject::tr("GPUs of %1 by pool: static pools as provisioned, elastic pools at their peak "
+                                 "hour (they drain off-peak).")
+                         .arg(namesList(results));
+    figure.build = [results, title = figure.title](QChart::ChartTheme theme) {
+        return buildGpusByPoolChart(results, title, theme);
+    };
+    return figure;
+}
+
+ChartFigure utilizationFigure(const std::vector<ScenarioResult> &results)
+{
+    ChartFigure figure;
+    figure.title = QObject::tr("Utilization");
+    figure.caption = QObject::tr("GPU-hours used ÷ GPU-hours paid for, of %1. Elastic pools are billed for what "
+                                 "they use, so idle capacity sits in the static base.")
+                         .arg(namesList(results));
+    figure.build = [results, title = figure.title](QChart::ChartTheme theme) {
+        return buildUtilizationChart(results, title, theme);
+    };
+    return figure;
+}
+
+} // namespace headroom::ui

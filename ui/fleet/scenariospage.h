@@ -1,0 +1,157 @@
+#pragma once
+
+#include "engine/autoscale.h"
+#include "engine/scenario.h"
+#include "common/page.h"
+#include "store/exportfile.h"
+
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QTabWidget;
+class QTableWidget;
+class QUndoStack;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class ChartPanel;
+class ScenarioDiagramView;
+
+// Scenarios (Outputs, DESIGN §3.9): fleet scenarios listed with author, version and last
+// change; an editor for identity, rate card, GPU pools, workload and training-job assignment,
+// autoscaling and the reserve-and-pack policy, where every edit is saved at once and undoable;
+// a live evaluation (pools, GPUs, utilization, exact cost, warnings, the static base / elastic
+// top diagram); a comparison of 2–4 scenarios against a baseline; and the KEDA / DRA YAML a
+// platform team deploys for the elastic tier.
+class ScenariosPage : public Page {
+    Q_OBJECT
+public:
+    ScenariosPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
+
+    QList<ChartPanel *> chartPanels() const override;
+    // The diagram on the Evaluation tab, the shown comparison chart on the Compare tab.
+    std::optional<ChartFigure> currentFigure() const override;
+    // The comparison table on the Compare tab, else the evaluated pools.
+    std::optional<DeckTable> currentTable() const override;
+
+    QString currentName() const;
+    void selectScenario(const QString &name);
+    void newScenario();
+    void duplicateScenario();
+    // Asks for the new name; renameScenario(name) does it directly. False with the reason shown.
+    void renameWithDialog();
+    bool renameScenario(const QString &newName);
+    // Asks for confirmation first.
+    void deleteScenario();
+
+    // The evaluation of the selected scenario, or the reason it could not be evaluated.
+    const std::optional<engine::ScenarioResult> &result() const { return m_result; }
+    QString errorText() const { return m_error; }
+    QStringList warningTexts() const;
+    QString statusText() const;
+
+    // Compare mode: 2–4 scenario names, the first being the baseline.
+    void setCompared(const QStringList &names);
+    QStringList compared() const;
+    const std::optional<engine::ScenarioComparison> &comparison() const { return m_comparison; }
+    const std::vector<engine::ScenarioResult> &comparedResults() const { return m_compareResults; }
+
+    // The deployment YAML shown (KEDA ScaledObject or DRA ResourceClaimTemplate).
+    QString yamlText() const;
+    void showYaml(const QString &kind); // "keda" | "dra"
+    // Writes the YAML shown through a store::ExportFile (whole or not at all; never through a
+    // symbolic link; an existing file only with Replace).
+    bool saveYaml(const QString &path, QString *error,
+                  store::ExistingFile existing = store::ExistingFile::Refuse) const;
+    // Asks for a file with Dialogs::exportFileName (confirming a replace) and saves the YAML.
+    void saveYamlWithDialog();
+
+signals:
+    void evaluated();
+    void compareUpdated();
+
+private:
+    // One editor bound to a part of the scenario.
+    struct Binding {
+        std::function<void(const engine::Scenario &)> load;
+        QString label;
+    };
+    QWidget *buildList();
+    QWidget *buildForm();
+    QWidget *buildResults();
+    QWidget *buildCompare();
+    QWidget *buildDeployment();
+    void addLine(QFormLayout *form, const QString &label, const char *name, const QString &tip,
+                 std::function<QString(const engine::Scenario &)> get,
+                 std::function<void(engine::Scenario &, const QString &)> set);
+    void refreshList();
+    void refreshChoices();
+    void loadForm();
+    void loadPools(const engine::Scenario &scenario);
+    void loadAssignments(const engine::Scenario &scenario);
+    // Applies `change` to the stored scenario as one undoable step (merging with the previous
+    // step of the same `mergeField`); invalid results are refused with the reason shown.
+    bool edit(const QString &label, int mergeField, const std::function<void(engine::Scenario &)> &change);
+    bool push(const std::optional<engine::Scenario> &before, const std::optional<engine::Scenario> &after,
+              const QString &text, int mergeField = -1);
+    void addPool();
+    void removePool();
+    void evaluate();
+    void showResult();
+    void updateCompare();
+    void updateYaml();
+    void copyYaml();
+    void setStatus(const QString &text, bool error = false);
+
+    store::Workspace &m_workspace;
+    QUndoStack *m_undoStack;
+    QTableWidget *m_list = nullptr;
+    QWidget *m_form = nullptr;
+    QComboBox *m_rateCard = nullptr;
+    QTableWidget *m_pools = nullptr;
+    QTableWidget *m_assign = nullptr;
+    QLabel *m_status = nullptr;
+    QString m_lastMessage; // the status as plain text
+    std::vector<Binding> m_bindings;
+    bool m_loading = false;
+    QString m_selectAfterRefresh;
+
+    QTabWidget *m_resultTabs = nullptr;
+    ScenarioDiagramView *m_diagram = nullptr;
+    QTableWidget *m_resultTable = nullptr;
+    QListWidget *m_warnings = nullptr;
+    QLabel *m_summary = nullptr;
+    std::optional<engine::ScenarioResult> m_result;
+    QString m_error;
+
+    QListWidget *m_compareList = nullptr;
+    QComboBox *m_baseline = nullptr;
+    QTableWidget *m_compareTable = nullptr;
+    QTabWidget *m_compareCharts = nullptr;
+    ChartPanel *m_costChart = nullptr;
+    ChartPanel *m_gpuChart = nullptr;
+    ChartPanel *m_utilChart = nullptr;
+    QLabel *m_compareNote = nullptr;
+    std::optional<engine::ScenarioComparison> m_comparison;
+    std::vector<engine::ScenarioResult> m_compareResults;
+
+    QComboBox *m_plan = nullptr;
+    QComboBox *m_yamlKind = nullptr;
+    QPlainTextEdit *m_yaml = nullptr;
+    QLabel *m_planNote = nullptr;
+    std::vector<engine::AutoscalePlan> m_plans;
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,544 @@
+#include "kvpage.h"
+
+#include "common/chartpanel.h"
+#include "engine/errors.h"
+#include "engine/inference_sizing.h"
+#include "common/format.h"
+#include "kvchart.h"
+#include "servingassumptionsdialog.h"
+#include "common/settingcommand.h"
+#include "store/workspace.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace headroom::ui {
+
+namespace {
+
+enum VariantColumn { kModelColumn, kGpuColumn, kWeightsColumn, kKvColumn, kTpColumn, kVariantColumns };
+constexpr int64_t kCurveStart = 1024;
+
+QComboBox *comboAt(const QTableWidget *table, int row, int column)
+{
+    return qobject_cast<QComboBox *>(table->cellWidget(row, column));
+}
+
+void selectData(QComboBox *combo, const QVariant &value)
+{
+    const int index = combo->findData(value);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+}
+
+} // namespace
+
+KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+    , m_undoStack(undoStack)
+    , m_serving(workspace.servingAssumptions())
+{
+    setObjectName("kvPage");
+    m_chart = new ChartPanel(this);
+    m_chart->setObjectName("kvChart");
+    m_results = newResultsTable("kvResults");
+    m_results->horizontalHeader()->setMinimumSectionSize(60);
+    m_results->setTextElideMode(Qt::ElideMiddle);
+    m_explanation = newExplanation("kvExplanation");
+    layOutPage(buildInputs(), resultsColumn(m_chart, m_results, m_explanation), 470);
+
+    connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::kvVariantsChanged, this, &KvPage::loadSavedVariants);
+    connect(&m_workspace, &store::Workspace::servingAssumptionsChanged, this, [this] {
+        m_serving = m_workspace.servingAssumptions();
+        updateServingSummary();
+        recompute();
+    });
+    updateServingSummary();
+
+    if (const auto saved = m_workspace.kvVariants()) {
+        m_savedVariants = *saved;
+        setVariants(*saved);
+        return;
+    }
+    // A first look that answers the planner's usual question: an 8B model on H100 vs H200,
+    // BF16 vs FP8.
+    using engine::KvPrecision;
+    using engine::WeightPrecision;
+    std::vector<Variant> defaults;
+    const auto models = m_workspace.models();
+    const auto gpus = m_workspace.gpus();
+    auto has = [](const auto &list, const char *id) {
+        return std::any_of(list.begin(), list.end(), [id](const auto &e) { return e.id == id; });
+    };
+    if (!models.empty() && !gpus.empty()) {
+        const std::string model = has(models, "llama-3.1-8b") ? std::string("llama-3.1-8b") : models.front().id;
+        std::vector<std::string> gpuIds;
+        for (const char *id : {"h100-sxm", "h200"})
+            if (has(gpus, id))
+                gpuIds.emplace_back(id);
+        if (gpuIds.empty())
+            gpuIds.push_back(gpus.front().id);
+        for (auto [w, kv] : {std::pair{WeightPrecision::Bf16, KvPrecision::Bf16},
+                             std::pair{WeightPrecision::Fp8, KvPrecision::Fp8}})
+            for (const std::string &gpu : gpuIds)
+                defaults.push_back({model, gpu, w, kv, 1});
+    }
+    m_savedVariants = defaults;
+    setVariants(defaults);
+}
+
+QWidget *KvPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+
+    auto *variantsBox = new QGroupBox(tr("Variants (one line each)"), panel);
+    auto *variantsLayout = new QVBoxLayout(variantsBox);
+    m_variantTable = new QTableWidget(0, kVariantColumns, variantsBox);
+    m_variantTable->setObjectName("kvVariants");
+    m_variantTable->setHorizontalHeaderLabels({tr("Model"), tr("GPU"), tr("Weights"), tr("KV cache"), tr("TP")});
+    m_variantTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    for (int column : {kWeightsColumn, kKvColumn, kTpColumn})
+        m_variantTable->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    m_variantTable->verticalHeader()->hide();
+    m_variantTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_variantTable->setMinimumHeight(170);
+    m_variantTable->setMaximumHeight(230);
+    m_variantTable->setToolTip(tr("Each line is one curve: a model served on a GPU with a weight "
+                                  "precision, a KV-cache precision and a tensor-parallel degree. The "
+                                  "lines are saved in the workspace; Edit ▸ Undo takes a change back."));
+    auto *add = new QPushButton(tr("&Add variant"), variantsBox);
+    add->setObjectName("kvAddVariant");
+    auto *remove = new QPushButton(tr("&Remove selected"), variantsBox);
+    remove->setObjectName("kvRemoveVariant");
+    connect(add, &QPushButton::clicked, this, [this] {
+        const auto current = variants();
+        addVariantRow(current.empty() ? Variant{} : current.back());
+        variantsEdited();
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        const int row = m_variantTable->currentRow();
+        if (row >= 0 && m_variantTable->rowCount() > 1) {
+            m_variantTable->removeRow(row);
+            variantsEdited();
+        }
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addStretch();
+    variantsLayout->addWidget(m_variantTable);
+    variantsLayout->addLayout(buttons);
+
+    // Utilization, reserve and block size are the workspace's serving assumptions, edited in
+    // one place (Edit ▸ Serving Assumptions) so that this page and Inference sizing show the
+    // same streams per replica for the same setup.
+    auto *servingBox = new QGroupBox(tr("Serving engine"), panel);
+    auto *form = new QFormLayout(servingBox);
+    m_servingSummary = new QLabel(servingBox);
+    m_servingSummary->setObjectName("kvServingSummary");
+    m_servingSummary->setWordWrap(true);
+    auto *editServing = new QPushButton(tr("Serving &assumptions…"), servingBox);
+    editServing->setObjectName("kvEditServing");
+    editServing->setToolTip(tr("Memory utilization, runtime reserve and block size for every page of the workspace"));
+    connect(editServing, &QPushButton::clicked, this,
+            [this] { ServingAssumptionsDialog::edit(m_workspace, m_undoStack, this); });
+    m_prefix = new QSpinBox(servingBox);
+    m_prefix->setObjectName("kvPrefix");
+    m_prefix->setRange(0, 1'000'000);
+    m_prefix->setSingleStep(256);
+    m_prefix->setSuffix(tr(" tokens"));
+    m_prefix->setToolTip(tr("Shared prompt prefix (system prompt) held once per replica with "
+                            "prefix caching, instead of once per stream. 0 = none."));
+    m_contexts = new QLineEdit(QStringLiteral("4096, 16384, 32768"), servingBox);
+    m_contexts->setObjectName("kvContexts");
+    m_contexts->setToolTip(tr("Context lengths to mark on the chart and report in the table, "
+                              "in tokens, separated by commas — e.g. your workload's P50 and "
+                              "P95 context."));
+    m_contextsError = new QLabel(servingBox);
+    m_contextsError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_contextsError->hide();
+    form->addRow(m_servingSummary);
+    form->addRow(QString(), editServing);
+    form->addRow(tr("Shared &prefix:"), m_prefix);
+    form->addRow(tr("Marked &contexts (tokens):"), m_contexts);
+    form->addRow(QString(), m_contextsError);
+
+    connect(m_prefix, &QSpinBox::valueChanged, this, &KvPage::recompute);
+    connect(m_contexts, &QLineEdit::textChanged, this, &KvPage::recompute);
+
+    layout->addWidget(variantsBox);
+    layout->addWidget(servingBox);
+    layout->addStretch();
+    return panel;
+}
+
+void KvPage::addVariantRow(const Variant &variant)
+{
+    const int row = m_variantTable->rowCount();
+    m_variantTable->insertRow(row);
+    auto *model = new QComboBox;
+    auto *gpu = new QComboBox;
+    auto *weights = new QComboBox;
+    auto *kv = new QComboBox;
+    model->setObjectName(QStringLiteral("kvModel"));
+    gpu->setObjectName(QStringLiteral("kvGpu"));
+    weights->setObjectName(QStringLiteral("kvWeights"));
+    kv->setObjectName(QStringLiteral("kvKvPrecision"));
+    model->setToolTip(tr("Model architecture from the catalog"));
+    gpu->setToolTip(tr("GPU from the catalog; memory as the driver reports it"));
+    weights->setToolTip(tr("Weight precision: BF16/FP16 2 bytes per parameter, FP8/INT8 1, "
+                           "INT4 0.5 plus group scales"));
+    kv->setToolTip(tr("KV-cache element precision: BF16 2 bytes, FP8 1 byte"));
+    for (engine::WeightPrecision p : engine::allWeightPrecisions())
+        weights->addItem(upperName(engine::toString(p)), int(p));
+    for (engine::KvPrecision p : engine::allKvPrecisions())
+        kv->addItem(upperName(engine::toString(p)), int(p));
+    m_variantTable->setCellWidget(row, kModelColumn, model);
+    m_variantTable->setCellWidget(row, kGpuColumn, gpu);
+    m_variantTable->setCellWidget(row, kWeightsColumn, weights);
+    m_variantTable->setCellWidget(row, kKvColumn, kv);
+    auto *tp = new QSpinBox;
+    tp->setObjectName(QStringLiteral("kvTp"));
+    tp->setRange(1, engine::kMaxTp);
+    tp->setValue(std::clamp(variant.tp, 1, engine::kMaxTp));
+    tp->setToolTip(tr("Tensor parallelism: GPUs per replica, 1–%1. Weights and KV heads are split across "
+                      "them; KV heads are replicated when TP exceeds them.").arg(engine::kMaxTp));
+    m_variantTable->setCellWidget(row, kTpColumn, tp);
+
+    m_updating = true;
+    refreshCatalogChoices();
+    m_updating = true;
+    selectData(model, QString::fromStdString(variant.modelId));
+    selectData(gpu, QString::fromStdString(variant.gpuId));
+    selectData(weights, int(variant.weights));
+    selectData(kv, int(variant.kv));
+    m_updating = false;
+    for (QComboBox *combo : {model, gpu, weights, kv})
+        connect(combo, &QComboBox::currentIndexChanged, this, &KvPage::variantsEdited);
+    connect(tp, &QSpinBox::valueChanged, this, &KvPage::variantsEdited);
+}
+
+// A change made on the page: recompute, and save the lines as one undoable step.
+void KvPage::variantsEdited()
+{
+    if (m_updating)
+        return;
+    recompute();
+    const std::vector<Variant> now = variants();
+    if (now == m_savedVariants)
+        return;
+    const std::vector<Variant> before = m_savedVariants;
+    m_savedVariants = now;
+    auto *command = new SettingCommand<std::vector<Variant>>(m_workspace, before, now, &store::Workspace::setKvVariants,
+                                                             tr("Edit KV Variants"));
+    if (m_undoStack) {
+        m_undoStack->push(command);
+    } else {
+        command->redo();
+        delete command;
+    }
+}
+
+// The workspace's lines changed (undo, redo, another window): show them.
+void KvPage::loadSavedVariants()
+{
+    const auto saved = m_workspace.kvVariants();
+    if (!saved)
+        return;
+    m_savedVariants = *saved;
+    if (*saved != variants())
+        setVariants(*saved);
+}
+
+void KvPage::updateServingSummary()
+{
+    m_servingSummary->setText(ServingAssumptionsDialog::summary(m_serving));
+}
+
+void KvPage::refreshCatalogChoices()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const auto models = m_workspace.models();
+    const auto gpus = m_workspace.gpus();
+    for (int row = 0; row < m_variantTable->rowCount(); ++row) {
+        QComboBox *model = comboAt(m_variantTable, row, kModelColumn);
+        QComboBox *gpu = comboAt(m_variantTable, row, kGpuColumn);
+        const QVariant modelId = model->currentData();
+        const QVariant gpuId = gpu->currentData();
+        model->clear();
+        for (const auto &m : models)
+            model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+        gpu->clear();
+        for (const auto &g : gpus)
+            gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
+        selectData(model, modelId);
+        selectData(gpu, gpuId);
+    }
+    m_updating = wasUpdating;
+    if (!m_updating)
+        recompute();
+}
+
+void KvPage::setVariants(const std::vector<Variant> &variants)
+{
+    m_updating = true;
+    m_variantTable->setRowCount(0);
+    for (const Variant &v : variants)
+        addVariantRow(v);
+    m_updating = false;
+    recompute();
+}
+
+std::vector<KvPage::Variant> KvPage::variants() const
+{
+    std::vector<Variant> out;
+    for (int row = 0; row < m_variantTable->rowCount(); ++row) {
+        Variant v;
+        v.modelId = comboAt(m_variantTable, row, kModelColumn)->currentData().toString().toStdString();
+        v.gpuId = comboAt(m_variantTable, row, kGpuColumn)->currentData().toString().toStdString();
+        v.weights = engine::WeightPrecision(comboAt(m_variantTable, row, kWeightsColumn)->currentData().toInt());
+        v.kv = engine::KvPrecision(comboAt(m_variantTable, row, kKvColumn)->currentData().toInt());
+        v.tp = qobject_cast<QSpinBox *>(m_variantTable->cellWidget(row, kTpColumn))->value();
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::vector<int64_t> KvPage::markedContexts() const
+{
+    std::vector<int64_t> out;
+    const auto parts = m_contexts->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")),
+                                                Qt::SkipEmptyParts);
+    for (QString part : parts) {
+        int64_t scale = 1;
+        if (part.endsWith(QLatin1Char('k'), Qt::CaseInsensitive)) {
+            scale = 1024;
+            part.chop(1);
+        }
+        bool ok = false;
+        const qlonglong value = part.toLongLong(&ok);
+        if (!ok || value < 1)
+            return {};
+        out.push_back(value * scale);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+engine::KvInputs KvPage::inputsFor(const Variant &variant, QStringList *labelParts) const
+{
+    engine::KvInputs in;
+    const auto model = m_workspace.model(QString::fromStdString(variant.modelId));
+    const auto gpu = m_workspace.gpu(QString::fromStdString(variant.gpuId));
+    if (!model || !gpu)
+        throw engine::InputError(model ? "gpu" : "model",
+                                 model ? "choose a GPU from the catalog" : "choose a model from the catalog");
+    in.model = *model;
+    in.gpuMemoryBytes = gpu->memoryBytes;
+    in.weights = variant.weights;
+    in.kv = variant.kv;
+    in.utilization = m_serving.memoryUtilization;
+    in.tp = variant.tp;
+    in.blockSize = m_serving.blockSize;
+    in.reserveBytes = m_serving.reserveBytes;
+    in.sharedPrefixTokens = m_prefix->value();
+    in.contexts = markedContexts();
+    *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
+                   tr("%1/%2")
+                       .arg(upperName(engine::toString(variant.weights)),
+                            upperName(engine::toString(variant.kv))),
+                   tr("TP %1").arg(variant.tp)};
+    return in;
+}
+
+void KvPage::recompute()
+{
+    if (m_updating)
+        return;
+    const std::vector<int64_t> contexts = markedContexts();
+    const bool contextsValid = !contexts.empty() || m_contexts->text().trimmed().isEmpty();
+    m_contextsError->setVisible(!contextsValid);
+    m_contextsError->setText(tr("Enter positive token counts separated by commas, e.g. 4096, 16K"));
+
+    m_outcomes.clear();
+    for (const Variant &variant : variants()) {
+        Outcome outcome;
+        outcome.variant = variant;
+        try {
+            const engine::KvInputs in = inputsFor(variant, &outcome.labelParts);
+            outcome.label = outcome.labelParts.join(QStringLiteral(" · "));
+            outcome.result = engine::analyseKv(in);
+            outcome.maxContext = in.model.maxContext;
+            const int64_t maxContext = std::max<int64_t>(in.model.maxContext, kCurveStart * 2);
+            outcome.curve = engine::concurrencyCurve(in, kCurveStart, maxContext, kCurvePoints);
+        } catch (const engine::InputError &e) {
+            outcome.error = tr("%1: %2").arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what()));
+        }
+        m_outcomes.push_back(std::move(outcome));
+    }
+
+    // The legend names only what differs between variants; what they share goes in the title.
+    std::vector<bool> shared(4, true);
+    const Outcome *first = nullptr;
+    for (const Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        if (!first)
+            first = &o;
+        for (int i = 0; i < 4; ++i)
+            shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
+    }
+    QStringList common;
+    std::vector<KvCurve> curves;
+    for (Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QStringList parts;
+        for (int i = 0; i < 4; ++i)
+            if (!shared[size_t(i)])
+                parts << o.labelParts.value(i);
+        o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
+        QString label = o.shortLabel;
+        if (!o.result.fits)
+            label += tr(" — does not fit (%1 short)").arg(formatGiB(o.result.shortfallBytes));
+        curves.push_back({label, o.curve});
+    }
+    if (first && curves.size() > 1)
+        for (int i = 0; i < 4; ++i)
+            if (shared[size_t(i)])
+                common << first->labelParts.value(i);
+    const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
+                                           : tr("Concurrent streams vs context length — %1")
+                                                 .arg(common.join(QStringLiteral(" · ")));
+    m_chart->setFigure({title,
+                        tr("Precision as weights/KV cache; streams per GPU group of TP GPUs. Block-paged KV "
+                           "cache (block %1 tokens), memory utilization %2, reserve %3 per GPU. Dashed lines "
+                           "mark the chosen contexts. Source: Headroom kv engine on the workspace catalog.")
+                            .arg(m_serving.blockSize)
+                            .arg(m_serving.memoryUtilization, 0, 'f', 2)
+                            .arg(formatGiB(m_serving.reserveBytes)),
+                        [curves, contexts, title](QChart::ChartTheme theme) {
+                            return buildKvChart(curves, contexts, title, theme);
+                        }});
+    updateTable();
+    updateExplanation();
+    emit recomputed();
+}
+
+void KvPage::updateTable()
+{
+    const std::vector<int64_t> contexts = markedContexts();
+    QStringList headers{tr("Variant"), tr("KV / token\nper GPU"), tr("Weights\nper GPU"), tr("KV pool\nper GPU"),
+                        tr("Blocks\n(%1 tokens)").arg(m_serving.blockSize)};
+    for (int64_t c : contexts)
+        headers << tr("Streams @\n%1 tokens").arg(formatCount(c));
+    m_results->clear();
+    m_results->setColumnCount(int(headers.size()));
+    m_results->setHorizontalHeaderLabels(headers);
+    m_results->setRowCount(int(m_outcomes.size()));
+    m_results->setMaximumHeight(m_results->horizontalHeader()->sizeHint().height() +
+                                m_results->verticalHeader()->defaultSectionSize() * (m_results->rowCount() + 1) + 4);
+    for (int row = 0; row < int(m_outcomes.size()); ++row) {
+        const Outcome &o = m_outcomes[size_t(row)];
+        auto set = [&](int column, const QString &text, bool number = true) {
+            auto *item = new QTableWidgetItem(text);
+            if (number)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_results->setItem(row, column, item);
+        };
+        set(0, o.label.isEmpty() ? tr("(incomplete variant)") : o.shortLabel.isEmpty() ? o.label : o.shortLabel,
+            false);
+        m_results->item(row, 0)->setToolTip(o.label);
+        if (!o.error.isEmpty()) {
+            set(1, o.error, false);
+            continue;
+        }
+        const engine::KvResult &r = o.result;
+        set(1, formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0));
+        set(2, formatGiB(r.weightsBytes, 2));
+        set(3, r.fits ? formatGiB(r.poolBytes, 2) : tr("−%1 (short)").arg(formatGiB(r.shortfallBytes, 2)));
+        set(4, formatCount(r.blocks));
+        for (size_t i = 0; i < r.streams.size(); ++i) {
+            if (r.streams[i].context > o.maxContext)
+                set(5 + int(i), tr("n/a (max %1)").arg(formatCount(o.maxContext)));
+            else
+                set(5 + int(i), formatCount(r.streams[i].streams));
+        }
+    }
+}
+
+void KvPage::updateExplanation()
+{
+    QStringList lines;
+    for (const Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty()) {
+            lines << tr("<b>%1</b>: cannot compute — %2").arg(o.label.toHtmlEscaped(), o.error.toHtmlEscaped());
+            continue;
+        }
+        const engine::KvResult &r = o.result;
+        if (!r.fits) {
+            lines << tr("<b>%1</b>: <span style='color:#c0392b'>does not fit</span> — the weights "
+                        "(%2 per GPU) and reserve need %3 more than the %4 usable. Try FP8 or INT4 "
+                        "weights, more tensor parallelism, or a larger GPU.")
+                         .arg(o.label.toHtmlEscaped(), formatGiB(r.weightsBytes), formatGiB(r.shortfallBytes),
+                              formatGiB(r.usableBytes));
+            continue;
+        }
+        std::vector<engine::StreamsAt> supported;
+        for (const engine::StreamsAt &s : r.streams)
+            if (s.context <= o.maxContext)
+                supported.push_back(s);
+        QString headline, others;
+        if (!supported.empty()) {
+            const engine::StreamsAt &s = supported.back();
+            headline = tr("%1 streams of %2 tokens").arg(formatCount(s.streams), formatCount(s.context));
+            QStringList rest;
+            for (size_t i = 0; i + 1 < supported.size(); ++i)
+                rest << tr("%1 at %2 tokens").arg(formatCount(supported[i].streams), formatCount(supported[i].context));
+            if (!rest.isEmpty())
+                others = tr("; %1").arg(rest.join(QStringLiteral(", ")));
+        } else {
+            headline = tr("%1 blocks of %2 tokens").arg(formatCount(r.blocks)).arg(r.blockSize);
+        }
+        lines << tr("<b>%1</b>: memory-bound — %2 fit in %3 of KV pool (%4 per token per GPU, "
+                    "weights %5 per GPU%6).")
+                     .arg(o.label.toHtmlEscaped(), headline, formatGiB(r.poolBytes),
+                          formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0),
+                          formatGiB(r.weightsBytes), others);
+    }
+    if (m_outcomes.empty())
+        lines << tr("The catalog has no models or GPUs yet: add them on the Catalog page.");
+    m_explanation->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString KvPage::explanation() const
+{
+    return m_explanation->text();
+}
+
+QList<ChartPanel *> KvPage::chartPanels() const
+{
+    return {m_chart};
+}
+
+} // namespace headroom::ui

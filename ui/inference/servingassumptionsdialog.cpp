@@ -1,0 +1,189 @@
+#include "servingassumptionsdialog.h"
+
+#include "common/format.h"
+#include "common/settingcommand.h"
+#include "store/workspace.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace headroom::ui {
+
+namespace {
+
+QDoubleSpinBox *newBox(QWidget *parent, const char *name, double min, double max, int decimals, double step,
+                       const QString &suffix, const QString &tip)
+{
+    auto *box = new QDoubleSpinBox(parent);
+    box->setObjectName(QLatin1String(name));
+    box->setRange(min, max);
+    box->setDecimals(decimals);
+    box->setSingleStep(step);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    box->setAccelerated(true);
+    return box;
+}
+
+} // namespace
+
+ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumptions &assumptions, QWidget *parent)
+    : QDialog(parent)
+{
+    setObjectName("servingAssumptionsDialog");
+    setWindowTitle(tr("Serving Assumptions"));
+    auto *layout = new QVBoxLayout(this);
+    auto *intro = new QLabel(tr("One set for the whole workspace: the KV page, Inference sizing, Scenarios and "
+                                "the command line all size with these. Each page shows which were used."),
+                             this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+
+    auto *form = new QFormLayout;
+    m_utilization = newBox(this, "servingUtilization", 0.05, 1.0, 2, 0.01, QString(),
+                           tr("Share of GPU memory the serving engine may use (vLLM's gpu_memory_utilization), "
+                              "0.05–1.00. The KV pool is what is left after weights and the reserve."));
+    m_reserve = newBox(this, "servingReserve", 0, 1024, 1, 0.5, tr(" GiB"),
+                       tr("Activation peak plus runtime overhead (CUDA graphs, NCCL buffers) per GPU, 0–1024 GiB, "
+                          "taken from the pool before KV."));
+    m_blockSize = new QSpinBox(this);
+    m_blockSize->setObjectName("servingBlockSize");
+    m_blockSize->setRange(1, 1024);
+    m_blockSize->setSuffix(tr(" tokens"));
+    m_blockSize->setToolTip(tr("Paged-attention block size, 1–1024 tokens. A stream occupies whole blocks."));
+    m_prefill = newBox(this, "servingPrefillEfficiency", 1, 100, 0, 5, tr(" %"),
+                       tr("Share of the GPU's peak dense TFLOPS reached in prefill, 1–100 %."));
+    m_decodeBandwidth = newBox(this, "servingDecodeBandwidth", 1, 100, 0, 5, tr(" %"),
+                               tr("Share of HBM bandwidth reached in decode, 1–100 %."));
+    m_decodeCompute = newBox(this, "servingDecodeCompute", 1, 100, 0, 5, tr(" %"),
+                             tr("Share of peak TFLOPS reached in decode, 1–100 %."));
+    m_headroom = newBox(this, "servingHeadroom", 0, 1000, 0, 5, tr(" %"),
+                        tr("Capacity kept free at peak by design, 0–1000 % of what the load needs."));
+    m_quantile = newBox(this, "servingQuantile", 50, 99.99, 2, 0.1, QString(),
+                        tr("Quantile of the number of requests in flight that memory is sized for, P50–P99.99 "
+                           "(arrivals in a busy hour are close to Poisson)."));
+    m_quantile->setPrefix(tr("P"));
+    m_allowance = newBox(this, "servingAllowance", 0, 3'600'000, 0, 50, tr(" ms"),
+                         tr("Wait before prefill counted in each request's time in system, 0–3,600,000 ms."));
+    m_residency = new QComboBox(this);
+    m_residency->setObjectName("servingResidency");
+    m_residency->addItem(tr("Request — KV held while a request is in flight"), int(engine::KvResidency::Request));
+    m_residency->addItem(tr("Session — every open session keeps its KV"), int(engine::KvResidency::Session));
+    m_residency->setToolTip(tr("Which streams hold KV cache, and so what the memory side is sized for. Inference "
+                               "sizing can try the other one as a what-if."));
+    form->addRow(tr("Memory &utilization:"), m_utilization);
+    form->addRow(tr("Activation + runtime &reserve per GPU:"), m_reserve);
+    form->addRow(tr("KV &block size:"), m_blockSize);
+    form->addRow(tr("&Prefill efficiency:"), m_prefill);
+    form->addRow(tr("Decode &bandwidth efficiency:"), m_decodeBandwidth);
+    form->addRow(tr("Decode &compute efficiency:"), m_decodeCompute);
+    form->addRow(tr("Planned &headroom:"), m_headroom);
+    form->addRow(tr("In-flight &quantile:"), m_quantile);
+    form->addRow(tr("&Queueing allowance:"), m_allowance);
+    form->addRow(tr("KV &residency:"), m_residency);
+    layout->addLayout(form);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel
+                                             | QDialogButtonBox::RestoreDefaults,
+                                         this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
+            [this] { setAssumptions({}); });
+    layout->addWidget(buttons);
+    setAssumptions(assumptions);
+}
+
+engine::ServingAssumptions ServingAssumptionsDialog::assumptions() const
+{
+    engine::ServingAssumptions a;
+    a.memoryUtilization = m_utilization->value();
+    a.reserveBytes = int64_t(std::llround(m_reserve->value() * double(engine::kGiB)));
+    a.blockSize = m_blockSize->value();
+    a.prefillEfficiency = m_prefill->value() / 100.0;
+    a.decodeBandwidthEfficiency = m_decodeBandwidth->value() / 100.0;
+    a.decodeComputeEfficiency = m_decodeCompute->value() / 100.0;
+    a.plannedHeadroom = m_headroom->value() / 100.0;
+    a.inFlightQuantile = m_quantile->value() / 100.0;
+    a.queueingAllowanceMs = m_allowance->value();
+    a.residency = engine::KvResidency(m_residency->currentData().toInt());
+    return a;
+}
+
+void ServingAssumptionsDialog::setAssumptions(const engine::ServingAssumptions &a)
+{
+    m_utilization->setValue(a.memoryUtilization);
+    m_reserve->setValue(double(a.reserveBytes) / double(engine::kGiB));
+    m_blockSize->setValue(a.blockSize);
+    m_prefill->setValue(a.prefillEfficiency * 100.0);
+    m_decodeBandwidth->setValue(a.decodeBandwidthEfficiency * 100.0);
+    m_decodeCompute->setValue(a.decodeComputeEfficiency * 100.0);
+    m_headroom->setValue(a.plannedHeadroom * 100.0);
+    m_quantile->setValue(a.inFlightQuantile * 100.0);
+    m_allowance->setValue(a.queueingAllowanceMs);
+    m_residency->setCurrentIndex(m_residency->findData(int(a.residency)));
+}
+
+bool ServingAssumptionsDialog::edit(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
+{
+    const engine::ServingAssumptions before = workspace.servingAssumptions();
+    ServingAssumptionsDialog dialog(before, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    // Values the spin boxes show unchanged keep their stored precision.
+    engine::ServingAssumptions after = dialog.assumptions();
+    ServingAssumptionsDialog unchanged(before);
+    const engine::ServingAssumptions shown = unchanged.assumptions();
+    auto keep = [](auto &value, const auto &was, const auto &shownWas) {
+        if (value == shownWas)
+            value = was;
+    };
+    keep(after.memoryUtilization, before.memoryUtilization, shown.memoryUtilization);
+    keep(after.reserveBytes, before.reserveBytes, shown.reserveBytes);
+    keep(after.prefillEfficiency, before.prefillEfficiency, shown.prefillEfficiency);
+    keep(after.decodeBandwidthEfficiency, before.decodeBandwidthEfficiency, shown.decodeBandwidthEfficiency);
+    keep(after.decodeComputeEfficiency, before.decodeComputeEfficiency, shown.decodeComputeEfficiency);
+    keep(after.plannedHeadroom, before.plannedHeadroom, shown.plannedHeadroom);
+    keep(after.inFlightQuantile, before.inFlightQuantile, shown.inFlightQuantile);
+    keep(after.queueingAllowanceMs, before.queueingAllowanceMs, shown.queueingAllowanceMs);
+    if (after == before)
+        return false;
+    apply(workspace, undoStack, after);
+    return true;
+}
+
+void ServingAssumptionsDialog::apply(store::Workspace &workspace, QUndoStack *undoStack,
+                                     const engine::ServingAssumptions &after)
+{
+    const engine::ServingAssumptions before = workspace.servingAssumptions();
+    if (after == before)
+        return;
+    auto *command = new SettingCommand<engine::ServingAssumptions>(
+        workspace, before, after, &store::Workspace::setServingAssumptions, tr("Change Serving Assumptions"));
+    if (undoStack) {
+        undoStack->push(command);
+    } else {
+        command->redo();
+        delete command;
+    }
+}
+
+QString ServingAssumptionsDialog::summary(const engine::ServingAssumptions &a)
+{
+    return tr("Memory utilization %1 · reserve %2 · block %3 tokens · KV residency %4 · planned headroom %5 %")
+        .arg(a.memoryUtilization, 0, 'f', 2)
+        .arg(formatGiB(a.reserveBytes))
+        .arg(a.blockSize)
+        .arg(QString::fromUtf8(engine::toString(a.residency).data()))
+        .arg(a.plannedHeadroom * 100, 0, 'g', 4);
+}
+
+} // namespace headroom::ui

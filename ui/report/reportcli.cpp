@@ -1,0 +1,142 @@
+#include "reportcli.h"
+
+#include "reportdeck.h"
+#include "reportsnapshot.h"
+#include "fleet/scenariodeck.h"
+
+#include "cli/args.h"
+#include "cli/outputfile.h"
+#include "store/workspace.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace headroom::ui {
+
+namespace {
+
+const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf [--force]
+
+Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
+page numbers in the footer.
+
+With --scenario (repeatable, in the order given): a title page, the assumptions (the
+scenarios' terms, the rate cards they are priced from, the workloads they serve), then per
+scenario its pools table (GPUs, tier, utilization, cost per day and per month), its static
+base and elastic top diagram and its warnings; with two to four scenarios a comparison
+table with deltas against the first and charts of monthly cost by tier, GPUs by pool and
+utilization.
+
+Without --scenario: the workspace's report as arranged on the Report page (title page,
+assumptions, the charts and tables added to it, warnings).
+
+The title, author and date come from the workspace's report settings (Report page); a
+scenario deck without them is titled after the scenarios and dated today.
+
+options:
+  --scenario NAME   a fleet scenario of the workspace; repeat for a comparison
+  -o, --output FILE the PDF to write: written in full to a temporary file beside it, then
+                    renamed into place, so a failed export leaves no partial file. A
+                    symbolic link at FILE is refused (name the file it points to instead)
+  --force           replace FILE when it exists (without it an existing file is left as it
+                    is and the command exits 2)
+)";
+
+const std::vector<cli::OptionSpec> kOptions = {
+    {QStringLiteral("scenario"), true, true},
+    {QStringLiteral("output")},
+    {QStringLiteral("force"), false},
+};
+
+int runReport(const QStringList &rawArgs, cli::Context &context)
+{
+    // A verb that paints needs a QApplication; a caller without one gets it here, offscreen.
+    if (!QCoreApplication::instance()) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        static int argc = 1;
+        static char name[] = "headroom";
+        static char *argv[] = {name, nullptr};
+        new QApplication(argc, argv);  // kept until the process ends, with the workspace it serves
+    } else if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
+        throw cli::UsageError(QStringLiteral("report: the deck is painted and needs a QApplication; start "
+                                             "headroom through ui::headlessApplication"));
+    }
+    QStringList args = rawArgs;
+    for (QString &arg : args) {
+        if (arg == QLatin1String("-o"))
+            arg = QStringLiteral("--output");
+    }
+    const cli::Args parsed(args, kOptions);
+    if (!parsed.positionals().isEmpty())
+        throw cli::UsageError(QStringLiteral("report: unexpected argument '%1'; see headroom report --help")
+                                  .arg(parsed.positionals().constFirst()));
+    const std::optional<QString> output = parsed.text(QStringLiteral("output"));
+    if (!output || output->isEmpty())
+        throw cli::UsageError(QStringLiteral("report: -o FILE.pdf is required"));
+    if (!output->endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        throw cli::UsageError(QStringLiteral("report: -o %1: the deck is a PDF; give a file name ending in .pdf")
+                                  .arg(*output));
+    const store::ExistingFile existing =
+        cli::checkOutputFile(QStringLiteral("-o"), *output, parsed.has(QStringLiteral("force")));
+    QStringList scenarios = parsed.texts(QStringLiteral("scenario"));
+    if (scenarios.size() > 4)
+        throw cli::UsageError(QStringLiteral("report: at most 4 scenarios can be compared in one deck (got %1)")
+                                  .arg(scenarios.size()));
+    if (scenarios.removeDuplicates() > 0)
+        throw cli::UsageError(QStringLiteral("report: a scenario is named more than once"));
+
+    store::Workspace &workspace = context.workspace();
+    Deck deck;
+    if (scenarios.isEmpty()) {
+        if (workspace.reportItems().empty())
+            throw cli::UsageError(QStringLiteral("report: nothing to report: name --scenario NAME, or add charts and "
+                                                 "tables to the report of %1 on the Report page")
+                                      .arg(workspace.path()));
+        deck = workspaceDeck(workspace);
+    } else {
+        deck = scenarioDeck(workspace, scenarios);
+    }
+    QString error;
+    if (!writeDeckPdf(deck, *output, &error, {}, existing))
+        throw cli::UsageError(QStringLiteral("report: %1").arg(error));
+    const DeckLayout layout(deck);
+    context.out() << "Wrote " << QDir::toNativeSeparators(*output) << ": " << layout.pageCount() << " pages\n";
+    return 0;
+}
+
+} // namespace
+
+cli::Command reportCommand()
+{
+    return {QStringLiteral("report"), QStringLiteral("PDF deck of fleet scenarios or of the workspace's report"),
+            QString::fromUtf8(kUsage), &runReport};
+}
+
+std::vector<cli::Command> paintingCommands()
+{
+    return {reportCommand()};
+}
+
+std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, const QString &verb)
+{
+    for (const cli::Command &command : paintingCommands()) {
+        if (command.name == verb) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            // The platform wants a private runtime folder; on a bare CI shell there is none, and
+            // Qt would make one and warn on stderr. Make it quietly, as Qt does.
+            if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+                const QString user = qEnvironmentVariable("USER", QStringLiteral("user"));
+                const QString runtime = QDir::temp().filePath(QStringLiteral("runtime-headroom-%1").arg(user));
+                if (QDir().mkpath(runtime)
+                    && QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+                    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime));
+            }
+            return std::make_unique<QApplication>(argc, argv);
+        }
+    }
+    return std::make_unique<QCoreApplication>(argc, argv);
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "common/page.h"
+#include "store/reporttables.h"
+
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QThread;
+class QUndoStack;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class DeckLayout;
+class DeckPreview;
+
+// The Report page (DESIGN §5): the deck's title page fields, its items in order (drag, or
+// Up/Down with Alt+Up/Down; Delete removes), a preview of the selected item's page as it
+// will print, and Export PDF with progress and Cancel. Every change is stored at once and
+// undoable.
+class ReportPage : public Page {
+    Q_OBJECT
+public:
+    ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
+    ~ReportPage() override;
+
+    // Snapshots into the report (undoable); returns the number of items afterwards.
+    int addFigure(const ChartFigure &figure);
+    int addTable(const QString &title, const QString &caption, const DeckTable &table);
+    // "1 item", "3 items".
+    static QString itemCountText(int count);
+
+    QListWidget *itemList() const { return m_list; }
+    // The deck page shown in the preview (0-based), or -1 when nothing is selected.
+    int previewPage() const;
+    int deckPageCount() const;
+    void moveSelected(int delta);
+    void removeSelected();
+    // Asks for the PDF to write (Dialogs::exportFileName: confirms replacing a file, refuses a
+    // symbolic link) and starts the export.
+    void chooseExportPath();
+    // Writes the deck to `path` off the GUI thread, replacing a file there (the caller has
+    // confirmed it); exportFinished tells the outcome.
+    void startExport(const QString &path);
+    void cancelExport();
+    bool exportRunning() const;
+
+signals:
+    void exportFinished(bool written, const QString &message);
+
+private:
+    void refresh();
+    void refreshPreview();
+    void editSettings(int field, const QString &value);
+    void rowsDropped(int from, int to);
+    void finishExport(bool written, const QString &message);
+
+    store::Workspace &m_workspace;
+    QUndoStack *m_undoStack;
+    QLineEdit *m_title;
+    QLineEdit *m_author;
+    QLineEdit *m_date;
+    QListWidget *m_list;
+    QPushButton *m_up;
+    QPushButton *m_down;
+    QPushButton *m_remove;
+    QPushButton *m_export;
+    QPushButton *m_cancel;
+    QProgressBar *m_progress;
+    QLabel *m_status;
+    DeckPreview *m_preview;
+    QLabel *m_pageLabel;
+    std::unique_ptr<DeckLayout> m_layout;
+    std::unique_ptr<QThread> m_worker;
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    bool m_refreshing = false;
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,278 @@
+#include "reportsnapshot.h"
+
+#include "common/format.h"
+
+#include "engine/money.h"
+#include "store/workspace.h"
+
+#include <QBuffer>
+#include <QChart>
+#include <QDate>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QTableWidget>
+#include <map>
+#include <set>
+
+namespace headroom::ui {
+
+namespace {
+
+QString text(const std::string &value)
+{
+    return QString::fromStdString(value);
+}
+
+QString number(double value, int decimals = 0)
+{
+    return QLocale(QLocale::English).toString(value, 'f', decimals);
+}
+
+QString rate(const engine::Decimal &amount, const std::string &currency)
+{
+    if (amount.isZero())
+        return QStringLiteral("—");
+    return text(engine::Money{amount, currency}.displayRate());
+}
+
+QString tableJson(const DeckTable &table)
+{
+    QJsonArray rows;
+    for (const QStringList &row : table.rows)
+        rows.append(QJsonArray::fromStringList(row));
+    QJsonObject object;
+    object.insert(QStringLiteral("columns"), QJsonArray::fromStringList(table.columns));
+    object.insert(QStringLiteral("rows"), rows);
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+std::optional<DeckTable> tableFromJson(const QString &json)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(json.toUtf8());
+    if (!document.isObject())
+        return std::nullopt;
+    DeckTable table;
+    for (const QJsonValue &column : document.object().value(QStringLiteral("columns")).toArray())
+        table.columns << column.toString();
+    for (const QJsonValue &row : document.object().value(QStringLiteral("rows")).toArray()) {
+        QStringList cells;
+        for (const QJsonValue &cell : row.toArray())
+            cells << (cell.isString() ? cell.toString() : cell.toVariant().toString());
+        table.rows << cells;
+    }
+    if (table.columns.isEmpty())
+        return std::nullopt;
+    return table;
+}
+
+// The rate cards in force today: the latest effective date not after today per history.
+std::vector<engine::RateCard> cardsInForce(const store::Workspace &workspace)
+{
+    const std::vector<engine::RateCard> cards = workspace.rateCards();
+    const std::string today = QDate::currentDate().toString(Qt::ISODate).toStdString();
+    std::set<std::string> histories;
+    std::vector<engine::RateCard> inForce;
+    for (const auto &card : cards) {
+        if (!histories.insert(card.historyKey()).second)
+            continue;
+        if (const engine::RateCard *current = engine::cardInForce(cards, card.historyKey(), today))
+            inForce.push_back(*current);
+    }
+    return inForce;
+}
+
+} // namespace
+
+store::ReportItem reportItemFromFigure(const ChartFigure &figure)
+{
+    // The deck page shows the title and caption: the figure goes in without them.
+    ChartFigure bare = figure;
+    bare.caption.clear();
+    if (bare.paint) {
+        const auto paint = figure.paint;
+        // Its own title band is drawn above the view box, where the deck clips it off.
+        bare.paint = [paint](QPainter &painter, const QRectF &rect) {
+            paint(painter, rect.adjusted(0, -kPaintedTitleHeight, 0, 0));
+        };
+    }
+    if (bare.build) {
+        const auto build = figure.build;
+        bare.build = [build](QChart::ChartTheme theme) {
+            QChart *chart = build(theme);
+            chart->setTitle(QString());
+            return chart;
+        };
+    }
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(QSize(kFigureWidth, kFigureHeight));
+        svg.setViewBox(QRect(0, 0, kFigureWidth, kFigureHeight));
+        svg.setResolution(96);
+        svg.setTitle(figure.title);
+        svg.setDescription(figure.caption);
+        QPainter painter(&svg);
+        painter.setRenderHint(QPainter::Antialiasing);
+        renderFigure(painter, QRectF(0, 0, kFigureWidth, kFigureHeight), bare);
+    }
+    store::ReportItem item;
+    item.kind = store::ReportItem::Kind::Figure;
+    item.title = figure.title.isEmpty() ? QObject::tr("Chart") : figure.title;
+    item.caption = figure.caption;
+    item.content = QString::fromUtf8(buffer.data());
+    return item;
+}
+
+store::ReportItem reportItemFromTable(const QString &title, const QString &caption, const DeckTable &table)
+{
+    store::ReportItem item;
+    item.kind = store::ReportItem::Kind::Table;
+    item.title = title;
+    item.caption = caption;
+    item.content = tableJson(table);
+    return item;
+}
+
+std::optional<DeckTable> snapshotTable(const QTableWidget &widget)
+{
+    DeckTable table;
+    std::vector<int> shown;
+    for (int column = 0; column < widget.columnCount(); ++column) {
+        if (widget.isColumnHidden(column))
+            continue;
+        shown.push_back(column);
+        const QTableWidgetItem *header = widget.horizontalHeaderItem(column);
+        table.columns << (header ? header->text() : QString::number(column + 1));
+    }
+    for (int row = 0; row < widget.rowCount(); ++row) {
+        if (widget.isRowHidden(row))
+            continue;
+        QStringList cells;
+        for (int column : shown) {
+            const QTableWidgetItem *item = widget.item(row, column);
+            cells << (item ? item->text() : QString());
+        }
+        table.rows << cells;
+    }
+    if (table.columns.isEmpty() || table.rows.isEmpty())
+        return std::nullopt;
+    return table;
+}
+
+DeckItem deckItemFromReportItem(const store::ReportItem &item)
+{
+    DeckItem deckItem;
+    deckItem.title = item.title;
+    deckItem.caption = item.caption;
+    switch (item.kind) {
+    case store::ReportItem::Kind::Figure:
+        deckItem.kind = DeckItem::Kind::Figure;
+        deckItem.svg = item.content.toUtf8();
+        break;
+    case store::ReportItem::Kind::Table:
+        if (const auto table = tableFromJson(item.content)) {
+            deckItem.kind = DeckItem::Kind::Table;
+            deckItem.table = *table;
+        } else {
+            deckItem.kind = DeckItem::Kind::Text;
+            deckItem.text = item.content;
+        }
+        break;
+    case store::ReportItem::Kind::Text:
+        deckItem.kind = DeckItem::Kind::Text;
+        deckItem.text = item.content;
+        break;
+    }
+    return deckItem;
+}
+
+std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace)
+{
+    DeckSection cards{QObject::tr("Rate cards in force (per GPU-hour)"), {}};
+    cards.table.columns = {QObject::tr("Provider"),  QObject::tr("Region"),  QObject::tr("GPU"),
+                           QObject::tr("Effective"), QObject::tr("On-demand"), QObject::tr("1-year"),
+                           QObject::tr("3-year"),    QObject::tr("Spot"),    QObject::tr("Lead time")};
+    for (const auto &card : cardsInForce(workspace)) {
+        cards.table.rows << QStringList{text(card.provider),
+                                        text(card.region),
+                                        text(card.gpuId),
+                                        text(card.effectiveDate),
+                                        rate(card.onDemand, card.currency),
+                                        rate(card.reserved1y, card.currency),
+                                        rate(card.reserved3y, card.currency),
+                                        rate(card.spot, card.currency),
+                                        QObject::tr("%1 weeks").arg(card.reservationLeadWeeks)};
+    }
+    DeckSection workloads{QObject::tr("Workloads"), {}};
+    workloads.table.columns = {QObject::tr("Workload"),  QObject::tr("Model"),      QObject::tr("GPU"),
+                               QObject::tr("Users/day"), QObject::tr("Req/user"),   QObject::tr("Prompt P50/95"),
+                               QObject::tr("Output P50/95"), QObject::tr("TTFT / ITL P95"), QObject::tr("Prefix hit")};
+    for (const auto &w : workspace.workloads()) {
+        workloads.table.rows << QStringList{
+            text(w.name),
+            text(w.modelId),
+            w.tp > 1 ? QObject::tr("%1 × TP%2").arg(text(w.gpuId)).arg(w.tp) : text(w.gpuId),
+            number(w.dailyActiveUsers),
+            number(w.requestsPerUserPerDay, 1),
+            QStringLiteral("%1 / %2").arg(number(w.promptTokens.p50), number(w.promptTokens.p95)),
+            QStringLiteral("%1 / %2").arg(number(w.outputTokens.p50), number(w.outputTokens.p95)),
+            QObject::tr("%1 / %2 ms").arg(number(w.ttftP95Ms), number(w.itlP95Ms)),
+            QStringLiteral("%1 %").arg(number(w.prefixHitRate * 100))};
+    }
+    return {cards, workloads};
+}
+
+QStringList workspaceWarnings(const store::Workspace &workspace)
+{
+    QStringList warnings;
+    const std::vector<engine::RateCard> inForce = cardsInForce(workspace);
+    std::set<std::string> pricedGpus;
+    for (const auto &card : inForce) {
+        pricedGpus.insert(card.gpuId);
+        if (card.committedAreExamples && (!card.reserved1y.isZero() || !card.reserved3y.isZero()))
+            warnings << QObject::tr("The committed rates of %1 / %2 / %3 are examples, not negotiated prices: "
+                                    "replace them with your quote before deciding on a reservation.")
+                            .arg(text(card.provider), text(card.region), text(card.gpuId));
+    }
+    for (const auto &w : workspace.workloads()) {
+        const QString name = text(w.name);
+        if (!workspace.model(text(w.modelId)))
+            warnings << QObject::tr("Workload %1 uses the model %2, which is not in the catalog.")
+                            .arg(name, text(w.modelId));
+        if (!workspace.gpu(text(w.gpuId)))
+            warnings << QObject::tr("Workload %1 runs on the GPU %2, which is not in the catalog.")
+                            .arg(name, text(w.gpuId));
+        else if (!pricedGpus.count(w.gpuId))
+            warnings << QObject::tr("Workload %1 runs on %2, which no rate card in force prices: its cost is "
+                                    "not in this report.")
+                            .arg(name, text(w.gpuId));
+    }
+    return warnings;
+}
+
+Deck workspaceDeck(const store::Workspace &workspace)
+{
+    const store::ReportSettings settings = workspace.reportSettings();
+    Deck deck;
+    deck.title = settings.title;
+    deck.author = settings.author;
+    deck.date = settings.date.isEmpty()
+        ? QLocale(QLocale::English).toString(QDate::currentDate(), QStringLiteral("d MMMM yyyy"))
+        : settings.date;
+    deck.workspaceName = QFileInfo(workspace.path()).completeBaseName();
+    deck.assumptions = workspaceAssumptions(workspace);
+    for (const store::ReportItem &item : workspace.reportItems())
+        deck.items.push_back(deckItemFromReportItem(item));
+    deck.warnings = workspaceWarnings(workspace);
+    return deck;
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "common/chartexport.h"
+#include "reportdeck.h"
+#include "store/reporttables.h"
+
+#include <optional>
+
+class QTableWidget;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+// The figure as a report item: its chart drawn to SVG in the light export theme, without
+// the chart's own title and caption (the deck page shows both around it).
+store::ReportItem reportItemFromFigure(const ChartFigure &figure);
+// A table as a report item (content: JSON {"columns": [...], "rows": [[...]]}).
+store::ReportItem reportItemFromTable(const QString &title, const QString &caption, const DeckTable &table);
+// The cells of a table widget as shown (header labels and display text); nullopt when it
+// has no columns or no rows.
+std::optional<DeckTable> snapshotTable(const QTableWidget &table);
+
+// A stored report item as a deck item; a table whose JSON cannot be read becomes text.
+DeckItem deckItemFromReportItem(const store::ReportItem &item);
+
+// The assumptions pages for a workspace: the rate cards in force today (the latest
+// effective date of each provider, region and GPU) and the workloads with their key numbers.
+std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace);
+// What a reader of the deck must know about those assumptions: example committed rates,
+// workloads on a GPU or model the workspace does not have, GPUs without a price.
+QStringList workspaceWarnings(const store::Workspace &workspace);
+
+// The workspace's report: title page from the report settings (no date: today),
+// assumptions, the stored items in order, and the warnings.
+Deck workspaceDeck(const store::Workspace &workspace);
+
+} // namespace headroom::ui

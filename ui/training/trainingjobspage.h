@@ -1,0 +1,77 @@
+#pragma once
+
+#include "engine/training.h"
+#include "common/page.h"
+
+#include <QString>
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QUndoStack;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class NameList;
+
+// Training jobs (Inputs): training runs — model or parameter count, tokens, batch, GPU and
+// achieved throughput, target window or GPU count, parallelism and ZeRO stage, interconnect,
+// schedule and preemption — edited in a form where every change is validated, saved at once
+// and undoable (a spin-box drag is one undo step).
+class TrainingJobsPage : public Page {
+    Q_OBJECT
+public:
+    TrainingJobsPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
+
+    QString currentName() const;
+    void selectJob(const QString &name);
+    void addJob();
+    void duplicateJob();
+    // Renames the current job (one undo step); false with the reason in the status line.
+    bool renameJob(const QString &newName);
+    void renameJobWithDialog();
+    void deleteJob();
+    void importJsonWithDialog();
+    void exportJsonWithDialog();
+    QString statusText() const;
+
+private:
+    // One form editor bound to a field of the job.
+    struct Binding {
+        std::function<void(const engine::TrainingJob &)> load;
+        std::function<void(engine::TrainingJob &)> store;
+        QString label;
+    };
+    QWidget *buildForm();
+    int bind(const QString &label, std::function<void(const engine::TrainingJob &)> load,
+             std::function<void(engine::TrainingJob &)> store);
+    void refreshList();
+    void refreshCatalogChoices();
+    void loadForm();
+    void commitField(int index);
+    bool pushChange(const std::optional<engine::TrainingJob> &before, const std::optional<engine::TrainingJob> &after,
+                    const QString &text, int mergeField = -1);
+    void setStatus(const QString &text, bool error = false);
+    double peakTflops(const std::string &gpuId) const;
+
+    store::Workspace &m_workspace;
+    QUndoStack *m_undoStack;
+    NameList *m_list = nullptr;
+    QWidget *m_form = nullptr;
+    QComboBox *m_model = nullptr;
+    QComboBox *m_gpu = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_status = nullptr;
+    std::vector<Binding> m_bindings;
+    bool m_loading = false;
+    bool m_emptyNotice = false; // the status says there is nothing to edit
+};
+
+} // namespace headroom::ui

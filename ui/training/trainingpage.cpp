@@ -1,0 +1,770 @@
+#include "trainingpage.h"
+
+#include "common/chartpanel.h"
+#include "common/chartstyle.h"
+#include "engine/errors.h"
+#include "engine/inference_sizing.h"
+#include "common/format.h"
+#include "store/workspace.h"
+#include "trainingcharts.h"
+
+#include <QComboBox>
+#include <QDate>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace headroom::ui {
+
+namespace {
+
+constexpr int kHoursPerWeek = 168;
+
+const QLocale &locale()
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english;
+}
+
+QString number(double value, int decimals)
+{
+    return locale().toString(value, 'f', decimals);
+}
+
+QString percent(double share, int decimals = 1)
+{
+    return number(share * 100.0, decimals) + QStringLiteral(" %");
+}
+
+QString days(double value)
+{
+    return number(value, value < 10 ? 2 : 1);
+}
+
+QString flops(double value)
+{
+    const int exponent = int(std::floor(std::log10(std::max(value, 1.0))));
+    return QStringLiteral("%1 × 10^%2").arg(value / std::pow(10.0, exponent), 0, 'f', 2).arg(exponent);
+}
+
+QString text(const std::string &value)
+{
+    return QString::fromStdString(value);
+}
+
+// "YYYY-MM-DD" + hours → the date of that hour.
+QString dateAfterHours(const std::string &start, int64_t hours)
+{
+    const QDate date = QDate::fromString(text(start), Qt::ISODate);
+    return date.isValid() ? date.addDays(hours / 24).toString(Qt::ISODate) : QString();
+}
+
+} // namespace
+
+TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+{
+    setObjectName("trainingPage");
+    m_gpusCard = newResultCard("trainingGpusCard");
+    m_daysCard = newResultCard("trainingDaysCard");
+    m_gpuHoursCard = newResultCard("trainingGpuHoursCard");
+    m_costCard = newResultCard("trainingCostCard");
+    auto *cards = new QHBoxLayout;
+    for (QLabel *c : {m_gpusCard, m_daysCard, m_gpuHoursCard, m_costCard})
+        cards->addWidget(c);
+
+    m_memoryChart = new ChartPanel(this);
+    m_memoryChart->setObjectName("trainingMemoryChart");
+    m_daysChart = new ChartPanel(this);
+    m_daysChart->setObjectName("trainingDaysChart");
+    m_mixChart = new ChartPanel(this);
+    m_mixChart->setObjectName("trainingMixChart");
+    m_growthChart = new ChartPanel(this);
+    m_growthChart->setObjectName("trainingGrowthChart");
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName("trainingChartTabs");
+    m_chartTabs->addTab(m_memoryChart, tr("Memory per GPU by ZeRO stage"));
+    m_chartTabs->addTab(m_daysChart, tr("Days vs GPUs"));
+    m_chartTabs->addTab(m_mixChart, tr("Mixed cluster"));
+    m_chartTabs->addTab(m_growthChart, tr("Growth"));
+    connect(m_chartTabs, &QTabWidget::currentChanged, this, [this] {
+        auto *panel = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget());
+        const auto pending = m_pendingFigures.find(panel);
+        if (pending != m_pendingFigures.end()) {
+            ChartFigure figure = std::move(pending->second);
+            m_pendingFigures.erase(pending);
+            panel->setFigure(std::move(figure));
+        }
+    });
+
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(cards);
+    topLayout->addWidget(m_chartTabs, 1);
+
+    m_table = newResultsTable("trainingResults");
+    m_table->setColumnCount(2);
+    m_table->setHorizontalHeaderLabels({tr("Result"), tr("Value")});
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_mixTable = newResultsTable("trainingMixTable");
+    m_mixTable->setColumnCount(3);
+    m_mixTable->setHorizontalHeaderLabels({tr("Shared cluster"), tr("Partitioned"), tr("Dynamic sharing")});
+    m_mixTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_mixTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    auto *tables = new QWidget(this);
+    auto *tablesLayout = new QHBoxLayout(tables);
+    tablesLayout->setContentsMargins(0, 0, 0, 0);
+    tablesLayout->addWidget(m_table, 1);
+    tablesLayout->addWidget(m_mixTable, 1);
+    m_explanation = newExplanation("trainingExplanation");
+    m_explanation->setTextFormat(Qt::RichText);
+
+    layOutPage(buildInputs(), resultsColumn(top, tables, m_explanation), 330);
+
+    connect(&m_workspace, &store::Workspace::trainingJobsChanged, this, &TrainingPage::refreshJobs);
+    connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &TrainingPage::refreshRateCards);
+    connect(&m_workspace, &store::Workspace::workloadsChanged, this, &TrainingPage::recompute);
+    connect(&m_workspace, &store::Workspace::gpusChanged, this, &TrainingPage::recompute);
+    connect(&m_workspace, &store::Workspace::modelsChanged, this, &TrainingPage::recompute);
+    m_updating = true;
+    refreshRateCards();
+    refreshJobs();
+    m_updating = false;
+    recompute();
+}
+
+QWidget *TrainingPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+
+    auto *jobBox = new QGroupBox(tr("Training job"), panel);
+    auto *jobForm = new QFormLayout(jobBox);
+    m_job = new QComboBox(jobBox);
+    m_job->setObjectName("trainingJob");
+    m_job->setToolTip(tr("Training job to size (edit it on the Training jobs page)"));
+    jobForm->addRow(tr("Job:"), m_job);
+    connect(m_job, &QComboBox::currentIndexChanged, this, [this] {
+        // Follow the job's GPU with the price when the chosen card is for another GPU.
+        const auto job = m_workspace.trainingJob(m_job->currentText());
+        const auto card = currentCard();
+        if (job && card && card->gpuId != job->gpuId) {
+            const bool wasUpdating = m_updating;
+            m_updating = true;
+            for (int i = m_rateCard->count() - 1; i > 0; --i)
+                if (m_rateCard->itemData(i).toString().contains(QStringLiteral("/%1@").arg(text(job->gpuId)))) {
+                    m_rateCard->setCurrentIndex(i);
+                    break;
+                }
+            m_updating = wasUpdating;
+        }
+        recompute();
+    });
+
+    auto *priceBox = new QGroupBox(tr("Price"), panel);
+    auto *priceForm = new QFormLayout(priceBox);
+    m_rateCard = new QComboBox(priceBox);
+    m_rateCard->setObjectName("trainingRateCard");
+    m_rateCard->setToolTip(tr("Rate card for the cost of the GPU-hours, the spot interruption rate of a "
+                              "preemptible job and the reservation lead time of the growth plan"));
+    m_rateCard->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_rateCard->setMinimumContentsLength(18);
+    m_term = new QComboBox(priceBox);
+    m_term->setObjectName("trainingPriceTerm");
+    m_term->addItem(tr("On-demand"), int(PriceTerm::OnDemand));
+    m_term->addItem(tr("1-year commitment"), int(PriceTerm::Reserved1y));
+    m_term->addItem(tr("3-year commitment"), int(PriceTerm::Reserved3y));
+    m_term->addItem(tr("Spot"), int(PriceTerm::Spot));
+    m_term->setToolTip(tr("Which rate of the card the job's GPU-hours are paid at; a rate the card does not offer "
+                          "falls back to on-demand"));
+    priceForm->addRow(tr("Rate card:"), m_rateCard);
+    priceForm->addRow(tr("Rate:"), m_term);
+    connect(m_rateCard, &QComboBox::currentIndexChanged, this, &TrainingPage::recompute);
+    connect(m_term, &QComboBox::currentIndexChanged, this, &TrainingPage::recompute);
+
+    auto *mixBox = new QGroupBox(tr("Mixed cluster"), panel);
+    auto *mixForm = new QFormLayout(mixBox);
+    m_horizonWeeks = new QSpinBox(mixBox);
+    m_horizonWeeks->setObjectName("trainingHorizonWeeks");
+    m_horizonWeeks->setRange(1, 104);
+    m_horizonWeeks->setValue(12);
+    m_horizonWeeks->setSuffix(tr(" weeks"));
+    m_horizonWeeks->setToolTip(tr("Weeks the shared cluster is planned over, 1 … 104, from the earliest start date "
+                                  "of the jobs (today when none is scheduled)"));
+    m_sharedPool = new QSpinBox(mixBox);
+    m_sharedPool->setObjectName("trainingSharedPool");
+    m_sharedPool->setRange(0, 1000000);
+    m_sharedPool->setSuffix(tr(" GPUs"));
+    m_sharedPool->setSpecialValueText(tr("smallest that finishes"));
+    m_sharedPool->setGroupSeparatorShown(true);
+    m_sharedPool->setToolTip(tr("GPUs of the dynamically shared pool; the smallest that finishes every job within "
+                                "the horizon when left at its minimum. Never below the inference peak"));
+    mixForm->addRow(tr("Horizon:"), m_horizonWeeks);
+    mixForm->addRow(tr("Shared pool:"), m_sharedPool);
+    for (QSpinBox *box : {m_horizonWeeks, m_sharedPool}) {
+        box->setKeyboardTracking(false);
+        connect(box, &QSpinBox::valueChanged, this, &TrainingPage::recompute);
+    }
+    auto *mixNote = new QLabel(tr("Inference: workloads on the job's GPU type, peak GPUs × diurnal shape. Training: "
+                                  "every job on that GPU type."),
+                               mixBox);
+    mixNote->setWordWrap(true);
+    mixNote->setEnabled(false);
+    mixForm->addRow(mixNote);
+
+    auto *growthBox = new QGroupBox(tr("Growth (24 months)"), panel);
+    auto *growthForm = new QFormLayout(growthBox);
+    auto growthRate = [growthBox](const char *name, const QString &tip) {
+        auto *box = new QDoubleSpinBox(growthBox);
+        box->setObjectName(QLatin1String(name));
+        box->setRange(-50, 100);
+        box->setDecimals(1);
+        box->setSuffix(QObject::tr(" %/month"));
+        box->setToolTip(tip);
+        box->setKeyboardTracking(false);
+        return box;
+    };
+    m_inferenceGrowth = growthRate("trainingInferenceGrowth",
+                                   tr("Monthly growth of inference traffic, compounded, −50 … 100 %"));
+    m_inferenceGrowth->setValue(5);
+    m_trainingGrowth = growthRate("trainingTrainingGrowth",
+                                  tr("Monthly growth of the training pool (bigger or more runs), compounded, "
+                                     "−50 … 100 %"));
+    m_trainingGrowth->setValue(3);
+    m_installed = new QSpinBox(growthBox);
+    m_installed->setObjectName("trainingInstalled");
+    m_installed->setRange(-1, 1000000);
+    m_installed->setValue(-1);
+    m_installed->setSpecialValueText(tr("the shared pool"));
+    m_installed->setSuffix(tr(" GPUs"));
+    m_installed->setGroupSeparatorShown(true);
+    m_installed->setKeyboardTracking(false);
+    m_installed->setToolTip(tr("GPUs in place today; at its minimum, the dynamically shared pool above"));
+    growthForm->addRow(tr("Inference growth:"), m_inferenceGrowth);
+    growthForm->addRow(tr("Training growth:"), m_trainingGrowth);
+    growthForm->addRow(tr("Installed now:"), m_installed);
+    connect(m_inferenceGrowth, &QDoubleSpinBox::valueChanged, this, &TrainingPage::recompute);
+    connect(m_trainingGrowth, &QDoubleSpinBox::valueChanged, this, &TrainingPage::recompute);
+    connect(m_installed, &QSpinBox::valueChanged, this, &TrainingPage::recompute);
+
+    auto *note = new QLabel(tr("Training is sized for throughput over a window and runs near full utilization; "
+                               "inference is sized for latency at its peak. A shared pool lets training fill the "
+                               "troughs inference leaves."),
+                            panel);
+    note->setWordWrap(true);
+    note->setEnabled(false);
+    layout->addWidget(jobBox);
+    layout->addWidget(priceBox);
+    layout->addWidget(mixBox);
+    layout->addWidget(growthBox);
+    layout->addWidget(note);
+    layout->addStretch();
+    return panel;
+}
+
+void TrainingPage::refreshJobs()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const QString current = m_job->currentText();
+    m_job->clear();
+    for (const auto &job : m_workspace.trainingJobs())
+        m_job->addItem(text(job.name));
+    m_job->setCurrentIndex(std::max(0, m_job->findText(current)));
+    m_updating = wasUpdating;
+    recompute();
+}
+
+void TrainingPage::refreshRateCards()
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    const bool firstFill = m_rateCard->count() == 0;
+    const QString current = m_rateCard->currentData().toString();
+    m_rateCard->clear();
+    m_rateCard->addItem(tr("No price"), QString());
+    for (const engine::RateCard &c : m_workspace.rateCards())
+        m_rateCard->addItem(QStringLiteral("%1 · %2 · %3 · %4")
+                                .arg(text(c.provider), text(c.region), text(c.gpuId), text(c.effectiveDate)),
+                            text(c.key()));
+    int index = firstFill ? -1 : m_rateCard->findData(current);
+    if (index < 0) // first start: the AWS H100 card in force
+        for (int i = m_rateCard->count() - 1; i > 0 && index < 0; --i)
+            if (m_rateCard->itemData(i).toString().startsWith(QLatin1String("AWS/")) &&
+                m_rateCard->itemData(i).toString().contains(QLatin1String("/h100-sxm@")))
+                index = i;
+    m_rateCard->setCurrentIndex(std::max(index, 0));
+    m_updating = wasUpdating;
+    recompute();
+}
+
+void TrainingPage::selectJob(const QString &name)
+{
+    m_job->setCurrentIndex(m_job->findText(name));
+}
+
+void TrainingPage::selectRateCard(const QString &key)
+{
+    m_rateCard->setCurrentIndex(std::max(0, m_rateCard->findData(key)));
+}
+
+std::optional<engine::RateCard> TrainingPage::currentCard() const
+{
+    const QString key = m_rateCard->currentData().toString();
+    return key.isEmpty() ? std::nullopt : m_workspace.rateCard(key);
+}
+
+void TrainingPage::showError(const QString &message)
+{
+    m_error = message;
+    m_explanation->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(message.toHtmlEscaped()));
+    for (QLabel *c : {m_gpusCard, m_daysCard, m_gpuHoursCard, m_costCard})
+        c->setText(resultCardText(QStringLiteral("—"), QString()));
+    m_table->setRowCount(0);
+    m_mixTable->setRowCount(0);
+    const QString why = tr("Nothing to show: %1").arg(message);
+    showFigure(m_memoryChart, emptyFigure(tr("Memory per GPU by ZeRO stage"), why));
+    showFigure(m_daysChart, emptyFigure(tr("Days versus GPUs"), why));
+    showFigure(m_mixChart, emptyFigure(tr("Mixed cluster"), why));
+    showFigure(m_growthChart, emptyFigure(tr("Capacity growth"), why));
+}
+
+void TrainingPage::recompute()
+{
+    if (m_updating)
+        return;
+    m_plan.reset();
+    m_mix.reset();
+    m_daysCurve.clear();
+    m_growth.clear();
+    m_mixJobNames.clear();
+    m_error.clear();
+    const auto job = m_workspace.trainingJob(m_job->currentText());
+    if (!job) {
+        showError(tr("No training job to size yet: add one on the Training jobs page."));
+        emit recomputed();
+        return;
+    }
+    const auto gpu = m_workspace.gpu(text(job->gpuId));
+    std::optional<engine::ModelSpec> model;
+    if (!job->modelId.empty())
+        model = m_workspace.model(text(job->modelId));
+    if (!gpu || (!job->modelId.empty() && !model)) {
+        showError(!gpu ? tr("The job's GPU \"%1\" is not in the catalog.").arg(text(job->gpuId))
+                       : tr("The job's model \"%1\" is not in the catalog.").arg(text(job->modelId)));
+        emit recomputed();
+        return;
+    }
+
+    QStringList notes;
+    engine::TrainingPricing pricing;
+    m_rate.reset();
+    const auto rateCard = currentCard();
+    if (rateCard && rateCard->gpuId != job->gpuId) {
+        notes << tr("The rate card is for %1, the job runs on %2: no cost shown.")
+                     .arg(text(rateCard->gpuId), text(job->gpuId));
+    } else if (rateCard) {
+        const auto term = PriceTerm(m_term->currentData().toInt());
+        engine::Decimal rate = rateCard->onDemand;
+        const engine::Decimal chosen = term == PriceTerm::Reserved1y ? rateCard->reserved1y
+            : term == PriceTerm::Reserved3y                          ? rateCard->reserved3y
+            : term == PriceTerm::Spot                                ? rateCard->spot
+                                                                     : rateCard->onDemand;
+        if (chosen.isZero())
+            notes << tr("The card offers no %1 rate: priced on-demand.").arg(m_term->currentText().toLower());
+        else
+            rate = chosen;
+        pricing.ratePerGpuHour = engine::Money{rate, rateCard->currency};
+        m_rate = pricing.ratePerGpuHour;
+        pricing.interruptionsPerGpuHour = rateCard->spotInterruptionRate.toDouble();
+        if (job->preemptible && pricing.interruptionsPerGpuHour <= 0)
+            notes << tr("The card gives no spot interruption rate: no preemption loss is expected.");
+    }
+    try {
+        const engine::ModelSpec *modelPtr = model ? &*model : nullptr;
+        m_plan = engine::sizeTraining(*job, *gpu, modelPtr, pricing);
+        m_daysCurve = engine::daysVersusGpus(engine::resolveTraining(*job, *gpu, modelPtr), 40);
+    } catch (const engine::InputError &e) {
+        m_plan.reset();
+        showError(tr("Cannot size %1 — %2: %3").arg(text(job->name), text(e.field()), QString::fromUtf8(e.what())));
+        emit recomputed();
+        return;
+    }
+    m_leadWeeks = rateCard ? rateCard->reservationLeadWeeks : 0;
+    computeMix(*job, *gpu, &notes);
+    computeGrowth(&notes);
+    showPlan(*job, *gpu);
+    showMix();
+    updateCharts(*job, *gpu);
+
+    QStringList lines;
+    for (const std::string &line : m_plan->explanation)
+        lines << text(line).toHtmlEscaped();
+    for (const QString &n : notes)
+        lines << QStringLiteral("<i>%1</i>").arg(n.toHtmlEscaped());
+    m_explanation->setText(lines.join(QStringLiteral("<br>")));
+    emit recomputed();
+}
+
+void TrainingPage::computeMix(const engine::TrainingJob &job, const engine::GpuSpec &gpu, QStringList *notes)
+{
+    engine::MixInput input;
+    input.horizonHours = int64_t(m_horizonWeeks->value()) * kHoursPerWeek;
+    input.sharedPoolGpus = m_sharedPool->value();
+
+    // Inference: workloads planned on this GPU type, their provisioned GPUs shaped by the day.
+    QStringList skipped;
+    for (const auto &w : m_workspace.workloads()) {
+        if (w.gpuId != job.gpuId)
+            continue;
+        const auto model = m_workspace.model(text(w.modelId));
+        if (!model) {
+            skipped << text(w.name);
+            continue;
+        }
+        try {
+            const engine::SizingResult r = engine::sizeInference(w, *model, gpu);
+            if (!r.feasible) {
+                skipped << text(w.name);
+                continue;
+            }
+            const std::array<double, 24> day = engine::hourlyGpuNeed(w, double(r.gpus));
+            engine::InferenceDemand demand;
+            demand.name = w.name;
+            demand.gpusPerHour.assign(day.begin(), day.end());
+            input.inference.push_back(std::move(demand));
+        } catch (const engine::InputError &) {
+            skipped << text(w.name);
+        }
+    }
+
+    // Training: every job on this GPU type from the earliest start date on.
+    std::vector<std::pair<engine::TrainingJob, engine::TrainingPlan>> plans;
+    for (const auto &other : m_workspace.trainingJobs()) {
+        if (other.gpuId != job.gpuId)
+            continue;
+        if (other.name == job.name) {
+            plans.emplace_back(job, *m_plan);
+            continue;
+        }
+        std::optional<engine::ModelSpec> model;
+        if (!other.modelId.empty())
+            model = m_workspace.model(text(other.modelId));
+        try {
+            plans.emplace_back(other, engine::sizeTraining(other, gpu, model ? &*model : nullptr));
+        } catch (const engine::InputError &) {
+            skipped << text(other.name);
+        }
+    }
+    QDate start;
+    for (const auto &[j, plan] : plans) {
+        const QDate date = QDate::fromString(text(j.startDate), Qt::ISODate);
+        if (date.isValid() && (!start.isValid() || date < start))
+            start = date;
+    }
+    if (!start.isValid())
+        start = QDate::currentDate();
+    m_mixStartDate = start.toString(Qt::ISODate).toStdString();
+    input.startDate = m_mixStartDate;
+    for (const auto &[j, plan] : plans) {
+        engine::TrainingDemand demand;
+        demand.name = j.name;
+        demand.gpus = plan.gpusNodeRounded;
+        demand.minGpus = std::min(plan.minGpusForMemory, plan.gpusNodeRounded);
+        demand.gpuHours = plan.gpuHours;
+        const QDate date = QDate::fromString(text(j.startDate), Qt::ISODate);
+        demand.earliestStartHour = date.isValid() ? std::max<int64_t>(0, start.daysTo(date) * 24) : 0;
+        demand.priority = j.priority;
+        input.training.push_back(demand);
+        m_mixJobNames.push_back(j.name);
+    }
+    if (!skipped.isEmpty())
+        notes->append(tr("Left out of the mixed cluster (cannot be sized on %1): %2.")
+                          .arg(text(gpu.name), skipped.join(QStringLiteral(", "))));
+    try {
+        m_mix = engine::planMixedCluster(input);
+    } catch (const engine::InputError &e) {
+        notes->append(tr("Mixed cluster not planned — %1: %2").arg(text(e.field()), QString::fromUtf8(e.what())));
+    }
+}
+
+void TrainingPage::computeGrowth(QStringList *notes)
+{
+    engine::GrowthInput input;
+    input.leadWeeks = m_leadWeeks;
+    input.startMonth = m_mixStartDate.substr(0, 7);
+    double inferenceNow = 0, trainingNow = double(m_plan->gpusNodeRounded);
+    int64_t installed = m_installed->value();
+    if (m_mix) {
+        // The dynamically shared pool: inference at its peak, training in what remains.
+        inferenceNow = double(m_mix->dynamic.inferenceGpus);
+        trainingNow = double(m_mix->dynamic.trainingGpus);
+        if (installed < 0)
+            installed = m_mix->dynamic.gpus;
+    }
+    input.installedGpus = std::max<int64_t>(0, installed);
+    m_installedGpus = input.installedGpus;
+    engine::GrowthStream inference;
+    inference.name = "inference";
+    inference.kind = engine::WorkloadKind::Inference;
+    inference.gpusNow = inferenceNow;
+    inference.monthlyGrowth = m_inferenceGrowth->value() / 100.0;
+    engine::GrowthStream training;
+    training.name = "training";
+    training.kind = engine::WorkloadKind::Training;
+    training.gpusNow = trainingNow;
+    training.monthlyGrowth = m_trainingGrowth->value() / 100.0;
+    input.streams = {inference, training};
+    try {
+        m_growth = engine::planGrowth(input);
+        int64_t added = 0;
+        const engine::GrowthMonth *first = nullptr;
+        for (const engine::GrowthMonth &month : m_growth) {
+            added += month.capacityToAdd;
+            if (!first && month.capacityToAdd > 0)
+                first = &month;
+        }
+        if (first)
+            notes->append(tr("Growth: %1 GPUs to add over %2 months beyond the %3 installed; the first %4 in %5, "
+                             "to be ordered by %6 (lead time %7 weeks)%8.")
+                              .arg(formatCount(added))
+                              .arg(m_growth.size())
+                              .arg(formatCount(input.installedGpus), formatCount(first->capacityToAdd),
+                                   text(first->label), text(first->orderByLabel))
+                              .arg(input.leadWeeks)
+                              .arg(first->orderByMonth < 0 ? tr(" — already overdue") : QString()));
+        else
+            notes->append(tr("Growth: the %1 GPUs installed cover all %2 months.")
+                              .arg(formatCount(input.installedGpus))
+                              .arg(m_growth.size()));
+    } catch (const engine::InputError &e) {
+        notes->append(tr("Growth not planned — %1: %2").arg(text(e.field()), QString::fromUtf8(e.what())));
+    }
+}
+
+void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu)
+{
+    const engine::TrainingPlan &p = *m_plan;
+    const QString nodes = p.nodeRounded
+        ? tr("%1 whole nodes of %2 (NVLink for TP %3)").arg(formatCount(p.nodes)).arg(gpu.gpusPerNode).arg(job.tp)
+        : tr("%1 nodes' worth; no tensor parallelism, any GPUs will do").arg(formatCount(p.nodes));
+    m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
+    m_daysCard->setText(resultCardText(days(p.days), tr("days on %1 GPUs").arg(formatCount(p.gpus))));
+    m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
+    // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
+    const QString product = p.cost && m_rate ? tr("%1 GPU-hours × %2 (%3)")
+                                                   .arg(formatCount(p.billedGpuHours), text(m_rate->displayRate()),
+                                                        m_term->currentText().toLower())
+                                             : QString();
+    m_costCard->setText(p.cost ? resultCardText(text(p.cost->display()), product)
+                               : resultCardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
+
+    std::vector<std::pair<QString, QString>> rows;
+    rows.push_back({tr("Total compute"), tr("%1 FLOPs (%2 per token × %3 tokens)")
+                                              .arg(flops(p.totalFlops), flops(p.totalFlops / p.tokens),
+                                                   formatScaledCount(p.tokens))});
+    rows.push_back({tr("GPUs (raw)"), tr("%1 — %2 data-parallel replicas × TP %3 × PP %4")
+                                          .arg(formatCount(p.gpusRaw), formatCount(p.dataParallel))
+                                          .arg(job.tp)
+                                          .arg(job.pp)});
+    rows.push_back({tr("GPUs (whole nodes)"), tr("%1 — %2").arg(formatCount(p.gpusNodeRounded), nodes)});
+    rows.push_back({tr("Wall-clock time"), tr("%1 days on %2 GPUs").arg(days(p.days), formatCount(p.gpus))});
+    rows.push_back({tr("GPU-hours"), formatCount(int64_t(std::llround(p.gpuHours)))});
+    rows.push_back({tr("Cost"), p.cost ? tr("%1 = %2").arg(product, text(p.cost->display()))
+                                       : tr("— (choose a rate card for %1)").arg(text(gpu.id))});
+    rows.push_back({tr("Throughput per GPU"), tr("%1 TFLOP/s of %2 peak BF16 (%3 of peak)")
+                                                  .arg(number(p.effectiveTflopsPerGpu, 1), number(p.peakTflopsPerGpu, 0),
+                                                       percent(p.peakTflopsPerGpu > 0 ? p.effectiveTflopsPerGpu / p.peakTflopsPerGpu : 0))});
+    rows.push_back({tr("Memory per GPU (ZeRO-%1)").arg(p.memory.zeroStage),
+                    tr("%1 of %2 usable — weights %3, gradients %4, optimizer %5, activations %6")
+                        .arg(formatGiB(int64_t(p.memory.totalBytes())), formatGiB(p.usableMemoryBytes),
+                             formatGiB(int64_t(p.memory.weightsBytes)), formatGiB(int64_t(p.memory.gradientsBytes)),
+                             formatGiB(int64_t(p.memory.optimizerBytes)), formatGiB(int64_t(p.memory.activationsBytes)))});
+    rows.push_back({tr("Min GPUs for memory"), p.minGpusForMemory > 0 ? formatCount(p.minGpusForMemory) : tr("none fits")});
+    if (p.comm.applied)
+        rows.push_back({tr("Communication overhead"),
+                        tr("%1 lost (efficiency %2): per step %3 s compute, %4 s exposed gradient traffic over %5, "
+                           "%6 s tensor-parallel over %7, %8 s pipeline bubble")
+                            .arg(percent(1 - p.comm.efficiency), percent(p.comm.efficiency))
+                            .arg(p.comm.computeSeconds, 0, 'f', 2)
+                            .arg(p.comm.dpExposedSeconds, 0, 'f', 2)
+                            .arg(text(p.comm.dpLink))
+                            .arg(p.comm.tpSeconds, 0, 'f', 2)
+                            .arg(text(p.comm.tpLink))
+                            .arg(p.comm.bubbleSeconds, 0, 'f', 2)});
+    else
+        rows.push_back({tr("Communication overhead"), tr("none added: achieved TFLOP/s taken as measured")});
+    if (p.preemption)
+        rows.push_back({tr("Preemption loss"),
+                        p.preemption->makesProgress
+                            ? tr("%1 of wall time lost (%2 interruptions, %3 h each) → %4 days, %5 GPU-hours")
+                                  .arg(percent(p.preemption->lostFraction))
+                                  .arg(p.preemption->expectedInterruptions, 0, 'f', 1)
+                                  .arg(p.preemption->lossPerInterruptionHours, 0, 'f', 2)
+                                  .arg(days(p.preemption->effectiveDays))
+                                  .arg(formatCount(int64_t(std::llround(p.preemption->effectiveGpuHours))))
+                            : tr("interruptions come faster than checkpoints: the job never finishes")});
+    else
+        rows.push_back({tr("Preemption loss"), tr("none: not preemptible")});
+    rows.push_back({tr("CPU cores"), tr("%1 (%2 per GPU)").arg(formatCount(p.cpuCores)).arg(job.cpuCoresPerGpu)});
+    rows.push_back({tr("Largest sensible fleet"), tr("%1 GPUs → %2 days (%3)")
+                                                      .arg(formatCount(p.fleetLimit.gpus), days(p.fleetLimit.days),
+                                                           text(p.fleetLimit.reason))});
+    m_table->setRowCount(int(rows.size()));
+    for (int i = 0; i < int(rows.size()); ++i) {
+        m_table->setItem(i, 0, new QTableWidgetItem(rows[size_t(i)].first));
+        m_table->setItem(i, 1, new QTableWidgetItem(rows[size_t(i)].second));
+        m_table->item(i, 1)->setToolTip(rows[size_t(i)].second);
+    }
+}
+
+void TrainingPage::showMix()
+{
+    if (!m_mix) {
+        m_mixTable->setRowCount(0);
+        return;
+    }
+    const engine::MixOutcome &a = m_mix->partitioned;
+    const engine::MixOutcome &b = m_mix->dynamic;
+    std::vector<std::array<QString, 3>> rows = {
+        {tr("GPUs"), formatCount(a.gpus), formatCount(b.gpus)},
+        {tr("Inference GPUs"), tr("%1 (pool at its peak)").arg(formatCount(a.inferenceGpus)),
+         tr("%1 at the peak hour").arg(formatCount(b.inferenceGpus))},
+        {tr("Training GPUs"), tr("%1 (pool)").arg(formatCount(a.trainingGpus)),
+         tr("%1 beside the inference peak").arg(formatCount(b.trainingGpus))},
+        {tr("Inference utilization"), percent(a.inferenceUtilization), percent(b.inferenceUtilization)},
+        {tr("Training utilization"), percent(a.trainingUtilization), percent(b.trainingUtilization)},
+        {tr("Utilization overall"), percent(a.utilization), percent(b.utilization)},
+        {tr("Inference unserved"), tr("%1 GPU-hours").arg(number(a.unservedInferenceGpuHours, 0)),
+         tr("%1 GPU-hours").arg(number(b.unservedInferenceGpuHours, 0))},
+    };
+    auto completion = [this](const engine::JobCompletion &c) {
+        if (c.completionHour < 0)
+            return c.startHour < 0 ? tr("not started") : tr("not done: %1 GPU-hours left").arg(number(c.remainingGpuHours, 0));
+        const QString date = c.completionDate.empty() ? dateAfterHours(m_mixStartDate, c.completionHour) : text(c.completionDate);
+        return tr("%1 (day %2)").arg(date).arg(number(double(c.completionHour) / 24.0, 1));
+    };
+    for (size_t i = 0; i < a.jobs.size() && i < b.jobs.size(); ++i)
+        rows.push_back({tr("%1 completes").arg(text(a.jobs[i].name)), completion(a.jobs[i]), completion(b.jobs[i])});
+    m_mixTable->setRowCount(int(rows.size()));
+    for (int i = 0; i < int(rows.size()); ++i)
+        for (int c = 0; c < 3; ++c)
+            m_mixTable->setItem(i, c, new QTableWidgetItem(rows[size_t(i)][size_t(c)]));
+}
+
+void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::GpuSpec &gpu)
+{
+    const engine::TrainingPlan p = *m_plan;
+    const QString name = text(job.name);
+    const QString memoryTitle = tr("Memory per GPU by ZeRO stage — %1").arg(name);
+    showFigure(m_memoryChart, 
+        {memoryTitle,
+         tr("Mixed-precision Adam on %1 GPUs of %2 (TP %3, PP %4): 16 bytes per parameter unsharded, optimizer "
+            "states, then gradients, then weights sharded over the data-parallel ranks by ZeRO-1, 2 and 3. "
+            "Activations per Korthikanti et al. (2022), %5 attention, recomputation %6, micro-batch %7.")
+             .arg(formatCount(p.gpus), text(gpu.name))
+             .arg(job.tp)
+             .arg(job.pp)
+             .arg(text(std::string(engine::toString(job.attention))), text(std::string(engine::toString(job.recompute))))
+             .arg(p.microBatch),
+         [p, memoryTitle, total = gpu.memoryBytes](QChart::ChartTheme theme) {
+             return buildZeroMemoryChart(p.memoryByStage, p.memory.zeroStage, total, p.usableMemoryBytes, memoryTitle,
+                                         theme);
+         }});
+
+    const std::vector<engine::DaysPoint> curve = m_daysCurve;
+    const std::optional<double> window =
+        job.target == engine::TrainingTarget::WindowDays ? std::optional<double>(job.targetValue) : std::nullopt;
+    const QString daysTitle = tr("Days versus GPUs — %1").arg(name);
+    showFigure(m_daysChart, 
+        {daysTitle,
+         tr("Wall-clock days for %1 FLOPs on %2 as GPUs are added (multiples of TP × PP = %3), with communication "
+            "overhead by interconnect; dotted where the ZeRO-%4 model states do not fit.")
+             .arg(flops(p.totalFlops), text(gpu.name))
+             .arg(job.tp * job.pp)
+             .arg(job.zeroStage),
+         [curve, window, gpus = p.gpus, planDays = p.days, daysTitle](QChart::ChartTheme theme) {
+             return buildDaysVersusGpusChart(curve, window, gpus, planDays, daysTitle, theme);
+         }});
+
+    if (m_mix) {
+        const engine::MixResult mix = *m_mix;
+        const QString mixTitle = tr("Shared cluster over %1 weeks — %2").arg(m_horizonWeeks->value()).arg(text(gpu.name));
+        showFigure(m_mixChart, 
+            {mixTitle,
+             tr("Dynamic sharing of %1 GPUs from %2: inference takes its hourly need first, training jobs fill the "
+                "rest by priority. A hard split needs %3 GPUs.")
+                 .arg(formatCount(mix.dynamic.gpus), text(m_mixStartDate), formatCount(mix.partitioned.gpus)),
+             [mix, mixTitle](QChart::ChartTheme theme) { return buildMixTimelineChart(mix, mixTitle, theme); }});
+    } else {
+        showFigure(m_mixChart, emptyFigure(tr("Shared cluster"), tr("The mixed cluster could not be planned.")));
+    }
+
+    if (!m_growth.empty()) {
+        const std::vector<engine::GrowthMonth> months = m_growth;
+        const int lead = m_leadWeeks;
+        const int64_t installed = m_installedGpus;
+        const QString growthTitle = tr("Capacity over %1 months — %2").arg(months.size()).arg(text(gpu.name));
+        showFigure(m_growthChart, 
+            {growthTitle,
+             tr("Inference grows %1 %/month, training %2 %/month, compounded; the line is the capacity installed "
+                "after each month's additions. Reservation lead time %3 weeks.")
+                 .arg(m_inferenceGrowth->value(), 0, 'f', 1)
+                 .arg(m_trainingGrowth->value(), 0, 'f', 1)
+                 .arg(lead),
+             [months, installed, lead, growthTitle](QChart::ChartTheme theme) {
+                 return buildGrowthChart(months, installed, lead, growthTitle, theme);
+             }});
+    } else {
+        showFigure(m_growthChart, emptyFigure(tr("Capacity growth"), tr("The growth plan could not be computed.")));
+    }
+}
+
+void TrainingPage::showFigure(ChartPanel *panel, ChartFigure figure)
+{
+    // Building a chart costs milliseconds: only the tab on screen is rebuilt at once, the others
+    // when they are shown or asked for (export, report).
+    if (m_chartTabs->currentWidget() == panel) {
+        m_pendingFigures.erase(panel);
+        panel->setFigure(std::move(figure));
+    } else {
+        m_pendingFigures[panel] = std::move(figure);
+    }
+}
+
+void TrainingPage::flushFigures() const
+{
+    for (auto &[panel, figure] : m_pendingFigures)
+        panel->setFigure(std::move(figure));
+    m_pendingFigures.clear();
+}
+
+QString TrainingPage::explanation() const
+{
+    return m_explanation->text();
+}
+
+QList<ChartPanel *> TrainingPage::chartPanels() const
+{
+    flushFigures();
+    QList<ChartPanel *> panels{m_memoryChart, m_daysChart, m_mixChart, m_growthChart};
+    if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget())) {
+        panels.removeOne(current);
+        panels.prepend(current);
+    }
+    return panels;
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "engine/capacity_mix.h"
+#include "engine/ratecard.h"
+#include "engine/training.h"
+#include "common/page.h"
+
+#include <QString>
+#include <map>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+class QTabWidget;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class ChartPanel;
+
+// Training sizing (DESIGN §3.3): GPUs and whole nodes that finish a job in its window (or days
+// on a GPU count), GPU-hours and cost at a rate card's price, memory per GPU under each ZeRO
+// stage, communication overhead and preemption loss; the cluster shared with the workspace's
+// inference workloads, partitioned versus dynamically shared; and capacity growth over 24
+// months with the reservation lead time. Recomputes on every input change.
+class TrainingPage : public Page {
+    Q_OBJECT
+public:
+    // Price of a GPU-hour taken from the rate card.
+    enum class PriceTerm { OnDemand, Reserved1y, Reserved3y, Spot };
+
+    explicit TrainingPage(store::Workspace &workspace, QWidget *parent = nullptr);
+
+    QList<ChartPanel *> chartPanels() const override;
+    void selectJob(const QString &name);
+    void selectRateCard(const QString &key); // "" = no price
+    const std::optional<engine::TrainingPlan> &plan() const { return m_plan; }
+    const std::optional<engine::MixResult> &mix() const { return m_mix; }
+    const std::vector<engine::GrowthMonth> &growth() const { return m_growth; }
+    const std::vector<engine::DaysPoint> &daysCurve() const { return m_daysCurve; }
+    QString explanation() const;
+    QString errorText() const { return m_error; }
+
+signals:
+    void recomputed();
+
+private:
+    QWidget *buildInputs();
+    void refreshJobs();
+    void refreshRateCards();
+    void recompute();
+    void computeMix(const engine::TrainingJob &job, const engine::GpuSpec &gpu, QStringList *notes);
+    void computeGrowth(QStringList *notes);
+    void showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu);
+    void showMix();
+    void updateCharts(const engine::TrainingJob &job, const engine::GpuSpec &gpu);
+    void showError(const QString &message);
+    // Sets the panel's figure now when its tab is shown, else when it is shown or asked for.
+    void showFigure(ChartPanel *panel, ChartFigure figure);
+    void flushFigures() const;
+    std::optional<engine::RateCard> currentCard() const;
+
+    store::Workspace &m_workspace;
+    QComboBox *m_job = nullptr;
+    QComboBox *m_rateCard = nullptr;
+    QComboBox *m_term = nullptr;
+    QSpinBox *m_horizonWeeks = nullptr;
+    QSpinBox *m_sharedPool = nullptr;
+    QDoubleSpinBox *m_inferenceGrowth = nullptr;
+    QDoubleSpinBox *m_trainingGrowth = nullptr;
+    QSpinBox *m_installed = nullptr;
+    QLabel *m_gpusCard = nullptr;
+    QLabel *m_daysCard = nullptr;
+    QLabel *m_gpuHoursCard = nullptr;
+    QLabel *m_costCard = nullptr;
+    QTabWidget *m_chartTabs = nullptr;
+    ChartPanel *m_memoryChart = nullptr;
+    ChartPanel *m_daysChart = nullptr;
+    ChartPanel *m_mixChart = nullptr;
+    ChartPanel *m_growthChart = nullptr;
+    QTableWidget *m_table = nullptr;
+    QTableWidget *m_mixTable = nullptr;
+    QLabel *m_explanation = nullptr;
+
+    mutable std::map<ChartPanel *, ChartFigure> m_pendingFigures;
+    std::optional<engine::TrainingPlan> m_plan;
+    std::optional<engine::Money> m_rate;     // per GPU-hour of the plan shown
+    std::vector<engine::DaysPoint> m_daysCurve;
+    std::optional<engine::MixResult> m_mix;
+    std::vector<std::string> m_mixJobNames;
+    std::string m_mixStartDate;
+    std::vector<engine::GrowthMonth> m_growth;
+    int m_leadWeeks = 0;
+    int64_t m_installedGpus = 0;
+    QString m_error;
+    bool m_updating = false;
+};
+
+} // namespace headroom::ui
