@@ -8,8 +8,11 @@
 #include <catch2/catch.hpp>
 
 #include <QFile>
+#include <QProcess>
 #include <QTextStream>
 #include <new>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace headroom::cli;
 
@@ -17,6 +20,28 @@ namespace {
 
 const QByteArray kScenario = R"({"name": "chatbot", "rate_card": {"provider": "AWS", "region": "us-east-1"},
   "pools": [{"name": "core", "gpu": "h100-sxm", "gpus": 8}]})";
+
+// Runs `headroom ARGS` as a user who cannot write files it does not own: "nobody" when the
+// tests run as root, else the current user.
+CliResult runUnprivileged(const CliFixture &fixture, const QStringList &args)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        env.remove(QLatin1String(name));
+    env.insert(QStringLiteral("HOME"), fixture.filePath(QStringLiteral("home")));
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(fixture.filePath(QString()));
+    process.setChildProcessModifier([] {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+            ::_exit(99);
+    });
+    process.start(QStringLiteral(HEADROOM_BINARY), args);
+    REQUIRE(process.waitForStarted(10000));
+    REQUIRE(process.waitForFinished(60000));
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
 
 } // namespace
 
@@ -127,4 +152,28 @@ TEST_CASE("running out of memory exits 2 with a message")
     QTextStream out(&outText), err(&errText);
     CHECK(run({"hungry"}, out, err, {hungry}) == 2);
     CHECK(errText.startsWith("headroom: out of memory"));
+}
+
+TEST_CASE("a read-only workspace answers verbs that read, and import fails with exit 2 naming it")
+{
+    CliFixture ws;
+    RUN_HEADROOM(created, ws, {"scenario", "list"});
+    REQUIRE(created.exitCode == 0);
+    const QByteArray folder = QFile::encodeName(ws.filePath(QString()));
+    const QByteArray file = QFile::encodeName(ws.workspace());
+    const QString scenario = ws.writeFile("scenario.json", kScenario);
+    REQUIRE(::chmod(file.constData(), 0444) == 0);
+    REQUIRE(::chmod(folder.constData(), 0555) == 0);  // no -wal or -shm can be made beside it
+
+    const CliResult listed = runUnprivileged(ws, {"--workspace", ws.workspace(), "catalog", "gpus"});
+    const CliResult imported = runUnprivileged(ws, {"--workspace", ws.workspace(), "import", scenario});
+    ::chmod(folder.constData(), 0755);
+    ::chmod(file.constData(), 0644);
+    INFO(listed.err.toStdString() << imported.err.toStdString());
+    CHECK(listed.exitCode == 0);
+    CHECK(listed.out.contains("h100-sxm"));
+    CHECK(imported.exitCode == 2);
+    CHECK(imported.err.contains(QStringLiteral("workspace %1 is read-only").arg(ws.workspace())));
+    RUN_HEADROOM(after, ws, {"scenario", "list"});
+    CHECK_FALSE(after.out.contains("chatbot"));
 }

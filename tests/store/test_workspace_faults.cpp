@@ -335,3 +335,26 @@ TEST_CASE("a full disk fails an import with a clear message and leaves the works
     CHECK(lines[3] == QLatin1String("0"));
     CHECK(lines[4].toLongLong() == shipped.gpus);
 }
+
+TEST_CASE("an edit that waits longer than the busy timeout for another writer fails clearly, changing nothing",
+          "[faults]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("held.headroom"));
+    { Workspace created(path); }
+    Workspace workspace(path);
+    RawDatabase other(path);
+    other.exec(QStringLiteral("BEGIN IMMEDIATE"));  // another program holds the write lock
+    QElapsedTimer waited;
+    waited.start();
+    const std::string message = storeErrorOf([&] { workspace.putScenario(smallScenario("waiting", 4)); });
+    const qint64 waitedMs = waited.elapsed();
+    other.exec(QStringLiteral("ROLLBACK"));
+    CHECK_THAT(message, Contains(path.toStdString()) && Contains("the workspace is busy") && Contains("Try again")
+                            && !Contains("Unable to fetch row"));
+    CHECK(waitedMs >= 4500);  // it waited for the lock rather than failing at once
+    CHECK(workspace.scenarioNames().isEmpty());
+    workspace.putScenario(smallScenario("after", 4));  // once the lock is free, edits work
+    CHECK(workspace.scenarioNames() == QStringList{QStringLiteral("after")});
+}
