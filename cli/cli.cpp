@@ -24,6 +24,7 @@
 
 #include <QFileInfo>
 #include <QScopeGuard>
+#include <new>
 #include <optional>
 #include <vector>
 
@@ -133,7 +134,8 @@ void writeHelp(QTextStream &out)
         << "options:\n"
            "  --workspace PATH  workspace file (default " << store::Workspace::defaultPath()
         << ");\n"
-           "                    created and seeded with the shipped catalogs when missing\n"
+           "                    the default is created and seeded with the shipped catalogs on\n"
+           "                    first use; a missing PATH only by import\n"
            "  --demo            work on the demo workspace, rebuilt fresh from the shipped examples\n"
            "                    (" << store::demoWorkspacePath() << ")\n"
            "  --version         print the version\n\n"
@@ -166,6 +168,10 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
         return 0;
     }
     const Command *command = findCommand(verb);
+    if (!command && verb.startsWith(QLatin1Char('-')))
+        throw UsageError(QStringLiteral("unknown option '%1' (global options: --workspace PATH, --demo, --help, "
+                                        "--version; a verb's own options come after the verb)")
+                             .arg(verb));
     if (!command) {
         throw UsageError(QStringLiteral("unknown command '%1'; known: %2")
                              .arg(verb, commandNames().join(QLatin1String(", "))));
@@ -177,8 +183,19 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     const QString workspacePath = global.demo ? store::createDemoWorkspace()
                                               : global.workspace.value_or(store::Workspace::defaultPath());
-    Context context(out, err, workspacePath);
-    return command->run(verbArgs, context);
+    // The default workspace is created on first use, as the window does; a --workspace path
+    // that does not exist is created only by a verb that writes into it.
+    Context context(out, err, workspacePath, !global.workspace || command->createsWorkspace);
+    int code = 2;
+    try {
+        code = command->run(verbArgs, context);
+    } catch (...) {
+        context.discardCreatedWorkspace();
+        throw;
+    }
+    if (code != 0)
+        context.discardCreatedWorkspace();
+    return code;
 }
 
 } // namespace
@@ -215,6 +232,32 @@ WindowOptions windowOptions(const QStringList &args)
     return w;
 }
 
+namespace {
+
+// Options QGuiApplication and QApplication read themselves (either "-name" or "--name"); the
+// ones that take a value are followed by it.
+bool isQtWindowOption(const QString &arg)
+{
+    static const QStringList names = {
+        QStringLiteral("platform"), QStringLiteral("platformpluginpath"), QStringLiteral("platformtheme"),
+        QStringLiteral("plugin"), QStringLiteral("qwindowgeometry"), QStringLiteral("qwindowicon"),
+        QStringLiteral("qwindowtitle"), QStringLiteral("reverse"), QStringLiteral("session"),
+        QStringLiteral("display"), QStringLiteral("geometry"), QStringLiteral("style"),
+        QStringLiteral("stylesheet"), QStringLiteral("widgetcount"), QStringLiteral("nograb"),
+        QStringLiteral("dograb"), QStringLiteral("qmljsdebugger"), QStringLiteral("name"),
+        QStringLiteral("title"), QStringLiteral("visual"), QStringLiteral("ncols"), QStringLiteral("cmap"),
+        QStringLiteral("im"), QStringLiteral("inputstyle"), QStringLiteral("noxim"), QStringLiteral("sync"),
+        QStringLiteral("fn"), QStringLiteral("font"), QStringLiteral("bg"), QStringLiteral("background"),
+        QStringLiteral("fg"), QStringLiteral("foreground"), QStringLiteral("btn"), QStringLiteral("button"),
+        QStringLiteral("testability"), QStringLiteral("nativewindowstyle"), QStringLiteral("dialogs"),
+        QStringLiteral("fontengine"), QStringLiteral("qdebug"), QStringLiteral("graphicssystem")};
+    QString name = arg.mid(arg.startsWith(QLatin1String("--")) ? 2 : 1);
+    name.truncate(name.indexOf(QLatin1Char('=')) >= 0 ? name.indexOf(QLatin1Char('=')) : name.size());
+    return names.contains(name);
+}
+
+} // namespace
+
 bool isCliInvocation(const QStringList &args)
 {
     const QStringList rest = splitGlobalOptions(args, true).rest;
@@ -224,6 +267,10 @@ bool isCliInvocation(const QStringList &args)
     if (findCommand(first) || first == QLatin1String("help") || isHelpFlag(first)
         || first == QLatin1String("--version"))
         return true;
+    // An option neither the command line nor Qt's window knows (`--servr URL catalog gpus`)
+    // is reported rather than silently opening a window.
+    if (first.startsWith(QLatin1Char('-')) && first.size() > 1)
+        return !isQtWindowOption(first);
     // Anything word-like is meant as a verb: report it rather than open a window.
     return !first.isEmpty() && first.at(0).isLetter();
 }
@@ -247,6 +294,10 @@ int run(const QStringList &args, QTextStream &out, QTextStream &err, const std::
         err << "headroom: " << QString::fromStdString(e.what()) << '\n';
     } catch (const store::StoreError &e) {
         err << "headroom: " << e.message() << '\n';
+    } catch (const std::bad_alloc &) {
+        // The input asked for more memory than this machine has: bad input, not a crash.
+        err << "headroom: out of memory: the input needs more memory than is available; use a "
+               "smaller input or a shorter span\n";
     } catch (const std::exception &e) {
         err << "headroom: internal error: " << QString::fromStdString(e.what()) << '\n';
         code = 1;

@@ -1,14 +1,16 @@
 #include "command.h"
 
+#include "store/storeerror.h"
 #include "store/workspace.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 namespace headroom::cli {
 
-Context::Context(QTextStream &out, QTextStream &err, QString workspacePath)
-    : m_out(out), m_err(err), m_workspacePath(std::move(workspacePath))
+Context::Context(QTextStream &out, QTextStream &err, QString workspacePath, bool createIfMissing)
+    : m_out(out), m_err(err), m_workspacePath(std::move(workspacePath)), m_createIfMissing(createIfMissing)
 {
 }
 
@@ -17,11 +19,28 @@ Context::~Context() = default;
 store::Workspace &Context::workspace()
 {
     if (!m_workspace) {
+        const bool exists = QFileInfo::exists(m_workspacePath);
+        if (!exists && !m_createIfMissing)
+            throw store::StoreError(QStringLiteral("workspace %1 does not exist. Check the path; "
+                                                   "`headroom --workspace %1 import FILE.json` creates it, "
+                                                   "and so does opening it in the window.")
+                                        .arg(m_workspacePath));
         // The default location's folder may not exist yet on a fresh account.
         QDir().mkpath(QFileInfo(m_workspacePath).absolutePath());
         m_workspace = std::make_unique<store::Workspace>(m_workspacePath);
+        m_created = !exists;
     }
     return *m_workspace;
+}
+
+void Context::discardCreatedWorkspace()
+{
+    if (!m_created)
+        return;
+    m_workspace.reset();
+    m_created = false;
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+        QFile::remove(m_workspacePath + QLatin1String(suffix));
 }
 
 } // namespace headroom::cli

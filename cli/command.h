@@ -12,10 +12,12 @@ class Workspace;
 namespace headroom::cli {
 
 // What a verb runs with: the output streams and the workspace chosen by --workspace,
-// opened (created and seeded when missing) only when the verb first asks for it.
+// opened only when the verb first asks for it. A missing file is created and seeded only when
+// `createIfMissing` (the default workspace, or a verb that writes such as import); otherwise
+// asking for it throws StoreError naming the path, so a mistyped path creates nothing.
 class Context {
 public:
-    Context(QTextStream &out, QTextStream &err, QString workspacePath);
+    Context(QTextStream &out, QTextStream &err, QString workspacePath, bool createIfMissing = true);
     ~Context();
 
     QTextStream &out() { return m_out; }
@@ -23,10 +25,16 @@ public:
     const QString &workspacePath() const { return m_workspacePath; }
     store::Workspace &workspace();
 
+    // Closes and deletes the workspace file if this run created it: a failing verb leaves
+    // no new workspace behind.
+    void discardCreatedWorkspace();
+
 private:
     QTextStream &m_out;
     QTextStream &m_err;
     QString m_workspacePath;
+    bool m_createIfMissing = true;
+    bool m_created = false;
     std::unique_ptr<store::Workspace> m_workspace;
 };
 
@@ -39,6 +47,9 @@ struct Command {
     QString summary;
     QString usage;
     int (*run)(const QStringList &args, Context &context) = nullptr;
+    // True for verbs whose job is to write into the workspace (import): they create a missing
+    // --workspace file. Verbs that only read refuse one.
+    bool createsWorkspace = false;
 };
 
 } // namespace headroom::cli

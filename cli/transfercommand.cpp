@@ -28,6 +28,9 @@ entry is checked first; a bad file changes nothing and the error names the entry
 A fleet scenario document ({"name", "rate_card", "pools", ...}, the format of `headroom
 export scenario NAME`) is stored as a scenario instead, replacing one of the same name (its
 version goes up by one). Workloads, rate cards and jobs it names need not exist.
+
+A missing --workspace file is created (seeded with the shipped catalogs) for the import, and
+removed again if the import fails.
 )";
 
 const char kExportUsage[] = R"(usage: headroom export [gpus|models|catalog] [--out FILE [--force]]
@@ -147,7 +150,7 @@ int runExport(const QStringList &argv, Context &context)
 Command importCommand()
 {
     return {QStringLiteral("import"), QStringLiteral("add GPUs and models from a catalog JSON file"),
-            QString::fromUtf8(kImportUsage), &runImport};
+            QString::fromUtf8(kImportUsage), &runImport, true};
 }
 
 Command exportCommand()

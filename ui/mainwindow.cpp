@@ -382,8 +382,13 @@ void MainWindow::saveWorkspaceAs()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("%1 — Headroom").arg(QFileInfo(m_workspace->path()).fileName()));
-    statusBar()->showMessage(tr("Workspace: %1").arg(m_workspace->path()));
+    // A workspace that cannot be written is read only: say so before an edit fails.
+    const bool readOnly = m_workspace->isReadOnly();
+    setWindowTitle((readOnly ? tr("%1 (read-only) — Headroom") : tr("%1 — Headroom"))
+                       .arg(QFileInfo(m_workspace->path()).fileName()));
+    statusBar()->showMessage(readOnly ? tr("Workspace: %1 (read-only: edits cannot be saved)")
+                                            .arg(m_workspace->path())
+                                      : tr("Workspace: %1").arg(m_workspace->path()));
 }
 
 } // namespace headroom::ui

@@ -1129,8 +1129,8 @@ std::vector<FieldProblem> validate(const Scenario &scenario)
 {
     std::vector<FieldProblem> problems;
     auto add = [&](const std::string &field, const std::string &message) { problems.push_back({field, message}); };
-    if (scenario.name.empty())
-        add("name", "name must not be empty");
+    if (scenario.name.find_first_not_of(" \t\n\r\v\f") == std::string::npos)
+        add("name", scenario.name.empty() ? "name must not be empty" : "name must not be blank (only spaces)");
     if (scenario.horizonMonths < 1 || scenario.horizonMonths > kMaxHorizonMonths)
         add("horizon_months", "horizon_months must be between 1 and " + std::to_string(kMaxHorizonMonths) + " (got "
                                   + std::to_string(scenario.horizonMonths) + ")");

@@ -227,23 +227,34 @@ void putInfo(const QSqlDatabase &db, const QString &path, const QString &key,
     execPrepared(query, path, QStringLiteral("cannot record workspace information"));
 }
 
-void seedFromShippedCatalogs(const QSqlDatabase &db, const QString &path)
+// Adds the shipped GPUs and models the file lacks and records when and from what it was
+// seeded. A new file gets them all; a file whose creation was cut short by an older build
+// (schema steps committed, seeding never run) keeps any entry it has under a shipped id.
+void seedFromShippedCatalogs(const QSqlDatabase &db, const QString &path, bool repair)
 {
     const Catalog gpus = readCatalogFile(kShippedGpus);
     const Catalog models = readCatalogFile(kShippedModels);
     const CatalogTables tables(db.connectionName(), path);
-    for (const auto &gpu : gpus.gpus)
-        tables.upsertGpu(gpu);
-    for (const auto &model : models.models)
-        tables.upsertModel(model);
+    for (const auto &gpu : gpus.gpus) {
+        if (!repair || !tables.gpu(QString::fromStdString(gpu.id)))
+            tables.upsertGpu(gpu);
+    }
+    for (const auto &model : models.models) {
+        if (!repair || !tables.model(QString::fromStdString(model.id)))
+            tables.upsertModel(model);
+    }
     putInfo(db, path, QStringLiteral("created_at"),
             QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
-    putInfo(db, path, QStringLiteral("seeded_from"),
-            QStringLiteral("gpus.json (%1 GPUs), models.json (%2 models), ratecards.csv (%3 "
-                           "rate cards)")
-                .arg(gpus.gpus.size())
-                .arg(models.models.size())
-                .arg(RateCardTables(db.connectionName(), path).rateCards().size()));
+    QString seededFrom =
+        QStringLiteral("gpus.json (%1 GPUs), models.json (%2 models), ratecards.csv (%3 "
+                       "rate cards)")
+            .arg(gpus.gpus.size())
+            .arg(models.models.size())
+            .arg(RateCardTables(db.connectionName(), path).rateCards().size());
+    if (repair)
+        seededFrom += QStringLiteral("; added when the file, whose creation had not finished, "
+                                     "was opened again");
+    putInfo(db, path, QStringLiteral("seeded_from"), seededFrom);
 }
 
 void setSchemaVersion(const QSqlDatabase &db, const QString &path, int version)
@@ -269,18 +280,51 @@ int readSchemaVersion(const QSqlDatabase &db, const QString &path)
     return query.value(0).toInt();
 }
 
-void migrateWorkspace(const QSqlDatabase &db, const QString &path, int fromVersion)
+namespace {
+
+bool isSeeded(const QSqlDatabase &db, const QString &path, int version)
 {
+    if (version == 0)
+        return false;
+    // Every release records created_at in the same transaction as the seeding.
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT COUNT(*) FROM workspace_info WHERE key = 'created_at'"))
+        || !query.next())
+        raiseSqlError(path, QStringLiteral("cannot read the workspace information"),
+                      query.lastError());
+    return query.value(0).toInt() > 0;
+}
+
+} // namespace
+
+bool needsUpgrade(const QSqlDatabase &db, const QString &path, int version)
+{
+    return version < Workspace::kSchemaVersion || !isSeeded(db, path, version);
+}
+
+void migrateWorkspace(const QSqlDatabase &db, const QString &path)
+{
+    // One transaction for every step and the seeding: a crash at any point leaves the file
+    // as it was. It takes the write lock first, so a second program creating the same file
+    // waits and then finds it done.
+    SqlTransaction transaction(db, path);
+    const int fromVersion = readSchemaVersion(db, path);
+    if (fromVersion > Workspace::kSchemaVersion)
+        throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "
+                                        "version reads up to %3).")
+                             .arg(path)
+                             .arg(fromVersion)
+                             .arg(Workspace::kSchemaVersion));
+    if (!needsUpgrade(db, path, fromVersion))
+        return;
     for (const MigrationStep &step : kSteps) {
-        if (step.version <= fromVersion)
-            continue;
-        SqlTransaction transaction(db, path);
-        step.apply(db, path);
-        if (fromVersion == 0 && step.version == Workspace::kSchemaVersion)
-            seedFromShippedCatalogs(db, path);
-        setSchemaVersion(db, path, step.version);
-        transaction.commit();
+        if (step.version > fromVersion)
+            step.apply(db, path);
     }
+    if (!isSeeded(db, path, fromVersion))
+        seedFromShippedCatalogs(db, path, fromVersion != 0);
+    setSchemaVersion(db, path, Workspace::kSchemaVersion);
+    transaction.commit();
 }
 
 } // namespace headroom::store

@@ -3,18 +3,23 @@
 #include <QSqlDatabase>
 #include <QString>
 
-// The workspace schema ladder. Each step moves the file up one version inside one
-// transaction together with the PRAGMA user_version bump; steps are only ever appended.
+// The workspace schema ladder. The pending steps, the seeding of a new file and the
+// PRAGMA user_version bump run in one transaction; steps are only ever appended.
 namespace headroom::store {
 
 // The file's schema version (PRAGMA user_version; 0 for a new file). Throws StoreError,
 // with a plain message when the file is not an SQLite database at all.
 int readSchemaVersion(const QSqlDatabase &db, const QString &path);
 
-// Applies every step above `fromVersion` up to Workspace::kSchemaVersion. A new file
-// (fromVersion 0) is seeded from the shipped catalogs in the last step's transaction; step 2
-// fills the rate cards from the shipped ratecards.csv, for new and for older files alike.
-// Throws StoreError; a failed step is rolled back and leaves the file at its last version.
-void migrateWorkspace(const QSqlDatabase &db, const QString &path, int fromVersion);
+// True when the file at `version` lacks schema steps, or was never seeded with the shipped
+// catalogs (its creation was cut short by a build that committed each step alone).
+bool needsUpgrade(const QSqlDatabase &db, const QString &path, int version);
+
+// Brings the file to Workspace::kSchemaVersion and seeds it, all in one write transaction
+// that re-reads the version under the lock: every pending step, then for a new file the
+// shipped catalogs (a file whose seeding never finished gets the shipped entries it lacks);
+// step 2 fills the rate cards from the shipped ratecards.csv, for new and older files alike.
+// Throws StoreError; on any failure the file is left exactly as it was.
+void migrateWorkspace(const QSqlDatabase &db, const QString &path);
 
 } // namespace headroom::store

@@ -212,7 +212,16 @@ engine::Pool poolFromJson(const Reader &r)
 
 bool isScenarioJson(const QJsonObject &object)
 {
-    return object.contains(QStringLiteral("name")) && object.value(QStringLiteral("pools")).isArray();
+    // A catalog holds "gpus" and/or "models"; anything with a scenario's own keys is meant as
+    // a scenario, so a document missing "name" or "pools" is reported as a scenario.
+    if (object.contains(QStringLiteral("gpus")) || object.contains(QStringLiteral("models")))
+        return false;
+    for (const char *key : {"name", "pools", "rate_card", "horizon_months", "start_date", "spot_overhead",
+                            "autoscale", "policy", "description", "author"}) {
+        if (object.contains(QLatin1String(key)))
+            return true;
+    }
+    return false;
 }
 
 QJsonObject scenarioToJson(const engine::Scenario &s)

@@ -24,7 +24,8 @@ engine::Scenario scenarioFromJson(const QJsonObject &object, const QString &sour
 // Indented document text (keys as QJsonDocument orders them).
 QByteArray scenarioJsonText(const engine::Scenario &scenario);
 engine::Scenario parseScenario(const QByteArray &json, const QString &sourceName);
-// True when a JSON object looks like a scenario document (has "pools" and "name").
+// True when a JSON object is meant as a scenario document: it has a scenario's top-level
+// keys ("name", "pools", "rate_card", …) and no catalog "gpus" or "models".
 bool isScenarioJson(const QJsonObject &object);
 
 } // namespace headroom::store

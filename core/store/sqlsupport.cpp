@@ -9,9 +9,43 @@ namespace headroom::store {
 
 namespace {
 
+// SQLite primary result codes (sqlite3.h) that call for a word of explanation.
+enum SqliteCode { kBusy = 5, kLocked = 6, kReadOnly = 8, kIoError = 10, kFull = 13 };
+
+// What the user can do about a failure, or an empty string when the driver says it all.
+QString advice(int code)
+{
+    switch (code) {
+    case kBusy:
+    case kLocked:
+        return QStringLiteral("the workspace is busy: another program kept it locked for longer "
+                              "than %1 s. Try again when it has finished")
+            .arg(kBusyTimeoutMs / 1000);
+    case kReadOnly:
+        return QStringLiteral("the workspace file or its folder is read-only");
+    case kFull:
+        return QStringLiteral("the disk is full. Free some space and try again");
+    case kIoError:
+        return QStringLiteral("the disk could not be written (it may be full or failing)");
+    default:
+        return {};
+    }
+}
+
 [[noreturn]] void raise(const QString &path, const QString &what, const QSqlError &error)
 {
-    throw StoreError(QStringLiteral("%1: %2: %3").arg(path, what, error.text()));
+    // Qt appends its own words ("Unable to fetch row") to SQLite's; SQLite's are the useful part.
+    const QString detail = error.databaseText().isEmpty() ? error.text() : error.databaseText();
+    // Extended result codes carry the primary code in their low byte.
+    const QString hint = advice(error.nativeErrorCode().toInt() & 0xff);
+    if (hint.isEmpty())
+        throw StoreError(QStringLiteral("%1: %2: %3").arg(path, what, detail));
+    throw StoreError(QStringLiteral("%1: %2: %3 (%4)").arg(path, what, hint, detail));
+}
+
+bool isSqlite(const QSqlDatabase &db)
+{
+    return db.driverName() == QLatin1String("QSQLITE");
 }
 
 } // namespace
@@ -33,8 +67,16 @@ void execStatement(const QSqlDatabase &db, const QString &sql, const QString &pa
 SqlTransaction::SqlTransaction(const QSqlDatabase &db, const QString &path)
     : m_db(db), m_path(path)
 {
-    if (!m_db.transaction())
+    if (isSqlite(m_db)) {
+        // BEGIN IMMEDIATE takes the write lock now, waiting up to the busy timeout for another
+        // writer. A plain BEGIN would read first and then fail at once with "database is
+        // locked" when another connection committed in between.
+        QSqlQuery begin(m_db);
+        if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            raise(m_path, QStringLiteral("cannot start a transaction"), begin.lastError());
+    } else if (!m_db.transaction()) {
         raise(m_path, QStringLiteral("cannot start a transaction"), m_db.lastError());
+    }
     m_open = true;
 }
 
@@ -53,6 +95,11 @@ void SqlTransaction::commit()
         raise(m_path, QStringLiteral("cannot commit"), error);
     }
     m_open = false;
+}
+
+void raiseSqlError(const QString &path, const QString &what, const QSqlError &error)
+{
+    raise(path, what, error);
 }
 
 QString upsertSql(const QString &table, const QStringList &columns, const QStringList &keyColumns)

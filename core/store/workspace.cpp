@@ -22,6 +22,7 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QUrl>
 #include <atomic>
 #include <set>
 
@@ -149,6 +150,7 @@ struct Workspace::Private {
     QString path;
     QString connectionName;
     int version = 0;
+    bool readOnly = false;
 
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
@@ -160,27 +162,107 @@ struct Workspace::Private {
     ScenarioTables scenarioTables() const { return ScenarioTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
+    int openReadOnly();
+    // Throws StoreError naming the file when it was opened read-only.
+    void requireWritable(const QString &what) const;
 };
+
+namespace {
+
+// True when this process can change the file in place: SQLite must write the file itself
+// and create its -wal and -shm files beside it.
+bool canWrite(const QString &path)
+{
+    const QFileInfo file(path);
+    return file.isWritable() && QFileInfo(file.absolutePath()).isWritable();
+}
+
+bool hasPendingLog(const QString &path)
+{
+    const QFileInfo log(path + QStringLiteral("-wal"));
+    return log.exists() && log.size() > 0;
+}
+
+} // namespace
+
+void Workspace::Private::requireWritable(const QString &what) const
+{
+    if (readOnly)
+        throw StoreError(QStringLiteral("Cannot %1: workspace %2 is read-only (the file or its "
+                                        "folder cannot be written). Make it writable, or save "
+                                        "a copy elsewhere and work on that.")
+                             .arg(what, path));
+}
+
+// Opens a file this process may not write, for reading only. A file in a read-only folder
+// cannot get the -shm file SQLite's write-ahead log needs, so when there is no pending log it
+// is read as an immutable snapshot. Returns the schema version.
+int Workspace::Private::openReadOnly()
+{
+    readOnly = true;
+    const QString options = QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1")
+                                .arg(kBusyTimeoutMs);
+    QString failure;
+    for (const bool immutable : {false, true}) {
+        if (immutable && hasPendingLog(path))
+            break;  // a snapshot would miss the changes still in the log
+        {
+            QSqlDatabase db = QSqlDatabase::database(connectionName, false);
+            db.close();
+            if (immutable) {
+                db.setConnectOptions(options + QStringLiteral(";QSQLITE_OPEN_URI"));
+                db.setDatabaseName(QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath())
+                                       .toString(QUrl::FullyEncoded)
+                                   + QStringLiteral("?immutable=1"));
+            } else {
+                db.setConnectOptions(options);
+                db.setDatabaseName(path);
+            }
+            if (!db.open()) {
+                failure = db.lastError().text();
+                continue;
+            }
+            try {
+                return readSchemaVersion(db, path);
+            } catch (const StoreError &error) {
+                failure = error.message();
+            }
+        }
+    }
+    throw StoreError(QStringLiteral("Cannot read workspace %1: it is read-only and SQLite "
+                                    "cannot open it for reading (%2). Make the file and its "
+                                    "folder writable and try again.")
+                         .arg(path, failure));
+}
 
 void Workspace::Private::open()
 {
     const QFileInfo info(path);
-    if (!QDir().mkpath(info.absolutePath()))
+    const bool existed = info.exists();
+    if (!existed && !QDir().mkpath(info.absolutePath()))
         throw StoreError(QStringLiteral("Cannot create the folder %1 for workspace %2")
                              .arg(info.absolutePath(), path));
+    if (existed && !info.isFile())
+        throw StoreError(QStringLiteral("Cannot open workspace %1: it is not a file").arg(path));
     if (!QSqlDatabase::isDriverAvailable(kSqliteDriver))
         throw StoreError(QStringLiteral("Cannot open workspace %1: the Qt SQLite driver "
                                         "(QSQLITE) is not installed")
                              .arg(path));
 
     QSqlDatabase db = QSqlDatabase::addDatabase(kSqliteDriver, connectionName);
-    db.setDatabaseName(path);
-    if (!db.open())
-        throw StoreError(
-            QStringLiteral("Cannot open workspace %1: %2").arg(path, db.lastError().text()));
+    int fileVersion = 0;
+    if (existed && !canWrite(path)) {
+        fileVersion = openReadOnly();
+    } else {
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
+        db.setDatabaseName(path);
+        if (!db.open())
+            throw StoreError(
+                QStringLiteral("Cannot open workspace %1: %2").arg(path, db.lastError().text()));
+        // Read before anything can write: a refused file must stay byte for byte as it was.
+        fileVersion = readSchemaVersion(db, path);
+    }
 
-    // Read before anything can write: a refused file must stay byte for byte as it was.
-    const int fileVersion = readSchemaVersion(db, path);
     if (fileVersion > kSchemaVersion)
         throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "
                                         "version reads up to %3). Open it with a newer "
@@ -195,9 +277,28 @@ void Workspace::Private::open()
 
     execStatement(db, QStringLiteral("PRAGMA foreign_keys = ON"), path,
                   QStringLiteral("cannot enable foreign keys"));
+    if (readOnly) {
+        if (needsUpgrade(db, path, fileVersion))
+            throw StoreError(
+                fileVersion < kSchemaVersion
+                    ? QStringLiteral("Cannot open workspace %1: it is read-only and needs an "
+                                     "upgrade from schema %2 to %3 first. Make the file and its "
+                                     "folder writable and open it again.")
+                          .arg(path)
+                          .arg(fileVersion)
+                          .arg(kSchemaVersion)
+                    : QStringLiteral("Cannot open workspace %1: its creation never finished "
+                                     "(the shipped catalogs were not added), and it is read-only "
+                                     "so they cannot be added now. Make the file and its folder "
+                                     "writable and open it again.")
+                          .arg(path));
+        version = fileVersion;
+        return;
+    }
     execStatement(db, QStringLiteral("PRAGMA journal_mode = WAL"), path,
                   QStringLiteral("cannot switch to write-ahead logging"));
-    migrateWorkspace(db, path, fileVersion);
+    if (needsUpgrade(db, path, fileVersion))
+        migrateWorkspace(db, path);
     version = readSchemaVersion(db, path);
 }
 
@@ -241,6 +342,11 @@ int Workspace::schemaVersion() const
     return d->version;
 }
 
+bool Workspace::isReadOnly() const
+{
+    return d->readOnly;
+}
+
 std::vector<engine::GpuSpec> Workspace::gpus() const
 {
     return d->tables().gpus();
@@ -263,6 +369,7 @@ std::optional<engine::ModelSpec> Workspace::model(const QString &id) const
 
 void Workspace::putGpu(const engine::GpuSpec &gpu)
 {
+    d->requireWritable(QStringLiteral("save GPU \"%1\"").arg(QString::fromStdString(gpu.id)));
     requireValid(gpu, QStringLiteral("GPU"));
     d->tables().upsertGpu(gpu);
     emit gpusChanged();
@@ -270,6 +377,7 @@ void Workspace::putGpu(const engine::GpuSpec &gpu)
 
 void Workspace::putModel(const engine::ModelSpec &model)
 {
+    d->requireWritable(QStringLiteral("save model \"%1\"").arg(QString::fromStdString(model.id)));
     requireValid(model, QStringLiteral("Model"));
     d->tables().upsertModel(model);
     emit modelsChanged();
@@ -278,6 +386,7 @@ void Workspace::putModel(const engine::ModelSpec &model)
 void Workspace::putCatalog(const std::vector<engine::GpuSpec> &gpus,
                            const std::vector<engine::ModelSpec> &models)
 {
+    d->requireWritable(QStringLiteral("save GPUs and models"));
     requireUniqueIds(gpus, QStringLiteral("GPU"));
     requireUniqueIds(models, QStringLiteral("Model"));
     for (const auto &gpu : gpus)
@@ -304,6 +413,7 @@ void Workspace::putCatalog(const std::vector<engine::GpuSpec> &gpus,
 
 bool Workspace::removeGpu(const QString &id)
 {
+    d->requireWritable(QStringLiteral("remove GPU \"%1\"").arg(id));
     const bool removed = d->tables().deleteGpu(id);
     if (removed)
         emit gpusChanged();
@@ -312,6 +422,7 @@ bool Workspace::removeGpu(const QString &id)
 
 bool Workspace::removeModel(const QString &id)
 {
+    d->requireWritable(QStringLiteral("remove model \"%1\"").arg(id));
     const bool removed = d->tables().deleteModel(id);
     if (removed)
         emit modelsChanged();
@@ -335,6 +446,7 @@ void Workspace::putRateCard(const engine::RateCard &card)
 
 void Workspace::putRateCards(const std::vector<engine::RateCard> &cards)
 {
+    d->requireWritable(QStringLiteral("save rate cards"));
     std::set<std::string> seen;
     for (const auto &card : cards) {
         requireValidRateCard(card);
@@ -357,6 +469,7 @@ void Workspace::putRateCards(const std::vector<engine::RateCard> &cards)
 
 bool Workspace::removeRateCard(const QString &key)
 {
+    d->requireWritable(QStringLiteral("remove rate card \"%1\"").arg(key));
     const bool removed = d->rateCardTables().deleteRateCard(key);
     if (removed)
         emit rateCardsChanged();
@@ -375,6 +488,7 @@ std::optional<engine::DemandSeries> Workspace::demandSeries(const QString &name)
 
 void Workspace::putDemandSeries(const engine::DemandSeries &series)
 {
+    d->requireWritable(QStringLiteral("save demand series \"%1\"").arg(QString::fromStdString(series.name)));
     requireValidDemand(series);
     {
         SqlTransaction transaction(d->database(), d->path);
@@ -386,6 +500,7 @@ void Workspace::putDemandSeries(const engine::DemandSeries &series)
 
 bool Workspace::removeDemandSeries(const QString &name)
 {
+    d->requireWritable(QStringLiteral("remove demand series \"%1\"").arg(name));
     const bool removed = d->demandTables().deleteSeries(name);
     if (removed)
         emit demandSeriesChanged();
@@ -404,6 +519,7 @@ std::optional<engine::WorkloadProfile> Workspace::workload(const QString &name) 
 
 void Workspace::putWorkload(const engine::WorkloadProfile &workload)
 {
+    d->requireWritable(QStringLiteral("save workload \"%1\"").arg(QString::fromStdString(workload.name)));
     requireValidWorkload(workload);
     d->workloadTables().upsertWorkload(workload);
     emit workloadsChanged();
@@ -411,6 +527,7 @@ void Workspace::putWorkload(const engine::WorkloadProfile &workload)
 
 bool Workspace::removeWorkload(const QString &name)
 {
+    d->requireWritable(QStringLiteral("remove workload \"%1\"").arg(name));
     const bool removed = d->workloadTables().deleteWorkload(name);
     if (removed)
         emit workloadsChanged();
@@ -439,6 +556,7 @@ std::optional<TrainingJobRecord> Workspace::trainingJobRecord(const QString &nam
 
 void Workspace::putTrainingJob(const engine::TrainingJob &job)
 {
+    d->requireWritable(QStringLiteral("save training job \"%1\"").arg(QString::fromStdString(job.name)));
     requireValidTrainingJob(job);
     {
         SqlTransaction transaction(d->database(), d->path);
@@ -462,6 +580,7 @@ void Workspace::putTrainingJob(const engine::TrainingJob &job)
 
 bool Workspace::removeTrainingJob(const QString &name)
 {
+    d->requireWritable(QStringLiteral("remove training job \"%1\"").arg(name));
     const bool removed = d->trainingTables().deleteJob(name);
     if (removed)
         emit trainingJobsChanged();
@@ -482,6 +601,7 @@ int Workspace::appendReportItem(const ReportItem &item)
 
 void Workspace::insertReportItem(int position, const ReportItem &item)
 {
+    d->requireWritable(QStringLiteral("add report item \"%1\"").arg(item.title));
     const QString problem = reportItemProblem(item);
     if (!problem.isEmpty())
         throw StoreError(QStringLiteral("Report item \"%1\": %2").arg(item.title, problem));
@@ -502,6 +622,7 @@ void Workspace::insertReportItem(int position, const ReportItem &item)
 
 void Workspace::moveReportItem(int from, int to)
 {
+    d->requireWritable(QStringLiteral("move a report item"));
     {
         SqlTransaction transaction(d->database(), d->path);
         std::vector<ReportItem> items = d->reportTables().items();
@@ -526,6 +647,7 @@ void Workspace::moveReportItem(int from, int to)
 
 bool Workspace::removeReportItem(int position)
 {
+    d->requireWritable(QStringLiteral("remove a report item"));
     {
         SqlTransaction transaction(d->database(), d->path);
         std::vector<ReportItem> items = d->reportTables().items();
@@ -546,6 +668,7 @@ ReportSettings Workspace::reportSettings() const
 
 void Workspace::setReportSettings(const ReportSettings &settings)
 {
+    d->requireWritable(QStringLiteral("save the report settings"));
     {
         SqlTransaction transaction(d->database(), d->path);
         d->reportTables().putSettings(settings);
@@ -636,14 +759,19 @@ void requireValidScenario(const engine::Scenario &scenario)
 
 void requireScenarioName(const QString &name)
 {
-    if (name.trimmed().isEmpty())
+    if (name.isEmpty())
         throw StoreError(QStringLiteral("Scenario: field \"name\": must not be empty"));
+    if (name.trimmed().isEmpty())
+        throw StoreError(QStringLiteral("Scenario: field \"name\": must not be blank (only "
+                                        "spaces)"));
 }
 
 } // namespace
 
 void Workspace::putScenario(const engine::Scenario &scenario)
 {
+    requireScenarioName(QString::fromStdString(scenario.name));
+    d->requireWritable(QStringLiteral("save scenario \"%1\"").arg(QString::fromStdString(scenario.name)));
     requireValidScenario(scenario);
     {
         SqlTransaction transaction(d->database(), d->path);
@@ -670,6 +798,7 @@ void Workspace::putScenario(const engine::Scenario &scenario)
 
 void Workspace::renameScenario(const QString &oldName, const QString &newName)
 {
+    d->requireWritable(QStringLiteral("rename scenario \"%1\"").arg(oldName));
     requireScenarioName(newName);
     if (oldName == newName)
         return;
@@ -698,6 +827,7 @@ void Workspace::renameScenario(const QString &oldName, const QString &newName)
 
 void Workspace::duplicateScenario(const QString &name, const QString &newName)
 {
+    d->requireWritable(QStringLiteral("duplicate scenario \"%1\"").arg(name));
     requireScenarioName(newName);
     {
         SqlTransaction transaction(d->database(), d->path);
@@ -725,6 +855,7 @@ void Workspace::duplicateScenario(const QString &name, const QString &newName)
 
 bool Workspace::removeScenario(const QString &name)
 {
+    d->requireWritable(QStringLiteral("remove scenario \"%1\"").arg(name));
     const bool removed = d->scenarioTables().remove(name);
     if (removed)
         emit scenariosChanged();

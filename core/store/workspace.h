@@ -26,7 +26,10 @@ class Workspace : public QObject {
 public:
     static constexpr int kSchemaVersion = 4;
 
-    // Opens (creating, migrating and seeding as needed). Throws StoreError, e.g. for a
+    // Opens (creating, migrating and seeding as needed, all in one transaction, so a crash
+    // leaves no half-made file behind; a file an older build left unseeded gets the shipped
+    // catalogs it lacks). A file this process cannot write (read-only file or folder) is
+    // opened for reading; its edits then throw StoreError. Throws StoreError, e.g. for a
     // file from a newer schema version, which is refused untouched.
     explicit Workspace(const QString &path, QObject *parent = nullptr);
     ~Workspace() override;
@@ -36,6 +39,8 @@ public:
 
     QString path() const;
     int schemaVersion() const;
+    // True when the file or its folder cannot be written: reads work, edits throw StoreError.
+    bool isReadOnly() const;
 
     std::vector<engine::GpuSpec> gpus() const;                  // ordered by id
     std::optional<engine::GpuSpec> gpu(const QString &id) const;

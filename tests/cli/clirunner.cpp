@@ -1,5 +1,7 @@
 #include "clirunner.h"
 
+#include "store/workspace.h"
+
 #include <catch2/catch.hpp>
 
 #include <QDir>
@@ -34,6 +36,11 @@ QString CliFixture::writeFile(const QString &name, const QByteArray &content) co
 
 CliResult CliFixture::run(const QStringList &args) const
 {
+    // A verb that only reads refuses a --workspace file that does not exist; the fixture's
+    // workspace is created (seeded with the shipped catalogs) before its first verb, as the
+    // window or `headroom import` would.
+    if (!QFile::exists(workspace()))
+        headroom::store::Workspace created(workspace());
     return runBare(QStringList{QStringLiteral("--workspace"), workspace()} + args);
 }
 

@@ -18,13 +18,13 @@ class CliFixture {
 public:
     CliFixture();
 
-    // Path of this fixture's workspace file (not created until a verb opens it).
+    // Path of this fixture's workspace file (created by the first run()).
     QString workspace() const;
     // Writes `content` to a file in the fixture's folder and returns its path.
     QString writeFile(const QString &name, const QByteArray &content) const;
     QString filePath(const QString &name) const;
 
-    // `headroom --workspace <workspace> args...`
+    // `headroom --workspace <workspace> args...`, the workspace created first when missing.
     CliResult run(const QStringList &args) const;
     // `headroom args...` exactly as given (no --workspace added).
     CliResult runBare(const QStringList &args) const;

@@ -114,7 +114,7 @@ TEST_CASE("help, --help, a verb's --help and --version exit 0")
 TEST_CASE("an unknown verb exits 2 and lists the known ones")
 {
     CliFixture ws;
-    RUN_HEADROOM(r, ws, {"frobnicate", "--json"});
+    const CliResult r = ws.runBare({"--workspace", ws.workspace(), "frobnicate", "--json"});
     CHECK(r.exitCode == 2);
     CHECK(r.out.isEmpty());
     CHECK(r.err.trimmed() == "headroom: unknown command 'frobnicate'; known: kv, size, cost, catalog, import, import-trace, export, mig, link-time, frag, forecast, train, scenario, autoscale, serving, report");

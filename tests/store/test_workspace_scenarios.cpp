@@ -257,6 +257,8 @@ TEST_CASE("Scenarios are renamed, duplicated and removed", "[workspace][scenario
     CHECK_THAT(storeErrorOf([&] { workspace.duplicateScenario(QStringLiteral("gone"), QStringLiteral("x")); }),
                Contains("\"gone\" does not exist"));
     CHECK_THAT(storeErrorOf([&] { workspace.renameScenario(QStringLiteral("b"), QStringLiteral(" ")); }),
+               Contains("must not be blank"));
+    CHECK_THAT(storeErrorOf([&] { workspace.renameScenario(QStringLiteral("b"), QString()); }),
                Contains("must not be empty"));
     CHECK(workspace.scenarioNames().size() == 3);
     CHECK(changed.count() == 2);

@@ -12,6 +12,10 @@
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QTreeWidget>
+#include <cstdio>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace headroom;
 
@@ -70,4 +74,40 @@ TEST_CASE("The application font resolves to an installed family, so exported tex
     const QFontInfo info(QApplication::font());
     CHECK_FALSE(info.family().isEmpty());
     CHECK(QFontDatabase::families().contains(info.family()));
+}
+
+TEST_CASE("A workspace that cannot be written opens in the window, and the title says it is read-only")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath("locked.headroom");
+    { store::Workspace created(path); }
+    const QByteArray folder = QFile::encodeName(dir.path());
+    const QByteArray file = QFile::encodeName(path);
+    REQUIRE(::chmod(file.constData(), 0444) == 0);
+    REQUIRE(::chmod(folder.constData(), 0555) == 0);
+
+    // A child that cannot write the file: "nobody" when the tests run as root.
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+            ::_exit(3);
+        try {
+            ui::MainWindow window(std::make_unique<store::Workspace>(path));
+            ::_exit(window.windowTitle() == QStringLiteral("locked.headroom (read-only) — Headroom") ? 0 : 1);
+        } catch (...) {
+            ::_exit(2);
+        }
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::chmod(folder.constData(), 0755);
+    ::chmod(file.constData(), 0644);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);  // 1: wrong title, 2: the window could not open it
+
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    CHECK(window.windowTitle() == QStringLiteral("locked.headroom — Headroom"));
 }
