@@ -183,8 +183,8 @@ std::vector<Spec> readEntries(const QJsonObject &root, const QString &key, const
                              .arg(source, quoted(key), jsonTypeName(arrayValue)));
     const QJsonArray array = arrayValue.toArray();
     if (array.size() > limits::kCatalogJson.maxRows)
-        throw StoreError(QStringLiteral("%1: %2 has %3 entries, more than the %4 a catalog may "
-                                        "have (see \"Import limits\")")
+        throw StoreError(QStringLiteral("%1: %2 has %3 entries; a catalog may have at most %4 "
+                                        "(see \"Import limits\")")
                              .arg(source, quoted(key))
                              .arg(array.size())
                              .arg(limits::kCatalogJson.maxRows));

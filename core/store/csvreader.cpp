@@ -124,8 +124,8 @@ private:
     void append(QChar c)
     {
         if (m_field.size() >= m_limits.maxFieldChars)
-            fail(QStringLiteral("longer than %1 characters, the most a %2 field may have "
-                                "(see \"Import limits\"); it starts \"%3\"")
+            fail(QStringLiteral("longer than %1 characters; a field of a %2 file may have at most "
+                                "%1 (see \"Import limits\"); it starts \"%3\"")
                      .arg(m_limits.maxFieldChars)
                      .arg(QLatin1String(m_limits.kind), shownValue(m_field)));
         m_field += c;
@@ -134,7 +134,7 @@ private:
     void endField()
     {
         if (m_record.fields.size() >= limits::kMaxCsvFields)
-            fail(QStringLiteral("more than %1 fields on one line, the most a CSV file may have "
+            fail(QStringLiteral("more than %1 fields on one line; a CSV line may have at most %1 "
                                 "(see \"Import limits\")")
                      .arg(limits::kMaxCsvFields));
         m_record.fields << (m_fieldQuoted ? m_field : trimmedSpaces(m_field));

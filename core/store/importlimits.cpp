@@ -20,8 +20,8 @@ QString sizeText(qint64 bytes)
 void checkImportBytes(qint64 bytes, const QString &source, const ImportLimits &limits)
 {
     if (bytes > limits.maxBytes)
-        throw StoreError(QStringLiteral("%1: the file has %2 bytes, more than the %3 a %4 file may "
-                                        "have (see \"Import limits\")")
+        throw StoreError(QStringLiteral("%1: the file has %2 bytes; a %4 file may have at most %3 "
+                                        "(see \"Import limits\")")
                              .arg(source)
                              .arg(bytes)
                              .arg(sizeText(limits.maxBytes), QLatin1String(limits.kind)));
@@ -39,8 +39,8 @@ QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits
 
 void failTooManyRows(const QString &source, int line, const ImportLimits &limits)
 {
-    throw StoreError(QStringLiteral("%1: line %2: more than %3 rows, the most a %4 file may have "
-                                    "(see \"Import limits\")")
+    throw StoreError(QStringLiteral("%1: line %2: more than %3 rows; a %4 file may have at most "
+                                    "%3 (see \"Import limits\")")
                          .arg(source)
                          .arg(line)
                          .arg(limits.maxRows)

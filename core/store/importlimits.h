@@ -13,7 +13,7 @@ class QFile;
 namespace headroom::store {
 
 struct ImportLimits {
-    const char *kind;          // "rate card CSV", for messages
+    const char *kind;          // "rate card CSV", for messages ("a rate card CSV file")
     qint64 maxBytes;           // size of the whole file
     qint64 maxRows;            // data rows (CSV records, trace lines, catalog entries)
     qsizetype maxFieldChars;   // one CSV field, or one line of a line-based trace
@@ -26,12 +26,12 @@ constexpr qsizetype kMaxCsvFields = 256;
 // Characters of a value echoed in an error message; longer ones are cut and end in "…".
 constexpr qsizetype kShownChars = 40;
 
-constexpr ImportLimits kAzureTrace{"Azure trace CSV", 512 * kMiB, 10'000'000, 4096};
-constexpr ImportLimits kMooncakeTrace{"Mooncake trace JSONL", 512 * kMiB, 10'000'000, 4 * kMiB};
+constexpr ImportLimits kAzureTrace{"trace CSV (Azure)", 512 * kMiB, 10'000'000, 4096};
+constexpr ImportLimits kMooncakeTrace{"trace JSONL (Mooncake)", 512 * kMiB, 10'000'000, 4 * kMiB};
 // hash_ids of one Mooncake request: 65,536 blocks of 512 tokens = a 32 M-token prompt.
 constexpr qsizetype kMaxMooncakeHashIds = 65'536;
-constexpr ImportLimits kNodeList{"Alibaba node list CSV", 16 * kMiB, 100'000, 4096};
-constexpr ImportLimits kPodList{"Alibaba pod list CSV", 64 * kMiB, 1'000'000, 4096};
+constexpr ImportLimits kNodeList{"node list CSV", 16 * kMiB, 100'000, 4096};
+constexpr ImportLimits kPodList{"pod list CSV", 64 * kMiB, 1'000'000, 4096};
 // Twenty leap years of hours, the longest span any hourly series may cover.
 constexpr qint64 kMaxHours = 20 * 8784;
 constexpr ImportLimits kDemandCsv{"demand CSV", 32 * kMiB, kMaxHours, 4096};
@@ -45,14 +45,14 @@ constexpr ImportLimits kTrainingJson{"training job JSON", 1 * kMiB, 1, 0};
 constexpr ImportLimits kScenarioJson{"scenario JSON", 16 * kMiB, 1, 0};
 } // namespace limits
 
-// Throws StoreError("<source>: the file has N bytes, more than the M (X MiB) a <kind> may have").
+// Throws StoreError("<source>: the file has N bytes; a <kind> file may have at most X MiB ...").
 void checkImportBytes(qint64 bytes, const QString &source, const ImportLimits &limits);
 
 // Reads an opened file whole after checking its size (and reading no more than the limit
 // allows from a file whose size is not known in advance, such as a pipe).
 QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits &limits);
 
-// Throws StoreError("<source>: line N: more than M rows, the most a <kind> may have").
+// Throws StoreError("<source>: line N: more than M rows; a <kind> file may have at most M ...").
 void failTooManyRows(const QString &source, int line, const ImportLimits &limits);
 
 // A value for an error message: at most limits::kShownChars characters, then "…"; control

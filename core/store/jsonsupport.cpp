@@ -36,7 +36,7 @@ QString quotedValue(const QString &text)
 
 QString jsonStringTooLongMessage(const QString &text)
 {
-    return QStringLiteral("%1 characters, more than the %2 a string may have (see \"Import "
+    return QStringLiteral("%1 characters; a string may have at most %2 (see \"Import "
                           "limits\"); it starts %3")
         .arg(text.size())
         .arg(kMaxJsonStringChars)

@@ -260,7 +260,7 @@ int leadingYear(QByteArrayView text)
 void checkLineLength(QByteArrayView line, const ImportLimits &limits, const LineErrors &errors)
 {
     if (line.size() > limits.maxFieldChars)
-        errors.fail(QStringLiteral("the line has %1 bytes, more than the %2 a %3 line may have "
+        errors.fail(QStringLiteral("the line has %1 bytes; a line of a %3 file may have at most %2 "
                                    "(see \"Import limits\")")
                         .arg(line.size())
                         .arg(limits.maxFieldChars)
@@ -461,9 +461,8 @@ std::vector<engine::TraceRequest> parseMooncakeTrace(const QByteArray &jsonl,
                                                  + jsonTypeName(hashes));
             const QJsonArray array = hashes.toArray();
             if (array.size() > limits::kMaxMooncakeHashIds)
-                errors.failField("hash_ids", QStringLiteral("%1 block hashes, more than the %2 a "
-                                                            "request may have (see \"Import "
-                                                            "limits\")")
+                errors.failField("hash_ids", QStringLiteral("%1 block hashes; a request may have at "
+                                                            "most %2 (see \"Import limits\")")
                                                  .arg(array.size())
                                                  .arg(limits::kMaxMooncakeHashIds));
             request.blockHashes.reserve(size_t(array.size()));
