@@ -33,7 +33,7 @@ all_targets=(fuzz_azure_trace fuzz_mooncake_trace fuzz_alibaba fuzz_csv_demand f
 build="${HEADROOM_FUZZ_BUILD:-build-fuzz}"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DHEADROOM_FUZZ=ON "${launcher[@]}" >/dev/null
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 
