@@ -7,6 +7,7 @@
 #include "scenariocommand.h"
 
 #include "store/catalogjson.h"
+#include "store/importlimits.h"
 #include "store/scenariojson.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
@@ -53,7 +54,7 @@ std::optional<engine::Scenario> scenarioFile(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return std::nullopt;
-    const QByteArray bytes = file.readAll();
+    const QByteArray bytes = store::readImportFile(file, path, store::limits::kScenarioJson);
     const QJsonDocument document = QJsonDocument::fromJson(bytes);
     if (!document.isObject() || !store::isScenarioJson(document.object()))
         return std::nullopt;

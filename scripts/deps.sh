@@ -18,6 +18,9 @@ packages=(
   fonts-dejavu-core
   # the report tests read the exported PDF back (pdftotext, pdftoppm)
   poppler-utils
+  # the importer fuzz targets (scripts/fuzz.sh): clang 14, and its libFuzzer and ASan/UBSan
+  # runtimes (libclang_rt.fuzzer and friends are in libclang-rt-14-dev on Debian 12)
+  clang-14 libclang-rt-14-dev
   # the forecast's reference numbers (tools/statsmodels_reference.py) and the forecast benchmark's comparison
   python3-statsmodels
   # the window without a desktop session: xvfb-run for screenshots and headless GUI runs

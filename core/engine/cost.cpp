@@ -235,10 +235,11 @@ ReserveAnalysis analyseReservation(const DemandSeries &demand, const Money &rese
         throw InputError("currency", "cannot add " + reservedRate.currency + " and " + elasticRate.currency);
 
     ShortfallWalk walk(demand.gpus);
-    const int64_t peak = walk.peak().ceilToInteger();
-    if (peak > kMaxSweepGpus)
+    // Compared as decimals: a peak past 2^63 must not wrap below the limit on conversion.
+    if (walk.peak() > Decimal::fromInt(kMaxSweepGpus))
         throw InputError("demand", "peak demand of " + walk.peak().toString() + " GPUs is above "
                                        + std::to_string(kMaxSweepGpus) + ", the largest reservation swept");
+    const int64_t peak = walk.peak().ceilToInteger();
     const int64_t hours = int64_t(demand.gpus.size());
     const Decimal r = reservedRate.amount;
     const Decimal e = elasticRate.amount;

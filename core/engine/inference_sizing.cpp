@@ -82,8 +82,12 @@ void requireInputs(const WorkloadProfile &w, const ModelSpec &model, const GpuSp
 double peakToMean(const std::array<double, 24> &diurnal)
 {
     const double peak = *std::max_element(diurnal.begin(), diurnal.end());
-    const double mean = std::accumulate(diurnal.begin(), diurnal.end(), 0.0) / 24.0;
-    return peak / mean;
+    // Summed relative to the peak (each term ≤ 1): a curve of huge values such as 1e308 would
+    // overflow a plain sum to infinity and make the ratio 0.
+    double meanShare = 0;
+    for (double hour : diurnal)
+        meanShare += hour / peak;
+    return 24.0 / meanShare;
 }
 
 // Adds a step to the breakdown only when steps are wanted: the arguments (formatted numbers)

@@ -15,6 +15,28 @@ namespace {
 // Far above any released model (10 M tokens) and small enough that bytes stay within int64.
 constexpr int64_t kMaxContextTokens = 1'000'000'000;
 
+// a × b, or InputError(field) saying which quantity left the 64-bit byte range (an
+// architecture far beyond any real model, e.g. 2^31 layers), instead of a wrapped number.
+int64_t checkedMul(int64_t a, int64_t b, const char *field, const char *what)
+{
+    int64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product))
+        throw InputError(field, std::string(what) + " is more than 2^63 bytes (" + std::to_string(a)
+                                    + " × " + std::to_string(b)
+                                    + "): the model or the inputs are out of range");
+    return product;
+}
+
+int64_t checkedAdd(int64_t a, int64_t b, const char *field, const char *what)
+{
+    int64_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        throw InputError(field, std::string(what) + " is outside the 64-bit byte range (" + std::to_string(a)
+                                    + " + " + std::to_string(b)
+                                    + "): the model or the inputs are out of range");
+    return sum;
+}
+
 int64_t ceilDiv(int64_t numerator, int64_t denominator)
 {
     return (numerator + denominator - 1) / denominator;
@@ -81,10 +103,13 @@ void requireTp(const ModelSpec &model, int tp)
 int64_t blockRoundedBytes(const KvPerToken &perToken, int blockSize, int64_t fullTokens,
                           int64_t slidingTokens)
 {
-    int64_t bytes = perToken.fullLayers * ceilDiv(fullTokens, blockSize);
+    const char *what = "the KV cache of one stream";
+    int64_t bytes = checkedMul(perToken.fullLayers, ceilDiv(fullTokens, blockSize), "context", what);
     if (perToken.slidingLayers > 0)
-        bytes += perToken.slidingLayers * ceilDiv(slidingTokens, blockSize);
-    return bytes * blockSize;
+        bytes = checkedAdd(bytes, checkedMul(perToken.slidingLayers, ceilDiv(slidingTokens, blockSize),
+                                             "context", what),
+                           "context", what);
+    return checkedMul(bytes, blockSize, "context", what);
 }
 
 } // namespace
@@ -99,16 +124,21 @@ KvPerToken kvBytesPerToken(const ModelSpec &model, KvPrecision kv, int tp)
     if (model.attention == AttentionKind::Mla) {
         // DeepSeek-V2 §2.1: one compressed latent plus the decoupled RoPE key per token,
         // shared by all heads, so neither K/V doubling nor a TP split applies.
-        perLayer = int64_t(model.kvLoraRank + model.qkRopeHeadDim) * elementBytes;
+        perLayer = checkedMul(int64_t(model.kvLoraRank) + model.qkRopeHeadDim, elementBytes,
+                              "kv_lora_rank", "the KV cache of one token in one layer");
     } else {
         const int64_t headsPerRank = ceilDiv(model.kvHeads, tp);
-        perLayer = 2 * headsPerRank * model.headDim * elementBytes;
+        const char *what = "the KV cache of one token in one layer";
+        perLayer = checkedMul(checkedMul(2 * headsPerRank, model.headDim, "head_dim", what), elementBytes,
+                              "head_dim", what);
     }
 
     KvPerToken result;
     const int sliding = model.isHybrid() ? model.slidingLayers : 0;
-    result.fullLayers = int64_t(model.layers - sliding) * perLayer;
-    result.slidingLayers = int64_t(sliding) * perLayer;
+    const char *what = "the KV cache of one token";
+    result.fullLayers = checkedMul(int64_t(model.layers) - sliding, perLayer, "layers", what);
+    result.slidingLayers = checkedMul(sliding, perLayer, "layers", what);
+    checkedAdd(result.fullLayers, result.slidingLayers, "layers", what);
     result.window = sliding > 0 ? model.slidingWindow : 0;
     return result;
 }
@@ -120,8 +150,12 @@ int64_t weightBytesPerGpu(const ModelSpec &model, WeightPrecision w, int tp)
                                        + show(model.paramsTotal) + ")");
     if (tp < 1)
         throw InputError("tp", "tp must be at least 1 (got " + std::to_string(tp) + ")");
-    const long double bytes = static_cast<long double>(model.paramsTotal) * bytesPerParam(w) / tp;
-    return static_cast<int64_t>(std::ceil(bytes));
+    const long double bytes = std::ceil(static_cast<long double>(model.paramsTotal) * bytesPerParam(w) / tp);
+    // 2^63 bytes (8 EiB) per GPU: converting more would be undefined, so say so instead.
+    if (!(bytes < 9.2e18L))
+        throw InputError("params", "the weights are more than 2^63 bytes per GPU ("
+                                       + show(model.paramsTotal) + " parameters)");
+    return static_cast<int64_t>(bytes);
 }
 
 KvResult analyseKv(const KvInputs &in)
@@ -151,11 +185,12 @@ KvResult analyseKv(const KvInputs &in)
     r.weightsBytes = weightBytesPerGpu(in.model, in.weights, in.tp);
     r.usableBytes = static_cast<int64_t>(
         std::floor(static_cast<long double>(in.gpuMemoryBytes) * in.utilization));
-    r.poolBytes = r.usableBytes - r.weightsBytes - in.reserveBytes;
+    r.poolBytes = checkedAdd(r.usableBytes, -r.weightsBytes, "reserve", "the KV pool");
+    r.poolBytes = checkedAdd(r.poolBytes, -in.reserveBytes, "reserve", "the KV pool");
     r.fits = r.poolBytes > 0;
     r.shortfallBytes = r.fits ? 0 : -r.poolBytes;
     r.blockSize = in.blockSize;
-    r.blockBytes = int64_t(in.blockSize) * r.kvBytesPerToken;
+    r.blockBytes = checkedMul(in.blockSize, r.kvBytesPerToken, "block", "one KV block");
     r.blocks = r.fits ? r.poolBytes / r.blockBytes : 0;
     r.prefixTokens = in.sharedPrefixTokens;
     if (in.sharedPrefixTokens > 0) {
@@ -194,7 +229,7 @@ StreamsAt streamsAtContext(const KvResult &r, int64_t context)
     s.context = context;
     s.bytesPerStream = blockRoundedBytes(r.perToken, r.blockSize, ownFull, ownSliding);
     // Equals floor(blocks / ceil(C / b)) (DESIGN §3.1) for a non-hybrid model with no prefix.
-    const int64_t available = r.poolBytes - r.prefixBytes;
+    const int64_t available = checkedAdd(r.poolBytes, -r.prefixBytes, "prefix", "the KV pool after the prefix");
     s.streams = available > 0 ? available / s.bytesPerStream : 0;
     return s;
 }

@@ -287,7 +287,11 @@ std::vector<Pattern> packPatterns(const MigGpuProfiles &gpu, const PackTypes &ty
         unique.emplace(std::move(counts), std::move(layout));
     }
     std::vector<Pattern> patterns;
-    for (auto &[counts, layout] : unique) {
+    for (const auto &entry : unique) {
+        // Named, not a structured binding: lambdas capture bindings only from C++20 compilers
+        // newer than the clang 14 the fuzz build uses.
+        const Counts &counts = entry.first;
+        const auto &layout = entry.second;
         const bool dominated = std::any_of(unique.begin(), unique.end(), [&](const auto &other) {
             if (other.first == counts)
                 return false;

@@ -3,6 +3,7 @@
 #include "errors.h"
 
 #include <cmath>
+#include <limits>
 
 namespace headroom::engine {
 
@@ -148,9 +149,21 @@ double Decimal::toDouble() const
     return static_cast<double>(m_units / kOne) + static_cast<double>(m_units % kOne) / 1e9;
 }
 
+namespace {
+
+// A whole number as int64_t; throws rather than wrap when it does not fit.
+int64_t toInt64(Decimal::Units whole, const Decimal &value)
+{
+    if (whole > std::numeric_limits<int64_t>::max() || whole < std::numeric_limits<int64_t>::min())
+        throw InputError("value", value.toString() + " is outside the 64-bit integer range");
+    return static_cast<int64_t>(whole);
+}
+
+} // namespace
+
 int64_t Decimal::toIntegerTruncated() const
 {
-    return static_cast<int64_t>(m_units / kOne);
+    return toInt64(m_units / kOne, *this);
 }
 
 int64_t Decimal::ceilToInteger() const
@@ -158,7 +171,7 @@ int64_t Decimal::ceilToInteger() const
     Units whole = m_units / kOne;
     if (m_units % kOne > 0)
         ++whole;
-    return static_cast<int64_t>(whole);
+    return toInt64(whole, *this);
 }
 
 Decimal Decimal::rounded(int decimals) const

@@ -102,36 +102,49 @@ HourlyTelemetry aggregateHourly(const std::vector<TelemetrySample> &samples)
                                           + " hours, more than 20 years");
     out.hours = int(hours);
 
+    // Samples are gathered sparse (hour → sum and count, one entry per hour with samples), so
+    // memory follows the file, not the span; the dense series below are allocated only after
+    // their size is checked.
+    struct HourSum {
+        double sum = 0;
+        int count = 0;
+    };
     struct Accumulator {
-        std::vector<double> sum;
-        std::vector<int> count;
-        std::map<int64_t, int> seen;   // timestamp → line of the kept sample
+        std::map<int64_t, HourSum> hours;   // hour index → samples in it
+        std::map<int64_t, int> seen;        // timestamp → line of the kept sample
         int samples = 0;
     };
     std::map<PrimitiveKey, Accumulator> byKey;
     for (const TelemetrySample &s : samples) {
         Accumulator &acc = byKey[s.key];
-        if (acc.sum.empty()) {
-            acc.sum.assign(size_t(hours), 0.0);
-            acc.count.assign(size_t(hours), 0);
-        }
         const auto [it, inserted] = acc.seen.emplace(s.epochSeconds, s.line);
         if (!inserted) {
             out.duplicates.push_back({s.key, s.epochSeconds, it->second, s.line});
             continue;
         }
-        const size_t h = size_t((hourFloor(s.epochSeconds) - out.startEpochSeconds) / kHour);
-        acc.sum[h] += s.gpus;
-        ++acc.count[h];
+        HourSum &hour = acc.hours[(hourFloor(s.epochSeconds) - out.startEpochSeconds) / kHour];
+        hour.sum += s.gpus;
+        ++hour.count;
         ++acc.samples;
     }
+    if (byKey.size() > size_t(kMaxTelemetryPrimitives))
+        throw InputError("samples", "the samples name " + std::to_string(byKey.size())
+                                        + " primitives (tenant × model × workload type), more than "
+                                        + std::to_string(kMaxTelemetryPrimitives));
+    const int64_t cells = int64_t(byKey.size()) * hours;
+    if (cells > kMaxTelemetryHourlyValues)
+        throw InputError("timestamp", std::to_string(byKey.size()) + " primitives over "
+                                          + std::to_string(hours) + " hours need "
+                                          + std::to_string(cells) + " hourly values, more than "
+                                          + std::to_string(kMaxTelemetryHourlyValues)
+                                          + "; import a shorter span or fewer primitives");
     for (auto &[key, acc] : byKey) {
         PrimitiveSeries series;
         series.key = key;
         series.samples = acc.samples;
-        series.gpus.resize(size_t(hours));
-        for (size_t h = 0; h < series.gpus.size(); ++h)
-            series.gpus[h] = acc.count[h] > 0 ? acc.sum[h] / double(acc.count[h]) : kNaN;
+        series.gpus.assign(size_t(hours), kNaN);
+        for (const auto &[h, hour] : acc.hours)
+            series.gpus[size_t(h)] = hour.sum / double(hour.count);
         series.gaps = findGaps(series.gpus, out.startEpochSeconds);
         out.primitives.push_back(std::move(series));
     }
@@ -221,6 +234,16 @@ PodDemand demandFromPods(const std::vector<PodRecord> &pods, PodSplit split)
         return "total";
     };
     std::map<std::string, std::vector<double>> byClass;
+    for (const PodRecord *pod : counted)
+        byClass.try_emplace(className(*pod));
+    // The series are dense (one value per hour and class): check their size first.
+    const int64_t cells = int64_t(byClass.size() + 1) * hours;
+    if (cells > kMaxTelemetryHourlyValues)
+        throw InputError("pods", std::to_string(byClass.size()) + " classes over "
+                                     + std::to_string(hours) + " hours need " + std::to_string(cells)
+                                     + " hourly values, more than "
+                                     + std::to_string(kMaxTelemetryHourlyValues)
+                                     + "; split by fewer classes or cut the trace");
     for (const PodRecord *pod : counted) {
         std::vector<double> &series = byClass[className(*pod)];
         if (series.empty())

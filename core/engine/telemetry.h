@@ -71,9 +71,16 @@ struct HourlyTelemetry {
     std::vector<double> total() const;
 };
 
-// Aggregates samples (any order) into hourly means per primitive. Throws InputError naming
-// the field: "samples" (none), "gpus" (negative or not finite, with the sample's line),
-// "timestamp" (before 1970 or the span is longer than 20 years of hours).
+// Limits of aggregateHourly: distinct primitives, and primitives × hours of the common axis
+// (the dense series it returns, 8 bytes each: 16 M values = 128 MB).
+constexpr int64_t kMaxTelemetryPrimitives = 10'000;
+constexpr int64_t kMaxTelemetryHourlyValues = 16'000'000;
+
+// Aggregates samples (any order) into hourly means per primitive. Memory while reading grows
+// with the samples, not the span. Throws InputError naming the field: "samples" (none, or
+// more than kMaxTelemetryPrimitives primitives), "gpus" (negative or not finite, with the
+// sample's line), "timestamp" (before 1970, a span longer than 20 years of hours, or more
+// than kMaxTelemetryHourlyValues primitives × hours).
 HourlyTelemetry aggregateHourly(const std::vector<TelemetrySample> &samples);
 
 // An explicit policy for the missing hours of a series. Refuse is the default everywhere.

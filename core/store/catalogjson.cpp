@@ -1,6 +1,7 @@
 #include "catalogjson.h"
 
 #include "catalogkeys.h"
+#include "importlimits.h"
 #include "jsonsupport.h"
 #include "storeerror.h"
 
@@ -31,7 +32,7 @@ public:
             + QString::number(index) + QLatin1Char(']');
         const QJsonValue id = object.value(QStringLiteral("id"));
         if (id.isString())
-            m_location += QStringLiteral(" (id ") + quoted(id.toString()) + QLatin1Char(')');
+            m_location += QStringLiteral(" (id ") + quotedValue(id.toString()) + QLatin1Char(')');
     }
 
     [[noreturn]] void fail(const QString &message) const
@@ -49,7 +50,7 @@ public:
         QStringList unknown;
         for (auto it = m_object.begin(); it != m_object.end(); ++it) {
             if (!known.contains(it.key()))
-                unknown << quoted(it.key());
+                unknown << quotedValue(it.key());
         }
         if (unknown.size() == 1)
             fail(QStringLiteral("unknown field %1 (fields are: %2)")
@@ -68,7 +69,10 @@ public:
         const QJsonValue value = m_object.value(key);
         if (!value.isString())
             failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
-        return value.toString().toStdString();
+        const QString text = value.toString();
+        if (text.size() > kMaxJsonStringChars)
+            failField(key, jsonStringTooLongMessage(text));
+        return text.toStdString();
     }
 
     double number(const QString &key) const
@@ -106,7 +110,7 @@ public:
         const auto kind = engine::parseAttentionKind(text);
         if (!kind)
             failField(key, QStringLiteral("attention must be one of mha, gqa, mqa, mla (got %1)")
-                               .arg(quoted(QString::fromStdString(text))));
+                               .arg(quotedValue(QString::fromStdString(text))));
         return *kind;
     }
 
@@ -178,6 +182,12 @@ std::vector<Spec> readEntries(const QJsonObject &root, const QString &key, const
         throw StoreError(QStringLiteral("%1: %2 must be an array, got %3")
                              .arg(source, quoted(key), jsonTypeName(arrayValue)));
     const QJsonArray array = arrayValue.toArray();
+    if (array.size() > limits::kCatalogJson.maxRows)
+        throw StoreError(QStringLiteral("%1: %2 has %3 entries; a catalog may have at most %4 "
+                                        "(see \"Import limits\")")
+                             .arg(source, quoted(key))
+                             .arg(array.size())
+                             .arg(limits::kCatalogJson.maxRows));
     QHash<QString, qsizetype> firstIndexOfId;
     for (qsizetype i = 0; i < array.size(); ++i) {
         const QJsonValue value = array.at(i);
@@ -190,7 +200,7 @@ std::vector<Spec> readEntries(const QJsonObject &root, const QString &key, const
         const auto seen = firstIndexOfId.constFind(id);
         if (seen != firstIndexOfId.constEnd())
             reader.failField(QStringLiteral("id"), QStringLiteral("duplicate id %1 (also %2[%3])")
-                                                       .arg(quoted(id), key)
+                                                       .arg(quotedValue(id), key)
                                                        .arg(*seen));
         firstIndexOfId.insert(id, i);
         reader.checkProblems(engine::validate(spec));
@@ -261,7 +271,7 @@ QJsonObject modelToJson(const engine::ModelSpec &model)
 
 Catalog parseCatalog(const QByteArray &json, const QString &sourceName)
 {
-    const QJsonDocument document = parseJsonDocument(json, sourceName);
+    const QJsonDocument document = parseJsonDocument(json, sourceName, limits::kCatalogJson);
     if (!document.isObject())
         throw StoreError(sourceName
                          + QStringLiteral(": the top level must be an object holding \"gpus\" "
@@ -271,7 +281,7 @@ Catalog parseCatalog(const QByteArray &json, const QString &sourceName)
         if (it.key() != kGpusKey && it.key() != kModelsKey)
             throw StoreError(QStringLiteral("%1: unknown top-level key %2 (expected \"gpus\" "
                                             "and/or \"models\")")
-                                 .arg(sourceName, quoted(it.key())));
+                                 .arg(sourceName, quotedValue(it.key())));
     }
     if (!root.contains(kGpusKey) && !root.contains(kModelsKey))
         throw StoreError(sourceName + QStringLiteral(": no \"gpus\" or \"models\" array"));
@@ -291,7 +301,7 @@ Catalog readCatalogFile(const QString &path)
     // Shipped catalogs are named by file name, user files by the path as given.
     const QString sourceName = path.startsWith(QLatin1Char(':')) ? QFileInfo(path).fileName()
                                                                   : path;
-    return parseCatalog(file.readAll(), sourceName);
+    return parseCatalog(readImportFile(file, sourceName, limits::kCatalogJson), sourceName);
 }
 
 QByteArray catalogToJson(const Catalog &catalog)

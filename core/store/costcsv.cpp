@@ -3,6 +3,7 @@
 #include "catalogkeys.h"
 
 #include "csvreader.h"
+#include "importlimits.h"
 #include "storeerror.h"
 
 #include <QDateTime>
@@ -17,6 +18,9 @@ namespace headroom::store {
 namespace {
 
 constexpr int64_t kSecondsPerHour = 3600;
+// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in Unix seconds.
+constexpr int64_t kFirstSecond = -62'135'596'800;
+constexpr int64_t kLastSecond = 253'402'300'799;
 
 const QString kGpusColumn = QStringLiteral("gpus");
 const QString kTimestampColumn = QStringLiteral("timestamp");
@@ -87,7 +91,7 @@ public:
         const auto parsed = parseDecimal(raw);
         if (!parsed)
             failField(m_source, m_record.line, column,
-                      QStringLiteral("expected a decimal number, got \"%1\"").arg(raw));
+                      QStringLiteral("expected a decimal number, got \"%1\"").arg(shownValue(raw)));
         return *parsed;
     }
 
@@ -98,7 +102,7 @@ public:
         const int parsed = raw.toInt(&ok);
         if (!ok)
             failField(m_source, m_record.line, column,
-                      QStringLiteral("expected a whole number, got \"%1\"").arg(raw));
+                      QStringLiteral("expected a whole number, got \"%1\"").arg(shownValue(raw)));
         return parsed;
     }
 
@@ -110,7 +114,7 @@ public:
         if (raw == QLatin1String("0") || raw == QLatin1String("false"))
             return false;
         failField(m_source, m_record.line, column,
-                  QStringLiteral("expected 1 or 0, got \"%1\"").arg(value(column)));
+                  QStringLiteral("expected 1 or 0, got \"%1\"").arg(shownValue(value(column))));
     }
 
 private:
@@ -127,9 +131,9 @@ QHash<QString, int> readRateCardHeader(const CsvRecord &header, const QString &s
         if (!kRateCardColumns.contains(name))
             failAt(source, header.line,
                    QStringLiteral("unknown column \"%1\" (the columns are %2)")
-                       .arg(header.fields.at(index), kRateCardColumns.join(QStringLiteral(", "))));
+                       .arg(shownValue(header.fields.at(index)), kRateCardColumns.join(QStringLiteral(", "))));
         if (columns.contains(name))
-            failAt(source, header.line, QStringLiteral("column \"%1\" appears twice").arg(name));
+            failAt(source, header.line, QStringLiteral("column \"%1\" appears twice").arg(shownValue(name)));
         columns.insert(name, index);
     }
     QStringList missing;
@@ -184,7 +188,8 @@ std::optional<int64_t> parseTimestamp(const QString &value)
     if (unixSeconds.match(value).hasMatch()) {
         bool ok = false;
         const qlonglong seconds = value.toLongLong(&ok);
-        if (!ok)
+        // Years 1 to 9999, as an ISO 8601 time can say; hour steps cannot overflow.
+        if (!ok || seconds < kFirstSecond || seconds > kLastSecond)
             return std::nullopt;
         return seconds;
     }
@@ -193,7 +198,10 @@ std::optional<int64_t> parseTimestamp(const QString &value)
         return std::nullopt;
     if (time.timeSpec() == Qt::LocalTime)
         time.setTimeSpec(Qt::UTC);
-    return time.toSecsSinceEpoch();
+    const int64_t seconds = time.toSecsSinceEpoch();
+    if (seconds < kFirstSecond || seconds > kLastSecond)
+        return std::nullopt;
+    return seconds;
 }
 
 bool isDemandHeader(const CsvRecord &record)
@@ -216,7 +224,7 @@ QString demandColumnsText(int columns)
 std::vector<engine::RateCard> parseRateCardsCsv(const QByteArray &csv, const QString &sourceName)
 {
     std::vector<CsvRecord> records;
-    for (CsvRecord &record : readCsvRecords(csv, sourceName)) {
+    for (CsvRecord &record : readCsvRecords(csv, sourceName, limits::kRateCardCsv)) {
         if (!record.isBlank())
             records.push_back(std::move(record));
     }
@@ -289,7 +297,7 @@ QByteArray rateCardsToCsv(const std::vector<engine::RateCard> &cards)
 engine::DemandSeries parseDemandCsv(const QByteArray &csv, const QString &sourceName)
 {
     const std::vector<CsvRecord> records =
-        withoutTrailingBlankLines(readCsvRecords(csv, sourceName));
+        withoutTrailingBlankLines(readCsvRecords(csv, sourceName, limits::kDemandCsv));
     if (records.empty())
         throw StoreError(QStringLiteral("%1: the file is empty; expected a \"gpus\" column or "
                                         "\"timestamp,gpus\" columns with one row per hour")
@@ -306,6 +314,10 @@ engine::DemandSeries parseDemandCsv(const QByteArray &csv, const QString &source
         throw StoreError(QStringLiteral("%1: no data rows after the header on line %2")
                              .arg(sourceName)
                              .arg(records.front().line));
+
+    if (records.size() - firstData > size_t(limits::kDemandCsv.maxRows))
+        failTooManyRows(sourceName, records[firstData + size_t(limits::kDemandCsv.maxRows)].line,
+                        limits::kDemandCsv);
 
     engine::DemandSeries series;
     series.name = QFileInfo(sourceName).completeBaseName().toStdString();
@@ -331,8 +343,9 @@ engine::DemandSeries parseDemandCsv(const QByteArray &csv, const QString &source
             if (!time)
                 failField(sourceName, record.line, kTimestampColumn,
                           QStringLiteral("expected an ISO 8601 UTC time such as "
-                                         "2024-01-01T10:00:00Z or Unix seconds, got \"%1\"")
-                              .arg(raw));
+                                         "2024-01-01T10:00:00Z or Unix seconds, in the years 1 "
+                                         "to 9999, got \"%1\"")
+                              .arg(shownValue(raw)));
             if (index == firstData) {
                 series.startEpochSeconds = *time;
             } else {
@@ -353,7 +366,7 @@ engine::DemandSeries parseDemandCsv(const QByteArray &csv, const QString &source
                               QStringLiteral("expected %1, one hour after line %2, got \"%3\"")
                                   .arg(isoHour(expected))
                                   .arg(previousLine)
-                                  .arg(raw));
+                                  .arg(shownValue(raw)));
             }
             previousTime = *time;
             previousLine = record.line;
@@ -366,13 +379,13 @@ engine::DemandSeries parseDemandCsv(const QByteArray &csv, const QString &source
             failField(sourceName, record.line, kGpusColumn,
                       headerLike ? QStringLiteral("expected a decimal number or the header "
                                                   "\"gpus\", got \"%1\"")
-                                       .arg(raw)
+                                       .arg(shownValue(raw))
                                  : QStringLiteral("expected a decimal number, got \"%1\"")
-                                       .arg(raw));
+                                       .arg(shownValue(raw)));
         }
         if (gpus->isNegative())
             failField(sourceName, record.line, kGpusColumn,
-                      QStringLiteral("must be ≥ 0 (got %1)").arg(raw));
+                      QStringLiteral("must be ≥ 0 (got %1)").arg(shownValue(raw)));
         series.gpus.push_back(*gpus);
     }
     return series;
@@ -384,7 +397,7 @@ engine::DemandSeries readDemandCsvFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("Cannot read the demand file %1: %2")
                              .arg(path, file.errorString()));
-    return parseDemandCsv(file.readAll(), path);
+    return parseDemandCsv(readImportFile(file, path, limits::kDemandCsv), path);
 }
 
 QByteArray demandToCsv(const engine::DemandSeries &series)

@@ -1,5 +1,6 @@
 #include "csvreader.h"
 
+#include "importlimits.h"
 #include "storeerror.h"
 
 namespace headroom::store {
@@ -24,8 +25,8 @@ QString trimmedSpaces(const QString &value)
 
 class CsvReader {
 public:
-    CsvReader(const QString &text, const QString &sourceName)
-        : m_text(text), m_source(sourceName)
+    CsvReader(const QString &text, const QString &sourceName, const ImportLimits &limits)
+        : m_text(text), m_source(sourceName), m_limits(limits)
     {
     }
 
@@ -34,6 +35,9 @@ public:
         m_record.line = 1;
         for (m_pos = 0; m_pos < m_text.size(); ++m_pos) {
             const QChar c = m_text.at(m_pos);
+            if (c.isNull())
+                fail(QStringLiteral("a NUL byte (this is not a text file, or the value is cut "
+                                    "short)"));
             switch (m_state) {
             case State::FieldStart:
             case State::Unquoted:
@@ -47,23 +51,23 @@ public:
                 } else if (isLineBreak(c)) {
                     endRecord();
                 } else {
-                    m_field += c;
+                    append(c);
                     m_state = State::Unquoted;
                 }
                 break;
             case State::Quoted:
                 if (c == QLatin1Char('"')) {
                     if (peek() == QLatin1Char('"')) {
-                        m_field += c;
+                        append(c);
                         ++m_pos;
                     } else {
                         m_state = State::AfterQuote;
                     }
                 } else if (isLineBreak(c)) {
-                    m_field += QLatin1Char('\n');
+                    append(QLatin1Char('\n'));
                     ++m_line;
                 } else {
-                    m_field += c;
+                    append(c);
                 }
                 break;
             case State::AfterQuote:
@@ -107,8 +111,32 @@ private:
         return c == QLatin1Char('\n');
     }
 
+    // "<source>: line N: field M: <message>" for the field being read.
+    [[noreturn]] void fail(const QString &message) const
+    {
+        throw StoreError(QStringLiteral("%1: line %2: field %3: %4")
+                             .arg(m_source)
+                             .arg(m_line)
+                             .arg(m_record.fields.size() + 1)
+                             .arg(message));
+    }
+
+    void append(QChar c)
+    {
+        if (m_field.size() >= m_limits.maxFieldChars)
+            fail(QStringLiteral("longer than %1 characters; a field of a %2 file may have at most "
+                                "%1 (see \"Import limits\"); it starts \"%3\"")
+                     .arg(m_limits.maxFieldChars)
+                     .arg(QLatin1String(m_limits.kind), shownValue(m_field)));
+        m_field += c;
+    }
+
     void endField()
     {
+        if (m_record.fields.size() >= limits::kMaxCsvFields)
+            fail(QStringLiteral("more than %1 fields on one line; a CSV line may have at most %1 "
+                                "(see \"Import limits\")")
+                     .arg(limits::kMaxCsvFields));
         m_record.fields << (m_fieldQuoted ? m_field : trimmedSpaces(m_field));
         m_field.clear();
         m_fieldQuoted = false;
@@ -118,6 +146,8 @@ private:
     void endRecord()
     {
         endField();
+        if (!m_record.isBlank() && ++m_nonBlankRecords > m_limits.maxRows + 1)
+            failTooManyRows(m_source, m_record.line, m_limits);
         m_records.push_back(std::move(m_record));
         m_record = CsvRecord();
         ++m_line;
@@ -126,6 +156,8 @@ private:
 
     const QString &m_text;
     QString m_source;
+    const ImportLimits &m_limits;
+    qint64 m_nonBlankRecords = 0;   // the header and the data rows
     std::vector<CsvRecord> m_records;
     CsvRecord m_record;
     QString m_field;
@@ -137,13 +169,15 @@ private:
 
 } // namespace
 
-std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName)
+std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName,
+                                      const ImportLimits &limits)
 {
+    checkImportBytes(csv.size(), sourceName, limits);
     QByteArray bytes = csv;
     if (bytes.startsWith("\xEF\xBB\xBF"))
         bytes.remove(0, 3);
     const QString text = QString::fromUtf8(bytes);
-    return CsvReader(text, sourceName).read();
+    return CsvReader(text, sourceName, limits).read();
 }
 
 QString csvField(const QString &value)
@@ -164,10 +198,11 @@ QString CsvTable::field(const CsvRecord &row, const QString &column) const
     return found == columns.constEnd() ? QString() : row.fields.at(found.value());
 }
 
-CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const QStringList &requiredColumns,
-                      const QString &emptyHint, const QString &missingHint)
+CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const ImportLimits &limits,
+                      const QStringList &requiredColumns, const QString &emptyHint,
+                      const QString &missingHint)
 {
-    const std::vector<CsvRecord> records = readCsvRecords(csv, sourceName);
+    const std::vector<CsvRecord> records = readCsvRecords(csv, sourceName, limits);
     auto it = records.begin();
     while (it != records.end() && it->isBlank())
         ++it;
@@ -181,7 +216,7 @@ CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const QS
         if (!table.columns.contains(name))
             failCsvField(sourceName, table.header.line, name,
                          QStringLiteral("missing column; %1 (the header reads \"%2\")")
-                             .arg(missingHint, table.header.fields.join(QLatin1Char(','))));
+                             .arg(missingHint, shownValue(table.header.fields.join(QLatin1Char(',')))));
     for (++it; it != records.end(); ++it) {
         if (it->isBlank())
             continue;

@@ -10,6 +10,8 @@
 // doubled quotes (""); lines end in LF or CRLF; the last line may lack its line break.
 namespace headroom::store {
 
+struct ImportLimits;
+
 struct CsvRecord {
     int line = 0;           // 1-based line on which the record starts
     QStringList fields;     // unquoted fields trimmed of spaces and tabs; quoted ones verbatim
@@ -20,8 +22,11 @@ struct CsvRecord {
 };
 
 // UTF-8 text (a leading byte-order mark is skipped) to records, one per line or quoted span.
-// Throws StoreError("<source>: line N: ...") for an unclosed quote or text after a closing quote.
-std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName);
+// Throws StoreError("<source>: line N: ...") for an unclosed quote or text after a closing quote,
+// a NUL byte, and a file, field, row count or field count past `limits` (checked as the text
+// is read, before the records grow past them).
+std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName,
+                                      const ImportLimits &limits);
 
 // A CSV file with a header row: columns by name (trimmed, lower case) and the non-blank data
 // records after the header, each with as many fields as the header.
@@ -37,8 +42,9 @@ struct CsvTable {
 // Reads a CSV file with a header. Throws StoreError naming the source: "the file is empty;
 // <emptyHint>" without a header, "line N: field "x": missing column; <missingHint>" for a
 // required column the header lacks, "line N: expected K fields as in the header, got M".
-CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const QStringList &requiredColumns,
-                      const QString &emptyHint, const QString &missingHint);
+CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const ImportLimits &limits,
+                      const QStringList &requiredColumns, const QString &emptyHint,
+                      const QString &missingHint);
 
 // Throws StoreError("<source>: line N: field "x": <message>").
 [[noreturn]] void failCsvField(const QString &source, int line, const QString &field, const QString &message);

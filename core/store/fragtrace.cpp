@@ -1,6 +1,7 @@
 #include "fragtrace.h"
 
 #include "csvreader.h"
+#include "importlimits.h"
 #include "storeerror.h"
 
 #include <QFile>
@@ -46,7 +47,7 @@ public:
         bool ok = false;
         const qint64 value = raw.toLongLong(&ok);
         if (!ok)
-            fail(column, QStringLiteral("expected a whole number, got \"%1\"").arg(raw));
+            fail(column, QStringLiteral("expected a whole number, got \"%1\"").arg(shownValue(raw)));
         if (value < min || value > max)
             fail(column, QStringLiteral("%1 is outside %2..%3").arg(value).arg(min).arg(max));
         return value;
@@ -70,9 +71,10 @@ struct Table {
 };
 
 // The header and the non-blank rows, each checked to have as many fields as the header.
-Table readTable(const QByteArray &csv, const QString &source, const QStringList &required, const QString &what)
+Table readTable(const QByteArray &csv, const QString &source, const ImportLimits &limits, const QStringList &required,
+                const QString &what)
 {
-    std::vector<CsvRecord> records = readCsvRecords(csv, source);
+    std::vector<CsvRecord> records = readCsvRecords(csv, source, limits);
     Table table;
     auto it = records.begin();
     while (it != records.end() && it->isBlank())
@@ -100,19 +102,19 @@ Table readTable(const QByteArray &csv, const QString &source, const QStringList 
     return table;
 }
 
-QByteArray readFile(const QString &path, const QString &what)
+QByteArray readFile(const QString &path, const QString &what, const ImportLimits &limits)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("Cannot read the %1 file %2: %3").arg(what, path, file.errorString()));
-    return file.readAll();
+    return readImportFile(file, path, limits);
 }
 
 } // namespace
 
 std::vector<engine::frag::Node> parseFragNodes(const QByteArray &csv, const QString &sourceName)
 {
-    const Table table = readTable(csv, sourceName, {kNodeId, kCpu, kMemory, kNodeGpus, kModel}, QStringLiteral("nodes"));
+    const Table table = readTable(csv, sourceName, limits::kNodeList, {kNodeId, kCpu, kMemory, kNodeGpus, kModel}, QStringLiteral("nodes"));
     std::vector<engine::frag::Node> nodes;
     nodes.reserve(table.rows.size());
     const qint64 maxValue = std::numeric_limits<qint64>::max();
@@ -135,12 +137,12 @@ std::vector<engine::frag::Node> parseFragNodes(const QByteArray &csv, const QStr
 
 std::vector<engine::frag::Node> readFragNodes(const QString &path)
 {
-    return parseFragNodes(readFile(path, QStringLiteral("node list")), path);
+    return parseFragNodes(readFile(path, QStringLiteral("node list"), limits::kNodeList), path);
 }
 
 std::vector<engine::frag::Task> parseFragTasks(const QByteArray &csv, const QString &sourceName)
 {
-    const Table table = readTable(csv, sourceName, {kTaskId, kCpu, kMemory, kTaskGpus, kShare}, QStringLiteral("tasks"));
+    const Table table = readTable(csv, sourceName, limits::kPodList, {kTaskId, kCpu, kMemory, kTaskGpus, kShare}, QStringLiteral("tasks"));
     std::vector<engine::frag::Task> tasks;
     tasks.reserve(table.rows.size());
     const qint64 maxValue = std::numeric_limits<qint64>::max();
@@ -163,7 +165,7 @@ std::vector<engine::frag::Task> parseFragTasks(const QByteArray &csv, const QStr
             if (!spec.isEmpty()) {
                 for (const QString &model : spec.split(QLatin1Char('|'))) {
                     if (model.trimmed().isEmpty())
-                        row.fail(kSpec, QStringLiteral("empty GPU model in \"%1\"").arg(spec));
+                        row.fail(kSpec, QStringLiteral("empty GPU model in \"%1\"").arg(shownValue(spec)));
                     task.allowedModels.push_back(model.trimmed().toStdString());
                 }
             }
@@ -179,7 +181,7 @@ std::vector<engine::frag::Task> parseFragTasks(const QByteArray &csv, const QStr
 
 std::vector<engine::frag::Task> readFragTasks(const QString &path)
 {
-    return parseFragTasks(readFile(path, QStringLiteral("task list")), path);
+    return parseFragTasks(readFile(path, QStringLiteral("task list"), limits::kPodList), path);
 }
 
 } // namespace headroom::store

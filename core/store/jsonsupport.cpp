@@ -1,5 +1,6 @@
 #include "jsonsupport.h"
 
+#include "importlimits.h"
 #include "storeerror.h"
 
 #include <QJsonArray>
@@ -26,6 +27,27 @@ QString jsonTypeName(const QJsonValue &value)
 QString quoted(const QString &text)
 {
     return QLatin1Char('"') + text + QLatin1Char('"');
+}
+
+QString quotedValue(const QString &text)
+{
+    return quoted(shownValue(text));
+}
+
+QString jsonStringTooLongMessage(const QString &text)
+{
+    return QStringLiteral("%1 characters; a string may have at most %2 (see \"Import "
+                          "limits\"); it starts %3")
+        .arg(text.size())
+        .arg(kMaxJsonStringChars)
+        .arg(quotedValue(text));
+}
+
+QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName,
+                                const ImportLimits &limits)
+{
+    checkImportBytes(json.size(), sourceName, limits);
+    return parseJsonDocument(json, sourceName);
 }
 
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName)
@@ -58,7 +80,7 @@ JsonFieldReader::JsonFieldReader(const QJsonObject &object, const QString &sourc
 {
     const QJsonValue name = object.value(QStringLiteral("name"));
     if (name.isString())
-        m_location += QStringLiteral(" (%1 %2)").arg(kind, quoted(name.toString()));
+        m_location += QStringLiteral(" (%1 %2)").arg(kind, quotedValue(name.toString()));
 }
 
 void JsonFieldReader::fail(const QString &message) const
@@ -76,7 +98,7 @@ void JsonFieldReader::checkKeys(const QStringList &known, const QStringList &req
     QStringList unknown;
     for (auto it = m_object.begin(); it != m_object.end(); ++it) {
         if (!known.contains(it.key()))
-            unknown << quoted(it.key());
+            unknown << quotedValue(it.key());
     }
     if (!unknown.isEmpty())
         fail(QStringLiteral("unknown field%1 %2 (fields are: %3)")
@@ -101,7 +123,10 @@ std::string JsonFieldReader::string(const QString &key, const std::string &fallb
     const QJsonValue value = m_object.value(key);
     if (!value.isString())
         failField(key, QStringLiteral("expected a string, got ") + jsonTypeName(value));
-    return value.toString().toStdString();
+    const QString text = value.toString();
+    if (text.size() > kMaxJsonStringChars)
+        failField(key, jsonStringTooLongMessage(text));
+    return text.toStdString();
 }
 
 double JsonFieldReader::number(const QString &key, double fallback) const

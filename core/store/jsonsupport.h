@@ -17,12 +17,23 @@
 // and where a parse error sits in the text.
 namespace headroom::store {
 
+struct ImportLimits;
+
 // "a number", "a string", "null", ... for "expected a number, got a string".
 QString jsonTypeName(const QJsonValue &value);
 // The text in double quotes: "name".
 QString quoted(const QString &text);
+// A value from the file in double quotes, cut as shownValue() does: "abc…".
+QString quotedValue(const QString &text);
+// The longest string value (an id, a name, a note) an imported JSON document may hold.
+constexpr qsizetype kMaxJsonStringChars = 4096;
+// The message for a string value longer than kMaxJsonStringChars (the caller names the field).
+QString jsonStringTooLongMessage(const QString &text);
 // Parses a whole document; throws StoreError("<source>: line L, column C (byte B): <reason>").
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName);
+// The same after checking the document's size against `limits` (see importlimits.h).
+QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName,
+                                const ImportLimits &limits);
 // One JSON scalar in its compact text form, escaped as QJsonDocument does.
 QByteArray jsonScalarText(const QJsonValue &value);
 
@@ -56,7 +67,7 @@ public:
         const std::string text = string(key);
         const std::optional<Enum> parsed = parse(text);
         if (!parsed)
-            failField(key, QStringLiteral("expected one of %1, got %2").arg(allowed, quoted(QString::fromStdString(text))));
+            failField(key, QStringLiteral("expected one of %1, got %2").arg(allowed, quotedValue(QString::fromStdString(text))));
         return *parsed;
     }
 

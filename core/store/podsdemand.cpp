@@ -1,6 +1,7 @@
 #include "podsdemand.h"
 
 #include "csvreader.h"
+#include "importlimits.h"
 #include "storeerror.h"
 
 #include <QFile>
@@ -26,7 +27,7 @@ constexpr qint64 kMaxGpusPerPod = 64;
 std::vector<engine::PodRecord> parsePodRecords(const QByteArray &csv, const QString &sourceName)
 {
     const CsvTable table = readCsvTable(
-        csv, sourceName, {kName, kGpus, kShare, kCreation, kDeletion},
+        csv, sourceName, limits::kPodList, {kName, kGpus, kShare, kCreation, kDeletion},
         QStringLiteral("expected a pod list with the header name,num_gpu,gpu_milli,...,creation_time,deletion_time"),
         QStringLiteral("a pod list for demand needs name, num_gpu, gpu_milli, creation_time and deletion_time"));
 
@@ -39,7 +40,7 @@ std::vector<engine::PodRecord> parsePodRecords(const QByteArray &csv, const QStr
             const qint64 value = raw.toLongLong(&ok);
             if (!ok)
                 failCsvField(sourceName, record.line, name,
-                          QStringLiteral("expected a whole number, got \"%1\"").arg(raw));
+                          QStringLiteral("expected a whole number, got \"%1\"").arg(shownValue(raw)));
             if (value < min || value > max)
                 failCsvField(sourceName, record.line, name,
                           QStringLiteral("%1 is outside %2..%3").arg(value).arg(min).arg(max));
@@ -73,7 +74,7 @@ std::vector<engine::PodRecord> readPodRecords(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("%1: cannot read the file (%2)").arg(path, file.errorString()));
-    return parsePodRecords(file.readAll(), path);
+    return parsePodRecords(readImportFile(file, path, limits::kPodList), path);
 }
 
 } // namespace headroom::store

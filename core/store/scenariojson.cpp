@@ -1,5 +1,6 @@
 #include "scenariojson.h"
 
+#include "importlimits.h"
 #include "jsonsupport.h"
 #include "storeerror.h"
 
@@ -8,12 +9,16 @@
 #include <QSet>
 #include <QStringList>
 #include <cmath>
+#include <limits>
 
 namespace headroom::store {
 
 namespace {
 
 using engine::Decimal;
+
+// Whole numbers above 2^53 are not exact in a JSON number (a double).
+constexpr int64_t kMaxExactInteger = int64_t(1) << 53;
 
 QString qs(const std::string &text)
 {
@@ -47,7 +52,7 @@ public:
     {
         for (const QString &key : m_object.keys()) {
             if (!keys.contains(key))
-                fail(key, QStringLiteral("unknown key (expected one of %1)").arg(keys.join(QStringLiteral(", "))));
+                fail(shownValue(key), QStringLiteral("unknown key (expected one of %1)").arg(keys.join(QStringLiteral(", "))));
         }
     }
 
@@ -70,7 +75,10 @@ public:
         const QJsonValue value = m_object.value(key);
         if (!value.isString())
             fail(key, QStringLiteral("expected a string, got %1").arg(jsonTypeName(value)));
-        return value.toString().toStdString();
+        const QString text = value.toString();
+        if (text.size() > kMaxJsonStringChars)
+            fail(key, jsonStringTooLongMessage(text));
+        return text.toStdString();
     }
 
     double number(const QString &key, double fallback) const
@@ -83,14 +91,26 @@ public:
         return value.toDouble();
     }
 
-    int64_t integer(const QString &key, int64_t fallback) const
+    // A whole number in [min, max]; messages show the number as the document wrote it.
+    int64_t integer(const QString &key, int64_t fallback, int64_t min = -kMaxExactInteger,
+                    int64_t max = kMaxExactInteger) const
     {
         if (!has(key))
             return fallback;
         const double value = number(key, 0);
-        if (value != std::floor(value) || std::fabs(value) > 9.0e15)
-            fail(key, QStringLiteral("expected a whole number, got %1").arg(value));
+        const QString text = QString::fromUtf8(jsonScalarText(m_object.value(key)));
+        if (value != std::floor(value))
+            fail(key, QStringLiteral("expected a whole number, got %1").arg(text));
+        // Compared as doubles before any conversion: no value wraps on its way in.
+        if (!(value >= double(min) && value <= double(max)))
+            fail(key, QStringLiteral("%1 is outside %2..%3").arg(text).arg(min).arg(max));
         return int64_t(value);
+    }
+
+    // A whole number that fits an int, for counts and durations held as int.
+    int integer32(const QString &key, int fallback) const
+    {
+        return int(integer(key, fallback, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
     }
 
     bool boolean(const QString &key, bool fallback) const
@@ -111,7 +131,7 @@ public:
                           .arg(jsonTypeName(value)));
         const auto parsed = Decimal::parse(value.toString().toStdString());
         if (!parsed)
-            fail(key, QStringLiteral("\"%1\" is not a decimal number").arg(value.toString()));
+            fail(key, QStringLiteral("%1 is not a decimal number").arg(quotedValue(value.toString())));
         return *parsed;
     }
 
@@ -128,7 +148,10 @@ public:
             if (!array.at(i).isString())
                 fail(QStringLiteral("%1[%2]").arg(key).arg(i),
                      QStringLiteral("expected a string, got %1").arg(jsonTypeName(array.at(i))));
-            out.push_back(array.at(i).toString().toStdString());
+            const QString text = array.at(i).toString();
+            if (text.size() > kMaxJsonStringChars)
+                fail(QStringLiteral("%1[%2]").arg(key).arg(i), jsonStringTooLongMessage(text));
+            out.push_back(text.toStdString());
         }
         return out;
     }
@@ -192,8 +215,8 @@ engine::Pool poolFromJson(const Reader &r)
         if (layout.isString()) {
             if (layout.toString() != QLatin1String("auto"))
                 r.fail(QStringLiteral("mig_layout"),
-                       QStringLiteral("expected \"auto\" or an array of MIG profile names, got \"%1\"")
-                           .arg(layout.toString()));
+                       QStringLiteral("expected \"auto\" or an array of MIG profile names, got %1")
+                           .arg(quotedValue(layout.toString())));
         } else {
             pool.migProfiles = r.strings(QStringLiteral("mig_layout"));
             if (pool.migProfiles.empty())
@@ -293,7 +316,7 @@ engine::Scenario scenarioFromJson(const QJsonObject &object, const QString &sour
     s.name = r.string(QStringLiteral("name"), true);
     s.description = r.string(QStringLiteral("description"));
     s.author = r.string(QStringLiteral("author"));
-    s.horizonMonths = int(r.integer(QStringLiteral("horizon_months"), s.horizonMonths));
+    s.horizonMonths = r.integer32(QStringLiteral("horizon_months"), s.horizonMonths);
     s.startDate = r.string(QStringLiteral("start_date"));
     const Reader card = r.object(QStringLiteral("rate_card"));
     card.allowOnly({QStringLiteral("provider"), QStringLiteral("region"), QStringLiteral("as_of"),
@@ -323,9 +346,9 @@ engine::Scenario scenarioFromJson(const QJsonObject &object, const QString &sour
                      QStringLiteral("fallback_gpus")});
         engine::AutoscaleSettings &out = s.autoscale;
         out.hpaTolerance = a.number(QStringLiteral("hpa_tolerance"), out.hpaTolerance);
-        out.cooldownSeconds = int(a.integer(QStringLiteral("cooldown_seconds"), out.cooldownSeconds));
-        out.pollingIntervalSeconds = int(a.integer(QStringLiteral("polling_interval_seconds"),
-                                                   out.pollingIntervalSeconds));
+        out.cooldownSeconds = a.integer32(QStringLiteral("cooldown_seconds"), out.cooldownSeconds);
+        out.pollingIntervalSeconds = a.integer32(QStringLiteral("polling_interval_seconds"),
+                                                 out.pollingIntervalSeconds);
         out.drainToZero = a.boolean(QStringLiteral("drain_to_zero"), out.drainToZero);
         if (a.has(QStringLiteral("max_queue_delay_ms")))
             out.maxQueueDelayMs = a.number(QStringLiteral("max_queue_delay_ms"), 0);
@@ -355,7 +378,7 @@ QByteArray scenarioJsonText(const engine::Scenario &scenario)
 
 engine::Scenario parseScenario(const QByteArray &json, const QString &sourceName)
 {
-    const QJsonDocument document = parseJsonDocument(json, sourceName);
+    const QJsonDocument document = parseJsonDocument(json, sourceName, limits::kScenarioJson);
     if (!document.isObject())
         throw StoreError(QStringLiteral("%1: a scenario must be a JSON object").arg(sourceName));
     return scenarioFromJson(document.object(), sourceName);

@@ -1,6 +1,7 @@
 #include "seriescsv.h"
 
 #include "csvreader.h"
+#include "importlimits.h"
 #include "storeerror.h"
 
 #include <QDateTime>
@@ -26,12 +27,12 @@ const QString kValueColumn = QStringLiteral("value");
     failAt(source, line, QStringLiteral("field \"%1\": %2").arg(field, message));
 }
 
-QByteArray readWholeFile(const QString &path)
+QByteArray readWholeFile(const QString &path, const ImportLimits &limits)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("%1: cannot read the file (%2)").arg(path, file.errorString()));
-    return file.readAll();
+    return readImportFile(file, path, limits);
 }
 
 // A finite number, or nullopt with `problem` saying why not.
@@ -41,14 +42,18 @@ std::optional<double> parseFinite(const QString &text, QString &problem)
         problem = QStringLiteral("the value is empty");
         return std::nullopt;
     }
+    if (text.contains(QChar(0))) {
+        problem = QStringLiteral("'%1' holds a NUL byte").arg(shownValue(text));
+        return std::nullopt;
+    }
     bool ok = false;
     const double value = text.toDouble(&ok);
     if (!ok) {
-        problem = QStringLiteral("'%1' is not a number").arg(text);
+        problem = QStringLiteral("'%1' is not a number").arg(shownValue(text));
         return std::nullopt;
     }
     if (!std::isfinite(value)) {
-        problem = QStringLiteral("'%1' is not a finite number").arg(text);
+        problem = QStringLiteral("'%1' is not a finite number").arg(shownValue(text));
         return std::nullopt;
     }
     return value;
@@ -77,7 +82,17 @@ bool isHeader(const CsvRecord &record)
 
 std::vector<double> readValueSeries(const QString &path)
 {
-    std::vector<CsvRecord> records = readCsvRecords(readWholeFile(path), path);
+    return parseValueSeries(readWholeFile(path, limits::kSeriesCsv), path);
+}
+
+std::vector<double> readNumberLines(const QString &path)
+{
+    return parseNumberLines(readWholeFile(path, limits::kNumberLines), path);
+}
+
+std::vector<double> parseValueSeries(const QByteArray &csv, const QString &path)
+{
+    std::vector<CsvRecord> records = readCsvRecords(csv, path, limits::kSeriesCsv);
     while (!records.empty() && records.back().isBlank())
         records.pop_back();
     if (records.empty())
@@ -112,11 +127,11 @@ std::vector<double> readValueSeries(const QString &path)
             const std::optional<QDateTime> time = parseIsoTime(stamp);
             if (!time)
                 failField(path, record.line, kTimestampColumn,
-                          QStringLiteral("'%1' is not an ISO 8601 date and time").arg(stamp));
+                          QStringLiteral("'%1' is not an ISO 8601 date and time").arg(shownValue(stamp)));
             if (previousTime && !(*time > *previousTime))
                 failField(path, record.line, kTimestampColumn,
                           QStringLiteral("%1 is not after %2 on line %3; timestamps must increase strictly")
-                              .arg(stamp, previousTime->toString(Qt::ISODate))
+                              .arg(shownValue(stamp), previousTime->toString(Qt::ISODate))
                               .arg(previousLine));
             previousTime = time;
             previousLine = record.line;
@@ -130,9 +145,12 @@ std::vector<double> readValueSeries(const QString &path)
     return values;
 }
 
-std::vector<double> readNumberLines(const QString &path)
+std::vector<double> parseNumberLines(const QByteArray &text, const QString &path)
 {
-    QStringList lines = QString::fromUtf8(readWholeFile(path)).split(QLatin1Char('\n'));
+    checkImportBytes(text.size(), path, limits::kNumberLines);
+    if (text.count('\n') > limits::kNumberLines.maxRows)
+        failTooManyRows(path, int(limits::kNumberLines.maxRows + 1), limits::kNumberLines);
+    QStringList lines = QString::fromUtf8(text).split(QLatin1Char('\n'));
     while (!lines.isEmpty() && lines.constLast().trimmed().isEmpty())
         lines.removeLast();
     if (lines.isEmpty())

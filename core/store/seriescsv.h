@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <vector>
 
@@ -16,5 +17,9 @@ std::vector<double> readValueSeries(const QString &path);
 // One number per line (blank lines at the end ignored), e.g. initial seasonal states.
 // Throws StoreError naming the file and line of an empty or non-numeric line.
 std::vector<double> readNumberLines(const QString &path);
+
+// The same over file contents, errors naming `sourceName`.
+std::vector<double> parseValueSeries(const QByteArray &csv, const QString &sourceName);
+std::vector<double> parseNumberLines(const QByteArray &text, const QString &sourceName);
 
 } // namespace headroom::store

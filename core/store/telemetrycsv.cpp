@@ -1,6 +1,7 @@
 #include "telemetrycsv.h"
 
 #include "csvreader.h"
+#include "importlimits.h"
 #include "storeerror.h"
 
 #include <QDateTime>
@@ -22,7 +23,7 @@ const QString kGpus = QStringLiteral("gpus");
 std::vector<engine::TelemetrySample> parseTelemetry(const QByteArray &csv, const QString &sourceName)
 {
     const CsvTable table = readCsvTable(
-        csv, sourceName, {kTimestamp, kTenant, kModel, kWorkloadType, kGpus},
+        csv, sourceName, limits::kTelemetryCsv, {kTimestamp, kTenant, kModel, kWorkloadType, kGpus},
         QStringLiteral("expected the header timestamp,tenant,model,workload_type,gpus"),
         QStringLiteral("the header must name timestamp, tenant, model, workload_type and gpus"));
 
@@ -36,12 +37,12 @@ std::vector<engine::TelemetrySample> parseTelemetry(const QByteArray &csv, const
         QDateTime time = QDateTime::fromString(stamp, Qt::ISODateWithMs);
         if (!time.isValid())
             failCsvField(sourceName, record.line, kTimestamp,
-                      QStringLiteral("'%1' is not an ISO 8601 date and time (e.g. 2026-03-02T14:00:00Z)").arg(stamp));
+                      QStringLiteral("'%1' is not an ISO 8601 date and time (e.g. 2026-03-02T14:00:00Z)").arg(shownValue(stamp)));
         if (time.timeSpec() == Qt::LocalTime)
             time.setTimeSpec(Qt::UTC);
         sample.epochSeconds = time.toSecsSinceEpoch();
         if (sample.epochSeconds < 0)
-            failCsvField(sourceName, record.line, kTimestamp, QStringLiteral("'%1' is before 1970").arg(stamp));
+            failCsvField(sourceName, record.line, kTimestamp, QStringLiteral("'%1' is before 1970").arg(shownValue(stamp)));
 
         for (const QString &name : {kTenant, kModel, kWorkloadType})
             if (field(name).isEmpty())
@@ -56,11 +57,11 @@ std::vector<engine::TelemetrySample> parseTelemetry(const QByteArray &csv, const
         if (gpus.isEmpty())
             failCsvField(sourceName, record.line, kGpus, QStringLiteral("is empty"));
         if (!ok)
-            failCsvField(sourceName, record.line, kGpus, QStringLiteral("'%1' is not a number").arg(gpus));
+            failCsvField(sourceName, record.line, kGpus, QStringLiteral("'%1' is not a number").arg(shownValue(gpus)));
         if (!std::isfinite(value))
-            failCsvField(sourceName, record.line, kGpus, QStringLiteral("'%1' is not a finite number").arg(gpus));
+            failCsvField(sourceName, record.line, kGpus, QStringLiteral("'%1' is not a finite number").arg(shownValue(gpus)));
         if (value < 0.0)
-            failCsvField(sourceName, record.line, kGpus, QStringLiteral("%1 GPUs is negative").arg(gpus));
+            failCsvField(sourceName, record.line, kGpus, QStringLiteral("%1 GPUs is negative").arg(shownValue(gpus)));
         sample.gpus = value;
         samples.push_back(std::move(sample));
     }
@@ -74,7 +75,7 @@ std::vector<engine::TelemetrySample> readTelemetry(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("%1: cannot read the file (%2)").arg(path, file.errorString()));
-    return parseTelemetry(file.readAll(), path);
+    return parseTelemetry(readImportFile(file, path, limits::kTelemetryCsv), path);
 }
 
 } // namespace headroom::store

@@ -1,5 +1,6 @@
 #include "tracereaders.h"
 
+#include "importlimits.h"
 #include "jsonsupport.h"
 #include "storeerror.h"
 #include "workloadjson.h"
@@ -11,6 +12,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <cmath>
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -18,7 +20,6 @@ namespace headroom::store {
 
 namespace {
 
-constexpr qsizetype kShownValueLength = 40;
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 constexpr double kMillisPerSecond = 1000.0;
@@ -26,13 +27,23 @@ constexpr double kMillisPerSecond = 1000.0;
 const char *const kAzureFields[] = {"TIMESTAMP", "ContextTokens", "GeneratedTokens"};
 const QByteArray kAzureHeader = "TIMESTAMP,ContextTokens,GeneratedTokens";
 
-// A value as shown in an error message: quoted, cut after kShownValueLength characters.
+// Azure timestamps are held as 64-bit nanoseconds since 1970, which reach 2262; the span
+// between two requests must fit too, so years before 1970 or after 2200 are refused.
+constexpr int kFirstAzureYear = 1970;
+constexpr int kLastAzureYear = 2200;
+// Mooncake timestamps: at most 100 years of milliseconds.
+constexpr double kMaxMooncakeMs = 100.0 * 365.25 * 86'400'000.0;
+
+// A value as shown in an error message: quoted, cut after limits::kShownChars characters.
 QString shown(QByteArrayView value)
 {
-    QString text = QString::fromUtf8(value.data(), value.size());
-    if (text.size() > kShownValueLength)
-        text = text.left(kShownValueLength) + QStringLiteral("…");
-    return quoted(text);
+    return quoted(shownValue(QByteArray::fromRawData(value.data(), value.size())));
+}
+
+// Requests to reserve room for: one per line break, but never more than the row limit.
+size_t expectedRequests(const QByteArray &text, const ImportLimits &limits)
+{
+    return size_t(std::min<qint64>(text.count('\n') + 1, limits.maxRows));
 }
 
 QByteArrayView trimmed(QByteArrayView value)
@@ -210,6 +221,8 @@ std::optional<int64_t> parseTimestampNanos(QByteArrayView text)
     if (!in.digits(2, hour) || !in.expect(':') || !in.digits(2, minute) || !in.expect(':')
         || !in.digits(2, second))
         return std::nullopt;
+    if (year < kFirstAzureYear || year > kLastAzureYear)
+        return std::nullopt;
     if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23
         || minute > 59 || second > 59)
         return std::nullopt;
@@ -233,6 +246,25 @@ std::optional<int64_t> parseTimestampNanos(QByteArrayView text)
     const int64_t seconds = daysFromCivil(year, month, day) * kSecondsPerDay + hour * 3600
         + minute * 60 + second - offsetSeconds;
     return seconds * kNanosPerSecond + nanos;
+}
+
+// The four-digit year a timestamp starts with, or -1.
+int leadingYear(QByteArrayView text)
+{
+    int year = 0;
+    TimestampCursor in(text);
+    return in.digits(4, year) && in.expect('-') ? year : -1;
+}
+
+// Refuses a line longer than the limit before it is split or parsed.
+void checkLineLength(QByteArrayView line, const ImportLimits &limits, const LineErrors &errors)
+{
+    if (line.size() > limits.maxFieldChars)
+        errors.fail(QStringLiteral("the line has %1 bytes; a line of a %3 file may have at most %2 "
+                                   "(see \"Import limits\")")
+                        .arg(line.size())
+                        .arg(limits.maxFieldChars)
+                        .arg(QLatin1String(limits.kind)));
 }
 
 void checkAzureHeader(QByteArrayView line, const LineErrors &errors)
@@ -281,12 +313,15 @@ int64_t jsonCount(const QJsonValue &value, const char *name, const LineErrors &e
 
 std::vector<engine::TraceRequest> parseAzureTrace(const QByteArray &csv, const QString &sourceName)
 {
+    const ImportLimits &limits = limits::kAzureTrace;
+    checkImportBytes(csv.size(), sourceName, limits);
     LineErrors errors(sourceName);
     LineSplitter lines(csv);
     QByteArrayView line;
     bool headerSeen = false;
     while (!headerSeen && lines.next(line)) {
         errors.setLine(lines.number());
+        checkLineLength(line, limits, errors);
         if (trimmed(line).isEmpty())
             continue;
         checkAzureHeader(line, errors);
@@ -294,14 +329,17 @@ std::vector<engine::TraceRequest> parseAzureTrace(const QByteArray &csv, const Q
     }
 
     std::vector<engine::TraceRequest> requests;
-    requests.reserve(size_t(csv.count('\n')) + 1);
+    requests.reserve(expectedRequests(csv, limits));
     int64_t firstNanos = 0;
     int64_t previousNanos = 0;
     int previousLine = 0;
     while (lines.next(line)) {
         errors.setLine(lines.number());
+        checkLineLength(line, limits, errors);
         if (trimmed(line).isEmpty())
             continue;
+        if (qint64(requests.size()) >= limits.maxRows)
+            failTooManyRows(sourceName, lines.number(), limits);
         QByteArrayView fields[3];
         int count = 0;
         qsizetype start = 0;
@@ -319,6 +357,13 @@ std::vector<engine::TraceRequest> parseAzureTrace(const QByteArray &csv, const Q
                             .arg(count));
 
         const std::optional<int64_t> nanos = parseTimestampNanos(fields[0]);
+        const int year = leadingYear(fields[0]);
+        if (!nanos && year >= 0 && (year < kFirstAzureYear || year > kLastAzureYear))
+            errors.failField(kAzureFields[0],
+                             QStringLiteral("%1 is outside the years %2 to %3 a trace may span")
+                                 .arg(shown(fields[0]))
+                                 .arg(kFirstAzureYear)
+                                 .arg(kLastAzureYear));
         if (!nanos)
             errors.failField(kAzureFields[0],
                              QStringLiteral("expected a time like 2023-11-16 18:15:46.6805900, "
@@ -349,11 +394,13 @@ std::vector<engine::TraceRequest> parseAzureTrace(const QByteArray &csv, const Q
 std::vector<engine::TraceRequest> parseMooncakeTrace(const QByteArray &jsonl,
                                                      const QString &sourceName)
 {
+    const ImportLimits &limits = limits::kMooncakeTrace;
+    checkImportBytes(jsonl.size(), sourceName, limits);
     LineErrors errors(sourceName);
     LineSplitter lines(jsonl);
     QByteArrayView line;
     std::vector<engine::TraceRequest> requests;
-    requests.reserve(size_t(jsonl.count('\n')) + 1);
+    requests.reserve(expectedRequests(jsonl, limits));
     double previousMs = 0;
     int previousLine = 0;
     const QString timestampKey = QStringLiteral("timestamp");
@@ -362,8 +409,11 @@ std::vector<engine::TraceRequest> parseMooncakeTrace(const QByteArray &jsonl,
     const QString hashKey = QStringLiteral("hash_ids");
     while (lines.next(line)) {
         errors.setLine(lines.number());
+        checkLineLength(line, limits, errors);
         if (trimmed(line).isEmpty())
             continue;
+        if (qint64(requests.size()) >= limits.maxRows)
+            failTooManyRows(sourceName, lines.number(), limits);
         QJsonParseError parseError;
         const QJsonDocument document =
             QJsonDocument::fromJson(QByteArray::fromRawData(line.data(), line.size()),
@@ -385,8 +435,11 @@ std::vector<engine::TraceRequest> parseMooncakeTrace(const QByteArray &jsonl,
             errors.failField("timestamp", QStringLiteral("expected a number of milliseconds, got ")
                                               + jsonTypeName(timestamp));
         const double ms = timestamp.toDouble();
-        if (!std::isfinite(ms) || ms < 0)
-            errors.failField("timestamp", QStringLiteral("must be ≥ 0 (got %1)").arg(ms));
+        if (!std::isfinite(ms) || ms < 0 || ms > kMaxMooncakeMs)
+            errors.failField("timestamp", QStringLiteral("must be between 0 and %1 ms (100 years), "
+                                                         "got %2")
+                                              .arg(kMaxMooncakeMs, 0, 'f', 0)
+                                              .arg(QString::fromUtf8(jsonScalarText(timestamp))));
         if (!requests.empty() && ms < previousMs)
             errors.failField("timestamp", QStringLiteral("%1 is earlier than line %2 (requests "
                                                          "must be in time order)")
@@ -407,6 +460,11 @@ std::vector<engine::TraceRequest> parseMooncakeTrace(const QByteArray &jsonl,
                                                             "got ")
                                                  + jsonTypeName(hashes));
             const QJsonArray array = hashes.toArray();
+            if (array.size() > limits::kMaxMooncakeHashIds)
+                errors.failField("hash_ids", QStringLiteral("%1 block hashes; a request may have at "
+                                                            "most %2 (see \"Import limits\")")
+                                                 .arg(array.size())
+                                                 .arg(limits::kMaxMooncakeHashIds));
             request.blockHashes.reserve(size_t(array.size()));
             for (qsizetype i = 0; i < array.size(); ++i) {
                 const QJsonValue hash = array.at(i);
@@ -434,7 +492,7 @@ std::vector<engine::TraceRequest> readAzureTrace(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("Cannot read trace file %1: %2")
                              .arg(quoted(path), file.errorString()));
-    return parseAzureTrace(file.readAll(), path);
+    return parseAzureTrace(readImportFile(file, path, limits::kAzureTrace), path);
 }
 
 std::vector<engine::TraceRequest> readMooncakeTrace(const QString &path)
@@ -443,7 +501,7 @@ std::vector<engine::TraceRequest> readMooncakeTrace(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("Cannot read trace file %1: %2")
                              .arg(quoted(path), file.errorString()));
-    return parseMooncakeTrace(file.readAll(), path);
+    return parseMooncakeTrace(readImportFile(file, path, limits::kMooncakeTrace), path);
 }
 
 } // namespace headroom::store

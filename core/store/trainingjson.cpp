@@ -1,5 +1,6 @@
 #include "trainingjson.h"
 
+#include "importlimits.h"
 #include "jsonsupport.h"
 #include "storeerror.h"
 
@@ -138,7 +139,7 @@ engine::TrainingJob trainingJobFromJson(const QJsonObject &object, const QString
 
 engine::TrainingJob parseTrainingJob(const QByteArray &json, const QString &sourceName)
 {
-    const QJsonDocument document = parseJsonDocument(json, sourceName);
+    const QJsonDocument document = parseJsonDocument(json, sourceName, limits::kTrainingJson);
     if (!document.isObject())
         throw StoreError(sourceName + QStringLiteral(": the top level must be one training job object"));
     return trainingJobFromJson(document.object(), sourceName);
@@ -150,7 +151,7 @@ engine::TrainingJob readTrainingJobFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(
             QStringLiteral("Cannot read training job file %1: %2").arg(quoted(path), file.errorString()));
-    return parseTrainingJob(file.readAll(), path);
+    return parseTrainingJob(readImportFile(file, path, limits::kTrainingJson), path);
 }
 
 QByteArray trainingJobJsonText(const engine::TrainingJob &job)

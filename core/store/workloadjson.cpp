@@ -1,5 +1,6 @@
 #include "workloadjson.h"
 
+#include "importlimits.h"
 #include "jsonsupport.h"
 #include "storeerror.h"
 
@@ -97,7 +98,7 @@ std::array<double, 24> readDiurnal(const JsonFieldReader &in, const QString &key
         }
         in.failField(key, QStringLiteral("unknown preset %1 (presets are %2, or give an array "
                                       "of 24 hourly numbers)")
-                           .arg(quoted(value.toString()), presetNameList()));
+                           .arg(quotedValue(value.toString()), presetNameList()));
     }
     if (!value.isArray())
         in.failField(key, QStringLiteral("expected an array of 24 hourly numbers or a preset "
@@ -217,7 +218,7 @@ engine::WorkloadProfile workloadFromJson(const QJsonObject &object, const QStrin
 
 engine::WorkloadProfile parseWorkload(const QByteArray &json, const QString &sourceName)
 {
-    const QJsonDocument document = parseJsonDocument(json, sourceName);
+    const QJsonDocument document = parseJsonDocument(json, sourceName, limits::kWorkloadJson);
     if (!document.isObject())
         throw StoreError(sourceName
                          + QStringLiteral(": the top level must be one workload object"));
@@ -230,7 +231,7 @@ engine::WorkloadProfile readWorkloadFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("Cannot read workload file %1: %2")
                              .arg(quoted(path), file.errorString()));
-    return parseWorkload(file.readAll(), path);
+    return parseWorkload(readImportFile(file, path, limits::kWorkloadJson), path);
 }
 
 QByteArray workloadJsonText(const engine::WorkloadProfile &workload)

@@ -127,3 +127,25 @@ TEST_CASE("forecast --telemetry rejects bad input with exit 2")
     CHECK(shortSeries.exitCode == 2);
     CHECK(shortSeries.err.contains("--telemetry: a seasonal model needs at least two seasons"));
 }
+
+TEST_CASE("forecast --telemetry refuses a small file whose dense hourly series would not fit, with exit code 2")
+{
+    // 14 KB: 300 primitives sampled 20 years apart once needed 1.38 GB of hourly arrays.
+    CliFixture ws;
+    QByteArray csv = "timestamp,tenant,model,workload_type,gpus\n";
+    for (int p = 0; p < 300; ++p) {
+        const QByteArray tenant = "t" + QByteArray::number(p);
+        csv += "2006-01-01T00:00:00Z," + tenant + ",m,chat,1\n2025-12-31T00:00:00Z," + tenant + ",m,chat,2\n";
+    }
+    const QString path = ws.writeFile("wide.csv", csv);
+    RUN_HEADROOM(r, ws, ({"forecast", "--telemetry", path, "--season", "24"}));
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.contains("300 primitives over 175297 hours need 52589100 hourly values, more than 16000000"));
+
+    RUN_HEADROOM(cut, ws, ({"forecast", "--telemetry",
+                            ws.writeFile("long.csv", "timestamp,tenant,model,workload_type,gpus\n2026-03-02T00:00:00Z,a,m,chat,"
+                                                         + QByteArray(100'000, '7') + "\n")}));
+    CHECK(cut.exitCode == 2);
+    CHECK(cut.err.contains("line 2: field 5: longer than 4096 characters"));
+    CHECK(cut.err.size() < 400);
+}

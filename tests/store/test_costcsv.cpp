@@ -278,7 +278,7 @@ TEST_CASE("demand CSV errors name the file, the line and the field")
              "\"gpus\", got \"demand\"");
     CHECK(demandErrorOf("timestamp,gpus\n2024-01-01T00:00:00Z,1\nyesterday,2\n")
           == "demand.csv: line 3: field \"timestamp\": expected an ISO 8601 UTC time such as "
-             "2024-01-01T10:00:00Z or Unix seconds, got \"yesterday\"");
+             "2024-01-01T10:00:00Z or Unix seconds, in the years 1 to 9999, got \"yesterday\"");
     CHECK(demandErrorOf("timestamp,gpus\n2024-01-01T00:00:00Z,1\n2024-01-01T00:30:00Z,2\n")
           == "demand.csv: line 3: field \"timestamp\": expected 2024-01-01T01:00:00Z, one hour "
              "after line 2, got \"2024-01-01T00:30:00Z\"");

@@ -1,0 +1,79 @@
+#include "importlimits.h"
+
+#include "storeerror.h"
+
+#include <QFile>
+
+namespace headroom::store {
+
+namespace {
+
+QString sizeText(qint64 bytes)
+{
+    if (bytes >= limits::kMiB && bytes % limits::kMiB == 0)
+        return QStringLiteral("%1 MiB").arg(bytes / limits::kMiB);
+    return QStringLiteral("%1 bytes").arg(bytes);
+}
+
+} // namespace
+
+void checkImportBytes(qint64 bytes, const QString &source, const ImportLimits &limits)
+{
+    if (bytes > limits.maxBytes)
+        throw StoreError(QStringLiteral("%1: the file has %2 bytes; a %4 file may have at most %3 "
+                                        "(see \"Import limits\")")
+                             .arg(source)
+                             .arg(bytes)
+                             .arg(sizeText(limits.maxBytes), QLatin1String(limits.kind)));
+}
+
+QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits &limits)
+{
+    if (!file.isSequential())
+        checkImportBytes(file.size(), source, limits);
+    // One byte past the limit tells a file that grew, or a pipe, from one that fits.
+    const QByteArray bytes = file.read(limits.maxBytes + 1);
+    checkImportBytes(bytes.size(), source, limits);
+    return bytes;
+}
+
+void failTooManyRows(const QString &source, int line, const ImportLimits &limits)
+{
+    throw StoreError(QStringLiteral("%1: line %2: more than %3 rows; a %4 file may have at most "
+                                    "%3 (see \"Import limits\")")
+                         .arg(source)
+                         .arg(line)
+                         .arg(limits.maxRows)
+                         .arg(QLatin1String(limits.kind)));
+}
+
+QString shownValue(const QString &value)
+{
+    const bool cut = value.size() > limits::kShownChars;
+    QString out;
+    for (QChar c : QStringView(value).left(limits::kShownChars)) {
+        const char16_t u = c.unicode();
+        if (u == 0)
+            out += QStringLiteral("\\0");
+        else if (u == u'\n')
+            out += QStringLiteral("\\n");
+        else if (u == u'\r')
+            out += QStringLiteral("\\r");
+        else if (u < 0x20 || u == 0x7F)
+            out += QStringLiteral("\\x%1").arg(uint(u), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    if (cut)
+        out += QStringLiteral("…");
+    return out;
+}
+
+QString shownValue(const QByteArray &utf8)
+{
+    // Decode no more than is shown: a character takes at most 4 bytes, so this prefix holds
+    // more than kShownChars characters whenever the value is longer.
+    return shownValue(QString::fromUtf8(utf8.left(4 * (limits::kShownChars + 1))));
+}
+
+} // namespace headroom::store

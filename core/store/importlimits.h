@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QtGlobal>
+
+class QFile;
+
+// Resource limits of the importers (core/store/README.md, "Import limits"): how large a file,
+// how many rows, how long a field or line each reader accepts. Every limit is checked before
+// the memory it guards is allocated, and a file past one is refused with a StoreError naming
+// the file, the line or field where there is one, and the limit.
+namespace headroom::store {
+
+struct ImportLimits {
+    const char *kind;          // "rate card CSV", for messages ("a rate card CSV file")
+    qint64 maxBytes;           // size of the whole file
+    qint64 maxRows;            // data rows (CSV records, trace lines, catalog entries)
+    qsizetype maxFieldChars;   // one CSV field, or one line of a line-based trace
+};
+
+namespace limits {
+constexpr qint64 kMiB = qint64(1) << 20;
+// Every CSV record holds at most this many fields (the widest header is 16 columns).
+constexpr qsizetype kMaxCsvFields = 256;
+// Characters of a value echoed in an error message; longer ones are cut and end in "…".
+constexpr qsizetype kShownChars = 40;
+
+constexpr ImportLimits kAzureTrace{"trace CSV (Azure)", 512 * kMiB, 10'000'000, 4096};
+constexpr ImportLimits kMooncakeTrace{"trace JSONL (Mooncake)", 512 * kMiB, 10'000'000, 4 * kMiB};
+// hash_ids of one Mooncake request: 65,536 blocks of 512 tokens = a 32 M-token prompt.
+constexpr qsizetype kMaxMooncakeHashIds = 65'536;
+constexpr ImportLimits kNodeList{"node list CSV", 16 * kMiB, 100'000, 4096};
+constexpr ImportLimits kPodList{"pod list CSV", 64 * kMiB, 1'000'000, 4096};
+// Twenty leap years of hours, the longest span any hourly series may cover.
+constexpr qint64 kMaxHours = 20 * 8784;
+constexpr ImportLimits kDemandCsv{"demand CSV", 32 * kMiB, kMaxHours, 4096};
+constexpr ImportLimits kSeriesCsv{"series CSV", 32 * kMiB, 1'000'000, 4096};
+constexpr ImportLimits kNumberLines{"number list", 1 * kMiB, 100'000, 4096};
+constexpr ImportLimits kTelemetryCsv{"telemetry CSV", 128 * kMiB, 2'000'000, 4096};
+constexpr ImportLimits kRateCardCsv{"rate card CSV", 8 * kMiB, 100'000, 4096};
+constexpr ImportLimits kCatalogJson{"catalog JSON", 16 * kMiB, 100'000, 0};
+constexpr ImportLimits kWorkloadJson{"workload JSON", 1 * kMiB, 1, 0};
+constexpr ImportLimits kTrainingJson{"training job JSON", 1 * kMiB, 1, 0};
+constexpr ImportLimits kScenarioJson{"scenario JSON", 16 * kMiB, 1, 0};
+} // namespace limits
+
+// Throws StoreError("<source>: the file has N bytes; a <kind> file may have at most X MiB ...").
+void checkImportBytes(qint64 bytes, const QString &source, const ImportLimits &limits);
+
+// Reads an opened file whole after checking its size (and reading no more than the limit
+// allows from a file whose size is not known in advance, such as a pipe).
+QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits &limits);
+
+// Throws StoreError("<source>: line N: more than M rows; a <kind> file may have at most M ...").
+void failTooManyRows(const QString &source, int line, const ImportLimits &limits);
+
+// A value for an error message: at most limits::kShownChars characters, then "…"; control
+// characters (a NUL byte, a line break) are shown as \0, \n, \xHH.
+QString shownValue(const QString &value);
+QString shownValue(const QByteArray &utf8);
+
+} // namespace headroom::store

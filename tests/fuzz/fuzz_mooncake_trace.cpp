@@ -1,0 +1,15 @@
+// Mooncake trace JSONL → requests → trace statistics (with the prefix hit rate).
+#include "fuzzsupport.h"
+
+#include "engine/trace.h"
+#include "store/tracereaders.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    headroom::fuzz::refusalsAreFine([&] {
+        const auto requests = headroom::store::parseMooncakeTrace(headroom::fuzz::bytesOf(data, size),
+                                                                  headroom::fuzz::kSource);
+        headroom::engine::analyseTrace(requests);
+    });
+    return 0;
+}
