@@ -15,6 +15,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
@@ -22,6 +23,7 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QThread>
 #include <QUrl>
 #include <atomic>
 #include <set>
@@ -263,6 +265,10 @@ void Workspace::Private::open()
         fileVersion = readSchemaVersion(db, path);
     }
 
+    // Tables under schema 0: another program may have created the workspace since the version
+    // was read (creation commits its tables and version at once), so read it again.
+    if (fileVersion == 0 && !db.tables().isEmpty() && !readOnly)
+        fileVersion = readSchemaVersion(db, path);
     if (fileVersion > kSchemaVersion)
         throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "
                                         "version reads up to %3). Open it with a newer "
@@ -295,8 +301,20 @@ void Workspace::Private::open()
         version = fileVersion;
         return;
     }
-    execStatement(db, QStringLiteral("PRAGMA journal_mode = WAL"), path,
-                  QStringLiteral("cannot switch to write-ahead logging"));
+    // SQLite answers a journal-mode switch that races another connection's with "locked" at
+    // once, without its busy handler: wait for the other program as an edit would.
+    QElapsedTimer waited;
+    waited.start();
+    for (QSqlQuery wal(db); !wal.exec(QStringLiteral("PRAGMA journal_mode = WAL"));) {
+        const QString code = wal.lastError().nativeErrorCode();
+        const bool busy = code == QLatin1String("5") || code == QLatin1String("6");
+        if (!busy || waited.elapsed() >= kBusyTimeoutMs) {
+            execStatement(db, QStringLiteral("PRAGMA journal_mode = WAL"), path,
+                          QStringLiteral("cannot switch to write-ahead logging"));
+            break;
+        }
+        QThread::msleep(5);
+    }
     if (needsUpgrade(db, path, fileVersion))
         migrateWorkspace(db, path);
     version = readSchemaVersion(db, path);
