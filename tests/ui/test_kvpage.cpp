@@ -90,7 +90,7 @@ TEST_CASE("KV chart has one line per variant over a log context axis from 1K to 
     CHECK(y->min() == 1);
     CHECK(y->max() >= lines.first()->at(0).y());
     // what all variants share (the model) moves from the legend into the title
-    CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B · TP 1");
+    CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B");
     CHECK(lines.first()->name() == "H100 SXM5 80GB · BF16/BF16");
     // marker lines at the chosen contexts are drawn but kept out of the legend
     CHECK(chart->series().size() == 4 + 2 * 3);

@@ -425,7 +425,7 @@ void KvPage::recompute()
     }
     if (first && curves.size() > 1)
         for (int i = 0; i < 4; ++i)
-            if (shared[size_t(i)])
+            if (shared[size_t(i)] && !(i == 3 && first->variant.tp == 1)) // TP 1 goes without saying
                 common << first->labelParts.value(i);
     const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
                                            : tr("Concurrent streams vs context length — %1")
