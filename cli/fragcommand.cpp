@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "format.h"
+#include "progress.h"
 
 #include "engine/frag.h"
 #include "store/fragtrace.h"
@@ -22,9 +23,9 @@ constexpr size_t kReplayTableRows = 20;
 constexpr qint64 kMaxSeed = 4294967295LL;
 
 const char kUsage[] = R"(usage: headroom frag --nodes FILE --tasks FILE --policy POLICY [--load F] [--seed N]
-                     [--reserve N] [--mode study|exact] [--json]
+                     [--reserve N] [--mode study|exact] [--json] [--progress]
        headroom frag --replay --nodes FILE --tasks FILE --policy POLICY [--duration-scale F]
-                     [--seed N] [--reserve N] [--mode study|exact] [--json]
+                     [--seed N] [--reserve N] [--mode study|exact] [--json] [--progress]
 
 Replays a task list onto a cluster with one placement policy, as the FGD study does
 (Weng et al., ATC 2023): nodes with GPUs only; the tasks shuffled with the seed, then tasks
@@ -53,6 +54,8 @@ options:
                     seed, which reproduces its published results; exact uses real-valued
                     scores and breaks ties by node order
   --json            print JSON instead of a table
+  --progress        write progress to standard error at every 10 % (on a terminal it is
+                    shown in place without this option)
 
 replay mode (--replay):
   Plays the tasks by their creation_time and deletion_time (seconds) instead. A task runs
@@ -251,7 +254,7 @@ int runFrag(const QStringList &argv, Context &context)
     const Args args(argv, {{QStringLiteral("nodes")}, {QStringLiteral("tasks")}, {QStringLiteral("policy")},
                            {QStringLiteral("load")}, {QStringLiteral("seed")}, {QStringLiteral("reserve")},
                            {QStringLiteral("replay"), false}, {QStringLiteral("duration-scale")}, {QStringLiteral("mode")},
-                           {QStringLiteral("json"), false}});
+                           {QStringLiteral("json"), false}, {QStringLiteral("progress"), false}});
     if (!args.positionals().isEmpty())
         throw UsageError(QStringLiteral("frag takes no positional arguments, got '%1'").arg(args.positionals().constFirst()));
     const auto nodesPath = args.text(QStringLiteral("nodes"));
@@ -293,6 +296,8 @@ int runFrag(const QStringList &argv, Context &context)
 
     const std::vector<frag::Node> nodes = store::readFragNodes(*nodesPath);
     const std::vector<frag::Task> tasks = store::readFragTasks(*tasksPath);
+    Progress progress(context.err(), QStringLiteral("frag"), args.has(QStringLiteral("progress")));
+    const auto report = [&progress](double fraction) { return progress(fraction); };
     if (replayMode) {
         frag::ReplayOptions replayOptions;
         replayOptions.policy = options.policy;
@@ -304,14 +309,16 @@ int runFrag(const QStringList &argv, Context &context)
                 throw UsageError(QStringLiteral("--duration-scale: must be above 0 and at most 1000000, got %1").arg(*scale));
             replayOptions.durationScale = *scale;
         }
-        const frag::ReplayResult replay = frag::replay(nodes, tasks, replayOptions);
+        const frag::ReplayResult replay = frag::replay(nodes, tasks, replayOptions, report);
+        progress.finish();
         if (args.has(QStringLiteral("json")))
             context.out() << jsonText(toJson(replay, options.mode));
         else
             writeReplayTable(context.out(), replay, options.mode, *nodesPath, *tasksPath, tasks.size());
         return 0;
     }
-    const frag::RunResult run = frag::simulate(nodes, tasks, options);
+    const frag::RunResult run = frag::simulate(nodes, tasks, options, report);
+    progress.finish();
     if (args.has(QStringLiteral("json")))
         context.out() << jsonText(toJson(run));
     else

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite (engine, store, UI
 # offscreen, CLI end to end), then every importer fuzz target for a short fixed time
-# (scripts/fuzz.sh, in build-fuzz/). Fails if any suite registered no tests, any test fails
-# or a fuzz target finds anything. HEADROOM_FUZZ_SECONDS sets the time per target (default 15).
+# (scripts/fuzz.sh, in build-fuzz/), then the engine and store suites under ASan and UBSan
+# (scripts/sanitize.sh, same folder). Fails if any suite registered no tests, any test fails,
+# a sanitizer reports or a fuzz target finds anything. HEADROOM_FUZZ_SECONDS sets the time per
+# fuzz target (default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -10,3 +12,4 @@ bash scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure --timeout 300
 bash scripts/fuzz.sh --seconds "${HEADROOM_FUZZ_SECONDS:-15}"
+bash scripts/sanitize.sh

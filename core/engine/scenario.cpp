@@ -16,7 +16,6 @@ namespace headroom::engine {
 namespace {
 
 constexpr int kMaxHorizonMonths = 120;
-constexpr int64_t kSmallFleetGpus = 8;
 constexpr int64_t kMaxPoolGpus = 1000000;
 constexpr double kGiB = 1073741824.0;
 // Keeps ceil(3.0000000001) from reading as 4 after floating-point sums of whole GPUs.

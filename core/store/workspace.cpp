@@ -25,6 +25,7 @@
 #include <QStringList>
 #include <QThread>
 #include <QUrl>
+#include <QUuid>
 #include <atomic>
 #include <set>
 
@@ -885,21 +886,34 @@ void Workspace::saveCopyAs(const QString &path) const
     const QFileInfo target(path);
     if (path.isEmpty())
         throw StoreError(QStringLiteral("No file given for the copy of workspace %1").arg(d->path));
-    if (target.exists())
-        throw StoreError(
-            QStringLiteral("Cannot save a copy as %1: the file already exists").arg(path));
+    // A symbolic link, even a dangling one, is never written through.
+    if (target.exists() || target.isSymLink())
+        throw StoreError(QStringLiteral("Cannot save a copy as %1: %2")
+                             .arg(path, target.isSymLink() ? QStringLiteral("it is a symbolic link; name the file it points to instead")
+                                                           : QStringLiteral("the file already exists")));
     if (!QDir().mkpath(target.absolutePath()))
         throw StoreError(QStringLiteral("Cannot save a copy as %1: cannot create the folder %2")
                              .arg(path, target.absolutePath()));
 
-    // VACUUM INTO (SQLite 3.27+) writes a consistent, compacted snapshot in one statement.
+    // VACUUM INTO (SQLite 3.27+) writes a consistent, compacted snapshot in one statement, to a
+    // hidden file beside the target; renaming it into place (never over an existing file or
+    // link) means the target is either absent or the whole copy.
+    const QString partial = target.absoluteDir().filePath(
+        QStringLiteral(".%1.%2.partial").arg(target.fileName(), QUuid::createUuid().toString(QUuid::Id128).left(12)));
     QSqlQuery query(d->database());
     query.prepare(QStringLiteral("VACUUM INTO :target"));
-    query.bindValue(QStringLiteral(":target"), target.absoluteFilePath());
+    query.bindValue(QStringLiteral(":target"), partial);
     if (!query.exec()) {
         const QString reason = query.lastError().text();
-        QFile::remove(target.absoluteFilePath());
+        QFile::remove(partial);
         throw StoreError(QStringLiteral("Cannot save a copy as %1: %2").arg(path, reason));
+    }
+    if (!QFile::rename(partial, target.absoluteFilePath())) {
+        QFile::remove(partial);
+        const QFileInfo now(path);
+        throw StoreError(QStringLiteral("Cannot save a copy as %1: %2")
+                             .arg(path, now.exists() || now.isSymLink() ? QStringLiteral("the file already exists")
+                                                                       : QStringLiteral("cannot rename the copy into place")));
     }
 }
 

@@ -92,6 +92,29 @@ TEST_CASE("frag counts tasks that fit no node by size")
     CHECK(failed["cpu_only"].toInt() == 0);
 }
 
+TEST_CASE("frag --progress reports on standard error while the result stays on standard output")
+{
+    // Ten tiny tasks (0.001 GPU each) on the default cluster at load 1.3: about 8 million
+    // placements, the run that gave no sign of life before.
+    CliFixture ws;
+    QByteArray tiny = kPodHeader;
+    for (int i = 0; i < 10; ++i)
+        tiny += "tiny" + QByteArray::number(i) + ",0,0,1,1\n";
+    const QString tasks = ws.writeFile("tiny.csv", tiny);
+    RUN_HEADROOM(r, ws, {"frag", "--nodes", kNodes, "--tasks", tasks, "--policy", "fgd", "--json", "--progress"});
+    REQUIRE(r.exitCode == 0);
+    CHECK(parseJsonObject(r.out)["at_100"].toObject()["allocated_pct"].toDouble() > 99);
+    const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+    QStringList expected;
+    for (int tenth = 0; tenth <= 10; ++tenth)
+        expected << QStringLiteral("frag: %1 %").arg(tenth * 10);
+    CHECK(lines == expected);
+
+    RUN_HEADROOM(quiet, ws, {"frag", "--nodes", kNodes, "--tasks", tasks, "--policy", "firstfit", "--load", "0.01", "--json"});
+    REQUIRE(quiet.exitCode == 0);
+    CHECK(quiet.err.isEmpty());
+}
+
 TEST_CASE("frag refuses bad input with exit code 2")
 {
     CliFixture ws;

@@ -150,7 +150,7 @@ TEST_CASE("the scheduler's running fragmentation equals the measure of every nod
     const std::vector<Task> tasks = {task(4000, 1, 300), task(2000, 1, 1000), task(8000, 0, 0),
                                      task(4000, 2, 1000, {"G2"}), task(1000, 1, 700), task(12000, 1, 250)};
     const TargetWorkload workload = targetWorkload(tasks, 1.0);
-    for (const auto [policy, mode] : policyModes()) {
+    for (const auto &[policy, mode] : policyModes()) {
         INFO(std::string(toString(policy)) << ", " << std::string(toString(mode)));
         Scheduler scheduler(nodes, workload, policy, 3, 0, mode);
         for (int round = 0; round < 3; ++round) {

@@ -3,6 +3,9 @@
 #include "store/catalogjson.h"
 #include "store/workspace.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <algorithm>
 
@@ -225,6 +228,9 @@ TEST_CASE("save a copy writes a workspace that opens with the same content")
     REQUIRE(f.workspace.removeModel(QStringLiteral("llama-3.1-8b")));
     const QString copyPath = f.dir.filePath(QStringLiteral("copies/copy.headroom"));
     f.workspace.saveCopyAs(copyPath);
+    // The whole copy and nothing else: no partial file is left beside it.
+    CHECK(QDir(f.dir.filePath(QStringLiteral("copies"))).entryList(QDir::Files | QDir::Hidden)
+          == QStringList{QStringLiteral("copy.headroom")});
 
     f.workspace.putGpu(sampleGpu("after-the-copy"));
     Workspace copy(copyPath);
@@ -234,6 +240,28 @@ TEST_CASE("save a copy writes a workspace that opens with the same content")
     CHECK(copy.models().size() == f.workspace.models().size());
     CHECK_FALSE(copy.model(QStringLiteral("llama-3.1-8b")).has_value());
     CHECK(copy.gpus().size() + 1 == f.workspace.gpus().size());
+}
+
+TEST_CASE("save a copy never writes through a symbolic link, dangling or not")
+{
+    Fixture f;
+    const QString elsewhere = f.dir.filePath(QStringLiteral("elsewhere.headroom"));
+    const QString dangling = f.dir.filePath(QStringLiteral("dangling.headroom"));
+    REQUIRE(QFile::link(elsewhere, dangling));
+    CHECK(storeErrorOf([&] { f.workspace.saveCopyAs(dangling); })
+          == "Cannot save a copy as " + dangling.toStdString()
+                 + ": it is a symbolic link; name the file it points to instead");
+    CHECK_FALSE(QFileInfo::exists(elsewhere));
+    CHECK(QFileInfo(dangling).isSymLink());
+
+    const QString target = f.dir.filePath(QStringLiteral("kept.txt"));
+    writeBytes(target, "keep me");
+    const QString live = f.dir.filePath(QStringLiteral("live.headroom"));
+    REQUIRE(QFile::link(target, live));
+    CHECK_THAT(storeErrorOf([&] { f.workspace.saveCopyAs(live); }), Contains("symbolic link"));
+    CHECK(readBytes(target) == "keep me");
+    // Nothing is left beside the refused targets.
+    CHECK(QDir(f.dir.path()).entryList(QDir::Hidden | QDir::Files | QDir::System).filter(QStringLiteral(".partial")).isEmpty());
 }
 
 TEST_CASE("save a copy refuses an existing file and leaves it alone")

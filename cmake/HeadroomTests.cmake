@@ -1,0 +1,28 @@
+# headroom_add_test: shared by the test tree (tests/CMakeLists.txt) and the sanitizer build
+# (HEADROOM_FUZZ=ON), which builds the engine and store suites with ASan and UBSan.
+find_package(Catch2 2.13 REQUIRED)
+include(Catch)
+
+# headroom_add_test(<target> <prefix> [GUI] SOURCES ... LIBS ...)
+# Registers every Catch2 test case with CTest under "<prefix>: <name>".
+function(headroom_add_test target prefix)
+  cmake_parse_arguments(ARG "GUI;QT" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE Catch2::Catch2 ${ARG_LIBS})
+  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
+  if(ARG_QT OR ARG_GUI)
+    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support/testmain.cpp)
+    target_link_libraries(${target} PRIVATE Qt6::Core)
+  endif()
+  if(ARG_GUI)
+    target_compile_definitions(${target} PRIVATE HEADROOM_TEST_GUI)
+  endif()
+  target_compile_definitions(${target} PRIVATE
+    HEADROOM_SHARED_DATA="${HEADROOM_SHARED_DATA}"
+    HEADROOM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  # --warn NoTests fails a test whose name filter matches nothing (e.g. a name split at ";").
+  catch_discover_tests(${target} TEST_PREFIX "${prefix}: "
+    EXTRA_ARGS --warn NoTests
+    PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen"
+               SKIP_REGULAR_EXPRESSION "SKIPPED: public traces not found at")
+endfunction()
