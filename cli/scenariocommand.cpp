@@ -176,7 +176,8 @@ int runEvaluate(const Args &args, Context &context)
             ++priced;
         table.addRow({qs(p.name), qs(p.gpuId), tierText(p.tier), qs(std::string(engine::toString(p.partitioning))),
                       formatInteger(p.gpus) + (p.autoSized ? QStringLiteral(" (auto)") : QString()),
-                      percentText(p.utilization), countOf(p.headroomAtPeak, QStringLiteral("GPU"), QStringLiteral("GPUs")),
+                      percentText(p.utilization), countOf(p.headroomAtPeak, QStringLiteral("GPU"), QStringLiteral("GPUs"))
+                          + QStringLiteral(" (%1 planned, %2 spare)").arg(formatInteger(p.plannedHeadroomGpus), formatInteger(p.spareAtPeak)),
                       p.priced ? rateText(p.ratePerGpuHour) : unpriced,
                       p.priced ? moneyText(shown.perDay.parts[at]) : unpriced,
                       p.priced ? moneyText(shown.perMonth.parts[at]) : unpriced,

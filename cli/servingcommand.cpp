@@ -87,7 +87,8 @@ void print(const engine::ServingAssumptions &a, bool json, Context &context)
         context.out() << QStringLiteral("%1  %2\n").arg(label + QLatin1Char(':'), -29).arg(value);
 }
 
-double fraction(const Args &args, const char *flag, double current)
+// The number given with --FLAG, or `current` when the flag is absent (validate() checks the range).
+double numberOr(const Args &args, const char *flag, double current)
 {
     return args.number(QLatin1String(flag)).value_or(current);
 }
@@ -105,7 +106,7 @@ engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions
         any = any || args.has(QLatin1String(f.flag));
     if (!any)
         throw UsageError(QStringLiteral("serving set needs at least one option (see headroom serving --help)"));
-    a.memoryUtilization = fraction(args, "memory-utilization", a.memoryUtilization);
+    a.memoryUtilization = numberOr(args, "memory-utilization", a.memoryUtilization);
     if (const auto gib = args.number(QStringLiteral("reserve-gib"))) {
         if (!(*gib >= 0 && *gib <= 1024))
             throw UsageError(QStringLiteral("--reserve-gib: must be between 0 and 1024, got %1").arg(formatDecimal(*gib, 6)));
@@ -113,12 +114,12 @@ engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions
     }
     if (const auto block = args.integer(QStringLiteral("block-size"), 1, 1024))
         a.blockSize = int(*block);
-    a.prefillEfficiency = fraction(args, "prefill-efficiency", a.prefillEfficiency);
-    a.decodeBandwidthEfficiency = fraction(args, "decode-bandwidth-efficiency", a.decodeBandwidthEfficiency);
-    a.decodeComputeEfficiency = fraction(args, "decode-compute-efficiency", a.decodeComputeEfficiency);
-    a.plannedHeadroom = fraction(args, "planned-headroom", a.plannedHeadroom);
-    a.inFlightQuantile = fraction(args, "in-flight-quantile", a.inFlightQuantile);
-    a.queueingAllowanceMs = fraction(args, "queueing-allowance-ms", a.queueingAllowanceMs);
+    a.prefillEfficiency = numberOr(args, "prefill-efficiency", a.prefillEfficiency);
+    a.decodeBandwidthEfficiency = numberOr(args, "decode-bandwidth-efficiency", a.decodeBandwidthEfficiency);
+    a.decodeComputeEfficiency = numberOr(args, "decode-compute-efficiency", a.decodeComputeEfficiency);
+    a.plannedHeadroom = numberOr(args, "planned-headroom", a.plannedHeadroom);
+    a.inFlightQuantile = numberOr(args, "in-flight-quantile", a.inFlightQuantile);
+    a.queueingAllowanceMs = numberOr(args, "queueing-allowance-ms", a.queueingAllowanceMs);
     if (const auto text = args.text(QStringLiteral("kv-residency"))) {
         const auto residency = engine::parseKvResidency(text->toStdString());
         if (!residency)

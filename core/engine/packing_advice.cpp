@@ -2,18 +2,19 @@
 
 namespace headroom::engine {
 
-namespace {
-constexpr long kSmallFleetGpus = 8;
-}
-
-std::vector<PackingAdvice> packingAdvice(const std::vector<PackingCandidate> &candidates, long fleetGpus)
+std::vector<PackingAdvice> packingAdvice(const std::vector<PackingCandidate> &candidates, long fleetGpus,
+                                         long gpusSaved)
 {
     std::vector<PackingAdvice> out;
-    if (fleetGpus > 0 && fleetGpus < kSmallFleetGpus)
+    if (fleetGpus > 0 && fleetGpus < kSmallFleetGpus) {
+        const std::string saved = gpusSaved > 0 ? "the " + std::to_string(gpusSaved) + (gpusSaved == 1 ? " GPU" : " GPUs")
+                                                      + " partitioning saves here"
+                                                : "the few GPUs they could save";
         out.push_back({"fleet", "skip the partitioning machinery",
-                       "a fleet of " + std::to_string(fleetGpus) +
-                           " GPUs is under ~8: MIG layouts, sharing policies and their operations cost more "
-                           "than the few GPUs they could save"});
+                       "a fleet of " + std::to_string(fleetGpus) + " GPUs is under the threshold of ~"
+                           + std::to_string(kSmallFleetGpus)
+                           + ": MIG layouts, sharing policies and their operations cost more than " + saved});
+    }
     for (const PackingCandidate &c : candidates) {
         if (c.workloadClass == "flagship")
             out.push_back({c.name, "give it exclusive GPUs",

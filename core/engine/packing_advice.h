@@ -23,6 +23,10 @@ struct PackingAdvice {
 // Rules: flagship interactive serving → exclusive GPUs; training → never pack; fleets under
 // about 8 GPUs → skip the machinery; flat 24/7 traffic → skip elasticity; regulated or
 // tenant-isolated → MIG or nothing (never time-slicing or MPS).
-std::vector<PackingAdvice> packingAdvice(const std::vector<PackingCandidate> &candidates, long fleetGpus);
+// `fleetGpus` is the fleet as it is run without partitioning (the threshold asks whether the
+// machinery is worth adopting); `gpusSaved`, when known (> 0), is named in the reason.
+constexpr long kSmallFleetGpus = 8;
+std::vector<PackingAdvice> packingAdvice(const std::vector<PackingCandidate> &candidates, long fleetGpus,
+                                         long gpusSaved = 0);
 
 } // namespace headroom::engine

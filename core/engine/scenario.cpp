@@ -798,7 +798,9 @@ void Evaluator::sizeAndServe()
         int64_t planned = 0;
         for (const PoolWorkload &w : out.workloads)
             planned += w.plannedHeadroomGpus;
-        out.headroomAtPeak = out.gpus - peakUsed + planned;
+        out.plannedHeadroomGpus = planned;
+        out.spareAtPeak = out.gpus - peakUsed;
+        out.headroomAtPeak = out.spareAtPeak + planned;
         const double provisioned = out.gpuHoursProvisioned.toDouble();
         out.utilization = provisioned > 0 ? out.gpuHoursUsed.toDouble() / provisioned : 0.0;
     }

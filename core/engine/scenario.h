@@ -173,7 +173,11 @@ struct PoolResult {
     Decimal gpuHoursUsed;                   // over the evaluated hours
     Decimal gpuHoursProvisioned;            // static: gpus × hours; elastic: billed = used
     int64_t peakNeedGpus = 0;               // largest hourly need routed to this pool
-    int64_t headroomAtPeak = 0;             // GPUs free at the busiest hour: gpus − peak used + planned headroom
+    // Headroom at the busiest hour, in two parts: the headroom inference sizing planned into the
+    // need (free by design, counted in the peak need) and the GPUs spare beyond what was used.
+    int64_t plannedHeadroomGpus = 0;        // sum of the workloads' planned headroom here
+    int64_t spareAtPeak = 0;                // gpus − peak GPUs used
+    int64_t headroomAtPeak = 0;             // spareAtPeak + plannedHeadroomGpus
     int64_t unservedGpuHours = 0;           // need above a fixed pool with nowhere to go
     bool priced = false;                    // false: the rate card gives no price (cost shows 0, warned)
     std::string rateCardKey;                // RateCard::key() of the card used

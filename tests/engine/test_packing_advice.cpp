@@ -41,4 +41,9 @@ TEST_CASE("when not to pack: fleets under eight GPUs skip the machinery", "[mig]
     CHECK(small.front().subject == "fleet");
     CHECK(small.front().reason.find("6 GPUs") != std::string::npos);
     CHECK(packingAdvice({{"tool", "internal", "none", false}}, 8).empty());
+    // With the saving known, the reason weighs the threshold against it.
+    const auto named = packingAdvice({}, 5, 4);
+    REQUIRE(named.size() == 1);
+    CHECK(named.front().reason == "a fleet of 5 GPUs is under the threshold of ~8: MIG layouts, sharing policies and "
+                                  "their operations cost more than the 4 GPUs partitioning saves here");
 }

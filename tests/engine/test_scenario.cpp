@@ -84,6 +84,8 @@ TEST_CASE("A static owned pool of 16 GPUs at 3.99 costs the golden 1532.16 a day
     CHECK(p.utilization == Approx(0.625));
     CHECK(p.peakNeedGpus == 12);
     // 16 − 12 used at peak + 2 planned.
+    CHECK(p.spareAtPeak == 4);
+    CHECK(p.plannedHeadroomGpus == 2);
     CHECK(p.headroomAtPeak == 6);
     CHECK(p.hourlyUsed.size() == 8760);
     CHECK(p.hourlyUsed[0] == 6);
@@ -109,6 +111,9 @@ TEST_CASE("An elastic fleet averaging 10 GPUs at 3.99 costs the golden 957.60 a 
     CHECK(p.utilization == Approx(1.0));
     CHECK(p.costPerDay == usd("957.60"));
     CHECK(p.costPerMonth == usd("28728.00"));
+    // An elastic pool grows to its peak: nothing spare, the 2 planned GPUs are the headroom.
+    CHECK(p.spareAtPeak == 0);
+    CHECK(p.plannedHeadroomGpus == 2);
     CHECK(p.headroomAtPeak == 2);
     CHECK(r.costPerDay == usd("957.60"));
     CHECK(r.elasticPeakGpus == 12);
@@ -282,7 +287,7 @@ TEST_CASE("Shared pools pack workloads as MIG tenants", "[scenario]")
         // 2 × 4.00 × 24 = 192.00 a day.
         CHECK(p.costPerDay == usd("192.00"));
         // A 2-GPU fleet carrying MIG.
-        CHECK(hasWarning(r, "small_fleet_sharing", "mig", "under ~8"));
+        CHECK(hasWarning(r, "small_fleet_sharing", "mig", "under the threshold of ~8"));
     }
     SECTION("an explicit layout of 7 × 1g.10gb per GPU, 14 GPUs fixed: 98 slots, 14 used")
     {

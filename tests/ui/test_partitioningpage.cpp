@@ -37,6 +37,25 @@ TEST_CASE("Golden: 40 one-slice tenants need 6 H100 with MIG and 40 without")
     CHECK(page.summary().contains("6 H100"));
 }
 
+TEST_CASE("The headline states the saving and the small-fleet advice judges the fleet run without MIG")
+{
+    TempWorkspace ws;
+    ui::PartitioningPage page(*ws);
+    auto *warnings = page.findChild<QLabel *>("migWarnings");
+    REQUIRE(warnings);
+    // 40 tenants on 40 GPUs without MIG: a fleet well past the threshold, whatever MIG packs it into.
+    page.setTenants(smallTenants(40));
+    CHECK(page.summary().contains("MIG saves 34 of 40 H100"));
+    CHECK(page.summary().contains("6 with MIG instead of 40"));
+    CHECK_FALSE(warnings->text().contains("skip the partitioning machinery"));
+    // Five tenants: five GPUs without MIG, under the threshold; the advice names what MIG saves.
+    page.setTenants(smallTenants(5));
+    CHECK(page.summary().contains("MIG saves 4 of 5 H100"));
+    CHECK(warnings->text().contains("skip the partitioning machinery"));
+    CHECK(warnings->text().contains("a fleet of 5 GPUs is under the threshold of ~8"));
+    CHECK(warnings->text().contains("the 4 GPUs partitioning saves here"));
+}
+
 TEST_CASE("The layout view paints every GPU row and exports as a vector PDF")
 {
     TempWorkspace ws;

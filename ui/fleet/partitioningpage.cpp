@@ -20,6 +20,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::ui {
@@ -287,9 +288,14 @@ void PartitioningPage::recompute()
             line += tr(" (cold swap %1 s)").arg(option.coldSwapSeconds, 0, 'f', 3);
         modes << line;
     }
-    m_summary->setText(tr("<b>%1 %2 with MIG</b> instead of %3 with one model per GPU — %4 (lower bound %5). "
+    // The saving first, then the layout that gives it; the advice below judges whether the
+    // machinery is worth it by the fleet run without partitioning.
+    const int64_t saved = std::max<int64_t>(m_pack.gpusWithoutMig - m_pack.gpus, 0);
+    const QString saving = saved > 0 ? tr("MIG saves %1 of %2 %3").arg(formatCount(saved), formatCount(m_pack.gpusWithoutMig), gpuName)
+                                     : tr("MIG saves no %1 here").arg(gpuName);
+    m_summary->setText(tr("<b>%1</b>: %2 with MIG instead of %3 with one model per GPU — %4 (lower bound %5). "
                           "Slice memory used by tenants: %6 %.<br>%7")
-                           .arg(formatCount(m_pack.gpus), gpuName, formatCount(m_pack.gpusWithoutMig),
+                           .arg(saving, formatCount(m_pack.gpus), formatCount(m_pack.gpusWithoutMig),
                                 m_pack.optimal ? tr("proven minimum") : tr("heuristic"),
                                 formatCount(m_pack.lowerBound))
                            .arg(m_pack.memoryUtilization * 100, 0, 'f', 0)
@@ -303,7 +309,7 @@ void PartitioningPage::recompute()
     QStringList lines;
     for (const std::string &w : m_pack.oomWarnings)
         lines << tr("<span style='color:#c0392b'>OOM risk:</span> %1").arg(QString::fromStdString(w).toHtmlEscaped());
-    for (const auto &a : engine::packingAdvice(candidates, long(m_pack.gpus)))
+    for (const auto &a : engine::packingAdvice(candidates, long(m_pack.gpusWithoutMig), long(saved)))
         lines << tr("<b>%1 — %2:</b> %3")
                      .arg(QString::fromStdString(a.subject).toHtmlEscaped(), QString::fromStdString(a.advice).toHtmlEscaped(),
                           QString::fromStdString(a.reason).toHtmlEscaped());

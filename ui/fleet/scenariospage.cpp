@@ -71,6 +71,12 @@ QString percent(double ratio, int decimals = 1)
     return QLocale(QLocale::English).toString(ratio * 100.0, 'f', decimals) + QStringLiteral(" %");
 }
 
+// "1 GPU", "48 GPUs".
+QString gpuCount(int64_t count)
+{
+    return count == 1 ? QObject::tr("1 GPU") : QObject::tr("%1 GPUs").arg(formatCount(count));
+}
+
 QString jsonOf(const Scenario &s)
 {
     return QString::fromUtf8(store::scenarioJsonText(s));
@@ -1163,7 +1169,9 @@ void ScenariosPage::showResult()
     m_resultTable->setHorizontalHeaderLabels(headers);
     m_resultTable->horizontalHeaderItem(4)->setToolTip(tr("Static: provisioned. Elastic: the most in use at once"));
     m_resultTable->horizontalHeaderItem(6)->setToolTip(
-        tr("GPUs free at the peak hour: provisioned − peak need + the headroom sizing plans in"));
+        tr("GPUs free at the busiest hour, in two parts: the headroom inference sizing planned into the need "
+           "(free by design, so latency targets hold through a burst; counted in the peak need) and the GPUs "
+           "spare beyond it (provisioned − used at the peak)"));
     m_resultTable->horizontalHeaderItem(7)->setToolTip(tr("GPU-hours used ÷ GPU-hours paid for"));
     m_resultTable->horizontalHeaderItem(11)->setToolTip(
         tr("The term's real hours: %1 h from %2 to %3").arg(formatCount(r.termHours), qs(r.startDate), qs(r.endDate)));
@@ -1191,7 +1199,12 @@ void ScenariosPage::showResult()
                                                      .arg(p.criticalFractile, 0, 'f', 3)
                                                : tr("Sized for you"));
         cell(i, 5, formatCount(p.peakNeedGpus));
-        cell(i, 6, formatCount(p.headroomAtPeak));
+        cell(i, 6, tr("%1 (%2 planned, %3 spare)")
+                       .arg(formatCount(p.headroomAtPeak), formatCount(p.plannedHeadroomGpus), formatCount(p.spareAtPeak)))
+            ->setToolTip(tr("At the busiest hour: %1 planned by inference sizing (inside the peak need of %2) and %3 "
+                            "spare (%4 provisioned − %5 used)")
+                             .arg(gpuCount(p.plannedHeadroomGpus), formatCount(p.peakNeedGpus), gpuCount(p.spareAtPeak),
+                                  formatCount(p.gpus), formatCount(p.gpus - p.spareAtPeak)));
         cell(i, 7, percent(p.utilization));
         if (p.priced) {
             cell(i, 8, qs(p.ratePerGpuHour.displayRate()) + QStringLiteral(" ") + qs(p.ratePerGpuHour.currency))
@@ -1247,6 +1260,12 @@ void ScenariosPage::showResult()
                            .arg(money(p.commitment->total), qs(p.commitment->startDate), qs(p.commitment->endDate),
                                 money(p.commitment->upfront), money(p.commitment->inHorizon),
                                 percent(p.commitment->shareConsumed));
+    for (const auto &p : r.pools)
+        if (p.headroomAtPeak > 0)
+            summary += tr(" At its busiest hour <b>%1</b> has %2 of headroom: %3 planned by inference sizing and %4 "
+                          "spare.")
+                           .arg(qs(p.name).toHtmlEscaped(), gpuCount(p.headroomAtPeak),
+                                formatCount(p.plannedHeadroomGpus), formatCount(p.spareAtPeak));
     if (const double idle = 1.0 - r.utilization; r.staticGpus > 0 && idle > 0.2)
         summary += tr(" %1 of the GPU-hours paid for sit idle: packing or an elastic top would recover part of it.")
                        .arg(percent(idle, 0));

@@ -155,11 +155,7 @@ QWidget *KvPage::buildInputs()
     m_servingSummary = new QLabel(servingBox);
     m_servingSummary->setObjectName("kvServingSummary");
     m_servingSummary->setWordWrap(true);
-    auto *editServing = new QPushButton(tr("Serving &assumptions…"), servingBox);
-    editServing->setObjectName("kvEditServing");
-    editServing->setToolTip(tr("Memory utilization, runtime reserve and block size for every page of the workspace"));
-    connect(editServing, &QPushButton::clicked, this,
-            [this] { ServingAssumptionsDialog::edit(m_workspace, m_undoStack, this); });
+    auto *editServing = ServingAssumptionsDialog::editButton(m_workspace, m_undoStack, this, "kvEditServing");
     m_prefix = new QSpinBox(servingBox);
     m_prefix->setObjectName("kvPrefix");
     m_prefix->setRange(0, 1'000'000);

@@ -186,4 +186,16 @@ QString ServingAssumptionsDialog::summary(const engine::ServingAssumptions &a)
         .arg(a.plannedHeadroom * 100, 0, 'g', 4);
 }
 
+QPushButton *ServingAssumptionsDialog::editButton(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent,
+                                                  const QString &objectName)
+{
+    auto *button = new QPushButton(tr("Serving &assumptions…"), parent);
+    button->setObjectName(objectName);
+    button->setToolTip(tr("Memory utilization, runtime reserve, block size, efficiencies, planned headroom, in-flight "
+                          "quantile and KV residency for every page of the workspace (Edit ▸ Serving Assumptions)"));
+    connect(button, &QPushButton::clicked, parent,
+            [&workspace, undoStack, parent] { edit(workspace, undoStack, parent); });
+    return button;
+}
+
 } // namespace headroom::ui

@@ -7,6 +7,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 class QUndoStack;
 
@@ -35,6 +36,9 @@ public:
     static void apply(store::Workspace &workspace, QUndoStack *undoStack, const engine::ServingAssumptions &after);
     // One line for the pages: "Memory utilization 0.90 · reserve 2.0 GiB · block 16 tokens · …".
     static QString summary(const engine::ServingAssumptions &assumptions);
+    // The "Serving assumptions…" button a page shows beside its summary of them; it opens edit().
+    static QPushButton *editButton(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent,
+                                   const QString &objectName);
 
 private:
     QDoubleSpinBox *m_utilization = nullptr;

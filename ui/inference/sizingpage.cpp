@@ -204,12 +204,7 @@ QWidget *SizingPage::buildInputs()
     m_servingSummary = new QLabel(residencyBox);
     m_servingSummary->setObjectName("sizingServingSummary");
     m_servingSummary->setWordWrap(true);
-    auto *editServing = new QPushButton(tr("Serving &assumptions…"), residencyBox);
-    editServing->setObjectName("sizingEditServing");
-    editServing->setToolTip(tr("Utilization, reserve, block size, efficiencies, planned headroom, in-flight quantile "
-                               "and KV residency for every page of the workspace"));
-    connect(editServing, &QPushButton::clicked, this,
-            [this] { ServingAssumptionsDialog::edit(m_workspace, m_undoStack, this); });
+    auto *editServing = ServingAssumptionsDialog::editButton(m_workspace, m_undoStack, this, "sizingEditServing");
     residencyLayout->addWidget(m_residency);
     residencyLayout->addWidget(residencyHelp);
     residencyLayout->addWidget(m_servingSummary);
