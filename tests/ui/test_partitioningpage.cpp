@@ -34,7 +34,7 @@ TEST_CASE("Golden: 40 one-slice tenants need 6 H100 with MIG and 40 without")
     CHECK(page.packResult().gpus == 6);
     CHECK(page.packResult().gpusWithoutMig == 40);
     CHECK(page.layoutView()->picture().layouts.size() == 6);
-    CHECK(page.summary().contains("6 H100"));
+    CHECK(page.summary().contains("MIG saves 34 of 40 H100"));
 }
 
 TEST_CASE("The headline states the saving and the small-fleet advice judges the fleet run without MIG")
