@@ -383,10 +383,13 @@ private:
         m_inFlightArea += double(m_inFlightTotal) * (timeS - m_lastChangeS);
         m_lastChangeS = timeS;
         auto &log = m_changes[size_t(replica)];
+        const int64_t held = r.heldBlocks();
+        if (!log.empty() && log.back().inFlight == r.inFlight && log.back().held == held)
+            return; // nothing the series shows has changed
         if (!log.empty() && log.back().timeS == timeS)
-            log.back() = {timeS, r.inFlight, r.heldBlocks()};
+            log.back() = {timeS, r.inFlight, held};
         else
-            log.push_back({timeS, r.inFlight, r.heldBlocks()});
+            log.push_back({timeS, r.inFlight, held});
     }
 
     void arrive(int index, double timeS)
