@@ -10,6 +10,7 @@
 #include "kvcommand.h"
 #include "linkcommand.h"
 #include "servingcommand.h"
+#include "simulatecommand.h"
 #include "migcommand.h"
 #include "scenariocommand.h"
 #include "sizecommand.h"
@@ -38,7 +39,7 @@ const std::vector<Command> &commands()
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
                                              forecastCommand(), trainCommand(), scenarioCommand(),
-                                             autoscaleCommand(), servingCommand()};
+                                             autoscaleCommand(), servingCommand(), simulateCommand()};
     return all;
 }
 

@@ -139,6 +139,22 @@ std::string replicasText(int64_t count)
 
 } // namespace
 
+ReplicaRoofline replicaRoofline(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
+                                const KvResult &kv, int tp, const ServingAssumptions &assumptions)
+{
+    ReplicaRoofline roofline;
+    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
+    roofline.weightsBytes = kv.weightsBytes;
+    roofline.kvPerToken = kv.perToken;
+    roofline.tp = tp;
+    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
+    roofline.tflops = computeTflops(gpu, weights);
+    roofline.prefillEfficiency = assumptions.prefillEfficiency;
+    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
+    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
+    return roofline;
+}
+
 std::string_view toString(KvResidency residency)
 {
     return residency == KvResidency::Session ? "session" : "request";
@@ -246,16 +262,7 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
               perStream);
 
     // The replica's roofline (goodput module): prefill and decode times for both sides.
-    ReplicaRoofline roofline;
-    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
-    roofline.weightsBytes = kv.weightsBytes;
-    roofline.kvPerToken = kv.perToken;
-    roofline.tp = tp;
-    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
-    roofline.tflops = computeTflops(gpu, w.weights);
-    roofline.prefillEfficiency = assumptions.prefillEfficiency;
-    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
-    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
+    const ReplicaRoofline roofline = replicaRoofline(model, gpu, w.weights, kv, tp, assumptions);
     const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
         + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
 

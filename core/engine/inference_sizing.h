@@ -1,5 +1,6 @@
 #pragma once
 
+#include "goodput.h"
 #include "kv.h"
 #include "workload.h"
 
@@ -39,6 +40,12 @@ bool operator==(const ServingAssumptions &a, const ServingAssumptions &b);
 // memory_utilization, reserve_bytes, block_size, prefill_efficiency, ...), shared by the
 // workspace, the editor and the CLI.
 std::vector<FieldProblem> validate(const ServingAssumptions &assumptions);
+
+// The roofline of one replica of `tp` GPUs serving `model` at `weights` precision: active
+// parameters (MoE: active, else total), the weights and KV bytes per rank from `kv`, the
+// GPU's bandwidth and the TFLOPS the weights compute at, and the assumptions' efficiencies.
+ReplicaRoofline replicaRoofline(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
+                                const KvResult &kv, int tp, const ServingAssumptions &assumptions);
 
 // What-if overrides on top of the profile.
 struct SizingOverrides {

@@ -1,5 +1,6 @@
 #include "engine/errors.h"
 #include "publictraces.h"
+#include "tracefiles.h"
 #include "engine/trace.h"
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,7 @@
 #include <vector>
 
 using namespace headroom::engine;
+using headroom::test::readMooncake;
 
 namespace {
 
@@ -52,39 +54,6 @@ std::vector<TraceRequest> readAzure(const std::string &path, size_t *lines)
         r.timestampS = azureSeconds(line.substr(0, first));
         r.promptTokens = std::stoll(line.substr(first + 1, second - first - 1));
         r.outputTokens = std::stoll(line.substr(second + 1));
-        requests.push_back(r);
-    }
-    return requests;
-}
-
-int64_t integerAfter(const std::string &line, const std::string &key)
-{
-    const size_t at = line.find("\"" + key + "\":");
-    REQUIRE(at != std::string::npos);
-    return std::stoll(line.substr(at + key.size() + 3));
-}
-
-// {"timestamp": ms, "input_length": n, "output_length": n, "hash_ids": [..]} per line.
-std::vector<TraceRequest> readMooncake(const std::string &path)
-{
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    std::vector<TraceRequest> requests;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty())
-            continue;
-        TraceRequest r;
-        r.timestampS = double(integerAfter(line, "timestamp")) / 1000.0;
-        r.promptTokens = integerAfter(line, "input_length");
-        r.outputTokens = integerAfter(line, "output_length");
-        size_t at = line.find('[', line.find("\"hash_ids\""));
-        const size_t end = line.find(']', at);
-        while (++at < end) {
-            size_t used = 0;
-            r.blockHashes.push_back(std::stoll(line.substr(at), &used));
-            at += used; // now at ',' or ']'
-        }
         requests.push_back(r);
     }
     return requests;
