@@ -14,6 +14,7 @@
 #include "scenariocommand.h"
 #include "sizecommand.h"
 #include "tracecommand.h"
+#include "trackcommand.h"
 #include "traincommand.h"
 #include "transfercommand.h"
 
@@ -38,7 +39,7 @@ const std::vector<Command> &commands()
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
                                              forecastCommand(), trainCommand(), scenarioCommand(),
-                                             autoscaleCommand(), servingCommand()};
+                                             autoscaleCommand(), servingCommand(), trackCommand()};
     return all;
 }
 
