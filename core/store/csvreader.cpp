@@ -60,7 +60,7 @@ public:
                 } else if (isLineBreak(c)) {
                     endRecord();
                 } else {
-                    append(c);
+                    appendRun(c);
                     m_state = State::Unquoted;
                 }
                 break;
@@ -135,6 +135,31 @@ private:
         return c == QLatin1Char('\n');
     }
 
+    // Appends `c` and the ordinary characters after it up to the next comma, quote, line
+    // break or NUL in one step (the common case of an unquoted field).
+    void appendRun(QChar c)
+    {
+        qsizetype end = m_pos + 1;
+        while (end < m_text.size()) {
+            const char16_t u = m_text.at(end).unicode();
+            if (u == u',' || u == u'"' || u == u'\n' || u == u'\r' || u == 0)
+                break;
+            ++end;
+        }
+        if (end - m_pos == 1) {
+            append(c);
+            return;
+        }
+        if (m_field.size() + (end - m_pos) > m_limits.maxFieldChars) {
+            const qsizetype room = m_limits.maxFieldChars - m_field.size();
+            m_field += m_text.mid(m_pos, room);
+            m_pos += room;
+            append(m_text.at(m_pos)); // throws: the field is full
+        }
+        m_field += m_text.mid(m_pos, end - m_pos);
+        m_pos = end - 1;
+    }
+
     void append(QChar c)
     {
         if (m_field.size() >= m_limits.maxFieldChars)
@@ -151,8 +176,10 @@ private:
             fail(QStringLiteral("more than %1 fields on one line; a CSV line may have at most %1 "
                                 "(see \"Import limits\")")
                      .arg(limits::kMaxCsvFields));
-        m_record.fields << (m_fieldQuoted ? m_field : trimmedSpaces(m_field));
-        m_field.clear();
+        const bool edgeSpace = !m_fieldQuoted && !m_field.isEmpty()
+            && (isSpace(m_field.front()) || isSpace(m_field.back()));
+        m_record.fields << (edgeSpace ? trimmedSpaces(m_field) : std::move(m_field));
+        m_field = QString();
         m_fieldQuoted = false;
         m_state = State::FieldStart;
     }
