@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 namespace headroom::store {
 
@@ -420,6 +421,45 @@ private:
     void checkOverlaps() const
     {
         const auto &rows = m_result.rows;
+        // Fast pass: exports list each resource's hours in time order, and then every row
+        // starting at or after the previous one's end for the same thing proves no overlap.
+        // Anything else is settled by sorting.
+        struct Key {
+            uint32_t resource, sku, commitment, currency;
+            uint8_t status, pricing;
+            bool operator==(const Key &o) const
+            {
+                return resource == o.resource && sku == o.sku && commitment == o.commitment && currency == o.currency
+                    && status == o.status && pricing == o.pricing;
+            }
+        };
+        struct KeyHash {
+            size_t operator()(const Key &k) const
+            {
+                uint64_t h = k.resource;
+                h = h * 0x9E3779B97F4A7C15ULL + k.sku;
+                h = h * 0x9E3779B97F4A7C15ULL + k.commitment;
+                h = h * 0x9E3779B97F4A7C15ULL + (uint64_t(k.currency) << 16 | uint64_t(k.status) << 8 | k.pricing);
+                return size_t(h ^ (h >> 29));
+            }
+        };
+        std::unordered_map<Key, int64_t, KeyHash> lastEnd;
+        bool ordered = true;
+        for (const FocusCharge &r : rows) {
+            if (r.category != ChargeCategory::Usage || (r.resource == 0 && r.commitment == 0))
+                continue;
+            const Key key{r.resource, r.sku, r.commitment, r.currency, uint8_t(r.status), uint8_t(r.pricing)};
+            auto [it, inserted] = lastEnd.try_emplace(key, r.periodEnd);
+            if (!inserted) {
+                if (r.periodStart < it->second) {
+                    ordered = false;
+                    break;
+                }
+                it->second = r.periodEnd;
+            }
+        }
+        if (ordered)
+            return;
         std::vector<uint32_t> order;
         for (size_t i = 0; i < rows.size(); ++i) {
             const FocusCharge &r = rows[i];

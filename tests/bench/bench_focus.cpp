@@ -10,7 +10,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sys/resource.h>
 
 using namespace headroom;
@@ -18,7 +20,7 @@ using namespace headroom;
 namespace {
 
 constexpr int kResources = 500;
-constexpr int kHours = 8760;
+int kHours = 8760;          // `bench_focus HOURS` for a shorter run
 constexpr int kCommitted = 200;     // resources covered by the savings plan (Used), the rest on demand
 
 double peakRssMiB()
@@ -87,11 +89,22 @@ qint64 writeExport(const QString &path)
     return file.size();
 }
 
+// CPU seconds this process has used (user + system): on a shared machine the wall time
+// also counts the time other programs held the cores.
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
+    if (argc > 1)
+        kHours = std::max(1, std::atoi(argv[1]));
     QTemporaryDir dir;
     const QString path = dir.filePath("focus-year.csv");
     QElapsedTimer timer;
@@ -102,11 +115,14 @@ int main(int argc, char *argv[])
                 peakRssMiB());
 
     timer.restart();
+    const double cpuBefore = cpuSeconds();
     const engine::FocusCharges charges = store::readFocusCsv(path);
     const double importSeconds = timer.elapsed() / 1000.0;
+    const double importCpu = cpuSeconds() - cpuBefore;
     const double rss = peakRssMiB();
-    std::printf("import FOCUS CSV (%zu rows): %.2f s (target < 30 s) %s; peak RSS %.0f MiB (target < 1024 MiB) %s\n",
-                charges.rows.size(), importSeconds, importSeconds < 30 ? "OK" : "MISSED", rss,
+    std::printf("import FOCUS CSV (%zu rows): %.2f s wall, %.2f s CPU (target < 30 s) %s; peak RSS %.0f MiB "
+                "(target < 1024 MiB) %s\n",
+                charges.rows.size(), importSeconds, importCpu, importSeconds < 30 ? "OK" : "MISSED", rss,
                 rss < 1024 ? "OK" : "MISSED");
 
     timer.restart();
