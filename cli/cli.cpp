@@ -15,6 +15,7 @@
 #include "scenariocommand.h"
 #include "sizecommand.h"
 #include "tracecommand.h"
+#include "trackcommand.h"
 #include "traincommand.h"
 #include "transfercommand.h"
 
@@ -39,7 +40,8 @@ const std::vector<Command> &commands()
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
                                              forecastCommand(), trainCommand(), scenarioCommand(),
-                                             autoscaleCommand(), servingCommand(), simulateCommand()};
+                                             autoscaleCommand(), servingCommand(), simulateCommand(),
+                                             trackCommand()};
     return all;
 }
 

@@ -3,6 +3,9 @@
 #include "importlimits.h"
 #include "storeerror.h"
 
+#include <QIODevice>
+#include <functional>
+
 namespace headroom::store {
 
 namespace {
@@ -25,14 +28,20 @@ QString trimmedSpaces(const QString &value)
 
 class CsvReader {
 public:
-    CsvReader(const QString &text, const QString &sourceName, const ImportLimits &limits)
-        : m_text(text), m_source(sourceName), m_limits(limits)
-    {
-    }
+    using RecordSink = std::function<void(CsvRecord &)>;
 
-    std::vector<CsvRecord> read()
+    CsvReader(const QString &sourceName, const ImportLimits &limits, RecordSink sink)
+        : m_source(sourceName), m_limits(limits), m_sink(std::move(sink))
     {
         m_record.line = 1;
+    }
+
+    // Reads the next part of the text. A part must not end between the CR and LF of a line
+    // break nor between the two quotes of an escaped quote: the streaming reader cuts parts
+    // after a line feed.
+    void feed(QStringView text)
+    {
+        m_text = text;
         for (m_pos = 0; m_pos < m_text.size(); ++m_pos) {
             const QChar c = m_text.at(m_pos);
             if (c.isNull())
@@ -51,7 +60,7 @@ public:
                 } else if (isLineBreak(c)) {
                     endRecord();
                 } else {
-                    append(c);
+                    appendRun(c);
                     m_state = State::Unquoted;
                 }
                 break;
@@ -86,13 +95,28 @@ public:
                 break;
             }
         }
+        m_text = QStringView();
+    }
+
+    // The end of the text: the last record may lack its line break.
+    void finish()
+    {
         if (m_state == State::Quoted)
             throw StoreError(QStringLiteral("%1: line %2: a quoted field is not closed")
                                  .arg(m_source)
                                  .arg(m_record.line));
         if (m_state != State::FieldStart || !m_record.fields.isEmpty())
             endRecord();
-        return std::move(m_records);
+    }
+
+    // "<source>: line N: field M: <message>" for the field being read.
+    [[noreturn]] void fail(const QString &message) const
+    {
+        throw StoreError(QStringLiteral("%1: line %2: field %3: %4")
+                             .arg(m_source)
+                             .arg(m_line)
+                             .arg(m_record.fields.size() + 1)
+                             .arg(message));
     }
 
 private:
@@ -111,14 +135,29 @@ private:
         return c == QLatin1Char('\n');
     }
 
-    // "<source>: line N: field M: <message>" for the field being read.
-    [[noreturn]] void fail(const QString &message) const
+    // Appends `c` and the ordinary characters after it up to the next comma, quote, line
+    // break or NUL in one step (the common case of an unquoted field).
+    void appendRun(QChar c)
     {
-        throw StoreError(QStringLiteral("%1: line %2: field %3: %4")
-                             .arg(m_source)
-                             .arg(m_line)
-                             .arg(m_record.fields.size() + 1)
-                             .arg(message));
+        qsizetype end = m_pos + 1;
+        while (end < m_text.size()) {
+            const char16_t u = m_text.at(end).unicode();
+            if (u == u',' || u == u'"' || u == u'\n' || u == u'\r' || u == 0)
+                break;
+            ++end;
+        }
+        if (end - m_pos == 1) {
+            append(c);
+            return;
+        }
+        if (m_field.size() + (end - m_pos) > m_limits.maxFieldChars) {
+            const qsizetype room = m_limits.maxFieldChars - m_field.size();
+            m_field += m_text.mid(m_pos, room);
+            m_pos += room;
+            append(m_text.at(m_pos)); // throws: the field is full
+        }
+        m_field += m_text.mid(m_pos, end - m_pos);
+        m_pos = end - 1;
     }
 
     void append(QChar c)
@@ -137,8 +176,10 @@ private:
             fail(QStringLiteral("more than %1 fields on one line; a CSV line may have at most %1 "
                                 "(see \"Import limits\")")
                      .arg(limits::kMaxCsvFields));
-        m_record.fields << (m_fieldQuoted ? m_field : trimmedSpaces(m_field));
-        m_field.clear();
+        const bool edgeSpace = !m_fieldQuoted && !m_field.isEmpty()
+            && (isSpace(m_field.front()) || isSpace(m_field.back()));
+        m_record.fields << (edgeSpace ? trimmedSpaces(m_field) : std::move(m_field));
+        m_field = QString();
         m_fieldQuoted = false;
         m_state = State::FieldStart;
     }
@@ -148,17 +189,17 @@ private:
         endField();
         if (!m_record.isBlank() && ++m_nonBlankRecords > m_limits.maxRows + 1)
             failTooManyRows(m_source, m_record.line, m_limits);
-        m_records.push_back(std::move(m_record));
+        m_sink(m_record);
         m_record = CsvRecord();
         ++m_line;
         m_record.line = m_line;
     }
 
-    const QString &m_text;
+    QStringView m_text;
     QString m_source;
     const ImportLimits &m_limits;
+    RecordSink m_sink;
     qint64 m_nonBlankRecords = 0;   // the header and the data rows
-    std::vector<CsvRecord> m_records;
     CsvRecord m_record;
     QString m_field;
     bool m_fieldQuoted = false;
@@ -166,6 +207,49 @@ private:
     qsizetype m_pos = 0;
     int m_line = 1;
 };
+
+// Length of the longest prefix of `bytes` that is well-formed UTF-8 (RFC 3629: no overlong
+// forms, no surrogates, nothing past U+10FFFF). A sequence cut by the end counts as invalid.
+qsizetype validUtf8Prefix(const char *bytes, qsizetype size)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(bytes);
+    qsizetype i = 0;
+    while (i < size) {
+        const unsigned char b = p[i];
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        int more = 0;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            more = 1;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            more = 2;
+            if (b == 0xE0)
+                lo = 0xA0;
+            else if (b == 0xED)
+                hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            more = 3;
+            if (b == 0xF0)
+                lo = 0x90;
+            else if (b == 0xF4)
+                hi = 0x8F;
+        } else {
+            return i;
+        }
+        if (i + more >= size)
+            return i;
+        if (p[i + 1] < lo || p[i + 1] > hi)
+            return i;
+        for (int k = 2; k <= more; ++k)
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+        i += more + 1;
+    }
+    return size;
+}
 
 } // namespace
 
@@ -177,7 +261,47 @@ std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sour
     if (bytes.startsWith("\xEF\xBB\xBF"))
         bytes.remove(0, 3);
     const QString text = QString::fromUtf8(bytes);
-    return CsvReader(text, sourceName, limits).read();
+    std::vector<CsvRecord> records;
+    CsvReader reader(sourceName, limits, [&records](CsvRecord &record) { records.push_back(std::move(record)); });
+    reader.feed(text);
+    reader.finish();
+    return records;
+}
+
+void streamCsvRecords(QIODevice &device, const QString &sourceName, const ImportLimits &limits,
+                      const std::function<void(CsvRecord &)> &onRecord)
+{
+    constexpr qint64 kBlock = qint64(4) << 20;
+    CsvReader reader(sourceName, limits, onRecord);
+    QByteArray pending;
+    qint64 total = 0;
+    bool first = true;
+    for (;;) {
+        const QByteArray block = device.read(kBlock);
+        const bool atEnd = block.isEmpty();
+        total += block.size();
+        checkImportBytes(total, sourceName, limits);
+        pending += block;
+        if (first && (pending.size() >= 3 || atEnd)) {
+            if (pending.startsWith("\xEF\xBB\xBF"))
+                pending.remove(0, 3);
+            first = false;
+        }
+        // Whole lines only, so that no UTF-8 sequence, CRLF pair or escaped quote is cut.
+        const qsizetype cut = atEnd ? pending.size() : pending.lastIndexOf('\n') + 1;
+        if (cut > 0) {
+            const qsizetype valid = validUtf8Prefix(pending.constData(), cut);
+            reader.feed(QString::fromUtf8(pending.constData(), valid));
+            if (valid < cut)
+                reader.fail(QStringLiteral("not UTF-8 text (byte 0x%1); save the file as UTF-8")
+                                .arg(uint(static_cast<unsigned char>(pending.at(valid))), 2, 16,
+                                     QLatin1Char('0')));
+            pending.remove(0, cut);
+        }
+        if (atEnd)
+            break;
+    }
+    reader.finish();
 }
 
 QString csvField(const QString &value)

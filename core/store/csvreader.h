@@ -4,7 +4,10 @@
 #include <QHash>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <vector>
+
+class QIODevice;
 
 // RFC 4180 comma-separated values: fields in double quotes may hold commas, line breaks and
 // doubled quotes (""); lines end in LF or CRLF; the last line may lack its line break.
@@ -27,6 +30,14 @@ struct CsvRecord {
 // is read, before the records grow past them).
 std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName,
                                       const ImportLimits &limits);
+
+// The same, streamed: reads `device` in blocks of whole lines and hands each record to
+// `onRecord` as soon as it is complete, so a file much larger than memory can be read.
+// Stricter than readCsvRecords: bytes that are not well-formed UTF-8 are refused with
+// "<source>: line N: field M: not UTF-8 text (byte 0xHH)". Records already handed over stay
+// with the caller, who discards them when this throws.
+void streamCsvRecords(QIODevice &device, const QString &sourceName, const ImportLimits &limits,
+                      const std::function<void(CsvRecord &)> &onRecord);
 
 // A CSV file with a header row: columns by name (trimmed, lower case) and the non-blank data
 // records after the header, each with as many fields as the header.

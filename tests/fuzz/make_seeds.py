@@ -89,6 +89,10 @@ def main():
                 pods = head(alibaba / name)
                 add("fuzz_alibaba", "tasks-" + name, b"\x01" + pods)
                 add("fuzz_alibaba", "pods-" + name, b"\x02" + pods)
+        focus = shared / "focus-examples"
+        if focus.is_dir():
+            for example in sorted(focus.glob("*.csv")):
+                add("fuzz_focus_csv", example.name, example.read_bytes())
     else:
         print("make_seeds: public traces not found; trace targets start from the repository's "
               "hand-written seeds only", file=sys.stderr)

@@ -1,0 +1,352 @@
+#include "tracking.h"
+
+#include "errors.h"
+#include "forecast.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace headroom::engine {
+
+namespace {
+
+constexpr int64_t kHour = 3600;
+constexpr int64_t kDay = 86400;
+// Standard normal quantile at 0.9975: the half-width of the central 99.5 % interval.
+constexpr double kZ995 = 2.807033768343811;
+// This many samples in a row outside the band on one side are a level shift, not spikes.
+constexpr int kConsecutiveOutside = 3;
+
+int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// The clock hours [start, end) of a charge period touches.
+std::pair<int64_t, int64_t> hoursOf(const FocusCharge &row)
+{
+    return {floorDiv(row.periodStart, kHour), floorDiv(row.periodEnd - 1, kHour) + 1};
+}
+
+double ratio(Decimal part, Decimal whole)
+{
+    if (whole.isZero())
+        return 0.0;
+    return (part / whole).toDouble();
+}
+
+struct CommitmentAccumulator {
+    std::vector<int64_t> usedHours;
+    std::vector<int64_t> unusedHours;
+    std::vector<std::tuple<int64_t, CommitmentStatus, Decimal>> byHour; // (start hour, status, cost)
+    Decimal used;
+    Decimal unused;
+    std::set<std::pair<uint32_t, uint32_t>> serviceRegions;
+};
+
+int64_t distinctCount(std::vector<int64_t> &hours)
+{
+    std::sort(hours.begin(), hours.end());
+    return int64_t(std::unique(hours.begin(), hours.end()) - hours.begin());
+}
+
+} // namespace
+
+CommitmentReport analyseCommitments(const FocusCharges &charges, const CommitmentOptions &options)
+{
+    if (!(options.threshold > 0.0 && options.threshold <= 1.0))
+        throw InputError("threshold", "the under-use threshold must be a utilization in (0, 1]");
+    if (options.trailingHours < 1)
+        throw InputError("trailing_hours", "the trailing window must be at least 1 hour");
+
+    // (commitment, currency) → figures
+    std::map<std::pair<uint32_t, uint32_t>, CommitmentAccumulator> acc;
+    for (const FocusCharge &row : charges.rows) {
+        if (row.status == CommitmentStatus::None || row.commitment == 0)
+            continue;
+        CommitmentAccumulator &a = acc[{row.commitment, row.currency}];
+        const auto [first, last] = hoursOf(row);
+        auto &hours = row.status == CommitmentStatus::Used ? a.usedHours : a.unusedHours;
+        for (int64_t h = first; h < last; ++h)
+            hours.push_back(h);
+        (row.status == CommitmentStatus::Used ? a.used : a.unused) += row.effectiveCost;
+        a.byHour.emplace_back(first, row.status, row.effectiveCost);
+        a.serviceRegions.insert({row.service, row.region});
+    }
+
+    CommitmentReport report;
+    // Hours in which a commitment (by service and region) had something unused: on-demand
+    // usage then is not overflow.
+    std::map<std::pair<uint32_t, uint32_t>, std::set<int64_t>> unusedHoursByServiceRegion;
+    std::set<std::pair<uint32_t, uint32_t>> coveredServiceRegions;
+    for (auto &[key, a] : acc) {
+        CommitmentUsage usage;
+        const FocusCommitment &commitment = charges.commitments.at(key.first);
+        usage.id = commitment.id;
+        usage.name = commitment.name;
+        usage.currency = charges.currencies.at(key.second);
+        for (const auto &sr : a.serviceRegions) {
+            coveredServiceRegions.insert(sr);
+            unusedHoursByServiceRegion[sr].insert(a.unusedHours.begin(), a.unusedHours.end());
+        }
+        std::vector<int64_t> all = a.usedHours;
+        all.insert(all.end(), a.unusedHours.begin(), a.unusedHours.end());
+        std::sort(all.begin(), all.end());
+        usage.firstHour = all.front() * kHour;
+        usage.lastHour = all.back() * kHour;
+        usage.hoursUsed = distinctCount(a.usedHours);
+        usage.hoursUnused = distinctCount(a.unusedHours);
+        usage.usedCost = a.used;
+        usage.unusedCost = a.unused;
+        usage.utilization = ratio(a.used, a.used + a.unused);
+        const int64_t windowStart = all.back() + 1 - options.trailingHours;
+        Decimal trailingUsed, trailingUnused;
+        for (const auto &[hour, status, cost] : a.byHour) {
+            if (hour < windowStart)
+                continue;
+            (status == CommitmentStatus::Used ? trailingUsed : trailingUnused) += cost;
+        }
+        usage.trailingUtilization = ratio(trailingUsed, trailingUsed + trailingUnused);
+        usage.underUsed = usage.trailingUtilization < options.threshold;
+        report.commitments.push_back(std::move(usage));
+    }
+    std::stable_sort(report.commitments.begin(), report.commitments.end(),
+                     [](const CommitmentUsage &x, const CommitmentUsage &y) {
+                         return std::tie(x.id, x.currency) < std::tie(y.id, y.currency);
+                     });
+
+    std::map<uint32_t, Decimal> overflow;
+    for (const FocusCharge &row : charges.rows) {
+        if (row.category != ChargeCategory::Usage || row.commitment != 0 || row.pricing == PricingCategory::Committed)
+            continue;
+        const std::pair<uint32_t, uint32_t> sr{row.service, row.region};
+        if (!coveredServiceRegions.count(sr))
+            continue;
+        const std::set<int64_t> &unused = unusedHoursByServiceRegion[sr];
+        const auto [first, last] = hoursOf(row);
+        const auto it = unused.lower_bound(first);
+        if (it != unused.end() && *it < last)
+            continue;
+        overflow[row.currency] += row.effectiveCost;
+    }
+    for (const auto &[currency, cost] : overflow)
+        report.onDemandOverflow.push_back({cost, charges.currencies.at(currency)});
+    return report;
+}
+
+DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &currency)
+{
+    const auto found = std::find(charges.currencies.begin(), charges.currencies.end(), currency);
+    if (found == charges.currencies.end())
+        throw InputError("currency", "no charge is in " + currency);
+    const auto index = uint32_t(found - charges.currencies.begin());
+    std::map<int64_t, Decimal> byDay;
+    for (const FocusCharge &row : charges.rows)
+        if (row.currency == index)
+            byDay[floorDiv(row.periodStart, kDay)] += row.effectiveCost;
+    DailyCost daily;
+    daily.currency = currency;
+    daily.firstDay = byDay.begin()->first;
+    daily.cost.assign(size_t(byDay.rbegin()->first - daily.firstDay + 1), Decimal());
+    for (const auto &[day, cost] : byDay)
+        daily.cost[size_t(day - daily.firstDay)] = cost;
+    return daily;
+}
+
+AnomalyReport detectAnomalies(const std::vector<double> &series, const AnomalyOptions &options)
+{
+    if (options.period < 0 || options.period == 1)
+        throw InputError("period", "the season length must be 0 (none) or at least 2 samples");
+    if (options.history < 0)
+        throw InputError("history", "the history must be 0 (automatic) or a number of samples");
+    if (!(options.cusumDrift >= 0.0) || !(options.cusumLimit > 0.0))
+        throw InputError("cusum", "the CUSUM reference must be ≥ 0 and its limit > 0");
+    for (double v : series)
+        if (!std::isfinite(v))
+            throw InputError("series", "the series holds a value that is not a finite number");
+    const int n = int(series.size());
+    const int minimumHistory = std::max(2 * options.period, 3);
+    const int history = options.history > 0 ? options.history : std::max(minimumHistory, n / 4);
+    if (history < minimumHistory)
+        throw InputError("history", "the history must hold at least two seasons (" + std::to_string(minimumHistory)
+                                        + " samples)");
+    if (n <= history)
+        throw InputError("series", "the series has " + std::to_string(n) + " samples; anomaly detection needs more than "
+                                       + std::to_string(history) + " (the history the model is fitted on)");
+
+    SmoothingSpec spec;
+    spec.trend = TrendKind::None;
+    spec.season = options.period > 0 ? SeasonKind::Additive : SeasonKind::None;
+    spec.period = options.period;
+    const std::vector<double> trainingPart(series.begin(), series.begin() + history);
+    const SmoothingModel trained = fitSmoothing(trainingPart, spec);
+
+    AnomalyReport report;
+    report.history = history;
+    // The in-sample standard deviation understates the error of a forecast: it is scaled by
+    // √(n ÷ (n − p)) for the p fitted values (α, γ, the level and the seasonal states).
+    const int fittedValues = 2 + (options.period > 0 ? 1 + options.period : 0);
+    report.residualSd = history > fittedValues
+        ? trained.residualSd * std::sqrt(double(history) / double(history - fittedValues))
+        : trained.residualSd;
+    // A perfectly fitted history would make every later wiggle an anomaly: the floor is a
+    // millionth of the history's mean magnitude.
+    double meanAbs = 0.0;
+    for (double v : trainingPart)
+        meanAbs += std::abs(v);
+    meanAbs /= double(history);
+    const double sd = std::max(report.residualSd, 1e-6 * std::max(meanAbs, 1.0));
+    report.halfWidth = kZ995 * sd;
+
+    FitOptions replay;
+    replay.fixedParams = trained.params;
+    replay.knownStates = trained.initial;
+
+    std::vector<double> cleaned = series;
+    std::vector<double> fitted = fitSmoothing(cleaned, spec, replay).fitted;
+    double offset = 0.0;            // Σ confirmed level shifts
+    double upper = 0.0, lower = 0.0;
+    int runStart = history;         // first sample after the CUSUM sums last stood at zero
+    int outsideRun = 0;             // consecutive samples outside the band on one side
+    int outsideSide = 0;
+    const int sizingSamples = std::max(options.period, 12);
+    std::vector<Anomaly> points;
+    // Confirms a level shift from `start` (found at `confirmed`): its size is the mean
+    // one-step residual over the shift's first max(period, 12) samples.
+    const auto confirmShift = [&](int start, int confirmed) {
+        const int stop = std::min(n, std::max(start + sizingSamples, confirmed + 1));
+        double sum = 0.0, expectedSum = 0.0;
+        for (int i = start; i < stop; ++i) {
+            sum += series[size_t(i)] - offset - fitted[size_t(i)];
+            expectedSum += fitted[size_t(i)] + offset;
+        }
+        const int count = stop - start;
+        Anomaly shift;
+        shift.kind = AnomalyKind::LevelShift;
+        shift.index = start;
+        shift.endIndex = confirmed;
+        shift.size = sum / count;
+        shift.expected = expectedSum / count;
+        shift.value = shift.expected + shift.size;
+        // Points inside the shift were the shift itself, not spikes.
+        points.erase(std::remove_if(points.begin(), points.end(),
+                                    [&](const Anomaly &a) { return a.index >= start; }),
+                     points.end());
+        points.push_back(shift);
+        offset += shift.size;
+        for (int i = start; i <= confirmed; ++i)
+            cleaned[size_t(i)] = series[size_t(i)] - offset;
+        upper = lower = 0.0;
+        outsideRun = 0;
+        outsideSide = 0;
+    };
+    for (int t = history; t < n; ++t) {
+        const double y = series[size_t(t)] - offset;
+        const double expected = fitted[size_t(t)];
+        const double residual = y - expected;
+        bool changed = false;
+        if (std::abs(residual) > report.halfWidth) {
+            // Outside the band: a spike or dip, unless it is the kConsecutive-th in a row on the
+            // same side, which makes the run a level shift. It does not feed CUSUM.
+            const int side = residual > 0 ? 1 : -1;
+            outsideRun = side == outsideSide ? outsideRun + 1 : 1;
+            outsideSide = side;
+            Anomaly a;
+            a.kind = side > 0 ? AnomalyKind::Spike : AnomalyKind::Dip;
+            a.index = a.endIndex = t;
+            a.value = series[size_t(t)];
+            a.expected = expected + offset;
+            a.lower = a.expected - report.halfWidth;
+            a.upper = a.expected + report.halfWidth;
+            a.size = a.value - a.expected;
+            points.push_back(a);
+            cleaned[size_t(t)] = expected;
+            changed = true;
+            if (outsideRun == kConsecutiveOutside)
+                confirmShift(t - kConsecutiveOutside + 1, t);
+        } else {
+            outsideRun = 0;
+            outsideSide = 0;
+            cleaned[size_t(t)] = y;
+            const double z = residual / sd;
+            if (upper == 0.0 && lower == 0.0)
+                runStart = t;
+            upper = std::max(0.0, upper + z - options.cusumDrift);
+            lower = std::max(0.0, lower - z - options.cusumDrift);
+            if (upper > options.cusumLimit || lower > options.cusumLimit) {
+                confirmShift(runStart, t);
+                changed = true;
+            }
+        }
+        if (changed)
+            fitted = fitSmoothing(cleaned, spec, replay).fitted;
+    }
+    std::sort(points.begin(), points.end(), [](const Anomaly &a, const Anomaly &b) { return a.index < b.index; });
+    report.anomalies = std::move(points);
+    return report;
+}
+
+PlanVsActual comparePlan(const Money &plannedPerDay, const DailyCost &actuals, const PlanOptions &options)
+{
+    if (plannedPerDay.currency != actuals.currency)
+        throw InputError("currency", "the plan is in " + plannedPerDay.currency + " and the actuals in "
+                                         + actuals.currency + "; amounts in two currencies are never compared");
+    if (options.driftPeriods < 1)
+        throw InputError("drift_periods", "drift needs at least 1 period outside the band");
+    if (options.history < 2)
+        throw InputError("history", "the forecast band needs at least 2 days of history");
+
+    PlanVsActual result;
+    result.currency = actuals.currency;
+    Decimal cumulative;
+    for (size_t i = 0; i < actuals.cost.size(); ++i) {
+        PlanDay day;
+        day.day = actuals.firstDay + int64_t(i);
+        day.planned = plannedPerDay.amount;
+        day.actual = actuals.cost[i];
+        day.variance = day.actual - day.planned;
+        cumulative += day.variance;
+        day.cumulativeVariance = cumulative;
+        result.totalPlanned += day.planned;
+        result.totalActual += day.actual;
+        result.days.push_back(day);
+    }
+    result.cumulativeVariance = cumulative;
+
+    const int n = int(actuals.cost.size());
+    if (n > options.history) {
+        std::vector<double> past;
+        for (int i = 0; i < options.history; ++i)
+            past.push_back(actuals.cost[size_t(i)].toDouble());
+        SmoothingSpec spec;
+        if (options.history >= 14) {
+            spec.season = SeasonKind::Additive;
+            spec.period = 7;
+        }
+        const SmoothingModel model = fitSmoothing(past, spec);
+        const int horizon = n - options.history;
+        const SamplePaths paths = simulatePaths(model, horizon, options.paths, options.seed);
+        const auto bands = pathQuantiles(paths, {0.005, 0.05, 0.95, 0.995});
+        result.banded = true;
+        int inside = 0, run = 0;
+        for (int s = 0; s < horizon; ++s) {
+            PlanDay &day = result.days[size_t(options.history + s)];
+            day.p005 = bands[0][size_t(s)];
+            day.p05 = bands[1][size_t(s)];
+            day.p95 = bands[2][size_t(s)];
+            day.p995 = bands[3][size_t(s)];
+            const double actual = day.actual.toDouble();
+            inside += actual >= *day.p05 && actual <= *day.p95;
+            day.outsideP99 = actual < *day.p005 || actual > *day.p995;
+            run = day.outsideP99 ? run + 1 : 0;
+            if (run == options.driftPeriods && !result.driftDay)
+                result.driftDay = day.day - (options.driftPeriods - 1);
+        }
+        result.bandedDays = horizon;
+        result.coverage90 = double(inside) / double(horizon);
+    }
+    return result;
+}
+
+} // namespace headroom::engine
