@@ -32,12 +32,30 @@ QString advice(int code)
     }
 }
 
+// The same for a PostgreSQL server, by SQLSTATE class.
+QString serverAdvice(const QString &sqlState, const QString &detail)
+{
+    if (sqlState.startsWith(QLatin1String("08")) || sqlState.startsWith(QLatin1String("57P"))
+        || detail.contains(QLatin1String("server closed the connection")))
+        return QStringLiteral("the connection to the server was lost; nothing was changed by "
+                              "this step. Reopen the workspace and try again");
+    if (sqlState == QLatin1String("40001") || sqlState == QLatin1String("40P01"))
+        return QStringLiteral("another user's change collided with this one; try again");
+    if (sqlState == QLatin1String("42501"))
+        return QStringLiteral("the server role may not change this workspace");
+    return {};
+}
+
 [[noreturn]] void raise(const QString &path, const QString &what, const QSqlError &error)
 {
     // Qt appends its own words ("Unable to fetch row") to SQLite's; SQLite's are the useful part.
     const QString detail = error.databaseText().isEmpty() ? error.text() : error.databaseText();
-    // Extended result codes carry the primary code in their low byte.
-    const QString hint = advice(error.nativeErrorCode().toInt() & 0xff);
+    // PostgreSQL reports a five-character SQLSTATE; SQLite a number below 10000 whose low byte
+    // (extended result codes) is the primary code.
+    const QString code = error.nativeErrorCode();
+    const QString hint = code.size() == 5 || detail.contains(QLatin1String("server closed the connection"))
+        ? serverAdvice(code, detail)
+        : advice(code.toInt() & 0xff);
     if (hint.isEmpty())
         throw StoreError(QStringLiteral("%1: %2: %3").arg(path, what, detail));
     throw StoreError(QStringLiteral("%1: %2: %3 (%4)").arg(path, what, hint, detail));
