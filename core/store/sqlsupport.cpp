@@ -9,6 +9,9 @@ namespace headroom::store {
 
 namespace {
 
+// The advisory lock key every write transaction on a server takes ("HDRW" in ASCII).
+constexpr qint64 kServerWriteLockKey = 0x48445257;
+
 // SQLite primary result codes (sqlite3.h) that call for a word of explanation.
 enum SqliteCode { kBusy = 5, kLocked = 6, kReadOnly = 8, kIoError = 10, kFull = 13 };
 
@@ -39,6 +42,10 @@ QString serverAdvice(const QString &sqlState, const QString &detail)
         || detail.contains(QLatin1String("server closed the connection")))
         return QStringLiteral("the connection to the server was lost; nothing was changed by "
                               "this step. Reopen the workspace and try again");
+    if (sqlState == QLatin1String("55P03"))
+        return QStringLiteral("the workspace is busy: another program kept it locked for longer "
+                              "than %1 s. Try again when it has finished")
+            .arg(kBusyTimeoutMs / 1000);
     if (sqlState == QLatin1String("40001") || sqlState == QLatin1String("40P01"))
         return QStringLiteral("another user's change collided with this one; try again");
     if (sqlState == QLatin1String("42501"))
@@ -94,6 +101,18 @@ SqlTransaction::SqlTransaction(const QSqlDatabase &db, const QString &path)
             raise(m_path, QStringLiteral("cannot start a transaction"), begin.lastError());
     } else if (!m_db.transaction()) {
         raise(m_path, QStringLiteral("cannot start a transaction"), m_db.lastError());
+    } else if (m_db.driverName() == QLatin1String("QPSQL")) {
+        // PostgreSQL's READ COMMITTED would let two writers read the same row version and
+        // both write version + 1. One workspace-wide writer at a time, as on SQLite: a
+        // transaction-scoped advisory lock, waited for up to kBusyTimeoutMs.
+        QSqlQuery lock(m_db);
+        if (!lock.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(kBusyTimeoutMs))
+            || !lock.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kServerWriteLockKey))) {
+            const QSqlError error = lock.lastError();
+            lock.finish();
+            m_db.rollback();
+            raise(m_path, QStringLiteral("cannot start a transaction"), error);
+        }
     }
     m_open = true;
 }

@@ -295,3 +295,50 @@ TEST_CASE("a copy that fails half way leaves the target workspace as it was", "[
                Contains("scenario") && Contains(server.path().toStdString()));
     CHECK(tableDump(server.path()) == before);
 }
+
+TEST_CASE("several programs editing one scenario on the server at once lose no update", "[server]")
+{
+    WorkspaceLocation location;
+    const QString url = location.path();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString demo = createDemoWorkspace(dir.filePath(QStringLiteral("demo.headroom")));
+    engine::Scenario shared;
+    int startVersion = 0;
+    {
+        const Workspace source(demo);
+        Workspace workspace(url);
+        workspace.replaceContents(source);
+        const QString name = demoScenarioNames().constFirst();
+        shared = *workspace.scenario(name);
+        startVersion = workspace.scenarioSummary(name)->version;
+    }
+    constexpr int kWriters = 8;
+    constexpr int kEdits = 25;
+    std::atomic<int> applied{0};
+    std::vector<std::string> failures(kWriters);
+    std::vector<std::thread> writers;
+    for (int w = 0; w < kWriters; ++w) {
+        writers.emplace_back([&, w] {
+            try {
+                Workspace workspace(url);
+                for (int i = 0; i < kEdits; ++i) {
+                    engine::Scenario edit = shared;
+                    edit.description = "writer " + std::to_string(w) + " edit " + std::to_string(i);
+                    workspace.putScenario(edit);
+                    ++applied;
+                }
+            } catch (const StoreError &error) {
+                failures[size_t(w)] += error.message().toStdString() + "\n";
+            }
+        });
+    }
+    for (auto &writer : writers)
+        writer.join();
+    for (const std::string &failure : failures)
+        CHECK(failure.empty());
+    CHECK(applied == kWriters * kEdits);
+    // Every put read the version and wrote version + 1 under the workspace's write lock.
+    Workspace workspace(url);
+    CHECK(workspace.scenarioSummary(QString::fromStdString(shared.name))->version == startVersion + kWriters * kEdits);
+}
