@@ -17,10 +17,12 @@
 #include "tracecommand.h"
 #include "trackcommand.h"
 #include "traincommand.h"
+#include "teamcommand.h"
 #include "transfercommand.h"
 
 #include "engine/errors.h"
 #include "store/demoworkspace.h"
+#include "store/serverurl.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
@@ -41,7 +43,7 @@ const std::vector<Command> &commands()
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
                                              forecastCommand(), trainCommand(), scenarioCommand(),
                                              autoscaleCommand(), servingCommand(), simulateCommand(),
-                                             trackCommand()};
+                                             trackCommand(), pushCommand(), pullCommand()};
     return all;
 }
 
@@ -85,28 +87,32 @@ bool isHelpFlag(const QString &arg)
     return arg == QLatin1String("--help") || arg == QLatin1String("-h");
 }
 
-// The arguments without the global --workspace and --demo options, and what they gave.
+// The arguments without the global --workspace, --server and --demo options, and what they gave.
 struct GlobalOptions {
     QStringList rest;
     std::optional<QString> workspace;
+    std::optional<QString> server;
     bool demo = false;
 };
 
-// Throws UsageError for "--workspace" without a value unless `lenient`, which drops it.
+// Throws UsageError for "--workspace" or "--server" without a value unless `lenient`, which
+// drops it.
 GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
 {
     GlobalOptions g;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
-        if (arg == QLatin1String("--workspace")) {
+        if (arg == QLatin1String("--workspace") || arg == QLatin1String("--server")) {
             if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("--"))) {
                 if (lenient)
                     continue;
-                throw UsageError(QStringLiteral("--workspace: missing value"));
+                throw UsageError(QStringLiteral("%1: missing value").arg(arg));
             }
-            g.workspace = args.at(++i);
+            (arg == QLatin1String("--server") ? g.server : g.workspace) = args.at(++i);
         } else if (arg.startsWith(QLatin1String("--workspace="))) {
             g.workspace = arg.mid(int(qstrlen("--workspace=")));
+        } else if (arg.startsWith(QLatin1String("--server="))) {
+            g.server = arg.mid(int(qstrlen("--server=")));
         } else if (arg == QLatin1String("--demo")) {
             g.demo = true;
         } else {
@@ -115,15 +121,23 @@ GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
     }
     if (g.workspace && g.workspace->isEmpty() && !lenient)
         throw UsageError(QStringLiteral("--workspace: missing value"));
+    if (g.server && g.server->isEmpty() && !lenient)
+        throw UsageError(QStringLiteral("--server: missing value"));
+    if (g.server && !g.server->isEmpty() && !store::isServerUrl(*g.server) && !lenient)
+        throw UsageError(QStringLiteral("--server: expected postgresql://user@host:port/database, got '%1'")
+                             .arg(*g.server));
     if (g.workspace && g.demo && !lenient)
         throw UsageError(QStringLiteral("--demo and --workspace exclude each other: --demo works on a fresh demo "
+                                        "workspace"));
+    if (g.server && g.demo && !lenient)
+        throw UsageError(QStringLiteral("--demo and --server exclude each other: --demo works on a fresh demo "
                                         "workspace"));
     return g;
 }
 
 void writeHelp(QTextStream &out)
 {
-    out << "usage: headroom [--workspace PATH | --demo] VERB [options]\n"
+    out << "usage: headroom [--workspace PATH | --server URL | --demo] VERB [options]\n"
            "       headroom               (no arguments: open the workbench window)\n"
            "       headroom FILE.headroom (open that workspace in the window)\n\n"
            "GPU capacity planning for AI inference and training, headless.\n\n"
@@ -139,6 +153,9 @@ void writeHelp(QTextStream &out)
         << ");\n"
            "                    the default is created and seeded with the shipped catalogs on\n"
            "                    first use; a missing PATH only by import\n"
+           "  --server URL      a team workspace on PostgreSQL: postgresql://user@host:port/db\n"
+           "                    [?sslmode=require]; the password comes from ~/.pgpass or\n"
+           "                    PGPASSWORD (never from the URL)\n"
            "  --demo            work on the demo workspace, rebuilt fresh from the shipped examples\n"
            "                    (" << store::demoWorkspacePath() << ")\n"
            "  --version         print the version\n\n"
@@ -172,7 +189,7 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     const Command *command = findCommand(verb);
     if (!command && verb.startsWith(QLatin1Char('-')))
-        throw UsageError(QStringLiteral("unknown option '%1' (global options: --workspace PATH, --demo, --help, "
+        throw UsageError(QStringLiteral("unknown option '%1' (global options: --workspace PATH, --server URL, --demo, --help, "
                                         "--version; a verb's own options come after the verb)")
                              .arg(verb));
     if (!command) {
@@ -184,11 +201,23 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
         out << command->usage;
         return 0;
     }
-    const QString workspacePath = global.demo ? store::createDemoWorkspace()
-                                              : global.workspace.value_or(store::Workspace::defaultPath());
+    if (command->copiesBetweenLocations) {
+        if (!global.workspace || !global.server)
+            throw UsageError(QStringLiteral("%1 needs both --workspace FILE and --server URL").arg(verb));
+    } else if (global.workspace && global.server) {
+        throw UsageError(QStringLiteral("give --workspace or --server, not both (push and pull take both)"));
+    }
+    QString workspacePath;
+    if (global.demo)
+        workspacePath = store::createDemoWorkspace();
+    else if (global.server && !command->copiesBetweenLocations)
+        workspacePath = *global.server;
+    else
+        workspacePath = global.workspace.value_or(store::Workspace::defaultPath());
     // The default workspace is created on first use, as the window does; a --workspace path
     // that does not exist is created only by a verb that writes into it.
-    Context context(out, err, workspacePath, !global.workspace || command->createsWorkspace);
+    Context context(out, err, workspacePath, !global.workspace || command->createsWorkspace,
+                    global.server.value_or(QString()));
     int code = 2;
     try {
         code = command->run(verbArgs, context);
@@ -223,7 +252,9 @@ WindowOptions windowOptions(const QStringList &args)
     const GlobalOptions global = splitGlobalOptions(args);
     WindowOptions w;
     w.demo = global.demo;
-    w.workspace = global.workspace.value_or(QString());
+    if (global.workspace && global.server)
+        throw UsageError(QStringLiteral("give --workspace or --server, not both"));
+    w.workspace = global.server ? *global.server : global.workspace.value_or(QString());
     if (const auto file = workspaceArgument(args)) {
         if (global.workspace)
             throw UsageError(QStringLiteral("give the workspace once, either as --workspace or as a file"));

@@ -1,5 +1,6 @@
 #include "command.h"
 
+#include "store/serverurl.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
 
@@ -9,8 +10,10 @@
 
 namespace headroom::cli {
 
-Context::Context(QTextStream &out, QTextStream &err, QString workspacePath, bool createIfMissing)
-    : m_out(out), m_err(err), m_workspacePath(std::move(workspacePath)), m_createIfMissing(createIfMissing)
+Context::Context(QTextStream &out, QTextStream &err, QString workspacePath, bool createIfMissing,
+                 QString serverUrl)
+    : m_out(out), m_err(err), m_workspacePath(std::move(workspacePath)), m_serverUrl(std::move(serverUrl)),
+      m_createIfMissing(createIfMissing)
 {
 }
 
@@ -18,6 +21,11 @@ Context::~Context() = default;
 
 store::Workspace &Context::workspace()
 {
+    if (!m_workspace && store::isServerUrl(m_workspacePath)) {
+        // A server workspace is made in its database on first use; nothing to discard after.
+        m_workspace = std::make_unique<store::Workspace>(m_workspacePath);
+        return *m_workspace;
+    }
     if (!m_workspace) {
         const bool exists = QFileInfo::exists(m_workspacePath);
         if (!exists && !m_createIfMissing)

@@ -3,10 +3,11 @@
 find_package(Catch2 2.13 REQUIRED)
 include(Catch)
 
-# headroom_add_test(<target> <prefix> [GUI] SOURCES ... LIBS ...)
-# Registers every Catch2 test case with CTest under "<prefix>: <name>".
+# headroom_add_test(<target> <prefix> [GUI] [TEST_SPEC <spec>] SOURCES ... LIBS ...)
+# Registers every Catch2 test case (or those TEST_SPEC selects) with CTest under
+# "<prefix>: <name>".
 function(headroom_add_test target prefix)
-  cmake_parse_arguments(ARG "GUI;QT" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "GUI;QT" "TEST_SPEC" "SOURCES;LIBS" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE Catch2::Catch2 ${ARG_LIBS})
   target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
@@ -21,7 +22,7 @@ function(headroom_add_test target prefix)
     HEADROOM_SHARED_DATA="${HEADROOM_SHARED_DATA}"
     HEADROOM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   # --warn NoTests fails a test whose name filter matches nothing (e.g. a name split at ";").
-  catch_discover_tests(${target} TEST_PREFIX "${prefix}: "
+  catch_discover_tests(${target} TEST_SPEC ${ARG_TEST_SPEC} TEST_PREFIX "${prefix}: "
     EXTRA_ARGS --warn NoTests
     PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen"
                SKIP_REGULAR_EXPRESSION "SKIPPED: public traces not found at")

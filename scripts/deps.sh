@@ -10,8 +10,11 @@ packages=(
   # Qt 6.4: Widgets/Sql/PrintSupport/Test come with qt6-base-dev (pulled by the next two);
   # Qt6Charts' CMake config needs Qt6OpenGL, which is in libqt6opengl6-dev
   qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
-  # run-time plugins no linker sees: the workspace's SQL driver (SQLite)
-  libqt6sql6-sqlite
+  # run-time plugins no linker sees: the workspace's SQL drivers (SQLite, and PostgreSQL for
+  # team workspaces on a server)
+  libqt6sql6-sqlite libqt6sql6-psql
+  # the team-server tests start a private PostgreSQL 15 cluster (scripts/pgserver.sh)
+  postgresql
   # engine and store libraries, and the test framework
   libeigen3-dev libyaml-cpp-dev catch2
   # the font charts and the report deck are measured and drawn with

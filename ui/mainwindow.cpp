@@ -385,7 +385,8 @@ void MainWindow::updateTitle()
     // A workspace that cannot be written is read only: say so before an edit fails.
     const bool readOnly = m_workspace->isReadOnly();
     setWindowTitle((readOnly ? tr("%1 (read-only) — Headroom") : tr("%1 — Headroom"))
-                       .arg(QFileInfo(m_workspace->path()).fileName()));
+                       .arg(m_workspace->isServer() ? m_workspace->path()
+                                                    : QFileInfo(m_workspace->path()).fileName()));
     statusBar()->showMessage(readOnly ? tr("Workspace: %1 (read-only: edits cannot be saved)")
                                             .arg(m_workspace->path())
                                       : tr("Workspace: %1").arg(m_workspace->path()));

@@ -20,6 +20,8 @@ namespace headroom::store {
 namespace {
 
 constexpr auto kSqliteNotADatabase = "26";
+// The advisory lock key schema upgrades on a server take ("HDRM" in ASCII).
+constexpr qint64 kMigrationLockKey = 0x4844524d;
 
 const QString kShippedGpus = QStringLiteral(":/catalogs/gpus.json");
 const QString kShippedModels = QStringLiteral(":/catalogs/models.json");
@@ -259,6 +261,19 @@ void seedFromShippedCatalogs(const QSqlDatabase &db, const QString &path, bool r
 
 void setSchemaVersion(const QSqlDatabase &db, const QString &path, int version)
 {
+    if (isServer(db)) {
+        // A server has no PRAGMA user_version: the version is the one row of headroom_schema,
+        // created and written in the migration's transaction.
+        execStatement(db, QStringLiteral("CREATE TABLE IF NOT EXISTS headroom_schema ("
+                                         "id INTEGER PRIMARY KEY CHECK (id = 1), "
+                                         "version INTEGER NOT NULL)"),
+                      path, QStringLiteral("cannot create the schema version table"));
+        execStatement(db, QStringLiteral("INSERT INTO headroom_schema (id, version) VALUES (1, %1) "
+                                         "ON CONFLICT (id) DO UPDATE SET version = excluded.version")
+                              .arg(version),
+                      path, QStringLiteral("cannot set the schema version"));
+        return;
+    }
     // PRAGMA takes no bound parameters; the version is a trusted integer.
     execStatement(db, QStringLiteral("PRAGMA user_version = %1").arg(version), path,
                   QStringLiteral("cannot set the schema version"));
@@ -266,8 +281,44 @@ void setSchemaVersion(const QSqlDatabase &db, const QString &path, int version)
 
 } // namespace
 
+bool isServer(const QSqlDatabase &db)
+{
+    return db.driverName() == QLatin1String("QPSQL");
+}
+
+namespace {
+
+bool hasServerTable(const QSqlDatabase &db, const QString &path, const QString &table)
+{
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("SELECT COUNT(*) FROM information_schema.tables "
+                                 "WHERE table_schema = current_schema() AND table_name = :name"));
+    query.bindValue(QStringLiteral(":name"), table);
+    execPrepared(query, path, QStringLiteral("cannot list the tables"));
+    return query.next() && query.value(0).toInt() > 0;
+}
+
+} // namespace
+
+int serverTableCount(const QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("SELECT COUNT(*) FROM information_schema.tables "
+                                 "WHERE table_schema = current_schema()"));
+    execPrepared(query, path, QStringLiteral("cannot list the tables"));
+    return query.next() ? query.value(0).toInt() : 0;
+}
+
 int readSchemaVersion(const QSqlDatabase &db, const QString &path)
 {
+    if (isServer(db)) {
+        if (!hasServerTable(db, path, QStringLiteral("headroom_schema")))
+            return 0;
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("SELECT version FROM headroom_schema WHERE id = 1"));
+        execPrepared(query, path, QStringLiteral("cannot read the schema version"));
+        return query.next() ? query.value(0).toInt() : 0;
+    }
     QSqlQuery query(db);
     if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next()) {
         const QSqlError error = query.lastError();
@@ -308,6 +359,12 @@ void migrateWorkspace(const QSqlDatabase &db, const QString &path)
     // as it was. It takes the write lock first, so a second program creating the same file
     // waits and then finds it done.
     SqlTransaction transaction(db, path);
+    if (isServer(db)) {
+        // PostgreSQL has no database-wide write lock: a transaction-scoped advisory lock makes
+        // a second program creating the same workspace wait here, then find it done.
+        execStatement(db, QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kMigrationLockKey),
+                      path, QStringLiteral("cannot lock the workspace for its schema upgrade"));
+    }
     const int fromVersion = readSchemaVersion(db, path);
     if (fromVersion > Workspace::kSchemaVersion)
         throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "

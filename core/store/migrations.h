@@ -4,10 +4,16 @@
 #include <QString>
 
 // The workspace schema ladder. The pending steps, the seeding of a new file and the
-// PRAGMA user_version bump run in one transaction; steps are only ever appended.
+// schema version bump run in one transaction (on a server under an advisory lock); steps are only ever appended.
 namespace headroom::store {
 
-// The file's schema version (PRAGMA user_version; 0 for a new file). Throws StoreError,
+// True for a connection to a PostgreSQL server (QPSQL), false for an SQLite file.
+bool isServer(const QSqlDatabase &db);
+// The number of tables in the server connection's current schema.
+int serverTableCount(const QSqlDatabase &db, const QString &path);
+
+// The file's schema version (PRAGMA user_version; 0 for a new file), or on a server the row
+// of headroom_schema (0 when the table is missing). Throws StoreError,
 // with a plain message when the file is not an SQLite database at all.
 int readSchemaVersion(const QSqlDatabase &db, const QString &path);
 

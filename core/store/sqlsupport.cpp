@@ -9,6 +9,9 @@ namespace headroom::store {
 
 namespace {
 
+// The advisory lock key every write transaction on a server takes ("HDRW" in ASCII).
+constexpr qint64 kServerWriteLockKey = 0x48445257;
+
 // SQLite primary result codes (sqlite3.h) that call for a word of explanation.
 enum SqliteCode { kBusy = 5, kLocked = 6, kReadOnly = 8, kIoError = 10, kFull = 13 };
 
@@ -32,12 +35,34 @@ QString advice(int code)
     }
 }
 
+// The same for a PostgreSQL server, by SQLSTATE class.
+QString serverAdvice(const QString &sqlState, const QString &detail)
+{
+    if (sqlState.startsWith(QLatin1String("08")) || sqlState.startsWith(QLatin1String("57P"))
+        || detail.contains(QLatin1String("server closed the connection")))
+        return QStringLiteral("the connection to the server was lost; nothing was changed by "
+                              "this step. Reopen the workspace and try again");
+    if (sqlState == QLatin1String("55P03"))
+        return QStringLiteral("the workspace is busy: another program kept it locked for longer "
+                              "than %1 s. Try again when it has finished")
+            .arg(kBusyTimeoutMs / 1000);
+    if (sqlState == QLatin1String("40001") || sqlState == QLatin1String("40P01"))
+        return QStringLiteral("another user's change collided with this one; try again");
+    if (sqlState == QLatin1String("42501"))
+        return QStringLiteral("the server role may not change this workspace");
+    return {};
+}
+
 [[noreturn]] void raise(const QString &path, const QString &what, const QSqlError &error)
 {
     // Qt appends its own words ("Unable to fetch row") to SQLite's; SQLite's are the useful part.
     const QString detail = error.databaseText().isEmpty() ? error.text() : error.databaseText();
-    // Extended result codes carry the primary code in their low byte.
-    const QString hint = advice(error.nativeErrorCode().toInt() & 0xff);
+    // PostgreSQL reports a five-character SQLSTATE; SQLite a number below 10000 whose low byte
+    // (extended result codes) is the primary code.
+    const QString code = error.nativeErrorCode();
+    const QString hint = code.size() == 5 || detail.contains(QLatin1String("server closed the connection"))
+        ? serverAdvice(code, detail)
+        : advice(code.toInt() & 0xff);
     if (hint.isEmpty())
         throw StoreError(QStringLiteral("%1: %2: %3").arg(path, what, detail));
     throw StoreError(QStringLiteral("%1: %2: %3 (%4)").arg(path, what, hint, detail));
@@ -76,6 +101,18 @@ SqlTransaction::SqlTransaction(const QSqlDatabase &db, const QString &path)
             raise(m_path, QStringLiteral("cannot start a transaction"), begin.lastError());
     } else if (!m_db.transaction()) {
         raise(m_path, QStringLiteral("cannot start a transaction"), m_db.lastError());
+    } else if (m_db.driverName() == QLatin1String("QPSQL")) {
+        // PostgreSQL's READ COMMITTED would let two writers read the same row version and
+        // both write version + 1. One workspace-wide writer at a time, as on SQLite: a
+        // transaction-scoped advisory lock, waited for up to kBusyTimeoutMs.
+        QSqlQuery lock(m_db);
+        if (!lock.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(kBusyTimeoutMs))
+            || !lock.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kServerWriteLockKey))) {
+            const QSqlError error = lock.lastError();
+            lock.finish();
+            m_db.rollback();
+            raise(m_path, QStringLiteral("cannot start a transaction"), error);
+        }
     }
     m_open = true;
 }

@@ -8,10 +8,12 @@
 #include "servingtables.h"
 #include "scenariojson.h"
 #include "scenariotables.h"
+#include "serverurl.h"
 #include "sqlsupport.h"
 #include "storeerror.h"
 #include "trainingtables.h"
 #include "workloadtables.h"
+#include "workspacecopy.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -40,6 +42,40 @@ namespace headroom::store {
 namespace {
 
 const QString kSqliteDriver = QStringLiteral("QSQLITE");
+const QString kServerDriver = QStringLiteral("QPSQL");
+
+// A plain reason for a failed connection to a server, from libpq's message.
+QString connectionProblem(const ServerLocation &server, const QString &driverText)
+{
+    const QString text = driverText.toLower();
+    const QString user = server.user.isEmpty() ? QStringLiteral("the default user") : server.user;
+    if (text.contains(QLatin1String("password authentication failed")))
+        return QStringLiteral("the server refused the password for %1 (check ~/.pgpass or "
+                              "PGPASSWORD)")
+            .arg(user);
+    if (text.contains(QLatin1String("no password supplied")))
+        return QStringLiteral("the server asks for a password for %1: put it in ~/.pgpass or "
+                              "PGPASSWORD")
+            .arg(user);
+    if (text.contains(QLatin1String("connection refused")))
+        return QStringLiteral("no server is listening at %1 port %2 (is PostgreSQL running, "
+                              "and on that port?)")
+            .arg(server.host)
+            .arg(server.port);
+    if (text.contains(QLatin1String("could not translate host name")))
+        return QStringLiteral("the host name %1 is unknown").arg(server.host);
+    if (text.contains(QLatin1String("database")) && text.contains(QLatin1String("does not exist")))
+        return QStringLiteral("the database %1 does not exist on the server (create it first, "
+                              "e.g. createdb %1)")
+            .arg(server.database);
+    if (text.contains(QLatin1String("role")) && text.contains(QLatin1String("does not exist")))
+        return QStringLiteral("the server has no role %1").arg(user);
+    if (text.contains(QLatin1String("timeout")))
+        return QStringLiteral("the server at %1 port %2 did not answer in time")
+            .arg(server.host)
+            .arg(server.port);
+    return {};
+}
 
 void ensureResources()
 {
@@ -154,6 +190,8 @@ struct Workspace::Private {
     QString connectionName;
     int version = 0;
     bool readOnly = false;
+    bool server = false;
+    bool created = false;
 
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
@@ -165,6 +203,9 @@ struct Workspace::Private {
     ScenarioTables scenarioTables() const { return ScenarioTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
+    // Parses the URL, connects and opens (creating and seeding as needed) a server workspace.
+    void connectServer(const QString &url, const ServerCredentials &credentials);
+    void openServer(const ServerLocation &location, const ServerCredentials &credentials);
     int openReadOnly();
     // Throws StoreError naming the file when it was opened read-only.
     void requireWritable(const QString &what) const;
@@ -321,15 +362,107 @@ void Workspace::Private::open()
     version = readSchemaVersion(db, path);
 }
 
+namespace {
+
+// Connects to the server under `connectionName`; throws StoreError with a plain reason.
+QSqlDatabase openServerDatabase(const ServerLocation &location, const ServerCredentials &credentials,
+                                const QString &connectionName)
+{
+    const QString path = location.url();
+    if (!QSqlDatabase::isDriverAvailable(kServerDriver))
+        throw StoreError(QStringLiteral("Cannot open team workspace %1: the Qt PostgreSQL driver "
+                                        "(QPSQL) is not installed (Debian: libqt6sql6-psql)")
+                             .arg(path));
+    QSqlDatabase db = QSqlDatabase::addDatabase(kServerDriver, connectionName);
+    db.setHostName(location.host);
+    db.setPort(location.port);
+    db.setDatabaseName(location.database);
+    if (!location.user.isEmpty())
+        db.setUserName(location.user);
+    if (!credentials.password.isEmpty())
+        db.setPassword(credentials.password);
+    QString options = location.connectOptions();
+    bool hasTimeout = false;
+    for (const auto &option : location.options)
+        hasTimeout = hasTimeout || option.first == QLatin1String("connect_timeout");
+    if (!hasTimeout)
+        options += (options.isEmpty() ? QString() : QStringLiteral(";"))
+                   + QStringLiteral("connect_timeout=10");
+    db.setConnectOptions(options);
+    if (!db.open()) {
+        const QString detail = db.lastError().text().trimmed();
+        const QString problem = connectionProblem(location, detail);
+        throw StoreError(problem.isEmpty()
+                             ? QStringLiteral("Cannot connect to team workspace %1: %2").arg(path, detail)
+                             : QStringLiteral("Cannot connect to team workspace %1: %2 (%3)")
+                                   .arg(path, problem, detail));
+    }
+    return db;
+}
+
+} // namespace
+
+void Workspace::Private::openServer(const ServerLocation &location,
+                                    const ServerCredentials &credentials)
+{
+    QSqlDatabase db = openServerDatabase(location, credentials, connectionName);
+    // UTC timestamps and exact text whatever the server's defaults.
+    execStatement(db, QStringLiteral("SET TIME ZONE 'UTC'"), path,
+                  QStringLiteral("cannot set the session time zone"));
+    const int serverVersion = readSchemaVersion(db, path);
+    if (serverVersion > kSchemaVersion)
+        throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "
+                                        "version reads up to %3). Open it with a newer "
+                                        "version, or choose another workspace.")
+                             .arg(path)
+                             .arg(serverVersion)
+                             .arg(kSchemaVersion));
+    if (serverVersion == 0 && serverTableCount(db, path) > 0)
+        throw StoreError(QStringLiteral("%1 is not a Headroom workspace: the database holds "
+                                        "other tables. Use an empty database.")
+                             .arg(path));
+    created = serverVersion == 0;
+    if (needsUpgrade(db, path, serverVersion))
+        migrateWorkspace(db, path);
+    version = readSchemaVersion(db, path);
+}
+
+void Workspace::Private::connectServer(const QString &url, const ServerCredentials &credentials)
+{
+    ensureResources();
+    const ServerLocation location = parseServerUrl(url);
+    path = location.url();
+    server = true;
+    connectionName = nextConnectionName();
+    try {
+        openServer(location, credentials);
+    } catch (...) {
+        closeConnection(connectionName);
+        throw;
+    }
+}
+
+Workspace::Workspace(const QString &serverUrl, const ServerCredentials &credentials,
+                     QObject *parent)
+    : QObject(parent), d(std::make_unique<Private>())
+{
+    d->connectServer(serverUrl, credentials);
+}
+
 Workspace::Workspace(const QString &path, QObject *parent)
     : QObject(parent), d(std::make_unique<Private>())
 {
+    if (isServerUrl(path)) {
+        d->connectServer(path, ServerCredentials{});
+        return;
+    }
     ensureResources();
     if (path.isEmpty())
         throw StoreError(QStringLiteral("No workspace file given"));
     d->path = path;
     d->connectionName = nextConnectionName();
     const bool existed = QFileInfo::exists(path);
+    d->created = !existed;
     try {
         d->open();
     } catch (...) {
@@ -354,6 +487,58 @@ QString Workspace::defaultPath()
 QString Workspace::path() const
 {
     return d->path;
+}
+
+bool Workspace::isServer() const
+{
+    return d->server;
+}
+
+bool Workspace::isNew() const
+{
+    return d->created;
+}
+
+void Workspace::replaceContents(const Workspace &source)
+{
+    d->requireWritable(QStringLiteral("copy workspace %1 into it").arg(source.path()));
+    if (source.d->connectionName == d->connectionName || source.path() == d->path)
+        throw StoreError(QStringLiteral("Cannot copy workspace %1 onto itself").arg(d->path));
+    if (source.schemaVersion() != d->version)
+        throw StoreError(QStringLiteral("Cannot copy workspace %1 (schema %2) into %3 (schema %4)")
+                             .arg(source.path())
+                             .arg(source.schemaVersion())
+                             .arg(d->path)
+                             .arg(d->version));
+    copyWorkspaceTables(source.d->database(), source.d->path, d->database(), d->path);
+    emit gpusChanged();
+    emit modelsChanged();
+    emit rateCardsChanged();
+    emit demandSeriesChanged();
+    emit workloadsChanged();
+    emit trainingJobsChanged();
+    emit reportChanged();
+    emit scenariosChanged();
+    emit servingAssumptionsChanged();
+    emit kvVariantsChanged();
+}
+
+bool Workspace::exists(const QString &location)
+{
+    if (!isServerUrl(location))
+        return QFileInfo::exists(location);
+    const ServerLocation server = parseServerUrl(location);
+    const QString connectionName = nextConnectionName() + QStringLiteral("-probe");
+    bool found = false;
+    try {
+        QSqlDatabase db = openServerDatabase(server, ServerCredentials{}, connectionName);
+        found = readSchemaVersion(db, server.url()) > 0;
+    } catch (...) {
+        closeConnection(connectionName);
+        throw;
+    }
+    closeConnection(connectionName);
+    return found;
 }
 
 int Workspace::schemaVersion() const
@@ -883,6 +1068,10 @@ bool Workspace::removeScenario(const QString &name)
 
 void Workspace::saveCopyAs(const QString &path) const
 {
+    if (d->server)
+        throw StoreError(QStringLiteral("Cannot save a copy of team workspace %1 as %2: copy a "
+                                        "server workspace to a file with headroom pull")
+                             .arg(d->path, path));
     const QFileInfo target(path);
     if (path.isEmpty())
         throw StoreError(QStringLiteral("No file given for the copy of workspace %1").arg(d->path));

@@ -18,8 +18,17 @@
 
 namespace headroom::store {
 
+// A password for a team workspace on a server, supplied by the caller (e.g. asked for in a
+// prompt); used for the connection and never stored. Empty: libpq reads ~/.pgpass or
+// PGPASSWORD.
+struct ServerCredentials {
+    QString password;
+};
+
 // One workspace: a single SQLite file (WAL, foreign keys on, schema version in
-// PRAGMA user_version). A new file is seeded from the shipped catalogs. Every edit is
+// PRAGMA user_version), or a team workspace on a PostgreSQL server named by a URL
+// (postgresql://user@host:port/database, see serverurl.h; schema version in the
+// headroom_schema table). A new workspace is seeded from the shipped catalogs. Every edit is
 // committed at once; change signals tell pages to refresh.
 class Workspace : public QObject {
     Q_OBJECT
@@ -31,13 +40,27 @@ public:
     // catalogs it lacks). A file this process cannot write (read-only file or folder) is
     // opened for reading; its edits then throw StoreError. Throws StoreError, e.g. for a
     // file from a newer schema version, which is refused untouched.
+    // A server URL connects through Qt's PostgreSQL driver (QPSQL) and creates the schema in
+    // the database's current schema when it has no tables yet; a refused connection, a wrong
+    // password, a missing driver or a bad URL throw StoreError saying which.
     explicit Workspace(const QString &path, QObject *parent = nullptr);
+    Workspace(const QString &serverUrl, const ServerCredentials &credentials,
+              QObject *parent = nullptr);
     ~Workspace() override;
+
+    // True when `location` holds a workspace: an existing file, or a server database with the
+    // Headroom schema (creating nothing). Throws StoreError when the server cannot be reached.
+    static bool exists(const QString &location);
 
     // <user data dir>/workspace.headroom
     static QString defaultPath();
 
+    // The file path, or the server URL (never with a password).
     QString path() const;
+    // True for a workspace on a PostgreSQL server.
+    bool isServer() const;
+    // True when opening created it: a new file, or a server database without the schema.
+    bool isNew() const;
     int schemaVersion() const;
     // True when the file or its folder cannot be written: reads work, edits throw StoreError.
     bool isReadOnly() const;
@@ -122,8 +145,14 @@ public:
     bool removeScenario(const QString &name);
 
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
-    // Throws StoreError naming the file; this workspace stays open and unchanged.
+    // Throws StoreError naming the file; this workspace stays open and unchanged. A server
+    // workspace is copied to a file with `headroom pull` instead (this throws StoreError).
     void saveCopyAs(const QString &path) const;
+
+    // Replaces everything in this workspace with a copy of `source` (every table, row for row;
+    // file ⇄ server), in one transaction: on any failure this workspace is left as it was.
+    // Throws StoreError, e.g. when `source` is this workspace or either is read-only.
+    void replaceContents(const Workspace &source);
 
 signals:
     void gpusChanged();

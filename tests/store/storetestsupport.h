@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <catch2/catch.hpp>
 
@@ -31,7 +32,31 @@ std::string storeErrorOf(Action action)
     return {};
 }
 
-// A separate connection to a workspace file, for looking under the store's API.
+// The store suite runs on SQLite files, or on the test server when HEADROOM_STORE_BACKEND is
+// "postgresql" (CTest's "store-pg: " tests; scripts/pgserver.sh sets HEADROOM_TEST_SERVER).
+bool serverBackend();
+
+// A fresh place for one workspace: a file path in a new temporary folder, or with the server
+// backend a new, empty database on HEADROOM_TEST_SERVER, dropped again when this goes. Fails
+// the test (never skips it) when the server backend is asked for but the server is unset or
+// unreachable. Destroy every Workspace on it first (declare this before them).
+class WorkspaceLocation {
+public:
+    explicit WorkspaceLocation(const QString &fileName = QStringLiteral("workspace.headroom"));
+    ~WorkspaceLocation();
+    WorkspaceLocation(const WorkspaceLocation &) = delete;
+    WorkspaceLocation &operator=(const WorkspaceLocation &) = delete;
+
+    // The path or the server URL, as Workspace takes it.
+    const QString &path() const { return m_path; }
+
+private:
+    QString m_path;
+    QString m_folder;    // the temporary folder (SQLite)
+    QString m_database;  // the database made for this test (server)
+};
+
+// A separate connection to a workspace (file or server URL), for looking under the store's API.
 class RawDatabase {
 public:
     explicit RawDatabase(const QString &path);
@@ -41,9 +66,14 @@ public:
 
     void exec(const QString &sql) const;
     QVariant scalar(const QString &sql) const;  // first column of the first row
+    // Every row the query returns, each as "column=value|…" (NULL as "<null>").
+    QStringList rows(const QString &sql) const;
+    // The stored schema version: PRAGMA user_version, or the headroom_schema row on a server.
+    int schemaVersion() const;
 
 private:
     QString m_connectionName;
+    bool m_server = false;
 };
 
 } // namespace headroom::store::test

@@ -40,11 +40,10 @@ int pointCount(const QString &path, const QString &name)
 
 } // namespace
 
-TEST_CASE("a year of hourly demand is stored and read back exactly")
+TEST_CASE("a year of hourly demand is stored and read back exactly", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("demand.headroom"));
+    WorkspaceLocation location(QStringLiteral("demand.headroom"));
+    const QString path = location.path();
     const engine::DemandSeries year = yearOfDemand("inference 2024");
     {
         Workspace workspace(path);
@@ -72,11 +71,10 @@ TEST_CASE("a year of hourly demand is stored and read back exactly")
           == QLatin1String("200.013579247"));
 }
 
-TEST_CASE("putting a demand series again replaces all of its points")
+TEST_CASE("putting a demand series again replaces all of its points", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("replace.headroom"));
+    WorkspaceLocation location(QStringLiteral("replace.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     workspace.putDemandSeries(yearOfDemand("a"));
     workspace.putDemandSeries(yearOfDemand("b"));
@@ -100,11 +98,10 @@ TEST_CASE("putting a demand series again replaces all of its points")
     CHECK(workspace.demandSeriesNames() == (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
 }
 
-TEST_CASE("removing a demand series removes its points with it")
+TEST_CASE("removing a demand series removes its points with it", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("cascade.headroom"));
+    WorkspaceLocation location(QStringLiteral("cascade.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     workspace.putDemandSeries(yearOfDemand("gone"));
     workspace.putDemandSeries(yearOfDemand("kept"));
@@ -120,11 +117,10 @@ TEST_CASE("removing a demand series removes its points with it")
     CHECK(pointCount(path, QStringLiteral("kept")) == kHoursPerYear);
 }
 
-TEST_CASE("an empty or negative demand series is refused and nothing is written")
+TEST_CASE("an empty or negative demand series is refused and nothing is written", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("bad-demand.headroom"));
+    WorkspaceLocation location(QStringLiteral("bad-demand.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     engine::DemandSeries original;
     original.name = "plan";

@@ -18,14 +18,15 @@ namespace {
 
 // A workspace in a temporary folder, with counters on its change signals.
 struct Fixture {
-    Fixture() : workspace(dir.filePath(QStringLiteral("edit.headroom")))
+    Fixture() : workspace(location.path())
     {
         QObject::connect(&workspace, &Workspace::gpusChanged, &workspace, [this] { ++gpuSignals; });
         QObject::connect(&workspace, &Workspace::modelsChanged, &workspace,
                          [this] { ++modelSignals; });
     }
 
-    QTemporaryDir dir;
+    QTemporaryDir dir;  // beside the workspace, for copies
+    WorkspaceLocation location{QStringLiteral("edit.headroom")};
     Workspace workspace;
     int gpuSignals = 0;
     int modelSignals = 0;
@@ -42,7 +43,7 @@ std::vector<std::string> idsOf(const std::vector<Spec> &specs)
 
 } // namespace
 
-TEST_CASE("a GPU comes back with every field as it was put")
+TEST_CASE("a GPU comes back with every field as it was put", "[workspace]")
 {
     Fixture f;
     const engine::GpuSpec put = sampleGpu("zz-test");
@@ -67,7 +68,7 @@ TEST_CASE("a GPU comes back with every field as it was put")
     CHECK_FALSE(f.workspace.gpu(QStringLiteral("no-such-gpu")).has_value());
 }
 
-TEST_CASE("a model comes back with every field as it was put")
+TEST_CASE("a model comes back with every field as it was put", "[workspace]")
 {
     Fixture f;
     const engine::ModelSpec put = sampleModel("zz-model");
@@ -94,7 +95,7 @@ TEST_CASE("a model comes back with every field as it was put")
     CHECK(f.gpuSignals == 0);
 }
 
-TEST_CASE("put replaces by id and lists stay ordered by id")
+TEST_CASE("put replaces by id and lists stay ordered by id", "[workspace]")
 {
     Fixture f;
     const size_t before = f.workspace.gpus().size();
@@ -116,7 +117,7 @@ TEST_CASE("put replaces by id and lists stay ordered by id")
     CHECK(f.gpuSignals == 2);
 }
 
-TEST_CASE("remove says whether a row went and signals only then")
+TEST_CASE("remove says whether a row went and signals only then", "[workspace]")
 {
     Fixture f;
     f.workspace.putModel(sampleModel("gone-soon"));
@@ -135,7 +136,7 @@ TEST_CASE("remove says whether a row went and signals only then")
     CHECK(f.modelSignals == 1);
 }
 
-TEST_CASE("an invalid GPU is refused naming the field, and nothing is written")
+TEST_CASE("an invalid GPU is refused naming the field, and nothing is written", "[workspace]")
 {
     Fixture f;
     const auto before = f.workspace.gpus();
@@ -159,7 +160,7 @@ TEST_CASE("an invalid GPU is refused naming the field, and nothing is written")
     CHECK(f.modelSignals == 0);
 }
 
-TEST_CASE("putCatalog writes everything at once and signals once per table")
+TEST_CASE("putCatalog writes everything at once and signals once per table", "[workspace]")
 {
     Fixture f;
     const size_t gpusBefore = f.workspace.gpus().size();
@@ -176,7 +177,7 @@ TEST_CASE("putCatalog writes everything at once and signals once per table")
     CHECK(f.modelSignals == 2);
 }
 
-TEST_CASE("putCatalog with one bad entry imports nothing")
+TEST_CASE("putCatalog with one bad entry imports nothing", "[workspace]")
 {
     Fixture f;
     const auto gpusBefore = idsOf(f.workspace.gpus());
@@ -200,7 +201,7 @@ TEST_CASE("putCatalog with one bad entry imports nothing")
     CHECK(f.modelSignals == 0);
 }
 
-TEST_CASE("a workspace exports to JSON that imports back equal")
+TEST_CASE("a workspace exports to JSON that imports back equal", "[workspace]")
 {
     Fixture f;
     f.workspace.putGpu(sampleGpu("exported"));
@@ -221,7 +222,7 @@ TEST_CASE("a workspace exports to JSON that imports back equal")
         CHECK(modelToJson(copy.models()[i]) == modelToJson(catalog.models[i]));
 }
 
-TEST_CASE("save a copy writes a workspace that opens with the same content")
+TEST_CASE("save a copy writes a workspace that opens with the same content", "[workspace][file]")
 {
     Fixture f;
     f.workspace.putGpu(sampleGpu("only-in-original"));
@@ -242,7 +243,7 @@ TEST_CASE("save a copy writes a workspace that opens with the same content")
     CHECK(copy.gpus().size() + 1 == f.workspace.gpus().size());
 }
 
-TEST_CASE("save a copy never writes through a symbolic link, dangling or not")
+TEST_CASE("save a copy never writes through a symbolic link, dangling or not", "[workspace][file]")
 {
     Fixture f;
     const QString elsewhere = f.dir.filePath(QStringLiteral("elsewhere.headroom"));
@@ -264,7 +265,7 @@ TEST_CASE("save a copy never writes through a symbolic link, dangling or not")
     CHECK(QDir(f.dir.path()).entryList(QDir::Hidden | QDir::Files | QDir::System).filter(QStringLiteral(".partial")).isEmpty());
 }
 
-TEST_CASE("save a copy refuses an existing file and leaves it alone")
+TEST_CASE("save a copy refuses an existing file and leaves it alone", "[workspace][file]")
 {
     Fixture f;
     const QString existing = f.dir.filePath(QStringLiteral("taken.headroom"));

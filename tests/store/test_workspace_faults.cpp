@@ -76,8 +76,7 @@ long randomBelow(std::mt19937 &random, long bound)
 
 } // namespace
 
-TEST_CASE("kill -9 at random points while a workspace is created leaves no file, an empty one or a complete one",
-          "[faults]")
+TEST_CASE("kill -9 at random points while a workspace is created leaves no file, an empty one or a complete one", "[faults][workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -139,7 +138,7 @@ TEST_CASE("kill -9 at random points while a workspace is created leaves no file,
     CHECK(cutShort >= kKills / 5);
 }
 
-TEST_CASE("kill -9 at random points during a large import keeps all of the import or none of it", "[faults]")
+TEST_CASE("kill -9 at random points during a large import keeps all of the import or none of it", "[faults][workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -211,7 +210,7 @@ TEST_CASE("kill -9 at random points during a large import keeps all of the impor
     CHECK(cutShort >= kKills / 5);
 }
 
-TEST_CASE("two programs writing one workspace at once both succeed and lose no update", "[faults]")
+TEST_CASE("two programs writing one workspace at once both succeed and lose no update", "[faults][workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -259,7 +258,7 @@ TEST_CASE("two programs writing one workspace at once both succeed and lose no u
     CHECK(qint64(workspace.gpus().size()) == shipped.gpus);
 }
 
-TEST_CASE("two programs creating the same new workspace at once both open it, seeded once", "[faults]")
+TEST_CASE("two programs creating the same new workspace at once both open it, seeded once", "[faults][workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -285,7 +284,7 @@ TEST_CASE("two programs creating the same new workspace at once both open it, se
     }
 }
 
-TEST_CASE("a full disk fails an import with a clear message and leaves the workspace as it was", "[faults]")
+TEST_CASE("a full disk fails an import with a clear message and leaves the workspace as it was", "[faults][workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -336,8 +335,7 @@ TEST_CASE("a full disk fails an import with a clear message and leaves the works
     CHECK(lines[4].toLongLong() == shipped.gpus);
 }
 
-TEST_CASE("an edit that waits longer than the busy timeout for another writer fails clearly, changing nothing",
-          "[faults]")
+TEST_CASE("an edit that waits longer than the busy timeout for another writer fails clearly, changing nothing", "[faults][workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());

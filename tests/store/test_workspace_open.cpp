@@ -36,11 +36,10 @@ ShippedCounts shippedCounts()
 
 } // namespace
 
-TEST_CASE("a new workspace is at the current schema, in WAL mode, with foreign keys on")
+TEST_CASE("a new workspace is at the current schema, in WAL mode, with foreign keys on", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("new.headroom"));
+    WorkspaceLocation location(QStringLiteral("new.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     CHECK(workspace.path() == path);
     CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
@@ -56,15 +55,14 @@ TEST_CASE("a new workspace is at the current schema, in WAL mode, with foreign k
     }
 
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
     CHECK(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString() == QLatin1String("wal"));
 }
 
-TEST_CASE("a new workspace is seeded with the shipped catalogs")
+TEST_CASE("a new workspace is seeded with the shipped catalogs", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("seeded.headroom"));
+    WorkspaceLocation location(QStringLiteral("seeded.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     const ShippedCounts shipped = shippedCounts();
     CHECK(workspace.gpus().size() == shipped.gpus);
@@ -91,11 +89,10 @@ TEST_CASE("a new workspace is seeded with the shipped catalogs")
               .contains(QLatin1String("gpus.json")));
 }
 
-TEST_CASE("reopening a workspace keeps edits and does not seed again")
+TEST_CASE("reopening a workspace keeps edits and does not seed again", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("reopen.headroom"));
+    WorkspaceLocation location(QStringLiteral("reopen.headroom"));
+    const QString path = location.path();
     const ShippedCounts shipped = shippedCounts();
     QString createdAt;
     {
@@ -122,11 +119,10 @@ TEST_CASE("reopening a workspace keeps edits and does not seed again")
     }
 }
 
-TEST_CASE("a file from a newer schema is refused and left untouched")
+TEST_CASE("a file from a newer schema is refused and left untouched", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("future.headroom"));
+    WorkspaceLocation location(QStringLiteral("future.headroom"));
+    const QString path = location.path();
     {
         RawDatabase raw(path);
         raw.exec(QStringLiteral("CREATE TABLE future_thing (id INTEGER PRIMARY KEY)"));
@@ -147,11 +143,10 @@ TEST_CASE("a file from a newer schema is refused and left untouched")
     CHECK(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString() == QLatin1String("delete"));
 }
 
-TEST_CASE("a file that is not a database is refused and left untouched")
+TEST_CASE("a file that is not a database is refused and left untouched", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("notes.headroom"));
+    WorkspaceLocation location(QStringLiteral("notes.headroom"));
+    const QString path = location.path();
     QByteArray text;
     for (int i = 0; i < 100; ++i)
         text += "These are meeting notes, not a workspace.\n";
@@ -163,11 +158,10 @@ TEST_CASE("a file that is not a database is refused and left untouched")
     CHECK(workspaceConnections().isEmpty());
 }
 
-TEST_CASE("another program's SQLite database is refused")
+TEST_CASE("another program's SQLite database is refused", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("other.sqlite"));
+    WorkspaceLocation location(QStringLiteral("other.sqlite"));
+    const QString path = location.path();
     {
         RawDatabase raw(path);
         raw.exec(QStringLiteral("CREATE TABLE gpu (id TEXT)"));
@@ -179,17 +173,16 @@ TEST_CASE("another program's SQLite database is refused")
     CHECK(readBytes(path) == before);
 }
 
-TEST_CASE("opening creates missing parent folders")
+TEST_CASE("opening creates missing parent folders", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("a/b/c/deep.headroom"));
+    WorkspaceLocation location(QStringLiteral("a/b/c/deep.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     CHECK(QFileInfo::exists(path));
     CHECK_FALSE(workspace.gpus().empty());
 }
 
-TEST_CASE("a workspace whose folder cannot be created is refused")
+TEST_CASE("a workspace whose folder cannot be created is refused", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -200,7 +193,7 @@ TEST_CASE("a workspace whose folder cannot be created is refused")
     CHECK(workspaceConnections().isEmpty());
 }
 
-TEST_CASE("the default workspace lives in the application data folder")
+TEST_CASE("the default workspace lives in the application data folder", "[workspace][file]")
 {
     const QString path = Workspace::defaultPath();
     CHECK(path
@@ -209,11 +202,10 @@ TEST_CASE("the default workspace lives in the application data folder")
     CHECK(QStandardPaths::isTestModeEnabled());
 }
 
-TEST_CASE("each workspace has its own connection, removed when it is destroyed")
+TEST_CASE("each workspace has its own connection, removed when it is destroyed", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("shared.headroom"));
+    WorkspaceLocation location(QStringLiteral("shared.headroom"));
+    const QString path = location.path();
     {
         auto first = std::make_unique<Workspace>(path);
         Workspace second(path);

@@ -110,11 +110,10 @@ void writeVersion1Workspace(const QString &path)
 } // namespace
 
 TEST_CASE("opening a schema 1 workspace migrates it to the current schema, keeps its "
-          "catalogs and adds the shipped rate cards")
+          "catalogs and adds the shipped rate cards", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("v1.headroom"));
+    WorkspaceLocation location(QStringLiteral("v1.headroom"));
+    const QString path = location.path();
     writeVersion1Workspace(path);
 
     {
@@ -141,18 +140,17 @@ TEST_CASE("opening a schema 1 workspace migrates it to the current schema, keeps
         CHECK(workspace.demandSeriesNames().isEmpty());
     }
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
     CHECK(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'created_at'"))
               .toString()
           == QLatin1String("2025-01-02T03:04:05Z"));
     CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM workspace_info")).toInt() == 1);
 }
 
-TEST_CASE("a migration step that fails is rolled back and leaves the file at schema 1")
+TEST_CASE("a migration step that fails is rolled back and leaves the file at schema 1", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("blocked.headroom"));
+    WorkspaceLocation location(QStringLiteral("blocked.headroom"));
+    const QString path = location.path();
     writeVersion1Workspace(path);
     {
         RawDatabase raw(path);
@@ -161,18 +159,17 @@ TEST_CASE("a migration step that fails is rolled back and leaves the file at sch
     CHECK_THAT(storeErrorOf([&] { Workspace workspace(path); }),
                Contains("cannot create the rate card and demand tables"));
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 1);
+    CHECK(raw.schemaVersion() == 1);
     CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE name = 'rate_card'"))
               .toInt()
           == 0);
     CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM gpu")).toInt() == 1);
 }
 
-TEST_CASE("a new workspace holds the shipped rate cards and names them in seeded_from")
+TEST_CASE("a new workspace holds the shipped rate cards and names them in seeded_from", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("new.headroom"));
+    WorkspaceLocation location(QStringLiteral("new.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     const auto shipped = shippedCards();
     CHECK(workspace.rateCards().size() == shipped.size());
@@ -188,11 +185,10 @@ TEST_CASE("a new workspace holds the shipped rate cards and names them in seeded
               .endsWith(QStringLiteral("ratecards.csv (%1 rate cards)").arg(shipped.size())));
 }
 
-TEST_CASE("a rate card keeps every field exactly through the workspace file")
+TEST_CASE("a rate card keeps every field exactly through the workspace file", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("cards.headroom"));
+    WorkspaceLocation location(QStringLiteral("cards.headroom"));
+    const QString path = location.path();
     const engine::RateCard card = sampleCard();
     const size_t shipped = shippedCards().size();
     {
@@ -216,11 +212,10 @@ TEST_CASE("a rate card keeps every field exactly through the workspace file")
           == QLatin1String("6.123456789|3.000000001|7"));
 }
 
-TEST_CASE("rate card history keeps every effective date of one provider, region and GPU")
+TEST_CASE("rate card history keeps every effective date of one provider, region and GPU", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    Workspace workspace(dir.filePath(QStringLiteral("history.headroom")));
+    WorkspaceLocation location(QStringLiteral("history.headroom"));
+    Workspace workspace(location.path());
     const size_t shipped = workspace.rateCards().size();
 
     engine::RateCard later = sampleCard("2025-06-01");
@@ -267,11 +262,10 @@ TEST_CASE("rate card history keeps every effective date of one provider, region 
     CHECK(after->onDemand.toString() == "6.88");
 }
 
-TEST_CASE("an invalid rate card is refused naming the field, and nothing is written")
+TEST_CASE("an invalid rate card is refused naming the field, and nothing is written", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("invalid.headroom"));
+    WorkspaceLocation location(QStringLiteral("invalid.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     const size_t before = workspace.rateCards().size();
     int changes = 0;
@@ -310,11 +304,10 @@ TEST_CASE("an invalid rate card is refused naming the field, and nothing is writ
           == 0);
 }
 
-TEST_CASE("removing a rate card deletes that effective date only and signals once")
+TEST_CASE("removing a rate card deletes that effective date only and signals once", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    Workspace workspace(dir.filePath(QStringLiteral("remove.headroom")));
+    WorkspaceLocation location(QStringLiteral("remove.headroom"));
+    Workspace workspace(location.path());
     const size_t shipped = workspace.rateCards().size();
     int changes = 0;
     QObject::connect(&workspace, &Workspace::rateCardsChanged, &workspace, [&] { ++changes; });

@@ -105,7 +105,7 @@ void setMode(const QString &path, mode_t mode)
 
 } // namespace
 
-TEST_CASE("a workspace whose seeding an older build never finished gets the shipped catalogs when opened")
+TEST_CASE("a workspace whose seeding an older build never finished gets the shipped catalogs when opened", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -154,7 +154,7 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
     }
 }
 
-TEST_CASE("opening a complete workspace seeds nothing again and changes none of its catalog")
+TEST_CASE("opening a complete workspace seeds nothing again and changes none of its catalog", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -179,7 +179,7 @@ TEST_CASE("opening a complete workspace seeds nothing again and changes none of 
     CHECK_THAT(seededFrom.toStdString(), !Contains("opened again"));
 }
 
-TEST_CASE("a read-only workspace file is read, and an edit is refused with a clear message")
+TEST_CASE("a read-only workspace file is read, and an edit is refused with a clear message", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -206,7 +206,7 @@ TEST_CASE("a read-only workspace file is read, and an edit is refused with a cle
     setMode(path, 0644);
 }
 
-TEST_CASE("a workspace in a read-only folder is read, and an edit is refused with a clear message")
+TEST_CASE("a workspace in a read-only folder is read, and an edit is refused with a clear message", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -233,7 +233,7 @@ TEST_CASE("a workspace in a read-only folder is read, and an edit is refused wit
     setMode(folder, 0755);
 }
 
-TEST_CASE("a read-only workspace whose seeding never finished is refused, naming the file")
+TEST_CASE("a read-only workspace whose seeding never finished is refused, naming the file", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -251,11 +251,10 @@ TEST_CASE("a read-only workspace whose seeding never finished is refused, naming
     CHECK(digest(path) == before);
 }
 
-TEST_CASE("a scenario name of only blanks is refused, on import and on save")
+TEST_CASE("a scenario name of only blanks is refused, on import and on save", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    Workspace workspace(dir.filePath(QStringLiteral("w.headroom")));
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    Workspace workspace(location.path());
     CHECK_THAT(storeErrorOf([&] { workspace.putScenario(smallScenario("   ")); }),
                Contains("name") && Contains("blank"));
     CHECK_THAT(storeErrorOf([&] { workspace.putScenario(smallScenario("\t\n")); }), Contains("blank"));
@@ -268,7 +267,7 @@ TEST_CASE("a scenario name of only blanks is refused, on import and on save")
                Contains("blank.json") && Contains("\"name\"") && Contains("blank"));
 }
 
-TEST_CASE("a scenario document missing name or pools is read as a scenario, naming what is missing")
+TEST_CASE("a scenario document missing name or pools is read as a scenario, naming what is missing", "[workspace]")
 {
     QJsonObject object = scenarioToJson(smallScenario("chatbot"));
     REQUIRE(isScenarioJson(object));

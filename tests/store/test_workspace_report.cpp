@@ -40,10 +40,10 @@ QStringList titles(const Workspace &workspace)
 
 } // namespace
 
-TEST_CASE("Report items keep kind, title, caption and content in deck order", "[store][report]")
+TEST_CASE("Report items keep kind, title, caption and content in deck order", "[store][report][workspace]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.headroom"));
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    const QString path = location.path();
     {
         Workspace workspace(path);
         CHECK(workspace.reportItems().empty());
@@ -73,10 +73,10 @@ TEST_CASE("Report items keep kind, title, caption and content in deck order", "[
     CHECK(items[2].content == QStringLiteral("Notes for Summary"));
 }
 
-TEST_CASE("Report items move, insert and remove with contiguous positions", "[store][report]")
+TEST_CASE("Report items move, insert and remove with contiguous positions", "[store][report][workspace]")
 {
-    QTemporaryDir dir;
-    Workspace workspace(dir.filePath(QStringLiteral("w.headroom")));
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    Workspace workspace(location.path());
     for (const char *title : {"A", "B", "C", "D"})
         workspace.appendReportItem(textItem(QLatin1String(title)));
     ChangeCounter changed(workspace);
@@ -93,16 +93,14 @@ TEST_CASE("Report items move, insert and remove with contiguous positions", "[st
     CHECK(changed.count == 4);
 
     RawDatabase raw(workspace.path());
-    CHECK(raw.scalar(QStringLiteral("SELECT group_concat(position) FROM (SELECT position FROM "
-                                    "report_item ORDER BY position)"))
-              .toString()
-          == QStringLiteral("0,1,2,3"));
+    CHECK(raw.rows(QStringLiteral("SELECT position FROM report_item ORDER BY position"))
+          == QStringList{"position=0", "position=1", "position=2", "position=3"});
 }
 
-TEST_CASE("Bad report items and positions are refused and change nothing", "[store][report]")
+TEST_CASE("Bad report items and positions are refused and change nothing", "[store][report][workspace]")
 {
-    QTemporaryDir dir;
-    Workspace workspace(dir.filePath(QStringLiteral("w.headroom")));
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    Workspace workspace(location.path());
     workspace.appendReportItem(textItem(QStringLiteral("Kept")));
     ChangeCounter changed(workspace);
 
@@ -129,10 +127,10 @@ TEST_CASE("Bad report items and positions are refused and change nothing", "[sto
     CHECK(changed.count == 0);
 }
 
-TEST_CASE("Report title, author and date are stored in the workspace information", "[store][report]")
+TEST_CASE("Report title, author and date are stored in the workspace information", "[store][report][workspace]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.headroom"));
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    const QString path = location.path();
     {
         Workspace workspace(path);
         CHECK(workspace.reportSettings().title.isEmpty());

@@ -82,8 +82,8 @@ private:
 };
 
 struct ScratchWorkspace {
-    QTemporaryDir dir;
-    QString path = dir.filePath(QStringLiteral("w.headroom"));
+    WorkspaceLocation location{QStringLiteral("w.headroom")};
+    QString path = location.path();
 };
 
 // Inserts `count` scenarios straight into the table, as a large workspace would hold them.
@@ -93,17 +93,20 @@ void insertMany(const QString &path, int count)
     RawDatabase raw(path);
     QString escaped = QString::fromUtf8(body);
     escaped.replace(QLatin1Char('\''), QStringLiteral("''"));
+    // "scenario 00001" …: printf on SQLite, format and lpad on PostgreSQL.
+    const QString name = serverBackend() ? QStringLiteral("format('scenario %s', lpad(i::text, 5, '0'))")
+                                         : QStringLiteral("printf('scenario %05d', i)");
     raw.exec(QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %1) "
                             "INSERT INTO scenario (name, description, author, version, created_at, updated_at, body) "
-                            "SELECT printf('scenario %05d', i), 'bulk', 'bench', 1, '2026-01-01T00:00:00.000Z', "
+                            "SELECT %3, 'bulk', 'bench', 1, '2026-01-01T00:00:00.000Z', "
                             "'2026-01-01T00:00:00.000Z', '%2' FROM n")
                  .arg(count)
-                 .arg(escaped));
+                 .arg(escaped, name));
 }
 
 } // namespace
 
-TEST_CASE("A scenario round-trips through its JSON document exactly", "[scenariojson]")
+TEST_CASE("A scenario round-trips through its JSON document exactly", "[scenariojson][workspace]")
 {
     const engine::Scenario s = fullScenario();
     const QByteArray text = scenarioJsonText(s);
@@ -132,7 +135,7 @@ TEST_CASE("A scenario round-trips through its JSON document exactly", "[scenario
     CHECK(text.contains("\"spot_overhead\": \"0.125\""));
 }
 
-TEST_CASE("Bad scenario JSON is refused naming the field", "[scenariojson]")
+TEST_CASE("Bad scenario JSON is refused naming the field", "[scenariojson][workspace]")
 {
     const auto errorOf = [](const QByteArray &json) {
         return storeErrorOf([&] { parseScenario(json, QStringLiteral("bad.json")); });
@@ -166,8 +169,7 @@ TEST_CASE("Bad scenario JSON is refused naming the field", "[scenariojson]")
                Contains("start_date") && Contains("2025-02-29"));
 }
 
-TEST_CASE("A scenario without a start date keeps none and evaluates from the month after its as-of date",
-          "[scenariojson]")
+TEST_CASE("A scenario without a start date keeps none and evaluates from the month after its as-of date", "[scenariojson][workspace]")
 {
     const engine::Scenario s = parseScenario(
         "{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\", \"as_of\": \"2027-06-14\"}, "

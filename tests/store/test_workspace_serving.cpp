@@ -32,10 +32,10 @@ engine::ServingAssumptions changedAssumptions()
 
 } // namespace
 
-TEST_CASE("Serving assumptions are the defaults until set, then survive reopening")
+TEST_CASE("Serving assumptions are the defaults until set, then survive reopening", "[workspace]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("serving.headroom");
+    WorkspaceLocation location(QStringLiteral("serving.headroom"));
+    const QString path = location.path();
     {
         Workspace workspace(path);
         CHECK(workspace.servingAssumptions() == engine::ServingAssumptions{});
@@ -50,10 +50,10 @@ TEST_CASE("Serving assumptions are the defaults until set, then survive reopenin
     CHECK(scenarioInputs(reopened).serving == changedAssumptions());
 }
 
-TEST_CASE("Serving assumptions out of range are refused by field and change nothing")
+TEST_CASE("Serving assumptions out of range are refused by field and change nothing", "[workspace]")
 {
-    QTemporaryDir dir;
-    Workspace workspace(dir.filePath("serving.headroom"));
+    WorkspaceLocation location(QStringLiteral("serving.headroom"));
+    Workspace workspace(location.path());
     workspace.setServingAssumptions(changedAssumptions());
     engine::ServingAssumptions bad = changedAssumptions();
     bad.memoryUtilization = 1.2;
@@ -71,7 +71,7 @@ TEST_CASE("Serving assumptions out of range are refused by field and change noth
     CHECK(workspace.servingAssumptions() == changedAssumptions());
 }
 
-TEST_CASE("Serving assumptions JSON: absent keys take defaults, unknown keys and bad values are named")
+TEST_CASE("Serving assumptions JSON: absent keys take defaults, unknown keys and bad values are named", "[workspace]")
 {
     const QJsonObject json = servingAssumptionsToJson(changedAssumptions());
     CHECK(json.value("kv_residency").toString() == "session");
@@ -90,10 +90,10 @@ TEST_CASE("Serving assumptions JSON: absent keys take defaults, unknown keys and
                Contains("block_size"));
 }
 
-TEST_CASE("KV variants are saved in order with their TP, and refused when incomplete")
+TEST_CASE("KV variants are saved in order with their TP, and refused when incomplete", "[workspace]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("variants.headroom");
+    WorkspaceLocation location(QStringLiteral("variants.headroom"));
+    const QString path = location.path();
     const std::vector<engine::KvVariant> variants = {
         {"llama-3.1-70b", "h100-sxm", engine::WeightPrecision::Fp8, engine::KvPrecision::Fp8, 2},
         {"llama-3.1-8b", "h200", engine::WeightPrecision::Int4, engine::KvPrecision::Bf16, 1},
@@ -121,10 +121,10 @@ TEST_CASE("KV variants are saved in order with their TP, and refused when incomp
     CHECK(reopened.kvVariants()->empty());
 }
 
-TEST_CASE("A damaged stored serving document is reported with the file and key")
+TEST_CASE("A damaged stored serving document is reported with the file and key", "[workspace]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("damaged.headroom");
+    WorkspaceLocation location(QStringLiteral("damaged.headroom"));
+    const QString path = location.path();
     {
         Workspace workspace(path);
         workspace.setServingAssumptions(changedAssumptions());
@@ -136,6 +136,6 @@ TEST_CASE("A damaged stored serving document is reported with the file and key")
     }
     Workspace workspace(path);
     const std::string message = storeErrorOf([&] { (void)workspace.servingAssumptions(); });
-    CHECK_THAT(message, Contains("damaged.headroom") && Contains("serving_assumptions")
+    CHECK_THAT(message, Contains(path.toStdString()) && Contains("serving_assumptions")
                             && Contains("memory_utilization"));
 }

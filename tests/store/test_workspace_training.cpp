@@ -60,11 +60,10 @@ int jobRows(const QString &path)
 
 } // namespace
 
-TEST_CASE("a training job is stored whole and read back with version 1", "[training]")
+TEST_CASE("a training job is stored whole and read back with version 1", "[training][workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("jobs.headroom"));
+    WorkspaceLocation location(QStringLiteral("jobs.headroom"));
+    const QString path = location.path();
     const engine::TrainingJob job = sampleJob();
     {
         Workspace workspace(path);
@@ -88,11 +87,10 @@ TEST_CASE("a training job is stored whole and read back with version 1", "[train
     CHECK(parseTrainingJob(body, QStringLiteral("body")).throughput == 412.5);
 }
 
-TEST_CASE("replacing a training job raises its version and keeps its creation time", "[training]")
+TEST_CASE("replacing a training job raises its version and keeps its creation time", "[training][workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    Workspace workspace(dir.filePath(QStringLiteral("jobs.headroom")));
+    WorkspaceLocation location(QStringLiteral("jobs.headroom"));
+    Workspace workspace(location.path());
     engine::TrainingJob job = sampleJob("run");
     workspace.putTrainingJob(job);
     const auto first = workspace.trainingJobRecord(QStringLiteral("run"));
@@ -112,11 +110,10 @@ TEST_CASE("replacing a training job raises its version and keeps its creation ti
     CHECK(workspace.trainingJobs().size() == 1);
 }
 
-TEST_CASE("an invalid training job is refused naming the field and nothing changes", "[training]")
+TEST_CASE("an invalid training job is refused naming the field and nothing changes", "[training][workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("jobs.headroom"));
+    WorkspaceLocation location(QStringLiteral("jobs.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     workspace.putTrainingJob(sampleJob("kept"));
     int changes = 0;
@@ -143,11 +140,10 @@ TEST_CASE("an invalid training job is refused naming the field and nothing chang
     CHECK(kept->job.throughput == 412.5);
 }
 
-TEST_CASE("removing a training job deletes its row and says whether there was one", "[training]")
+TEST_CASE("removing a training job deletes its row and says whether there was one", "[training][workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("jobs.headroom"));
+    WorkspaceLocation location(QStringLiteral("jobs.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     workspace.putTrainingJob(sampleJob("a"));
     workspace.putTrainingJob(sampleJob("b"));
@@ -161,7 +157,7 @@ TEST_CASE("removing a training job deletes its row and says whether there was on
     CHECK(jobRows(path) == 1);
 }
 
-TEST_CASE("the sample training job file parses and is written back byte for byte", "[training]")
+TEST_CASE("the sample training job file parses and is written back byte for byte", "[training][workspace]")
 {
     const QString path = sourceFile(QStringLiteral("data/samples/training-job.json"));
     const engine::TrainingJob job = readTrainingJobFile(path);
@@ -180,7 +176,7 @@ TEST_CASE("the sample training job file parses and is written back byte for byte
     CHECK(jsonOf(parseTrainingJob(trainingJobJsonText(every), QStringLiteral("x.json"))) == jsonOf(every));
 }
 
-TEST_CASE("training job JSON fills defaults and reports bad fields by name", "[training]")
+TEST_CASE("training job JSON fills defaults and reports bad fields by name", "[training][workspace]")
 {
     const engine::TrainingJob minimal =
         parseTrainingJob(R"({"name": "small", "params": 7e9, "tokens": 1e12})", QStringLiteral("small.json"));

@@ -52,11 +52,10 @@ void downgradeToVersion2(const QString &path)
 
 } // namespace
 
-TEST_CASE("a new workspace has an empty workload table at the current schema")
+TEST_CASE("a new workspace has an empty workload table at the current schema", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("new.headroom"));
+    WorkspaceLocation location(QStringLiteral("new.headroom"));
+    const QString path = location.path();
     {
         Workspace workspace(path);
         CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
@@ -65,15 +64,14 @@ TEST_CASE("a new workspace has an empty workload table at the current schema")
     }
     CHECK(workloadRows(path) == 0);
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
 }
 
 TEST_CASE("opening a schema 2 workspace adds the workload table and keeps catalogs, rate "
-          "cards and demand")
+          "cards and demand", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("v2.headroom"));
+    WorkspaceLocation location(QStringLiteral("v2.headroom"));
+    const QString path = location.path();
     size_t gpuCount = 0;
     size_t cardCount = 0;
     QString createdAt;
@@ -117,18 +115,17 @@ TEST_CASE("opening a schema 2 workspace adds the workload table and keeps catalo
         CHECK(workspace.workloads().size() == 1);
     }
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == Workspace::kSchemaVersion);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
     CHECK(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'created_at'"))
               .toString()
           == createdAt);
 }
 
 TEST_CASE("opening a schema 3 workspace adds the training, scenario and report tables and "
-          "keeps workloads")
+          "keeps workloads", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("v3.headroom"));
+    WorkspaceLocation location(QStringLiteral("v3.headroom"));
+    const QString path = location.path();
     {
         Workspace workspace(path);
         workspace.putWorkload(sampleWorkload("kept"));
@@ -143,14 +140,13 @@ TEST_CASE("opening a schema 3 workspace adds the training, scenario and report t
     }
     CHECK(tableCount(path, kPlanningTables) == 3);
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 4);
+    CHECK(raw.schemaVersion() == 4);
 }
 
-TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2")
+TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2", "[workspace][file]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("blocked.headroom"));
+    WorkspaceLocation location(QStringLiteral("blocked.headroom"));
+    const QString path = location.path();
     { Workspace workspace(path); }
     downgradeToVersion2(path);
     {
@@ -160,18 +156,17 @@ TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2"
     CHECK_THAT(storeErrorOf([&] { Workspace workspace(path); }),
                Contains("cannot create the workload table"));
     RawDatabase raw(path);
-    CHECK(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt() == 2);
+    CHECK(raw.schemaVersion() == 2);
     CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
                                     "AND name = 'workload'"))
               .toInt()
           == 0);
 }
 
-TEST_CASE("a workload keeps every field exactly through the workspace file")
+TEST_CASE("a workload keeps every field exactly through the workspace file", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("round-trip.headroom"));
+    WorkspaceLocation location(QStringLiteral("round-trip.headroom"));
+    const QString path = location.path();
     const engine::WorkloadProfile full = sampleWorkload("full");
     engine::WorkloadProfile bare = sampleWorkload("bare");
     bare.measuredGoodputTokensPerS.reset();
@@ -215,11 +210,10 @@ TEST_CASE("a workload keeps every field exactly through the workspace file")
           == 1);
 }
 
-TEST_CASE("putting a workload again replaces it by name, and removing it signals once")
+TEST_CASE("putting a workload again replaces it by name, and removing it signals once", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("replace.headroom"));
+    WorkspaceLocation location(QStringLiteral("replace.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     workspace.putWorkload(sampleWorkload("a"));
     workspace.putWorkload(sampleWorkload("b"));
@@ -243,11 +237,10 @@ TEST_CASE("putting a workload again replaces it by name, and removing it signals
     CHECK(rest[0].name == "b");
 }
 
-TEST_CASE("an invalid workload is refused naming the field, and nothing is written")
+TEST_CASE("an invalid workload is refused naming the field, and nothing is written", "[workspace]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("invalid.headroom"));
+    WorkspaceLocation location(QStringLiteral("invalid.headroom"));
+    const QString path = location.path();
     Workspace workspace(path);
     const engine::WorkloadProfile original = sampleWorkload("plan");
     workspace.putWorkload(original);
@@ -282,7 +275,7 @@ TEST_CASE("an invalid workload is refused naming the field, and nothing is writt
     CHECK_FALSE(workspace.workload(QStringLiteral("new")).has_value());
 }
 
-TEST_CASE("a workload copied with Save As comes along")
+TEST_CASE("a workload copied with Save As comes along", "[workspace][file]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
