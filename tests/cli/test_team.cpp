@@ -12,7 +12,7 @@
 using headroom::store::test::WorkspaceLocation;
 using Catch::Matchers::Contains;
 
-TEST_CASE("--server needs a postgresql URL, and excludes --workspace except for push and pull")
+TEST_CASE("a --server URL must be postgresql, and excludes --workspace except for push and pull")
 {
     CliFixture f;
     const CliResult bad = f.runBare({"--server", "/tmp/plans.headroom", "catalog", "gpus"});
