@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace headroom::ui {
 
@@ -19,7 +20,7 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
     QAbstractAxis *x = nullptr;
     if (spec.logX) {
         auto *logX = new QLogValueAxis;
-        logX->setBase(2);
+        logX->setBase(4);
         logX->setLabelFormat(QStringLiteral("%.0f"));
         logX->setMinorTickCount(-1);
         x = logX;
@@ -29,13 +30,23 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
         x = valueX;
     }
     x->setTitleText(spec.xTitle);
-    auto *y = new QValueAxis;
+    QAbstractAxis *y = nullptr;
+    if (spec.logY) {
+        auto *logY = new QLogValueAxis;
+        logY->setBase(10);
+        logY->setLabelFormat(QStringLiteral("%g"));
+        logY->setMinorTickCount(8);
+        y = logY;
+    } else {
+        auto *valueY = new QValueAxis;
+        valueY->setLabelFormat(QStringLiteral("%g"));
+        y = valueY;
+    }
     y->setTitleText(spec.yTitle);
-    y->setLabelFormat(QStringLiteral("%g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
-    double xMin = 0, xMax = 1, yMax = 0;
+    double xMin = 0, xMax = 1, yMax = 0, yLow = std::numeric_limits<double>::infinity();
     bool any = false;
     // Dashed lines take the colour of the solid line of the same name before them, if any.
     std::vector<std::pair<QString, QColor>> colours;
@@ -43,7 +54,7 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
         auto *series = new QLineSeries;
         series->setName(line.name);
         for (const QPointF &p : line.points) {
-            if (spec.logX && p.x() <= 0)
+            if ((spec.logX && p.x() <= 0) || (spec.logY && p.y() <= 0))
                 continue;
             series->append(p);
             if (!any) {
@@ -53,6 +64,7 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
             xMin = std::min(xMin, p.x());
             xMax = std::max(xMax, p.x());
             yMax = std::max(yMax, p.y());
+            yLow = std::min(yLow, p.y());
         }
         chart->addSeries(series);
         QPen pen = series->pen();
@@ -71,12 +83,29 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
         xMax = spec.logX ? xMax * 2 : xMax + 1;
     }
     x->setRange(xMin, xMax);
-    const double top = spec.yMax ? *spec.yMax : (yMax > 0 ? yMax * 1.12 : 1);
-    y->setRange(spec.yMin, top);
-    if (auto *valueY = qobject_cast<QValueAxis *>(y))
-        valueY->applyNiceNumbers();
+    if (auto *valueX = qobject_cast<QValueAxis *>(x)) {
+        // Whole numbers on a count axis.
+        if (xMax - xMin <= 16 && xMax - xMin >= 1 && std::floor(xMin) == xMin && std::floor(xMax) == xMax)
+            valueX->setTickCount(int(xMax - xMin) + 1);
+        else
+            valueX->applyNiceNumbers();
+    }
+    double bottom = spec.yMin, top = 1;
+    if (spec.logY) {
+        bottom = std::pow(10.0, std::floor(std::log10(std::isfinite(yLow) ? yLow : 1.0)));
+        top = std::pow(10.0, std::ceil(std::log10(std::max(yMax * 1.05, bottom * 10))));
+        y->setRange(bottom, top);
+    } else {
+        top = spec.yMax ? *spec.yMax : (yMax > 0 ? yMax * 1.12 : 1);
+        y->setRange(spec.yMin, top);
+        if (auto *valueY = qobject_cast<QValueAxis *>(y))
+            valueY->applyNiceNumbers();
+        auto *valueY = qobject_cast<QValueAxis *>(y);
+        bottom = valueY->min();
+        top = valueY->max();
+    }
     if (spec.markerX && *spec.markerX >= xMin && *spec.markerX <= xMax) {
-        addMarkerLine(chart, x, y, *spec.markerX, spec.yMin, y->max(), y->max(), spec.markerLabel,
+        addMarkerLine(chart, x, y, *spec.markerX, bottom, top, top, spec.markerLabel,
                       chart->titleBrush().color(), 1.0);
     }
     return chart;

@@ -23,7 +23,8 @@ struct SimLineChart {
     QString xTitle;
     QString yTitle;
     std::vector<SimLine> lines;
-    bool logX = false;
+    bool logX = false;                          // log₄ x axis
+    bool logY = false;                          // log₁₀ y axis (values above 0 only)
     double yMin = 0;
     std::optional<double> yMax;                 // else from the data
     std::optional<double> markerX;              // a dashed vertical marker (the fleet as set)

@@ -264,7 +264,7 @@ QWidget *ServingSimPage::buildInputs()
     auto *traceRow = new QHBoxLayout;
     traceRow->addWidget(m_trace, 1);
     traceRow->addWidget(browse);
-    traceForm->addRow(tr("&File:"), traceRow);
+    traceForm->addRow(tr("File:"), traceRow);
     m_format = new QComboBox(traceBox);
     m_format->setObjectName("simFormat");
     m_format->addItem(tr("Mooncake JSONL"));
@@ -307,7 +307,7 @@ QWidget *ServingSimPage::buildInputs()
     for (engine::KvPrecision p : engine::allKvPrecisions())
         m_kvPrecision->addItem(upperName(engine::toString(p)), int(p));
     m_kvPrecision->setToolTip(tr("KV-cache element precision: BF16 2 bytes, FP8 1 byte"));
-    m_tp = newInt(replicaBox, "simTp", 1, 64, 1, tr(" GPUs"), tr("Tensor parallelism: GPUs per replica, 1–64"));
+    m_tp = newInt(replicaBox, "simTp", 1, 64, 1, QString(), tr("Tensor parallelism: GPUs per replica, 1–64"));
     m_kvBlocks = newInt(replicaBox, "simKvBlocks", 0, std::numeric_limits<int>::max(), 0, tr(" blocks"),
                         tr("KV pool of one replica in blocks of the block size below, instead of the model's and "
                            "GPU's memory (0 = from memory, with the workspace's serving assumptions)"));
@@ -316,7 +316,7 @@ QWidget *ServingSimPage::buildInputs()
     replicaForm->addRow(tr("&GPU:"), m_gpu);
     replicaForm->addRow(tr("&Weights:"), m_weights);
     replicaForm->addRow(tr("KV &cache:"), m_kvPrecision);
-    replicaForm->addRow(tr("&TP:"), m_tp);
+    replicaForm->addRow(tr("&TP (GPUs per replica):"), m_tp);
     replicaForm->addRow(tr("KV &pool:"), m_kvBlocks);
 
     auto *fleetBox = new QGroupBox(tr("Fleet and router"), panel);
@@ -735,7 +735,7 @@ void ServingSimPage::updateCharts()
 
     SimLineChart hit;
     hit.title = tr("Prefix hit rate vs cache size per replica");
-    hit.xTitle = tr("KV pool per replica (blocks of %1 tokens, log₂ scale)").arg(c.blockSize);
+    hit.xTitle = tr("KV pool per replica (blocks of %1 tokens, log scale)").arg(c.blockSize);
     hit.yTitle = tr("Prompt tokens from cache (%)");
     hit.logX = true;
     hit.markerX = double(c.kvBlocksPerReplica);
@@ -755,19 +755,20 @@ void ServingSimPage::updateCharts()
     const QString caption = tr("%1, %2 replicas; %3 requests of %4 at %5 × the arrival rate.")
                                 .arg(r.setup)
                                 .arg(c.replicas)
-                                .arg(formatCount(r.runs[0].requests), r.traceName, formatDecimal(c.timeScale, 4, true));
+                                .arg(formatCount(r.runs[0].requests), r.traceName, formatDecimal(c.timeScale, 4));
     m_hitChart->setFigure({hit.title, caption, [hit](QChart::ChartTheme theme) { return buildSimLineChart(hit, theme); }});
 
     SimLineChart ttft;
     ttft.title = tr("TTFT P95 vs replicas");
     ttft.xTitle = tr("Replicas");
-    ttft.yTitle = tr("TTFT P95 (ms)");
+    ttft.yTitle = tr("TTFT P95 (ms, log scale)");
+    ttft.logY = true;
     ttft.markerX = double(c.replicas);
     ttft.markerLabel = tr("as set");
     SimLineChart att;
     att.title = tr("SLO attainment vs replicas");
     att.xTitle = tr("Replicas");
-    att.yTitle = tr("Requests within TTFT and ITL SLOs (%)");
+    att.yTitle = tr("Within both SLOs (%)");
     att.yMax = 100;
     att.markerX = double(c.replicas);
     att.markerLabel = tr("as set");
@@ -809,7 +810,7 @@ void ServingSimPage::updateCharts()
     heat.title = (kvUse ? tr("KV pool held per replica over time, %1 router") : tr("Requests in flight per replica over time, %1 router"))
                      .arg(routerName(routerAt(shown)));
     heat.valueLabel = kvUse ? tr("share of the pool held") : tr("requests in flight");
-    heat.maxValue = kvUse ? 1.0 : 1.0;
+    heat.maxValue = 1.0;
     for (size_t rep = 0; rep < run.inFlight.size(); ++rep) {
         std::vector<double> row;
         if (kvUse) {
@@ -822,7 +823,9 @@ void ServingSimPage::updateCharts()
         }
         heat.rows.push_back(std::move(row));
     }
-    const QString stripCaption = tr("%1 Darker is busier; a row darker than the others is a hot spot.").arg(caption);
+    const QString stripCaption = tr("%1 replicas, %2; darker is busier, and a row darker than the others is a hot spot.")
+                                     .arg(c.replicas)
+                                     .arg(r.setup);
     strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect) { paintHeatStrip(p, rect, heat); }});
 }
 
