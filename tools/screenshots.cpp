@@ -7,6 +7,8 @@
 #include "ui/cost/forecastpage.h"
 #include "ui/fleet/fragmapview.h"
 #include "ui/fleet/fragmentationpage.h"
+#include "ui/inference/servingsimcharts.h"
+#include "ui/inference/servingsimpage.h"
 #include "ui/fleet/partitioningpage.h"
 #include "ui/report/reportdeck.h"
 #include "ui/report/reportpage.h"
@@ -136,11 +138,20 @@ int main(int argc, char *argv[])
     if (forecast->isRunning())
         while (!fitted)
             QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    // Replay the Mooncake trace (the page's default) so that the Serving simulation page shows
+    // every router compared.
+    ui::ServingSimPage *serving = window.servingSimPage();
+    bool simulated = false;
+    QObject::connect(serving, &ui::ServingSimPage::finished, [&simulated] { simulated = true; });
+    if (serving->run())
+        while (!simulated)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
     window.trainingJobsPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
     window.trainingPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
     for (const QString &page : {QStringLiteral("KV & concurrency"), QStringLiteral("Catalog"),
                                 QStringLiteral("Rate cards"), QStringLiteral("Cost & reservations"),
                                 QStringLiteral("Workloads"), QStringLiteral("Inference sizing"),
+                                QStringLiteral("Serving simulation"),
                                 QStringLiteral("Partitioning"), QStringLiteral("Fragmentation"),
                                 QStringLiteral("Forecast"), QStringLiteral("Training jobs"),
                                 QStringLiteral("Training sizing")}) {
@@ -159,6 +170,19 @@ int main(int argc, char *argv[])
             const QString scoring = out.filePath(QStringLiteral("page-fragmentation-scoring%1.png").arg(suffix));
             window.grab().save(scoring);
             std::printf("%s\n", qPrintable(scoring));
+            tabs->setCurrentIndex(0);
+        }
+        if (page == QStringLiteral("Serving simulation")) {
+            // Every tab of the page: replicas and the heat strip.
+            auto *tabs = serving->findChild<QTabWidget *>("simTabs");
+            const char *names[] = {"", "ttft", "attainment", "heat-strip"};
+            for (int tab = 1; tab < tabs->count(); ++tab) {
+                tabs->setCurrentIndex(tab);
+                QApplication::processEvents();
+                const QString more = out.filePath(QStringLiteral("page-serving-simulation-%1%2.png").arg(QLatin1String(names[tab]), suffix));
+                window.grab().save(more);
+                std::printf("%s\n", qPrintable(more));
+            }
             tabs->setCurrentIndex(0);
         }
     }
@@ -206,6 +230,12 @@ int main(int argc, char *argv[])
     const auto forecastPanels = forecast->chartPanels();
     for (int i = 0; i < forecastPanels.size(); ++i)
         figures.emplace_back(forecastNames.value(i), forecastPanels[i]->figure());
+    const QStringList servingNames{"sim-hit-rate", "sim-ttft", "sim-attainment"};
+    const auto servingPanels = serving->chartPanels();
+    for (int i = 0; i < servingPanels.size(); ++i)
+        figures.emplace_back(servingNames.value(i), servingPanels[i]->figure());
+    if (const auto strip = serving->findChild<ui::PaintedFigureView *>("simHeatStrip"))
+        figures.emplace_back("sim-heat-strip", strip->figure());
     if (const auto map = fragmentation->findChild<ui::FragMapView *>())
         figures.emplace_back("frag-map", map->figure());
     if (const auto mig = window.partitioningPage()->currentFigure())

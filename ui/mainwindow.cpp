@@ -12,6 +12,7 @@
 #include "report/reportpage.h"
 #include "fleet/scenariospage.h"
 #include "inference/servingassumptionsdialog.h"
+#include "inference/servingsimpage.h"
 #include "inference/sizingpage.h"
 #include "training/trainingjobspage.h"
 #include "training/trainingpage.h"
@@ -54,6 +55,7 @@ const NavEntry kNavigator[] = {
     {"Inputs", "Catalog", "GPU and model catalogs of this workspace"},
     {"Analyses", "KV & concurrency", "Concurrent streams per GPU versus context length"},
     {"Analyses", "Inference sizing", "Replicas and GPUs for a workload at its SLOs"},
+    {"Analyses", "Serving simulation", "A request trace replayed on a fleet: prefix cache, routing, TTFT"},
     {"Analyses", "Training sizing", "GPUs for a target window, memory per GPU"},
     {"Analyses", "Partitioning", "MIG layouts, packing tenants, time-slicing"},
     {"Analyses", "Fragmentation", "Scheduler policies on a real cluster trace"},
@@ -137,6 +139,7 @@ void MainWindow::buildPages()
     m_workloadsPage = new WorkloadsPage(*m_workspace, m_undoStack, m_stack);
     m_kvPage = new KvPage(*m_workspace, m_undoStack, m_stack);
     m_sizingPage = new SizingPage(*m_workspace, m_undoStack, m_stack);
+    m_servingSimPage = new ServingSimPage(*m_workspace, m_stack);
     m_trainingJobsPage = new TrainingJobsPage(*m_workspace, m_undoStack, m_stack);
     m_trainingPage = new TrainingPage(*m_workspace, m_stack);
     m_costPage = new CostPage(*m_workspace, m_stack);
@@ -152,6 +155,7 @@ void MainWindow::buildPages()
         {QStringLiteral("Rate cards"), m_rateCardsPage},
         {QStringLiteral("KV & concurrency"), m_kvPage},
         {QStringLiteral("Inference sizing"), m_sizingPage},
+        {QStringLiteral("Serving simulation"), m_servingSimPage},
         {QStringLiteral("Training sizing"), m_trainingPage},
         {QStringLiteral("Partitioning"), m_partitioningPage},
         {QStringLiteral("Fragmentation"), m_fragmentationPage},

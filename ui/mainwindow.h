@@ -20,6 +20,7 @@ class CatalogPage;
 class CostPage;
 class KvPage;
 class FragmentationPage;
+class ServingSimPage;
 class ForecastPage;
 class PartitioningPage;
 class RateCardsPage;
@@ -53,6 +54,7 @@ public:
     TrainingPage *trainingPage() const { return m_trainingPage; }
     PartitioningPage *partitioningPage() const { return m_partitioningPage; }
     FragmentationPage *fragmentationPage() const { return m_fragmentationPage; }
+    ServingSimPage *servingSimPage() const { return m_servingSimPage; }
     ReportPage *reportPage() const { return m_reportPage; }
     ForecastPage *forecastPage() const { return m_forecastPage; }
     ScenariosPage *scenariosPage() const { return m_scenariosPage; }
@@ -95,6 +97,7 @@ private:
     TrainingPage *m_trainingPage = nullptr;
     PartitioningPage *m_partitioningPage = nullptr;
     FragmentationPage *m_fragmentationPage = nullptr;
+    ServingSimPage *m_servingSimPage = nullptr;
     ReportPage *m_reportPage = nullptr;
     ForecastPage *m_forecastPage = nullptr;
     ScenariosPage *m_scenariosPage = nullptr;

@@ -31,7 +31,7 @@ TEST_CASE("Main window: navigator lists every page, only built ones are enabled"
         ((*it)->flags() & Qt::ItemIsEnabled ? enabled : disabled) << (*it)->text(0);
     }
     CHECK(enabled == QStringList{"Workloads", "Training jobs", "Rate cards", "Catalog", "KV & concurrency",
-                                 "Inference sizing", "Training sizing", "Partitioning", "Fragmentation", "Forecast",
+                                 "Inference sizing", "Serving simulation", "Training sizing", "Partitioning", "Fragmentation", "Forecast",
                                  "Cost & reservations", "Scenarios", "Report"});
     CHECK(disabled.size() == 0);
     CHECK(window.currentPage() == window.kvPage());

@@ -1,0 +1,246 @@
+#include "uitestsupport.h"
+
+#include "cli/format.h"
+#include "engine/serving_sim.h"
+#include "engine/trace.h"
+#include "ui/common/chartexport.h"
+#include "ui/common/chartpanel.h"
+#include "ui/inference/servingsimcharts.h"
+#include "ui/inference/servingsimpage.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QLabel>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace headroom;
+
+namespace {
+
+const char kMooncake[] = HEADROOM_SHARED_DATA "/traces/mooncake-fast25/conversation_trace.jsonl";
+
+bool runAndWait(ui::ServingSimPage &page)
+{
+    QSignalSpy finished(&page, &ui::ServingSimPage::finished);
+    if (!page.run())
+        return false;
+    REQUIRE(QTest::qWaitFor([&] { return finished.count() > 0; }, 120000));
+    return finished.first().first().toBool();
+}
+
+QString percentText(double share)
+{
+    return cli::formatDecimal(share * 100, 1, true) + QStringLiteral(" %");
+}
+
+// A small page: the first 150 requests of the Mooncake trace on 4 replicas.
+void setUpSmall(ui::ServingSimPage &page)
+{
+    page.setTrace(kMooncake);
+    page.setRequestLimit(150);
+    page.setReplicas(4);
+}
+
+} // namespace
+
+TEST_CASE("The serving simulation page runs every router off the GUI thread and shows the engine's numbers")
+{
+    TempWorkspace ws;
+    ui::ServingSimPage page(*ws);
+    setUpSmall(page);
+    REQUIRE(runAndWait(page));
+    REQUIRE(page.results().has_value());
+    const auto &r = *page.results();
+
+    // The same trace and configuration straight through the engine.
+    const std::vector<engine::TraceRequest> trace = page.readTrace();
+    REQUIRE(trace.size() == 150);
+    auto *table = page.findChild<QTableWidget *>("simResults");
+    REQUIRE(table);
+    REQUIRE(table->rowCount() == ui::ServingSimPage::kRouters + 1);
+    double hit[ui::ServingSimPage::kRouters] = {};
+    for (int i = 0; i < ui::ServingSimPage::kRouters; ++i) {
+        const engine::RouterKind router = ui::ServingSimPage::routerAt(i);
+        QString error;
+        const auto config = page.configFor(router, &error);
+        REQUIRE(config.has_value());
+        CHECK(config->replicas == 4);
+        CHECK(config->stepModel.has_value());
+        const engine::ServingSimResult direct = engine::simulateServing(trace, *config);
+        const engine::ServingSimResult &shown = r.runs[i];
+        CHECK(shown.requests == 150);
+        CHECK(shown.hitRateTokens == Approx(direct.hitRateTokens));
+        CHECK(shown.hitRateBlocks == Approx(direct.hitRateBlocks));
+        CHECK(shown.ttftMs.p95 == Approx(direct.ttftMs.p95));
+        REQUIRE(direct.sloAttainment.has_value());
+        CHECK(*shown.sloAttainment == Approx(*direct.sloAttainment));
+        hit[i] = direct.hitRateTokens;
+        CHECK(table->item(i, 1)->text() == percentText(direct.hitRateBlocks));
+        CHECK(table->item(i, 2)->text() == percentText(direct.hitRateTokens));
+        CHECK(table->item(i, 9)->text() == percentText(*direct.sloAttainment));
+        // The replica search agrees with the engine's.
+        const auto needed = engine::findReplicas(trace, *config, r.target, r.maxReplicasSearched);
+        CHECK(r.replicasNeeded[i] == needed);
+        CHECK(table->item(i, 13)->text() == (needed ? QString::number(*needed) : QStringLiteral("over %1").arg(r.maxReplicasSearched)));
+    }
+    // The bound is the trace's own infinite-cache hit rate (512-token blocks).
+    const engine::TraceStats stats = engine::analyseTrace(trace);
+    REQUIRE(stats.prefixHitRate.has_value());
+    CHECK(r.infiniteHitRateBlocks == Approx(*stats.prefixHitRate).margin(1e-12));
+    for (double h : hit)
+        CHECK(h <= r.infiniteHitRateTokens + 1e-12);
+
+    const QString words = page.explanation();
+    const int kv = ui::ServingSimPage::routerIndex(engine::RouterKind::KvAware);
+    const int rr = ui::ServingSimPage::routerIndex(engine::RouterKind::RoundRobin);
+    CHECK(words.contains(QStringLiteral("the KV-aware router keeps %1 of prompt tokens cached against %2 for round-robin")
+                             .arg(percentText(hit[kv]), percentText(hit[rr]))));
+    CHECK(words.contains(percentText(r.infiniteHitRateTokens)));
+
+    // Hit rate vs cache: a line per router over the sweep and the bound, flat and dashed.
+    QChart *chart = page.chartPanels().at(0)->chart();
+    REQUIRE(chart);
+    int routerLines = 0;
+    bool bound = false;
+    for (QAbstractSeries *s : chart->series()) {
+        auto *line = qobject_cast<QLineSeries *>(s);
+        if (!line)
+            continue;
+        if (line->name().startsWith("infinite cache")) {
+            bound = true;
+            CHECK(line->pen().style() == Qt::DashLine);
+            CHECK(line->at(0).y() == Approx(r.infiniteHitRateTokens * 100));
+        } else if (line->name() == "KV-aware" || line->name() == "round-robin" || line->name() == "least-loaded") {
+            ++routerLines;
+            CHECK(size_t(line->count()) == r.cacheSweep.size());
+        }
+    }
+    CHECK(routerLines == 3);
+    CHECK(bound);
+    CHECK(r.cacheSweep.size() >= 3);
+    // A cache holding the whole trace on every replica reaches the bound with the KV router
+    // when it keeps each prefix on one replica... at least it never falls with more cache.
+    for (size_t i = 1; i < r.cacheSweep.size(); ++i)
+        CHECK(r.cacheSweep[i].kvBlocks > r.cacheSweep[i - 1].kvBlocks);
+    // TTFT and attainment vs replicas: the fleet as set is one of the sweep's points.
+    bool asSet = false;
+    for (const auto &p : r.replicaSweep)
+        if (p.replicas == 4) {
+            asSet = true;
+            CHECK(p.ttftP95Ms[kv] == Approx(r.runs[kv].ttftMs.p95));
+        }
+    CHECK(asSet);
+    // The heat strip holds a row per replica.
+    CHECK(r.runs[kv].inFlight.size() == 4);
+}
+
+TEST_CASE("Bad serving simulation input is refused with a clear message and changes nothing")
+{
+    TempWorkspace ws;
+    ui::ServingSimPage page(*ws);
+    QTemporaryDir dir;
+
+    SECTION("a trace file that does not exist")
+    {
+        page.setTrace(dir.filePath("missing.jsonl"));
+        CHECK_FALSE(runAndWait(page));
+        CHECK(page.statusText().contains("does not exist"));
+        CHECK_FALSE(page.results().has_value());
+    }
+    SECTION("a malformed trace line")
+    {
+        QFile file(dir.filePath("bad.jsonl"));
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("{\"timestamp\": 0, \"input_length\": 100, \"output_length\": 10}\n"
+                   "{\"timestamp\": 5, \"input_length\": \"many\", \"output_length\": 10}\n");
+        file.close();
+        page.setTrace(file.fileName());
+        CHECK_FALSE(runAndWait(page));
+        CHECK(page.statusText().contains("line 2"));
+        CHECK_FALSE(page.results().has_value());
+    }
+    SECTION("a model whose weights leave no KV pool on the GPU")
+    {
+        setUpSmall(page);
+        auto *model = page.findChild<QComboBox *>("simModel");
+        const int index = model->findData(QStringLiteral("llama-3.1-405b"));
+        REQUIRE(index >= 0);
+        model->setCurrentIndex(index);
+        QString error;
+        CHECK_FALSE(page.configFor(engine::RouterKind::KvAware, &error).has_value());
+        CHECK(error.contains("memory: the weights leave no KV pool"));
+        CHECK_FALSE(runAndWait(page));
+        CHECK(page.statusText().contains("Not run"));
+        CHECK_FALSE(page.results().has_value());
+    }
+    SECTION("a failed run after a good one keeps the good results")
+    {
+        setUpSmall(page);
+        REQUIRE(runAndWait(page));
+        const double before = page.results()->runs[2].hitRateTokens;
+        const QString words = page.explanation();
+        page.setTrace(dir.filePath("missing.jsonl"));
+        CHECK_FALSE(runAndWait(page));
+        REQUIRE(page.results().has_value());
+        CHECK(page.results()->runs[2].hitRateTokens == before);
+        CHECK(page.explanation() == words);
+    }
+}
+
+TEST_CASE("Cancel stops a serving simulation and keeps the previous results")
+{
+    TempWorkspace ws;
+    ui::ServingSimPage page(*ws);
+    page.setTrace(kMooncake);
+    QSignalSpy finished(&page, &ui::ServingSimPage::finished);
+    REQUIRE(page.run());
+    REQUIRE(page.isRunning());
+    page.cancel();
+    REQUIRE(QTest::qWaitFor([&] { return finished.count() > 0; }, 120000));
+    CHECK_FALSE(finished.first().first().toBool());
+    CHECK(page.statusText().contains("Cancelled"));
+    CHECK_FALSE(page.results().has_value());
+}
+
+TEST_CASE("The serving simulation charts and heat strip export")
+{
+    TempWorkspace ws;
+    ui::ServingSimPage page(*ws);
+    setUpSmall(page);
+    REQUIRE(runAndWait(page));
+    QTemporaryDir dir;
+    int n = 0;
+    std::vector<ui::ChartFigure> figures;
+    for (ui::ChartPanel *panel : page.chartPanels())
+        figures.push_back(panel->figure());
+    auto *strip = page.findChild<ui::PaintedFigureView *>("simHeatStrip");
+    REQUIRE(strip);
+    REQUIRE(strip->figure().paint);
+    figures.push_back(strip->figure());
+    CHECK(figures.size() == 4);
+    for (const ui::ChartFigure &figure : figures) {
+        for (const char *format : {"png", "svg", "pdf"}) {
+            const QString path = dir.filePath(QStringLiteral("figure%1.%2").arg(n).arg(QLatin1String(format)));
+            QString error;
+            REQUIRE(ui::exportFigure(figure, path, &error));
+            CHECK(QFileInfo(path).size() > 1000);
+        }
+        const QImage image(dir.filePath(QStringLiteral("figure%1.png").arg(n)));
+        CHECK(image.width() > 0);
+        ++n;
+    }
+    // The heat strip is not blank: some cell is shaded darker than the background.
+    const QImage image(dir.filePath(QStringLiteral("figure3.png")));
+    bool dark = false;
+    for (int y = 0; y < image.height() && !dark; y += 4)
+        for (int x = 0; x < image.width() && !dark; x += 4)
+            dark = qBlue(image.pixel(x, y)) > 80 && qRed(image.pixel(x, y)) < 40;
+    CHECK(dark);
+}

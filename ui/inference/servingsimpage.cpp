@@ -1,0 +1,936 @@
+#include "servingsimpage.h"
+
+#include "cli/format.h"
+#include "common/chartpanel.h"
+#include "common/chartstyle.h"
+#include "common/dialogs.h"
+#include "common/format.h"
+#include "engine/errors.h"
+#include "engine/inference_sizing.h"
+#include "engine/kv.h"
+#include "servingsimcharts.h"
+#include "store/storeerror.h"
+#include "store/workloadjson.h"
+#include "store/workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace headroom::ui {
+
+using cli::formatDecimal;
+
+struct ServingSimPage::Outcome {
+    std::optional<Results> results;
+    QString error;
+    bool cancelled = false;
+};
+
+namespace {
+
+struct Cancelled {};
+
+QString defaultTrace()
+{
+    const QString path = QStringLiteral(HEADROOM_SERVING_TRACE);
+    return QFileInfo::exists(path) ? path : QString();
+}
+
+void selectData(QComboBox *combo, const QVariant &value)
+{
+    const int index = combo->findData(value);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+}
+
+QString percent(double share, int decimals = 1)
+{
+    return formatDecimal(share * 100, decimals, true) + QStringLiteral(" %");
+}
+
+QString msText(double value)
+{
+    return formatDecimal(value, value < 100 ? 1 : 0);
+}
+
+QDoubleSpinBox *newDouble(QWidget *parent, const char *name, double min, double max, double value, int decimals,
+                          const QString &suffix, const QString &tip)
+{
+    auto *box = new QDoubleSpinBox(parent);
+    box->setObjectName(QLatin1String(name));
+    box->setRange(min, max);
+    box->setDecimals(decimals);
+    box->setValue(value);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    return box;
+}
+
+QSpinBox *newInt(QWidget *parent, const char *name, int min, int max, int value, const QString &suffix,
+                 const QString &tip)
+{
+    auto *box = new QSpinBox(parent);
+    box->setObjectName(QLatin1String(name));
+    box->setRange(min, max);
+    box->setValue(value);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    return box;
+}
+
+int64_t blocksOf(int64_t tokens, int blockSize)
+{
+    return (tokens + blockSize - 1) / blockSize;
+}
+
+// Replica counts around the fleet as set: ¼, ½, ¾, 1, 1¼, 1½ and 2 times it.
+std::vector<int> replicaCounts(int replicas)
+{
+    std::set<int> counts;
+    for (double f : {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0})
+        counts.insert(std::max(1, int(std::lround(replicas * f))));
+    return {counts.begin(), counts.end()};
+}
+
+// Pool sizes from an eighth of the pool as set (but at least the largest request, so that no
+// request is rejected) to every prompt block of the trace, geometric.
+std::vector<int64_t> cacheSizes(int64_t pool, int64_t largestRequest, int64_t allPromptBlocks)
+{
+    const double lo = double(std::max<int64_t>({pool / 8, largestRequest, 1}));
+    const double hi = std::max(lo, double(std::max<int64_t>(allPromptBlocks, pool)));
+    std::set<int64_t> sizes;
+    for (int i = 0; i < ServingSimPage::kCacheSweepPoints; ++i) {
+        const double f = ServingSimPage::kCacheSweepPoints == 1 ? 0 : double(i) / (ServingSimPage::kCacheSweepPoints - 1);
+        sizes.insert(int64_t(std::llround(lo * std::pow(hi / lo, f))));
+    }
+    return {sizes.begin(), sizes.end()};
+}
+
+std::vector<engine::TraceRequest> readTraceFile(const QString &path, bool azure, int64_t sharedPrefix, double reuse,
+                                                int limit)
+{
+    if (path.isEmpty())
+        throw store::StoreError(QObject::tr("Trace: choose a Mooncake JSONL or Azure CSV file."));
+    if (!QFileInfo(path).isFile())
+        throw store::StoreError(QObject::tr("Trace: %1 does not exist or is not a file.").arg(path));
+    std::vector<engine::TraceRequest> trace =
+        azure ? engine::withGeneratedHashes(store::readAzureTrace(path), sharedPrefix, reuse) : store::readMooncakeTrace(path);
+    if (limit > 0 && trace.size() > size_t(limit))
+        trace.resize(size_t(limit));
+    return trace;
+}
+
+} // namespace
+
+int ServingSimPage::routerIndex(engine::RouterKind router)
+{
+    switch (router) {
+    case engine::RouterKind::RoundRobin:
+        return 0;
+    case engine::RouterKind::LeastLoaded:
+        return 1;
+    case engine::RouterKind::KvAware:
+        return 2;
+    }
+    return 2;
+}
+
+engine::RouterKind ServingSimPage::routerAt(int index)
+{
+    static const engine::RouterKind routers[kRouters] = {engine::RouterKind::RoundRobin, engine::RouterKind::LeastLoaded,
+                                                         engine::RouterKind::KvAware};
+    return routers[std::clamp(index, 0, kRouters - 1)];
+}
+
+QString ServingSimPage::routerName(engine::RouterKind router)
+{
+    switch (router) {
+    case engine::RouterKind::RoundRobin:
+        return tr("round-robin");
+    case engine::RouterKind::LeastLoaded:
+        return tr("least-loaded");
+    case engine::RouterKind::KvAware:
+        return tr("KV-aware");
+    }
+    return {};
+}
+
+ServingSimPage::ServingSimPage(store::Workspace &workspace, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+{
+    setObjectName("servingSimPage");
+    m_hitChart = new ChartPanel(this);
+    m_hitChart->setObjectName("simHitRateChart");
+    m_ttftChart = new ChartPanel(this);
+    m_ttftChart->setObjectName("simTtftChart");
+    m_attainmentChart = new ChartPanel(this);
+    m_attainmentChart->setObjectName("simAttainmentChart");
+    auto *strip = new PaintedFigureView(this);
+    strip->setObjectName("simHeatStrip");
+
+    auto *stripPage = new QWidget(this);
+    auto *stripLayout = new QVBoxLayout(stripPage);
+    stripLayout->setContentsMargins(0, 0, 0, 0);
+    auto *stripRow = new QHBoxLayout;
+    m_stripMetric = new QComboBox(stripPage);
+    m_stripMetric->setObjectName("simStripMetric");
+    m_stripMetric->addItem(tr("Requests in flight (waiting + running)"));
+    m_stripMetric->addItem(tr("KV pool held by requests"));
+    m_stripMetric->setToolTip(tr("What the heat strip shades, per replica over time, for the router chosen on the left"));
+    stripRow->addWidget(new QLabel(tr("Shade:"), stripPage));
+    stripRow->addWidget(m_stripMetric);
+    stripRow->addStretch();
+    stripLayout->addLayout(stripRow);
+    stripLayout->addWidget(strip, 1);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName("simTabs");
+    m_tabs->addTab(m_hitChart, tr("Hit rate vs cache"));
+    m_tabs->addTab(m_ttftChart, tr("TTFT vs replicas"));
+    m_tabs->addTab(m_attainmentChart, tr("SLO attainment vs replicas"));
+    m_tabs->addTab(stripPage, tr("Load over time"));
+
+    m_table = newResultsTable("simResults");
+    m_explanation = newExplanation("simExplanation");
+    layOutPage(buildInputs(), resultsColumn(m_tabs, m_table, m_explanation), 400);
+
+    connect(m_stripMetric, &QComboBox::currentIndexChanged, this, &ServingSimPage::updateCharts);
+    connect(m_router, &QComboBox::currentIndexChanged, this, [this] {
+        updateCharts();
+        updateTable();
+    });
+    connect(&m_workspace, &store::Workspace::modelsChanged, this, &ServingSimPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::gpusChanged, this, &ServingSimPage::refreshCatalogChoices);
+    refreshCatalogChoices();
+    selectData(m_model, QStringLiteral("llama-3.1-8b"));
+    selectData(m_gpu, QStringLiteral("h100-sxm"));
+    updateCharts();
+    updateTable();
+    updateExplanation();
+}
+
+ServingSimPage::~ServingSimPage()
+{
+    if (m_worker) {
+        if (m_cancelled)
+            *m_cancelled = true;
+        m_worker->wait();
+    }
+}
+
+QWidget *ServingSimPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+
+    auto *traceBox = new QGroupBox(tr("Request trace"), panel);
+    auto *traceForm = new QFormLayout(traceBox);
+    m_trace = new QLineEdit(defaultTrace(), traceBox);
+    m_trace->setObjectName("simTrace");
+    m_trace->setToolTip(tr("Mooncake JSONL (timestamps in ms, token counts and 512-token prefix-block hashes) "
+                           "or Azure LLM inference CSV (no hashes: they are generated from the shared prefix "
+                           "and reusable share below)"));
+    auto *browse = new QPushButton(tr("Browse…"), traceBox);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = Dialogs::openFileName(this, tr("Choose a request trace"),
+                                                   tr("Request traces (*.jsonl *.csv);;All files (*)"));
+        if (!path.isEmpty()) {
+            m_trace->setText(path);
+            m_format->setCurrentIndex(path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? 1 : 0);
+        }
+    });
+    auto *traceRow = new QHBoxLayout;
+    traceRow->addWidget(m_trace, 1);
+    traceRow->addWidget(browse);
+    traceForm->addRow(tr("File:"), traceRow);
+    m_format = new QComboBox(traceBox);
+    m_format->setObjectName("simFormat");
+    m_format->addItem(tr("Mooncake JSONL"));
+    m_format->addItem(tr("Azure CSV"));
+    traceForm->addRow(tr("F&ormat:"), m_format);
+    m_limit = newInt(traceBox, "simLimit", 0, 10'000'000, 0, tr(" requests"),
+                     tr("Replay only the first N requests of the trace (0 = all), for a quick look"));
+    m_limit->setSpecialValueText(tr("all requests"));
+    traceForm->addRow(tr("&Use the first:"), m_limit);
+    m_sharedPrefix = newInt(traceBox, "simSharedPrefix", 0, 1'000'000, 0, tr(" tokens"),
+                            tr("Azure traces: tokens of system prompt every request shares, 0–1,000,000"));
+    m_sharedPrefix->setSingleStep(256);
+    traceForm->addRow(tr("Shared prefix:"), m_sharedPrefix);
+    m_reuse = newDouble(traceBox, "simReuse", 0, 100, 0, 1, tr(" %"),
+                        tr("Azure traces: share of each prompt reusable from earlier requests, 0–100 %"));
+    traceForm->addRow(tr("Reusable share:"), m_reuse);
+    auto azureOnly = [this] {
+        const bool azure = m_format->currentIndex() == 1;
+        m_sharedPrefix->setEnabled(azure);
+        m_reuse->setEnabled(azure);
+    };
+    connect(m_format, &QComboBox::currentIndexChanged, this, azureOnly);
+    azureOnly();
+
+    auto *replicaBox = new QGroupBox(tr("Replica"), panel);
+    auto *replicaForm = new QFormLayout(replicaBox);
+    m_model = new QComboBox(replicaBox);
+    m_model->setObjectName("simModel");
+    m_model->setToolTip(tr("Model from the catalog: its KV bytes per token and the step times"));
+    m_gpu = new QComboBox(replicaBox);
+    m_gpu->setObjectName("simGpu");
+    m_gpu->setToolTip(tr("GPU from the catalog: memory for the KV pool, bandwidth and TFLOPS for the step times"));
+    m_weights = new QComboBox(replicaBox);
+    m_weights->setObjectName("simWeights");
+    for (engine::WeightPrecision p : engine::allWeightPrecisions())
+        m_weights->addItem(upperName(engine::toString(p)), int(p));
+    m_weights->setToolTip(tr("Weight precision: BF16/FP16 2 bytes per parameter, FP8/INT8 1, INT4 0.5"));
+    m_kvPrecision = new QComboBox(replicaBox);
+    m_kvPrecision->setObjectName("simKvPrecision");
+    for (engine::KvPrecision p : engine::allKvPrecisions())
+        m_kvPrecision->addItem(upperName(engine::toString(p)), int(p));
+    m_kvPrecision->setToolTip(tr("KV-cache element precision: BF16 2 bytes, FP8 1 byte"));
+    m_tp = newInt(replicaBox, "simTp", 1, 64, 1, QString(), tr("Tensor parallelism: GPUs per replica, 1–64"));
+    m_kvBlocks = newInt(replicaBox, "simKvBlocks", 0, std::numeric_limits<int>::max(), 0, tr(" blocks"),
+                        tr("KV pool of one replica in blocks of the block size below, instead of the model's and "
+                           "GPU's memory (0 = from memory, with the workspace's serving assumptions)"));
+    m_kvBlocks->setSpecialValueText(tr("from GPU memory"));
+    replicaForm->addRow(tr("&Model:"), m_model);
+    replicaForm->addRow(tr("&GPU:"), m_gpu);
+    replicaForm->addRow(tr("&Weights:"), m_weights);
+    replicaForm->addRow(tr("KV &cache:"), m_kvPrecision);
+    replicaForm->addRow(tr("&TP (GPUs per replica):"), m_tp);
+    replicaForm->addRow(tr("KV &pool:"), m_kvBlocks);
+
+    auto *fleetBox = new QGroupBox(tr("Fleet and router"), panel);
+    auto *fleetForm = new QFormLayout(fleetBox);
+    m_replicas = newInt(fleetBox, "simReplicas", 1, 4096, 8, QString(), tr("Replicas in the fleet, 1–4,096"));
+    m_router = new QComboBox(fleetBox);
+    m_router->setObjectName("simRouter");
+    for (int i = 0; i < kRouters; ++i)
+        m_router->addItem(routerName(routerAt(i)), i);
+    m_router->setCurrentIndex(routerIndex(engine::RouterKind::KvAware));
+    m_router->setToolTip(tr("Every router is simulated; this one is shown over time and highlighted in the table. "
+                            "KV-aware: cost = overlap weight × new prefill blocks + active blocks, as NVIDIA "
+                            "Dynamo's KV router"));
+    m_overlap = newDouble(fleetBox, "simOverlap", 0, 1000, 1, 2, QString(),
+                          tr("KV-aware router: weight of the new prefill blocks in the cost, 0–1,000"));
+    m_temperature = newDouble(fleetBox, "simTemperature", 0, 1000, 0, 2, tr(" blocks"),
+                              tr("KV-aware router: 0 takes the lowest cost; above 0 a replica is drawn with "
+                                 "probability ∝ exp(−cost ÷ temperature), 0–1,000"));
+    m_blockSize = newInt(fleetBox, "simBlockSize", 1, engine::kMaxBlockSize, engine::kTraceBlockTokens, tr(" tokens"),
+                         tr("Tokens per KV block, 1–1,024; 512 is the Mooncake trace's hash block"));
+    m_prefixCache = new QCheckBox(tr("Prefix caching"), fleetBox);
+    m_prefixCache->setObjectName("simPrefixCache");
+    m_prefixCache->setChecked(true);
+    m_prefixCache->setToolTip(tr("Keep finished prompts' blocks cached (LRU over unreferenced blocks) for reuse"));
+    m_timeScale = newDouble(fleetBox, "simTimeScale", 0.0001, 1000, 1, 4, tr(" ×"),
+                            tr("Arrival-rate multiplier: 2 replays the trace twice as fast, 0.0001–1,000"));
+    m_seed = newInt(fleetBox, "simSeed", 0, std::numeric_limits<int>::max(), 1, QString(),
+                    tr("Seed of the router's sampling (temperature above 0)"));
+    fleetForm->addRow(tr("&Replicas:"), m_replicas);
+    fleetForm->addRow(tr("Ro&uter:"), m_router);
+    fleetForm->addRow(tr("O&verlap weight:"), m_overlap);
+    fleetForm->addRow(tr("T&emperature:"), m_temperature);
+    fleetForm->addRow(tr("&Block size:"), m_blockSize);
+    fleetForm->addRow(QString(), m_prefixCache);
+    fleetForm->addRow(tr("Time sc&ale:"), m_timeScale);
+    fleetForm->addRow(tr("See&d:"), m_seed);
+
+    auto *sloBox = new QGroupBox(tr("Service level"), panel);
+    auto *sloForm = new QFormLayout(sloBox);
+    m_ttftSlo = newDouble(sloBox, "simTtftSlo", 1, 600'000, 2000, 0, tr(" ms"),
+                          tr("Time-to-first-token SLO, 1–600,000 ms"));
+    m_itlSlo = newDouble(sloBox, "simItlSlo", 0.1, 10'000, 50, 1, tr(" ms"),
+                         tr("Inter-token latency SLO (a request's mean gap between tokens), 0.1–10,000 ms"));
+    m_target = newDouble(sloBox, "simTarget", 50, 100, 95, 1, tr(" %"),
+                         tr("Share of requests that must meet both SLOs, 50–100 %: the replica search looks for "
+                            "the fewest replicas that reach it"));
+    sloForm->addRow(tr("TTFT S&LO:"), m_ttftSlo);
+    sloForm->addRow(tr("&ITL SLO:"), m_itlSlo);
+    sloForm->addRow(tr("Attainment &target:"), m_target);
+
+    m_run = new QPushButton(tr("&Run simulation"), panel);
+    m_run->setObjectName("simRun");
+    m_run->setDefault(true);
+    m_cancel = new QPushButton(tr("&Cancel"), panel);
+    m_cancel->setObjectName("simCancel");
+    m_cancel->setEnabled(false);
+    connect(m_run, &QPushButton::clicked, this, &ServingSimPage::run);
+    connect(m_cancel, &QPushButton::clicked, this, &ServingSimPage::cancel);
+    m_progress = new QProgressBar(panel);
+    m_progress->setObjectName("simProgress");
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_status = new QLabel(panel);
+    m_status->setObjectName("simStatus");
+    m_status->setWordWrap(true);
+    m_status->setText(tr("Runs every router on the fleet as set, a sweep of cache sizes and of replica counts, "
+                         "and the search for the fewest replicas reaching the target."));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addStretch();
+
+    layout->addWidget(traceBox);
+    layout->addWidget(replicaBox);
+    layout->addWidget(fleetBox);
+    layout->addWidget(sloBox);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addStretch();
+    return panel;
+}
+
+void ServingSimPage::refreshCatalogChoices()
+{
+    const QVariant modelId = m_model->currentData();
+    const QVariant gpuId = m_gpu->currentData();
+    m_model->clear();
+    for (const auto &m : m_workspace.models())
+        m_model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+    m_gpu->clear();
+    for (const auto &g : m_workspace.gpus())
+        m_gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
+    selectData(m_model, modelId);
+    selectData(m_gpu, gpuId);
+}
+
+QList<ChartPanel *> ServingSimPage::chartPanels() const
+{
+    return {m_hitChart, m_ttftChart, m_attainmentChart};
+}
+
+std::optional<ChartFigure> ServingSimPage::currentFigure() const
+{
+    switch (m_tabs->currentIndex()) {
+    case 1:
+        return m_ttftChart->figure();
+    case 2:
+        return m_attainmentChart->figure();
+    case 3:
+        return findChild<PaintedFigureView *>("simHeatStrip")->figure();
+    default:
+        return m_hitChart->figure();
+    }
+}
+
+void ServingSimPage::setTrace(const QString &path, bool azure)
+{
+    m_trace->setText(path);
+    m_format->setCurrentIndex(azure ? 1 : 0);
+}
+
+void ServingSimPage::setRequestLimit(int requests)
+{
+    m_limit->setValue(requests);
+}
+
+void ServingSimPage::setReplicas(int replicas)
+{
+    m_replicas->setValue(replicas);
+}
+
+void ServingSimPage::setTimeScale(double scale)
+{
+    m_timeScale->setValue(scale);
+}
+
+std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::RouterKind router, QString *error) const
+{
+    auto fail = [error](const QString &message) -> std::optional<engine::ServingSimConfig> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    const std::string modelId = m_model->currentData().toString().toStdString();
+    const std::string gpuId = m_gpu->currentData().toString().toStdString();
+    const auto models = m_workspace.models();
+    const auto gpus = m_workspace.gpus();
+    const auto model = std::find_if(models.begin(), models.end(), [&](const auto &m) { return m.id == modelId; });
+    const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const auto &g) { return g.id == gpuId; });
+    if (model == models.end())
+        return fail(tr("Model: choose a model from the catalog."));
+    if (gpu == gpus.end())
+        return fail(tr("GPU: choose a GPU from the catalog."));
+
+    engine::ServingSimConfig c;
+    c.replicas = m_replicas->value();
+    c.blockSize = m_blockSize->value();
+    c.prefixCache = m_prefixCache->isChecked();
+    c.router = router;
+    c.overlapWeight = m_overlap->value();
+    c.temperature = m_temperature->value();
+    c.timeScale = m_timeScale->value();
+    c.seed = uint64_t(m_seed->value());
+    c.gpusPerReplica = m_tp->value();
+    c.ttftSloMs = m_ttftSlo->value();
+    c.itlSloMs = m_itlSlo->value();
+    try {
+        const engine::ServingAssumptions serving = m_workspace.servingAssumptions();
+        engine::KvInputs in;
+        in.model = *model;
+        in.gpuMemoryBytes = gpu->memoryBytes;
+        in.weights = engine::WeightPrecision(m_weights->currentData().toInt());
+        in.kv = engine::KvPrecision(m_kvPrecision->currentData().toInt());
+        in.tp = m_tp->value();
+        in.utilization = serving.memoryUtilization;
+        in.reserveBytes = serving.reserveBytes;
+        in.blockSize = c.blockSize;
+        const engine::KvResult kv = engine::analyseKv(in);
+        c.kvBlocksPerReplica = m_kvBlocks->value() > 0 ? m_kvBlocks->value() : engine::kvBlocksPerReplica(in);
+        c.stepModel = engine::replicaRoofline(in.model, *gpu, in.weights, kv, in.tp, serving);
+        engine::validate(c);
+    } catch (const engine::InputError &e) {
+        const QString field = QString::fromStdString(e.field());
+        QString what = QString::fromUtf8(e.what());
+        if (!field.isEmpty() && !what.startsWith(field))
+            what = field + QStringLiteral(": ") + what;
+        return fail(tr("%1 on %2 (TP %3): %4")
+                        .arg(QString::fromStdString(model->name), QString::fromStdString(gpu->name))
+                        .arg(m_tp->value())
+                        .arg(what));
+    }
+    return c;
+}
+
+std::vector<engine::TraceRequest> ServingSimPage::readTrace() const
+{
+    return readTraceFile(m_trace->text().trimmed(), m_format->currentIndex() == 1, m_sharedPrefix->value(),
+                         m_reuse->value() / 100.0, m_limit->value());
+}
+
+bool ServingSimPage::isRunning() const
+{
+    return m_worker && m_worker->isRunning();
+}
+
+void ServingSimPage::setStatusError(const QString &message)
+{
+    m_status->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(message.toHtmlEscaped()));
+}
+
+QString ServingSimPage::statusText() const
+{
+    return m_status->text();
+}
+
+bool ServingSimPage::run()
+{
+    if (isRunning())
+        return false;
+    QString error;
+    std::optional<engine::ServingSimConfig> configs[kRouters];
+    for (int i = 0; i < kRouters; ++i) {
+        configs[i] = configFor(routerAt(i), &error);
+        if (!configs[i]) {
+            setStatusError(tr("Not run: %1").arg(error));
+            emit finished(false);
+            return false;
+        }
+    }
+    const QString path = m_trace->text().trimmed();
+    if (path.isEmpty() || !QFileInfo(path).isFile()) {
+        setStatusError(tr("Not run: %1").arg(path.isEmpty() ? tr("choose a trace file.")
+                                                            : tr("the trace %1 does not exist or is not a file.").arg(path)));
+        emit finished(false);
+        return false;
+    }
+    // Everything the worker needs, copied: it never touches the widgets.
+    const bool azure = m_format->currentIndex() == 1;
+    const int64_t sharedPrefix = m_sharedPrefix->value();
+    const double reuse = m_reuse->value() / 100.0;
+    const int limit = m_limit->value();
+    const double target = m_target->value() / 100.0;
+    const QString traceName = QFileInfo(path).fileName();
+    const QString setup = tr("%1 on %2, %3 weights, %4 KV, TP %5")
+                              .arg(m_model->currentText(), m_gpu->currentText(), m_weights->currentText(),
+                                   m_kvPrecision->currentText())
+                              .arg(m_tp->value());
+
+    auto outcome = std::make_shared<Outcome>();
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    m_cancelled = cancelled;
+    QPointer<QProgressBar> bar = m_progress;
+    engine::ServingSimConfig base[kRouters] = {*configs[0], *configs[1], *configs[2]};
+    m_worker.reset(QThread::create([=] {
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            const std::vector<engine::TraceRequest> trace = readTraceFile(path, azure, sharedPrefix, reuse, limit);
+            if (cancelled->load())
+                throw Cancelled{};
+            Results r;
+            r.traceName = traceName;
+            r.setup = setup;
+            r.target = target;
+            r.config = base[routerIndex(engine::RouterKind::KvAware)];
+            const int b = r.config.blockSize;
+            int64_t allPromptBlocks = 0, largest = 1;
+            for (const engine::TraceRequest &q : trace) {
+                allPromptBlocks += blocksOf(q.promptTokens, b);
+                largest = std::max(largest, blocksOf(q.promptTokens + q.outputTokens, b));
+            }
+            // The bound: one replica whose cache holds the whole trace, cache only.
+            engine::ServingSimConfig infinite = r.config;
+            infinite.replicas = 1;
+            infinite.router = engine::RouterKind::RoundRobin;
+            infinite.temperature = 0;
+            infinite.stepModel.reset();
+            infinite.ttftSloMs.reset();
+            infinite.itlSloMs.reset();
+            infinite.kvBlocksPerReplica = allPromptBlocks + largest;
+
+            const std::vector<int64_t> sizes = cacheSizes(r.config.kvBlocksPerReplica, largest, allPromptBlocks);
+            const std::vector<int> counts = replicaCounts(r.config.replicas);
+            std::vector<engine::ServingSimConfig> jobs{infinite};
+            for (int i = 0; i < kRouters; ++i)
+                jobs.push_back(base[i]);
+            for (int64_t size : sizes)
+                for (int i = 0; i < kRouters; ++i) {
+                    engine::ServingSimConfig c = base[i];
+                    c.kvBlocksPerReplica = size;
+                    jobs.push_back(c);
+                }
+            for (int count : counts)
+                for (int i = 0; i < kRouters; ++i) {
+                    engine::ServingSimConfig c = base[i];
+                    c.replicas = count;
+                    jobs.push_back(c);
+                }
+            // Progress: the simulations, then the three searches (about as much again each as
+            // a bisection's handful of runs).
+            const double total = double(jobs.size()) + kRouters * 6;
+            auto report = [&](double done) {
+                if (bar)
+                    QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, int(done / total * 1000)));
+                if (cancelled->load())
+                    throw Cancelled{};
+            };
+            std::vector<engine::ServingSimResult> out;
+            for (size_t at = 0; at < jobs.size(); at += 2) {
+                const std::vector<engine::ServingSimConfig> batch(jobs.begin() + long(at),
+                                                                  jobs.begin() + long(std::min(at + 2, jobs.size())));
+                for (auto &result : engine::simulateServingMany(trace, batch, 2))
+                    out.push_back(std::move(result));
+                report(double(out.size()));
+            }
+            size_t k = 0;
+            r.infiniteHitRateBlocks = out[k].hitRateBlocks;
+            r.infiniteHitRateTokens = out[k].hitRateTokens;
+            ++k;
+            for (int i = 0; i < kRouters; ++i)
+                r.runs[i] = std::move(out[k++]);
+            for (int64_t size : sizes) {
+                CachePoint p;
+                p.kvBlocks = size;
+                for (int i = 0; i < kRouters; ++i)
+                    p.hitRateTokens[i] = out[k++].hitRateTokens;
+                r.cacheSweep.push_back(p);
+            }
+            for (int count : counts) {
+                ReplicaPoint p;
+                p.replicas = count;
+                for (int i = 0; i < kRouters; ++i) {
+                    const engine::ServingSimResult &s = out[k++];
+                    p.ttftP95Ms[i] = s.ttftMs.p95;
+                    p.attainment[i] = s.sloAttainment;
+                }
+                r.replicaSweep.push_back(p);
+            }
+            r.maxReplicasSearched = std::max(64, 4 * r.config.replicas);
+            for (int i = 0; i < kRouters; ++i) {
+                r.replicasNeeded[i] = engine::findReplicas(trace, base[i], target, r.maxReplicasSearched);
+                report(double(jobs.size()) + 6.0 * (i + 1));
+            }
+            r.seconds = double(timer.nsecsElapsed()) / 1e9;
+            outcome->results = std::move(r);
+        } catch (const Cancelled &) {
+            outcome->cancelled = true;
+        } catch (const store::StoreError &e) {
+            outcome->error = e.message();
+        } catch (const engine::InputError &e) {
+            outcome->error = QString::fromUtf8(e.what());
+        }
+    }));
+    connect(m_worker.get(), &QThread::finished, this, [this, outcome] { showOutcome(outcome); });
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_progress->setValue(0);
+    m_status->setText(tr("Reading %1 and simulating it with every router…").arg(traceName));
+    m_worker->start();
+    return true;
+}
+
+void ServingSimPage::cancel()
+{
+    if (!isRunning())
+        return;
+    if (m_cancelled)
+        *m_cancelled = true;
+    m_status->setText(tr("Cancelling…"));
+}
+
+void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
+{
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    if (outcome->cancelled || !outcome->error.isEmpty()) {
+        m_progress->setValue(0);
+        if (outcome->cancelled)
+            m_status->setText(tr("Cancelled; the previous results are kept."));
+        else
+            setStatusError(tr("Not run: %1").arg(outcome->error));
+        emit finished(false);
+        return;
+    }
+    m_progress->setValue(1000);
+    m_results = std::move(outcome->results);
+    const engine::ServingSimResult &kv = m_results->runs[routerIndex(engine::RouterKind::KvAware)];
+    m_status->setText(tr("%1: %2 requests (%3 rejected as larger than a pool), %4 blocks of %5 tokens per replica; "
+                         "simulated in %6 s.")
+                          .arg(m_results->traceName, formatCount(kv.requests), formatCount(kv.rejected),
+                               formatCount(m_results->config.kvBlocksPerReplica))
+                          .arg(m_results->config.blockSize)
+                          .arg(formatDecimal(m_results->seconds, 1)));
+    updateCharts();
+    updateTable();
+    updateExplanation();
+    emit finished(true);
+}
+
+void ServingSimPage::updateCharts()
+{
+    auto *strip = findChild<PaintedFigureView *>("simHeatStrip");
+    if (!m_results) {
+        const QString why = tr("Run the simulation to see this chart.");
+        m_hitChart->setFigure(emptyFigure(tr("Prefix hit rate vs cache size per replica"), why));
+        m_ttftChart->setFigure(emptyFigure(tr("TTFT P95 vs replicas"), why));
+        m_attainmentChart->setFigure(emptyFigure(tr("SLO attainment vs replicas"), why));
+        HeatStrip empty;
+        empty.title = tr("Requests in flight per replica over time");
+        strip->setFigure({empty.title, QString(), {}, [empty](QPainter &p, const QRectF &r) { paintHeatStrip(p, r, empty); }});
+        return;
+    }
+    const Results &r = *m_results;
+    const engine::ServingSimConfig &c = r.config;
+
+    SimLineChart hit;
+    hit.title = tr("Prefix hit rate vs cache size per replica");
+    hit.xTitle = tr("KV pool per replica (blocks of %1 tokens, log scale)").arg(c.blockSize);
+    hit.yTitle = tr("Prompt tokens from cache (%)");
+    hit.logX = true;
+    hit.markerX = double(c.kvBlocksPerReplica);
+    hit.markerLabel = tr("as set");
+    for (int i = 0; i < kRouters; ++i) {
+        SimLine line{routerName(routerAt(i)), {}, false};
+        for (const CachePoint &p : r.cacheSweep)
+            line.points.emplace_back(double(p.kvBlocks), p.hitRateTokens[i] * 100);
+        hit.lines.push_back(line);
+    }
+    if (!r.cacheSweep.empty()) {
+        hit.lines.push_back({tr("infinite cache (bound) %1").arg(percent(r.infiniteHitRateTokens)),
+                             {QPointF(double(r.cacheSweep.front().kvBlocks), r.infiniteHitRateTokens * 100),
+                              QPointF(double(r.cacheSweep.back().kvBlocks), r.infiniteHitRateTokens * 100)},
+                             true});
+    }
+    const QString caption = tr("%1, %2 replicas; %3 requests of %4 at %5 × the arrival rate.")
+                                .arg(r.setup)
+                                .arg(c.replicas)
+                                .arg(formatCount(r.runs[0].requests), r.traceName, formatDecimal(c.timeScale, 4));
+    m_hitChart->setFigure({hit.title, caption, [hit](QChart::ChartTheme theme) { return buildSimLineChart(hit, theme); }});
+
+    SimLineChart ttft;
+    ttft.title = tr("TTFT P95 vs replicas");
+    ttft.xTitle = tr("Replicas");
+    ttft.yTitle = tr("TTFT P95 (ms, log scale)");
+    ttft.logY = true;
+    ttft.markerX = double(c.replicas);
+    ttft.markerLabel = tr("as set");
+    SimLineChart att;
+    att.title = tr("SLO attainment vs replicas");
+    att.xTitle = tr("Replicas");
+    att.yTitle = tr("Within both SLOs (%)");
+    att.yMax = 100;
+    att.markerX = double(c.replicas);
+    att.markerLabel = tr("as set");
+    double lowest = 100;
+    for (int i = 0; i < kRouters; ++i) {
+        SimLine t{routerName(routerAt(i)), {}, false};
+        SimLine a{routerName(routerAt(i)), {}, false};
+        for (const ReplicaPoint &p : r.replicaSweep) {
+            t.points.emplace_back(p.replicas, p.ttftP95Ms[i]);
+            if (p.attainment[i]) {
+                a.points.emplace_back(p.replicas, *p.attainment[i] * 100);
+                lowest = std::min(lowest, *p.attainment[i] * 100);
+            }
+        }
+        ttft.lines.push_back(t);
+        att.lines.push_back(a);
+    }
+    if (!r.replicaSweep.empty()) {
+        ttft.lines.push_back({tr("TTFT SLO %1 ms").arg(msText(*c.ttftSloMs)),
+                              {QPointF(r.replicaSweep.front().replicas, *c.ttftSloMs),
+                               QPointF(r.replicaSweep.back().replicas, *c.ttftSloMs)},
+                              true});
+        att.lines.push_back({tr("target %1").arg(percent(r.target)),
+                             {QPointF(r.replicaSweep.front().replicas, r.target * 100),
+                              QPointF(r.replicaSweep.back().replicas, r.target * 100)},
+                             true});
+    }
+    att.yMin = std::max(0.0, std::floor(std::min(lowest, r.target * 100) / 10) * 10 - 10);
+    const QString sloCaption = tr("%1; SLOs: TTFT %2 ms, ITL %3 ms.").arg(caption, msText(*c.ttftSloMs), msText(*c.itlSloMs));
+    m_ttftChart->setFigure({ttft.title, sloCaption, [ttft](QChart::ChartTheme theme) { return buildSimLineChart(ttft, theme); }});
+    m_attainmentChart->setFigure({att.title, sloCaption, [att](QChart::ChartTheme theme) { return buildSimLineChart(att, theme); }});
+
+    const int shown = m_router->currentIndex();
+    const engine::ServingSimResult &run = r.runs[shown];
+    HeatStrip heat;
+    heat.timesS = run.sampleTimesS;
+    const bool kvUse = m_stripMetric->currentIndex() == 1;
+    heat.percent = kvUse;
+    heat.title = (kvUse ? tr("KV pool held per replica over time, %1 router") : tr("Requests in flight per replica over time, %1 router"))
+                     .arg(routerName(routerAt(shown)));
+    heat.valueLabel = kvUse ? tr("share of the pool held") : tr("requests in flight");
+    heat.maxValue = 1.0;
+    for (size_t rep = 0; rep < run.inFlight.size(); ++rep) {
+        std::vector<double> row;
+        if (kvUse) {
+            row = run.kvUsed[rep];
+        } else {
+            for (int v : run.inFlight[rep]) {
+                row.push_back(v);
+                heat.maxValue = std::max(heat.maxValue, double(v));
+            }
+        }
+        heat.rows.push_back(std::move(row));
+    }
+    const QString stripCaption = tr("%1 replicas, %2; darker is busier, and a row darker than the others is a hot spot.")
+                                     .arg(c.replicas)
+                                     .arg(r.setup);
+    strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect) { paintHeatStrip(p, rect, heat); }});
+}
+
+void ServingSimPage::updateTable()
+{
+    const QStringList headers{tr("Router"), tr("Hit rate (blocks)"), tr("Hit rate (prompt tokens)"),
+                              tr("TTFT P50 (ms)"), tr("TTFT P95 (ms)"), tr("TTFT P99 (ms)"), tr("ITL P95 (ms)"),
+                              tr("E2E P95 (ms)"), tr("Queue wait P95 (ms)"), tr("SLO attainment"),
+                              tr("Goodput (requests/s)"), tr("Preemptions"), tr("Busiest / mean requests"),
+                              tr("Replicas for target")};
+    m_table->clear();
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    if (!m_results) {
+        m_table->setRowCount(0);
+        return;
+    }
+    const Results &r = *m_results;
+    m_table->setRowCount(kRouters + 1);
+    auto set = [this](int row, int column, const QString &text) {
+        auto *item = new QTableWidgetItem(text);
+        item->setTextAlignment(column == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, column, item);
+    };
+    for (int i = 0; i < kRouters; ++i) {
+        const engine::ServingSimResult &s = r.runs[i];
+        QString name = routerName(routerAt(i));
+        if (i == m_router->currentIndex())
+            name += tr(" (shown)");
+        set(i, 0, name);
+        set(i, 1, percent(s.hitRateBlocks));
+        set(i, 2, percent(s.hitRateTokens));
+        set(i, 3, msText(s.ttftMs.p50));
+        set(i, 4, msText(s.ttftMs.p95));
+        set(i, 5, msText(s.ttftMs.p99));
+        set(i, 6, msText(s.itlMs.p95));
+        set(i, 7, msText(s.e2eMs.p95));
+        set(i, 8, msText(s.queueWaitMs.p95));
+        set(i, 9, s.sloAttainment ? percent(*s.sloAttainment) : tr("—"));
+        set(i, 10, formatDecimal(s.goodputPerS, 3));
+        set(i, 11, formatCount(s.preemptions));
+        set(i, 12, formatDecimal(s.loadMaxOverMean, 3, true));
+        set(i, 13, r.replicasNeeded[i] ? QString::number(*r.replicasNeeded[i])
+                                       : tr("over %1").arg(r.maxReplicasSearched));
+    }
+    set(kRouters, 0, tr("infinite cache (bound)"));
+    set(kRouters, 1, percent(r.infiniteHitRateBlocks));
+    set(kRouters, 2, percent(r.infiniteHitRateTokens));
+    for (int column = 3; column < int(headers.size()); ++column)
+        set(kRouters, column, tr("—"));
+}
+
+QString ServingSimPage::explanation() const
+{
+    return m_explanation->text();
+}
+
+void ServingSimPage::updateExplanation()
+{
+    if (!m_results) {
+        m_explanation->setText(tr("Choose a trace and a fleet, then Run: every router is replayed on the trace with a "
+                                  "finite prefix cache per replica. The trace's infinite-cache hit rate is only an upper "
+                                  "bound; a real fleet keeps less, because each replica's cache is finite and requests "
+                                  "sharing a prefix land on different replicas unless the router keeps them together."));
+        return;
+    }
+    const Results &r = *m_results;
+    const auto &rr = r.runs[routerIndex(engine::RouterKind::RoundRobin)];
+    const auto &ll = r.runs[routerIndex(engine::RouterKind::LeastLoaded)];
+    const auto &kv = r.runs[routerIndex(engine::RouterKind::KvAware)];
+    QString text = tr("With %1 replicas of %2 (%3 blocks of %4 tokens each), the KV-aware router keeps %5 of prompt "
+                      "tokens cached against %6 for round-robin and %7 for least-loaded; a cache holding the whole "
+                      "trace would keep %8 — the bound no finite fleet reaches.")
+                       .arg(r.config.replicas)
+                       .arg(r.setup, formatCount(r.config.kvBlocksPerReplica))
+                       .arg(r.config.blockSize)
+                       .arg(percent(kv.hitRateTokens), percent(rr.hitRateTokens), percent(ll.hitRateTokens),
+                            percent(r.infiniteHitRateTokens));
+    text += QLatin1Char(' ');
+    text += tr("TTFT P95 is %1 ms with the KV-aware router against %2 ms with round-robin; %3 against %4 of requests "
+               "meet both TTFT %5 ms and ITL %6 ms.")
+                .arg(msText(kv.ttftMs.p95), msText(rr.ttftMs.p95),
+                     kv.sloAttainment ? percent(*kv.sloAttainment) : tr("—"),
+                     rr.sloAttainment ? percent(*rr.sloAttainment) : tr("—"), msText(*r.config.ttftSloMs),
+                     msText(*r.config.itlSloMs));
+    text += QLatin1Char(' ');
+    const auto &kvNeed = r.replicasNeeded[routerIndex(engine::RouterKind::KvAware)];
+    const auto &rrNeed = r.replicasNeeded[routerIndex(engine::RouterKind::RoundRobin)];
+    auto need = [&r](const std::optional<int> &n) {
+        return n ? QString::number(*n) : tr("more than %1").arg(r.maxReplicasSearched);
+    };
+    if (!kvNeed && !rrNeed) {
+        text += tr("No fleet of up to %1 replicas holds %2 of requests within the SLOs with either router: some "
+                   "requests miss them however many replicas serve (a prompt too long to prefill within the TTFT SLO "
+                   "on one replica, for one); lower the target or relax the SLOs.")
+                    .arg(r.maxReplicasSearched)
+                    .arg(percent(r.target));
+    } else {
+        text += tr("%1 replicas hold %2 of requests within SLO with the KV-aware router, against %3 with round-robin.")
+                    .arg(need(kvNeed), percent(r.target), need(rrNeed));
+    }
+    if (kv.rejected > 0)
+        text += QLatin1Char(' ') + tr("%1 requests need more blocks than a replica's pool and were left out.")
+                                       .arg(formatCount(kv.rejected));
+    m_explanation->setText(text);
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,148 @@
+#pragma once
+
+#include "common/page.h"
+#include "engine/serving_sim.h"
+
+#include <QString>
+#include <QThread>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableWidget;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class ChartPanel;
+
+// Serving simulation (DESIGN §3.7b): a request trace replayed on a fleet of replicas with a
+// finite prefix cache each and a router in front (engine::simulateServing), run off the GUI
+// thread with progress and Cancel. For every router it runs the fleet as set, a sweep of cache
+// sizes (with the trace's infinite-cache hit rate as the bound), a sweep of replica counts and
+// the search for the fewest replicas reaching the SLO attainment target.
+class ServingSimPage : public Page {
+    Q_OBJECT
+public:
+    static constexpr int kRouters = 3;             // round-robin, least-loaded, kv
+    static constexpr int kCacheSweepPoints = 7;
+
+    struct CachePoint {
+        int64_t kvBlocks = 0;
+        double hitRateTokens[kRouters] = {};
+    };
+    struct ReplicaPoint {
+        int replicas = 0;
+        double ttftP95Ms[kRouters] = {};
+        std::optional<double> attainment[kRouters];
+    };
+    struct Results {
+        QString traceName;
+        QString setup;                              // model · GPU · precisions · TP, pool
+        double target = 0.99;                       // SLO attainment target (share)
+        engine::ServingSimConfig config;            // the fleet as set (router: kv)
+        engine::ServingSimResult runs[kRouters];    // the fleet as set, per router
+        double infiniteHitRateTokens = 0;           // one replica, a cache holding the whole trace
+        double infiniteHitRateBlocks = 0;
+        std::vector<CachePoint> cacheSweep;
+        std::vector<ReplicaPoint> replicaSweep;
+        std::optional<int> replicasNeeded[kRouters];
+        int maxReplicasSearched = 0;
+        double seconds = 0;
+    };
+
+    ServingSimPage(store::Workspace &workspace, QWidget *parent = nullptr);
+    ~ServingSimPage() override;
+
+    QList<ChartPanel *> chartPanels() const override;
+    std::optional<ChartFigure> currentFigure() const override;
+
+    // Inputs, for tests and the screenshot tool.
+    void setTrace(const QString &path, bool azure = false);
+    void setRequestLimit(int requests);             // the first N requests; 0 = all
+    void setReplicas(int replicas);
+    void setTimeScale(double scale);
+    // The configuration the inputs describe for `router`, or nullopt with the reason.
+    std::optional<engine::ServingSimConfig> configFor(engine::RouterKind router, QString *error) const;
+    // The trace as the page reads it (format, generated hashes, request limit); throws StoreError.
+    std::vector<engine::TraceRequest> readTrace() const;
+
+    // Starts a run; false (with the reason in the status line, the results unchanged) when an
+    // input is invalid or a run is under way.
+    bool run();
+    void cancel();
+    bool isRunning() const;
+    const std::optional<Results> &results() const { return m_results; }
+    QString statusText() const;
+    QString explanation() const;
+
+    static int routerIndex(engine::RouterKind router);
+    static engine::RouterKind routerAt(int index);
+    static QString routerName(engine::RouterKind router);
+
+signals:
+    void finished(bool ok);
+
+private:
+    struct Outcome;
+    QWidget *buildInputs();
+    void refreshCatalogChoices();
+    void showOutcome(std::shared_ptr<Outcome> outcome);
+    void updateCharts();
+    void updateTable();
+    void updateExplanation();
+    void setStatusError(const QString &message);
+
+    store::Workspace &m_workspace;
+    QLineEdit *m_trace = nullptr;
+    QComboBox *m_format = nullptr;
+    QSpinBox *m_limit = nullptr;
+    QSpinBox *m_sharedPrefix = nullptr;
+    QDoubleSpinBox *m_reuse = nullptr;
+    QComboBox *m_model = nullptr;
+    QComboBox *m_gpu = nullptr;
+    QComboBox *m_weights = nullptr;
+    QComboBox *m_kvPrecision = nullptr;
+    QSpinBox *m_tp = nullptr;
+    QSpinBox *m_kvBlocks = nullptr;
+    QSpinBox *m_replicas = nullptr;
+    QComboBox *m_router = nullptr;
+    QDoubleSpinBox *m_overlap = nullptr;
+    QDoubleSpinBox *m_temperature = nullptr;
+    QSpinBox *m_blockSize = nullptr;
+    QCheckBox *m_prefixCache = nullptr;
+    QDoubleSpinBox *m_timeScale = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QDoubleSpinBox *m_ttftSlo = nullptr;
+    QDoubleSpinBox *m_itlSlo = nullptr;
+    QDoubleSpinBox *m_target = nullptr;
+    QComboBox *m_stripMetric = nullptr;
+    QPushButton *m_run = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    ChartPanel *m_hitChart = nullptr;
+    ChartPanel *m_ttftChart = nullptr;
+    ChartPanel *m_attainmentChart = nullptr;
+    QTableWidget *m_table = nullptr;
+    QLabel *m_explanation = nullptr;
+    std::optional<Results> m_results;
+    std::unique_ptr<QThread> m_worker;
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
+};
+
+} // namespace headroom::ui
