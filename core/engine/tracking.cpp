@@ -26,7 +26,9 @@ int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) 
 // The clock hours [start, end) of a charge period touches.
 std::pair<int64_t, int64_t> hoursOf(const FocusCharge &row)
 {
-    return {floorDiv(row.periodStart, kHour), floorDiv(row.periodEnd - 1, kHour) + 1};
+    // Every charge belongs to at least the hour it starts in.
+    const int64_t first = floorDiv(row.periodStart, kHour);
+    return {first, std::max(first + 1, floorDiv(row.periodEnd - 1, kHour) + 1)};
 }
 
 double ratio(Decimal part, Decimal whole)
@@ -35,6 +37,9 @@ double ratio(Decimal part, Decimal whole)
         return 0.0;
     return (part / whole).toDouble();
 }
+
+constexpr int64_t kMaxCommitmentHours = 50'000'000;
+constexpr int64_t kMaxCommitmentRowHours = 31 * 24;
 
 struct CommitmentAccumulator {
     std::vector<int64_t> usedHours;
@@ -62,11 +67,22 @@ CommitmentReport analyseCommitments(const FocusCharges &charges, const Commitmen
 
     // (commitment, currency) → figures
     std::map<std::pair<uint32_t, uint32_t>, CommitmentAccumulator> acc;
+    int64_t hoursHeld = 0;
     for (const FocusCharge &row : charges.rows) {
         if (row.status == CommitmentStatus::None || row.commitment == 0)
             continue;
         CommitmentAccumulator &a = acc[{row.commitment, row.currency}];
         const auto [first, last] = hoursOf(row);
+        // Hours are counted one by one: bound them before allocating (a year of hourly rows
+        // for 500 commitments is 4.4 million).
+        if (last - first > kMaxCommitmentRowHours)
+            throw InputError("rows", "a charge of commitment \"" + charges.commitments.at(row.commitment).id
+                                         + "\" covers " + std::to_string(last - first)
+                                         + " hours; commitment usage is read in charges of at most 31 days");
+        hoursHeld += last - first;
+        if (hoursHeld > kMaxCommitmentHours)
+            throw InputError("rows", "the commitment charges cover more than " + std::to_string(kMaxCommitmentHours)
+                                         + " commitment-hours; split the file by period");
         auto &hours = row.status == CommitmentStatus::Used ? a.usedHours : a.unusedHours;
         for (int64_t h = first; h < last; ++h)
             hours.push_back(h);
@@ -145,6 +161,9 @@ DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &cur
     for (const FocusCharge &row : charges.rows)
         if (row.currency == index)
             byDay[floorDiv(row.periodStart, kDay)] += row.effectiveCost;
+    // A currency can be named by the file while no charge row kept it.
+    if (byDay.empty())
+        throw InputError("currency", "no charge is in " + currency);
     DailyCost daily;
     daily.currency = currency;
     daily.firstDay = byDay.begin()->first;

@@ -138,6 +138,29 @@ TEST_CASE("commitment options are checked", "[tracking]")
     CHECK_THROWS_AS(analyseCommitments(charges, {0.8, 0}), InputError);
 }
 
+TEST_CASE("commitment charges covering absurd spans are refused before their hours are held", "[tracking]")
+{
+    FocusCharges charges = commitmentCharges();
+    FocusCharge row = usage(0, "1", CommitmentStatus::Used);
+    row.periodEnd = row.periodStart + int64_t(60'000'000) * 3600; // one row of 6,800 years
+    charges.rows.push_back(row);
+    CHECK_THROWS_AS(analyseCommitments(charges, {0.8, 720}), InputError);
+    // A commitment usage charge is at most a 31-day month (found by fuzzing: one small row of
+    // years took seconds to count hour by hour).
+    charges.rows.back().periodEnd = charges.rows.back().periodStart + int64_t(745) * 3600;
+    CHECK_THROWS_AS(analyseCommitments(charges, {0.8, 720}), InputError);
+    charges.rows.back().periodEnd = charges.rows.back().periodStart + int64_t(744) * 3600;
+    CHECK(analyseCommitments(charges, {0.8, 720}).commitments.at(0).hoursUsed == 744);
+    // A charge of zero length still counts in the hour it starts.
+    FocusCharges instant = commitmentCharges();
+    FocusCharge blink = usage(0, "1", CommitmentStatus::Used);
+    blink.periodEnd = blink.periodStart;
+    instant.rows.push_back(blink);
+    const CommitmentReport report = analyseCommitments(instant, {0.8, 720});
+    REQUIRE(report.commitments.size() == 1);
+    CHECK(report.commitments[0].hoursUsed == 1);
+}
+
 TEST_CASE("daily effective cost sums one currency by day", "[tracking]")
 {
     FocusCharges charges = commitmentCharges();
@@ -152,6 +175,9 @@ TEST_CASE("daily effective cost sums one currency by day", "[tracking]")
     CHECK(daily.cost[1].isZero());
     CHECK(daily.cost[2] == dec("5"));
     CHECK_THROWS_AS(dailyEffectiveCost(charges, "GBP"), InputError);
+    // A currency the file names but no row carries (found by fuzzing: it read an empty map).
+    charges.currencies.push_back("CHF");
+    CHECK_THROWS_AS(dailyEffectiveCost(charges, "CHF"), InputError);
 }
 
 TEST_CASE("no anomaly on a clean seasonal series", "[tracking]")
