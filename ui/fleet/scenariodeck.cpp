@@ -67,7 +67,7 @@ DeckTable poolsTable(const engine::ScenarioResult &result)
     DeckTable table;
     table.columns = {QObject::tr("Pool"),         QObject::tr("GPU"),        QObject::tr("Tier"),
                      QObject::tr("Sharing"),      QObject::tr("GPUs"),       QObject::tr("Utilization"),
-                     QObject::tr("Headroom at peak"), QObject::tr("Rate / GPU-h"), QObject::tr("Cost / day"),
+                     QObject::tr("Peak headroom: planned + spare"), QObject::tr("Rate / GPU-h"), QObject::tr("Cost / day"),
                      QObject::tr("Cost / 30-day month"), QObject::tr("Over the term")};
     for (const engine::PoolResult &pool : result.pools) {
         const auto at = std::find(money.pools.begin(), money.pools.end(), pool.name);
@@ -79,8 +79,7 @@ DeckTable poolsTable(const engine::ScenarioResult &result)
                                   partitioningName(pool.partitioning),
                                   count(pool.gpus) + (pool.role == engine::PoolRole::ElasticTop ? QObject::tr(" peak") : QString()),
                                   percent(pool.utilization),
-                                  QObject::tr("%1 (%2 planned, %3 spare)")
-                                      .arg(count(pool.headroomAtPeak), count(pool.plannedHeadroomGpus), count(pool.spareAtPeak)),
+                                  QObject::tr("%1 + %2").arg(count(pool.plannedHeadroomGpus), count(pool.spareAtPeak)),
                                   priced ? qs(pool.ratePerGpuHour.displayRate()) : QObject::tr("unpriced"),
                                   priced ? qs(money.perDay.parts[shown].display()) : QObject::tr("unpriced"),
                                   priced ? qs(money.perMonth.parts[shown].display()) : QObject::tr("unpriced"),
