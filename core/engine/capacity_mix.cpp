@@ -1,6 +1,7 @@
 #include "capacity_mix.h"
 
 #include "errors.h"
+#include "explain_text.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,19 +12,12 @@
 
 namespace headroom::engine {
 
+using explain::ceilCount;
+
 namespace {
 
 constexpr double kWeeksPerMonth = 52.0 / 12.0;
 constexpr int kMaxMonths = 600;
-
-// ceil() that forgives binary floating-point noise: 12.000000000001 GPUs are 12.
-int64_t ceilCount(double value)
-{
-    const double nearest = std::round(value);
-    if (std::fabs(value - nearest) <= 1e-9 * std::max(1.0, std::fabs(value)))
-        return static_cast<int64_t>(nearest);
-    return static_cast<int64_t>(std::ceil(value));
-}
 
 std::string text(double value)
 {

@@ -3,11 +3,24 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace headroom::engine::explain {
 
+namespace {
+// Beyond 2^53 a double no longer holds every integer, and past 2^63 it does not fit int64_t
+// at all; such values are shown in scientific notation instead of as grouped digits.
+constexpr double kLargestGrouped = 9007199254740992.0;
+} // namespace
+
 int64_t ceilCount(double value)
 {
+    if (std::isnan(value))
+        return 0;
+    if (value >= 9.2e18)
+        return std::numeric_limits<int64_t>::max();
+    if (value <= -9.2e18)
+        return std::numeric_limits<int64_t>::min();
     const double nearest = std::round(value);
     if (std::fabs(value - nearest) <= 1e-9 * std::max(1.0, std::fabs(value)))
         return static_cast<int64_t>(nearest);
@@ -16,7 +29,8 @@ int64_t ceilCount(double value)
 
 std::string grouped(int64_t value)
 {
-    std::string digits = std::to_string(value < 0 ? -value : value);
+    const uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+    std::string digits = std::to_string(magnitude);
     for (int i = int(digits.size()) - 3; i > 0; i -= 3)
         digits.insert(size_t(i), ",");
     return value < 0 ? "-" + digits : digits;
@@ -33,13 +47,22 @@ std::string trimZeros(std::string text)
     return text;
 }
 
+std::string rounded(double value)
+{
+    if (!std::isfinite(value))
+        return "∞";
+    if (std::fabs(value) >= kLargestGrouped)
+        return scientific(value);
+    return grouped(std::llround(value));
+}
+
 std::string number(double value)
 {
     if (!std::isfinite(value))
         return "∞";
     const double magnitude = std::fabs(value);
     if (magnitude >= 99.5)
-        return grouped(std::llround(value));
+        return rounded(value);
     char buffer[32];
     if (magnitude >= 9.995)
         std::snprintf(buffer, sizeof buffer, "%.1f", value);

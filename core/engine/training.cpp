@@ -38,7 +38,7 @@ std::string fixed2(double value)
     if (!std::isfinite(value))
         return "∞";
     if (std::fabs(value) >= 1000)
-        return grouped(std::llround(value));
+        return explain::rounded(value);
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f", value);
     return trimZeros(buffer);
@@ -388,6 +388,11 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
         if (!(value > 0 && std::isfinite(value)))
             add(field, std::string(field) + " must be greater than 0 (got " + number(value) + ")");
     };
+    // Upper bounds far beyond any real job, so that counts derived from a field stay exact.
+    auto atMostValue = [&](const char *field, double value, double maximum, const char *shown) {
+        if (value > maximum)
+            add(field, std::string(field) + " must be at most " + shown + " (got " + scientific(value) + ")");
+    };
     auto atLeast = [&](const char *field, int value, int minimum) {
         if (value < minimum)
             add(field, std::string(field) + " must be at least " + std::to_string(minimum) + " (got "
@@ -400,11 +405,14 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
         add("params", "params must be greater than 0 when no model_id is given (got " + number(job.params) + ")");
     else if (!(job.params >= 0 && std::isfinite(job.params)))
         add("params", "params must not be negative (got " + number(job.params) + ")");
+    atMostValue("params", job.params, 1e15, "10^15");
     positive("tokens", job.tokens);
+    atMostValue("tokens", job.tokens, 1e17, "10^17");
     atLeast("seq_len", job.seqLen, 1);
     atLeast("micro_batch", job.microBatch, 0);
     atLeast("vocab_size", job.vocabSize, 0);
     positive("global_batch_tokens", job.globalBatchTokens);
+    atMostValue("global_batch_tokens", job.globalBatchTokens, 1e12, "10^12");
     if (job.seqLen >= 1 && job.microBatch >= 0 && job.globalBatchTokens > 0
         && job.globalBatchTokens < double(job.seqLen) * std::max(1, job.microBatch))
         add("global_batch_tokens", "global_batch_tokens must hold at least one micro-batch of micro_batch × seq_len = "
@@ -417,9 +425,11 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
             add("throughput", "MFU must be greater than 0 and at most 1 (got " + number(job.throughput) + ")");
     } else {
         positive("throughput", job.throughput);
+        atMostValue("throughput", job.throughput, 1e9, "10^9 TFLOP/s");
     }
     if (job.target == TrainingTarget::WindowDays) {
         positive("target_value", job.targetValue);
+        atMostValue("target_value", job.targetValue, 36500, "36,500 days");
     } else if (!(job.targetValue >= 1 && job.targetValue == std::floor(job.targetValue)
                  && job.targetValue <= 1e9)) {
         add("target_value", "target_value must be a whole number of GPUs, at least 1 (got " + number(job.targetValue) + ")");
@@ -436,6 +446,7 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
         add("checkpoint_interval_hours",
             "checkpoint_interval_hours must be greater than 0 for a preemptible job (got "
                 + number(job.checkpointIntervalHours) + ")");
+    atMostValue("checkpoint_interval_hours", job.checkpointIntervalHours, 87600, "87,600 hours");
     return problems;
 }
 

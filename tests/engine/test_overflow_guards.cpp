@@ -5,6 +5,7 @@
 
 #include "engine/cost.h"
 #include "engine/errors.h"
+#include "engine/explain_text.h"
 #include "engine/inference_sizing.h"
 #include "engine/kv.h"
 #include "engine/money.h"
@@ -114,4 +115,21 @@ TEST_CASE("a diurnal curve of huge values sizes like the same shape at any scale
     CHECK(b.peakRequestsPerS == Approx(a.peakRequestsPerS));
     CHECK(b.averageUtilization == Approx(a.averageUtilization));
     CHECK(b.gpus == a.gpus);
+}
+
+TEST_CASE("explanation numbers beyond the int64 range are written, not converted", "[explain][overflow]")
+{
+    using namespace headroom::engine::explain;
+    CHECK(grouped(std::numeric_limits<int64_t>::min()) == "-9,223,372,036,854,775,808");
+    CHECK(grouped(std::numeric_limits<int64_t>::max()) == "9,223,372,036,854,775,807");
+    CHECK(grouped(-1234567) == "-1,234,567");
+    CHECK(rounded(1234.5) == "1,235");
+    CHECK(rounded(-9.5e18) == "-9.5 × 10^18");
+    CHECK(number(1e300) == "1 × 10^300");
+    CHECK(number(-1e19) == "-1 × 10^19");
+    CHECK(number(9007199254740991.0) == "9,007,199,254,740,991");
+    CHECK(ceilCount(1e300) == std::numeric_limits<int64_t>::max());
+    CHECK(ceilCount(-1e300) == std::numeric_limits<int64_t>::min());
+    CHECK(ceilCount(std::nan("")) == 0);
+    CHECK(ceilCount(2048.0000000001) == 2048);
 }

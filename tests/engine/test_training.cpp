@@ -613,6 +613,27 @@ TEST_CASE("bad training input is rejected naming the field", "[training]")
         job.params = 0;
         CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "params");
     }
+    SECTION("sizes beyond any real job")
+    {
+        TrainingJob job = measuredJob();
+        job.params = 1e300;
+        CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "params");
+        CHECK_THAT(inputErrorMessage([&] { sizeTraining(job, gpu, nullptr); }),
+                   Catch::Matchers::Contains("params must be at most 10^15 (got 1 × 10^300)"));
+        job = measuredJob();
+        job.tokens = 1e30;
+        CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "tokens");
+        job = measuredJob();
+        job.globalBatchTokens = 1e20;
+        CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "global_batch_tokens");
+        job = measuredJob();
+        job.throughput = 1e30;
+        CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "throughput");
+        job = measuredJob();
+        job.target = TrainingTarget::WindowDays;
+        job.targetValue = 1e12;
+        CHECK(inputErrorField([&] { sizeTraining(job, gpu, nullptr); }) == "target_value");
+    }
     SECTION("MFU outside (0, 1]")
     {
         TrainingJob job = mfuJob();
