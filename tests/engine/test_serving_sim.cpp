@@ -1,11 +1,14 @@
 #include "engine/errors.h"
 #include "engine/serving_sim.h"
+#include "engine/serving_study.h"
 #include "models.h"
 #include "publictraces.h"
 #include "tracefiles.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <list>
 #include <string>
 #include <unordered_map>
@@ -358,4 +361,101 @@ TEST_CASE("bad serving simulation input is refused or counted", "[serving-sim][b
     CHECK(r.rejected == 1);
     CHECK(r.completed == 2);
     CHECK(r.requests == 3);
+}
+
+TEST_CASE("a serving study's sweep points are the documented multiples and geometric sizes", "[serving-study]")
+{
+    CHECK(studyReplicaCounts(4) == std::vector<int>{1, 2, 3, 4, 5, 6, 8});
+    CHECK(studyReplicaCounts(1) == std::vector<int>{1, 2});
+    // From max(800 ÷ 8, 10) = 100 to 5,000 blocks: 100 × 50^(i/6).
+    const std::vector<int64_t> sizes = studyCacheSizes(800, 10, 5000, 7);
+    REQUIRE(sizes.size() == 7);
+    CHECK(sizes.front() == 100);
+    CHECK(sizes.back() == 5000);
+    for (size_t i = 0; i < sizes.size(); ++i)
+        CHECK(double(sizes[i]) == Approx(100 * std::pow(50.0, double(i) / 6)).margin(0.5));
+    // The largest request raises the floor; a pool beyond every prompt block is the ceiling.
+    CHECK(studyCacheSizes(800, 400, 5000, 2) == std::vector<int64_t>{400, 5000});
+    CHECK(studyCacheSizes(800, 10, 300, 1) == std::vector<int64_t>{100});
+    CHECK(studyCacheSizes(800, 10, 300, 3).back() == 800);
+}
+
+TEST_CASE("a serving study equals its simulations run one by one", "[serving-study]")
+{
+    // 400 requests at 8 per second; five conversations share leading blocks.
+    std::vector<TraceRequest> trace;
+    for (int i = 0; i < 400; ++i) {
+        TraceRequest r{i * 0.125, 1500 + (i % 4) * 512, 64, {}};
+        for (int64_t b = 0; b < (r.promptTokens + 511) / 512; ++b)
+            r.blockHashes.push_back(b < 2 ? int64_t(i % 5) * 1000 + b : int64_t(i) * 1000 + b + 100000);
+        trace.push_back(r);
+    }
+    ServingSimConfig fleet = timedFleet(2, RouterKind::RoundRobin);
+    fleet.kvBlocksPerReplica = 64;
+    ServingStudyOptions options;
+    options.target = 0.95;
+    options.cacheSweepPoints = 4;
+    std::vector<double> reported;
+    options.progress = [&](double share) {
+        reported.push_back(share);
+        return true;
+    };
+    const std::optional<ServingStudy> study = runServingStudy(trace, fleet, options);
+    REQUIRE(study.has_value());
+    CHECK(study->config.router == RouterKind::KvAware);
+    // Progress rises to the whole.
+    REQUIRE_FALSE(reported.empty());
+    CHECK(std::is_sorted(reported.begin(), reported.end()));
+    CHECK(reported.back() == Approx(1.0));
+
+    for (int i = 0; i < kStudyRouterCount; ++i) {
+        ServingSimConfig c = fleet;
+        c.router = kStudyRouters[size_t(i)];
+        const ServingSimResult alone = simulateServing(trace, c);
+        CHECK(study->runs[size_t(i)].hitBlocks == alone.hitBlocks);
+        CHECK(study->runs[size_t(i)].ttftMs.p95 == alone.ttftMs.p95);
+        CHECK(study->replicasNeeded[size_t(i)] == findReplicas(trace, c, 0.95, 64));
+    }
+    CHECK(study->maxReplicasSearched == 64);
+    // The bound is the trace's own infinite-cache rate (analyseTrace), and no finite cache beats it.
+    CHECK(study->infiniteHitRateBlocks == Approx(*analyseTrace(trace).prefixHitRate).margin(1e-12));
+    REQUIRE(study->cacheSweep.size() == 4);
+    for (const StudyCachePoint &p : study->cacheSweep)
+        for (double hit : p.hitRateTokens)
+            CHECK(hit <= study->infiniteHitRateTokens + 1e-12);
+    ServingSimConfig largest = fleet;
+    largest.router = RouterKind::LeastLoaded;
+    largest.kvBlocksPerReplica = study->cacheSweep.back().kvBlocks;
+    CHECK(study->cacheSweep.back().hitRateTokens[1] == simulateServing(trace, largest).hitRateTokens);
+    REQUIRE(study->replicaSweep.size() == studyReplicaCounts(2).size());
+    for (const StudyReplicaPoint &p : study->replicaSweep)
+        if (p.replicas == 2)
+            CHECK(p.attainment[0] == study->runs[0].sloAttainment);
+}
+
+TEST_CASE("a serving study stops when asked and refuses bad options", "[serving-study][bad-input]")
+{
+    std::vector<TraceRequest> trace;
+    for (int i = 0; i < 50; ++i)
+        trace.push_back({i * 0.5, 600, 20, {int64_t(i % 3)}});
+    ServingSimConfig fleet = cacheOnly(32);
+    ServingStudyOptions options;
+    int calls = 0;
+    options.progress = [&](double) { return ++calls < 2; };
+    CHECK_FALSE(runServingStudy(trace, fleet, options).has_value());
+    CHECK(calls == 2);
+    // Without a step model and SLOs there is nothing to search: the study says so by leaving it empty.
+    options.progress = nullptr;
+    const auto study = runServingStudy(trace, fleet, options);
+    REQUIRE(study.has_value());
+    for (const auto &needed : study->replicasNeeded)
+        CHECK_FALSE(needed.has_value());
+    options.target = 0;
+    requireInputError("target", "attainment target", [&] { runServingStudy(trace, fleet, options); });
+    options.target = 0.99;
+    options.cacheSweepPoints = 0;
+    requireInputError("cache_sweep_points", "1 to 100", [&] { runServingStudy(trace, fleet, options); });
+    options.cacheSweepPoints = 7;
+    fleet.replicas = 0;
+    requireInputError("replicas", "", [&] { runServingStudy(trace, fleet, options); });
 }

@@ -3,6 +3,7 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
+#include "common/fields.h"
 #include "engine/errors.h"
 #include "forecastcharts.h"
 #include "common/format.h"
@@ -22,7 +23,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
@@ -139,18 +139,6 @@ QComboBox *choice(QWidget *parent, const char *name, const QList<std::pair<QStri
     return box;
 }
 
-QSpinBox *spin(QWidget *parent, const char *name, int min, int max, int value, const QString &suffix,
-               const QString &tip)
-{
-    auto *box = new QSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(min, max);
-    box->setValue(value);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    return box;
-}
-
 void setCell(QTableWidget *table, int row, int column, const QString &text, bool numeric = true)
 {
     auto *item = new QTableWidgetItem(text);
@@ -191,14 +179,7 @@ ForecastPage::ForecastPage(store::Workspace &workspace, QUndoStack *undoStack, Q
     updateButtons();
 }
 
-ForecastPage::~ForecastPage()
-{
-    if (m_worker) {
-        if (m_cancelled)
-            *m_cancelled = true;
-        m_worker->wait();
-    }
-}
+ForecastPage::~ForecastPage() = default;
 
 QWidget *ForecastPage::buildInputs()
 {
@@ -303,13 +284,13 @@ QWidget *ForecastPage::buildInputs()
                     int(engine::GapPolicy::Refuse),
                     tr("Hours without samples are never filled silently: refuse to fit, or treat them as 0 GPUs, "
                        "repeat the last value, or draw a straight line between the neighbours"));
-    m_heldOut = spin(modelBox, "forecastHeldOut", 1, 60, 3, tr(" days"),
+    m_heldOut = newSpinBox(modelBox, "forecastHeldOut", 1, 60, 3, tr(" days"),
                      tr("The last days of history, hidden from the fit and scored: by rolling-origin backtest "
                         "and by the decomposed-versus-single comparison"));
-    m_origins = spin(modelBox, "forecastOrigins", 1, 10, 3, tr(" origins"),
+    m_origins = newSpinBox(modelBox, "forecastOrigins", 1, 10, 3, tr(" origins"),
                      tr("Rolling-origin backtest: the held-out window split into this many consecutive windows, "
                         "each forecast from a model fitted on everything before it"));
-    m_horizon = spin(modelBox, "forecastHorizon", 1, 90, 7, tr(" days"),
+    m_horizon = newSpinBox(modelBox, "forecastHorizon", 1, 90, 7, tr(" days"),
                      tr("How far ahead the fan chart forecasts, from the end of the history"));
     m_quantiles = new QLineEdit(QStringLiteral("0.5, 0.95, 0.99"), modelBox);
     m_quantiles->setObjectName("forecastQuantiles");
@@ -317,7 +298,7 @@ QWidget *ForecastPage::buildInputs()
         QRegularExpression(QStringLiteral("[0-9., ]*")), m_quantiles));
     m_quantiles->setToolTip(tr("Probabilities (0–1, comma separated) whose pinball loss the backtest reports; "
                                "P95/P99 are what a buffer is sized from"));
-    m_paths = spin(modelBox, "forecastPaths", 100, 5000, 500, tr(" paths"),
+    m_paths = newSpinBox(modelBox, "forecastPaths", 100, 5000, 500, tr(" paths"),
                    tr("Simulated sample paths per model for the prediction intervals and the quantiles of the "
                       "sum of primitives"));
     m_paths->setSingleStep(100);
@@ -657,21 +638,14 @@ bool ForecastPage::readSettings(ForecastSettings *settings, QString *error) cons
 
 bool ForecastPage::isRunning() const
 {
-    return m_worker && m_worker->isRunning();
+    return m_job.isRunning();
 }
 
 void ForecastPage::startWorker(std::function<void(Outcome &, const RunProgress &)> work, const QString &status)
 {
     auto outcome = std::make_shared<Outcome>();
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    m_cancelled = cancelled;
-    QPointer<QProgressBar> bar = m_progress;
-    const RunProgress report = [bar, cancelled](double overall) {
-        if (bar)
-            QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, int(overall * 1000)));
-        return !cancelled->load();
-    };
-    m_worker.reset(QThread::create([outcome, work, report] {
+    auto job = [outcome, work](const JobProgress &progress) {
+        const RunProgress report = [&progress](double overall) { return progress.report(overall); };
         QElapsedTimer timer;
         timer.start();
         try {
@@ -682,11 +656,10 @@ void ForecastPage::startWorker(std::function<void(Outcome &, const RunProgress &
             outcome->cancelled = true;
         }
         outcome->seconds = double(timer.nsecsElapsed()) / 1e9;
-    }));
-    connect(m_worker.get(), &QThread::finished, this, [this, outcome] { showOutcome(outcome); });
+    };
     m_progress->setValue(0);
     m_status->setText(status);
-    m_worker->start();
+    m_job.start(this, m_progress, job, [this, outcome] { showOutcome(outcome); });
     updateButtons();
 }
 
@@ -754,8 +727,7 @@ void ForecastPage::cancel()
 {
     if (!isRunning())
         return;
-    if (m_cancelled)
-        *m_cancelled = true;
+    m_job.cancel();
     m_status->setText(tr("Cancelling…"));
 }
 
@@ -769,7 +741,6 @@ bool ForecastPage::refuseWhileRunning(QString *error) const
 
 void ForecastPage::showOutcome(std::shared_ptr<Outcome> outcome)
 {
-    m_worker->wait(); // it has emitted finished(): only the thread's exit is left
     updateButtons();
     if (outcome->cancelled || !outcome->error.isEmpty()) {
         m_progress->setValue(0);

@@ -1,10 +1,9 @@
 #pragma once
 
 #include "forecastrun.h"
+#include "common/backgroundjob.h"
 #include "common/page.h"
 
-#include <QThread>
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -147,8 +146,7 @@ private:
     QString m_handOffCard;
     int m_shown = 0;
     bool m_filling = false;
-    std::unique_ptr<QThread> m_worker;
-    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    BackgroundJob m_job;
 };
 
 } // namespace headroom::ui

@@ -17,7 +17,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -116,14 +115,7 @@ FragmentationPage::FragmentationPage(QWidget *parent)
     layOutPage(buildInputs(), m_tabs, 380);
 }
 
-FragmentationPage::~FragmentationPage()
-{
-    if (m_worker) {
-        if (m_cancelled)
-            *m_cancelled = true;
-        m_worker->wait();
-    }
-}
+FragmentationPage::~FragmentationPage() = default;
 
 QWidget *FragmentationPage::buildInputs()
 {
@@ -243,7 +235,7 @@ QWidget *FragmentationPage::buildScoringTab()
 
 bool FragmentationPage::isRunning() const
 {
-    return m_worker && m_worker->isRunning();
+    return m_job.isRunning();
 }
 
 void FragmentationPage::run()
@@ -266,15 +258,8 @@ void FragmentationPage::run()
     const double load = m_load->value();
     const frag::ScoreMode mode = scoreMode();
     auto outcome = std::make_shared<Outcome>();
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    m_cancelled = cancelled;
-    QPointer<QProgressBar> bar = m_progress;
-    auto report = [bar, cancelled](double overall) {
-        if (bar)
-            QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, int(overall * 1000)));
-        return !cancelled->load();
-    };
-    m_worker.reset(QThread::create([=] {
+    auto work = [=](const JobProgress &progress) {
+        auto report = [&progress](double overall) { return progress.report(overall); };
         QElapsedTimer timer;
         timer.start();
         try {
@@ -321,19 +306,17 @@ void FragmentationPage::run()
             outcome->cancelled = true;
         }
         outcome->seconds = double(timer.nsecsElapsed()) / 1e9;
-    }));
-    connect(m_worker.get(), &QThread::finished, this, [this, outcome] { showResults(outcome); });
+    };
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
     m_status->setText(tr("Running %1 policies × %2 seeds…").arg(policies.size()).arg(seeds.size()));
-    m_worker->start();
+    m_job.start(this, m_progress, work, [this, outcome] { showResults(outcome); });
 }
 
 void FragmentationPage::cancel()
 {
-    if (m_cancelled)
-        *m_cancelled = true;
+    m_job.cancel();
     m_status->setText(tr("Cancelling…"));
 }
 

@@ -2,10 +2,9 @@
 
 #include "fragcharts.h"
 #include "fragmappainter.h"
+#include "common/backgroundjob.h"
 #include "common/page.h"
 
-#include <QThread>
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -91,8 +90,7 @@ private:
     engine::frag::SeedsResult m_fgdStudy;
     std::vector<engine::frag::Node> m_mapNodes;
     engine::frag::RunResult m_mapRun;
-    std::unique_ptr<QThread> m_worker;
-    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    BackgroundJob m_job;
 };
 
 } // namespace headroom::ui

@@ -1,5 +1,6 @@
 #include "servingassumptionsdialog.h"
 
+#include "common/fields.h"
 #include "common/format.h"
 #include "common/settingcommand.h"
 #include "store/workspace.h"
@@ -22,14 +23,8 @@ namespace {
 QDoubleSpinBox *newBox(QWidget *parent, const char *name, double min, double max, int decimals, double step,
                        const QString &suffix, const QString &tip)
 {
-    auto *box = new QDoubleSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(min, max);
-    box->setDecimals(decimals);
+    QDoubleSpinBox *box = newDoubleSpinBox(parent, name, min, max, min, decimals, suffix, tip);
     box->setSingleStep(step);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    box->setAccelerated(true);
     return box;
 }
 

@@ -4,6 +4,7 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
+#include "common/fields.h"
 #include "common/format.h"
 #include "engine/errors.h"
 #include "engine/inference_sizing.h"
@@ -25,7 +26,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -74,59 +74,6 @@ QString msText(double value)
     return formatDecimal(value, value < 100 ? 1 : 0);
 }
 
-QDoubleSpinBox *newDouble(QWidget *parent, const char *name, double min, double max, double value, int decimals,
-                          const QString &suffix, const QString &tip)
-{
-    auto *box = new QDoubleSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setValue(value);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    return box;
-}
-
-QSpinBox *newInt(QWidget *parent, const char *name, int min, int max, int value, const QString &suffix,
-                 const QString &tip)
-{
-    auto *box = new QSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(min, max);
-    box->setValue(value);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    return box;
-}
-
-int64_t blocksOf(int64_t tokens, int blockSize)
-{
-    return (tokens + blockSize - 1) / blockSize;
-}
-
-// Replica counts around the fleet as set: ¼, ½, ¾, 1, 1¼, 1½ and 2 times it.
-std::vector<int> replicaCounts(int replicas)
-{
-    std::set<int> counts;
-    for (double f : {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0})
-        counts.insert(std::max(1, int(std::lround(replicas * f))));
-    return {counts.begin(), counts.end()};
-}
-
-// Pool sizes from an eighth of the pool as set (but at least the largest request, so that no
-// request is rejected) to every prompt block of the trace, geometric.
-std::vector<int64_t> cacheSizes(int64_t pool, int64_t largestRequest, int64_t allPromptBlocks)
-{
-    const double lo = double(std::max<int64_t>({pool / 8, largestRequest, 1}));
-    const double hi = std::max(lo, double(std::max<int64_t>(allPromptBlocks, pool)));
-    std::set<int64_t> sizes;
-    for (int i = 0; i < ServingSimPage::kCacheSweepPoints; ++i) {
-        const double f = ServingSimPage::kCacheSweepPoints == 1 ? 0 : double(i) / (ServingSimPage::kCacheSweepPoints - 1);
-        sizes.insert(int64_t(std::llround(lo * std::pow(hi / lo, f))));
-    }
-    return {sizes.begin(), sizes.end()};
-}
-
 std::vector<engine::TraceRequest> readTraceFile(const QString &path, bool azure, int64_t sharedPrefix, double reuse,
                                                 int limit)
 {
@@ -145,22 +92,12 @@ std::vector<engine::TraceRequest> readTraceFile(const QString &path, bool azure,
 
 int ServingSimPage::routerIndex(engine::RouterKind router)
 {
-    switch (router) {
-    case engine::RouterKind::RoundRobin:
-        return 0;
-    case engine::RouterKind::LeastLoaded:
-        return 1;
-    case engine::RouterKind::KvAware:
-        return 2;
-    }
-    return 2;
+    return engine::studyRouterIndex(router);
 }
 
 engine::RouterKind ServingSimPage::routerAt(int index)
 {
-    static const engine::RouterKind routers[kRouters] = {engine::RouterKind::RoundRobin, engine::RouterKind::LeastLoaded,
-                                                         engine::RouterKind::KvAware};
-    return routers[std::clamp(index, 0, kRouters - 1)];
+    return engine::kStudyRouters[size_t(std::clamp(index, 0, kRouters - 1))];
 }
 
 QString ServingSimPage::routerName(engine::RouterKind router)
@@ -231,14 +168,7 @@ ServingSimPage::ServingSimPage(store::Workspace &workspace, QWidget *parent)
     updateExplanation();
 }
 
-ServingSimPage::~ServingSimPage()
-{
-    if (m_worker) {
-        if (m_cancelled)
-            *m_cancelled = true;
-        m_worker->wait();
-    }
-}
+ServingSimPage::~ServingSimPage() = default;
 
 QWidget *ServingSimPage::buildInputs()
 {
@@ -270,15 +200,15 @@ QWidget *ServingSimPage::buildInputs()
     m_format->addItem(tr("Mooncake JSONL"));
     m_format->addItem(tr("Azure CSV"));
     traceForm->addRow(tr("F&ormat:"), m_format);
-    m_limit = newInt(traceBox, "simLimit", 0, 10'000'000, 0, tr(" requests"),
+    m_limit = newSpinBox(traceBox, "simLimit", 0, 10'000'000, 0, tr(" requests"),
                      tr("Replay only the first N requests of the trace (0 = all), for a quick look"));
     m_limit->setSpecialValueText(tr("all requests"));
     traceForm->addRow(tr("&Use the first:"), m_limit);
-    m_sharedPrefix = newInt(traceBox, "simSharedPrefix", 0, 1'000'000, 0, tr(" tokens"),
+    m_sharedPrefix = newSpinBox(traceBox, "simSharedPrefix", 0, 1'000'000, 0, tr(" tokens"),
                             tr("Azure traces: tokens of system prompt every request shares, 0–1,000,000"));
     m_sharedPrefix->setSingleStep(256);
     traceForm->addRow(tr("Shared prefix:"), m_sharedPrefix);
-    m_reuse = newDouble(traceBox, "simReuse", 0, 100, 0, 1, tr(" %"),
+    m_reuse = newDoubleSpinBox(traceBox, "simReuse", 0, 100, 0, 1, tr(" %"),
                         tr("Azure traces: share of each prompt reusable from earlier requests, 0–100 %"));
     traceForm->addRow(tr("Reusable share:"), m_reuse);
     auto azureOnly = [this] {
@@ -307,8 +237,8 @@ QWidget *ServingSimPage::buildInputs()
     for (engine::KvPrecision p : engine::allKvPrecisions())
         m_kvPrecision->addItem(upperName(engine::toString(p)), int(p));
     m_kvPrecision->setToolTip(tr("KV-cache element precision: BF16 2 bytes, FP8 1 byte"));
-    m_tp = newInt(replicaBox, "simTp", 1, 64, 1, QString(), tr("Tensor parallelism: GPUs per replica, 1–64"));
-    m_kvBlocks = newInt(replicaBox, "simKvBlocks", 0, std::numeric_limits<int>::max(), 0, tr(" blocks"),
+    m_tp = newSpinBox(replicaBox, "simTp", 1, 64, 1, QString(), tr("Tensor parallelism: GPUs per replica, 1–64"));
+    m_kvBlocks = newSpinBox(replicaBox, "simKvBlocks", 0, std::numeric_limits<int>::max(), 0, tr(" blocks"),
                         tr("KV pool of one replica in blocks of the block size below, instead of the model's and "
                            "GPU's memory (0 = from memory, with the workspace's serving assumptions)"));
     m_kvBlocks->setSpecialValueText(tr("from GPU memory"));
@@ -321,7 +251,7 @@ QWidget *ServingSimPage::buildInputs()
 
     auto *fleetBox = new QGroupBox(tr("Fleet and router"), panel);
     auto *fleetForm = new QFormLayout(fleetBox);
-    m_replicas = newInt(fleetBox, "simReplicas", 1, 4096, 8, QString(), tr("Replicas in the fleet, 1–4,096"));
+    m_replicas = newSpinBox(fleetBox, "simReplicas", 1, 4096, 8, QString(), tr("Replicas in the fleet, 1–4,096"));
     m_router = new QComboBox(fleetBox);
     m_router->setObjectName("simRouter");
     for (int i = 0; i < kRouters; ++i)
@@ -330,20 +260,20 @@ QWidget *ServingSimPage::buildInputs()
     m_router->setToolTip(tr("Every router is simulated; this one is shown over time and highlighted in the table. "
                             "KV-aware: cost = overlap weight × new prefill blocks + active blocks, as NVIDIA "
                             "Dynamo's KV router"));
-    m_overlap = newDouble(fleetBox, "simOverlap", 0, 1000, 1, 2, QString(),
+    m_overlap = newDoubleSpinBox(fleetBox, "simOverlap", 0, 1000, 1, 2, QString(),
                           tr("KV-aware router: weight of the new prefill blocks in the cost, 0–1,000"));
-    m_temperature = newDouble(fleetBox, "simTemperature", 0, 1000, 0, 2, tr(" blocks"),
+    m_temperature = newDoubleSpinBox(fleetBox, "simTemperature", 0, 1000, 0, 2, tr(" blocks"),
                               tr("KV-aware router: 0 takes the lowest cost; above 0 a replica is drawn with "
                                  "probability ∝ exp(−cost ÷ temperature), 0–1,000"));
-    m_blockSize = newInt(fleetBox, "simBlockSize", 1, engine::kMaxBlockSize, engine::kTraceBlockTokens, tr(" tokens"),
+    m_blockSize = newSpinBox(fleetBox, "simBlockSize", 1, engine::kMaxBlockSize, engine::kTraceBlockTokens, tr(" tokens"),
                          tr("Tokens per KV block, 1–1,024; 512 is the Mooncake trace's hash block"));
     m_prefixCache = new QCheckBox(tr("Prefix caching"), fleetBox);
     m_prefixCache->setObjectName("simPrefixCache");
     m_prefixCache->setChecked(true);
     m_prefixCache->setToolTip(tr("Keep finished prompts' blocks cached (LRU over unreferenced blocks) for reuse"));
-    m_timeScale = newDouble(fleetBox, "simTimeScale", 0.0001, 1000, 1, 4, tr(" ×"),
+    m_timeScale = newDoubleSpinBox(fleetBox, "simTimeScale", 0.0001, 1000, 1, 4, tr(" ×"),
                             tr("Arrival-rate multiplier: 2 replays the trace twice as fast, 0.0001–1,000"));
-    m_seed = newInt(fleetBox, "simSeed", 0, std::numeric_limits<int>::max(), 1, QString(),
+    m_seed = newSpinBox(fleetBox, "simSeed", 0, std::numeric_limits<int>::max(), 1, QString(),
                     tr("Seed of the router's sampling (temperature above 0)"));
     fleetForm->addRow(tr("&Replicas:"), m_replicas);
     fleetForm->addRow(tr("Ro&uter:"), m_router);
@@ -356,11 +286,11 @@ QWidget *ServingSimPage::buildInputs()
 
     auto *sloBox = new QGroupBox(tr("Service level"), panel);
     auto *sloForm = new QFormLayout(sloBox);
-    m_ttftSlo = newDouble(sloBox, "simTtftSlo", 1, 600'000, 2000, 0, tr(" ms"),
+    m_ttftSlo = newDoubleSpinBox(sloBox, "simTtftSlo", 1, 600'000, 2000, 0, tr(" ms"),
                           tr("Time-to-first-token SLO, 1–600,000 ms"));
-    m_itlSlo = newDouble(sloBox, "simItlSlo", 0.1, 10'000, 50, 1, tr(" ms"),
+    m_itlSlo = newDoubleSpinBox(sloBox, "simItlSlo", 0.1, 10'000, 50, 1, tr(" ms"),
                          tr("Inter-token latency SLO (a request's mean gap between tokens), 0.1–10,000 ms"));
-    m_target = newDouble(sloBox, "simTarget", 50, 100, 95, 1, tr(" %"),
+    m_target = newDoubleSpinBox(sloBox, "simTarget", 50, 100, 95, 1, tr(" %"),
                          tr("Share of requests that must meet both SLOs, 50–100 %: the replica search looks for "
                             "the fewest replicas that reach it"));
     sloForm->addRow(tr("TTFT S&LO:"), m_ttftSlo);
@@ -520,7 +450,7 @@ std::vector<engine::TraceRequest> ServingSimPage::readTrace() const
 
 bool ServingSimPage::isRunning() const
 {
-    return m_worker && m_worker->isRunning();
+    return m_job.isRunning();
 }
 
 void ServingSimPage::setStatusError(const QString &message)
@@ -538,14 +468,11 @@ bool ServingSimPage::run()
     if (isRunning())
         return false;
     QString error;
-    std::optional<engine::ServingSimConfig> configs[kRouters];
-    for (int i = 0; i < kRouters; ++i) {
-        configs[i] = configFor(routerAt(i), &error);
-        if (!configs[i]) {
-            setStatusError(tr("Not run: %1").arg(error));
-            emit finished(false);
-            return false;
-        }
+    const std::optional<engine::ServingSimConfig> config = configFor(engine::RouterKind::KvAware, &error);
+    if (!config) {
+        setStatusError(tr("Not run: %1").arg(error));
+        emit finished(false);
+        return false;
     }
     const QString path = m_trace->text().trimmed();
     if (path.isEmpty() || !QFileInfo(path).isFile()) {
@@ -567,100 +494,25 @@ bool ServingSimPage::run()
                               .arg(m_tp->value());
 
     auto outcome = std::make_shared<Outcome>();
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    m_cancelled = cancelled;
-    QPointer<QProgressBar> bar = m_progress;
-    engine::ServingSimConfig base[kRouters] = {*configs[0], *configs[1], *configs[2]};
-    m_worker.reset(QThread::create([=] {
+    const engine::ServingSimConfig fleet = *config;
+    auto work = [=](const JobProgress &progress) {
         QElapsedTimer timer;
         timer.start();
         try {
             const std::vector<engine::TraceRequest> trace = readTraceFile(path, azure, sharedPrefix, reuse, limit);
-            if (cancelled->load())
+            if (progress.cancelled())
+                throw Cancelled{};
+            engine::ServingStudyOptions options;
+            options.target = target;
+            options.cacheSweepPoints = kCacheSweepPoints;
+            options.progress = [&progress](double done) { return progress.report(done); };
+            std::optional<engine::ServingStudy> study = engine::runServingStudy(trace, fleet, options);
+            if (!study)
                 throw Cancelled{};
             Results r;
+            static_cast<engine::ServingStudy &>(r) = std::move(*study);
             r.traceName = traceName;
             r.setup = setup;
-            r.target = target;
-            r.config = base[routerIndex(engine::RouterKind::KvAware)];
-            const int b = r.config.blockSize;
-            int64_t allPromptBlocks = 0, largest = 1;
-            for (const engine::TraceRequest &q : trace) {
-                allPromptBlocks += blocksOf(q.promptTokens, b);
-                largest = std::max(largest, blocksOf(q.promptTokens + q.outputTokens, b));
-            }
-            // The bound: one replica whose cache holds the whole trace, cache only.
-            engine::ServingSimConfig infinite = r.config;
-            infinite.replicas = 1;
-            infinite.router = engine::RouterKind::RoundRobin;
-            infinite.temperature = 0;
-            infinite.stepModel.reset();
-            infinite.ttftSloMs.reset();
-            infinite.itlSloMs.reset();
-            infinite.kvBlocksPerReplica = allPromptBlocks + largest;
-
-            const std::vector<int64_t> sizes = cacheSizes(r.config.kvBlocksPerReplica, largest, allPromptBlocks);
-            const std::vector<int> counts = replicaCounts(r.config.replicas);
-            std::vector<engine::ServingSimConfig> jobs{infinite};
-            for (int i = 0; i < kRouters; ++i)
-                jobs.push_back(base[i]);
-            for (int64_t size : sizes)
-                for (int i = 0; i < kRouters; ++i) {
-                    engine::ServingSimConfig c = base[i];
-                    c.kvBlocksPerReplica = size;
-                    jobs.push_back(c);
-                }
-            for (int count : counts)
-                for (int i = 0; i < kRouters; ++i) {
-                    engine::ServingSimConfig c = base[i];
-                    c.replicas = count;
-                    jobs.push_back(c);
-                }
-            // Progress: the simulations, then the three searches (about as much again each as
-            // a bisection's handful of runs).
-            const double total = double(jobs.size()) + kRouters * 6;
-            auto report = [&](double done) {
-                if (bar)
-                    QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, int(done / total * 1000)));
-                if (cancelled->load())
-                    throw Cancelled{};
-            };
-            std::vector<engine::ServingSimResult> out;
-            for (size_t at = 0; at < jobs.size(); at += 2) {
-                const std::vector<engine::ServingSimConfig> batch(jobs.begin() + long(at),
-                                                                  jobs.begin() + long(std::min(at + 2, jobs.size())));
-                for (auto &result : engine::simulateServingMany(trace, batch, 2))
-                    out.push_back(std::move(result));
-                report(double(out.size()));
-            }
-            size_t k = 0;
-            r.infiniteHitRateBlocks = out[k].hitRateBlocks;
-            r.infiniteHitRateTokens = out[k].hitRateTokens;
-            ++k;
-            for (int i = 0; i < kRouters; ++i)
-                r.runs[i] = std::move(out[k++]);
-            for (int64_t size : sizes) {
-                CachePoint p;
-                p.kvBlocks = size;
-                for (int i = 0; i < kRouters; ++i)
-                    p.hitRateTokens[i] = out[k++].hitRateTokens;
-                r.cacheSweep.push_back(p);
-            }
-            for (int count : counts) {
-                ReplicaPoint p;
-                p.replicas = count;
-                for (int i = 0; i < kRouters; ++i) {
-                    const engine::ServingSimResult &s = out[k++];
-                    p.ttftP95Ms[i] = s.ttftMs.p95;
-                    p.attainment[i] = s.sloAttainment;
-                }
-                r.replicaSweep.push_back(p);
-            }
-            r.maxReplicasSearched = std::max(64, 4 * r.config.replicas);
-            for (int i = 0; i < kRouters; ++i) {
-                r.replicasNeeded[i] = engine::findReplicas(trace, base[i], target, r.maxReplicasSearched);
-                report(double(jobs.size()) + 6.0 * (i + 1));
-            }
             r.seconds = double(timer.nsecsElapsed()) / 1e9;
             outcome->results = std::move(r);
         } catch (const Cancelled &) {
@@ -670,13 +522,12 @@ bool ServingSimPage::run()
         } catch (const engine::InputError &e) {
             outcome->error = QString::fromUtf8(e.what());
         }
-    }));
-    connect(m_worker.get(), &QThread::finished, this, [this, outcome] { showOutcome(outcome); });
+    };
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
     m_status->setText(tr("Reading %1 and simulating it with every router…").arg(traceName));
-    m_worker->start();
+    m_job.start(this, m_progress, work, [this, outcome] { showOutcome(outcome); });
     return true;
 }
 
@@ -684,8 +535,7 @@ void ServingSimPage::cancel()
 {
     if (!isRunning())
         return;
-    if (m_cancelled)
-        *m_cancelled = true;
+    m_job.cancel();
     m_status->setText(tr("Cancelling…"));
 }
 

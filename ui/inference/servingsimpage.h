@@ -1,10 +1,10 @@
 #pragma once
 
+#include "common/backgroundjob.h"
 #include "common/page.h"
-#include "engine/serving_sim.h"
+#include "engine/serving_study.h"
 
 #include <QString>
-#include <QThread>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -37,30 +37,15 @@ class ChartPanel;
 class ServingSimPage : public Page {
     Q_OBJECT
 public:
-    static constexpr int kRouters = 3;             // round-robin, least-loaded, kv
+    static constexpr int kRouters = engine::kStudyRouterCount; // round-robin, least-loaded, kv
     static constexpr int kCacheSweepPoints = 7;
 
-    struct CachePoint {
-        int64_t kvBlocks = 0;
-        double hitRateTokens[kRouters] = {};
-    };
-    struct ReplicaPoint {
-        int replicas = 0;
-        double ttftP95Ms[kRouters] = {};
-        std::optional<double> attainment[kRouters];
-    };
-    struct Results {
+    using CachePoint = engine::StudyCachePoint;
+    using ReplicaPoint = engine::StudyReplicaPoint;
+    // The study (engine::runServingStudy) and what it was run on.
+    struct Results : engine::ServingStudy {
         QString traceName;
         QString setup;                              // model · GPU · precisions · TP, pool
-        double target = 0.99;                       // SLO attainment target (share)
-        engine::ServingSimConfig config;            // the fleet as set (router: kv)
-        engine::ServingSimResult runs[kRouters];    // the fleet as set, per router
-        double infiniteHitRateTokens = 0;           // one replica, a cache holding the whole trace
-        double infiniteHitRateBlocks = 0;
-        std::vector<CachePoint> cacheSweep;
-        std::vector<ReplicaPoint> replicaSweep;
-        std::optional<int> replicasNeeded[kRouters];
-        int maxReplicasSearched = 0;
         double seconds = 0;
     };
 
@@ -141,8 +126,7 @@ private:
     QTableWidget *m_table = nullptr;
     QLabel *m_explanation = nullptr;
     std::optional<Results> m_results;
-    std::unique_ptr<QThread> m_worker;
-    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    BackgroundJob m_job;
 };
 
 } // namespace headroom::ui

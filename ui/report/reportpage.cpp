@@ -19,12 +19,10 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPainter>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QShortcut>
-#include <QThread>
 #include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -216,13 +214,7 @@ ReportPage::ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     refresh();
 }
 
-ReportPage::~ReportPage()
-{
-    if (m_worker) {
-        *m_cancelled = true;
-        m_worker->wait();
-    }
-}
+ReportPage::~ReportPage() = default;
 
 int ReportPage::addFigure(const ChartFigure &figure)
 {
@@ -343,50 +335,36 @@ void ReportPage::chooseExportPath()
 
 bool ReportPage::exportRunning() const
 {
-    return m_worker != nullptr;
+    return m_job.isRunning();
 }
 
 void ReportPage::startExport(const QString &path)
 {
-    if (m_worker)
+    if (m_job.isRunning())
         return;
-    Deck deck = workspaceDeck(m_workspace);
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    m_cancelled = cancelled;
     auto outcome = std::make_shared<std::pair<bool, QString>>(false, QString());
-    QPointer<QProgressBar> bar = m_progress;
-    m_worker.reset(QThread::create([deck = std::move(deck), path, cancelled, outcome, bar] {
+    auto work = [deck = workspaceDeck(m_workspace), path, outcome](const JobProgress &progress) {
         QString error;
         const bool written = writeDeckPdf(
-            deck, path, &error,
-            [&](int done, int total) {
-                if (bar)
-                    QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, done * 100 / total));
-                return !cancelled->load();
-            },
+            deck, path, &error, [&](int done, int total) { return progress.report(double(done) / total); },
             store::ExistingFile::Replace);
         *outcome = {written, written ? path : error};
-    }));
-    connect(m_worker.get(), &QThread::finished, this,
-            [this, outcome] { finishExport(outcome->first, outcome->second); });
+    };
     m_export->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
     m_status->setText(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
-    m_worker->start();
+    m_job.start(this, m_progress, work, [this, outcome] { finishExport(outcome->first, outcome->second); });
 }
 
 void ReportPage::cancelExport()
 {
-    if (m_cancelled)
-        *m_cancelled = true;
+    m_job.cancel();
     m_status->setText(tr("Cancelling…"));
 }
 
 void ReportPage::finishExport(bool written, const QString &message)
 {
-    m_worker->wait();
-    m_worker.reset();
     m_export->setEnabled(true);
     m_cancel->setEnabled(false);
     if (written) {
@@ -395,7 +373,7 @@ void ReportPage::finishExport(bool written, const QString &message)
     } else {
         m_progress->setValue(0);
         m_status->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(message.toHtmlEscaped()));
-        if (!m_cancelled->load())
+        if (!m_job.cancelRequested())
             Dialogs::warning(this, tr("Export failed"), message);
     }
     emit exportFinished(written, written ? tr("Wrote %1").arg(message) : message);

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "common/backgroundjob.h"
 #include "common/page.h"
 #include "store/reporttables.h"
 
-#include <atomic>
 #include <memory>
 
 class QLabel;
@@ -11,7 +11,6 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
-class QThread;
 class QUndoStack;
 
 namespace headroom::store {
@@ -80,8 +79,7 @@ private:
     DeckPreview *m_preview;
     QLabel *m_pageLabel;
     std::unique_ptr<DeckLayout> m_layout;
-    std::unique_ptr<QThread> m_worker;
-    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    BackgroundJob m_job;
     bool m_refreshing = false;
 };
 

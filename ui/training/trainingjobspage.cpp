@@ -1,6 +1,7 @@
 #include "trainingjobspage.h"
 
 #include "common/dialogs.h"
+#include "common/fields.h"
 #include "common/format.h"
 #include "store/exportfile.h"
 #include "store/storeerror.h"
@@ -108,28 +109,18 @@ private:
     QString m_unit;
 };
 
+// Fields that take effect when editing finishes, not on every key.
 QDoubleSpinBox *numberBox(QWidget *parent, const char *name, double min, double max, int decimals,
                           const QString &suffix, const QString &tip)
 {
-    auto *box = new QDoubleSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    box->setGroupSeparatorShown(true);
+    QDoubleSpinBox *box = newDoubleSpinBox(parent, name, min, max, min, decimals, suffix, tip);
     box->setKeyboardTracking(false);
     return box;
 }
 
 QSpinBox *integerBox(QWidget *parent, const char *name, int min, int max, const QString &suffix, const QString &tip)
 {
-    auto *box = new QSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(min, max);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    box->setGroupSeparatorShown(true);
+    QSpinBox *box = newSpinBox(parent, name, min, max, min, suffix, tip);
     box->setKeyboardTracking(false);
     return box;
 }
