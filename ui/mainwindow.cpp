@@ -20,10 +20,13 @@
 #include "store/demoworkspace.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
+#include "common/settings.h"
 #include "common/theme.h"
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,6 +37,7 @@
 #include <QStatusBar>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <functional>
 
 namespace headroom::ui {
 
@@ -75,19 +79,31 @@ MainWindow::MainWindow(std::unique_ptr<store::Workspace> workspace, QWidget *par
     , m_stack(new QStackedWidget(this))
 {
     setObjectName("mainWindow");
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(m_navigator);
-    splitter->addWidget(m_stack);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({200, 1200});
-    setCentralWidget(splitter);
+    m_splitter = new QSplitter(this);
+    m_splitter->setObjectName("mainSplitter");
+    m_splitter->addWidget(m_navigator);
+    m_splitter->addWidget(m_stack);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({200, 1200});
+    setCentralWidget(m_splitter);
 
     buildNavigator();
     buildPages();
     buildMenus();
     updateTitle();
     resize(1440, 900);
+    // The size, place and navigator width the window had when it was last closed.
+    restoreGeometry(settings::state(QStringLiteral("mainWindow/geometry")));
+    m_splitter->restoreState(settings::state(QStringLiteral("mainWindow/splitter")));
+    settings::addRecentWorkspace(m_workspace->path());
     showPage(QStringLiteral("KV & concurrency"));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    settings::setState(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings::setState(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
+    QMainWindow::closeEvent(event);
 }
 
 MainWindow::~MainWindow()
@@ -139,7 +155,7 @@ void MainWindow::buildPages()
     m_workloadsPage = new WorkloadsPage(*m_workspace, m_undoStack, m_stack);
     m_kvPage = new KvPage(*m_workspace, m_undoStack, m_stack);
     m_sizingPage = new SizingPage(*m_workspace, m_undoStack, m_stack);
-    m_servingSimPage = new ServingSimPage(*m_workspace, m_stack);
+    m_servingSimPage = new ServingSimPage(*m_workspace, m_undoStack, m_stack);
     m_trainingJobsPage = new TrainingJobsPage(*m_workspace, m_undoStack, m_stack);
     m_trainingPage = new TrainingPage(*m_workspace, m_stack);
     m_costPage = new CostPage(*m_workspace, m_stack);
@@ -184,16 +200,26 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New Workspace…"), QKeySequence::New, this, &MainWindow::newWorkspace);
     file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::chooseWorkspace);
-    file->addAction(tr("Save Workspace &As…"), QKeySequence::SaveAs, this, &MainWindow::saveWorkspaceAs);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    QAction *saveAs = file->addAction(tr("Save Workspace &As…"), this, &MainWindow::saveWorkspaceAs);
+    // The platform's Save As keys; some platforms have none, then the common Ctrl+Shift+S.
+    const QList<QKeySequence> saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
+    saveAs->setShortcuts(saveAsKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(tr("Ctrl+Shift+S"))} : saveAsKeys);
     file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace)
         ->setToolTip(tr("A complete example: workloads and fleet scenarios to explore (rebuilt each time)"));
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export Chart"));
+    exportMenu->setObjectName("exportChartMenu");
+    m_chartActions << exportMenu->menuAction();
     exportMenu->addAction(tr("As &PDF…"), QKeySequence(tr("Ctrl+E")), this,
                           [this] { exportCurrentChart(QStringLiteral("pdf")); });
     exportMenu->addAction(tr("As P&NG…"), this, [this] { exportCurrentChart(QStringLiteral("png")); });
     exportMenu->addAction(tr("As &SVG…"), this, [this] { exportCurrentChart(QStringLiteral("svg")); });
-    file->addAction(tr("&Copy Chart"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyCurrentChart);
+    m_chartActions << file->addAction(tr("&Copy Chart"), QKeySequence(tr("Ctrl+Shift+C")), this,
+                                      &MainWindow::copyCurrentChart);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -210,14 +236,26 @@ void MainWindow::buildMenus()
     });
     serving->setObjectName("editServingAssumptions");
     edit->addSeparator();
-    edit->addAction(tr("Add Chart to &Report"), QKeySequence(tr("Ctrl+Shift+R")), this,
-                    &MainWindow::addCurrentChartToReport);
+    m_chartActions << edit->addAction(tr("Add Chart to &Report"), QKeySequence(tr("Ctrl+Shift+R")), this,
+                                      &MainWindow::addCurrentChartToReport);
+    // Chart actions are shown disabled in an open menu when the page has no chart; their
+    // shortcuts stay live (and say so in the status bar) since pages gain charts as they run.
+    for (QMenu *menu : {file, edit}) {
+        connect(menu, &QMenu::aboutToShow, this, [this] { updateChartActions(true); });
+        connect(menu, &QMenu::aboutToHide, this, [this] { updateChartActions(false); });
+    }
     edit->addAction(tr("Add Results &Table to Report"), this, &MainWindow::addCurrentTableToReport);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     auto *themes = new QActionGroup(this);
-    QAction *light = view->addAction(tr("&Light Palette"), this, [] { applyTheme(Theme::Light); });
-    QAction *dark = view->addAction(tr("&Dark Palette"), this, [] { applyTheme(Theme::Dark); });
+    QAction *light = view->addAction(tr("&Light Palette"), this, [] {
+        applyTheme(Theme::Light);
+        settings::setTheme(Theme::Light);
+    });
+    QAction *dark = view->addAction(tr("&Dark Palette"), this, [] {
+        applyTheme(Theme::Dark);
+        settings::setTheme(Theme::Dark);
+    });
     for (QAction *a : {light, dark}) {
         a->setCheckable(true);
         themes->addAction(a);
@@ -225,6 +263,7 @@ void MainWindow::buildMenus()
     (currentTheme() == Theme::Dark ? dark : light)->setChecked(true);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setObjectName("helpShortcuts");
     help->addAction(tr("&About Headroom"), this, [this] {
         QMessageBox::about(this, tr("About Headroom"),
                            tr("<b>Headroom %1</b><p>GPU capacity planning for AI inference and "
@@ -321,6 +360,7 @@ bool MainWindow::openWorkspace(const QString &path)
     buildPages();
     next.reset();
     updateTitle();
+    settings::addRecentWorkspace(m_workspace->path());
     if (!showPage(current))
         showPage(QStringLiteral("KV & concurrency"));
     return true;
@@ -382,6 +422,74 @@ void MainWindow::saveWorkspaceAs()
         return;
     }
     openWorkspace(path);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = settings::recentWorkspaces();
+    int number = 0;
+    for (const QString &path : recent) {
+        const bool server = path.contains(QLatin1String("://"));
+        QString label = server ? path : QDir::toNativeSeparators(path);
+        label.replace(QLatin1Char('&'), QLatin1String("&&"));
+        QAction *action = m_recentMenu->addAction(
+            ++number < 10 ? QStringLiteral("&%1 %2").arg(number).arg(label) : label, this,
+            [this, path] { openWorkspace(path); });
+        if (!server && !QFileInfo::exists(path)) {
+            action->setEnabled(false);
+            action->setToolTip(tr("%1 no longer exists").arg(path));
+        }
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent workspaces"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction *clear = m_recentMenu->addAction(tr("&Clear Menu"), this, [] { settings::clearRecentWorkspaces(); });
+    clear->setEnabled(!recent.isEmpty());
+    m_recentMenu->menuAction()->setEnabled(true);
+}
+
+QStringList MainWindow::shortcutList() const
+{
+    QStringList lines;
+    std::function<void(const QMenu *, const QString &)> walk = [&](const QMenu *menu, const QString &prefix) {
+        for (QAction *action : menu->actions()) {
+            const QString name = prefix + action->text().remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+            if (action->menu())
+                walk(action->menu(), name + QStringLiteral(" ▸ "));
+            else if (!action->shortcut().isEmpty())
+                lines << QStringLiteral("%1\t%2").arg(name, action->shortcut().toString(QKeySequence::NativeText));
+        }
+    };
+    for (QAction *top : menuBar()->actions())
+        if (top->menu())
+            walk(top->menu(), top->text().remove(QLatin1Char('&')) + QStringLiteral(" ▸ "));
+    return lines;
+}
+
+void MainWindow::showShortcuts()
+{
+    QStringList rows;
+    for (const QString &line : shortcutList()) {
+        const QStringList parts = line.split(QLatin1Char('\t'));
+        rows << QStringLiteral("<tr><td>%1</td><td>&nbsp;&nbsp;<b>%2</b></td></tr>")
+                    .arg(parts.value(0).toHtmlEscaped(), parts.value(1).toHtmlEscaped());
+    }
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Keyboard Shortcuts"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(tr("<p>Tab and Shift+Tab move between fields; arrow keys move in the navigator and tables.</p>"
+                   "<table>%1</table>")
+                    .arg(rows.join(QString())));
+    box.exec();
+}
+
+void MainWindow::updateChartActions(bool menuOpen)
+{
+    Page *page = currentPage();
+    const bool hasChart = !menuOpen || (page && page->currentFigure().has_value());
+    for (QAction *action : m_chartActions)
+        action->setEnabled(hasChart);
 }
 
 void MainWindow::updateTitle()

@@ -5,6 +5,8 @@
 #include <QMainWindow>
 #include <memory>
 
+class QMenu;
+class QSplitter;
 class QStackedWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -71,6 +73,15 @@ public:
     void addFigureToReport(const ChartFigure &figure) override;
     void addCurrentChartToReport();
     void addCurrentTableToReport();
+    // File ▸ Open Recent: the remembered workspaces, most recent first; a missing file is
+    // listed disabled. Rebuilt each time the menu opens.
+    QMenu *recentMenu() const { return m_recentMenu; }
+    void rebuildRecentMenu();
+    // Help ▸ Keyboard Shortcuts: every menu action with a shortcut, as "Menu ▸ Action  Keys".
+    QStringList shortcutList() const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void buildNavigator();
@@ -82,11 +93,16 @@ private:
     void chooseWorkspace();
     void saveWorkspaceAs();
     void updateTitle();
+    void showShortcuts();
+    void updateChartActions(bool menuOpen);
 
     std::unique_ptr<store::Workspace> m_workspace;
     QUndoStack *m_undoStack;
     QTreeWidget *m_navigator;
     QStackedWidget *m_stack;
+    QSplitter *m_splitter = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QList<QAction *> m_chartActions;    // need a chart on the current page
     KvPage *m_kvPage = nullptr;
     CatalogPage *m_catalogPage = nullptr;
     RateCardsPage *m_rateCardsPage = nullptr;

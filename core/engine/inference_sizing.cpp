@@ -416,16 +416,19 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     double computeNeed = 0;
     double decodeComputeNeed = 0;
     if (hasMeasuredGoodput) {
-        r.goodputSource = "measured";
+        const bool simulated = !workload.goodputSource.empty();
+        r.goodputSource = simulated ? "simulated" : "measured";
         r.goodputTokensPerS = measuredGoodput;
-        HEADROOM_STEP("Goodput per replica", "measured tokens/s at SLO (wins over the estimate)",
-                  number(r.goodputTokensPerS) + " tokens/s measured (estimate "
+        HEADROOM_STEP("Goodput per replica",
+                  simulated ? "simulated tokens/s at SLO (" + workload.goodputSource + "; wins over the estimate)"
+                            : std::string("measured tokens/s at SLO (wins over the estimate)"),
+                  number(r.goodputTokensPerS) + " tokens/s " + r.goodputSource + " (estimate "
                       + number(decode.tokensPerSecond) + ")");
         decodeComputeNeed = buffer * r.decodeTokensPerS / r.goodputTokensPerS;
         computeNeed = decodeComputeNeed;
         r.replicasCompute = ceilCount(computeNeed);
         HEADROOM_STEP("Replicas for compute",
-                  "ceil(traffic P95/mean × decode demand ÷ measured goodput)",
+                  "ceil(traffic P95/mean × decode demand ÷ " + r.goodputSource + " goodput)",
                   "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
                       + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
     } else {

@@ -101,7 +101,7 @@ struct SizingResult {
     int gpusPerReplica = 1;
     std::string binding;                 // "memory" | "compute" | "ttft" | "itl"
     double goodputTokensPerS = 0;        // per replica
-    std::string goodputSource;           // "measured" | "estimated"
+    std::string goodputSource;           // "measured" | "simulated" | "estimated"
     double peakUtilization = 0;
     double averageUtilization = 0;
     std::optional<int64_t> prefillGpus;  // when disaggregated

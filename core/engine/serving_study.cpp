@@ -60,8 +60,12 @@ std::optional<ServingStudy> runServingStudy(const std::vector<TraceRequest> &tra
     study.config.router = RouterKind::KvAware;
     study.target = options.target;
     const int b = config.blockSize;
-    int64_t allPromptBlocks = 0, largest = 1;
+    int64_t allPromptBlocks = 0, largest = 1, outputTokens = 0;
+    double first = trace.empty() ? 0 : trace.front().timestampS, last = first;
     for (const TraceRequest &q : trace) {
+        outputTokens += q.outputTokens;
+        first = std::min(first, q.timestampS);
+        last = std::max(last, q.timestampS);
         allPromptBlocks += blocksOf(q.promptTokens, b);
         largest = std::max(largest, blocksOf(q.promptTokens + q.outputTokens, b));
     }
@@ -145,6 +149,11 @@ std::optional<ServingStudy> runServingStudy(const std::vector<TraceRequest> &tra
                 return std::nullopt;
         }
     }
+    const double span = (last - first) / config.timeScale;
+    study.outputTokensPerS = span > 0 ? double(outputTokens) / span : 0;
+    for (int i = 0; i < kStudyRouterCount; ++i)
+        if (study.replicasNeeded[size_t(i)] && study.outputTokensPerS > 0)
+            study.goodputTokensPerReplica[size_t(i)] = study.outputTokensPerS / *study.replicasNeeded[size_t(i)];
     return study;
 }
 

@@ -40,6 +40,11 @@ struct ServingStudy {
     std::vector<StudyReplicaPoint> replicaSweep;        // ascending replica counts
     std::array<std::optional<int>, kStudyRouterCount> replicasNeeded; // nullopt: not within the search
     int maxReplicasSearched = 0;                        // max(64, 4 × replicas as set)
+    // Output tokens of the trace ÷ its arrival span at the time scale: the load the fleet serves.
+    double outputTokensPerS = 0;
+    // What one replica sustains at the target: outputTokensPerS ÷ replicasNeeded (a lower
+    // bound, as the count is whole); nullopt without a search result or an arrival span.
+    std::array<std::optional<double>, kStudyRouterCount> goodputTokensPerReplica;
 };
 
 struct ServingStudyOptions {

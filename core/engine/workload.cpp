@@ -161,6 +161,11 @@ std::vector<FieldProblem> validate(const WorkloadProfile &workload)
     check.between("traffic_variance", workload.trafficVariance, 1, 100);
     if (workload.measuredGoodputTokensPerS)
         check.positive("measured_goodput_tokens_per_s", *workload.measuredGoodputTokensPerS, 1e9);
+    if (workload.goodputSource.size() > 500)
+        check.add("goodput_source", "goodput_source must be at most 500 characters (got "
+                                        + std::to_string(workload.goodputSource.size()) + ")");
+    if (!workload.goodputSource.empty() && !workload.measuredGoodputTokensPerS)
+        check.add("goodput_source", "goodput_source describes measured_goodput_tokens_per_s, which is missing");
     if (workload.measuredMaxStreams && *workload.measuredMaxStreams < 1)
         check.add("measured_max_streams", "measured_max_streams must be at least 1 (got "
                                               + std::to_string(*workload.measuredMaxStreams) + ")");

@@ -50,6 +50,9 @@ struct WorkloadProfile {
     double trafficVariance = 1.5;       // P95 / mean of traffic, ≥ 1
     std::optional<double> measuredGoodputTokensPerS; // per replica at SLO; wins over the estimate
     std::optional<int64_t> measuredMaxStreams;       // per replica
+    // Where the measured goodput comes from when it was not measured on real replicas, e.g.
+    // "serving simulation of trace.jsonl: 8 replicas, KV-aware router" (empty: measured).
+    std::string goodputSource;
     Isolation isolation = Isolation::None;
     std::string gpuId;                  // catalog GPU
     int tp = 1;

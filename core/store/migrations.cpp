@@ -204,6 +204,14 @@ void createPlanningTables(const QSqlDatabase &db, const QString &path)
                       QStringLiteral("cannot create the training, scenario and report tables"));
 }
 
+// Schema 5: where a workload's measured goodput comes from when it was not measured on real
+// replicas (e.g. a serving simulation); '' = measured.
+void addWorkloadGoodputSource(const QSqlDatabase &db, const QString &path)
+{
+    execStatement(db, QStringLiteral("ALTER TABLE workload ADD COLUMN goodput_source TEXT NOT NULL DEFAULT ''"),
+                  path, QStringLiteral("cannot add the goodput source to the workload table"));
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -215,6 +223,7 @@ const MigrationStep kSteps[] = {
     {2, &createCostTables},
     {3, &createWorkloadTable},
     {4, &createPlanningTables},
+    {5, &addWorkloadGoodputSource},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

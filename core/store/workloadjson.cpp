@@ -39,6 +39,7 @@ const QStringList &workloadKeys()
         QStringLiteral("traffic_variance"),
         QStringLiteral("measured_goodput_tokens_per_s"),
         QStringLiteral("measured_max_streams"),
+        QStringLiteral("goodput_source"),
         QStringLiteral("isolation"),
         QStringLiteral("gpu"),
         QStringLiteral("tp"),
@@ -162,6 +163,8 @@ QJsonObject workloadToJson(const engine::WorkloadProfile &workload)
     if (workload.measuredMaxStreams)
         object.insert(QStringLiteral("measured_max_streams"),
                       qint64(*workload.measuredMaxStreams));
+    if (!workload.goodputSource.empty())
+        object.insert(QStringLiteral("goodput_source"), QString::fromStdString(workload.goodputSource));
     object.insert(QStringLiteral("isolation"), text(engine::toString(workload.isolation)));
     object.insert(QStringLiteral("gpu"), QString::fromStdString(workload.gpuId));
     object.insert(QStringLiteral("tp"), workload.tp);
@@ -206,6 +209,8 @@ engine::WorkloadProfile workloadFromJson(const QJsonObject &object, const QStrin
             in.number(QStringLiteral("measured_goodput_tokens_per_s"));
     if (in.has(QStringLiteral("measured_max_streams")))
         workload.measuredMaxStreams = in.integer64(QStringLiteral("measured_max_streams"));
+    if (in.has(QStringLiteral("goodput_source")))
+        workload.goodputSource = in.string(QStringLiteral("goodput_source"));
     workload.isolation =
         in.choice(QStringLiteral("isolation"), defaults.isolation, engine::parseIsolation,
                   QStringLiteral("\"none\", \"soft\", \"regulated\""));

@@ -41,7 +41,7 @@ const QStringList &workloadColumns()
              << QStringLiteral("traffic_variance")
              << QStringLiteral("measured_goodput_tokens_per_s")
              << QStringLiteral("measured_max_streams") << QStringLiteral("isolation")
-             << QStringLiteral("gpu_id") << QStringLiteral("tp");
+             << QStringLiteral("gpu_id") << QStringLiteral("tp") << QStringLiteral("goodput_source");
         return list;
     }();
     return columns;
@@ -127,6 +127,7 @@ engine::WorkloadProfile workloadFromRow(const QSqlQuery &query, const QString &p
                                                       engine::parseIsolation);
     workload.gpuId = in.string();
     workload.tp = in.next().toInt();
+    workload.goodputSource = in.string();
     return workload;
 }
 
@@ -198,6 +199,7 @@ void WorkloadTables::upsertWorkload(const engine::WorkloadProfile &workload) con
     query.bindValue(QStringLiteral(":isolation"), text(engine::toString(workload.isolation)));
     query.bindValue(QStringLiteral(":gpu_id"), text(workload.gpuId));
     query.bindValue(QStringLiteral(":tp"), workload.tp);
+    query.bindValue(QStringLiteral(":goodput_source"), text(workload.goodputSource));
     execPrepared(query, m_path,
                  QStringLiteral("cannot save workload \"%1\"").arg(text(workload.name)));
 }

@@ -417,6 +417,13 @@ TEST_CASE("a serving study equals its simulations run one by one", "[serving-stu
         CHECK(study->replicasNeeded[size_t(i)] == findReplicas(trace, c, 0.95, 64));
     }
     CHECK(study->maxReplicasSearched == 64);
+    // 400 requests × 64 output tokens over 399 × 0.125 s of arrivals, shared by the replicas found.
+    CHECK(study->outputTokensPerS == Approx(400.0 * 64 / (399 * 0.125)));
+    for (int i = 0; i < kStudyRouterCount; ++i) {
+        REQUIRE(study->replicasNeeded[size_t(i)].has_value());
+        CHECK(*study->goodputTokensPerReplica[size_t(i)]
+              == Approx(study->outputTokensPerS / *study->replicasNeeded[size_t(i)]));
+    }
     // The bound is the trace's own infinite-cache rate (analyseTrace), and no finite cache beats it.
     CHECK(study->infiniteHitRateBlocks == Approx(*analyseTrace(trace).prefixHitRate).margin(1e-12));
     REQUIRE(study->cacheSweep.size() == 4);

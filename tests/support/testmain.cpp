@@ -11,7 +11,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <cstdlib>
 
 #ifdef HEADROOM_TEST_GUI
@@ -111,6 +113,11 @@ int main(int argc, char *argv[])
     TestApplication app(argc, argv);
     TestApplication::setOrganizationName("Headroom");
     TestApplication::setApplicationName("headroom-tests");
+    // Settings (recent workspaces, window states) in a folder of this run only, so that test
+    // processes running side by side never see each other's.
+    QTemporaryDir settingsDir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
 #ifdef HEADROOM_TEST_GUI
     g_previousHandler = qInstallMessageHandler(failOnQtWarnings);
     int result = Catch::Session().run(argc, argv);

@@ -2,17 +2,24 @@
 
 #include "ui/catalog/catalogpage.h"
 #include "ui/common/dialogs.h"
+#include "ui/common/settings.h"
 #include "ui/cost/forecastpage.h"
 #include "ui/inference/kvpage.h"
 #include "ui/mainwindow.h"
 #include "ui/training/trainingjobspage.h"
 #include "ui/training/trainingpage.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QDir>
+#include <QMenu>
+#include <QSplitter>
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QTreeWidget>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,4 +117,109 @@ TEST_CASE("A workspace that cannot be written opens in the window, and the title
 
     ui::MainWindow window(std::make_unique<store::Workspace>(path));
     CHECK(window.windowTitle() == QStringLiteral("locked.headroom — Headroom"));
+}
+
+TEST_CASE("Open Recent lists the workspaces opened, most recent first, missing ones disabled")
+{
+    ui::settings::clearRecentWorkspaces();
+    QTemporaryDir dir;
+    const QString first = dir.filePath("first.headroom");
+    ui::MainWindow window(std::make_unique<store::Workspace>(first));
+    CHECK(ui::settings::recentWorkspaces() == QStringList{first});
+    const QString second = dir.filePath("second.headroom");
+    REQUIRE(window.openWorkspace(second));
+    REQUIRE(window.openWorkspace(first));
+    CHECK(ui::settings::recentWorkspaces() == (QStringList{first, second}));
+
+    // At most ten, the oldest dropped; opening one again moves it to the front.
+    for (int i = 0; i < 11; ++i)
+        ui::settings::addRecentWorkspace(dir.filePath(QStringLiteral("w%1.headroom").arg(i)));
+    QStringList recent = ui::settings::recentWorkspaces();
+    REQUIRE(recent.size() == ui::settings::kMaxRecentWorkspaces);
+    CHECK(recent.front() == dir.filePath("w10.headroom"));
+    CHECK_FALSE(recent.contains(first));
+    ui::settings::addRecentWorkspace(second);
+    CHECK(ui::settings::recentWorkspaces().front() == second);
+
+    // The menu: w0 … w10 were never created, so only `second` can be opened.
+    window.rebuildRecentMenu();
+    QStringList enabled;
+    int disabled = 0;
+    for (QAction *action : window.recentMenu()->actions()) {
+        if (action->isSeparator() || action->text() == "&Clear Menu")
+            continue;
+        if (action->isEnabled())
+            enabled << action->text();
+        else
+            ++disabled;
+    }
+    CHECK(enabled == QStringList{QStringLiteral("&1 %1").arg(QDir::toNativeSeparators(second))});
+    CHECK(disabled == 9);
+    ui::settings::clearRecentWorkspaces();
+    window.rebuildRecentMenu();
+    CHECK(window.recentMenu()->actions().first()->text() == "No recent workspaces");
+}
+
+TEST_CASE("The window remembers its size and navigator width, and the palette, between runs")
+{
+    QTemporaryDir dir;
+    {
+        ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+        window.resize(1280, 800);
+        window.show();
+        window.findChild<QSplitter *>("mainSplitter")->setSizes({260, 1000});
+        window.close();
+    }
+    ui::MainWindow again(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    again.show();
+    CHECK(again.size() == QSize(1280, 800));
+    // Restored through the splitter's own layout, which may round by a few pixels.
+    CHECK(std::abs(again.findChild<QSplitter *>("mainSplitter")->sizes().first() - 260) <= 4);
+
+    ui::settings::setTheme(ui::Theme::Dark);
+    CHECK(ui::settings::theme() == ui::Theme::Dark);
+    ui::settings::setTheme(ui::Theme::Light);
+    CHECK(ui::settings::theme() == ui::Theme::Light);
+}
+
+TEST_CASE("File dialogs start in the folder last used")
+{
+    QTemporaryDir dir;
+    ui::settings::rememberFolderOf(dir.filePath("deck.pdf"));
+    CHECK(ui::settings::lastFolder() == dir.path());
+    // A folder that has gone since falls back to the home folder.
+    QTemporaryDir gone;
+    const QString path = gone.path();
+    ui::settings::rememberFolderOf(gone.filePath("x.csv"));
+    gone.remove();
+    CHECK(ui::settings::lastFolder() == QDir::homePath());
+    CHECK_FALSE(path.isEmpty());
+}
+
+TEST_CASE("Help lists every shortcut, and chart actions are disabled in a menu where the page has no chart")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    const QStringList shortcuts = window.shortcutList();
+    // Save As has keys on every platform (Ctrl+Shift+S where the platform defines none).
+    const auto saveAs = std::find_if(shortcuts.begin(), shortcuts.end(),
+                                     [](const QString &line) { return line.startsWith("File ▸ Save Workspace As\t"); });
+    REQUIRE(saveAs != shortcuts.end());
+    CHECK(saveAs->section('\t', 1).size() > 0);
+    CHECK(shortcuts.contains("File ▸ Export Chart ▸ As PDF\tCtrl+E"));
+    CHECK(shortcuts.contains("Edit ▸ Add Chart to Report\tCtrl+Shift+R"));
+
+    auto *exportMenu = window.findChild<QMenu *>("exportChartMenu");
+    REQUIRE(exportMenu);
+    auto *file = qobject_cast<QMenu *>(exportMenu->parent());
+    REQUIRE(file);
+    REQUIRE(window.showPage("Workloads")); // a form, no chart
+    emit file->aboutToShow();
+    CHECK_FALSE(exportMenu->menuAction()->isEnabled());
+    emit file->aboutToHide();
+    CHECK(exportMenu->menuAction()->isEnabled()); // the shortcut stays live
+    REQUIRE(window.showPage("KV & concurrency"));
+    emit file->aboutToShow();
+    CHECK(exportMenu->menuAction()->isEnabled());
+    emit file->aboutToHide();
 }

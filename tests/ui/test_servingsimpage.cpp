@@ -2,7 +2,9 @@
 
 #include "cli/format.h"
 #include "engine/serving_sim.h"
+#include "engine/inference_sizing.h"
 #include "engine/trace.h"
+#include "ui/common/dialogs.h"
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
 #include "ui/inference/servingsimcharts.h"
@@ -18,7 +20,9 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QPushButton>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 
@@ -48,12 +52,99 @@ void setUpSmall(ui::ServingSimPage &page)
     page.setReplicas(4);
 }
 
+engine::WorkloadProfile chat(const std::string &model)
+{
+    engine::WorkloadProfile w;
+    w.name = "chat";
+    w.modelId = model;
+    w.gpuId = "a100-sxm-80gb";
+    w.tp = 2;
+    w.dailyActiveUsers = 50000;
+    w.requestsPerUserPerDay = 10;
+    w.diurnal = engine::diurnalShape(engine::DiurnalPreset::EveningPeak);
+    w.promptTokens = {1500, 6000};
+    w.outputTokens = {300, 1000};
+    w.prefixHitRate = 0.05;
+    return w;
+}
+
 } // namespace
+
+TEST_CASE("Use in sizing writes the simulated hit rate and goodput into the workload, undoably")
+{
+    TempWorkspace ws;
+    (*ws).putWorkload(chat("llama-3.1-8b"));
+    QUndoStack undo;
+    ui::ServingSimPage page(*ws, &undo);
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::takeShownMessages();
+    auto *use = page.findChild<QPushButton *>("simUseInSizing");
+    REQUIRE(use);
+    CHECK_FALSE(use->isEnabled()); // nothing simulated yet
+    QString error;
+    CHECK_FALSE(page.simulatedWorkload("chat", &error).has_value());
+    CHECK(error.contains("run the simulation first"));
+
+    setUpSmall(page);
+    REQUIRE(runAndWait(page));
+    CHECK(use->isEnabled());
+    const auto &r = *page.results();
+    const int kv = ui::ServingSimPage::routerIndex(engine::RouterKind::KvAware);
+    REQUIRE(r.replicasNeeded[size_t(kv)].has_value());
+
+    // No at the question: nothing written.
+    ui::Dialogs::queueQuestionAnswer(false);
+    CHECK_FALSE(page.useInSizing("chat"));
+    CHECK((*ws).workload("chat")->prefixHitRate == 0.05);
+    CHECK(undo.count() == 0);
+
+    ui::Dialogs::queueQuestionAnswer(true);
+    REQUIRE(page.useInSizing("chat"));
+    const engine::WorkloadProfile written = *(*ws).workload("chat");
+    CHECK(written.prefixHitRate == r.runs[size_t(kv)].hitRateTokens);
+    // Goodput per replica: the trace's output tokens per second over the replicas that hold it.
+    const std::vector<engine::TraceRequest> trace = page.readTrace();
+    double output = 0;
+    for (const auto &q : trace)
+        output += double(q.outputTokens);
+    const double span = trace.back().timestampS - trace.front().timestampS;
+    REQUIRE(written.measuredGoodputTokensPerS.has_value());
+    CHECK(*written.measuredGoodputTokensPerS == Approx(output / span / *r.replicasNeeded[size_t(kv)]));
+    CHECK(written.goodputSource.find("serving simulation of conversation_trace.jsonl") != std::string::npos);
+    CHECK(written.gpuId == "h100-sxm");
+    CHECK(written.tp == 1);
+    // Inference sizing now uses it and says where it came from.
+    const engine::SizingResult sized = engine::sizeInference(written, *(*ws).model("llama-3.1-8b"),
+                                                             *(*ws).gpu("h100-sxm"), {}, (*ws).servingAssumptions());
+    CHECK(sized.goodputSource == "simulated");
+    CHECK(sized.goodputTokensPerS == *written.measuredGoodputTokensPerS);
+    CHECK(undo.count() == 1);
+    undo.undo();
+    CHECK((*ws).workload("chat")->prefixHitRate == 0.05);
+    CHECK_FALSE((*ws).workload("chat")->measuredGoodputTokensPerS.has_value());
+    CHECK((*ws).workload("chat")->gpuId == "a100-sxm-80gb");
+    undo.redo();
+    CHECK((*ws).workload("chat")->goodputSource == written.goodputSource);
+
+    // Another model's workload is refused, naming both models; nothing changes.
+    (*ws).putWorkload([] {
+        engine::WorkloadProfile w = chat("llama-3.1-70b");
+        w.name = "big";
+        return w;
+    }());
+    CHECK_FALSE(page.useInSizing("big"));
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE_FALSE(shown.isEmpty());
+    CHECK(shown.last().contains("serves llama-3.1-70b, the simulation ran llama-3.1-8b"));
+    CHECK((*ws).workload("big")->prefixHitRate == 0.05);
+    CHECK(undo.count() == 1);
+    ui::Dialogs::setScripted(false);
+}
 
 TEST_CASE("The serving simulation page runs every router off the GUI thread and shows the engine's numbers")
 {
     TempWorkspace ws;
-    ui::ServingSimPage page(*ws);
+    ui::ServingSimPage page(*ws, nullptr);
     setUpSmall(page);
     REQUIRE(runAndWait(page));
     REQUIRE(page.results().has_value());
@@ -144,7 +235,7 @@ TEST_CASE("The serving simulation page runs every router off the GUI thread and 
 TEST_CASE("Bad serving simulation input is refused with a clear message and changes nothing")
 {
     TempWorkspace ws;
-    ui::ServingSimPage page(*ws);
+    ui::ServingSimPage page(*ws, nullptr);
     QTemporaryDir dir;
 
     SECTION("a trace file that does not exist")
@@ -197,7 +288,7 @@ TEST_CASE("Bad serving simulation input is refused with a clear message and chan
 TEST_CASE("Cancel stops a serving simulation and keeps the previous results")
 {
     TempWorkspace ws;
-    ui::ServingSimPage page(*ws);
+    ui::ServingSimPage page(*ws, nullptr);
     page.setTrace(kMooncake);
     QSignalSpy finished(&page, &ui::ServingSimPage::finished);
     REQUIRE(page.run());
@@ -212,7 +303,7 @@ TEST_CASE("Cancel stops a serving simulation and keeps the previous results")
 TEST_CASE("The serving simulation charts and heat strip export")
 {
     TempWorkspace ws;
-    ui::ServingSimPage page(*ws);
+    ui::ServingSimPage page(*ws, nullptr);
     setUpSmall(page);
     REQUIRE(runAndWait(page));
     QTemporaryDir dir;

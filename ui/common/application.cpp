@@ -6,9 +6,11 @@
 #include "store/demoworkspace.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
+#include "settings.h"
 #include "theme.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QIcon>
 #include <QMessageBox>
@@ -55,12 +57,17 @@ int runGui(int &argc, char **argv, const QStringList &args)
     QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
     QGuiApplication::setDesktopFileName("io.headroom.headroom");
     QApplication::setWindowIcon(QIcon(":/headroom/headroom.svg"));
-    applyTheme(Theme::Light);
+    applyTheme(settings::theme());
 
-    // --demo: a freshly built demo workspace, opened on the Scenarios page.
+    // --demo: a freshly built demo workspace, opened on the Scenarios page. Without
+    // --workspace: the workspace file used last, else the default one.
     const bool demo = options.demo;
-    if (path.isEmpty())
-        path = store::Workspace::defaultPath();
+    if (path.isEmpty()) {
+        const QStringList recent = settings::recentWorkspaces();
+        const bool lastIsFile = !recent.isEmpty() && !recent.front().contains(QLatin1String("://"))
+            && QFileInfo(recent.front()).isFile();
+        path = lastIsFile ? recent.front() : store::Workspace::defaultPath();
+    }
     std::unique_ptr<store::Workspace> workspace;
     try {
         if (demo)

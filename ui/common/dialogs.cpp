@@ -1,5 +1,6 @@
 #include "dialogs.h"
 
+#include "settings.h"
 #include "store/exportfile.h"
 
 #include <QCoreApplication>
@@ -30,9 +31,15 @@ QString Dialogs::saveFileName(QWidget *parent, const QString &caption, const QSt
 {
     if (g_scripted)
         return nextFileAnswer();
+    // A bare or relative suggestion starts in the folder last used.
+    const QString start = suggested.isEmpty() || QFileInfo(suggested).isRelative()
+        ? QDir(settings::lastFolder()).filePath(suggested)
+        : suggested;
     // Replacing is confirmed by the caller (exportFileName), the same way for every path.
-    return QFileDialog::getSaveFileName(parent, caption, suggested, filter, nullptr,
-                                        QFileDialog::DontConfirmOverwrite);
+    const QString path = QFileDialog::getSaveFileName(parent, caption, start, filter, nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    settings::rememberFolderOf(path);
+    return path;
 }
 
 QString Dialogs::exportFileName(QWidget *parent, const QString &caption, const QString &suggested,
@@ -76,7 +83,9 @@ QString Dialogs::openFileName(QWidget *parent, const QString &caption, const QSt
 {
     if (g_scripted)
         return nextFileAnswer();
-    return QFileDialog::getOpenFileName(parent, caption, QString(), filter);
+    const QString path = QFileDialog::getOpenFileName(parent, caption, settings::lastFolder(), filter);
+    settings::rememberFolderOf(path);
+    return path;
 }
 
 void Dialogs::warning(QWidget *parent, const QString &title, const QString &text)

@@ -4,6 +4,7 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
+#include "common/entitycommand.h"
 #include "common/fields.h"
 #include "common/format.h"
 #include "engine/errors.h"
@@ -31,6 +32,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -50,6 +52,11 @@ struct ServingSimPage::Outcome {
 namespace {
 
 struct Cancelled {};
+
+QString text(std::string_view value)
+{
+    return QString::fromUtf8(value.data(), qsizetype(value.size()));
+}
 
 QString defaultTrace()
 {
@@ -113,9 +120,10 @@ QString ServingSimPage::routerName(engine::RouterKind router)
     return {};
 }
 
-ServingSimPage::ServingSimPage(store::Workspace &workspace, QWidget *parent)
+ServingSimPage::ServingSimPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
     : Page(parent)
     , m_workspace(workspace)
+    , m_undoStack(undoStack)
 {
     setObjectName("servingSimPage");
     m_hitChart = new ChartPanel(this);
@@ -160,7 +168,9 @@ ServingSimPage::ServingSimPage(store::Workspace &workspace, QWidget *parent)
     });
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &ServingSimPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &ServingSimPage::refreshCatalogChoices);
+    connect(&m_workspace, &store::Workspace::workloadsChanged, this, &ServingSimPage::refreshWorkloadChoices);
     refreshCatalogChoices();
+    refreshWorkloadChoices();
     selectData(m_model, QStringLiteral("llama-3.1-8b"));
     selectData(m_gpu, QStringLiteral("h100-sxm"));
     updateCharts();
@@ -326,8 +336,122 @@ QWidget *ServingSimPage::buildInputs()
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
+
+    auto *useBox = new QGroupBox(tr("Use in sizing"), panel);
+    auto *useForm = new QFormLayout(useBox);
+    m_useWorkload = new QComboBox(useBox);
+    m_useWorkload->setObjectName("simUseWorkload");
+    m_useWorkload->setToolTip(tr("The workload profile that receives the simulated hit rate and goodput"));
+    m_useInSizing = new QPushButton(tr("&Use in Sizing…"), useBox);
+    m_useInSizing->setObjectName("simUseInSizing");
+    m_useInSizing->setToolTip(tr("Writes the KV-aware router's simulated prefix hit rate (tokens) and goodput per "
+                                 "replica at the attainment target into the workload, labelled as simulated, "
+                                 "with the GPU, precisions and TP simulated; undoable"));
+    connect(m_useInSizing, &QPushButton::clicked, this, [this] { useInSizing(m_useWorkload->currentText()); });
+    useForm->addRow(tr("Workload:"), m_useWorkload);
+    useForm->addRow(QString(), m_useInSizing);
+    layout->addWidget(useBox);
     layout->addStretch();
     return panel;
+}
+
+void ServingSimPage::refreshWorkloadChoices()
+{
+    const QString current = m_useWorkload->currentText();
+    m_useWorkload->clear();
+    for (const engine::WorkloadProfile &w : m_workspace.workloads())
+        m_useWorkload->addItem(QString::fromStdString(w.name));
+    const int index = m_useWorkload->findText(current);
+    if (index >= 0)
+        m_useWorkload->setCurrentIndex(index);
+    updateUseButton();
+}
+
+void ServingSimPage::updateUseButton()
+{
+    m_useInSizing->setEnabled(m_results.has_value() && m_useWorkload->count() > 0 && !isRunning());
+}
+
+std::optional<engine::WorkloadProfile> ServingSimPage::simulatedWorkload(const QString &workloadName,
+                                                                         QString *error) const
+{
+    auto fail = [error](const QString &message) -> std::optional<engine::WorkloadProfile> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    if (!m_results)
+        return fail(tr("run the simulation first."));
+    const std::optional<engine::WorkloadProfile> before = m_workspace.workload(workloadName);
+    if (!before)
+        return fail(tr("there is no workload named \"%1\".").arg(workloadName));
+    const Results &r = *m_results;
+    if (before->modelId != r.modelId)
+        return fail(tr("the workload \"%1\" serves %2, the simulation ran %3.")
+                        .arg(workloadName, QString::fromStdString(before->modelId), QString::fromStdString(r.modelId)));
+    const int kv = routerIndex(engine::RouterKind::KvAware);
+    engine::WorkloadProfile after = *before;
+    after.prefixHitRate = r.runs[size_t(kv)].hitRateTokens;
+    after.gpuId = r.gpuId;
+    after.weights = r.weights;
+    after.kv = r.kv;
+    after.tp = r.tp;
+    if (const auto goodput = r.goodputTokensPerReplica[size_t(kv)]) {
+        after.measuredGoodputTokensPerS = *goodput;
+        after.goodputSource = tr("serving simulation of %1: %2 replicas needed for %3 within SLO, KV-aware router")
+                                  .arg(r.traceName)
+                                  .arg(*r.replicasNeeded[size_t(kv)])
+                                  .arg(percent(r.target))
+                                  .toStdString();
+        after.measuredMaxStreams.reset();
+    }
+    const std::vector<engine::FieldProblem> problems = engine::validate(after);
+    if (!problems.empty())
+        return fail(QString::fromStdString(problems.front().message));
+    return after;
+}
+
+bool ServingSimPage::useInSizing(const QString &workloadName)
+{
+    QString error;
+    const std::optional<engine::WorkloadProfile> after = simulatedWorkload(workloadName, &error);
+    if (!after) {
+        Dialogs::warning(this, tr("Use in Sizing"), tr("Nothing written: %1").arg(error));
+        return false;
+    }
+    const engine::WorkloadProfile before = *m_workspace.workload(workloadName);
+    QStringList changes;
+    changes << tr("prefix hit rate %1 → %2 (simulated, tokens)")
+                   .arg(percent(before.prefixHitRate), percent(after->prefixHitRate));
+    if (after->measuredGoodputTokensPerS)
+        changes << tr("goodput %1 → %2 tokens/s per replica (simulated)")
+                       .arg(before.measuredGoodputTokensPerS ? formatDecimal(*before.measuredGoodputTokensPerS, 1)
+                                                             : tr("estimated"),
+                            formatDecimal(*after->measuredGoodputTokensPerS, 1));
+    else
+        changes << tr("goodput unchanged: no replica count within %1 reached the target").arg(m_results->maxReplicasSearched);
+    if (before.gpuId != after->gpuId || before.tp != after->tp || before.weights != after->weights
+        || before.kv != after->kv)
+        changes << tr("GPU %1, TP %2, %3 weights, %4 KV (as simulated)")
+                       .arg(QString::fromStdString(after->gpuId))
+                       .arg(after->tp)
+                       .arg(text(engine::toString(after->weights)), text(engine::toString(after->kv)));
+    if (!Dialogs::question(this, tr("Use in Sizing"),
+                           tr("Write into the workload \"%1\":\n• %2").arg(workloadName, changes.join(QStringLiteral("\n• ")))))
+        return false;
+    const QString what = tr("Use simulated serving figures in %1").arg(workloadName);
+    try {
+        if (m_undoStack)
+            m_undoStack->push(workloadChange(m_workspace, before, *after, what));
+        else
+            m_workspace.putWorkload(*after);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Use in Sizing"), tr("Nothing written: %1").arg(e.message()));
+        return false;
+    }
+    m_status->setText(tr("Wrote the simulated hit rate and goodput into %1; Inference sizing uses them now.")
+                          .arg(workloadName));
+    return true;
 }
 
 void ServingSimPage::refreshCatalogChoices()
@@ -495,6 +619,11 @@ bool ServingSimPage::run()
 
     auto outcome = std::make_shared<Outcome>();
     const engine::ServingSimConfig fleet = *config;
+    const std::string modelId = m_model->currentData().toString().toStdString();
+    const std::string gpuId = m_gpu->currentData().toString().toStdString();
+    const auto weights = engine::WeightPrecision(m_weights->currentData().toInt());
+    const auto kvPrecision = engine::KvPrecision(m_kvPrecision->currentData().toInt());
+    const int tp = m_tp->value();
     auto work = [=](const JobProgress &progress) {
         QElapsedTimer timer;
         timer.start();
@@ -513,6 +642,11 @@ bool ServingSimPage::run()
             static_cast<engine::ServingStudy &>(r) = std::move(*study);
             r.traceName = traceName;
             r.setup = setup;
+            r.modelId = modelId;
+            r.gpuId = gpuId;
+            r.weights = weights;
+            r.kv = kvPrecision;
+            r.tp = tp;
             r.seconds = double(timer.nsecsElapsed()) / 1e9;
             outcome->results = std::move(r);
         } catch (const Cancelled &) {
@@ -528,6 +662,7 @@ bool ServingSimPage::run()
     m_progress->setValue(0);
     m_status->setText(tr("Reading %1 and simulating it with every router…").arg(traceName));
     m_job.start(this, m_progress, work, [this, outcome] { showOutcome(outcome); });
+    updateUseButton();
     return true;
 }
 
@@ -543,6 +678,7 @@ void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
 {
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
+    updateUseButton();
     if (outcome->cancelled || !outcome->error.isEmpty()) {
         m_progress->setValue(0);
         if (outcome->cancelled)
@@ -554,6 +690,7 @@ void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
     }
     m_progress->setValue(1000);
     m_results = std::move(outcome->results);
+    updateUseButton();
     const engine::ServingSimResult &kv = m_results->runs[routerIndex(engine::RouterKind::KvAware)];
     m_status->setText(tr("%1: %2 requests (%3 rejected as larger than a pool), %4 blocks of %5 tokens per replica; "
                          "simulated in %6 s.")

@@ -25,6 +25,8 @@ namespace headroom::store {
 class Workspace;
 }
 
+class QUndoStack;
+
 namespace headroom::ui {
 
 class ChartPanel;
@@ -46,10 +48,16 @@ public:
     struct Results : engine::ServingStudy {
         QString traceName;
         QString setup;                              // model · GPU · precisions · TP, pool
+        std::string modelId;                        // what the study ran on
+        std::string gpuId;
+        engine::WeightPrecision weights = engine::WeightPrecision::Bf16;
+        engine::KvPrecision kv = engine::KvPrecision::Bf16;
+        int tp = 1;
         double seconds = 0;
     };
 
-    ServingSimPage(store::Workspace &workspace, QWidget *parent = nullptr);
+    // Edits "Use in sizing" makes to a workload go on `undoStack` (written directly without one).
+    ServingSimPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
     ~ServingSimPage() override;
 
     QList<ChartPanel *> chartPanels() const override;
@@ -74,6 +82,15 @@ public:
     QString statusText() const;
     QString explanation() const;
 
+    // "Use in sizing": writes the KV-aware router's simulated token hit rate and goodput per
+    // replica at the target (labelled as simulated), with the GPU, precisions and TP they
+    // were simulated on, into the workload `name` as one undoable edit, after asking. False,
+    // with the reason shown, when there are no results, the workload is missing or serves
+    // another model, or the user says No.
+    bool useInSizing(const QString &workloadName);
+    // The workload as Use in sizing would write it, or nullopt with the reason.
+    std::optional<engine::WorkloadProfile> simulatedWorkload(const QString &workloadName, QString *error) const;
+
     static int routerIndex(engine::RouterKind router);
     static engine::RouterKind routerAt(int index);
     static QString routerName(engine::RouterKind router);
@@ -85,6 +102,8 @@ private:
     struct Outcome;
     QWidget *buildInputs();
     void refreshCatalogChoices();
+    void refreshWorkloadChoices();
+    void updateUseButton();
     void showOutcome(std::shared_ptr<Outcome> outcome);
     void updateCharts();
     void updateTable();
@@ -92,6 +111,7 @@ private:
     void setStatusError(const QString &message);
 
     store::Workspace &m_workspace;
+    QUndoStack *m_undoStack = nullptr;
     QLineEdit *m_trace = nullptr;
     QComboBox *m_format = nullptr;
     QSpinBox *m_limit = nullptr;
@@ -117,6 +137,8 @@ private:
     QComboBox *m_stripMetric = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
+    QComboBox *m_useWorkload = nullptr;
+    QPushButton *m_useInSizing = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QTabWidget *m_tabs = nullptr;

@@ -265,7 +265,24 @@ QWidget *WorkloadsPage::buildForm()
     optionalNumber(tr("Measured goodput"), "workloadGoodput", tr(" tokens/s"), 1e9,
                    tr("Per-replica output tokens/s measured at the SLOs; wins over the estimate"),
                    [](const WorkloadProfile &w) { return w.measuredGoodputTokensPerS; },
-                   [](WorkloadProfile &w, std::optional<double> v) { w.measuredGoodputTokensPerS = v; });
+                   [](WorkloadProfile &w, std::optional<double> v) {
+                       // A value typed here is a measurement: it no longer comes from a simulation.
+                       if (v != w.measuredGoodputTokensPerS)
+                           w.goodputSource.clear();
+                       w.measuredGoodputTokensPerS = v;
+                   });
+    auto *source = new QLabel(m_form);
+    source->setObjectName("workloadGoodputSource");
+    source->setWordWrap(true);
+    slo->addRow(QString(), source);
+    bind(source, tr("Goodput source"),
+         [source](const WorkloadProfile &w) {
+             source->setText(w.goodputSource.empty()
+                                 ? QString()
+                                 : tr("Simulated, not measured: %1").arg(QString::fromStdString(w.goodputSource)));
+             source->setVisible(!w.goodputSource.empty());
+         },
+         [](WorkloadProfile &) {});
     optionalNumber(tr("Measured max streams"), "workloadMaxStreams", tr(" streams"), 1e7,
                    tr("Per-replica concurrent streams measured at the SLOs"),
                    [](const WorkloadProfile &w) {
