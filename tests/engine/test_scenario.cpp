@@ -504,6 +504,7 @@ TEST_CASE("Infeasible workloads are warned with the sizing's reason", "[scenario
     huge.modelId = "llama-3.1-70b";
     huge.measuredMaxStreams.reset();
     huge.measuredGoodputTokensPerS.reset();
+    huge.goodputSource.clear();
     in.workloads.push_back(huge);
     in.models.push_back(llama31_70b());
     Scenario s = scenarioOn("huge", "Test", "r1");

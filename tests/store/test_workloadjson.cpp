@@ -71,6 +71,7 @@ TEST_CASE("workload JSON round trip keeps every field, with and without measured
 
     engine::WorkloadProfile bare = full;
     bare.measuredGoodputTokensPerS.reset();
+    bare.goodputSource.clear();
     bare.measuredMaxStreams.reset();
     const QJsonObject bareJson = workloadToJson(bare);
     CHECK_FALSE(bareJson.contains(QStringLiteral("measured_goodput_tokens_per_s")));
@@ -144,6 +145,9 @@ TEST_CASE("workload JSON errors name the source and the field")
                        QStringLiteral("many")))
           == "plan.json (workload \"minimal\"): field \"daily_active_users\": expected a number, "
              "got a string");
+    CHECK_THAT(errorOf(with(requiredOnly(), QStringLiteral("goodput_source"), QStringLiteral("simulated"))),
+               Contains("field \"goodput_source\": goodput_source describes measured_goodput_tokens_per_s, "
+                        "which is missing"));
     CHECK(errorOf(with(requiredOnly(), QStringLiteral("tp"), 1.5))
           == "plan.json (workload \"minimal\"): field \"tp\": expected a whole number, got 1.5");
     CHECK(errorOf(with(requiredOnly(), QStringLiteral("weights"), QStringLiteral("fp4")))

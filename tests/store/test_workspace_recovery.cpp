@@ -53,6 +53,8 @@ void makeHalfCreated(const QString &path, int version)
     }
     if (version < 3)
         raw.exec(QStringLiteral("DROP TABLE workload"));
+    else if (version < 5)
+        raw.exec(QStringLiteral("ALTER TABLE workload DROP COLUMN goodput_source"));
     raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(version));
 }
 
@@ -114,7 +116,7 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
         Workspace reference(dir.filePath(QStringLiteral("reference.headroom")));
         shipped = countsOf(reference);
     }
-    for (const int version : {2, 3, 4}) {
+    for (const int version : {2, 3, 4, 5}) {
         const QString path = dir.filePath(QStringLiteral("half-%1.headroom").arg(version));
         makeHalfCreated(path, version);
         INFO("left at schema " << version);
@@ -127,11 +129,11 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
             Workspace workspace(path);
             engine::GpuSpec own = sampleGpu("h100-sxm");
             own.name = "My own H100";
-            if (version == 4)
+            if (version == Workspace::kSchemaVersion)
                 workspace.putGpu(own);  // only possible once the file opens
         }
         // Undo the seeding the open above did, to check the repair keeps a user's entry.
-        if (version == 4) {
+        if (version == Workspace::kSchemaVersion) {
             RawDatabase raw(path);
             raw.exec(QStringLiteral("DELETE FROM gpu WHERE id <> 'h100-sxm'"));
             raw.exec(QStringLiteral("DELETE FROM model"));
@@ -143,7 +145,7 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
         CHECK(repaired.gpus == shipped.gpus);
         CHECK(repaired.models == shipped.models);
         CHECK(repaired.rateCards == shipped.rateCards);
-        if (version == 4)
+        if (version == Workspace::kSchemaVersion)
             CHECK(workspace.gpu(QStringLiteral("h100-sxm"))->name == "My own H100");
         RawDatabase raw(path);
         CHECK_THAT(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'seeded_from'"))
@@ -238,7 +240,7 @@ TEST_CASE("a read-only workspace whose seeding never finished is refused, naming
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("half.headroom"));
-    makeHalfCreated(path, 4);
+    makeHalfCreated(path, Workspace::kSchemaVersion);
     setMode(dir.path(), 0755);
     setMode(path, 0444);
     const QByteArray before = digest(path);

@@ -37,6 +37,7 @@ void downgradeToVersion3(const QString &path)
     raw.exec(QStringLiteral("DROP TABLE training_job"));
     raw.exec(QStringLiteral("DROP TABLE scenario"));
     raw.exec(QStringLiteral("DROP TABLE report_item"));
+    raw.exec(QStringLiteral("ALTER TABLE workload DROP COLUMN goodput_source"));
     raw.exec(QStringLiteral("PRAGMA user_version = 3"));
 }
 
@@ -134,13 +135,46 @@ TEST_CASE("opening a schema 3 workspace adds the training, scenario and report t
     REQUIRE(tableCount(path, kPlanningTables) == 0);
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 4);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         REQUIRE(workspace.workloads().size() == 1);
         CHECK(workspace.workloads().front().name == "kept");
     }
     CHECK(tableCount(path, kPlanningTables) == 3);
     RawDatabase raw(path);
-    CHECK(raw.schemaVersion() == 4);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
+}
+
+TEST_CASE("opening a schema 4 workspace adds the goodput source, every workload reading as measured",
+          "[workspace][file]")
+{
+    WorkspaceLocation location(QStringLiteral("v4.headroom"));
+    const QString path = location.path();
+    engine::WorkloadProfile measured = sampleWorkload("measured");
+    measured.goodputSource.clear();
+    {
+        Workspace workspace(path);
+        workspace.putWorkload(measured);
+    }
+    {
+        RawDatabase raw(path);
+        raw.exec(QStringLiteral("ALTER TABLE workload DROP COLUMN goodput_source"));
+        raw.exec(QStringLiteral("PRAGMA user_version = 4"));
+    }
+    {
+        Workspace workspace(path);
+        CHECK(workspace.schemaVersion() == 5);
+        const auto kept = workspace.workload(QStringLiteral("measured"));
+        REQUIRE(kept.has_value());
+        CHECK(firstDifference(*kept, measured).empty());
+        // A simulated goodput is stored with its source from now on.
+        engine::WorkloadProfile simulated = measured;
+        simulated.goodputSource = "serving simulation of t.jsonl";
+        workspace.putWorkload(simulated);
+        CHECK(workspace.workload(QStringLiteral("measured"))->goodputSource == "serving simulation of t.jsonl");
+    }
+    RawDatabase raw(path);
+    CHECK(raw.scalar(QStringLiteral("SELECT goodput_source FROM workload")).toString()
+          == QStringLiteral("serving simulation of t.jsonl"));
 }
 
 TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2", "[workspace][file]")
@@ -170,6 +204,7 @@ TEST_CASE("a workload keeps every field exactly through the workspace file", "[w
     const engine::WorkloadProfile full = sampleWorkload("full");
     engine::WorkloadProfile bare = sampleWorkload("bare");
     bare.measuredGoodputTokensPerS.reset();
+    bare.goodputSource.clear();
     bare.measuredMaxStreams.reset();
     bare.diurnal = engine::diurnalShape(engine::DiurnalPreset::BusinessHours);
     {
@@ -223,6 +258,7 @@ TEST_CASE("putting a workload again replaces it by name, and removing it signals
     engine::WorkloadProfile edited = sampleWorkload("a");
     edited.dailyActiveUsers = 5;
     edited.measuredGoodputTokensPerS.reset();
+    edited.goodputSource.clear();
     workspace.putWorkload(edited);
     CHECK(changes == 1);
     CHECK(workloadRows(path) == 2);

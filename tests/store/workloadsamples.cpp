@@ -25,6 +25,7 @@ engine::WorkloadProfile sampleWorkload(const std::string &name)
     workload.trafficVariance = 2.35;
     workload.measuredGoodputTokensPerS = 18234.75;
     workload.measuredMaxStreams = 96;
+    workload.goodputSource = "serving simulation of trace.jsonl: 6 replicas, “KV-aware” router";
     workload.isolation = engine::Isolation::Regulated;
     workload.gpuId = "h200";
     workload.tp = 4;
@@ -55,6 +56,7 @@ std::string firstDifference(const engine::WorkloadProfile &a, const engine::Work
     if (a.measuredGoodputTokensPerS != b.measuredGoodputTokensPerS)
         return "measured_goodput_tokens_per_s";
     if (a.measuredMaxStreams != b.measuredMaxStreams) return "measured_max_streams";
+    if (a.goodputSource != b.goodputSource) return "goodput_source";
     if (a.isolation != b.isolation) return "isolation";
     if (a.gpuId != b.gpuId) return "gpu";
     if (a.tp != b.tp) return "tp";

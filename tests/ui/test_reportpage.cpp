@@ -1,5 +1,6 @@
 #include "uitestsupport.h"
 
+#include "engine/workload.h"
 #include "ui/common/chartpanel.h"
 #include "ui/common/dialogs.h"
 #include "ui/inference/kvpage.h"
@@ -301,4 +302,38 @@ TEST_CASE("A failed or cancelled export says why and leaves the previous file as
     CHECK(file.readAll() == "previous deck");
     CHECK(ui::Dialogs::takeShownMessages().isEmpty());
     ui::Dialogs::setScripted(false);
+}
+
+TEST_CASE("Deck warnings say each problem once, naming everything it concerns")
+{
+    TempWorkspace ws;
+    // Three workloads on a GPU the catalog lacks, one on a model it lacks.
+    for (const char *name : {"alpha", "beta", "gamma"}) {
+        engine::WorkloadProfile w;
+        w.name = name;
+        w.modelId = "llama-3.1-8b";
+        w.gpuId = "h100-sxm";
+        w.dailyActiveUsers = 1000;
+        w.requestsPerUserPerDay = 5;
+        w.diurnal = engine::diurnalShape(engine::DiurnalPreset::Flat);
+        w.promptTokens = {500, 2000};
+        w.outputTokens = {100, 400};
+        (*ws).putWorkload(w);
+    }
+    REQUIRE((*ws).removeGpu(QStringLiteral("h100-sxm")));
+    const QStringList warnings = ui::workspaceWarnings(*ws);
+    QStringList examples, gpu;
+    for (const QString &line : warnings) {
+        if (line.contains("are examples"))
+            examples << line;
+        if (line.contains("on the GPU"))
+            gpu << line;
+    }
+    // The shipped rate cards in force with example committed rates: one line, counted.
+    REQUIRE(examples.size() == 1);
+    CHECK(examples.front().contains(QRegularExpression("The committed rates of \\d+ rate cards \\(")));
+    REQUIRE(gpu.size() == 1);
+    CHECK(gpu.front() == "3 workloads (alpha, beta and gamma) run on the GPU h100-sxm, which is not in the catalog.");
+    QStringList unique = warnings;
+    CHECK(unique.removeDuplicates() == 0);
 }

@@ -60,7 +60,7 @@ TEST_CASE("Form edits save at once and a spin box drag is one undo step")
     CHECK(dau->value() == 10000);
 }
 
-TEST_CASE("An invalid edit is not saved and the message names the field")
+TEST_CASE("An invalid edit is not saved, the message names the field in words and the value is restored")
 {
     TempWorkspace ws;
     QUndoStack undo;
@@ -68,8 +68,10 @@ TEST_CASE("An invalid edit is not saved and the message names the field")
     page.addWorkload();
     const QString name = page.currentName();
     spin(page, "workloadPromptP95")->setValue(10); // below P50 = 1000
-    CHECK(page.statusText().contains("prompt_p95"));
+    CHECK(page.statusText().contains("Not saved: Prompt P95 (10) must be at least Prompt P50 (1000)"));
+    CHECK_FALSE(page.statusText().contains("prompt_p95"));
     CHECK((*ws).workload(name)->promptTokens.p95 == 4000);
+    CHECK(spin(page, "workloadPromptP95")->value() == 4000);
     CHECK(undo.count() == 1);
 }
 

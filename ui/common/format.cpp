@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include <QRegularExpression>
+
 #include <QLocale>
 #include <QStringList>
 
@@ -33,6 +35,11 @@ QString formatCount(int64_t value)
     return displayLocale().toString(qlonglong(value));
 }
 
+QString formatCountOf(int64_t value, const QString &one, const QString &many)
+{
+    return formatCount(value) + QLatin1Char(' ') + (value == 1 ? one : many);
+}
+
 QString formatTokensShort(int64_t tokens)
 {
     if (tokens >= (1 << 20) && tokens % (1 << 20) == 0)
@@ -47,11 +54,26 @@ QString upperName(std::string_view name)
     return QString::fromLatin1(name.data(), qsizetype(name.size())).toUpper();
 }
 
-QString fieldProblemsText(const std::vector<engine::FieldProblem> &problems)
+QString fieldProblemsText(const std::vector<engine::FieldProblem> &problems,
+                          const std::vector<std::pair<QString, QString>> &labels)
 {
     QStringList lines;
-    for (const auto &p : problems)
-        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(p.field), QString::fromStdString(p.message));
+    for (const auto &p : problems) {
+        const QString field = QString::fromStdString(p.field);
+        QString message = QString::fromStdString(p.message);
+        if (labels.empty()) {
+            lines << QStringLiteral("%1: %2").arg(field, message);
+            continue;
+        }
+        const bool namesField = message.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(field)));
+        QString label = field;
+        for (const auto &[key, text] : labels) {
+            message.replace(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(key))), text);
+            if (key == field)
+                label = text;
+        }
+        lines << (namesField ? message : QStringLiteral("%1: %2").arg(label, message));
+    }
     return lines.join(QStringLiteral("; "));
 }
 

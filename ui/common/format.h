@@ -13,10 +13,16 @@ namespace headroom::ui {
 QString formatGiB(int64_t bytes, int decimals = 1);  // "57.6 GiB"
 QString formatKiB(int64_t bytes, int decimals = 0);  // "256 KiB"
 QString formatCount(int64_t value);                  // "16,384"
+// A count with its noun in the right number: "1 GPU", "16,384 GPUs", "0 GPUs".
+QString formatCountOf(int64_t value, const QString &one, const QString &many);
 QString formatTokensShort(int64_t tokens);           // "16K", "1M", "1,500"
 double toGiB(int64_t bytes);
 QString upperName(std::string_view name);
-// Validation problems as one line: "field: message; field: message".
-QString fieldProblemsText(const std::vector<engine::FieldProblem> &problems);           // "bf16" → "BF16"
+// Validation problems as one line: "field: message; field: message". With `labels` (field key →
+// the label the form shows), in words: every key in a message is replaced by its label and the
+// "field:" prefix is left out where the message names the field ("Output P95 (100) must be at
+// least Output P50 (400)").
+QString fieldProblemsText(const std::vector<engine::FieldProblem> &problems,
+                          const std::vector<std::pair<QString, QString>> &labels = {});           // "bf16" → "BF16"
 
 } // namespace headroom::ui

@@ -518,10 +518,11 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
                           QString::fromStdString(r.infeasibleReason).toHtmlEscaped());
     } else {
         const int64_t other = r.binding == "memory" ? r.replicasCompute : r.replicasMemory;
-        lines << tr("<b>%1 needs %2 GPUs</b> (%3 replicas × %4): %5-bound — %6 replicas for %7, against %8 for the "
+        lines << tr("<b>%1 needs %2</b> (%3 × %4): %5-bound — %6 replicas for %7, against %8 for the "
                     "other side. Peak utilization %9 %, average %10 %; the rest is planned headroom.")
-                     .arg(QString::fromStdString(workload.name).toHtmlEscaped(), formatCount(r.gpus),
-                          formatCount(r.replicas))
+                     .arg(QString::fromStdString(workload.name).toHtmlEscaped(),
+                          formatCountOf(r.gpus, tr("GPU"), tr("GPUs")),
+                          formatCountOf(r.replicas, tr("replica"), tr("replicas")))
                      .arg(r.gpusPerReplica)
                      .arg(binding, formatCount(r.binding == "memory" ? r.replicasMemory : r.replicasCompute),
                           r.binding == "memory" ? tr("resident KV of %1 peak streams").arg(formatCount(r.peakStreams))

@@ -406,6 +406,31 @@ void WorkloadsPage::loadForm()
     m_loading = false;
 }
 
+std::vector<std::pair<QString, QString>> WorkloadsPage::fieldLabels()
+{
+    return {{QStringLiteral("name"), tr("Name")},
+            {QStringLiteral("tenant"), tr("Tenant")},
+            {QStringLiteral("model"), tr("Model")},
+            {QStringLiteral("gpu"), tr("GPU")},
+            {QStringLiteral("tp"), tr("Tensor parallel")},
+            {QStringLiteral("daily_active_users"), tr("Daily active users")},
+            {QStringLiteral("requests_per_user_per_day"), tr("Requests per user")},
+            {QStringLiteral("peak_sessions_per_user"), tr("Peak sessions per user")},
+            {QStringLiteral("traffic_variance"), tr("Traffic variance")},
+            {QStringLiteral("diurnal"), tr("Diurnal shape")},
+            {QStringLiteral("prompt_p50"), tr("Prompt P50")},
+            {QStringLiteral("prompt_p95"), tr("Prompt P95")},
+            {QStringLiteral("output_p50"), tr("Output P50")},
+            {QStringLiteral("output_p95"), tr("Output P95")},
+            {QStringLiteral("prefix_hit_rate"), tr("Prefix cache hit rate")},
+            {QStringLiteral("shared_prefix_tokens"), tr("Shared prefix")},
+            {QStringLiteral("ttft_p95_ms"), tr("TTFT P95")},
+            {QStringLiteral("itl_p95_ms"), tr("Inter-token latency P95")},
+            {QStringLiteral("measured_goodput_tokens_per_s"), tr("Measured goodput")},
+            {QStringLiteral("measured_max_streams"), tr("Measured max streams")},
+            {QStringLiteral("goodput_source"), tr("Goodput source")}};
+}
+
 void WorkloadsPage::commitField(int index)
 {
     if (m_loading)
@@ -423,6 +448,8 @@ void WorkloadsPage::commitField(int index)
     }
     if (pushChange(before, after, tr("Edit %1 of %2").arg(m_bindings[size_t(index)].label, currentName()), index))
         setStatus(tr("Saved."));
+    else
+        loadForm(); // the rejected value goes back to the stored one; the message says why
 }
 
 bool WorkloadsPage::pushChange(const std::optional<engine::WorkloadProfile> &before,
@@ -431,7 +458,7 @@ bool WorkloadsPage::pushChange(const std::optional<engine::WorkloadProfile> &bef
     if (after) {
         const auto problems = engine::validate(*after);
         if (!problems.empty()) {
-            setStatus(tr("Not saved: %1").arg(fieldProblemsText(problems)), true);
+            setStatus(tr("Not saved: %1").arg(fieldProblemsText(problems, fieldLabels())), true);
             return false;
         }
         m_list->selectAfterRefresh(QString::fromStdString(after->name));

@@ -65,6 +65,8 @@ private:
     void refreshCatalogChoices();
     void loadForm();
     void commitField(int index);
+    // Workload JSON keys and the labels of their fields, for messages in words.
+    static std::vector<std::pair<QString, QString>> fieldLabels();
     bool pushChange(const std::optional<engine::WorkloadProfile> &before,
                     const std::optional<engine::WorkloadProfile> &after, const QString &text, int mergeField = -1);
     void setStatus(const QString &text, bool error = false);

@@ -230,30 +230,66 @@ std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace)
     return {cards, workloads};
 }
 
+// Names in a sentence: "a", "a and b", "a, b and c".
+static QString listed(const QStringList &names)
+{
+    if (names.size() <= 1)
+        return names.value(0);
+    return QObject::tr("%1 and %2").arg(names.mid(0, names.size() - 1).join(QStringLiteral(", ")), names.last());
+}
+
+// One warning per kind of problem and subject, naming everything it applies to, so that six
+// rate cards with example rates make one line, not six.
 QStringList workspaceWarnings(const store::Workspace &workspace)
 {
     QStringList warnings;
     const std::vector<engine::RateCard> inForce = cardsInForce(workspace);
     std::set<std::string> pricedGpus;
+    QStringList exampleCards;
     for (const auto &card : inForce) {
         pricedGpus.insert(card.gpuId);
         if (card.committedAreExamples && (!card.reserved1y.isZero() || !card.reserved3y.isZero()))
-            warnings << QObject::tr("The committed rates of %1 / %2 / %3 are examples, not negotiated prices: "
-                                    "replace them with your quote before deciding on a reservation.")
-                            .arg(text(card.provider), text(card.region), text(card.gpuId));
+            exampleCards << QStringLiteral("%1 / %2 / %3").arg(text(card.provider), text(card.region), text(card.gpuId));
     }
+    if (exampleCards.size() == 1)
+        warnings << QObject::tr("The committed rates of %1 are examples, not negotiated prices: replace them with "
+                                "your quote before deciding on a reservation.")
+                        .arg(exampleCards.front());
+    else if (exampleCards.size() > 1)
+        warnings << QObject::tr("The committed rates of %1 rate cards (%2) are examples, not negotiated prices: "
+                                "replace them with your quotes before deciding on a reservation.")
+                        .arg(exampleCards.size())
+                        .arg(listed(exampleCards));
+    // By kind of problem, then by the model or GPU: the workloads it concerns.
+    std::map<std::pair<int, std::string>, QStringList> byProblem;
     for (const auto &w : workspace.workloads()) {
         const QString name = text(w.name);
         if (!workspace.model(text(w.modelId)))
-            warnings << QObject::tr("Workload %1 uses the model %2, which is not in the catalog.")
-                            .arg(name, text(w.modelId));
+            byProblem[{0, w.modelId}] << name;
         if (!workspace.gpu(text(w.gpuId)))
-            warnings << QObject::tr("Workload %1 runs on the GPU %2, which is not in the catalog.")
-                            .arg(name, text(w.gpuId));
+            byProblem[{1, w.gpuId}] << name;
         else if (!pricedGpus.count(w.gpuId))
-            warnings << QObject::tr("Workload %1 runs on %2, which no rate card in force prices: its cost is "
-                                    "not in this report.")
-                            .arg(name, text(w.gpuId));
+            byProblem[{2, w.gpuId}] << name;
+    }
+    for (const auto &[problem, names] : byProblem) {
+        const QString subject = text(problem.second);
+        const QString who = names.size() == 1 ? QObject::tr("Workload %1").arg(names.front())
+                                              : QObject::tr("%1 workloads (%2)").arg(names.size()).arg(listed(names));
+        switch (problem.first) {
+        case 0:
+            warnings << QObject::tr("%1 use%2 the model %3, which is not in the catalog.")
+                            .arg(who, names.size() == 1 ? QStringLiteral("s") : QString(), subject);
+            break;
+        case 1:
+            warnings << QObject::tr("%1 run%2 on the GPU %3, which is not in the catalog.")
+                            .arg(who, names.size() == 1 ? QStringLiteral("s") : QString(), subject);
+            break;
+        default:
+            warnings << QObject::tr("%1 run%2 on %3, which no rate card in force prices: %4 not in this report.")
+                            .arg(who, names.size() == 1 ? QStringLiteral("s") : QString(), subject,
+                                 names.size() == 1 ? QObject::tr("its cost is") : QObject::tr("their costs are"));
+            break;
+        }
     }
     return warnings;
 }

@@ -537,18 +537,18 @@ void TrainingPage::computeGrowth(QStringList *notes)
                 first = &month;
         }
         if (first)
-            notes->append(tr("Growth: %1 GPUs to add over %2 months beyond the %3 installed; the first %4 in %5, "
+            notes->append(tr("Growth: %1 to add over %2 beyond the %3 installed; the first %4 in %5, "
                              "to be ordered by %6 (lead time %7 weeks)%8.")
-                              .arg(formatCount(added))
-                              .arg(m_growth.size())
+                              .arg(formatCountOf(added, tr("GPU"), tr("GPUs")),
+                                   formatCountOf(int64_t(m_growth.size()), tr("month"), tr("months")))
                               .arg(formatCount(input.installedGpus), formatCount(first->capacityToAdd),
                                    text(first->label), text(first->orderByLabel))
                               .arg(input.leadWeeks)
                               .arg(first->orderByMonth < 0 ? tr(" — already overdue") : QString()));
         else
-            notes->append(tr("Growth: the %1 GPUs installed cover all %2 months.")
-                              .arg(formatCount(input.installedGpus))
-                              .arg(m_growth.size()));
+            notes->append(tr("Growth: the %1 installed cover all %2.")
+                              .arg(formatCountOf(input.installedGpus, tr("GPU"), tr("GPUs")),
+                                   formatCountOf(int64_t(m_growth.size()), tr("month"), tr("months"))));
     } catch (const engine::InputError &e) {
         notes->append(tr("Growth not planned — %1: %2").arg(text(e.field()), QString::fromUtf8(e.what())));
     }
@@ -561,7 +561,7 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
         ? tr("%1 whole nodes of %2 (NVLink for TP %3)").arg(formatCount(p.nodes)).arg(gpu.gpusPerNode).arg(job.tp)
         : tr("%1 nodes' worth; no tensor parallelism, any GPUs will do").arg(formatCount(p.nodes));
     m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
-    m_daysCard->setText(resultCardText(days(p.days), tr("days on %1 GPUs").arg(formatCount(p.gpus))));
+    m_daysCard->setText(resultCardText(days(p.days), tr("days on %1").arg(formatCountOf(p.gpus, tr("GPU"), tr("GPUs")))));
     m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
     // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
     const QString product = p.cost && m_rate ? tr("%1 GPU-hours × %2 (%3)")
@@ -580,7 +580,7 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
                                           .arg(job.tp)
                                           .arg(job.pp)});
     rows.push_back({tr("GPUs (whole nodes)"), tr("%1 — %2").arg(formatCount(p.gpusNodeRounded), nodes)});
-    rows.push_back({tr("Wall-clock time"), tr("%1 days on %2 GPUs").arg(days(p.days), formatCount(p.gpus))});
+    rows.push_back({tr("Wall-clock time"), tr("%1 days on %2").arg(days(p.days), formatCountOf(p.gpus, tr("GPU"), tr("GPUs")))});
     rows.push_back({tr("GPU-hours"), formatCount(int64_t(std::llround(p.gpuHours)))});
     rows.push_back({tr("Cost"), p.cost ? tr("%1 = %2").arg(product, text(p.cost->display()))
                                        : tr("— (choose a rate card for %1)").arg(text(gpu.id))});
@@ -716,7 +716,7 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
         const std::vector<engine::GrowthMonth> months = m_growth;
         const int lead = m_leadWeeks;
         const int64_t installed = m_installedGpus;
-        const QString growthTitle = tr("Capacity over %1 months — %2").arg(months.size()).arg(text(gpu.name));
+        const QString growthTitle = tr("Capacity over %1 — %2").arg(formatCountOf(int64_t(months.size()), tr("month"), tr("months")), text(gpu.name));
         showFigure(m_growthChart, 
             {growthTitle,
              tr("Inference grows %1 %/month, training %2 %/month, compounded; the line is the capacity installed "
