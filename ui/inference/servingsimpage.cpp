@@ -37,7 +37,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 
 namespace headroom::ui {
 
