@@ -11,7 +11,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QAbstractButton>
 #include <QDir>
+#include <QLabel>
 #include <QMenu>
 #include <QSplitter>
 #include <QFontDatabase>
@@ -222,4 +224,64 @@ TEST_CASE("Help lists every shortcut, and chart actions are disabled in a menu w
     emit file->aboutToShow();
     CHECK(exportMenu->menuAction()->isEnabled());
     emit file->aboutToHide();
+}
+
+namespace {
+
+// Texts of labels, buttons and check boxes on the current page narrower than they need: their
+// text is cut. Word-wrapped and rich-text labels reflow, scrolled contents are not cut.
+QStringList clippedTexts(QWidget *page)
+{
+    QStringList clipped;
+    for (QWidget *w : page->findChildren<QWidget *>()) {
+        if (!w->isVisibleTo(page) || w->width() <= 0)
+            continue;
+        QString text;
+        if (auto *label = qobject_cast<QLabel *>(w)) {
+            if (label->wordWrap() || label->text().isEmpty() || Qt::mightBeRichText(label->text())
+                || !label->pixmap().isNull())
+                continue;
+            text = label->text();
+        } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
+            if (button->text().isEmpty())
+                continue;
+            text = button->text();
+        } else {
+            continue;
+        }
+        if (w->width() < w->minimumSizeHint().width())
+            clipped << QStringLiteral("%1 \"%2\": %3 px of %4").arg(w->objectName(), text).arg(w->width())
+                           .arg(w->minimumSizeHint().width());
+    }
+    return clipped;
+}
+
+} // namespace
+
+TEST_CASE("No label, button or check box text is cut on any page at 1280×800 or 1440×900")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    for (const QSize size : {QSize(1280, 800), QSize(1440, 900)}) {
+        window.resize(size);
+        window.show();
+        for (QTreeWidgetItemIterator it(window.navigator()); *it; ++it) {
+            if (!(*it)->parent())
+                continue;
+            const QString title = (*it)->text(0);
+            REQUIRE(window.showPage(title));
+            QApplication::processEvents();
+            INFO(title.toStdString() << " at " << size.width() << "×" << size.height());
+            CHECK(clippedTexts(window.currentPage()).join("; ").toStdString() == "");
+        }
+    }
+    // The check sees a cut text: a label squeezed below its text's width.
+    auto *squeezed = new QLabel(QStringLiteral("a label much wider than ten pixels"), window.currentPage());
+    squeezed->setObjectName("squeezed");
+    squeezed->setGeometry(0, 0, 10, 20);
+    squeezed->show();
+    const QStringList caught = clippedTexts(window.currentPage());
+    REQUIRE(caught.size() == 1);
+    CHECK(caught.front().startsWith("squeezed \"a label much wider"));
+    delete squeezed;
 }
