@@ -67,21 +67,31 @@ QByteArray figureSvg(const ChartFigure &figure, QIODevice *device = nullptr)
 
 } // namespace
 
-void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure)
+FigureInk figureInk(QChart::ChartTheme theme)
+{
+    if (theme == QChart::ChartThemeDark)
+        return {QColor(0x2e, 0x30, 0x3a), QColor(0xe8, 0xea, 0xed), QColor(0xa8, 0xb0, 0xb9), QColor(0x4a, 0x4f, 0x5a),
+                QColor(0x2e, 0x30, 0x3a, 220)};
+    return {Qt::white, QColor(0x2c, 0x3e, 0x50), QColor(0x6b, 0x77, 0x85), QColor(0xe3, 0xe7, 0xeb),
+            QColor(255, 255, 255, 220)};
+}
+
+void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure, QChart::ChartTheme theme)
 {
     const bool hasCaption = !figure.caption.isEmpty();
     const QRectF chartRect(target.topLeft(),
                            QSizeF(target.width(), target.height() - (hasCaption ? kCaptionHeight : 0)));
 
     if (figure.paint) {
+        const FigureInk ink = figureInk(theme);
         painter.save();
-        painter.fillRect(target, Qt::white);
-        figure.paint(painter, chartRect);
+        painter.fillRect(target, ink.paper);
+        figure.paint(painter, chartRect, ink);
         if (hasCaption) {
             QFont font = painter.font();
             font.setPointSizeF(9.5);
             painter.setFont(font);
-            painter.setPen(QColor(0x40, 0x40, 0x40));
+            painter.setPen(ink.muted);
             painter.drawText(QRectF(target.left() + 24, chartRect.bottom(), target.width() - 48, kCaptionHeight - 6),
                              Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, figure.caption);
         }
@@ -90,7 +100,7 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
     }
     // A chart only lays itself out inside a scene with a geometry.
     QGraphicsScene scene;
-    std::unique_ptr<QChart> owned(figure.build(QChart::ChartThemeLight));
+    std::unique_ptr<QChart> owned(figure.build(theme));
     QChart *chart = owned.get();
     scene.addItem(owned.release());
     chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));

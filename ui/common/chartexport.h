@@ -16,13 +16,25 @@ namespace headroom::ui {
 // A chart as it leaves the application: the same builder draws it on screen (in the
 // palette's theme) and in every export (always the light theme, for documents), with its
 // title inside the chart and a caption underneath.
+// The colours a custom-painted figure draws with: the paper, text, secondary text, grid lines
+// and the backdrop behind labels that sit on data. Light for documents and the light palette,
+// dark for the dark palette on screen; series colours do not change with it.
+struct FigureInk {
+    QColor paper;
+    QColor ink;
+    QColor muted;
+    QColor grid;
+    QColor backdrop;
+};
+FigureInk figureInk(QChart::ChartTheme theme);
+
 struct ChartFigure {
     QString title;
     QString caption;
     std::function<QChart *(QChart::ChartTheme)> build; // new chart, caller owns it
     // A custom-painted view (MIG layouts, fragmentation map) instead of a chart: draws into
-    // the rect with the light palette, on screen and in every export alike.
-    std::function<void(QPainter &, const QRectF &)> paint = {};
+    // the rect with the ink given (the palette's on screen, light in every export).
+    std::function<void(QPainter &, const QRectF &, const FigureInk &)> paint = {};
 };
 
 // Custom-painted views draw their title in a band this tall at the top of their rect, as a
@@ -33,8 +45,10 @@ constexpr qreal kPaintedTitleHeight = 30;
 constexpr int kFigureWidth = 960;
 constexpr int kFigureHeight = 540;
 
-// Draws the chart and its caption into `target` on any paint device.
-void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure);
+// Draws the chart and its caption into `target` on any paint device, in `theme` (light for
+// documents; the palette's chartTheme() on screen).
+void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure,
+                  QChart::ChartTheme theme = QChart::ChartThemeLight);
 
 // Writes PDF (vector, text kept as text), SVG or PNG, chosen by the file suffix, through a
 // store::ExportFile: the file appears whole or not at all, a symbolic link at `path` is refused,

@@ -99,15 +99,15 @@ int fragNodeAt(const QRectF &rect, const FragMapPicture &picture, const QPointF 
     return -1;
 }
 
-void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &picture)
+void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &picture, const FigureInk &ink)
 {
     painter.save();
-    painter.fillRect(rect, Qt::white);
+    painter.fillRect(rect, ink.paper);
     QFont font = painter.font();
     font.setPointSizeF(12);
     font.setBold(true);
     painter.setFont(font);
-    painter.setPen(QColor(0x30, 0x30, 0x30));
+    painter.setPen(ink.ink);
     painter.drawText(QRectF(rect.left(), rect.top() + 3, rect.width(), kTitleHeight - 5), Qt::AlignCenter, picture.title);
 
     const Geometry g = geometryFor(rect, picture);
@@ -128,7 +128,7 @@ void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &p
     small.setBold(false);
     small.setPointSizeF(7);
     painter.setFont(small);
-    painter.setPen(QColor(0x30, 0x30, 0x30));
+    painter.setPen(ink.ink);
     std::string model;
     for (int i : g.order) {
         if (picture.nodes[size_t(i)].gpuModel == model)
@@ -144,7 +144,7 @@ void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &p
         painter.setPen(Qt::NoPen);
         painter.setBrush(color);
         painter.drawRect(QRectF(x, y, 10, 10));
-        painter.setPen(QColor(0x30, 0x30, 0x30));
+        painter.setPen(ink.ink);
         painter.drawText(QPointF(x + 13, y + 9), text);
         x += 18 + painter.fontMetrics().horizontalAdvance(text);
     };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/chartexport.h"
 #include "engine/frag.h"
 
 #include <QColor>
@@ -20,7 +21,7 @@ struct FragMapPicture {
     std::vector<engine::frag::NodeSnapshot> state;  // one per node
 };
 
-void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &picture);
+void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &picture, const FigureInk &ink);
 // The node under `pos`, or -1.
 int fragNodeAt(const QRectF &rect, const FragMapPicture &picture, const QPointF &pos);
 QColor fragCategoryColor(int category);

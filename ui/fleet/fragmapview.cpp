@@ -1,5 +1,7 @@
 #include "fragmapview.h"
 
+#include "common/theme.h"
+
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QPainter>
@@ -28,14 +30,16 @@ ChartFigure FragMapView::figure() const
                    "free — a fragment for tasks that need more; pale: free. The mark before each strip is the "
                    "node's category for the most popular task type.");
     const FragMapPicture picture = m_picture;
-    f.paint = [picture](QPainter &painter, const QRectF &rect) { paintFragMap(painter, rect, picture); };
+    f.paint = [picture](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
+        paintFragMap(painter, rect, picture, ink);
+    };
     return f;
 }
 
 void FragMapView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintFragMap(painter, rect(), m_picture);
+    paintFragMap(painter, rect(), m_picture, figureInk(chartTheme()));
 }
 
 bool FragMapView::event(QEvent *event)

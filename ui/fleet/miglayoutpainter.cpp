@@ -72,16 +72,31 @@ int migGpuAt(const QRectF &rect, const MigLayoutPicture &picture, const QPointF 
     return -1;
 }
 
-void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture)
+QString migBlockLabel(const QFontMetricsF &metrics, const QString &tenant, const QString &profile, qreal width)
+{
+    if (tenant.isEmpty())
+        return metrics.elidedText(profile, Qt::ElideRight, width);
+    const QString full = QStringLiteral("%1 · %2").arg(tenant, profile);
+    if (metrics.horizontalAdvance(full) <= width)
+        return full;
+    // The profile says what the block is: keep it whole and shorten the tenant in the middle.
+    const QString tail = QStringLiteral(" · ") + profile;
+    const qreal room = width - metrics.horizontalAdvance(tail);
+    if (room >= metrics.horizontalAdvance(QStringLiteral("ab…")))
+        return metrics.elidedText(tenant, Qt::ElideMiddle, room) + tail;
+    return metrics.elidedText(profile, Qt::ElideRight, width);
+}
+
+void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture, const FigureInk &ink)
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false); // axis-aligned blocks: crisp and fast
-    painter.fillRect(rect, Qt::white);
+    painter.fillRect(rect, ink.paper);
     QFont titleFont = painter.font();
     titleFont.setPointSizeF(12);
     titleFont.setBold(true);
     painter.setFont(titleFont);
-    painter.setPen(QColor(0x30, 0x30, 0x30));
+    painter.setPen(ink.ink);
     painter.drawText(QRectF(rect.left(), rect.top() + 4, rect.width(), kTitleHeight - 6), Qt::AlignCenter,
                      picture.title);
 
@@ -105,7 +120,7 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
         const qreal memoryCell = memoryBand.width() / memorySlices;
         const qreal computeCell = computeBand.width() / computeSlices;
 
-        painter.setPen(QColor(0x30, 0x30, 0x30));
+        painter.setPen(ink.ink);
         painter.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("GPU %1").arg(gpu + 1));
         // free slices: hatched (only those no instance covers)
         std::vector<bool> memoryUsed(size_t(memorySlices), false), computeUsed(size_t(computeSlices), false);
@@ -119,8 +134,8 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
             for (int s = computeStart; s < std::min(computeSlices, computeStart + compute); ++s)
                 computeUsed[size_t(s)] = true;
         }
-        painter.setPen(QPen(QColor(0xc8, 0xc8, 0xc8), 0.8));
-        painter.setBrush(QBrush(QColor(0xb0, 0xb0, 0xb0), Qt::BDiagPattern));
+        painter.setPen(QPen(ink.grid, 0.8));
+        painter.setBrush(QBrush(ink.muted, Qt::BDiagPattern));
         for (int s = 0; s < memorySlices; ++s)
             if (!memoryUsed[size_t(s)])
                 painter.drawRect(QRectF(memoryBand.left() + s * memoryCell, memoryBand.top(), memoryCell, memoryBand.height()));
@@ -145,12 +160,9 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
             painter.drawRect(memoryBlock);
             painter.drawRect(computeBlock);
             painter.setPen(QColor(0x15, 0x15, 0x15));
-            const QString text = instance.tenant.empty()
-                                     ? QString::fromStdString(instance.profile)
-                                     : QStringLiteral("%1 · %2").arg(QString::fromStdString(instance.tenant),
-                                                                     QString::fromStdString(instance.profile));
             painter.drawText(memoryBlock.adjusted(3, 0, -3, 0), Qt::AlignCenter,
-                             metrics.elidedText(text, Qt::ElideRight, memoryBlock.width() - 6));
+                             migBlockLabel(metrics, QString::fromStdString(instance.tenant),
+                                           QString::fromStdString(instance.profile), memoryBlock.width() - 6));
         }
         if (gpu == picture.selected) {
             painter.setPen(QPen(QColor(0x1f, 0x6f, 0xd1), 2.0));
@@ -161,7 +173,7 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
 
     // legend
     const QRectF legend(rect.left() + 8, rect.bottom() - kLegendHeight + 2, rect.width() - 16, kLegendHeight - 4);
-    painter.setPen(QColor(0x40, 0x40, 0x40));
+    painter.setPen(ink.muted);
     painter.drawText(legend, Qt::AlignLeft | Qt::AlignVCenter,
                      QObject::tr("Each row: %1 memory slices (top) and %2 compute slices (bottom); blocks are MIG "
                                  "instances (tenant · profile); hatched = free.")

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "common/chartexport.h"
 #include "engine/mig.h"
 
+#include <QFontMetricsF>
 #include <QRectF>
 #include <QString>
 #include <vector>
@@ -20,7 +22,10 @@ struct MigLayoutPicture {
     int selected = -1;                      // highlighted GPU
 };
 
-void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture);
+void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture, const FigureInk &ink);
+// A block's label "tenant · profile" in `width`: whole when it fits, else the tenant shortened in
+// the middle ("tool…-01 · 1g.10gb"), else the profile alone, cut at the end.
+QString migBlockLabel(const QFontMetricsF &metrics, const QString &tenant, const QString &profile, qreal width);
 // Index of the GPU row at `pos` in a picture painted into `rect`, or -1.
 int migGpuAt(const QRectF &rect, const MigLayoutPicture &picture, const QPointF &pos);
 // Height that shows every GPU in one column at a readable size.

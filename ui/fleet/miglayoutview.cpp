@@ -2,6 +2,8 @@
 
 #include "common/chartexport.h"
 
+#include "common/theme.h"
+
 #include <QContextMenuEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -37,14 +39,16 @@ ChartFigure MigLayoutView::figure(const QString &caption) const
     ChartFigure f;
     f.title = picture.title;
     f.caption = caption;
-    f.paint = [picture](QPainter &painter, const QRectF &rect) { paintMigLayouts(painter, rect, picture); };
+    f.paint = [picture](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
+        paintMigLayouts(painter, rect, picture, ink);
+    };
     return f;
 }
 
 void MigLayoutView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintMigLayouts(painter, rect(), m_picture);
+    paintMigLayouts(painter, rect(), m_picture, figureInk(chartTheme()));
 }
 
 void MigLayoutView::mousePressEvent(QMouseEvent *event)

@@ -151,12 +151,12 @@ QColor tierColor(PoolTier tier)
     return Qt::gray;
 }
 
-void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioResult &result)
+void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioResult &result, const FigureInk &colours)
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.fillRect(rect, Qt::white);
-    const QColor ink(0x2c, 0x3e, 0x50), muted(0x6b, 0x77, 0x85), grid(0xe3, 0xe7, 0xeb);
+    painter.fillRect(rect, colours.paper);
+    const QColor ink = colours.ink, muted = colours.muted, grid = colours.grid;
 
     QFont titleFont = painter.font();
     titleFont.setPointSizeF(12);
@@ -316,7 +316,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                                   .arg(int(peakHour % 24), 2, 10, QLatin1Char('0'));
         const qreal width = QFontMetricsF(bold).horizontalAdvance(label) + 12;
         const QRectF labelRect(plot.right() - width - 4, y - 18, width, 16);
-        painter.fillRect(labelRect, QColor(255, 255, 255, 220));
+        painter.fillRect(labelRect, colours.backdrop);
         painter.setPen(red);
         painter.drawText(labelRect, Qt::AlignCenter, label);
     }
@@ -400,7 +400,9 @@ ChartFigure scenarioDiagramFigure(const ScenarioResult &result)
     figure.caption = QObject::tr("GPUs per hour on the day of the peak. Static pools (owned or reserved) are paid "
                                  "every hour: tint = provisioned, solid = in use. Elastic pools run only the GPUs "
                                  "the overflow needs, inside the dashed outline of their cap.");
-    figure.paint = [result](QPainter &painter, const QRectF &rect) { paintScenarioDiagram(painter, rect, result); };
+    figure.paint = [result](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
+        paintScenarioDiagram(painter, rect, result, ink);
+    };
     return figure;
 }
 

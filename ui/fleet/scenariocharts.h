@@ -26,7 +26,8 @@ QColor tierColor(engine::PoolTier tier);
 // a dashed peak-demand line, and a legend giving each pool's GPUs, GPU type, tier,
 // partitioning, utilization and cost per month. Custom painted.
 ChartFigure scenarioDiagramFigure(const engine::ScenarioResult &result);
-void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const engine::ScenarioResult &result);
+void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const engine::ScenarioResult &result,
+                          const FigureInk &ink);
 
 // Grouped bars of cost per 30-day month by tier, one group per scenario (2–4 results of one
 // currency; one result gives one group).

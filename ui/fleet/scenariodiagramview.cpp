@@ -2,6 +2,8 @@
 
 #include "scenariocharts.h"
 
+#include "common/theme.h"
+
 #include <QContextMenuEvent>
 #include <QPainter>
 
@@ -31,13 +33,14 @@ std::optional<ChartFigure> ScenarioDiagramView::figure() const
 void ScenarioDiagramView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
+    const FigureInk ink = figureInk(chartTheme());
     if (!m_result) {
-        painter.fillRect(rect(), Qt::white);
-        painter.setPen(QColor(0x6b, 0x77, 0x85));
+        painter.fillRect(rect(), ink.paper);
+        painter.setPen(ink.muted);
         painter.drawText(rect(), Qt::AlignCenter, tr("Select or create a scenario to see its fleet."));
         return;
     }
-    paintScenarioDiagram(painter, rect(), *m_result);
+    paintScenarioDiagram(painter, rect(), *m_result, ink);
 }
 
 void ScenarioDiagramView::contextMenuEvent(QContextMenuEvent *event)

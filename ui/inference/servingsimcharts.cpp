@@ -1,5 +1,7 @@
 #include "servingsimcharts.h"
 
+#include "common/theme.h"
+
 #include "common/chartstyle.h"
 #include "common/format.h"
 
@@ -139,12 +141,12 @@ QString timeText(double seconds)
 
 } // namespace
 
-void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &strip)
+void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &strip, const FigureInk &colours)
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    painter.fillRect(rect, Qt::white);
-    const QColor ink(0x2c, 0x3e, 0x50), muted(0x6b, 0x77, 0x85);
+    painter.fillRect(rect, colours.paper);
+    const QColor ink = colours.ink, muted = colours.muted;
 
     QFont titleFont = painter.font();
     titleFont.setPointSizeF(12);
@@ -231,7 +233,7 @@ void PaintedFigureView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
     if (m_figure.paint)
-        renderFigure(painter, QRectF(rect()), m_figure);
+        renderFigure(painter, QRectF(rect()), m_figure, chartTheme());
 }
 
 void PaintedFigureView::contextMenuEvent(QContextMenuEvent *event)

@@ -44,7 +44,7 @@ struct HeatStrip {
     double maxValue = 1;
     bool percent = false;
 };
-void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &strip);
+void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &strip, const FigureInk &ink);
 
 // A view of a custom-painted figure with the Export and Copy menu of a chart.
 class PaintedFigureView : public QWidget {

@@ -713,7 +713,7 @@ void ServingSimPage::updateCharts()
         m_attainmentChart->setFigure(emptyFigure(tr("SLO attainment vs replicas"), why));
         HeatStrip empty;
         empty.title = tr("Requests in flight per replica over time");
-        strip->setFigure({empty.title, QString(), {}, [empty](QPainter &p, const QRectF &r) { paintHeatStrip(p, r, empty); }});
+        strip->setFigure({empty.title, QString(), {}, [empty](QPainter &p, const QRectF &r, const FigureInk &ink) { paintHeatStrip(p, r, empty, ink); }});
         return;
     }
     const Results &r = *m_results;
@@ -812,7 +812,9 @@ void ServingSimPage::updateCharts()
     const QString stripCaption = tr("%1 replicas, %2; darker is busier, and a row darker than the others is a hot spot.")
                                      .arg(c.replicas)
                                      .arg(r.setup);
-    strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect) { paintHeatStrip(p, rect, heat); }});
+    strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect, const FigureInk &ink) {
+        paintHeatStrip(p, rect, heat, ink);
+    }});
 }
 
 void ServingSimPage::updateTable()

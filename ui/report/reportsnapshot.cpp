@@ -97,8 +97,8 @@ store::ReportItem reportItemFromFigure(const ChartFigure &figure)
     if (bare.paint) {
         const auto paint = figure.paint;
         // Its own title band is drawn above the view box, where the deck clips it off.
-        bare.paint = [paint](QPainter &painter, const QRectF &rect) {
-            paint(painter, rect.adjusted(0, -kPaintedTitleHeight, 0, 0));
+        bare.paint = [paint](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
+            paint(painter, rect.adjusted(0, -kPaintedTitleHeight, 0, 0), ink);
         };
     }
     if (bare.build) {
