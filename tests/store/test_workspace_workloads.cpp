@@ -34,6 +34,7 @@ const QString kPlanningTables = QStringLiteral("'training_job', 'scenario', 'rep
 void downgradeToVersion3(const QString &path)
 {
     RawDatabase raw(path);
+    raw.exec(QStringLiteral("DROP TABLE scenario_history"));
     raw.exec(QStringLiteral("DROP TABLE training_job"));
     raw.exec(QStringLiteral("DROP TABLE scenario"));
     raw.exec(QStringLiteral("DROP TABLE report_item"));
@@ -134,13 +135,13 @@ TEST_CASE("opening a schema 3 workspace adds the training, scenario and report t
     REQUIRE(tableCount(path, kPlanningTables) == 0);
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 4);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         REQUIRE(workspace.workloads().size() == 1);
         CHECK(workspace.workloads().front().name == "kept");
     }
     CHECK(tableCount(path, kPlanningTables) == 3);
     RawDatabase raw(path);
-    CHECK(raw.schemaVersion() == 4);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
 }
 
 TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2", "[workspace][file]")
