@@ -85,6 +85,7 @@ MainWindow::MainWindow(std::unique_ptr<store::Workspace> workspace, QWidget *par
     buildNavigator();
     buildPages();
     buildMenus();
+    watchWorkspace();
     updateTitle();
     resize(1440, 900);
     showPage(QStringLiteral("KV & concurrency"));
@@ -320,6 +321,7 @@ bool MainWindow::openWorkspace(const QString &path)
     m_workspace.swap(next);
     buildPages();
     next.reset();
+    watchWorkspace();
     updateTitle();
     if (!showPage(current))
         showPage(QStringLiteral("KV & concurrency"));
@@ -382,6 +384,18 @@ void MainWindow::saveWorkspaceAs()
         return;
     }
     openWorkspace(path);
+}
+
+void MainWindow::watchWorkspace()
+{
+    // On a team server, pages follow other people's edits (NOTIFY, or polling every 1.5 s).
+    if (!m_workspace->isServer())
+        return;
+    try {
+        m_workspace->watchForChanges(1500);
+    } catch (const store::StoreError &e) {
+        statusBar()->showMessage(tr("Changes by others are not followed: %1").arg(e.message()), 8000);
+    }
 }
 
 void MainWindow::updateTitle()

@@ -81,6 +81,8 @@ private:
     void newWorkspace();
     void chooseWorkspace();
     void saveWorkspaceAs();
+    // Makes a server workspace's change signals follow other programs' edits.
+    void watchWorkspace();
     void updateTitle();
 
     std::unique_ptr<store::Workspace> m_workspace;
