@@ -32,6 +32,10 @@
 #include <QUuid>
 #include <atomic>
 #include <map>
+#ifdef Q_OS_UNIX
+#include <pwd.h>
+#include <unistd.h>
+#endif
 #include <set>
 
 // Q_INIT_RESOURCE declares a global symbol, so it must be used outside any namespace.
@@ -94,6 +98,11 @@ QString osUserName()
         if (!name.isEmpty())
             return name;
     }
+#ifdef Q_OS_UNIX
+    // Services and containers often run without USER set: ask the password database.
+    if (const passwd *account = ::getpwuid(::geteuid()); account && account->pw_name)
+        return QString::fromLocal8Bit(account->pw_name);
+#endif
     return QStringLiteral("unknown");
 }
 

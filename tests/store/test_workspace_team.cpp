@@ -176,7 +176,7 @@ TEST_CASE("a training job save based on an old version is refused", "[workspace]
     CHECK(bob.saveTrainingJob(job("pretrain", 3e12), 2) == 3);
 }
 
-TEST_CASE("of two writers saving the same version at once exactly one wins", "[workspace]")
+TEST_CASE("writers saving the same version at once: each save applied or refused, none lost", "[workspace]")
 {
     WorkspaceLocation location;
     { Workspace(location.path()).saveScenario(plan("race"), 0); }

@@ -37,6 +37,7 @@ ScenarioHistoryDialog::ScenarioHistoryDialog(const store::Workspace &workspace, 
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
     for (int row = 0; row < int(versions.size()); ++row) {
         const store::ScenarioVersion &v = versions[size_t(row)];
         auto *version = new QTableWidgetItem(row == 0 ? tr("%1 (current)").arg(v.version) : QString::number(v.version));
@@ -47,7 +48,9 @@ ScenarioHistoryDialog::ScenarioHistoryDialog(const store::Workspace &workspace, 
         m_table->setItem(row, 1, new QTableWidgetItem(when.isValid() ? when.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
                                                                      : v.changedAt));
         m_table->setItem(row, 2, new QTableWidgetItem(v.changedBy.isEmpty() ? tr("(not recorded)") : v.changedBy));
-        m_table->setItem(row, 3, new QTableWidgetItem(v.description));
+        auto *description = new QTableWidgetItem(v.description);
+        description->setToolTip(v.description);
+        m_table->setItem(row, 3, description);
     }
     layout->addWidget(m_table, 1);
 
