@@ -46,7 +46,7 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
-    if (version < 5) {
+    if (version < Workspace::kSchemaVersion) {  // the change tracking step is the last
         raw.exec(QStringLiteral("DROP TABLE scenario_history"));
         raw.exec(QStringLiteral("ALTER TABLE scenario DROP COLUMN updated_by"));
         raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));

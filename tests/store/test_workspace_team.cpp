@@ -287,7 +287,7 @@ TEST_CASE("writes record the database role on a server and the OS user for a fil
     CHECK(raw.scalar(QStringLiteral("SELECT updated_by FROM training_job")).toString() == workspace.userName());
 }
 
-TEST_CASE("opening a schema 4 workspace keeps its scenarios and starts their history", "[workspace][file]")
+TEST_CASE("opening a workspace from before change tracking keeps its scenarios and starts their history", "[workspace][file]")
 {
     WorkspaceLocation location(QStringLiteral("v4.headroom"));
     {
@@ -301,7 +301,8 @@ TEST_CASE("opening a schema 4 workspace keeps its scenarios and starts their his
         raw.exec(QStringLiteral("DROP TABLE scenario_history"));
         raw.exec(QStringLiteral("ALTER TABLE scenario DROP COLUMN updated_by"));
         raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));
-        raw.exec(QStringLiteral("PRAGMA user_version = 4"));
+        // The schema before the change tracking step, which is the last one.
+        raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(Workspace::kSchemaVersion - 1));
     }
     Workspace workspace(location.path());
     CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
