@@ -10,6 +10,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <limits>
 
 namespace headroom::cli {
 
@@ -18,6 +19,8 @@ namespace {
 const char kUsage[] = R"(usage: headroom scenario list [--json]
        headroom scenario evaluate NAME [--json]
        headroom scenario compare NAME NAME [NAME [NAME]] [--json]
+       headroom scenario history NAME [--json]
+       headroom scenario restore NAME --version N
 
 Fleet scenarios of the workspace (DESIGN §3.9): GPU pools — a static base (owned or
 reserved; exclusive, MIG, time-sliced or MPS) and an elastic top (on-demand or spot) —
@@ -28,14 +31,19 @@ serving workloads and training jobs at a rate card's prices.
              demand), exact cost per day, per 30-day month and over the term, and warnings
              (missing workloads or rate cards, unpriced GPUs, lead times, packing advice)
   compare    2–4 scenarios side by side, deltas against the first
+  history    every kept version of a scenario, newest first: who saved it (the database
+             role on a server, the OS user for a file) and when (UTC)
+  restore    saves version N's document again, as a new version (the history keeps all)
 
 Options:
   --json     print JSON instead of a table
+  --version  the version to restore (see scenario history)
 
 JSON keys (evaluate): pools [{name, gpu, tier, gpus, utilization, role, partitioning,
 priced, cost_per_day, cost_per_month}], cost_per_day, cost_per_month, cost_over_term,
 currency, warnings [str]; money as exact decimal strings rounded to cents ("4227.07").
-(list): scenarios [{name, description, author, version, updated_at}].
+(list): scenarios [{name, description, author, version, updated_at, updated_by}].
+(history): scenario, versions [{version, changed_by, changed_at, description}].
 (compare): scenarios [str], metrics [{key, label, unit, values [str], deltas [str]}].
 )";
 
@@ -68,6 +76,7 @@ int runList(const Args &args, Context &context)
             o.insert(QStringLiteral("author"), s.author);
             o.insert(QStringLiteral("version"), qint64(s.version));
             o.insert(QStringLiteral("updated_at"), s.updatedAt);
+            o.insert(QStringLiteral("updated_by"), s.updatedBy);
             list.append(o);
         }
         context.out() << jsonText(QJsonObject{{QStringLiteral("scenarios"), list}});
@@ -80,11 +89,12 @@ int runList(const Args &args, Context &context)
     Table table({{QStringLiteral("Scenario")},
                  {QStringLiteral("Version"), Table::Align::Right},
                  {QStringLiteral("Updated (UTC)")},
+                 {QStringLiteral("By")},
                  {QStringLiteral("Author")},
                  {QStringLiteral("Description")}});
     for (const store::ScenarioSummary &s : summaries)
         table.addRow({s.name, QString::number(s.version), s.updatedAt.left(16).replace(QLatin1Char('T'), QLatin1Char(' ')),
-                      s.author, s.description});
+                      s.updatedBy, s.author, s.description});
     table.write(context.out());
     return 0;
 }
@@ -274,11 +284,62 @@ int runCompare(const Args &args, Context &context)
     return 0;
 }
 
+QString scenarioName(const Args &args, const QString &action)
+{
+    if (args.positionals().size() != 2)
+        throw UsageError(QStringLiteral("scenario %1: give one scenario name (see headroom scenario --help)").arg(action));
+    return args.positionals().at(1);
+}
+
+int runHistory(const Args &args, Context &context)
+{
+    const QString name = scenarioName(args, QStringLiteral("history"));
+    findScenario(context.workspace(), name);  // an unknown name is a usage error with suggestions
+    const auto versions = context.workspace().scenarioHistory(name);
+    if (args.has(QStringLiteral("json"))) {
+        QJsonArray list;
+        for (const store::ScenarioVersion &v : versions) {
+            QJsonObject o;
+            o.insert(QStringLiteral("version"), qint64(v.version));
+            o.insert(QStringLiteral("changed_by"), v.changedBy);
+            o.insert(QStringLiteral("changed_at"), v.changedAt);
+            o.insert(QStringLiteral("description"), v.description);
+            list.append(o);
+        }
+        context.out() << jsonText(QJsonObject{{QStringLiteral("scenario"), name}, {QStringLiteral("versions"), list}});
+        return 0;
+    }
+    Table table({{QStringLiteral("Version"), Table::Align::Right},
+                 {QStringLiteral("Changed (UTC)")},
+                 {QStringLiteral("By")},
+                 {QStringLiteral("Description")}});
+    for (const store::ScenarioVersion &v : versions)
+        table.addRow({QString::number(v.version), v.changedAt.left(19).replace(QLatin1Char('T'), QLatin1Char(' ')),
+                      v.changedBy.isEmpty() ? QStringLiteral("—") : v.changedBy, v.description});
+    table.write(context.out());
+    return 0;
+}
+
+int runRestore(const Args &args, Context &context)
+{
+    const QString name = scenarioName(args, QStringLiteral("restore"));
+    const auto version = args.integer(QStringLiteral("version"), 1, std::numeric_limits<qint64>::max());
+    if (!version)
+        throw UsageError(QStringLiteral("scenario restore: give the version to restore with --version N "
+                                        "(see headroom scenario history %1)")
+                             .arg(name));
+    findScenario(context.workspace(), name);
+    const int64_t restored = context.workspace().restoreScenario(name, *version);
+    context.out() << "Restored scenario " << name << " to version " << *version << "'s document as version "
+                  << restored << ".\n";
+    return 0;
+}
+
 int runScenario(const QStringList &argList, Context &context)
 {
-    const Args args(argList, {{QStringLiteral("json"), false}});
+    const Args args(argList, {{QStringLiteral("json"), false}, {QStringLiteral("version"), true}});
     if (args.positionals().isEmpty())
-        throw UsageError(QStringLiteral("scenario: give an action: list, evaluate or compare"));
+        throw UsageError(QStringLiteral("scenario: give an action: list, evaluate, compare, history or restore"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("list"))
         return runList(args, context);
@@ -286,7 +347,12 @@ int runScenario(const QStringList &argList, Context &context)
         return runEvaluate(args, context);
     if (action == QLatin1String("compare"))
         return runCompare(args, context);
-    throw UsageError(QStringLiteral("scenario: unknown action '%1'; known: list, evaluate, compare").arg(action));
+    if (action == QLatin1String("history"))
+        return runHistory(args, context);
+    if (action == QLatin1String("restore"))
+        return runRestore(args, context);
+    throw UsageError(QStringLiteral("scenario: unknown action '%1'; known: list, evaluate, compare, history, restore")
+                         .arg(action));
 }
 
 } // namespace
@@ -306,7 +372,7 @@ engine::Scenario findScenario(const store::Workspace &workspace, const QString &
 Command scenarioCommand()
 {
     return {QStringLiteral("scenario"),
-            QStringLiteral("list, evaluate or compare fleet scenarios: GPUs per pool, utilization, money, warnings"),
+            QStringLiteral("list, evaluate, compare fleet scenarios (GPUs per pool, utilization, money, warnings); their history and restore"),
             QString::fromUtf8(kUsage), &runScenario};
 }
 

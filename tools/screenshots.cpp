@@ -13,6 +13,7 @@
 #include "ui/report/reportdeck.h"
 #include "ui/report/reportpage.h"
 #include "ui/fleet/scenariodeck.h"
+#include "ui/fleet/scenariohistorydialog.h"
 #include "ui/fleet/scenariospage.h"
 #include "ui/inference/sizingpage.h"
 #include "ui/training/trainingjobspage.h"
@@ -272,6 +273,20 @@ int main(int argc, char *argv[])
         std::printf("%s\n", qPrintable(path));
     };
     grabPage(QStringLiteral("page-scenarios"));
+    {
+        // The History dialog after two more saves of the selected scenario.
+        store::Workspace &workspace = window.workspace();
+        engine::Scenario edited = *workspace.scenario(QStringLiteral("Chatbot core + flex"));
+        const int64_t version = workspace.scenarioSummary(QStringLiteral("Chatbot core + flex"))->version;
+        edited.description += " Reviewed by finance.";
+        workspace.saveScenario(edited, workspace.saveScenario(*workspace.scenario(QStringLiteral("Chatbot core + flex")), version));
+        ui::ScenarioHistoryDialog history(workspace, QStringLiteral("Chatbot core + flex"), &window);
+        history.show();
+        QApplication::processEvents();
+        const QString path = out.filePath(QStringLiteral("dialog-scenario-history%1.png").arg(suffix));
+        history.grab().save(path);
+        std::printf("%s\n", qPrintable(path));
+    }
     scenarios->setCompared({QStringLiteral("Support bot static"), QStringLiteral("Support bot elastic"),
                             QStringLiteral("Code fleet 64 GPUs")});
     tabs->setCurrentIndex(1);

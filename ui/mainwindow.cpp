@@ -19,6 +19,7 @@
 #include "inference/workloadspage.h"
 #include "store/demoworkspace.h"
 #include "store/storeerror.h"
+#include "store/serverurl.h"
 #include "store/workspace.h"
 #include "common/settings.h"
 #include "common/theme.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(std::unique_ptr<store::Workspace> workspace, QWidget *par
     buildNavigator();
     buildPages();
     buildMenus();
+    watchWorkspace();
     updateTitle();
     resize(1440, 900);
     // The size, place and navigator width the window had when it was last closed.
@@ -208,6 +210,7 @@ void MainWindow::buildMenus()
     // The platform's Save As keys; some platforms have none, then the common Ctrl+Shift+S.
     const QList<QKeySequence> saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
     saveAs->setShortcuts(saveAsKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(tr("Ctrl+Shift+S"))} : saveAsKeys);
+    file->addAction(tr("Connect to &Server…"), this, &MainWindow::connectToServerWithDialog);
     file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace)
         ->setToolTip(tr("A complete example: workloads and fleet scenarios to explore (rebuilt each time)"));
     file->addSeparator();
@@ -354,15 +357,70 @@ bool MainWindow::openWorkspace(const QString &path)
         Dialogs::warning(this, tr("Cannot open workspace"), e.message());
         return false;
     }
+    adoptWorkspace(std::move(next));
+    return true;
+}
+
+void MainWindow::adoptWorkspace(std::unique_ptr<store::Workspace> next)
+{
     const QString current = m_navigator->currentItem() ? m_navigator->currentItem()->text(0) : QString();
     m_undoStack->clear();
     m_workspace.swap(next);
     buildPages();
     next.reset();
+    watchWorkspace();
     updateTitle();
     settings::addRecentWorkspace(m_workspace->path());
     if (!showPage(current))
         showPage(QStringLiteral("KV & concurrency"));
+}
+
+bool MainWindow::connectToServerWithDialog()
+{
+    const QString url = Dialogs::textInput(
+        this, tr("Connect to Server"),
+        tr("Team workspace URL (postgresql://user@host:port/database); the password comes from ~/.pgpass "
+           "or is asked for next:"),
+        m_workspace->isServer() ? m_workspace->path() : QStringLiteral("postgresql://"));
+    if (url.trimmed().isEmpty())
+        return false;
+    return connectToServer(url.trimmed());
+}
+
+bool MainWindow::connectToServer(const QString &url)
+{
+    if (!store::isServerUrl(url)) {
+        Dialogs::warning(this, tr("Connect to Server"),
+                         tr("“%1” is not a server URL: give postgresql://user@host:port/database.").arg(url));
+        return false;
+    }
+    store::ServerCredentials credentials;
+    std::unique_ptr<store::Workspace> next;
+    try {
+        next = std::make_unique<store::Workspace>(url, credentials);
+    } catch (const store::StoreError &first) {
+        // The server wants a password libpq could not find: ask once, for this connection only.
+        const bool needsPassword = first.message().contains(QLatin1String("asks for a password"))
+                                   || first.message().contains(QLatin1String("refused the password"));
+        if (!needsPassword) {
+            Dialogs::warning(this, tr("Cannot connect to the server"), first.message());
+            return false;
+        }
+        credentials.password = Dialogs::passwordInput(
+            this, tr("Connect to Server"),
+            tr("Password for %1 (used for this connection only, never stored):").arg(store::parseServerUrl(url).url()));
+        if (credentials.password.isEmpty())
+            return false;
+        try {
+            next = std::make_unique<store::Workspace>(url, credentials);
+        } catch (const store::StoreError &second) {
+            credentials.password.fill(QLatin1Char('\0'));
+            Dialogs::warning(this, tr("Cannot connect to the server"), second.message());
+            return false;
+        }
+        credentials.password.fill(QLatin1Char('\0'));
+    }
+    adoptWorkspace(std::move(next));
     return true;
 }
 
@@ -435,7 +493,7 @@ void MainWindow::rebuildRecentMenu()
         label.replace(QLatin1Char('&'), QLatin1String("&&"));
         QAction *action = m_recentMenu->addAction(
             ++number < 10 ? QStringLiteral("&%1 %2").arg(number).arg(label) : label, this,
-            [this, path] { openWorkspace(path); });
+            [this, path, server] { server ? connectToServer(path) : openWorkspace(path); });
         if (!server && !QFileInfo::exists(path)) {
             action->setEnabled(false);
             action->setToolTip(tr("%1 no longer exists").arg(path));
@@ -490,6 +548,7 @@ void MainWindow::updateChartActions(bool menuOpen)
     const bool hasChart = !menuOpen || (page && page->currentFigure().has_value());
     for (QAction *action : m_chartActions)
         action->setEnabled(hasChart);
+    file->addAction(tr("Connect to &Server…"), this, &MainWindow::connectToServerWithDialog);
 }
 
 void MainWindow::updateTitle()

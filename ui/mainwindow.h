@@ -65,6 +65,11 @@ public:
     bool showPage(const QString &title);
     // Replaces the open workspace; on failure keeps the current one and says why.
     bool openWorkspace(const QString &path);
+    // File ▸ Connect to Server…: asks for a postgresql:// URL, then for a password when the
+    // server wants one that ~/.pgpass does not give (used for this connection only, never
+    // stored), and opens the team workspace there; on failure keeps the current one and says why.
+    bool connectToServerWithDialog();
+    bool connectToServer(const QString &url);
     // Builds a fresh demo workspace and opens it on the Scenarios page (File ▸ Open Demo
     // Workspace, `headroom --demo`); on failure keeps the current one and says why.
     bool openDemoWorkspace();
@@ -92,6 +97,10 @@ private:
     void newWorkspace();
     void chooseWorkspace();
     void saveWorkspaceAs();
+    // Puts `next` in place of the open workspace and rebuilds the pages.
+    void adoptWorkspace(std::unique_ptr<store::Workspace> next);
+    // Makes a server workspace's change signals follow other programs' edits.
+    void watchWorkspace();
     void updateTitle();
     void showShortcuts();
     void updateChartActions(bool menuOpen);

@@ -212,6 +212,60 @@ void addWorkloadGoodputSource(const QSqlDatabase &db, const QString &path)
                   path, QStringLiteral("cannot add the goodput source to the workload table"));
 }
 
+// Schema 6: who changed what. `scenario` and `training_job` rows record the author of their
+// last change (`updated_by`: the database role on a server, the OS user for a file); every
+// version of every scenario is kept in `scenario_history` (body, author, UTC time), seeded
+// with the current versions. On a server, statement triggers count the changes of each table
+// in `headroom_changes` and announce the table's name on the `headroom_changes` channel
+// (NOTIFY), so other programs refresh their pages; the counter and triggers are the server's
+// own and are not copied by push or pull. Self-contained: everything schema 6 adds is here.
+void addChangeTracking(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot add change tracking (schema 6)");
+    execStatement(db, QStringLiteral("ALTER TABLE scenario ADD COLUMN updated_by TEXT NOT NULL DEFAULT ''"),
+                  path, what);
+    execStatement(db, QStringLiteral("ALTER TABLE training_job ADD COLUMN updated_by TEXT NOT NULL DEFAULT ''"),
+                  path, what);
+    execStatement(db, QStringLiteral("CREATE TABLE scenario_history ("
+                                     "name TEXT NOT NULL, "
+                                     "version INTEGER NOT NULL, "
+                                     "changed_by TEXT NOT NULL, "
+                                     "changed_at TEXT NOT NULL, "
+                                     "body TEXT NOT NULL, "
+                                     "PRIMARY KEY (name, version))"),
+                  path, what);
+    execStatement(db, QStringLiteral("INSERT INTO scenario_history (name, version, changed_by, changed_at, body) "
+                                     "SELECT name, version, updated_by, updated_at, body FROM scenario"),
+                  path, what);
+    if (!isServer(db))
+        return;
+    execStatement(db, QStringLiteral("CREATE TABLE headroom_changes ("
+                                     "table_name TEXT PRIMARY KEY, "
+                                     "counter BIGINT NOT NULL)"),
+                  path, what);
+    execStatement(db, QStringLiteral(
+                          "CREATE FUNCTION headroom_note_change() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                          "BEGIN "
+                          "INSERT INTO headroom_changes (table_name, counter) VALUES (TG_TABLE_NAME, 1) "
+                          "ON CONFLICT (table_name) DO UPDATE SET counter = headroom_changes.counter + 1; "
+                          "PERFORM pg_notify('headroom_changes', TG_TABLE_NAME); "
+                          "RETURN NULL; "
+                          "END $$"),
+                  path, what);
+    const QStringList watched = {
+        QStringLiteral("workspace_info"), QStringLiteral("gpu"),          QStringLiteral("model"),
+        QStringLiteral("rate_card"),      QStringLiteral("demand_series"), QStringLiteral("demand_point"),
+        QStringLiteral("workload"),       QStringLiteral("training_job"), QStringLiteral("scenario"),
+        QStringLiteral("report_item"),
+    };
+    for (const QString &table : watched)
+        execStatement(db, QStringLiteral("CREATE TRIGGER headroom_note_%1 AFTER INSERT OR UPDATE OR DELETE "
+                                         "OR TRUNCATE ON %1 FOR EACH STATEMENT "
+                                         "EXECUTE FUNCTION headroom_note_change()")
+                              .arg(table),
+                      path, what);
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -224,6 +278,7 @@ const MigrationStep kSteps[] = {
     {3, &createWorkloadTable},
     {4, &createPlanningTables},
     {5, &addWorkloadGoodputSource},
+    {6, &addChangeTracking},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

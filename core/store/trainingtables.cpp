@@ -15,7 +15,7 @@ namespace headroom::store {
 namespace {
 
 const QStringList kColumns = {QStringLiteral("name"), QStringLiteral("version"), QStringLiteral("created_at"),
-                              QStringLiteral("updated_at"), QStringLiteral("body")};
+                              QStringLiteral("updated_at"), QStringLiteral("body"), QStringLiteral("updated_by")};
 
 QString selectSql(bool byName)
 {
@@ -36,6 +36,7 @@ TrainingJobRecord recordFromRow(const QSqlQuery &query, const QString &path)
     record.version = query.value(1).toLongLong();
     record.createdAt = query.value(2).toString();
     record.updatedAt = query.value(3).toString();
+    record.updatedBy = query.value(5).toString();
     return record;
 }
 
@@ -70,17 +71,40 @@ std::optional<TrainingJobRecord> TrainingTables::record(const QString &name) con
     return recordFromRow(query, m_path);
 }
 
+namespace {
+
+void bindRecord(QSqlQuery &query, const TrainingJobRecord &record)
+{
+    query.bindValue(QStringLiteral(":name"), QString::fromStdString(record.job.name));
+    query.bindValue(QStringLiteral(":version"), qlonglong(record.version));
+    query.bindValue(QStringLiteral(":created_at"), record.createdAt);
+    query.bindValue(QStringLiteral(":updated_at"), record.updatedAt);
+    query.bindValue(QStringLiteral(":updated_by"), record.updatedBy);
+    query.bindValue(QStringLiteral(":body"),
+                    QString::fromUtf8(QJsonDocument(trainingJobToJson(record.job)).toJson(QJsonDocument::Compact)));
+}
+
+} // namespace
+
+bool TrainingTables::updateIfVersion(const TrainingJobRecord &record, int64_t loadedVersion) const
+{
+    const QString name = QString::fromStdString(record.job.name);
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("UPDATE training_job SET version = :version, created_at = :created_at, "
+                                 "updated_at = :updated_at, updated_by = :updated_by, body = :body "
+                                 "WHERE name = :name AND version = :loaded_version"));
+    bindRecord(query, record);
+    query.bindValue(QStringLiteral(":loaded_version"), qlonglong(loadedVersion));
+    execPrepared(query, m_path, QStringLiteral("cannot save training job \"%1\"").arg(name));
+    return query.numRowsAffected() > 0;
+}
+
 void TrainingTables::upsertRecord(const TrainingJobRecord &record) const
 {
     const QString name = QString::fromStdString(record.job.name);
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(upsertSql(QStringLiteral("training_job"), kColumns, {QStringLiteral("name")}));
-    query.bindValue(QStringLiteral(":name"), name);
-    query.bindValue(QStringLiteral(":version"), qlonglong(record.version));
-    query.bindValue(QStringLiteral(":created_at"), record.createdAt);
-    query.bindValue(QStringLiteral(":updated_at"), record.updatedAt);
-    query.bindValue(QStringLiteral(":body"),
-                    QString::fromUtf8(QJsonDocument(trainingJobToJson(record.job)).toJson(QJsonDocument::Compact)));
+    bindRecord(query, record);
     execPrepared(query, m_path, QStringLiteral("cannot save training job \"%1\"").arg(name));
 }
 

@@ -15,6 +15,7 @@ struct TrainingJobRecord {
     int64_t version = 0;
     QString createdAt;
     QString updatedAt;
+    QString updatedBy;  // who made the last change: database role, or OS user for a file
 };
 
 // SQL access to the `training_job` table of one open connection (schema 4): one row per job,
@@ -28,6 +29,8 @@ public:
 
     // Insert, or replace the row with the same name (all columns as given).
     void upsertRecord(const TrainingJobRecord &record) const;
+    // UPDATE … WHERE name = ? AND version = `loadedVersion`: false when no row matched.
+    bool updateIfVersion(const TrainingJobRecord &record, int64_t loadedVersion) const;
     // Whether a row was deleted.
     bool deleteJob(const QString &name) const;
 

@@ -26,9 +26,16 @@
 #include <QStandardPaths>
 #include <QStringList>
 #include <QThread>
+#include <QTimer>
+#include <QSqlDriver>
 #include <QUrl>
 #include <QUuid>
 #include <atomic>
+#include <map>
+#ifdef Q_OS_UNIX
+#include <pwd.h>
+#include <unistd.h>
+#endif
 #include <set>
 
 // Q_INIT_RESOURCE declares a global symbol, so it must be used outside any namespace.
@@ -81,6 +88,22 @@ void ensureResources()
 {
     static const bool initialised = (initShippedCatalogResources(), true);
     Q_UNUSED(initialised);
+}
+
+// Who edits a workspace file: the OS account.
+QString osUserName()
+{
+    for (const char *variable : {"USER", "LOGNAME", "USERNAME"}) {
+        const QString name = qEnvironmentVariable(variable);
+        if (!name.isEmpty())
+            return name;
+    }
+#ifdef Q_OS_UNIX
+    // Services and containers often run without USER set: ask the password database.
+    if (const passwd *account = ::getpwuid(::geteuid()); account && account->pw_name)
+        return QString::fromLocal8Bit(account->pw_name);
+#endif
+    return QStringLiteral("unknown");
 }
 
 QString nextConnectionName()
@@ -192,6 +215,12 @@ struct Workspace::Private {
     bool readOnly = false;
     bool server = false;
     bool created = false;
+    QString author;              // recorded as updated_by / changed_by of every write
+    QString watchMode;           // "notify", "poll" or ""
+    QTimer *pollTimer = nullptr; // owned by the Workspace
+    qint64 dataVersion = -1;     // SQLite: PRAGMA data_version at the last look
+    std::map<QString, qint64> changeCounters; // server: headroom_changes at the last look
+    bool countersRead = false;                // whether there was a last look
 
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
@@ -425,6 +454,10 @@ void Workspace::Private::openServer(const ServerLocation &location,
     if (needsUpgrade(db, path, serverVersion))
         migrateWorkspace(db, path);
     version = readSchemaVersion(db, path);
+    QSqlQuery role(db);
+    if (!role.exec(QStringLiteral("SELECT current_user")) || !role.next())
+        raiseSqlError(path, QStringLiteral("cannot read the database role"), role.lastError());
+    author = role.value(0).toString();
 }
 
 void Workspace::Private::connectServer(const QString &url, const ServerCredentials &credentials)
@@ -461,6 +494,7 @@ Workspace::Workspace(const QString &path, QObject *parent)
         throw StoreError(QStringLiteral("No workspace file given"));
     d->path = path;
     d->connectionName = nextConnectionName();
+    d->author = osUserName();
     const bool existed = QFileInfo::exists(path);
     d->created = !existed;
     try {
@@ -758,28 +792,133 @@ std::optional<TrainingJobRecord> Workspace::trainingJobRecord(const QString &nam
     return d->trainingTables().record(name);
 }
 
+namespace {
+
+QString utcNow()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+// "2026-12-03 14:05 UTC" from a stored ISO 8601 UTC time.
+QString shownTime(const QString &iso)
+{
+    const QDateTime time = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    return time.isValid() ? time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : iso;
+}
+
+QString byWhom(const QString &who)
+{
+    return who.isEmpty() ? QStringLiteral("someone") : who;
+}
+
+// The refusal of a write based on `loadedVersion` of `kind` "name" (0 = meant to create it)
+// when the stored row is `current` (nullopt = there is none).
+ConflictError conflict(const QString &kind, const QString &name, int64_t loadedVersion,
+                       std::optional<int64_t> currentVersion, const QString &changedBy,
+                       const QString &changedAt)
+{
+    const QString again = QStringLiteral("Your change was not saved: look at the current version "
+                                         "and apply your change again.");
+    if (!currentVersion)
+        return ConflictError(QStringLiteral("%1 \"%2\" was removed by someone else after you opened it "
+                                            "(you had version %3). %4")
+                                 .arg(kind, name)
+                                 .arg(loadedVersion)
+                                 .arg(again),
+                             name, loadedVersion, 0, QString(), QString());
+    if (loadedVersion == 0)
+        return ConflictError(QStringLiteral("%1 \"%2\" was created by %3 at %4 while you were making "
+                                            "yours (version %5). %6")
+                                 .arg(kind, name, byWhom(changedBy), shownTime(changedAt))
+                                 .arg(*currentVersion)
+                                 .arg(again),
+                             name, 0, *currentVersion, changedBy, changedAt);
+    return ConflictError(QStringLiteral("%1 \"%2\" was changed by %3 at %4 after you opened it "
+                                        "(version %5, yours %6). %7")
+                             .arg(kind, name, byWhom(changedBy), shownTime(changedAt))
+                             .arg(*currentVersion)
+                             .arg(loadedVersion)
+                             .arg(again),
+                         name, loadedVersion, *currentVersion, changedBy, changedAt);
+}
+
+ConflictError scenarioConflict(const ScenarioTables &tables, const QString &name, int64_t loadedVersion)
+{
+    const auto current = tables.row(name);
+    if (!current)
+        return conflict(QStringLiteral("Scenario"), name, loadedVersion, std::nullopt, {}, {});
+    return conflict(QStringLiteral("Scenario"), name, loadedVersion, current->summary.version,
+                    current->summary.updatedBy, current->summary.updatedAt);
+}
+
+// Throws ConflictError unless `row` (the stored one, or none) is at `loadedVersion`.
+void requireScenarioVersion(const ScenarioTables &tables, const QString &name,
+                            const std::optional<ScenarioRow> &row, std::optional<int64_t> loadedVersion)
+{
+    if (!loadedVersion)
+        return;
+    const int64_t stored = row ? row->summary.version : 0;
+    if (stored != *loadedVersion)
+        throw scenarioConflict(tables, name, *loadedVersion);
+}
+
+} // namespace
+
 void Workspace::putTrainingJob(const engine::TrainingJob &job)
 {
     d->requireWritable(QStringLiteral("save training job \"%1\"").arg(QString::fromStdString(job.name)));
     requireValidTrainingJob(job);
     {
         SqlTransaction transaction(d->database(), d->path);
-        const TrainingTables tables = d->trainingTables();
-        const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-        TrainingJobRecord record;
-        record.job = job;
-        record.updatedAt = now;
-        if (const auto existing = tables.record(QString::fromStdString(job.name))) {
-            record.version = existing->version + 1;
-            record.createdAt = existing->createdAt;
-        } else {
-            record.version = 1;
-            record.createdAt = now;
-        }
-        tables.upsertRecord(record);
+        const auto existing = d->trainingTables().record(QString::fromStdString(job.name));
+        saveTrainingJobRow(job, existing ? existing->version : 0);
         transaction.commit();
     }
     emit trainingJobsChanged();
+}
+
+int64_t Workspace::saveTrainingJob(const engine::TrainingJob &job, int64_t loadedVersion)
+{
+    d->requireWritable(QStringLiteral("save training job \"%1\"").arg(QString::fromStdString(job.name)));
+    requireValidTrainingJob(job);
+    int64_t version = 0;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        version = saveTrainingJobRow(job, loadedVersion);
+        transaction.commit();
+    }
+    emit trainingJobsChanged();
+    return version;
+}
+
+int64_t Workspace::saveTrainingJobRow(const engine::TrainingJob &job, int64_t loadedVersion)
+{
+    const TrainingTables tables = d->trainingTables();
+    const QString name = QString::fromStdString(job.name);
+    const auto refuse = [&]() {
+        const auto current = tables.record(name);
+        return current ? conflict(QStringLiteral("Training job"), name, loadedVersion, current->version,
+                                  current->updatedBy, current->updatedAt)
+                       : conflict(QStringLiteral("Training job"), name, loadedVersion, std::nullopt, {}, {});
+    };
+    TrainingJobRecord record;
+    record.job = job;
+    record.updatedAt = utcNow();
+    record.updatedBy = d->author;
+    const auto existing = tables.record(name);
+    if ((existing ? existing->version : 0) != loadedVersion)
+        throw refuse();
+    if (existing) {
+        record.version = loadedVersion + 1;
+        record.createdAt = existing->createdAt;
+        if (!tables.updateIfVersion(record, loadedVersion))
+            throw refuse();
+    } else {
+        record.version = 1;
+        record.createdAt = record.updatedAt;
+        tables.upsertRecord(record);
+    }
+    return record.version;
 }
 
 bool Workspace::removeTrainingJob(const QString &name)
@@ -948,11 +1087,6 @@ std::optional<engine::Scenario> Workspace::scenario(const QString &name) const
 
 namespace {
 
-QString utcNow()
-{
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-}
-
 void requireValidScenario(const engine::Scenario &scenario)
 {
     const auto problems = engine::validate(scenario);
@@ -980,50 +1114,93 @@ void Workspace::putScenario(const engine::Scenario &scenario)
     {
         SqlTransaction transaction(d->database(), d->path);
         const ScenarioTables tables = d->scenarioTables();
-        ScenarioRow row;
-        row.summary.name = QString::fromStdString(scenario.name);
-        row.summary.description = QString::fromStdString(scenario.description);
-        row.summary.author = QString::fromStdString(scenario.author);
-        row.summary.updatedAt = utcNow();
-        row.body = scenarioJsonText(scenario);
-        if (const auto existing = tables.row(row.summary.name)) {
-            row.summary.version = existing->summary.version + 1;
-            row.summary.createdAt = existing->summary.createdAt;
-            tables.update(row);
-        } else {
-            row.summary.version = 1;
-            row.summary.createdAt = row.summary.updatedAt;
-            tables.insert(row);
-        }
+        const auto existing = tables.row(QString::fromStdString(scenario.name));
+        // The import overwrites whatever is stored, so it saves over the version it finds.
+        saveScenarioRow(scenario, existing ? existing->summary.version : 0);
         transaction.commit();
     }
     emit scenariosChanged();
 }
 
-void Workspace::renameScenario(const QString &oldName, const QString &newName)
+int64_t Workspace::saveScenario(const engine::Scenario &scenario, int64_t loadedVersion)
+{
+    requireScenarioName(QString::fromStdString(scenario.name));
+    d->requireWritable(QStringLiteral("save scenario \"%1\"").arg(QString::fromStdString(scenario.name)));
+    requireValidScenario(scenario);
+    int64_t version = 0;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        version = saveScenarioRow(scenario, loadedVersion);
+        transaction.commit();
+    }
+    emit scenariosChanged();
+    return version;
+}
+
+int64_t Workspace::saveScenarioRow(const engine::Scenario &scenario, int64_t loadedVersion)
+{
+    const ScenarioTables tables = d->scenarioTables();
+    ScenarioRow row;
+    row.summary.name = QString::fromStdString(scenario.name);
+    row.summary.description = QString::fromStdString(scenario.description);
+    row.summary.author = QString::fromStdString(scenario.author);
+    row.summary.updatedAt = utcNow();
+    row.summary.updatedBy = d->author;
+    row.body = scenarioJsonText(scenario);
+    if (loadedVersion > 0) {
+        const auto existing = tables.row(row.summary.name);
+        if (!existing || existing->summary.version != loadedVersion)
+            throw scenarioConflict(tables, row.summary.name, loadedVersion);
+        row.summary.version = loadedVersion + 1;
+        row.summary.createdAt = existing->summary.createdAt;
+        if (!tables.updateIfVersion(row, loadedVersion))
+            throw scenarioConflict(tables, row.summary.name, loadedVersion);
+    } else {
+        if (tables.row(row.summary.name))
+            throw scenarioConflict(tables, row.summary.name, 0);
+        row.summary.version = 1;
+        row.summary.createdAt = row.summary.updatedAt;
+        tables.removeHistory(row.summary.name);  // none is left by a removal; never mix two
+        tables.insert(row);
+    }
+    tables.appendHistory(row);
+    return row.summary.version;
+}
+
+void Workspace::renameScenario(const QString &oldName, const QString &newName,
+                               std::optional<int64_t> loadedVersion)
 {
     d->requireWritable(QStringLiteral("rename scenario \"%1\"").arg(oldName));
     requireScenarioName(newName);
-    if (oldName == newName)
-        return;
     {
         SqlTransaction transaction(d->database(), d->path);
         const ScenarioTables tables = d->scenarioTables();
         auto row = tables.row(oldName);
+        if (!row && !loadedVersion)
+            throw StoreError(QStringLiteral("Scenario \"%1\" does not exist").arg(oldName));
+        requireScenarioVersion(tables, oldName, row, loadedVersion);
         if (!row)
             throw StoreError(QStringLiteral("Scenario \"%1\" does not exist").arg(oldName));
+        if (oldName == newName)
+            return;
         if (tables.row(newName))
             throw StoreError(QStringLiteral("Cannot rename scenario \"%1\": \"%2\" already exists")
                                  .arg(oldName, newName));
         engine::Scenario scenario =
             parseScenario(row->body, QStringLiteral("%1: scenario \"%2\"").arg(d->path, oldName));
         scenario.name = newName.toStdString();
+        const int64_t before = row->summary.version;
         tables.rename(oldName, newName);
+        tables.removeHistory(newName);
+        tables.renameHistory(oldName, newName);
         row->summary.name = newName;
         row->summary.version += 1;
         row->summary.updatedAt = utcNow();
+        row->summary.updatedBy = d->author;
         row->body = scenarioJsonText(scenario);
-        tables.update(*row);
+        if (!tables.updateIfVersion(*row, before))
+            throw scenarioConflict(tables, newName, before);
+        tables.appendHistory(*row);
         transaction.commit();
     }
     emit scenariosChanged();
@@ -1045,25 +1222,78 @@ void Workspace::duplicateScenario(const QString &name, const QString &newName)
         engine::Scenario scenario =
             parseScenario(row->body, QStringLiteral("%1: scenario \"%2\"").arg(d->path, name));
         scenario.name = newName.toStdString();
-        ScenarioRow copy;
-        copy.summary = row->summary;
-        copy.summary.name = newName;
-        copy.summary.version = 1;
-        copy.summary.createdAt = copy.summary.updatedAt = utcNow();
-        copy.body = scenarioJsonText(scenario);
-        tables.insert(copy);
+        saveScenarioRow(scenario, 0);
         transaction.commit();
     }
     emit scenariosChanged();
 }
 
-bool Workspace::removeScenario(const QString &name)
+bool Workspace::removeScenario(const QString &name, std::optional<int64_t> loadedVersion)
 {
     d->requireWritable(QStringLiteral("remove scenario \"%1\"").arg(name));
-    const bool removed = d->scenarioTables().remove(name);
+    bool removed = false;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const ScenarioTables tables = d->scenarioTables();
+        requireScenarioVersion(tables, name, tables.row(name), loadedVersion);
+        removed = tables.remove(name);
+        tables.removeHistory(name);
+        transaction.commit();
+    }
     if (removed)
         emit scenariosChanged();
     return removed;
+}
+
+std::vector<ScenarioVersion> Workspace::scenarioHistory(const QString &name) const
+{
+    return d->scenarioTables().history(name);
+}
+
+std::optional<engine::Scenario> Workspace::scenarioAtVersion(const QString &name, int64_t version) const
+{
+    const auto body = d->scenarioTables().historyBody(name, version);
+    if (!body)
+        return std::nullopt;
+    engine::Scenario scenario =
+        parseScenario(*body, QStringLiteral("%1: scenario \"%2\" version %3").arg(d->path, name).arg(version));
+    scenario.name = name.toStdString();  // the history follows renames
+    return scenario;
+}
+
+int64_t Workspace::restoreScenario(const QString &name, int64_t version, std::optional<int64_t> loadedVersion)
+{
+    d->requireWritable(QStringLiteral("restore scenario \"%1\"").arg(name));
+    int64_t restored = 0;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        const ScenarioTables tables = d->scenarioTables();
+        const auto row = tables.row(name);
+        if (!row && !loadedVersion)
+            throw StoreError(QStringLiteral("Scenario \"%1\" does not exist").arg(name));
+        requireScenarioVersion(tables, name, row, loadedVersion);
+        if (!row)
+            throw StoreError(QStringLiteral("Scenario \"%1\" does not exist").arg(name));
+        const auto old = scenarioAtVersion(name, version);
+        if (!old) {
+            const auto kept = tables.history(name);
+            throw StoreError(QStringLiteral("Scenario \"%1\" has no version %2 (kept versions: %3)")
+                                 .arg(name)
+                                 .arg(version)
+                                 .arg(kept.empty() ? QStringLiteral("none")
+                                                   : QStringLiteral("%1 to %2").arg(kept.back().version).arg(kept.front().version)));
+        }
+        requireValidScenario(*old);
+        restored = saveScenarioRow(*old, row->summary.version);
+        transaction.commit();
+    }
+    emit scenariosChanged();
+    return restored;
+}
+
+QString Workspace::userName() const
+{
+    return d->author;
 }
 
 void Workspace::saveCopyAs(const QString &path) const
@@ -1104,6 +1334,126 @@ void Workspace::saveCopyAs(const QString &path) const
                              .arg(path, now.exists() || now.isSymLink() ? QStringLiteral("the file already exists")
                                                                        : QStringLiteral("cannot rename the copy into place")));
     }
+}
+
+void Workspace::announceTableChange(const QString &table)
+{
+    if (table == QLatin1String("gpu")) {
+        emit gpusChanged();
+    } else if (table == QLatin1String("model")) {
+        emit modelsChanged();
+    } else if (table == QLatin1String("rate_card")) {
+        emit rateCardsChanged();
+    } else if (table == QLatin1String("demand_series") || table == QLatin1String("demand_point")) {
+        emit demandSeriesChanged();
+    } else if (table == QLatin1String("workload")) {
+        emit workloadsChanged();
+    } else if (table == QLatin1String("training_job")) {
+        emit trainingJobsChanged();
+    } else if (table == QLatin1String("scenario")) {
+        emit scenariosChanged();
+    } else if (table == QLatin1String("report_item")) {
+        emit reportChanged();
+    } else if (table == QLatin1String("workspace_info")) {
+        // Serving assumptions, KV lines and the report settings live there.
+        emit servingAssumptionsChanged();
+        emit kvVariantsChanged();
+        emit reportChanged();
+    }
+}
+
+namespace {
+
+const QString kChangeChannel = QStringLiteral("headroom_changes");
+
+std::map<QString, qint64> readChangeCounters(const QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT table_name, counter FROM headroom_changes")))
+        raiseSqlError(path, QStringLiteral("cannot read the change counters"), query.lastError());
+    std::map<QString, qint64> counters;
+    while (query.next())
+        counters[query.value(0).toString()] = query.value(1).toLongLong();
+    return counters;
+}
+
+qint64 readDataVersion(const QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA data_version")) || !query.next())
+        raiseSqlError(path, QStringLiteral("cannot read the data version"), query.lastError());
+    return query.value(0).toLongLong();
+}
+
+} // namespace
+
+bool Workspace::checkForChanges()
+{
+    const QSqlDatabase db = d->database();
+    if (!d->server) {
+        const qint64 now = readDataVersion(db, d->path);
+        const bool changed = d->dataVersion >= 0 && now != d->dataVersion;
+        d->dataVersion = now;
+        if (changed) {
+            // SQLite says only that another connection committed: refresh everything.
+            for (const QString &table : workspaceTables())
+                announceTableChange(table);
+        }
+        return changed;
+    }
+    std::map<QString, qint64> now = readChangeCounters(db, d->path);
+    QStringList changed;
+    for (const auto &[table, counter] : now) {
+        const auto seen = d->changeCounters.find(table);
+        if (d->countersRead && (seen == d->changeCounters.end() || seen->second != counter))
+            changed << table;
+    }
+    d->changeCounters = std::move(now);
+    d->countersRead = true;
+    for (const QString &table : changed)
+        announceTableChange(table);
+    return !changed.isEmpty();
+}
+
+void Workspace::watchForChanges(int pollMs)
+{
+    if (!d->watchMode.isEmpty())
+        return;
+    const QSqlDatabase db = d->database();
+    if (d->server) {
+        d->changeCounters = readChangeCounters(db, d->path);
+        d->countersRead = true;
+        QSqlDriver *driver = db.driver();
+        if (driver->hasFeature(QSqlDriver::EventNotifications) && driver->subscribeToNotification(kChangeChannel)) {
+            connect(driver, &QSqlDriver::notification, this,
+                    [this](const QString &name, QSqlDriver::NotificationSource source, const QVariant &payload) {
+                        if (name != kChangeChannel || source == QSqlDriver::SelfSource)
+                            return;
+                        announceTableChange(payload.toString());
+                    });
+            d->watchMode = QStringLiteral("notify");
+            return;
+        }
+    } else {
+        d->dataVersion = readDataVersion(db, d->path);
+    }
+    d->pollTimer = new QTimer(this);
+    d->pollTimer->setInterval(pollMs);
+    connect(d->pollTimer, &QTimer::timeout, this, [this]() {
+        try {
+            checkForChanges();
+        } catch (const StoreError &) {
+            // A lost connection shows at the next edit, which reports it; keep polling.
+        }
+    });
+    d->pollTimer->start();
+    d->watchMode = QStringLiteral("poll");
+}
+
+QString Workspace::changeWatchMode() const
+{
+    return d->watchMode;
 }
 
 } // namespace headroom::store

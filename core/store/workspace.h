@@ -33,7 +33,7 @@ struct ServerCredentials {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     // Opens (creating, migrating and seeding as needed, all in one transaction, so a crash
     // leaves no half-made file behind; a file an older build left unseeded gets the shipped
@@ -108,7 +108,12 @@ public:
     std::optional<TrainingJobRecord> trainingJobRecord(const QString &name) const;
     // Insert (version 1) or replace by name (version + 1, created_at kept, updated_at now)
     // after engine::validate(); throws StoreError naming the job and field, changing nothing.
+    // Unconditional: for imports. Editors use saveTrainingJob.
     void putTrainingJob(const engine::TrainingJob &job);
+    // Saves over the version the caller read (`loadedVersion`; 0 = a new job that must not exist
+    // yet) and returns the new version; throws ConflictError (storeerror.h) naming who changed
+    // it and when if another writer got there first, changing nothing.
+    int64_t saveTrainingJob(const engine::TrainingJob &job, int64_t loadedVersion);
     bool removeTrainingJob(const QString &name);
 
     // The report deck's items in order (positions 0..n-1) and its title page. Every edit is
@@ -137,12 +142,45 @@ public:
     std::vector<ScenarioSummary> scenarioSummaries() const;
     std::optional<ScenarioSummary> scenarioSummary(const QString &name) const;
     std::optional<engine::Scenario> scenario(const QString &name) const;
+    // Unconditional (import): editors use saveScenario.
     void putScenario(const engine::Scenario &scenario);
-    // Renames (version + 1); throws StoreError when `oldName` is missing or `newName` taken.
-    void renameScenario(const QString &oldName, const QString &newName);
-    // A copy under `newName` (version 1, new timestamps); same errors as renameScenario.
+    // Optimistic save: `UPDATE … WHERE name = ? AND version = loadedVersion` (0 = a new
+    // scenario that must not exist yet). Returns the new version; throws ConflictError naming
+    // who changed, created or removed it and when if that version is no longer the stored one.
+    int64_t saveScenario(const engine::Scenario &scenario, int64_t loadedVersion);
+    // Renames (version + 1); throws StoreError when `oldName` is missing or `newName` taken, and
+    // ConflictError when `loadedVersion` is given and no longer the stored one.
+    void renameScenario(const QString &oldName, const QString &newName,
+                        std::optional<int64_t> loadedVersion = std::nullopt);
+    // A copy under `newName` (version 1, new timestamps, own history); same errors as renameScenario.
     void duplicateScenario(const QString &name, const QString &newName);
-    bool removeScenario(const QString &name);
+    // Removes the scenario and its history; ConflictError as for renameScenario.
+    bool removeScenario(const QString &name, std::optional<int64_t> loadedVersion = std::nullopt);
+
+    // Every kept version of a scenario, newest first (empty when there is no such scenario).
+    std::vector<ScenarioVersion> scenarioHistory(const QString &name) const;
+    // The scenario as it was at `version` (named by its current name), or nullopt.
+    std::optional<engine::Scenario> scenarioAtVersion(const QString &name, int64_t version) const;
+    // Saves version `version`'s document again as a new version and returns that; StoreError
+    // when the scenario or the version does not exist, ConflictError as for renameScenario.
+    int64_t restoreScenario(const QString &name, int64_t version,
+                            std::optional<int64_t> loadedVersion = std::nullopt);
+
+    // Who this workspace's writes are recorded as: the database role on a server
+    // (current_user), the OS user for a file.
+    QString userName() const;
+
+    // Makes change signals follow other programs' edits: on a server through LISTEN/NOTIFY
+    // (the schema's triggers announce each changed table), falling back to polling the
+    // change counters every `pollMs`; on a file by polling SQLite's data_version. The matching
+    // *Changed signals are emitted; this program's own edits are not announced twice over
+    // NOTIFY. Needs an event loop in this object's thread.
+    void watchForChanges(int pollMs = 1500);
+    // "notify", "poll" or "" (not watching).
+    QString changeWatchMode() const;
+    // One poll: emits the signals of the tables others changed since the last look; true
+    // when anything changed.
+    bool checkForChanges();
 
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
     // Throws StoreError naming the file; this workspace stays open and unchanged. A server
@@ -167,6 +205,13 @@ signals:
     void kvVariantsChanged();
 
 private:
+    // Emits the change signals of one table another program changed.
+    void announceTableChange(const QString &table);
+    // Inserts or conditionally updates one scenario row and keeps the version in the history,
+    // inside the caller's transaction; returns the new version.
+    int64_t saveScenarioRow(const engine::Scenario &scenario, int64_t loadedVersion);
+    int64_t saveTrainingJobRow(const engine::TrainingJob &job, int64_t loadedVersion);
+
     struct Private;
     std::unique_ptr<Private> d;
 };

@@ -15,7 +15,7 @@ const QStringList &workspaceTables()
         QStringLiteral("workspace_info"), QStringLiteral("gpu"),          QStringLiteral("model"),
         QStringLiteral("rate_card"),      QStringLiteral("demand_series"), QStringLiteral("demand_point"),
         QStringLiteral("workload"),       QStringLiteral("training_job"), QStringLiteral("scenario"),
-        QStringLiteral("report_item"),
+        QStringLiteral("report_item"),    QStringLiteral("scenario_history"),
     };
     return tables;
 }

@@ -1,8 +1,9 @@
 // Times a team workspace on a local PostgreSQL server (run it beside one:
 // `bash scripts/pgserver.sh build/tests/bench/bench_team`, which sets HEADROOM_TEST_SERVER):
 // opening a workspace of 10,000 scenarios and listing them (target < 1 s), one scenario edit
-// round trip (target < 20 ms), and 20 concurrent writers × 100 edits of one scenario, counting
-// every edit as applied or refused and checking that none was lost. Works in a database of its
+// round trip (target < 20 ms), one save refused as a conflict, and 20 concurrent writers × 100
+// optimistic edits of one scenario, counting every edit as applied or refused and checking that
+// none was lost. Works in a database of its
 // own, created and dropped here.
 
 #include "benchtiming.h"
@@ -110,18 +111,33 @@ int main(int argc, char **argv)
                     listed, open.medianMillis(), open.minMillis(), open.medianMillis() < 1000 ? "OK" : "SLOW");
 
         store::Workspace workspace(url);
+        const QString scenarioName = QString::fromStdString(scenario.name);
         int edit = 0;
+        int64_t version = workspace.scenarioSummary(scenarioName)->version;
         const auto roundTrip = measure(10, 200, [&] {
             scenario.description = "edit " + std::to_string(++edit);
-            workspace.putScenario(scenario);
+            version = workspace.saveScenario(scenario, version);
         });
-        std::printf("one scenario edit round trip (read version, write version + 1, commit): median %.2f ms, "
-                    "min %.2f ms (target < 20 ms) %s\n",
+        std::printf("one scenario edit round trip (UPDATE ... WHERE version = loaded, history row, commit): "
+                    "median %.2f ms, min %.2f ms (target < 20 ms) %s\n",
                     roundTrip.medianMillis(), roundTrip.minMillis(), roundTrip.medianMillis() < 20 ? "OK" : "SLOW");
+        int conflicts = 0;
+        const auto refusal = measure(10, 200, [&] {
+            try {
+                workspace.saveScenario(scenario, version - 1);
+            } catch (const store::ConflictError &) {
+                ++conflicts;
+            }
+        });
+        std::printf("one save refused as a conflict (stale version, author and time read back, rolled back): "
+                    "median %.2f ms, min %.2f ms; %d of %d refused %s\n",
+                    refusal.medianMillis(), refusal.minMillis(), conflicts, 210, conflicts == 210 ? "OK" : "WRONG");
 
-        const int before = workspace.scenarioSummary(QString::fromStdString(scenario.name))->version;
+        const int64_t before = workspace.scenarioSummary(scenarioName)->version;
+        const size_t historyBefore = workspace.scenarioHistory(scenarioName).size();
         std::atomic<int> applied{0};
         std::atomic<int> refused{0};
+        std::atomic<int> failed{0};
         QElapsedTimer timer;
         timer.start();
         std::vector<std::thread> writers;
@@ -130,12 +146,16 @@ int main(int argc, char **argv)
                 store::Workspace mine(url);
                 engine::Scenario copy = scenario;
                 for (int i = 0; i < kEdits; ++i) {
+                    // Each edit is based on the version this writer just read, as an editor's is.
+                    const int64_t loaded = mine.scenarioSummary(scenarioName)->version;
                     copy.description = "writer " + std::to_string(w) + " edit " + std::to_string(i);
                     try {
-                        mine.putScenario(copy);
+                        mine.saveScenario(copy, loaded);
                         ++applied;
-                    } catch (const store::StoreError &) {
+                    } catch (const store::ConflictError &) {
                         ++refused;
+                    } catch (const store::StoreError &) {
+                        ++failed;
                     }
                 }
             });
@@ -143,13 +163,16 @@ int main(int argc, char **argv)
         for (auto &writer : writers)
             writer.join();
         const double millis = double(timer.nsecsElapsed()) / 1e6;
-        const int after = workspace.scenarioSummary(QString::fromStdString(scenario.name))->version;
-        const int lost = applied - (after - before);
-        std::printf("%d writers x %d edits of one scenario: %d applied, %d refused, %d lost (version %d -> %d) "
-                    "in %.0f ms %s\n",
-                    kWriters, kEdits, applied.load(), refused.load(), lost, before, after, millis,
-                    lost == 0 && applied + refused == kWriters * kEdits ? "OK" : "LOST");
-        if (lost != 0)
+        const int64_t after = workspace.scenarioSummary(scenarioName)->version;
+        const size_t historyAfter = workspace.scenarioHistory(scenarioName).size();
+        const int64_t lost = applied - (after - before);
+        const bool kept = historyAfter - historyBefore == size_t(applied.load());
+        std::printf("%d writers x %d optimistic edits of one scenario: %d applied, %d refused as conflicts, "
+                    "%d failed otherwise, %lld lost (version %lld -> %lld, %zu history rows added) in %.0f ms %s\n",
+                    kWriters, kEdits, applied.load(), refused.load(), failed.load(), (long long)lost,
+                    (long long)before, (long long)after, historyAfter - historyBefore, millis,
+                    lost == 0 && kept && failed == 0 && applied + refused == kWriters * kEdits ? "OK" : "LOST");
+        if (lost != 0 || !kept || failed != 0)
             status = 1;
     } catch (const store::StoreError &error) {
         std::fprintf(stderr, "bench_team: %s\n", qPrintable(error.message()));

@@ -400,3 +400,55 @@ TEST_CASE("autoscale refuses blank names, a bad namespace and a metric that coul
     CHECK(imported.exitCode == 2);
     CHECK(imported.err.contains("not a Prometheus metric name"));
 }
+
+TEST_CASE("scenario history lists every version with who saved it, and restore saves an old one as new", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    QString user;
+    {
+        store::Workspace workspace(ws.workspace());
+        engine::Scenario grown = *workspace.scenario(QStringLiteral("static"));
+        grown.description = "grown";
+        grown.pools[0].gpus = 32;
+        workspace.saveScenario(grown, 1);
+        user = workspace.userName();
+    }
+    RUN_HEADROOM(history, ws, {"scenario", "history", "static", "--json"});
+    REQUIRE(history.exitCode == 0);
+    const QJsonObject h = parseJsonObject(history.out);
+    CHECK(h.value("scenario").toString() == "static");
+    const QJsonArray versions = h.value("versions").toArray();
+    REQUIRE(versions.size() == 2);
+    CHECK(versions[0].toObject().value("version").toInt() == 2);
+    CHECK(versions[0].toObject().value("description").toString() == "grown");
+    CHECK(versions[1].toObject().value("description").toString() == "test static");
+    CHECK(versions[0].toObject().value("changed_by").toString() == user);
+    CHECK(versions[0].toObject().value("changed_at").toString().endsWith('Z'));
+
+    RUN_HEADROOM(restore, ws, {"scenario", "restore", "static", "--version", "1"});
+    INFO(restore.err.toStdString());
+    REQUIRE(restore.exitCode == 0);
+    CHECK(restore.out.contains("as version 3"));
+    {
+        store::Workspace workspace(ws.workspace());
+        CHECK(workspace.scenario(QStringLiteral("static"))->pools[0].gpus == 16);
+        CHECK(workspace.scenarioSummary(QStringLiteral("static"))->version == 3);
+    }
+    RUN_HEADROOM(table, ws, {"scenario", "history", "static"});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("grown"));
+    CHECK(table.out.contains(user));
+    RUN_HEADROOM(list, ws, {"scenario", "list", "--json"});
+    CHECK(parseJsonObject(list.out).value("scenarios").toArray()[0].toObject().value("updated_by").toString() == user);
+
+    RUN_HEADROOM(noVersion, ws, {"scenario", "restore", "static"});
+    CHECK(noVersion.exitCode == 2);
+    CHECK(noVersion.err.contains("--version N"));
+    RUN_HEADROOM(missing, ws, {"scenario", "restore", "static", "--version", "9"});
+    CHECK(missing.exitCode == 2);
+    CHECK(missing.err.contains("has no version 9 (kept versions: 1 to 3)"));
+    RUN_HEADROOM(unknown, ws, {"scenario", "history", "statc"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("closest: static"));
+}

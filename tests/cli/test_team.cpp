@@ -96,3 +96,38 @@ TEST_CASE("pull from a database without a workspace creates nothing on either si
     CHECK_FALSE(QFile::exists(target));
     CHECK_FALSE(headroom::store::Workspace::exists(server.path()));
 }
+
+TEST_CASE("scenario history and restore on the server name the database role", "[server]")
+{
+    CliFixture f;
+    WorkspaceLocation server;
+    const QString url = server.path();
+    QString role;
+    {
+        headroom::store::Workspace workspace(url);
+        role = workspace.userName();
+        headroom::engine::Scenario s;
+        s.name = "team plan";
+        s.provider = "AWS";
+        s.region = "us-east-1";
+        headroom::engine::Pool pool;
+        pool.name = "core";
+        pool.gpuId = "h100-sxm";
+        pool.gpus = 8;
+        s.pools = {pool};
+        workspace.saveScenario(s, 0);
+        s.pools[0].gpus = 24;
+        workspace.saveScenario(s, 1);
+    }
+    const CliResult history = f.runBare({"--server", url, "scenario", "history", "team plan"});
+    INFO(history.err.toStdString());
+    REQUIRE(history.exitCode == 0);
+    CHECK_THAT(history.out.toStdString(), Contains(role.toStdString()));
+    const CliResult restore = f.runBare({"--server", url, "scenario", "restore", "team plan", "--version", "1"});
+    REQUIRE(restore.exitCode == 0);
+    CHECK_THAT(restore.out.toStdString(), Contains("as version 3"));
+    headroom::store::Workspace workspace(url);
+    CHECK(workspace.scenario(QStringLiteral("team plan"))->pools[0].gpus == 8);
+    CHECK(workspace.scenarioHistory(QStringLiteral("team plan")).size() == 3);
+    CHECK(workspace.scenarioHistory(QStringLiteral("team plan")).front().changedBy == role);
+}

@@ -46,6 +46,11 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
+    if (version < 6) {  // schema 6: change tracking
+        raw.exec(QStringLiteral("DROP TABLE scenario_history"));
+        raw.exec(QStringLiteral("ALTER TABLE scenario DROP COLUMN updated_by"));
+        raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));
+    }
     if (version < 4) {
         raw.exec(QStringLiteral("DROP TABLE training_job"));
         raw.exec(QStringLiteral("DROP TABLE scenario"));
@@ -116,7 +121,7 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
         Workspace reference(dir.filePath(QStringLiteral("reference.headroom")));
         shipped = countsOf(reference);
     }
-    for (const int version : {2, 3, 4, 5}) {
+    for (const int version : {2, 3, 4, 5, 6}) {
         const QString path = dir.filePath(QStringLiteral("half-%1.headroom").arg(version));
         makeHalfCreated(path, version);
         INFO("left at schema " << version);
@@ -129,11 +134,11 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
             Workspace workspace(path);
             engine::GpuSpec own = sampleGpu("h100-sxm");
             own.name = "My own H100";
-            if (version == Workspace::kSchemaVersion)
+            if (version >= 4)
                 workspace.putGpu(own);  // only possible once the file opens
         }
         // Undo the seeding the open above did, to check the repair keeps a user's entry.
-        if (version == Workspace::kSchemaVersion) {
+        if (version >= 4) {
             RawDatabase raw(path);
             raw.exec(QStringLiteral("DELETE FROM gpu WHERE id <> 'h100-sxm'"));
             raw.exec(QStringLiteral("DELETE FROM model"));
@@ -145,7 +150,7 @@ TEST_CASE("a workspace whose seeding an older build never finished gets the ship
         CHECK(repaired.gpus == shipped.gpus);
         CHECK(repaired.models == shipped.models);
         CHECK(repaired.rateCards == shipped.rateCards);
-        if (version == Workspace::kSchemaVersion)
+        if (version >= 4)
             CHECK(workspace.gpu(QStringLiteral("h100-sxm"))->name == "My own H100");
         RawDatabase raw(path);
         CHECK_THAT(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'seeded_from'"))

@@ -29,11 +29,20 @@ int tableCount(const QString &path, const QString &names)
 
 const QString kPlanningTables = QStringLiteral("'training_job', 'scenario', 'report_item'");
 
+// Takes schema 6 (change tracking) back out of a file.
+void dropChangeTracking(RawDatabase &raw)
+{
+    raw.exec(QStringLiteral("DROP TABLE scenario_history"));
+    raw.exec(QStringLiteral("ALTER TABLE scenario DROP COLUMN updated_by"));
+    raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));
+}
+
 // Turns a current workspace back into schema 3 as released: no training, scenario or report
 // tables, version 3.
 void downgradeToVersion3(const QString &path)
 {
     RawDatabase raw(path);
+    raw.exec(QStringLiteral("DROP TABLE scenario_history"));
     raw.exec(QStringLiteral("DROP TABLE training_job"));
     raw.exec(QStringLiteral("DROP TABLE scenario"));
     raw.exec(QStringLiteral("DROP TABLE report_item"));
@@ -157,12 +166,13 @@ TEST_CASE("opening a schema 4 workspace adds the goodput source, every workload 
     }
     {
         RawDatabase raw(path);
+        dropChangeTracking(raw);
         raw.exec(QStringLiteral("ALTER TABLE workload DROP COLUMN goodput_source"));
         raw.exec(QStringLiteral("PRAGMA user_version = 4"));
     }
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 5);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         const auto kept = workspace.workload(QStringLiteral("measured"));
         REQUIRE(kept.has_value());
         CHECK(firstDifference(*kept, measured).empty());

@@ -8,6 +8,7 @@
 #include "ui/mainwindow.h"
 #include "ui/training/trainingjobspage.h"
 #include "ui/training/trainingpage.h"
+#include "store/serverurl.h"
 
 #include <QAction>
 #include <QApplication>
@@ -18,6 +19,8 @@
 #include <QSplitter>
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTreeWidget>
 #include <algorithm>
 #include <cstdio>
@@ -284,4 +287,80 @@ TEST_CASE("No label, button or check box text is cut on any page at 1280×800 or
     REQUIRE(caught.size() == 1);
     CHECK(caught.front().startsWith("squeezed \"a label much wider"));
     delete squeezed;
+
+TEST_CASE("File > Connect to Server refuses a non-server URL and an unreachable server, keeping the workspace")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    const QString before = window.workspace().path();
+    ui::Dialogs::setScripted(true);
+
+    ui::Dialogs::queueTextAnswer(QString());  // Cancel: nothing happens, nothing is said
+    CHECK_FALSE(window.connectToServerWithDialog());
+    CHECK(ui::Dialogs::takeShownMessages().isEmpty());
+
+    ui::Dialogs::queueTextAnswer(QStringLiteral("http://db.example.com/plans"));
+    CHECK_FALSE(window.connectToServerWithDialog());
+    QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("postgresql://user@host:port/database"));
+
+    // Port 1 on this machine: no PostgreSQL there. No password is asked for.
+    ui::Dialogs::queueTextAnswer(QStringLiteral("postgresql://planner@127.0.0.1:1/plans"));
+    ui::Dialogs::queueTextAnswer(QStringLiteral("must stay queued"));
+    CHECK_FALSE(window.connectToServerWithDialog());
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("no server is listening"));
+    CHECK(ui::Dialogs::textInput(nullptr, {}, {}, {}) == "must stay queued");
+    ui::Dialogs::setScripted(false);
+
+    CHECK(window.workspace().path() == before);
+    CHECK(window.windowTitle().contains("w.headroom"));
+}
+
+// Needs the private server of scripts/pgserver.sh, so it is hidden from the default run:
+// `bash scripts/pgserver.sh build/tests/ui/ui_tests "[.server]"`.
+TEST_CASE("File > Connect to Server asks for the password the server wants and shows the server", "[.server]")
+{
+    const QString serverUrl = qEnvironmentVariable("HEADROOM_TEST_SERVER");
+    REQUIRE_FALSE(serverUrl.isEmpty());
+    store::ServerLocation location = store::parseServerUrl(serverUrl);
+    const QString database = QStringLiteral("ui_connect_%1").arg(QCoreApplication::applicationPid());
+    {
+        QSqlDatabase admin = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("ui-admin"));
+        admin.setHostName(location.host);
+        admin.setPort(location.port);
+        admin.setDatabaseName(location.database);
+        admin.setUserName(location.user);
+        REQUIRE(admin.open());
+        QSqlQuery query(admin);
+        REQUIRE(query.exec(QStringLiteral("CREATE DATABASE %1 OWNER headroom_password").arg(database)));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("ui-admin"));
+    location.database = database;
+    location.user = QStringLiteral("headroom_password");
+    const QString url = location.url();
+
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::queueTextAnswer(url);
+    ui::Dialogs::queueTextAnswer(QStringLiteral("wrong-password"));
+    CHECK_FALSE(window.connectToServerWithDialog());
+    QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("refused the password"));
+    CHECK_FALSE(window.workspace().isServer());
+
+    ui::Dialogs::queueTextAnswer(url);
+    ui::Dialogs::queueTextAnswer(QStringLiteral("right-password"));
+    CHECK(window.connectToServerWithDialog());
+    ui::Dialogs::setScripted(false);
+    CHECK(ui::Dialogs::takeShownMessages().isEmpty());
+    CHECK(window.workspace().isServer());
+    CHECK(window.workspace().userName() == "headroom_password");
+    CHECK(window.windowTitle().contains(url));
+    CHECK_FALSE(window.windowTitle().contains("right-password"));
+    CHECK(window.workspace().changeWatchMode() == "notify");
 }

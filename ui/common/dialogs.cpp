@@ -125,6 +125,15 @@ QString Dialogs::textInput(QWidget *parent, const QString &title, const QString 
     return ok ? text : QString();
 }
 
+QString Dialogs::passwordInput(QWidget *parent, const QString &title, const QString &label)
+{
+    if (g_scripted)
+        return g_textAnswers.isEmpty() ? QString() : g_textAnswers.takeFirst();
+    bool ok = false;
+    const QString text = QInputDialog::getText(parent, title, label, QLineEdit::Password, QString(), &ok);
+    return ok ? text : QString();
+}
+
 void Dialogs::queueQuestionAnswer(bool yes)
 {
     g_questionAnswers << yes;

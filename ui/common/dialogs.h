@@ -28,11 +28,13 @@ public:
     static bool question(QWidget *parent, const QString &title, const QString &text);
     // A line of text, starting from `initial`; "" when cancelled.
     static QString textInput(QWidget *parent, const QString &title, const QString &label, const QString &initial);
+    // A password, typed hidden; "" when cancelled. Nothing keeps it.
+    static QString passwordInput(QWidget *parent, const QString &title, const QString &label);
 
     // Test hooks: queued file answers ("" = Cancel) and the texts of messages shown.
     static void queueFileAnswer(const QString &path);
-    // Queued answers to question() and textInput(); without one, question() says No and
-    // textInput() cancels.
+    // Queued answers to question() and textInput() / passwordInput() (one queue); without
+    // one, question() says No and the inputs cancel.
     static void queueQuestionAnswer(bool yes);
     static void queueTextAnswer(const QString &text);
     static QStringList takeShownMessages();

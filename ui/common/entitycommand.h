@@ -5,6 +5,8 @@
 #include "engine/workload.h"
 
 #include <QUndoCommand>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -65,7 +67,13 @@ QUndoCommand *workloadChange(store::Workspace &workspace, std::optional<engine::
 QUndoCommand *trainingJobChange(store::Workspace &workspace, std::optional<engine::TrainingJob> before,
                                 std::optional<engine::TrainingJob> after, const QString &text, int mergeField = -1);
 // Undo stores the earlier document again: the stored version number keeps counting up.
+// Every write is optimistic: the first is based on `beforeVersion` (the version the page
+// showed; 0 for a new scenario), later undos and redos on the version the previous step
+// wrote. The first redo throws store::ConflictError / StoreError to the caller; a later undo
+// or redo that is refused (another user changed the scenario meanwhile) changes nothing,
+// drops the step from the stack and calls `refused` with the reason.
 QUndoCommand *scenarioChange(store::Workspace &workspace, std::optional<engine::Scenario> before,
-                             std::optional<engine::Scenario> after, const QString &text, int mergeField = -1);
+                             int64_t beforeVersion, std::optional<engine::Scenario> after, const QString &text,
+                             int mergeField = -1, std::function<void(const QString &)> refused = {});
 
 } // namespace headroom::ui

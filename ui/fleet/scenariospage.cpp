@@ -9,6 +9,7 @@
 #include "scenariocharts.h"
 #include "common/entitycommand.h"
 #include "scenariodiagramview.h"
+#include "scenariohistorydialog.h"
 #include "store/autoscaleyaml.h"
 #include "store/scenarioinputs.h"
 #include "store/scenariojson.h"
@@ -30,6 +31,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
@@ -179,7 +181,15 @@ ScenariosPage::ScenariosPage(store::Workspace &workspace, QUndoStack *undoStack,
     auto *editorLayout = new QVBoxLayout(editor);
     editorLayout->setContentsMargins(0, 0, 0, 0);
     editorLayout->addWidget(editorScroll, 1);
-    editorLayout->addWidget(m_status);
+    m_retryButton = new QPushButton(tr("Save my values again"), this);
+    m_retryButton->setObjectName("scenarioRetry");
+    m_retryButton->setToolTip(tr("Save the values you entered over the version now stored"));
+    m_retryButton->hide();
+    connect(m_retryButton, &QPushButton::clicked, this, &ScenariosPage::retrySave);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_retryButton);
+    editorLayout->addLayout(statusRow);
 
     // The list above the editor on the left, the results on the right.
     auto *left = new QSplitter(Qt::Vertical, this);
@@ -218,9 +228,9 @@ QWidget *ScenariosPage::buildList()
     auto *box = new QWidget(this);
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_list = new QTableWidget(0, 4, box);
+    m_list = new QTableWidget(0, 5, box);
     m_list->setObjectName("scenarioList");
-    m_list->setHorizontalHeaderLabels({tr("Scenario"), tr("Author"), tr("Version"), tr("Updated (UTC)")});
+    m_list->setHorizontalHeaderLabels({tr("Scenario"), tr("Author"), tr("Version"), tr("Updated (UTC)"), tr("By")});
     m_list->verticalHeader()->hide();
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -241,6 +251,10 @@ QWidget *ScenariosPage::buildList()
     auto *rename = new QPushButton(tr("Rena&me…"), box);
     auto *remove = new QPushButton(tr("&Delete"), box);
     remove->setToolTip(tr("Delete the selected scenario (asks first; Ctrl+Z brings it back)"));
+    auto *history = new QPushButton(tr("Histor&y…"), box);
+    history->setObjectName("scenarioHistory");
+    history->setToolTip(tr("Every saved version of the selected scenario, who saved it and when; restore one"));
+    connect(history, &QPushButton::clicked, this, &ScenariosPage::showHistory);
     connect(add, &QPushButton::clicked, this, &ScenariosPage::newScenario);
     connect(duplicate, &QPushButton::clicked, this, &ScenariosPage::duplicateScenario);
     connect(rename, &QPushButton::clicked, this, &ScenariosPage::renameWithDialog);
@@ -257,6 +271,7 @@ QWidget *ScenariosPage::buildList()
     auto *row2 = new QHBoxLayout;
     row2->addWidget(rename);
     row2->addWidget(remove);
+    row2->addWidget(history);
     layout->addLayout(row2);
     return box;
 }
@@ -282,6 +297,9 @@ void ScenariosPage::refreshList()
                                                             : s.updatedAt);
         when->setToolTip(tr("Created %1, last changed %2").arg(s.createdAt, s.updatedAt));
         m_list->setItem(i, 3, when);
+        auto *by = new QTableWidgetItem(s.updatedBy);
+        by->setToolTip(tr("Who saved the last change (the database role on a team server, the OS user for a file)"));
+        m_list->setItem(i, 4, by);
     }
     QString current = previous;
     if (!m_selectAfterRefresh.isEmpty()) {
@@ -738,11 +756,18 @@ void ScenariosPage::loadForm()
     if (m_loading)
         return;
     const auto scenario = m_workspace.scenario(currentName());
+    const auto summary = m_workspace.scenarioSummary(currentName());
+    m_loadedVersion = summary ? summary->version : 0;
+    if (m_retry && (!scenario || m_retry->name != scenario->name)) {
+        m_retry.reset();
+        m_retryButton->hide();
+    }
     m_form->setEnabled(scenario.has_value());
     if (scenario) {
         m_loading = true;
+        // Values a conflict refused stay on top of the current version until saved or dropped.
         for (const Binding &b : m_bindings)
-            b.load(*scenario);
+            b.load(m_retry ? *m_retry : *scenario);
         m_loading = false;
     } else if (m_list->rowCount() == 0) {
         setStatus(tr("No scenarios yet: New creates one (or open the demo workspace from the File menu)."));
@@ -1046,8 +1071,21 @@ bool ScenariosPage::push(const std::optional<Scenario> &before, const std::optio
         }
         m_selectAfterRefresh = qs(after->name);
     }
+    const QPointer<ScenariosPage> page(this);
+    auto refused = [page](const QString &message) {
+        if (page)
+            page->showConflict(message, std::nullopt);
+    };
+    // A new save replaces values a conflict refused earlier (retrySave() passes them in).
+    m_retry.reset();
+    m_retryButton->hide();
     try {
-        m_undoStack->push(scenarioChange(m_workspace, before, after, text, mergeField));
+        m_undoStack->push(scenarioChange(m_workspace, before, before ? m_loadedVersion : 0, after, text, mergeField,
+                                         refused));
+    } catch (const store::ConflictError &e) {
+        m_selectAfterRefresh.clear();
+        showConflict(e.message(), before && after && before->name == after->name ? after : std::nullopt);
+        return false;
     } catch (const store::StoreError &e) {
         m_selectAfterRefresh.clear();
         setStatus(tr("Not saved: %1").arg(e.message()), true);
@@ -1687,6 +1725,67 @@ void ScenariosPage::setStatus(const QString &text, bool error)
 {
     m_lastMessage = text;
     m_status->setText(error ? QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(text.toHtmlEscaped()) : text);
+}
+
+void ScenariosPage::showConflict(const QString &message, const std::optional<Scenario> &refused)
+{
+    m_retry.reset();
+    m_retryButton->hide();
+    refreshList();  // the current version, and the version later saves are based on
+    if (refused && refused->name == currentName().toStdString()) {
+        m_retry = refused;
+        m_retryButton->show();
+        loadForm();
+        setStatus(tr("Not saved: %1 The current version is shown with your values on top: "
+                     "“Save my values again” saves them over it.")
+                      .arg(message),
+                  true);
+        return;
+    }
+    setStatus(tr("Not saved: %1 The current version is shown.").arg(message), true);
+}
+
+bool ScenariosPage::retrySave()
+{
+    if (!m_retry)
+        return false;
+    const Scenario wanted = *m_retry;
+    const auto before = m_workspace.scenario(qs(wanted.name));
+    if (!before) {
+        m_retry.reset();
+        m_retryButton->hide();
+        setStatus(tr("Not saved: the scenario \"%1\" no longer exists.").arg(qs(wanted.name)), true);
+        return false;
+    }
+    if (!push(before, wanted, tr("Edit of %1 (saved again)").arg(qs(wanted.name))))
+        return false;
+    setStatus(tr("Saved."));
+    return true;
+}
+
+void ScenariosPage::showHistory()
+{
+    const QString name = currentName();
+    if (name.isEmpty())
+        return;
+    ScenarioHistoryDialog dialog(m_workspace, name, this);
+    if (dialog.exec() == QDialog::Accepted && dialog.chosenVersion() > 0)
+        restoreVersion(dialog.chosenVersion());
+}
+
+bool ScenariosPage::restoreVersion(int64_t version)
+{
+    const QString name = currentName();
+    const auto before = m_workspace.scenario(name);
+    const auto old = m_workspace.scenarioAtVersion(name, version);
+    if (!before || !old) {
+        setStatus(tr("Not restored: \"%1\" has no version %2.").arg(name).arg(version), true);
+        return false;
+    }
+    if (!push(before, old, tr("Restore version %1 of %2").arg(version).arg(name)))
+        return false;
+    setStatus(tr("Restored version %1 as version %2 (Ctrl+Z takes it back).").arg(version).arg(m_loadedVersion));
+    return true;
 }
 
 } // namespace headroom::ui

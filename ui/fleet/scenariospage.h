@@ -7,6 +7,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -16,6 +17,7 @@ class QFormLayout;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
+class QPushButton;
 class QTabWidget;
 class QTableWidget;
 class QUndoStack;
@@ -55,6 +57,18 @@ public:
     bool renameScenario(const QString &newName);
     // Asks for confirmation first.
     void deleteScenario();
+
+    // The stored version the editor shows; every save is based on it and refused (with who
+    // changed it and when) if someone else saved another version meanwhile. The page then
+    // shows the current version with the refused values on top, for retrySave().
+    int64_t loadedVersion() const { return m_loadedVersion; }
+    bool hasRefusedValues() const { return m_retry.has_value(); }
+    // Saves the refused values over the version now shown (one undoable step).
+    bool retrySave();
+    // The History dialog of the selected scenario: versions, authors, times, Restore.
+    void showHistory();
+    // Saves version `version`'s document again as a new version (one undoable step).
+    bool restoreVersion(int64_t version);
 
     // The evaluation of the selected scenario, or the reason it could not be evaluated.
     const std::optional<engine::ScenarioResult> &result() const { return m_result; }
@@ -114,6 +128,9 @@ private:
     void updateYaml();
     void copyYaml();
     void setStatus(const QString &text, bool error = false);
+    // A save refused by a conflict: the message, the current version reloaded, `refused` (the
+    // values the user wanted) shown on top of it for a retry.
+    void showConflict(const QString &message, const std::optional<engine::Scenario> &refused);
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
@@ -127,6 +144,9 @@ private:
     std::vector<Binding> m_bindings;
     bool m_loading = false;
     QString m_selectAfterRefresh;
+    int64_t m_loadedVersion = 0;
+    std::optional<engine::Scenario> m_retry;
+    QPushButton *m_retryButton = nullptr;
 
     QTabWidget *m_resultTabs = nullptr;
     ScenarioDiagramView *m_diagram = nullptr;
