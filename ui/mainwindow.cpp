@@ -548,7 +548,18 @@ void MainWindow::updateChartActions(bool menuOpen)
     const bool hasChart = !menuOpen || (page && page->currentFigure().has_value());
     for (QAction *action : m_chartActions)
         action->setEnabled(hasChart);
-    file->addAction(tr("Connect to &Server…"), this, &MainWindow::connectToServerWithDialog);
+}
+
+void MainWindow::watchWorkspace()
+{
+    // On a team server, pages follow other people's edits (NOTIFY, or polling every 1.5 s).
+    if (!m_workspace->isServer())
+        return;
+    try {
+        m_workspace->watchForChanges(1500);
+    } catch (const store::StoreError &e) {
+        statusBar()->showMessage(tr("Changes by others are not followed: %1").arg(e.message()), 8000);
+    }
 }
 
 void MainWindow::updateTitle()
