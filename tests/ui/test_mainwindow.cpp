@@ -287,6 +287,7 @@ TEST_CASE("No label, button or check box text is cut on any page at 1280×800 or
     REQUIRE(caught.size() == 1);
     CHECK(caught.front().startsWith("squeezed \"a label much wider"));
     delete squeezed;
+}
 
 TEST_CASE("File > Connect to Server refuses a non-server URL and an unreachable server, keeping the workspace")
 {
