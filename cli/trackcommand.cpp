@@ -12,6 +12,7 @@
 #include "store/seriescsv.h"
 #include "store/workspace.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -25,6 +26,7 @@ using engine::Decimal;
 
 const char kUsage[] = R"(usage: headroom track commitments --focus FILE.csv [--threshold F]
                               [--trailing-hours H] [--currency C] [--json]
+       headroom track import --focus FILE.csv [--json]
        headroom track anomalies --series FILE.csv [--period N] [--history N] [--json]
        headroom track plan --scenario NAME --focus FILE.csv [--drift-periods K]
                               [--history D] [--currency C] [--json]
@@ -49,6 +51,16 @@ track commitments
                        "utilization", "unused_cost", "currency", "used_cost",
                        "trailing_utilization", "under_used"}], "on_demand_overflow_cost",
                        "currency", "threshold", "warnings"}
+
+track import
+  Reads the export and keeps its summary in the workspace (--workspace): per commitment-hour
+  and status the effective cost, on-demand cost per service, region and hour, and per
+  currency and day the effective and billed cost (exact decimals), never the rows
+  themselves. An earlier import of a file with the same name is replaced, in one
+  transaction: a file with any error changes nothing. The tracking page and
+  `headroom report --tracking` read the newest import.
+  --json               {"import_id", "file", "rows", "currencies", "commitments",
+                       "commitment_hours", "days"}
 
 track anomalies
   Samples outside the one-step P99.5 interval of a Holt-Winters model (additive season, no
@@ -272,6 +284,33 @@ int runAnomalies(const Args &args, Context &context)
     return 0;
 }
 
+int runImport(const Args &args, Context &context)
+{
+    const QString path = required(args, QStringLiteral("focus"), QStringLiteral("import"));
+    const engine::FocusCharges charges = store::readFocusCsv(path);
+    printWarnings(charges, context);
+    const engine::ActualsSummary summary = engine::summarizeActuals(charges);
+    const QString fileName = QFileInfo(path).fileName();
+    const qint64 id = context.workspace().importActuals(fileName, summary);
+    QStringList currencies;
+    for (const auto &c : summary.currencies)
+        currencies << qs(c);
+    if (args.has(QStringLiteral("json"))) {
+        context.out() << jsonText(QJsonObject{{QStringLiteral("import_id"), id},
+                                              {QStringLiteral("file"), fileName},
+                                              {QStringLiteral("rows"), qint64(summary.rows)},
+                                              {QStringLiteral("currencies"), QJsonArray::fromStringList(currencies)},
+                                              {QStringLiteral("commitments"), qint64(summary.commitments.size() - 1)},
+                                              {QStringLiteral("commitment_hours"), qint64(summary.commitmentHours.size())},
+                                              {QStringLiteral("days"), qint64(summary.days.size())}});
+        return 0;
+    }
+    context.out() << "Imported " << fileName << " into " << context.workspace().path() << " as import " << id << ": "
+                  << formatInteger(summary.rows) << " charge rows in " << currencies.join(QLatin1String(", ")) << ", "
+                  << (summary.commitments.size() - 1) << " commitments, " << summary.days.size() << " currency-days.\n";
+    return 0;
+}
+
 int runPlan(const Args &args, Context &context)
 {
     const QString name = required(args, QStringLiteral("scenario"), QStringLiteral("plan"));
@@ -366,12 +405,14 @@ int runTrack(const QStringList &argList, Context &context)
 {
     const Args args(argList, kOptions);
     if (args.positionals().size() != 1)
-        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies or plan"));
+        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan or import"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("commitments"))
         rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"), QStringLiteral("currency")});
     else if (action == QLatin1String("anomalies"))
         rejectOthers(args, action, {QStringLiteral("series"), QStringLiteral("period"), QStringLiteral("history")});
+    else if (action == QLatin1String("import"))
+        rejectOthers(args, action, {QStringLiteral("focus")});
     else if (action == QLatin1String("plan"))
         rejectOthers(args, action, {QStringLiteral("scenario"), QStringLiteral("focus"), QStringLiteral("drift-periods"), QStringLiteral("history"), QStringLiteral("currency")});
     if (action == QLatin1String("commitments"))
@@ -380,7 +421,9 @@ int runTrack(const QStringList &argList, Context &context)
         return runAnomalies(args, context);
     if (action == QLatin1String("plan"))
         return runPlan(args, context);
-    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan").arg(action));
+    if (action == QLatin1String("import"))
+        return runImport(args, context);
+    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import").arg(action));
 }
 
 } // namespace

@@ -46,6 +46,11 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
+    if (version < 5) {
+        for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
+                                  "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
+            raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
+    }
     if (version < 4) {
         raw.exec(QStringLiteral("DROP TABLE training_job"));
         raw.exec(QStringLiteral("DROP TABLE scenario"));
@@ -238,7 +243,7 @@ TEST_CASE("a read-only workspace whose seeding never finished is refused, naming
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("half.headroom"));
-    makeHalfCreated(path, 4);
+    makeHalfCreated(path, Workspace::kSchemaVersion);
     setMode(dir.path(), 0755);
     setMode(path, 0444);
     const QByteArray before = digest(path);

@@ -29,11 +29,14 @@ int tableCount(const QString &path, const QString &names)
 
 const QString kPlanningTables = QStringLiteral("'training_job', 'scenario', 'report_item'");
 
-// Turns a current workspace back into schema 3 as released: no training, scenario or report
-// tables, version 3.
+// Turns a current workspace back into schema 3 as released: no training, scenario, report or
+// actuals tables, version 3.
 void downgradeToVersion3(const QString &path)
 {
     RawDatabase raw(path);
+    for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
+                              "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
+        raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
     raw.exec(QStringLiteral("DROP TABLE training_job"));
     raw.exec(QStringLiteral("DROP TABLE scenario"));
     raw.exec(QStringLiteral("DROP TABLE report_item"));
@@ -134,13 +137,13 @@ TEST_CASE("opening a schema 3 workspace adds the training, scenario and report t
     REQUIRE(tableCount(path, kPlanningTables) == 0);
     {
         Workspace workspace(path);
-        CHECK(workspace.schemaVersion() == 4);
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
         REQUIRE(workspace.workloads().size() == 1);
         CHECK(workspace.workloads().front().name == "kept");
     }
     CHECK(tableCount(path, kPlanningTables) == 3);
     RawDatabase raw(path);
-    CHECK(raw.schemaVersion() == 4);
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
 }
 
 TEST_CASE("a failing migration 3 is rolled back and leaves the file at schema 2", "[workspace][file]")
