@@ -5,6 +5,7 @@
 // small by writing the file in blocks.
 #include "engine/tracking.h"
 #include "store/focuscsv.h"
+#include "store/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <vector>
 #include <sys/resource.h>
 
 using namespace headroom;
@@ -133,5 +136,48 @@ int main(int argc, char *argv[])
     const engine::DailyCost daily = engine::dailyEffectiveCost(charges, "USD");
     std::printf("daily actuals: %.2f s (%zu days); peak RSS %.0f MiB\n", timer.elapsed() / 1000.0, daily.cost.size(),
                 peakRssMiB());
+
+    // What the workspace keeps and the Tracking page reads: the summary, stored and read back.
+    timer.restart();
+    const engine::ActualsSummary summary = engine::summarizeActuals(charges);
+    std::printf("summarize: %.2f s (%zu commitment-hours, %zu on-demand entries, %zu currency-days)\n",
+                timer.elapsed() / 1000.0, summary.commitmentHours.size(), summary.onDemand.size(), summary.days.size());
+    double storeSeconds = 0, loadSeconds = 0;
+    std::optional<engine::ActualsSummary> stored;
+    {
+        store::Workspace workspace(dir.filePath("bench.headroom"));
+        timer.restart();
+        const qint64 id = workspace.importActuals(QStringLiteral("focus-year.csv"), summary);
+        storeSeconds = timer.elapsed() / 1000.0;
+        timer.restart();
+        stored = workspace.actuals(id);
+        loadSeconds = timer.elapsed() / 1000.0;
+    }
+    std::printf("store the summary in a workspace: %.2f s; read it back: %.3f s; total import (read + summarize + "
+                "store) %.2f s (target < 30 s) %s\n",
+                storeSeconds, loadSeconds, importSeconds + storeSeconds, importSeconds + storeSeconds < 30 ? "OK" : "MISSED");
+
+    // The Tracking page's recompute on a settings change: commitments, daily cost, anomalies on
+    // it, plan versus actual (the engine part; median of 11 runs).
+    std::vector<double> runs;
+    for (int i = 0; i < 11; ++i) {
+        QElapsedTimer t;
+        t.start();
+        const auto r = engine::analyseCommitments(*stored);
+        const auto d = engine::dailyEffectiveCost(*stored, "USD");
+        std::vector<double> series;
+        for (const auto &c : d.cost)
+            series.push_back(c.toDouble());
+        engine::AnomalyOptions anomalyOptions;
+        anomalyOptions.period = 7;
+        const auto a = engine::detectAnomalies(series, anomalyOptions);
+        const auto p = engine::comparePlan({*engine::Decimal::parse("95000"), "USD"}, d);
+        runs.push_back(double(t.nsecsElapsed()) / 1e6);
+        if (r.commitments.empty() || a.history == 0 || p.days.empty())
+            return 1;
+    }
+    std::sort(runs.begin(), runs.end());
+    std::printf("tracking recompute from the stored summary: median %.1f ms (target < 50 ms) %s; peak RSS %.0f MiB\n",
+                runs[runs.size() / 2], runs[runs.size() / 2] < 50 ? "OK" : "MISSED", peakRssMiB());
     return 0;
 }

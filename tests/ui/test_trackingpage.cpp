@@ -153,22 +153,26 @@ TEST_CASE("Tracking page: a published FOCUS example gives the hand-computed comm
     auto *table = child<QTableWidget>(page, "trackingCommitmentsTable");
     REQUIRE(table->rowCount() == 1);
     CHECK(text(table, 0, 0) == "EC2 Instance Savings Plan");
+    CHECK(text(table, 0, 1) == "12");
     CHECK(text(table, 0, 2) == "12");
-    CHECK(text(table, 0, 3) == "12");
-    CHECK(text(table, 0, 4) == "50.0 %");
+    CHECK(text(table, 0, 3) == "50.0 %");
+    CHECK(text(table, 0, 5) == "$949.32");
     CHECK(text(table, 0, 6) == "$949.32");
-    CHECK(text(table, 0, 7) == "$949.32");
-    CHECK(text(table, 0, 8) == "USD");
-    CHECK(text(table, 0, 9) == "yes, below 80 %");
+    CHECK(text(table, 0, 7) == "USD");
+    CHECK(text(table, 0, 8) == "yes, below 80 %");
+    CHECK(text(table, 0, 9) == "arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456");
     CHECK(child<QLabel>(page, "trackingCardUnused")->text().contains("$949.32"));
     CHECK(child<QLabel>(page, "trackingCardUtilization")->text().contains("50.0 %"));
-    // The effective cost of every row of the file on its one day, from the stored daily sum.
+    // The effective cost of all 37 rows of the file, summed by hand with Python's decimal
+    // module: $1,922.70 on its one day (billed $693,024.06, the upfront purchase included).
     REQUIRE(page.result());
     CHECK(page.result()->daily->cost.size() == 1);
+    CHECK(child<QLabel>(page, "trackingCardCost")->text().contains("$1,922.70"));
+    CHECK(page.result()->totalBilled == *engine::Decimal::parse("693024.06"));
 
     // The threshold spin box moves the flag: 50 % is not under 40 %.
     child<QDoubleSpinBox>(page, "trackingThreshold")->setValue(40);
-    CHECK(text(table, 0, 9) == "no");
+    CHECK(text(table, 0, 8) == "no");
 
     // The utilization chart: 24 hourly steps, used 79.11 in the first 12, unused in the last 12.
     auto *chart = child<ui::ChartPanel>(page, "trackingUtilizationChart");

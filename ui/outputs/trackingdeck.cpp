@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QObject>
+#include <algorithm>
 
 namespace headroom::ui {
 

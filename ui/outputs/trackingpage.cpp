@@ -3,6 +3,7 @@
 #include "trackingcharts.h"
 
 #include "common/chartpanel.h"
+#include "common/chartstyle.h"
 #include "common/dialogs.h"
 #include "engine/errors.h"
 #include "engine/scenario.h"
@@ -20,6 +21,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPointer>
 #include <QProgressBar>
@@ -99,6 +101,7 @@ QWidget *TrackingPage::buildInputs()
     m_imports->setObjectName("trackingImports");
     m_imports->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_imports->setMinimumContentsLength(16);
+    m_imports->setPlaceholderText(tr("No actuals imported"));
     m_imports->setToolTip(tr("Imported FOCUS files, newest first; the workspace keeps each file's summary"));
     actualsLayout->addWidget(m_imports);
     auto *buttons = new QHBoxLayout;
@@ -555,7 +558,9 @@ void TrackingPage::recompute()
 void TrackingPage::fillCards()
 {
     const TrackingResult &r = *m_result;
-    const QString days = r.daily ? tr("over %1 days").arg(r.daily->cost.size()) : QString();
+    const QString days = !r.daily ? QString()
+                         : r.daily->cost.size() == 1 ? tr("on 1 day")
+                                                     : tr("over %1 days").arg(r.daily->cost.size());
     m_cardCost->setText(resultCardText(money(r.totalEffective, r.currency), tr("Effective cost %1").arg(days)));
     if (r.commitments.empty()) {
         m_cardUtilization->setText(resultCardText(tr("—"), tr("No commitment usage")));
@@ -584,26 +589,27 @@ void TrackingPage::fillCommitments()
 
     m_commitments->clear();
     m_commitments->setColumnCount(10);
-    m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Id"), tr("Hours used"), tr("Hours unused"),
+    m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Hours used"), tr("Hours unused"),
                                               tr("Utilization"), tr("Trailing"), tr("Used cost"), tr("Unused cost"),
-                                              tr("Currency"), tr("Under-used")});
+                                              tr("Currency"), tr("Under-used"), tr("Id")});
     m_commitments->setRowCount(int(r.commitments.size()));
     for (int row = 0; row < int(r.commitments.size()); ++row) {
         const engine::CommitmentUsage &u = r.commitments[size_t(row)].usage;
-        m_commitments->setItem(row, 0, cell(qs(u.name)));
-        m_commitments->setItem(row, 1, cell(qs(u.id)));
-        m_commitments->setItem(row, 2, cell(QString::number(u.hoursUsed), true));
-        m_commitments->setItem(row, 3, cell(QString::number(u.hoursUnused), true));
-        m_commitments->setItem(row, 4, cell(percent(u.utilization), true));
-        m_commitments->setItem(row, 5, cell(percent(u.trailingUtilization), true));
-        m_commitments->setItem(row, 6, cell(money(u.usedCost, u.currency), true));
-        m_commitments->setItem(row, 7, cell(money(u.unusedCost, u.currency), true));
-        m_commitments->setItem(row, 8, cell(qs(u.currency)));
-        m_commitments->setItem(row, 9, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
+        m_commitments->setItem(row, 0, cell(qs(u.name.empty() ? u.id : u.name)));
+        m_commitments->setItem(row, 1, cell(QString::number(u.hoursUsed), true));
+        m_commitments->setItem(row, 2, cell(QString::number(u.hoursUnused), true));
+        m_commitments->setItem(row, 3, cell(percent(u.utilization), true));
+        m_commitments->setItem(row, 4, cell(percent(u.trailingUtilization), true));
+        m_commitments->setItem(row, 5, cell(money(u.usedCost, u.currency), true));
+        m_commitments->setItem(row, 6, cell(money(u.unusedCost, u.currency), true));
+        m_commitments->setItem(row, 7, cell(qs(u.currency)));
+        m_commitments->setItem(row, 9, cell(qs(u.id)));
+        m_commitments->setItem(row, 8, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
                                                         : tr("no")));
     }
-    m_commitments->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
-    m_commitments->setColumnWidth(1, 200);
+    // The id (often a long ARN) last, so the figures stay in view.
+    m_commitments->horizontalHeader()->setSectionResizeMode(9, QHeaderView::Interactive);
+    m_commitments->setColumnWidth(9, 260);
 }
 
 void TrackingPage::showCommitmentChart()
