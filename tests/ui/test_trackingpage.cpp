@@ -146,8 +146,8 @@ TEST_CASE("Tracking page: a published FOCUS example gives the hand-computed comm
     page.resize(1280, 800);
     REQUIRE(importAndWait(page, kFolder + "aws_underutilized_50pct.csv"));
     CHECK(page.statusText().contains("37 charge rows"));
-    REQUIRE(ws->actualsImports().size() == 1);
-    CHECK(page.shownImport() == ws->actualsImports().front().id);
+    REQUIRE(ws.workspace->actualsImports().size() == 1);
+    CHECK(page.shownImport() == ws.workspace->actualsImports().front().id);
 
     // By hand: 12 used and 12 unused hours at $79.11 → $949.32 each, utilization 50 %.
     auto *table = child<QTableWidget>(page, "trackingCommitmentsTable");
@@ -211,7 +211,7 @@ TEST_CASE("Tracking page: a bad file is refused with its line and field and stor
     CHECK_FALSE(importAndWait(page, bad));
     CHECK(page.statusText().contains("line 2"));
     CHECK(page.statusText().contains("EffectiveCost"));
-    CHECK(ws->actualsImports().size() == 1);
+    CHECK(ws.workspace->actualsImports().size() == 1);
     // The overflow example stays shown: 12 × $36.30 on-demand in hours the commitment was full.
     CHECK(child<QLabel>(page, "trackingCardOverflow")->text().contains("$435.60"));
 }
@@ -304,5 +304,5 @@ TEST_CASE("Tracking page: Cancel stops a long import and stores nothing")
     REQUIRE(QTest::qWaitFor([&] { return finished.count() > 0; }, 60000));
     CHECK_FALSE(finished.first().first().toBool());
     CHECK(page.statusText().contains("cancelled"));
-    CHECK(ws->actualsImports().empty());
+    CHECK(ws.workspace->actualsImports().empty());
 }
