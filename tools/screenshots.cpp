@@ -43,8 +43,8 @@ using namespace headroom;
 namespace {
 
 // Six weeks of daily billing for the tracking screens: a fleet's on-demand usage with a weekly
-// wave, a spike on day 30 and a step up from day 36, and a 1-year commitment used 100 % at
-// first and 60 % from day 21.
+// wave, a spike on day 30 and a step up from day 36, and a reservation ending on day 70, used
+// 100 % at first and 60 % from day 21.
 QByteArray trackingSampleFocus()
 {
     QByteArray csv = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,PricingCategory,BilledCost,"
@@ -52,9 +52,10 @@ QByteArray trackingSampleFocus()
                      "CommitmentDiscountStatus\n";
     const QDate first(2026, 1, 5);
     const auto day = [&](int d) { return first.addDays(d).toString(Qt::ISODate) + QStringLiteral("T00:00:00Z"); };
-    csv += QStringLiteral("USD,%1,%2,Purchase,Committed,306600.00,0,ri-h100,GPU Compute,us-east-1,ri-h100,H100 1-year "
+    // The term's remaining 74 days billed upfront on day 0: it ends 4 weeks after the last charge.
+    csv += QStringLiteral("USD,%1,%2,Purchase,Committed,62160.00,0,ri-h100,GPU Compute,us-east-1,ri-h100,H100 "
                           "reservation,\n")
-               .arg(day(0), day(365))
+               .arg(day(0), day(70))
                .toUtf8();
     for (int d = 0; d < 42; ++d) {
         const double demand = 1800.0 + 160.0 * std::sin(2 * M_PI * d / 7.0) + (d >= 36 ? 420.0 : 0.0)

@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 #include <sys/resource.h>
+#include <ctime>
 
 using namespace headroom;
 
@@ -159,25 +160,41 @@ int main(int argc, char *argv[])
 
     // The Tracking page's recompute on a settings change: commitments, daily cost, anomalies on
     // it, plan versus actual (the engine part; median of 11 runs).
-    std::vector<double> runs;
+    std::vector<double> runs, commitmentRuns, anomalyRuns, planRuns;
+    const auto cpuNow = [] {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    };
     for (int i = 0; i < 11; ++i) {
-        QElapsedTimer t;
-        t.start();
+        const double t0 = cpuNow();
         const auto r = engine::analyseCommitments(*stored);
         const auto d = engine::dailyEffectiveCost(*stored, "USD");
+        const double t1 = cpuNow();
         std::vector<double> series;
         for (const auto &c : d.cost)
             series.push_back(c.toDouble());
         engine::AnomalyOptions anomalyOptions;
         anomalyOptions.period = 7;
         const auto a = engine::detectAnomalies(series, anomalyOptions);
+        const double t2 = cpuNow();
         const auto p = engine::comparePlan({*engine::Decimal::parse("95000"), "USD"}, d);
-        runs.push_back(double(t.nsecsElapsed()) / 1e6);
+        const double t3 = cpuNow();
+        runs.push_back(t3 - t0);
+        commitmentRuns.push_back(t1 - t0);
+        anomalyRuns.push_back(t2 - t1);
+        planRuns.push_back(t3 - t2);
         if (r.commitments.empty() || a.history == 0 || p.days.empty())
             return 1;
     }
-    std::sort(runs.begin(), runs.end());
-    std::printf("tracking recompute from the stored summary: median %.1f ms (target < 50 ms) %s; peak RSS %.0f MiB\n",
-                runs[runs.size() / 2], runs[runs.size() / 2] < 50 ? "OK" : "MISSED", peakRssMiB());
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("tracking recompute from the stored summary (CPU time of this thread, median of 11): %.1f ms "
+                "(target < 50 ms) %s — commitments and daily cost %.1f ms, anomalies %.1f ms, plan with its "
+                "forecast band %.1f ms; peak RSS %.0f MiB\n",
+                median(runs), median(runs) < 50 ? "OK" : "MISSED", median(commitmentRuns), median(anomalyRuns),
+                median(planRuns), peakRssMiB());
     return 0;
 }

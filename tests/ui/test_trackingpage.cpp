@@ -263,6 +263,32 @@ TEST_CASE("Tracking page: anomalies are listed, a selected row marks its point, 
     CHECK(text(days, 0, 1) == "$1,532.16");
 }
 
+TEST_CASE("Tracking page: a term ending soon after the charges is marked on the utilization chart")
+{
+    TempWorkspace ws;
+    ui::TrackingPage page(*ws);
+    QTemporaryDir dir;
+    // Ten days of a commitment, half used; its purchase row covers 2026-01-01 to 2026-02-10 (more than 31 days: a term).
+    QByteArray csv = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost,"
+                     "CommitmentDiscountId,CommitmentDiscountStatus\n"
+                     "USD,2026-01-01T00:00:00Z,2026-02-10T00:00:00Z,Purchase,9600,0,c1,\n";
+    for (int d = 0; d < 10; ++d) {
+        const QDate day = QDate(2026, 1, 1).addDays(d);
+        const QString from = day.toString(Qt::ISODate) + "T00:00:00Z", to = day.addDays(1).toString(Qt::ISODate) + "T00:00:00Z";
+        csv += QStringLiteral("USD,%1,%2,Usage,0,120,c1,Used\nUSD,%1,%2,Usage,0,120,c1,Unused\n").arg(from, to).toUtf8();
+    }
+    REQUIRE(importAndWait(page, writeFile(dir, "term.csv", csv)));
+    auto *chart = child<ui::ChartPanel>(page, "trackingUtilizationChart");
+    QStringList names;
+    for (QAbstractSeries *s : chart->chart()->series())
+        names << s->name();
+    INFO(names.join(" | ").toStdString());
+    CHECK(seriesNamed(chart, "Term ends 2026-02-10"));
+    CHECK(chart->figure().caption.contains("The term ends 2026-02-10."));
+    REQUIRE(page.result()->commitments.size() == 1);
+    CHECK(page.result()->commitments[0].usage.utilization == 0.5);
+}
+
 TEST_CASE("Tracking page: currencies are shown one at a time, never summed")
 {
     TempWorkspace ws;

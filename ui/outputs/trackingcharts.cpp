@@ -49,6 +49,12 @@ QDateTimeAxis *dateAxis(int64_t from, int64_t to, bool hourly)
     return axis;
 }
 
+// The actual-cost line: dark blue on the light theme, a lighter blue on dark ones.
+QColor actualColor(QChart::ChartTheme theme)
+{
+    return theme == QChart::ChartThemeLight ? QColor(0x1b, 0x4f, 0x72) : QColor(0x85, 0xc1, 0xe9);
+}
+
 QString moneyText(const engine::Decimal &amount, const std::string &currency)
 {
     return qs(engine::Money{amount, currency}.display());
@@ -65,7 +71,8 @@ ChartFigure commitmentUtilizationFigure(const CommitmentTrack &track)
         return emptyFigure(title, QObject::tr("No charged hour."));
     const bool hourly = track.buckets.front().seconds < kDay;
     QString caption = QObject::tr("EffectiveCost of the commitment per %1 (%2): used by resources, and paid for but "
-                                  "unused. Utilization %3 %, unused %4 over %5 h used and %6 h unused. %7")
+                                  "unused. Utilization %3 %, unused %4 over %5 h used and %6 h unused. Commitment "
+                                  "id %7.")
                           .arg(hourly ? QObject::tr("hour") : QObject::tr("UTC day"), qs(u.currency))
                           .arg(QString::number(100.0 * u.utilization, 'f', 1), moneyText(u.unusedCost, u.currency))
                           .arg(u.hoursUsed)
@@ -86,7 +93,9 @@ ChartFigure commitmentUtilizationFigure(const CommitmentTrack &track)
                 const double scale = moneyAxisScale(top, qs(copy.usage.currency), &unit);
                 const int64_t from = buckets.front().start;
                 int64_t to = buckets.back().start + buckets.back().seconds;
-                const bool termInside = copy.termEnd > from && copy.termEnd <= to + 7 * kDay;
+                // A term ending within 90 days of the last charge is drawn, the axis stretched to it:
+                // the renewal decision is due.
+                const bool termInside = copy.termEnd > from && copy.termEnd <= to + 90 * kDay;
                 if (termInside)
                     to = std::max(to, copy.termEnd + buckets.back().seconds);
                 QDateTimeAxis *x = dateAxis(from, to, hourly);
@@ -230,13 +239,13 @@ ChartFigure anomalyFigure(const TrackingResult &result, int highlighted)
                 line->setName(QObject::tr("Actual"));
                 for (size_t i = 0; i < daily.cost.size(); ++i)
                     line->append(at(i), daily.cost[i].toDouble() / scale);
-                line->setColor(QColor(0x2e, 0x86, 0xc1));
+                line->setColor(actualColor(theme));
                 attach(chart, line, x, y);
                 if (daily.cost.size() == 1) {
                     auto *dot = new QScatterSeries;
                     dot->setName(QObject::tr("Actual"));
                     dot->append(line->points());
-                    dot->setColor(QColor(0x2e, 0x86, 0xc1));
+                    dot->setColor(actualColor(theme));
                     attach(chart, dot, x, y);
                 }
                 if (copy.anomalies) {
@@ -344,7 +353,7 @@ ChartFigure planFigure(const TrackingResult &result)
                 plannedPen.setStyle(Qt::DashLine);
                 plannedPen.setWidthF(2.0);
                 planned->setPen(plannedPen);
-                QPen actualPen(QColor(0x1b, 0x4f, 0x72));
+                QPen actualPen(actualColor(theme));
                 actualPen.setWidthF(2.2);
                 actual->setPen(actualPen);
                 QPen variancePen(QColor(0xc0, 0x39, 0x2b));

@@ -113,7 +113,10 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
                                     percent(u.utilization),
                                     percent(u.trailingUtilization),
                                     money(u.unusedCost, c),
-                                    t.termEnd > 0 ? utcDate(t.termEnd) : QObject::tr("not in the actuals"),
+                                    t.termEnd > 0 ? QObject::tr("%1 (%2 days after the last charge)")
+                                                        .arg(utcDate(t.termEnd))
+                                                        .arg((t.termEnd - u.lastHour) / kDay)
+                                                  : QObject::tr("not in the actuals"),
                                     u.underUsed ? QObject::tr("yes") : QObject::tr("no")};
     }
     if (tracker.rows.isEmpty())
