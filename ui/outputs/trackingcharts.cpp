@@ -96,8 +96,9 @@ ChartFigure commitmentUtilizationFigure(const CommitmentTrack &track)
                 // A term ending within 90 days of the last charge is drawn, the axis stretched to it:
                 // the renewal decision is due.
                 const bool termInside = copy.termEnd > from && copy.termEnd <= to + 90 * kDay;
+                // Room after the marker for its label.
                 if (termInside)
-                    to = std::max(to, copy.termEnd + buckets.back().seconds);
+                    to = std::max(to, copy.termEnd + (copy.termEnd - from) / 5);
                 QDateTimeAxis *x = dateAxis(from, to, hourly);
                 auto *y = new QValueAxis;
                 y->setTitleText(QObject::tr("EffectiveCost per %1 (%2)").arg(hourly ? QObject::tr("hour") : QObject::tr("day"), unit));

@@ -128,6 +128,9 @@ QWidget *TrackingPage::buildInputs()
     m_status->setObjectName("trackingStatus");
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for a wrapped message (file, line and field of a refused import).
+    m_status->setMinimumHeight(m_status->fontMetrics().lineSpacing() * 4);
+    m_status->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     actualsLayout->addWidget(m_status);
     layout->addWidget(actualsBox);
 
