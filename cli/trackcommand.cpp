@@ -24,16 +24,18 @@ namespace {
 
 using engine::Decimal;
 
-const char kUsage[] = R"(usage: headroom track commitments --focus FILE.csv [--threshold F]
+const char kUsage[] = R"(usage: headroom track commitments [--focus FILE.csv] [--threshold F]
                               [--trailing-hours H] [--currency C] [--json]
        headroom track import --focus FILE.csv [--json]
        headroom track anomalies --series FILE.csv [--period N] [--history N] [--json]
-       headroom track plan --scenario NAME --focus FILE.csv [--drift-periods K]
+       headroom track plan --scenario NAME [--focus FILE.csv] [--drift-periods K]
                               [--history D] [--currency C] [--json]
 
 Plan versus actual from a FOCUS 1.x cost-and-usage export (BillingCurrency, ChargePeriodStart/
 End, ChargeCategory, BilledCost, EffectiveCost, CommitmentDiscountId/Status, …; see
-core/store/README.md for the columns read) or a plain series.
+core/store/README.md for the columns read) or a plain series. Without --focus, commitments
+and plan read the newest actuals imported into the workspace (track import): the same
+figures to the cent.
 
 track commitments
   Per commitment (CommitmentDiscountId) and currency, over the Usage rows carrying a
@@ -141,16 +143,35 @@ std::string chooseCurrency(const Args &args, const std::set<std::string> &presen
     return present.empty() ? std::string() : *present.begin();
 }
 
+// The actuals to track: the --focus file summarized, or without it the newest import of the
+// workspace (track import). Warnings of the file go to stderr.
+engine::ActualsSummary actualsFor(const Args &args, Context &context, const QString &action,
+                                  std::vector<std::string> *warnings)
+{
+    if (const auto focus = args.text(QStringLiteral("focus")); focus && !focus->isEmpty()) {
+        const engine::FocusCharges charges = store::readFocusCsv(*focus);
+        printWarnings(charges, context);
+        *warnings = charges.warnings;
+        return engine::summarizeActuals(charges);
+    }
+    const auto imports = context.workspace().actualsImports();
+    if (imports.empty())
+        throw UsageError(QStringLiteral("track %1: give --focus FILE.csv, or import one first with headroom track "
+                                        "import --focus FILE.csv (the workspace holds no actuals)")
+                             .arg(action));
+    return *context.workspace().actuals(imports.front().id);
+}
+
 int runCommitments(const Args &args, Context &context)
 {
-    const engine::FocusCharges charges = store::readFocusCsv(required(args, QStringLiteral("focus"), QStringLiteral("commitments")));
-    printWarnings(charges, context);
+    std::vector<std::string> fileWarnings;
+    const engine::ActualsSummary actuals = actualsFor(args, context, QStringLiteral("commitments"), &fileWarnings);
     engine::CommitmentOptions options;
     if (const auto threshold = args.number(QStringLiteral("threshold")))
         options.threshold = *threshold;
     if (const auto hours = args.integer(QStringLiteral("trailing-hours"), 1, 20 * 8784))
         options.trailingHours = *hours;
-    const engine::CommitmentReport report = engine::analyseCommitments(charges, options);
+    const engine::CommitmentReport report = engine::analyseCommitments(actuals, options);
 
     std::set<std::string> present;
     for (const auto &c : report.commitments)
@@ -182,7 +203,7 @@ int runCommitments(const Args &args, Context &context)
             });
         }
         QJsonArray warnings;
-        for (const auto &w : charges.warnings)
+        for (const auto &w : fileWarnings)
             warnings.append(qs(w));
         context.out() << jsonText(QJsonObject{{QStringLiteral("commitments"), list},
                                               {QStringLiteral("on_demand_overflow_cost"), cents(overflow)},
@@ -314,8 +335,8 @@ int runImport(const Args &args, Context &context)
 int runPlan(const Args &args, Context &context)
 {
     const QString name = required(args, QStringLiteral("scenario"), QStringLiteral("plan"));
-    const engine::FocusCharges charges = store::readFocusCsv(required(args, QStringLiteral("focus"), QStringLiteral("plan")));
-    printWarnings(charges, context);
+    std::vector<std::string> fileWarnings;
+    const engine::ActualsSummary summary = actualsFor(args, context, QStringLiteral("plan"), &fileWarnings);
     engine::PlanOptions options;
     if (const auto k = args.integer(QStringLiteral("drift-periods"), 1, 10000))
         options.driftPeriods = int(*k);
@@ -323,9 +344,9 @@ int runPlan(const Args &args, Context &context)
         options.history = int(*history);
     const engine::Scenario scenario = findScenario(context.workspace(), name);
     const engine::ScenarioResult planned = engine::evaluateScenario(scenario, store::scenarioInputs(context.workspace()));
-    const std::set<std::string> present(charges.currencies.begin(), charges.currencies.end());
+    const std::set<std::string> present(summary.currencies.begin(), summary.currencies.end());
     const std::string currency = chooseCurrency(args, present, QStringLiteral("plan"));
-    const engine::DailyCost actuals = engine::dailyEffectiveCost(charges, currency);
+    const engine::DailyCost actuals = engine::dailyEffectiveCost(summary, currency);
     const engine::PlanVsActual result = engine::comparePlan(planned.costPerDay, actuals, options);
 
     if (args.has(QStringLiteral("json"))) {

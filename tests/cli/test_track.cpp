@@ -274,3 +274,34 @@ TEST_CASE("track import keeps the summary in the workspace and a bad file change
     REQUIRE(workspace.actualsImports().size() == 1);
     CHECK(workspace.actualsImports()[0].rowCount == 37);
 }
+
+TEST_CASE("track commitments and plan without --focus read the newest import, to the cent", "[track-cli]")
+{
+    CliFixture ws;
+    seedScenario(ws);
+    RUN_HEADROOM(none, ws, {"track", "commitments", "--json"});
+    CHECK(none.exitCode == 2);
+    CHECK(none.err.contains("track import"));
+    for (const char *file : {"aws_overflow_150pct.csv", "aws_underutilized_75pct.csv"}) {
+        INFO(file);
+        RUN_HEADROOM(imported, ws, {"track", "import", "--focus", kFolder + file});
+        REQUIRE(imported.exitCode == 0);
+        RUN_HEADROOM(fromFile, ws, {"track", "commitments", "--focus", kFolder + file, "--json"});
+        RUN_HEADROOM(fromStore, ws, {"track", "commitments", "--json"});
+        REQUIRE(fromFile.exitCode == 0);
+        REQUIRE(fromStore.exitCode == 0);
+        const QJsonObject a = parseJsonObject(fromFile.out), b = parseJsonObject(fromStore.out);
+        CHECK(a.value("commitments") == b.value("commitments"));
+        CHECK(a.value("on_demand_overflow_cost") == b.value("on_demand_overflow_cost"));
+        RUN_HEADROOM(planFile, ws, {"track", "plan", "--scenario", "static", "--focus", kFolder + file, "--json"});
+        RUN_HEADROOM(planStore, ws, {"track", "plan", "--scenario", "static", "--json"});
+        REQUIRE(planFile.exitCode == 0);
+        REQUIRE(planStore.exitCode == 0);
+        CHECK(parseJsonObject(planFile.out).value("days") == parseJsonObject(planStore.out).value("days"));
+        CHECK(parseJsonObject(planStore.out).value("total_actual").toString()
+              == (QString(file) == "aws_overflow_150pct.csv" ? "1039.98" : "1267.75"));
+    }
+    // The newest import is the 75 % example: 6 × $52.40 unused.
+    RUN_HEADROOM(last, ws, {"track", "commitments", "--json"});
+    CHECK(parseJsonObject(last.out).value("commitments").toArray()[0].toObject().value("unused_cost").toString() == "314.40");
+}

@@ -281,9 +281,10 @@ ChartFigure planFigure(const TrackingResult &result)
     if (!result.planResult)
         return emptyFigure(title, result.planNote);
     const engine::PlanVsActual &p = *result.planResult;
-    QString caption = QObject::tr("Planned cost per day (the scenario's %1) against the actual EffectiveCost per UTC "
-                                  "day; cumulative variance (actual − planned) on the right axis. ")
-                          .arg(moneyText(result.plan->costPerDay.amount, p.currency));
+    QString caption = QObject::tr("Planned cost per day (the scenario's %1, every digit kept) against the actual "
+                                  "EffectiveCost per UTC day; cumulative variance (actual − planned) on the right "
+                                  "axis. ")
+                          .arg(qs(result.plan->costPerDay.displayRate()));
     if (p.banded)
         caption += QObject::tr("Band: P05–P95 of a Holt-Winters forecast fitted on the first %1 days; %2 % of the %3 "
                                "days since fell inside it%4.")

@@ -220,7 +220,7 @@ Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &
                                          .arg(options.trailingHours)};
     if (plan)
         source.table.rows << QStringList{QObject::tr("Plan"), QObject::tr("scenario %1: %2 a day")
-                                                                  .arg(plan->scenario, money(plan->costPerDay.amount, plan->costPerDay.currency))};
+                                                                  .arg(plan->scenario, qs(plan->costPerDay.displayRate()))};
     deck.assumptions = {source};
 
     for (const std::string &currency : actuals->currencies) {
