@@ -12,6 +12,7 @@
 #include "store/seriescsv.h"
 #include "store/workspace.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -23,15 +24,18 @@ namespace {
 
 using engine::Decimal;
 
-const char kUsage[] = R"(usage: headroom track commitments --focus FILE.csv [--threshold F]
+const char kUsage[] = R"(usage: headroom track commitments [--focus FILE.csv] [--threshold F]
                               [--trailing-hours H] [--currency C] [--json]
+       headroom track import --focus FILE.csv [--json]
        headroom track anomalies --series FILE.csv [--period N] [--history N] [--json]
-       headroom track plan --scenario NAME --focus FILE.csv [--drift-periods K]
+       headroom track plan --scenario NAME [--focus FILE.csv] [--drift-periods K]
                               [--history D] [--currency C] [--json]
 
 Plan versus actual from a FOCUS 1.x cost-and-usage export (BillingCurrency, ChargePeriodStart/
 End, ChargeCategory, BilledCost, EffectiveCost, CommitmentDiscountId/Status, …; see
-core/store/README.md for the columns read) or a plain series.
+core/store/README.md for the columns read) or a plain series. Without --focus, commitments
+and plan read the newest actuals imported into the workspace (track import): the same
+figures to the cent.
 
 track commitments
   Per commitment (CommitmentDiscountId) and currency, over the Usage rows carrying a
@@ -49,6 +53,16 @@ track commitments
                        "utilization", "unused_cost", "currency", "used_cost",
                        "trailing_utilization", "under_used"}], "on_demand_overflow_cost",
                        "currency", "threshold", "warnings"}
+
+track import
+  Reads the export and keeps its summary in the workspace (--workspace): per commitment-hour
+  and status the effective cost, on-demand cost per service, region and hour, and per
+  currency and day the effective and billed cost (exact decimals), never the rows
+  themselves. An earlier import of a file with the same name is replaced, in one
+  transaction: a file with any error changes nothing. The tracking page and
+  `headroom report --tracking` read the newest import.
+  --json               {"import_id", "file", "rows", "currencies", "commitments",
+                       "commitment_hours", "days"}
 
 track anomalies
   Samples outside the one-step P99.5 interval of a Holt-Winters model (additive season, no
@@ -129,16 +143,35 @@ std::string chooseCurrency(const Args &args, const std::set<std::string> &presen
     return present.empty() ? std::string() : *present.begin();
 }
 
+// The actuals to track: the --focus file summarized, or without it the newest import of the
+// workspace (track import). Warnings of the file go to stderr.
+engine::ActualsSummary actualsFor(const Args &args, Context &context, const QString &action,
+                                  std::vector<std::string> *warnings)
+{
+    if (const auto focus = args.text(QStringLiteral("focus")); focus && !focus->isEmpty()) {
+        const engine::FocusCharges charges = store::readFocusCsv(*focus);
+        printWarnings(charges, context);
+        *warnings = charges.warnings;
+        return engine::summarizeActuals(charges);
+    }
+    const auto imports = context.workspace().actualsImports();
+    if (imports.empty())
+        throw UsageError(QStringLiteral("track %1: give --focus FILE.csv, or import one first with headroom track "
+                                        "import --focus FILE.csv (the workspace holds no actuals)")
+                             .arg(action));
+    return *context.workspace().actuals(imports.front().id);
+}
+
 int runCommitments(const Args &args, Context &context)
 {
-    const engine::FocusCharges charges = store::readFocusCsv(required(args, QStringLiteral("focus"), QStringLiteral("commitments")));
-    printWarnings(charges, context);
+    std::vector<std::string> fileWarnings;
+    const engine::ActualsSummary actuals = actualsFor(args, context, QStringLiteral("commitments"), &fileWarnings);
     engine::CommitmentOptions options;
     if (const auto threshold = args.number(QStringLiteral("threshold")))
         options.threshold = *threshold;
     if (const auto hours = args.integer(QStringLiteral("trailing-hours"), 1, 20 * 8784))
         options.trailingHours = *hours;
-    const engine::CommitmentReport report = engine::analyseCommitments(charges, options);
+    const engine::CommitmentReport report = engine::analyseCommitments(actuals, options);
 
     std::set<std::string> present;
     for (const auto &c : report.commitments)
@@ -170,7 +203,7 @@ int runCommitments(const Args &args, Context &context)
             });
         }
         QJsonArray warnings;
-        for (const auto &w : charges.warnings)
+        for (const auto &w : fileWarnings)
             warnings.append(qs(w));
         context.out() << jsonText(QJsonObject{{QStringLiteral("commitments"), list},
                                               {QStringLiteral("on_demand_overflow_cost"), cents(overflow)},
@@ -272,11 +305,38 @@ int runAnomalies(const Args &args, Context &context)
     return 0;
 }
 
+int runImport(const Args &args, Context &context)
+{
+    const QString path = required(args, QStringLiteral("focus"), QStringLiteral("import"));
+    const engine::FocusCharges charges = store::readFocusCsv(path);
+    printWarnings(charges, context);
+    const engine::ActualsSummary summary = engine::summarizeActuals(charges);
+    const QString fileName = QFileInfo(path).fileName();
+    const qint64 id = context.workspace().importActuals(fileName, summary);
+    QStringList currencies;
+    for (const auto &c : summary.currencies)
+        currencies << qs(c);
+    if (args.has(QStringLiteral("json"))) {
+        context.out() << jsonText(QJsonObject{{QStringLiteral("import_id"), id},
+                                              {QStringLiteral("file"), fileName},
+                                              {QStringLiteral("rows"), qint64(summary.rows)},
+                                              {QStringLiteral("currencies"), QJsonArray::fromStringList(currencies)},
+                                              {QStringLiteral("commitments"), qint64(summary.commitments.size() - 1)},
+                                              {QStringLiteral("commitment_hours"), qint64(summary.commitmentHours.size())},
+                                              {QStringLiteral("days"), qint64(summary.days.size())}});
+        return 0;
+    }
+    context.out() << "Imported " << fileName << " into " << context.workspace().path() << " as import " << id << ": "
+                  << formatInteger(summary.rows) << " charge rows in " << currencies.join(QLatin1String(", ")) << ", "
+                  << (summary.commitments.size() - 1) << " commitments, " << summary.days.size() << " currency-days.\n";
+    return 0;
+}
+
 int runPlan(const Args &args, Context &context)
 {
     const QString name = required(args, QStringLiteral("scenario"), QStringLiteral("plan"));
-    const engine::FocusCharges charges = store::readFocusCsv(required(args, QStringLiteral("focus"), QStringLiteral("plan")));
-    printWarnings(charges, context);
+    std::vector<std::string> fileWarnings;
+    const engine::ActualsSummary summary = actualsFor(args, context, QStringLiteral("plan"), &fileWarnings);
     engine::PlanOptions options;
     if (const auto k = args.integer(QStringLiteral("drift-periods"), 1, 10000))
         options.driftPeriods = int(*k);
@@ -284,9 +344,9 @@ int runPlan(const Args &args, Context &context)
         options.history = int(*history);
     const engine::Scenario scenario = findScenario(context.workspace(), name);
     const engine::ScenarioResult planned = engine::evaluateScenario(scenario, store::scenarioInputs(context.workspace()));
-    const std::set<std::string> present(charges.currencies.begin(), charges.currencies.end());
+    const std::set<std::string> present(summary.currencies.begin(), summary.currencies.end());
     const std::string currency = chooseCurrency(args, present, QStringLiteral("plan"));
-    const engine::DailyCost actuals = engine::dailyEffectiveCost(charges, currency);
+    const engine::DailyCost actuals = engine::dailyEffectiveCost(summary, currency);
     const engine::PlanVsActual result = engine::comparePlan(planned.costPerDay, actuals, options);
 
     if (args.has(QStringLiteral("json"))) {
@@ -366,12 +426,14 @@ int runTrack(const QStringList &argList, Context &context)
 {
     const Args args(argList, kOptions);
     if (args.positionals().size() != 1)
-        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies or plan"));
+        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan or import"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("commitments"))
         rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"), QStringLiteral("currency")});
     else if (action == QLatin1String("anomalies"))
         rejectOthers(args, action, {QStringLiteral("series"), QStringLiteral("period"), QStringLiteral("history")});
+    else if (action == QLatin1String("import"))
+        rejectOthers(args, action, {QStringLiteral("focus")});
     else if (action == QLatin1String("plan"))
         rejectOthers(args, action, {QStringLiteral("scenario"), QStringLiteral("focus"), QStringLiteral("drift-periods"), QStringLiteral("history"), QStringLiteral("currency")});
     if (action == QLatin1String("commitments"))
@@ -380,7 +442,9 @@ int runTrack(const QStringList &argList, Context &context)
         return runAnomalies(args, context);
     if (action == QLatin1String("plan"))
         return runPlan(args, context);
-    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan").arg(action));
+    if (action == QLatin1String("import"))
+        return runImport(args, context);
+    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import").arg(action));
 }
 
 } // namespace

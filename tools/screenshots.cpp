@@ -1,6 +1,6 @@
 // Renders the workbench offscreen for the README and for review: a PNG of the main window
 // on each built page, and the KV chart exported as PDF, SVG and PNG.
-// Usage: headroom_screenshots OUTDIR [--dark] [--scale F]
+// Usage: headroom_screenshots OUTDIR [--dark] [--size WxH] [--tracking-only]
 #include "store/demoworkspace.h"
 #include "store/workspace.h"
 #include "ui/cost/costpage.h"
@@ -21,20 +21,126 @@
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
 #include "ui/inference/kvpage.h"
+#include "ui/outputs/trackingdeck.h"
+#include "ui/outputs/trackingpage.h"
 #include "ui/mainwindow.h"
 #include "ui/common/theme.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDate>
 #include <QDir>
+#include <QFile>
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <cmath>
 #include <cstdio>
 
 using namespace headroom;
+
+namespace {
+
+// Six weeks of daily billing for the tracking screens: a fleet's on-demand usage with a weekly
+// wave, a spike on day 30 and a step up from day 36, and a reservation ending on day 70, used
+// 100 % at first and 60 % from day 21.
+QByteArray trackingSampleFocus()
+{
+    QByteArray csv = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,PricingCategory,BilledCost,"
+                     "EffectiveCost,ResourceId,ServiceName,RegionId,CommitmentDiscountId,CommitmentDiscountName,"
+                     "CommitmentDiscountStatus\n";
+    const QDate first(2026, 1, 5);
+    const auto day = [&](int d) { return first.addDays(d).toString(Qt::ISODate) + QStringLiteral("T00:00:00Z"); };
+    // The term's remaining 74 days billed upfront on day 0: it ends 4 weeks after the last charge.
+    csv += QStringLiteral("USD,%1,%2,Purchase,Committed,62160.00,0,ri-h100,GPU Compute,us-east-1,ri-h100,H100 "
+                          "reservation,\n")
+               .arg(day(0), day(70))
+               .toUtf8();
+    for (int d = 0; d < 42; ++d) {
+        const double demand = 1800.0 + 160.0 * std::sin(2 * M_PI * d / 7.0) + (d >= 36 ? 420.0 : 0.0)
+            + (d == 30 ? 1500.0 : 0.0) + double((d * 37) % 23);
+        csv += QStringLiteral("USD,%1,%2,Usage,Standard,%3,%3,fleet,GPU Compute,us-west-2,,,\n")
+                   .arg(day(d), day(d + 1), QString::number(demand, 'f', 2))
+                   .toUtf8();
+        const double used = d < 21 ? 840.0 : 504.0;
+        csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,%3,gpu-node-1,GPU Compute,us-east-1,ri-h100,,Used\n")
+                   .arg(day(d), day(d + 1), QString::number(used, 'f', 2))
+                   .toUtf8();
+        if (used < 840.0)
+            csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,%3,,GPU Compute,us-east-1,ri-h100,,Unused\n")
+                       .arg(day(d), day(d + 1), QString::number(840.0 - used, 'f', 2))
+                       .toUtf8();
+    }
+    return csv;
+}
+
+bool importForScreens(ui::TrackingPage *page, const QString &path)
+{
+    bool stored = false, over = false;
+    const auto connection = QObject::connect(page, &ui::TrackingPage::finished, [&](bool ok) {
+        stored = ok;
+        over = true;
+    });
+    page->importFile(path);
+    while (!over)
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QObject::disconnect(connection);
+    if (!stored)
+        std::fprintf(stderr, "%s\n", qPrintable(page->statusText()));
+    return stored;
+}
+
+// The Tracking page on `workspace` (with scenarios): the published under-used example, then
+// six weeks of sample billing with its anomalies and a plan; the tracking deck as PDF.
+int renderTracking(ui::MainWindow &window, const QDir &out, const QString &suffix, const QTemporaryDir &dir)
+{
+    const auto grab = [&](const QString &name) {
+        QApplication::processEvents();
+        const QString path = out.filePath(QStringLiteral("%1%2.png").arg(name, suffix));
+        window.grab().save(path);
+        std::printf("%s\n", qPrintable(path));
+    };
+    window.showPage(QStringLiteral("Tracking"));
+    ui::TrackingPage *page = window.trackingPage();
+    grab(QStringLiteral("page-tracking-empty"));
+    if (!importForScreens(page, QStringLiteral(HEADROOM_SHARED_DATA "/focus-examples/aws_underutilized_75pct.csv")))
+        return 1;
+    grab(QStringLiteral("page-tracking"));
+    QFile sample(dir.filePath(QStringLiteral("fleet-billing-6-weeks.csv")));
+    if (!sample.open(QIODevice::WriteOnly) || sample.write(trackingSampleFocus()) < 0)
+        return 1;
+    sample.close();
+    if (!importForScreens(page, sample.fileName()))
+        return 1;
+    auto *scenario = page->findChild<QComboBox *>(QStringLiteral("trackingScenario"));
+    if (scenario && scenario->count() > 1)
+        scenario->setCurrentIndex(1);
+    grab(QStringLiteral("page-tracking-commitment"));
+    auto *charts = page->findChild<QTabWidget *>(QStringLiteral("trackingChartTabs"));
+    auto *tables = page->findChild<QTabWidget *>(QStringLiteral("trackingTableTabs"));
+    charts->setCurrentIndex(2);
+    tables->setCurrentIndex(2);
+    grab(QStringLiteral("page-tracking-plan"));
+    tables->setCurrentIndex(1);
+    if (auto *anomalies = page->findChild<QTableWidget *>(QStringLiteral("trackingAnomaliesTable")); anomalies && anomalies->rowCount() > 0)
+        anomalies->selectRow(0);
+    grab(QStringLiteral("page-tracking-anomalies"));
+    const QString path = out.filePath(QStringLiteral("tracking-deck%1.pdf").arg(suffix));
+    ui::TrackingDeckOptions options;
+    if (scenario && scenario->count() > 1)
+        options.scenario = scenario->itemData(1).toString();
+    QString error;
+    if (!ui::writeDeckPdf(ui::trackingDeck(window.workspace(), options), path, &error, {}, store::ExistingFile::Replace)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("%s\n", qPrintable(path));
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -104,6 +210,13 @@ int main(int argc, char *argv[])
     window.resize(windowSize);
     window.show();
     QApplication::processEvents();
+    if (args.contains("--tracking-only")) {
+        const QString demo = store::createDemoWorkspace(dir.filePath("demo.headroom"));
+        if (!window.openWorkspace(demo))
+            return 1;
+        window.resize(windowSize);
+        return renderTracking(window, out, suffix, dir);
+    }
     // Run the fragmentation experiment first so that its page shows results.
     ui::FragmentationPage *fragmentation = window.fragmentationPage();
     fragmentation->setPolicies({engine::frag::Policy::Fgd, engine::frag::Policy::BestFit,
@@ -327,5 +440,5 @@ int main(int argc, char *argv[])
         }
         std::printf("%s\n", qPrintable(path));
     }
-    return 0;
+    return renderTracking(window, out, suffix, dir);
 }

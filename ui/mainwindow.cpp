@@ -9,6 +9,7 @@
 #include "inference/kvpage.h"
 #include "fleet/partitioningpage.h"
 #include "catalog/ratecardspage.h"
+#include "outputs/trackingpage.h"
 #include "report/reportpage.h"
 #include "fleet/scenariospage.h"
 #include "inference/servingassumptionsdialog.h"
@@ -67,6 +68,7 @@ const NavEntry kNavigator[] = {
     {"Analyses", "Forecast", "Demand forecasting with backtests"},
     {"Analyses", "Cost & reservations", "Reserved versus elastic cost"},
     {"Outputs", "Scenarios", "Fleet scenarios compared side by side"},
+    {"Outputs", "Tracking", "Plan versus actual from billing: commitment use, anomalies, drift"},
     {"Outputs", "Report", "Multi-page PDF deck"},
 };
 
@@ -166,6 +168,7 @@ void MainWindow::buildPages()
     m_reportPage = new ReportPage(*m_workspace, m_undoStack, m_stack);
     m_forecastPage = new ForecastPage(*m_workspace, m_undoStack, m_stack);
     m_scenariosPage = new ScenariosPage(*m_workspace, m_undoStack, m_stack);
+    m_trackingPage = new TrackingPage(*m_workspace, m_stack);
     const std::pair<QString, Page *> pages[] = {
         {QStringLiteral("Workloads"), m_workloadsPage},
         {QStringLiteral("Training jobs"), m_trainingJobsPage},
@@ -180,6 +183,7 @@ void MainWindow::buildPages()
         {QStringLiteral("Forecast"), m_forecastPage},
         {QStringLiteral("Cost & reservations"), m_costPage},
         {QStringLiteral("Scenarios"), m_scenariosPage},
+        {QStringLiteral("Tracking"), m_trackingPage},
         {QStringLiteral("Report"), m_reportPage},
     };
     for (const auto &[title, page] : pages) {

@@ -31,6 +31,7 @@ class ScenariosPage;
 class SizingPage;
 class TrainingJobsPage;
 class TrainingPage;
+class TrackingPage;
 class WorkloadsPage;
 class Page;
 
@@ -60,6 +61,7 @@ public:
     ReportPage *reportPage() const { return m_reportPage; }
     ForecastPage *forecastPage() const { return m_forecastPage; }
     ScenariosPage *scenariosPage() const { return m_scenariosPage; }
+    TrackingPage *trackingPage() const { return m_trackingPage; }
 
     // Selects a page by its navigator title; false when it is unknown or not available.
     bool showPage(const QString &title);
@@ -126,6 +128,7 @@ private:
     ReportPage *m_reportPage = nullptr;
     ForecastPage *m_forecastPage = nullptr;
     ScenariosPage *m_scenariosPage = nullptr;
+    TrackingPage *m_trackingPage = nullptr;
 };
 
 } // namespace headroom::ui

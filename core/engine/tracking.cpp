@@ -15,21 +15,12 @@ namespace headroom::engine {
 namespace {
 
 constexpr int64_t kHour = 3600;
-constexpr int64_t kDay = 86400;
 // Standard normal quantile at 0.9975: the half-width of the central 99.5 % interval.
 constexpr double kZ995 = 2.807033768343811;
 // This many samples in a row outside the band on one side are a level shift, not spikes.
 constexpr int kConsecutiveOutside = 3;
 
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-// The clock hours [start, end) of a charge period touches.
-std::pair<int64_t, int64_t> hoursOf(const FocusCharge &row)
-{
-    // Every charge belongs to at least the hour it starts in.
-    const int64_t first = floorDiv(row.periodStart, kHour);
-    return {first, std::max(first + 1, floorDiv(row.periodEnd - 1, kHour) + 1)};
-}
 
 double ratio(Decimal part, Decimal whole)
 {
@@ -38,94 +29,63 @@ double ratio(Decimal part, Decimal whole)
     return (part / whole).toDouble();
 }
 
-constexpr int64_t kMaxCommitmentHours = 50'000'000;
-constexpr int64_t kMaxCommitmentRowHours = 31 * 24;
-
-struct CommitmentAccumulator {
-    std::vector<int64_t> usedHours;
-    std::vector<int64_t> unusedHours;
-    std::vector<std::tuple<int64_t, CommitmentStatus, Decimal>> byHour; // (start hour, status, cost)
-    Decimal used;
-    Decimal unused;
-    std::set<std::pair<uint32_t, uint32_t>> serviceRegions;
-};
-
-int64_t distinctCount(std::vector<int64_t> &hours)
-{
-    std::sort(hours.begin(), hours.end());
-    return int64_t(std::unique(hours.begin(), hours.end()) - hours.begin());
-}
-
 } // namespace
 
-CommitmentReport analyseCommitments(const FocusCharges &charges, const CommitmentOptions &options)
+CommitmentReport analyseCommitments(const ActualsSummary &actuals, const CommitmentOptions &options)
 {
     if (!(options.threshold > 0.0 && options.threshold <= 1.0))
         throw InputError("threshold", "the under-use threshold must be a utilization in (0, 1]");
     if (options.trailingHours < 1)
         throw InputError("trailing_hours", "the trailing window must be at least 1 hour");
 
-    // (commitment, currency) → figures
-    std::map<std::pair<uint32_t, uint32_t>, CommitmentAccumulator> acc;
-    int64_t hoursHeld = 0;
-    for (const FocusCharge &row : charges.rows) {
-        if (row.status == CommitmentStatus::None || row.commitment == 0)
-            continue;
-        CommitmentAccumulator &a = acc[{row.commitment, row.currency}];
-        const auto [first, last] = hoursOf(row);
-        // Hours are counted one by one: bound them before allocating (a year of hourly rows
-        // for 500 commitments is 4.4 million).
-        if (last - first > kMaxCommitmentRowHours)
-            throw InputError("rows", "a charge of commitment \"" + charges.commitments.at(row.commitment).id
-                                         + "\" covers " + std::to_string(last - first)
-                                         + " hours; commitment usage is read in charges of at most 31 days");
-        hoursHeld += last - first;
-        if (hoursHeld > kMaxCommitmentHours)
-            throw InputError("rows", "the commitment charges cover more than " + std::to_string(kMaxCommitmentHours)
-                                         + " commitment-hours; split the file by period");
-        auto &hours = row.status == CommitmentStatus::Used ? a.usedHours : a.unusedHours;
-        for (int64_t h = first; h < last; ++h)
-            hours.push_back(h);
-        (row.status == CommitmentStatus::Used ? a.used : a.unused) += row.effectiveCost;
-        a.byHour.emplace_back(first, row.status, row.effectiveCost);
-        a.serviceRegions.insert({row.service, row.region});
-    }
-
     CommitmentReport report;
     // Hours in which a commitment (by service and region) had something unused: on-demand
     // usage then is not overflow.
-    std::map<std::pair<uint32_t, uint32_t>, std::set<int64_t>> unusedHoursByServiceRegion;
-    std::set<std::pair<uint32_t, uint32_t>> coveredServiceRegions;
-    for (auto &[key, a] : acc) {
+    std::map<std::pair<std::string, std::string>, std::set<int64_t>> unusedHoursByServiceRegion;
+    std::set<std::pair<std::string, std::string>> coveredServiceRegions;
+    for (const CommitmentScope &scope : actuals.scopes)
+        coveredServiceRegions.insert({scope.service, scope.region});
+    // commitmentHours are ordered by commitment, currency, hour, status: one run per pair.
+    const auto &hours = actuals.commitmentHours;
+    for (size_t begin = 0; begin < hours.size();) {
+        size_t end = begin;
+        while (end < hours.size() && hours[end].commitment == hours[begin].commitment
+               && hours[end].currency == hours[begin].currency)
+            ++end;
         CommitmentUsage usage;
-        const FocusCommitment &commitment = charges.commitments.at(key.first);
+        const FocusCommitment &commitment = actuals.commitments.at(hours[begin].commitment);
         usage.id = commitment.id;
         usage.name = commitment.name;
-        usage.currency = charges.currencies.at(key.second);
-        for (const auto &sr : a.serviceRegions) {
-            coveredServiceRegions.insert(sr);
-            unusedHoursByServiceRegion[sr].insert(a.unusedHours.begin(), a.unusedHours.end());
+        usage.currency = actuals.currencies.at(hours[begin].currency);
+        std::set<int64_t> unusedHours;
+        for (size_t i = begin; i < end; ++i) {
+            const CommitmentHourCost &h = hours[i];
+            if (h.status == CommitmentStatus::Used) {
+                ++usage.hoursUsed;
+                usage.usedCost += h.effectiveCost;
+            } else {
+                ++usage.hoursUnused;
+                usage.unusedCost += h.effectiveCost;
+                unusedHours.insert(h.hour);
+            }
         }
-        std::vector<int64_t> all = a.usedHours;
-        all.insert(all.end(), a.unusedHours.begin(), a.unusedHours.end());
-        std::sort(all.begin(), all.end());
-        usage.firstHour = all.front() * kHour;
-        usage.lastHour = all.back() * kHour;
-        usage.hoursUsed = distinctCount(a.usedHours);
-        usage.hoursUnused = distinctCount(a.unusedHours);
-        usage.usedCost = a.used;
-        usage.unusedCost = a.unused;
-        usage.utilization = ratio(a.used, a.used + a.unused);
-        const int64_t windowStart = all.back() + 1 - options.trailingHours;
+        for (const CommitmentScope &scope : actuals.scopes)
+            if (scope.commitment == hours[begin].commitment && scope.currency == hours[begin].currency)
+                unusedHoursByServiceRegion[{scope.service, scope.region}].insert(unusedHours.begin(), unusedHours.end());
+        const int64_t firstHour = hours[begin].hour;
+        const int64_t lastHour = hours[end - 1].hour;
+        usage.firstHour = firstHour * kHour;
+        usage.lastHour = lastHour * kHour;
+        usage.utilization = ratio(usage.usedCost, usage.usedCost + usage.unusedCost);
+        const int64_t windowStart = lastHour + 1 - options.trailingHours;
         Decimal trailingUsed, trailingUnused;
-        for (const auto &[hour, status, cost] : a.byHour) {
-            if (hour < windowStart)
-                continue;
-            (status == CommitmentStatus::Used ? trailingUsed : trailingUnused) += cost;
-        }
+        for (size_t i = begin; i < end; ++i)
+            if (hours[i].hour >= windowStart)
+                (hours[i].status == CommitmentStatus::Used ? trailingUsed : trailingUnused) += hours[i].effectiveCost;
         usage.trailingUtilization = ratio(trailingUsed, trailingUsed + trailingUnused);
         usage.underUsed = usage.trailingUtilization < options.threshold;
         report.commitments.push_back(std::move(usage));
+        begin = end;
     }
     std::stable_sort(report.commitments.begin(), report.commitments.end(),
                      [](const CommitmentUsage &x, const CommitmentUsage &y) {
@@ -133,34 +93,69 @@ CommitmentReport analyseCommitments(const FocusCharges &charges, const Commitmen
                      });
 
     std::map<uint32_t, Decimal> overflow;
-    for (const FocusCharge &row : charges.rows) {
-        if (row.category != ChargeCategory::Usage || row.commitment != 0 || row.pricing == PricingCategory::Committed)
-            continue;
-        const std::pair<uint32_t, uint32_t> sr{row.service, row.region};
+    for (const OnDemandCost &cost : actuals.onDemand) {
+        const std::pair<std::string, std::string> sr{cost.service, cost.region};
         if (!coveredServiceRegions.count(sr))
             continue;
         const std::set<int64_t> &unused = unusedHoursByServiceRegion[sr];
-        const auto [first, last] = hoursOf(row);
-        const auto it = unused.lower_bound(first);
-        if (it != unused.end() && *it < last)
+        const auto it = unused.lower_bound(cost.firstHour);
+        if (it != unused.end() && *it < cost.lastHour)
             continue;
-        overflow[row.currency] += row.effectiveCost;
+        overflow[cost.currency] += cost.effectiveCost;
     }
     for (const auto &[currency, cost] : overflow)
-        report.onDemandOverflow.push_back({cost, charges.currencies.at(currency)});
+        report.onDemandOverflow.push_back({cost, actuals.currencies.at(currency)});
     return report;
 }
 
-DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &currency)
+CommitmentReport analyseCommitments(const FocusCharges &charges, const CommitmentOptions &options)
 {
-    const auto found = std::find(charges.currencies.begin(), charges.currencies.end(), currency);
-    if (found == charges.currencies.end())
+    if (!(options.threshold > 0.0 && options.threshold <= 1.0))
+        throw InputError("threshold", "the under-use threshold must be a utilization in (0, 1]");
+    if (options.trailingHours < 1)
+        throw InputError("trailing_hours", "the trailing window must be at least 1 hour");
+    return analyseCommitments(summarizeActuals(charges), options);
+}
+
+std::vector<CommitmentDay> commitmentDays(const ActualsSummary &actuals, const std::string &id,
+                                          const std::string &currency)
+{
+    std::map<int64_t, CommitmentDay> byDay;
+    for (const CommitmentHourCost &h : actuals.commitmentHours) {
+        if (actuals.commitments.at(h.commitment).id != id || actuals.currencies.at(h.currency) != currency)
+            continue;
+        CommitmentDay &day = byDay[floorDiv(h.hour, 24)];
+        if (h.status == CommitmentStatus::Used) {
+            day.usedCost += h.effectiveCost;
+            ++day.hoursUsed;
+        } else {
+            day.unusedCost += h.effectiveCost;
+            ++day.hoursUnused;
+        }
+    }
+    if (byDay.empty())
+        throw InputError("commitment", "commitment \"" + id + "\" has no charged hour in " + currency);
+    std::vector<CommitmentDay> days;
+    for (int64_t d = byDay.begin()->first; d <= byDay.rbegin()->first; ++d) {
+        CommitmentDay day;
+        if (const auto it = byDay.find(d); it != byDay.end())
+            day = it->second;
+        day.day = d;
+        days.push_back(day);
+    }
+    return days;
+}
+
+DailyCost dailyEffectiveCost(const ActualsSummary &actuals, const std::string &currency)
+{
+    const auto found = std::find(actuals.currencies.begin(), actuals.currencies.end(), currency);
+    if (found == actuals.currencies.end())
         throw InputError("currency", "no charge is in " + currency);
-    const auto index = uint32_t(found - charges.currencies.begin());
+    const auto index = uint32_t(found - actuals.currencies.begin());
     std::map<int64_t, Decimal> byDay;
-    for (const FocusCharge &row : charges.rows)
-        if (row.currency == index)
-            byDay[floorDiv(row.periodStart, kDay)] += row.effectiveCost;
+    for (const DayCost &day : actuals.days)
+        if (day.currency == index)
+            byDay[day.day] += day.effectiveCost;
     // A currency can be named by the file while no charge row kept it.
     if (byDay.empty())
         throw InputError("currency", "no charge is in " + currency);
@@ -171,6 +166,11 @@ DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &cur
     for (const auto &[day, cost] : byDay)
         daily.cost[size_t(day - daily.firstDay)] = cost;
     return daily;
+}
+
+DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &currency)
+{
+    return dailyEffectiveCost(summarizeActuals(charges), currency);
 }
 
 AnomalyReport detectAnomalies(const std::vector<double> &series, const AnomalyOptions &options)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "actuals.h"
 #include "focus.h"
 #include "money.h"
 
@@ -50,8 +51,24 @@ struct CommitmentReport {
     std::vector<Money> onDemandOverflow;
 };
 
-// Throws InputError("threshold") outside (0, 1], InputError("trailing_hours") below 1.
+// Throws InputError("threshold") outside (0, 1], InputError("trailing_hours") below 1. The
+// FocusCharges form summarizes the rows (summarizeActuals) and reads the summary.
+CommitmentReport analyseCommitments(const ActualsSummary &actuals, const CommitmentOptions &options = {});
 CommitmentReport analyseCommitments(const FocusCharges &charges, const CommitmentOptions &options = {});
+
+// One UTC day of one commitment in one currency: EffectiveCost of the Used and Unused rows
+// starting that day, and the distinct hours with a Used / Unused row.
+struct CommitmentDay {
+    int64_t day = 0;                        // days since 1970-01-01
+    Decimal usedCost;
+    Decimal unusedCost;
+    int hoursUsed = 0;
+    int hoursUnused = 0;
+};
+// Every day from the commitment's first to its last charged hour (days without rows zero).
+// Throws InputError("commitment") when the commitment has no hour in that currency.
+std::vector<CommitmentDay> commitmentDays(const ActualsSummary &actuals, const std::string &id,
+                                          const std::string &currency);
 
 // ---- Daily actuals ---------------------------------------------------------------------
 
@@ -62,6 +79,7 @@ struct DailyCost {
     std::vector<Decimal> cost;              // one per day from firstDay, days without rows 0
 };
 // Throws InputError("currency") when no row is in that currency.
+DailyCost dailyEffectiveCost(const ActualsSummary &actuals, const std::string &currency);
 DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &currency);
 
 // ---- Anomalies -------------------------------------------------------------------------

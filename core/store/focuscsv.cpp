@@ -511,7 +511,14 @@ private:
 FocusCharges readFocus(QIODevice &device, const QString &source, const FocusOptions &options)
 {
     FocusReader reader(source, options);
-    streamCsvRecords(device, source, limits::kFocusCsv, [&reader](CsvRecord &record) { reader.record(record); });
+    const qint64 size = device.isSequential() ? 0 : device.size();
+    qint64 records = 0;
+    streamCsvRecords(device, source, limits::kFocusCsv, [&](CsvRecord &record) {
+        reader.record(record);
+        if (options.progress && ++records % 4096 == 0 && size > 0
+            && !options.progress(std::min(1.0, double(device.pos()) / double(size))))
+            throw FocusImportCancelled{};
+    });
     return reader.finish();
 }
 

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <functional>
 
 // FOCUS 1.x cost-and-usage CSV (FinOps Open Cost and Usage Specification) read into engine
 // charge rows (DESIGN §3.7c). The file is streamed: it is never held whole in memory.
@@ -27,7 +28,13 @@ namespace headroom::store {
 
 struct FocusOptions {
     QString defaultCurrency = QStringLiteral("USD");
+    // Called every few thousand rows with the share of the file read, in [0, 1]; returning
+    // false stops the read with FocusImportCancelled.
+    std::function<bool(double)> progress = {};
 };
+
+// Thrown when FocusOptions::progress asked to stop.
+struct FocusImportCancelled {};
 
 engine::FocusCharges readFocusCsv(const QString &path, const FocusOptions &options = {});
 // The same over file contents, errors naming `sourceName`.

@@ -266,6 +266,78 @@ void addChangeTracking(const QSqlDatabase &db, const QString &path)
                       path, what);
 }
 
+// Schema 7: billing actuals (actualstables.h): one row per imported file, then that file's summary —
+// per commitment-hour and status, per commitment scope, on-demand cost per service, region and
+// hours, cost per currency and day. Money is exact decimal text.
+void createActualsTables(const QSqlDatabase &db, const QString &path)
+{
+    const QStringList statements = {
+        QStringLiteral("CREATE TABLE actuals_import ("
+                       "id BIGINT PRIMARY KEY, "
+                       "file_name TEXT NOT NULL UNIQUE, "
+                       "imported_at TEXT NOT NULL, "
+                       "row_count BIGINT NOT NULL CHECK (row_count >= 0), "
+                       "currencies TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE actuals_commitment ("
+                       "import_id BIGINT NOT NULL REFERENCES actuals_import(id) ON DELETE CASCADE, "
+                       "position INTEGER NOT NULL CHECK (position >= 1), "
+                       "commitment_id TEXT NOT NULL, "
+                       "name TEXT NOT NULL, "
+                       "category TEXT NOT NULL, "
+                       "type TEXT NOT NULL, "
+                       "term_end BIGINT NOT NULL, "
+                       "PRIMARY KEY (import_id, position))"),
+        QStringLiteral("CREATE TABLE actuals_commitment_hour ("
+                       "import_id BIGINT NOT NULL, "
+                       "commitment_position INTEGER NOT NULL, "
+                       "currency TEXT NOT NULL, "
+                       "hour BIGINT NOT NULL, "
+                       "status TEXT NOT NULL CHECK (status IN ('used', 'unused')), "
+                       "effective_cost TEXT NOT NULL, "
+                       "PRIMARY KEY (import_id, commitment_position, currency, hour, status), "
+                       "FOREIGN KEY (import_id, commitment_position) "
+                       "REFERENCES actuals_commitment(import_id, position) ON DELETE CASCADE)"),
+        QStringLiteral("CREATE TABLE actuals_commitment_scope ("
+                       "import_id BIGINT NOT NULL, "
+                       "commitment_position INTEGER NOT NULL, "
+                       "currency TEXT NOT NULL, "
+                       "service TEXT NOT NULL, "
+                       "region TEXT NOT NULL, "
+                       "PRIMARY KEY (import_id, commitment_position, currency, service, region), "
+                       "FOREIGN KEY (import_id, commitment_position) "
+                       "REFERENCES actuals_commitment(import_id, position) ON DELETE CASCADE)"),
+        QStringLiteral("CREATE TABLE actuals_on_demand ("
+                       "import_id BIGINT NOT NULL REFERENCES actuals_import(id) ON DELETE CASCADE, "
+                       "currency TEXT NOT NULL, "
+                       "service TEXT NOT NULL, "
+                       "region TEXT NOT NULL, "
+                       "first_hour BIGINT NOT NULL, "
+                       "last_hour BIGINT NOT NULL CHECK (last_hour > first_hour), "
+                       "effective_cost TEXT NOT NULL, "
+                       "PRIMARY KEY (import_id, currency, service, region, first_hour, last_hour))"),
+        QStringLiteral("CREATE TABLE actuals_day ("
+                       "import_id BIGINT NOT NULL REFERENCES actuals_import(id) ON DELETE CASCADE, "
+                       "currency TEXT NOT NULL, "
+                       "day BIGINT NOT NULL, "
+                       "effective_cost TEXT NOT NULL, "
+                       "billed_cost TEXT NOT NULL, "
+                       "row_count BIGINT NOT NULL, "
+                       "PRIMARY KEY (import_id, currency, day))"),
+    };
+    for (const QString &sql : statements)
+        execStatement(db, sql, path, QStringLiteral("cannot create the actuals tables"));
+    // On a server, an import is announced like every other change (schema 6).
+    if (!isServer(db))
+        return;
+    for (const char *table : {"actuals_import", "actuals_commitment", "actuals_commitment_hour",
+                              "actuals_commitment_scope", "actuals_on_demand", "actuals_day"})
+        execStatement(db, QStringLiteral("CREATE TRIGGER headroom_note_%1 AFTER INSERT OR UPDATE OR DELETE "
+                                         "OR TRUNCATE ON %1 FOR EACH STATEMENT "
+                                         "EXECUTE FUNCTION headroom_note_change()")
+                              .arg(QLatin1String(table)),
+                      path, QStringLiteral("cannot create the actuals tables"));
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -279,6 +351,7 @@ const MigrationStep kSteps[] = {
     {4, &createPlanningTables},
     {5, &addWorkloadGoodputSource},
     {6, &addChangeTracking},
+    {7, &createActualsTables},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

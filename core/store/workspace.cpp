@@ -1,6 +1,8 @@
 #include "workspace.h"
 
+#include "actualstables.h"
 #include "catalogtables.h"
+#include "engine/errors.h"
 #include "demandtables.h"
 #include "migrations.h"
 #include "ratecardtables.h"
@@ -230,6 +232,7 @@ struct Workspace::Private {
     ReportTables reportTables() const { return ReportTables(connectionName, path); }
     ServingTables servingTables() const { return ServingTables(connectionName, path); }
     ScenarioTables scenarioTables() const { return ScenarioTables(connectionName, path); }
+    ActualsTables actualsTables() const { return ActualsTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
     // Parses the URL, connects and opens (creating and seeding as needed) a server workspace.
@@ -742,6 +745,44 @@ bool Workspace::removeDemandSeries(const QString &name)
     const bool removed = d->demandTables().deleteSeries(name);
     if (removed)
         emit demandSeriesChanged();
+    return removed;
+}
+
+std::vector<ActualsImport> Workspace::actualsImports() const
+{
+    return d->actualsTables().imports();
+}
+
+std::optional<engine::ActualsSummary> Workspace::actuals(qint64 importId) const
+{
+    return d->actualsTables().summary(importId);
+}
+
+qint64 Workspace::importActuals(const QString &fileName, const engine::ActualsSummary &summary)
+{
+    d->requireWritable(QStringLiteral("import the actuals of \"%1\"").arg(fileName));
+    try {
+        engine::validate(summary);
+    } catch (const engine::InputError &error) {
+        throw StoreError(QStringLiteral("%1: %2").arg(fileName, QString::fromUtf8(error.what())));
+    }
+    qint64 id = 0;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        id = d->actualsTables().replaceImport(
+            fileName, QDateTime::currentDateTimeUtc().toString(Qt::ISODate), summary);
+        transaction.commit();
+    }
+    emit actualsChanged();
+    return id;
+}
+
+bool Workspace::removeActualsImport(qint64 importId)
+{
+    d->requireWritable(QStringLiteral("remove actuals import %1").arg(importId));
+    const bool removed = d->actualsTables().deleteImport(importId);
+    if (removed)
+        emit actualsChanged();
     return removed;
 }
 

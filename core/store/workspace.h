@@ -6,6 +6,7 @@
 #include "engine/types.h"
 #include "engine/kv.h"
 #include "engine/workload.h"
+#include "actualstables.h"
 #include "reporttables.h"
 #include "scenariotables.h"
 #include "trainingtables.h"
@@ -33,7 +34,7 @@ struct ServerCredentials {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     // Opens (creating, migrating and seeding as needed, all in one transaction, so a crash
     // leaves no half-made file behind; a file an older build left unseeded gets the shipped
@@ -182,6 +183,14 @@ public:
     // when anything changed.
     bool checkForChanges();
 
+    // Billing actuals: one import per file name, each that file's summary (never its rows).
+    std::vector<ActualsImport> actualsImports() const;   // newest first
+    std::optional<engine::ActualsSummary> actuals(qint64 importId) const;
+    // Stores the summary under the file's name (replacing an import of that name), all or
+    // nothing; returns the new import id. Throws StoreError.
+    qint64 importActuals(const QString &fileName, const engine::ActualsSummary &summary);
+    bool removeActualsImport(qint64 importId);
+
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
     // Throws StoreError naming the file; this workspace stays open and unchanged. A server
     // workspace is copied to a file with `headroom pull` instead (this throws StoreError).
@@ -203,6 +212,7 @@ signals:
     void scenariosChanged();
     void servingAssumptionsChanged();
     void kvVariantsChanged();
+    void actualsChanged();
 
 private:
     // Emits the change signals of one table another program changed.

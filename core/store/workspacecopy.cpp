@@ -16,6 +16,8 @@ const QStringList &workspaceTables()
         QStringLiteral("rate_card"),      QStringLiteral("demand_series"), QStringLiteral("demand_point"),
         QStringLiteral("workload"),       QStringLiteral("training_job"), QStringLiteral("scenario"),
         QStringLiteral("report_item"),    QStringLiteral("scenario_history"),
+        QStringLiteral("actuals_import"), QStringLiteral("actuals_commitment"), QStringLiteral("actuals_commitment_hour"),
+        QStringLiteral("actuals_commitment_scope"), QStringLiteral("actuals_on_demand"), QStringLiteral("actuals_day"),
     };
     return tables;
 }

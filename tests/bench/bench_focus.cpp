@@ -5,6 +5,7 @@
 // small by writing the file in blocks.
 #include "engine/tracking.h"
 #include "store/focuscsv.h"
+#include "store/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -13,7 +14,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <vector>
 #include <sys/resource.h>
+#include <ctime>
 
 using namespace headroom;
 
@@ -133,5 +137,64 @@ int main(int argc, char *argv[])
     const engine::DailyCost daily = engine::dailyEffectiveCost(charges, "USD");
     std::printf("daily actuals: %.2f s (%zu days); peak RSS %.0f MiB\n", timer.elapsed() / 1000.0, daily.cost.size(),
                 peakRssMiB());
+
+    // What the workspace keeps and the Tracking page reads: the summary, stored and read back.
+    timer.restart();
+    const engine::ActualsSummary summary = engine::summarizeActuals(charges);
+    std::printf("summarize: %.2f s (%zu commitment-hours, %zu on-demand entries, %zu currency-days)\n",
+                timer.elapsed() / 1000.0, summary.commitmentHours.size(), summary.onDemand.size(), summary.days.size());
+    double storeSeconds = 0, loadSeconds = 0;
+    std::optional<engine::ActualsSummary> stored;
+    {
+        store::Workspace workspace(dir.filePath("bench.headroom"));
+        timer.restart();
+        const qint64 id = workspace.importActuals(QStringLiteral("focus-year.csv"), summary);
+        storeSeconds = timer.elapsed() / 1000.0;
+        timer.restart();
+        stored = workspace.actuals(id);
+        loadSeconds = timer.elapsed() / 1000.0;
+    }
+    std::printf("store the summary in a workspace: %.2f s; read it back: %.3f s; total import (read + summarize + "
+                "store) %.2f s (target < 30 s) %s\n",
+                storeSeconds, loadSeconds, importSeconds + storeSeconds, importSeconds + storeSeconds < 30 ? "OK" : "MISSED");
+
+    // The Tracking page's recompute on a settings change: commitments, daily cost, anomalies on
+    // it, plan versus actual (the engine part; median of 11 runs).
+    std::vector<double> runs, commitmentRuns, anomalyRuns, planRuns;
+    const auto cpuNow = [] {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    };
+    for (int i = 0; i < 11; ++i) {
+        const double t0 = cpuNow();
+        const auto r = engine::analyseCommitments(*stored);
+        const auto d = engine::dailyEffectiveCost(*stored, "USD");
+        const double t1 = cpuNow();
+        std::vector<double> series;
+        for (const auto &c : d.cost)
+            series.push_back(c.toDouble());
+        engine::AnomalyOptions anomalyOptions;
+        anomalyOptions.period = 7;
+        const auto a = engine::detectAnomalies(series, anomalyOptions);
+        const double t2 = cpuNow();
+        const auto p = engine::comparePlan({*engine::Decimal::parse("95000"), "USD"}, d);
+        const double t3 = cpuNow();
+        runs.push_back(t3 - t0);
+        commitmentRuns.push_back(t1 - t0);
+        anomalyRuns.push_back(t2 - t1);
+        planRuns.push_back(t3 - t2);
+        if (r.commitments.empty() || a.history == 0 || p.days.empty())
+            return 1;
+    }
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("tracking recompute from the stored summary (CPU time of this thread, median of 11): %.1f ms "
+                "(target < 50 ms) %s — commitments and daily cost %.1f ms, anomalies %.1f ms, plan with its "
+                "forecast band %.1f ms; peak RSS %.0f MiB\n",
+                median(runs), median(runs) < 50 ? "OK" : "MISSED", median(commitmentRuns), median(anomalyRuns),
+                median(planRuns), peakRssMiB());
     return 0;
 }

@@ -227,3 +227,70 @@ TEST_CASE("headroom --demo report: the reserved core's exact rate and its 12 cal
     CHECK(text.contains("$8,029,486.08"));
     CHECK(text.contains("8,760 h"));
 }
+
+namespace {
+
+// 21 days of billing from 2026-01-01: a commitment "c1" used $100.00 a day for 14 days, then
+// $60.00 used and $40.00 unused; an on-demand fleet row of $(500 + 7d).25 on day d.
+QByteArray trackingFocus()
+{
+    QByteArray csv = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,PricingCategory,BilledCost,"
+                     "EffectiveCost,ResourceId,ServiceName,RegionId,CommitmentDiscountId,CommitmentDiscountName,"
+                     "CommitmentDiscountStatus\n";
+    for (int d = 0; d < 21; ++d) {
+        const QString from = QStringLiteral("2026-01-%1T00:00:00Z").arg(d + 1, 2, 10, QLatin1Char('0'));
+        const QString to = QStringLiteral("2026-01-%1T00:00:00Z").arg(d + 2, 2, 10, QLatin1Char('0'));
+        csv += QStringLiteral("USD,%1,%2,Usage,Standard,%3.25,%3.25,fleet,GPU,us-west-2,,,\n").arg(from, to).arg(500 + 7 * d).toUtf8();
+        csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,%3,node-1,GPU,us-east-1,c1,H100 reservation,Used\n")
+                   .arg(from, to, d < 14 ? QStringLiteral("100.00") : QStringLiteral("60.00"))
+                   .toUtf8();
+        if (d >= 14)
+            csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,40.00,,GPU,us-east-1,c1,,Unused\n").arg(from, to).toUtf8();
+    }
+    return csv;
+}
+
+} // namespace
+
+TEST_CASE("headroom report --tracking writes the tracking deck from the stored actuals", "[report]")
+{
+    CliFixture fixture;
+    const QString focus = fixture.writeFile("january.csv", trackingFocus());
+    RUN_HEADROOM(nothing, fixture, ({"report", "--tracking", "-o", fixture.filePath("none.pdf")}));
+    CHECK(nothing.exitCode == 2);
+    CHECK(nothing.err.contains("no billing actuals"));
+    CHECK_FALSE(QFileInfo::exists(fixture.filePath("none.pdf")));
+
+    RUN_HEADROOM(imported, fixture, ({"track", "import", "--focus", focus}));
+    REQUIRE(imported.exitCode == 0);
+
+    // By hand, in cents: fleet Σ (500.25 + 7d) over d = 0..20 = 21 × 500.25 + 7 × 210 = 11,975.25;
+    // commitment used 14 × 100 + 7 × 60 = 1,820.00, unused 7 × 40 = 280.00; effective total
+    // 11,975.25 + 1,820 + 280 = 14,075.25; utilization 1,820 ÷ 2,100 = 86.7 %.
+    const QString pdf = fixture.filePath("tracking.pdf");
+    RUN_HEADROOM(r, fixture, ({"report", "--tracking", "--threshold", "0.9", "-o", pdf}));
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    CHECK(pdfPages(pdf) >= 5);
+    const QString text = tool("pdftotext", {pdf, "-"});
+    for (const char *expected : {"Dashboard", "Reserve-utilization tracker", "january.csv", "$14,075.25", "$1,820.00",
+                                 "$280.00", "86.7 %", "H100 reservation", "2026-01-01 to 2026-01-21 (21 days)"})
+        CHECK(text.contains(QString::fromUtf8(expected)));
+    CHECK(text.contains("Anomaly detection needs at least 15 days") == false);
+
+    // Since 2026-01-15: 7 days, fleet Σ (500.25 + 7d) over d = 14..20 = 7 × 500.25 + 7 × 119 = 4,334.75;
+    // used 420.00, unused 280.00 → 60.0 %, total 5,034.75.
+    const QString since = fixture.filePath("since.pdf");
+    RUN_HEADROOM(s, fixture, ({"report", "--tracking", "--since", "2026-01-15", "-o", since}));
+    REQUIRE(s.exitCode == 0);
+    const QString recent = tool("pdftotext", {since, "-"});
+    for (const char *expected : {"$5,034.75", "$420.00", "$280.00", "60.0 %", "charges since 2026-01-15",
+                                 "Anomaly detection needs at least 15 days"})
+        CHECK(recent.contains(QString::fromUtf8(expected)));
+
+    RUN_HEADROOM(badDate, fixture, ({"report", "--tracking", "--since", "15/01/2026", "-o", fixture.filePath("x.pdf")}));
+    CHECK(badDate.exitCode == 2);
+    CHECK(badDate.err.contains("YYYY-MM-DD"));
+    RUN_HEADROOM(notTracking, fixture, ({"report", "--since", "2026-01-15", "-o", fixture.filePath("y.pdf")}));
+    CHECK(notTracking.exitCode == 2);
+}

@@ -4,6 +4,7 @@
 #include "clirunner.h"
 
 #include "engine/scenario.h"
+#include "engine/tracking.h"
 #include "engine/workload.h"
 #include "store/workspace.h"
 
@@ -241,4 +242,66 @@ TEST_CASE("track plan compares a scenario's cost per day with the actuals", "[tr
     RUN_HEADROOM(unknown, ws, {"track", "plan", "--scenario", "nope", "--focus", ws.filePath("drift.csv")});
     CHECK(unknown.exitCode == 2);
     CHECK(unknown.err.contains("unknown scenario 'nope'"));
+}
+
+TEST_CASE("track import keeps the summary in the workspace and a bad file changes nothing", "[track-cli]")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"track", "import", "--focus", kFolder + "aws_underutilized_50pct.csv", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("file").toString() == "aws_underutilized_50pct.csv");
+    CHECK(o.value("rows").toInt() == 37);
+    CHECK(o.value("currencies").toArray() == QJsonArray{"USD"});
+    CHECK(o.value("commitments").toInt() == 1);
+    CHECK(o.value("commitment_hours").toInt() == 24);
+    {
+        store::Workspace workspace(ws.workspace());
+        const auto imports = workspace.actualsImports();
+        REQUIRE(imports.size() == 1);
+        const auto report = engine::analyseCommitments(*workspace.actuals(imports[0].id));
+        REQUIRE(report.commitments.size() == 1);
+        CHECK(report.commitments[0].unusedCost == dec("949.32"));
+    }
+    // Half a file: the header names no EffectiveCost column. Nothing is stored.
+    const QString bad = ws.writeFile("aws_underutilized_50pct.csv",
+                                     "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost\n"
+                                     "USD,2026-01-01T00:00:00Z,2026-01-01T01:00:00Z,Usage,5\n");
+    RUN_HEADROOM(refused, ws, {"track", "import", "--focus", bad});
+    CHECK(refused.exitCode == 2);
+    CHECK(refused.err.contains("EffectiveCost"));
+    store::Workspace workspace(ws.workspace());
+    REQUIRE(workspace.actualsImports().size() == 1);
+    CHECK(workspace.actualsImports()[0].rowCount == 37);
+}
+
+TEST_CASE("track commitments and plan without --focus read the newest import, to the cent", "[track-cli]")
+{
+    CliFixture ws;
+    seedScenario(ws);
+    RUN_HEADROOM(none, ws, {"track", "commitments", "--json"});
+    CHECK(none.exitCode == 2);
+    CHECK(none.err.contains("track import"));
+    for (const char *file : {"aws_overflow_150pct.csv", "aws_underutilized_75pct.csv"}) {
+        INFO(file);
+        RUN_HEADROOM(imported, ws, {"track", "import", "--focus", kFolder + file});
+        REQUIRE(imported.exitCode == 0);
+        RUN_HEADROOM(fromFile, ws, {"track", "commitments", "--focus", kFolder + file, "--json"});
+        RUN_HEADROOM(fromStore, ws, {"track", "commitments", "--json"});
+        REQUIRE(fromFile.exitCode == 0);
+        REQUIRE(fromStore.exitCode == 0);
+        const QJsonObject a = parseJsonObject(fromFile.out), b = parseJsonObject(fromStore.out);
+        CHECK(a.value("commitments") == b.value("commitments"));
+        CHECK(a.value("on_demand_overflow_cost") == b.value("on_demand_overflow_cost"));
+        RUN_HEADROOM(planFile, ws, {"track", "plan", "--scenario", "static", "--focus", kFolder + file, "--json"});
+        RUN_HEADROOM(planStore, ws, {"track", "plan", "--scenario", "static", "--json"});
+        REQUIRE(planFile.exitCode == 0);
+        REQUIRE(planStore.exitCode == 0);
+        CHECK(parseJsonObject(planFile.out).value("days") == parseJsonObject(planStore.out).value("days"));
+        CHECK(parseJsonObject(planStore.out).value("total_actual").toString()
+              == (QString(file) == "aws_overflow_150pct.csv" ? "1039.98" : "1267.75"));
+    }
+    // The newest import is the 75 % example: 6 × $52.40 unused.
+    RUN_HEADROOM(last, ws, {"track", "commitments", "--json"});
+    CHECK(parseJsonObject(last.out).value("commitments").toArray()[0].toObject().value("unused_cost").toString() == "314.40");
 }

@@ -287,3 +287,71 @@ TEST_CASE("plan versus actual: variance, band coverage and drift", "[tracking]")
     CHECK_FALSE(comparePlan(planned, actual, {6, 14, 2000, 7}).driftDay.has_value());
     CHECK_THROWS_AS(comparePlan(Money{dec("1"), "EUR"}, actual), InputError);
 }
+
+TEST_CASE("actuals are summarized per commitment-hour and day with exact costs", "[tracking][actuals]")
+{
+    FocusCharges charges = commitmentCharges();
+    // A 3-hour Used charge from hour 1 (cost on its first hour, hours 2 and 3 marked), two
+    // Unused rows in hour 26 (next day), an on-demand row and a term purchase.
+    FocusCharge longRow = usage(1, "6.30", CommitmentStatus::Used);
+    longRow.periodEnd = longRow.periodStart + 3 * 3600;
+    charges.rows.push_back(longRow);
+    charges.rows.push_back(usage(26, "1.10", CommitmentStatus::Unused));
+    charges.rows.push_back(usage(26, "0.15", CommitmentStatus::Unused));
+    charges.rows.push_back(usage(2, "4.00", CommitmentStatus::None, 0));
+    FocusCharge purchase;
+    purchase.category = ChargeCategory::Purchase;
+    purchase.commitment = 1;
+    purchase.periodStart = kT0;
+    purchase.periodEnd = kT0 + 365 * 86400;
+    purchase.billedCost = dec("8760");
+    charges.rows.push_back(purchase);
+
+    const ActualsSummary summary = summarizeActuals(charges);
+    CHECK(summary.rows == 5);
+    REQUIRE(summary.commitmentHours.size() == 4);   // hours 1, 2, 3 Used and 26 Unused
+    CHECK(summary.commitmentHours[0].effectiveCost == dec("6.30"));
+    CHECK(summary.commitmentHours[1].effectiveCost.isZero());
+    CHECK(summary.commitmentHours[3].effectiveCost == dec("1.25"));
+    CHECK(summary.termEnds.at(1) == kT0 + 365 * 86400);
+    REQUIRE(summary.onDemand.size() == 1);
+    CHECK(summary.onDemand[0].service == "Compute");
+    REQUIRE(summary.days.size() == 2);
+    // Day 1: 6.30 + 4.00 effective, the purchase billed 8760; day 2: 1.25.
+    CHECK(summary.days[0].effectiveCost == dec("10.30"));
+    CHECK(summary.days[0].billedCost == dec("8764"));
+    CHECK(summary.days[0].rows == 3);
+    CHECK(summary.days[1].effectiveCost == dec("1.25"));
+    CHECK_NOTHROW(validate(summary));
+
+    const auto report = analyseCommitments(summary);
+    REQUIRE(report.commitments.size() == 1);
+    CHECK(report.commitments[0].hoursUsed == 3);
+    CHECK(report.commitments[0].hoursUnused == 1);
+    CHECK(report.commitments[0].usedCost == dec("6.30"));
+    CHECK(report.commitments[0].unusedCost == dec("1.25"));
+    // Hour 2 on-demand: the commitment had nothing unused then, so it overflowed.
+    REQUIRE(report.onDemandOverflow.size() == 1);
+    CHECK(report.onDemandOverflow[0].amount == dec("4.00"));
+
+    const auto days = commitmentDays(summary, "c1", "USD");
+    REQUIRE(days.size() == 2);
+    CHECK(days[0].hoursUsed == 3);
+    CHECK(days[0].usedCost == dec("6.30"));
+    CHECK(days[1].hoursUnused == 1);
+    CHECK(days[1].unusedCost == dec("1.25"));
+    CHECK_THROWS_AS(commitmentDays(summary, "c1", "EUR"), InputError);
+
+    // Since the second day: only its charges remain.
+    const ActualsSummary later = actualsSince(summary, kT0 + 86400);
+    CHECK(later.rows == 2);
+    const auto laterReport = analyseCommitments(later);
+    CHECK(laterReport.commitments.at(0).hoursUsed == 0);
+    CHECK(laterReport.commitments.at(0).unusedCost == dec("1.25"));
+    CHECK(laterReport.onDemandOverflow.empty());
+    CHECK(dailyEffectiveCost(later, "USD").cost == std::vector<Decimal>{dec("1.25")});
+
+    ActualsSummary broken = summary;
+    broken.commitmentHours[0].commitment = 7;
+    CHECK_THROWS_AS(validate(broken), InputError);
+}

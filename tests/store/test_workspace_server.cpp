@@ -9,6 +9,7 @@
 #include "store/serverurl.h"
 #include "store/workspace.h"
 #include "store/workspacecopy.h"
+#include "store/focuscsv.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -247,6 +248,13 @@ TEST_CASE("a workspace copied to the server and back holds every table exactly",
         item.caption = QStringLiteral("caption");
         item.content = QStringLiteral("line one\nline two");
         source.appendReportItem(item);
+        // Two imports, one with every actuals table filled (commitment hours, scopes, on-demand).
+        source.importActuals(QStringLiteral("aws_overflow_150pct.csv"),
+                             engine::summarizeActuals(readFocusCsv(QStringLiteral(HEADROOM_SHARED_DATA
+                                                                                  "/focus-examples/aws_overflow_150pct.csv"))));
+        source.importActuals(QStringLiteral("azure.csv"),
+                             engine::summarizeActuals(readFocusCsv(QStringLiteral(HEADROOM_SHARED_DATA
+                                                                                  "/focus-examples/azure_reservation_no_upfront_100pct.csv"))));
         REQUIRE_FALSE(source.scenarioNames().isEmpty());
         REQUIRE_FALSE(source.workloads().empty());
         REQUIRE_FALSE(source.trainingJobs().empty());

@@ -298,11 +298,14 @@ TEST_CASE("opening a workspace from before change tracking keeps its scenarios a
     }
     {
         RawDatabase raw(location.path());
+        // Schema 5: before change tracking (6) and billing actuals (7).
+        for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
+                                  "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
+            raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
         raw.exec(QStringLiteral("DROP TABLE scenario_history"));
         raw.exec(QStringLiteral("ALTER TABLE scenario DROP COLUMN updated_by"));
         raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));
-        // The schema before the change tracking step, which is the last one.
-        raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(Workspace::kSchemaVersion - 1));
+        raw.exec(QStringLiteral("PRAGMA user_version = 5"));
     }
     Workspace workspace(location.path());
     CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);

@@ -37,11 +37,20 @@ void dropChangeTracking(RawDatabase &raw)
     raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));
 }
 
-// Turns a current workspace back into schema 3 as released: no training, scenario or report
-// tables, version 3.
+// Takes schema 7 (billing actuals) back out of a file.
+void dropActuals(RawDatabase &raw)
+{
+    for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
+                              "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
+        raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
+}
+
+// Turns a current workspace back into schema 3 as released: no training, scenario, report or
+// actuals tables, version 3.
 void downgradeToVersion3(const QString &path)
 {
     RawDatabase raw(path);
+    dropActuals(raw);
     raw.exec(QStringLiteral("DROP TABLE scenario_history"));
     raw.exec(QStringLiteral("DROP TABLE training_job"));
     raw.exec(QStringLiteral("DROP TABLE scenario"));
@@ -166,6 +175,7 @@ TEST_CASE("opening a schema 4 workspace adds the goodput source, every workload 
     }
     {
         RawDatabase raw(path);
+        dropActuals(raw);
         dropChangeTracking(raw);
         raw.exec(QStringLiteral("ALTER TABLE workload DROP COLUMN goodput_source"));
         raw.exec(QStringLiteral("PRAGMA user_version = 4"));

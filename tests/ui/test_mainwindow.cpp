@@ -44,7 +44,7 @@ TEST_CASE("Main window: navigator lists every page, only built ones are enabled"
     }
     CHECK(enabled == QStringList{"Workloads", "Training jobs", "Rate cards", "Catalog", "KV & concurrency",
                                  "Inference sizing", "Serving simulation", "Training sizing", "Partitioning", "Fragmentation", "Forecast",
-                                 "Cost & reservations", "Scenarios", "Report"});
+                                 "Cost & reservations", "Scenarios", "Tracking", "Report"});
     CHECK(disabled.size() == 0);
     CHECK(window.currentPage() == window.kvPage());
     CHECK(window.showPage("Catalog"));

@@ -3,12 +3,14 @@
 #include "reportdeck.h"
 #include "reportsnapshot.h"
 #include "fleet/scenariodeck.h"
+#include "outputs/trackingdeck.h"
 
 #include "cli/args.h"
 #include "cli/outputfile.h"
 #include "store/workspace.h"
 
 #include <QApplication>
+#include <QDate>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -18,6 +20,7 @@ namespace headroom::ui {
 namespace {
 
 const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf [--force]
+       headroom report --tracking [--since DATE] [--threshold F] [--scenario NAME] -o FILE.pdf [--force]
 
 Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
 page numbers in the footer.
@@ -32,11 +35,23 @@ utilization.
 Without --scenario: the workspace's report as arranged on the Report page (title page,
 assumptions, the charts and tables added to it, warnings).
 
+With --tracking: the tracking deck from the newest billing actuals of the workspace
+(headroom track import), one section per currency, never summed: a dashboard of the headline
+figures (effective and billed cost, commitment utilization, unused commitment cost, on-demand
+overflow, anomalies), the reserve-utilization tracker (table and chart, each under-used
+commitment's use over time), the anomalies of the daily cost, and with --scenario the
+scenario's planned cost per day against the actuals. Made to run weekly from cron.
+
 The title, author and date come from the workspace's report settings (Report page); a
 scenario deck without them is titled after the scenarios and dated today.
 
 options:
-  --scenario NAME   a fleet scenario of the workspace; repeat for a comparison
+  --scenario NAME   a fleet scenario of the workspace; repeat for a comparison (with
+                    --tracking: the one scenario whose plan is compared with the actuals)
+  --tracking        the tracking deck instead
+  --since DATE      with --tracking: only charges starting on or after DATE (YYYY-MM-DD, UTC)
+  --threshold F     with --tracking: under-used below this trailing utilization, (0, 1];
+                    default 0.8 (the trailing window is 720 h)
   -o, --output FILE the PDF to write: written in full to a temporary file beside it, then
                     renamed into place, so a failed export leaves no partial file. A
                     symbolic link at FILE is refused (name the file it points to instead)
@@ -48,6 +63,9 @@ const std::vector<cli::OptionSpec> kOptions = {
     {QStringLiteral("scenario"), true, true},
     {QStringLiteral("output")},
     {QStringLiteral("force"), false},
+    {QStringLiteral("tracking"), false},
+    {QStringLiteral("since")},
+    {QStringLiteral("threshold")},
 };
 
 int runReport(const QStringList &rawArgs, cli::Context &context)
@@ -89,7 +107,29 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
 
     store::Workspace &workspace = context.workspace();
     Deck deck;
-    if (scenarios.isEmpty()) {
+    const bool tracking = parsed.has(QStringLiteral("tracking"));
+    if (!tracking && (parsed.has(QStringLiteral("since")) || parsed.has(QStringLiteral("threshold"))))
+        throw cli::UsageError(QStringLiteral("report: --since and --threshold apply to --tracking only"));
+    if (tracking) {
+        TrackingDeckOptions options;
+        if (scenarios.size() > 1)
+            throw cli::UsageError(QStringLiteral("report --tracking: name at most one --scenario, the plan to compare"));
+        if (!scenarios.isEmpty())
+            options.scenario = scenarios.constFirst();
+        if (const auto since = parsed.text(QStringLiteral("since"))) {
+            const QDate date = QDate::fromString(*since, Qt::ISODate);
+            if (!date.isValid() || since->size() != 10)
+                throw cli::UsageError(QStringLiteral("report: --since %1: give a date as YYYY-MM-DD").arg(*since));
+            options.sinceDay = QDate(1970, 1, 1).daysTo(date);
+        }
+        if (const auto threshold = parsed.number(QStringLiteral("threshold"))) {
+            if (!(*threshold > 0.0 && *threshold <= 1.0))
+                throw cli::UsageError(QStringLiteral("report: --threshold %1: give a utilization in (0, 1]")
+                                          .arg(*threshold));
+            options.threshold = *threshold;
+        }
+        deck = trackingDeck(workspace, options);
+    } else if (scenarios.isEmpty()) {
         if (workspace.reportItems().empty())
             throw cli::UsageError(QStringLiteral("report: nothing to report: name --scenario NAME, or add charts and "
                                                  "tables to the report of %1 on the Report page")
