@@ -467,8 +467,12 @@ int runSimulate(const QStringList &argv, Context &context)
     if (!args.positionals().isEmpty())
         throw UsageError(QStringLiteral("simulate takes no positional arguments (the trace goes after --trace), got '%1'")
                              .arg(args.positionals().constFirst()));
-    const engine::ServingSimConfig config = buildConfig(args, context);
+    const std::optional<Sweep> sweep = parseSweep(args);
+    const engine::ServingSimConfig config = buildConfig(
+        args, context, sweep ? std::optional<Override>(Override{sweep->parameter, sweep->values.front()}) : std::nullopt);
     const bool find = args.has(QStringLiteral("find-replicas"));
+    if (sweep && find)
+        throw UsageError(QStringLiteral("--sweep and --find-replicas do not go together"));
     if (!find && (args.has(QStringLiteral("attainment")) || args.has(QStringLiteral("max-replicas"))))
         throw UsageError(QStringLiteral("--attainment and --max-replicas go with --find-replicas"));
     const double target = args.number(QStringLiteral("attainment")).value_or(0.99);
@@ -477,9 +481,6 @@ int runSimulate(const QStringList &argv, Context &context)
     const int maxReplicas = int(args.integer(QStringLiteral("max-replicas"), 1, 4096).value_or(256));
     if (find && !config.stepModel && !config.stepTable)
         throw UsageError(QStringLiteral("--find-replicas needs step times: give --model and --gpu, or --step-times"));
-    const std::optional<Sweep> sweep = parseSweep(args);
-    if (sweep && find)
-        throw UsageError(QStringLiteral("--sweep and --find-replicas do not go together"));
     if (find && !config.ttftSloMs)
         throw UsageError(QStringLiteral("--find-replicas needs --ttft-slo-ms and --itl-slo-ms"));
     const std::vector<engine::TraceRequest> trace = readTrace(args);

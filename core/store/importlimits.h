@@ -39,7 +39,6 @@ constexpr ImportLimits kDemandCsv{"demand CSV", 32 * kMiB, kMaxHours, 4096};
 constexpr ImportLimits kSeriesCsv{"series CSV", 32 * kMiB, 1'000'000, 4096};
 constexpr ImportLimits kNumberLines{"number list", 1 * kMiB, 100'000, 4096};
 constexpr ImportLimits kTelemetryCsv{"telemetry CSV", 128 * kMiB, 2'000'000, 4096};
-constexpr ImportLimits kStepTimesCsv{"step-time CSV", 8 * kMiB, 100'000, 4096};
 constexpr ImportLimits kRateCardCsv{"rate card CSV", 8 * kMiB, 100'000, 4096};
 // FOCUS cost-and-usage exports: a year of hourly rows for 500 resources is 4.4 M rows,
 // about 2.5 GB with every column; streamed, never held whole.

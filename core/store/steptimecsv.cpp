@@ -15,6 +15,8 @@ namespace headroom::store {
 
 namespace {
 
+constexpr ImportLimits kStepTimesCsv{"step-time CSV", 8 * limits::kMiB, 100'000, 4096};
+
 const QString kPhase = QStringLiteral("phase");
 const QString kBatch = QStringLiteral("batch");
 const QString kContext = QStringLiteral("context_tokens");
@@ -69,7 +71,7 @@ void mustBeEmpty(const QString &source, int line, const QString &column, const Q
 engine::StepTimeTable parseStepTimes(const QByteArray &csv, const QString &sourceName)
 {
     const CsvTable table = readCsvTable(
-        withoutComments(csv), sourceName, limits::kStepTimesCsv, {kPhase, kBatch, kContext, kPrefill, kMs},
+        withoutComments(csv), sourceName, kStepTimesCsv, {kPhase, kBatch, kContext, kPrefill, kMs},
         QStringLiteral("expected the header phase,batch,context_tokens,prefill_tokens,ms"),
         QStringLiteral("the header must name phase, batch, context_tokens, prefill_tokens and ms"));
 
@@ -127,7 +129,7 @@ engine::StepTimeTable readStepTimes(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("%1: cannot read the file (%2)").arg(path, file.errorString()));
-    return parseStepTimes(readImportFile(file, path, limits::kStepTimesCsv), path);
+    return parseStepTimes(readImportFile(file, path, kStepTimesCsv), path);
 }
 
 } // namespace headroom::store
