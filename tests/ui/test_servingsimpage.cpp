@@ -16,6 +16,8 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
