@@ -261,7 +261,7 @@ QWidget *ServingSimPage::buildInputs()
     replicaForm->addRow(tr("KV &pool:"), m_kvBlocks);
     m_stepTimes = new QLineEdit(replicaBox);
     m_stepTimes->setObjectName("simStepTimes");
-    m_stepTimes->setPlaceholderText(tr("roofline of the model on the GPU"));
+    m_stepTimes->setPlaceholderText(tr("roofline"));
     m_stepTimes->setToolTip(tr("Measured step times, CSV phase,batch,context_tokens,prefill_tokens,ms (decode rows "
                                "on a batch × context grid, prefill rows by tokens). When set, iteration times come "
                                "from this table instead of the roofline; the model and GPU then size only the pool."));
@@ -276,7 +276,7 @@ QWidget *ServingSimPage::buildInputs()
     auto *stepRow = new QHBoxLayout;
     stepRow->addWidget(m_stepTimes, 1);
     stepRow->addWidget(stepBrowse);
-    replicaForm->addRow(tr("&Step times:"), stepRow);
+    replicaForm->addRow(tr("Step times:"), stepRow);
 
     auto *fleetBox = new QGroupBox(tr("Fleet and router"), panel);
     auto *fleetForm = new QFormLayout(fleetBox);
