@@ -313,6 +313,9 @@ public:
     Simulation(const std::vector<TraceRequest> &trace, const ServingSimConfig &config)
         : m_config(config), m_prepared(prepare(trace, config)), m_random(config.seed)
     {
+        if (config.stepTable)
+            m_table.emplace(*config.stepTable);
+        m_timed = m_table.has_value() || config.stepModel.has_value();
         for (int i = 0; i < config.replicas; ++i)
             m_replicas.emplace_back(config.kvBlocksPerReplica, config.prefixCache);
         m_changes.resize(size_t(config.replicas));
@@ -322,7 +325,7 @@ public:
 
     ServingSimResult run()
     {
-        if (m_config.stepModel)
+        if (m_timed)
             runTimed();
         else
             runCacheOnly();
@@ -445,7 +448,7 @@ private:
         const double e2e = timeS - r.arrivalS;
         m_e2e.push_back(e2e);
         m_completionS = std::max(m_completionS, timeS);
-        if (m_config.stepModel) {
+        if (m_timed) {
             const double ttft = r.firstTokenS - r.arrivalS;
             m_ttft.push_back(ttft);
             m_queueWait.push_back(r.firstAdmitS - r.arrivalS);
@@ -570,10 +573,11 @@ private:
             rep.busy = false;
             return false;
         }
-        const ReplicaRoofline &roofline = *m_config.stepModel;
         const double meanContext = decodes > 0 ? contextSum / double(decodes) : 0.0;
-        const double seconds = decodeStepSeconds(roofline, decodes, meanContext)
-            + prefillSeconds(roofline, double(prefillTokens));
+        const double seconds = m_table
+            ? m_table->decodeSeconds(decodes, meanContext) + m_table->prefillSeconds(double(prefillTokens))
+            : decodeStepSeconds(*m_config.stepModel, decodes, meanContext)
+                + prefillSeconds(*m_config.stepModel, double(prefillTokens));
         m_load[size_t(replicaIndex)].busySeconds += seconds;
         rep.busy = true;
         m_events.push({timeS + seconds, replicaIndex});
@@ -653,7 +657,9 @@ private:
     ServingSimResult summarise()
     {
         ServingSimResult out;
-        out.timed = m_config.stepModel.has_value();
+        out.timed = m_timed;
+        out.stepModel = m_table ? StepModelKind::Table : m_config.stepModel ? StepModelKind::Roofline
+                                                                            : StepModelKind::None;
         out.requests = int64_t(m_prepared.requests.size());
         out.rejected = m_rejected;
         out.completed = int64_t(m_e2e.size());
@@ -741,6 +747,8 @@ private:
     const ServingSimConfig &m_config;
     Prepared m_prepared;
     std::mt19937_64 m_random;
+    std::optional<StepTimeModel> m_table;
+    bool m_timed = false;
     std::vector<Replica> m_replicas;
     std::vector<ReplicaServingLoad> m_load;
     std::vector<std::vector<Change>> m_changes;
@@ -779,6 +787,16 @@ std::string_view toString(RouterKind router)
     case RouterKind::KvAware: return "kv";
     }
     return "kv";
+}
+
+std::string_view toString(StepModelKind kind)
+{
+    switch (kind) {
+    case StepModelKind::None: return "none";
+    case StepModelKind::Roofline: return "roofline";
+    case StepModelKind::Table: return "table";
+    }
+    return "none";
 }
 
 std::optional<RouterKind> parseRouterKind(std::string_view text)
@@ -836,6 +854,8 @@ void validate(const ServingSimConfig &c)
     if (c.stepModel && (c.stepModel->activeParams <= 0 || c.stepModel->hbmBandwidthGBps <= 0
                         || c.stepModel->tflops <= 0 || c.stepModel->tp < 1))
         throw InputError("model", "the step model needs positive parameters, bandwidth, TFLOPS and TP");
+    if (c.stepTable)
+        validate(*c.stepTable);
 }
 
 ServingSimResult simulateServing(const std::vector<TraceRequest> &trace, const ServingSimConfig &config)
@@ -884,8 +904,8 @@ std::vector<ServingSimResult> simulateServingMany(const std::vector<TraceRequest
 std::optional<int> findReplicas(const std::vector<TraceRequest> &trace, const ServingSimConfig &config,
                                 double target, int maxReplicas)
 {
-    if (!config.stepModel)
-        throw InputError("model", "finding replicas needs step times: give a model and a GPU");
+    if (!config.stepModel && !config.stepTable)
+        throw InputError("model", "finding replicas needs step times: give a model and a GPU, or a step-time table");
     if (!config.ttftSloMs || !config.itlSloMs)
         throw InputError("ttft_slo_ms", "finding replicas needs the TTFT and ITL SLOs");
     if (!(target > 0 && target <= 1))

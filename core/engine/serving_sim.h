@@ -2,6 +2,7 @@
 
 #include "goodput.h"
 #include "inference_sizing.h"
+#include "step_time_table.h"
 #include "trace.h"
 
 #include <cstdint>
@@ -38,15 +39,20 @@
 //   waiting requests admitted in arrival order (the queue head blocks the rest when its
 //   blocks cannot be found). Iteration time = decodeStepSeconds(decode batch, mean decode
 //   context) + prefillSeconds(prefill tokens), the roofline of the goodput module; an
-//   iteration with no decodes still reads the weights once.
-// - Without a step model (no model/GPU), only the cache is simulated: every request runs
-//   alone and instantly at its arrival; latencies are not computed.
+//   iteration with no decodes still reads the weights once. With a measured step-time table
+//   (step_time_table.h; it wins over the roofline when both are given) the iteration time is
+//   the table's decode time at (decode batch, mean decode context), 0 with no decodes, plus
+//   its prefill time at the prefill tokens, 0 with none.
+// - Without a step model (no model/GPU, no table), only the cache is simulated: every request
+//   runs alone and instantly at its arrival; latencies are not computed.
 // - Latencies: TTFT = first token − arrival; ITL of a request = (E2E − TTFT) ÷ (output − 1)
 //   (its mean inter-token gap; none for one-token outputs); queue wait = first admission −
 //   arrival; percentiles are type 7 over requests.
 namespace headroom::engine {
 
 enum class RouterKind { RoundRobin, LeastLoaded, KvAware };
+enum class StepModelKind { None, Roofline, Table };
+std::string_view toString(StepModelKind kind);                // "none", "roofline", "table"
 std::string_view toString(RouterKind router);                 // "round-robin", "least-loaded", "kv"
 std::optional<RouterKind> parseRouterKind(std::string_view text);
 
@@ -69,6 +75,7 @@ struct ServingSimConfig {
     double timeScale = 1.0;            // arrival-rate multiplier, > 0
     uint64_t seed = 1;
     std::optional<ReplicaRoofline> stepModel; // step times; none: cache-only simulation
+    std::optional<StepTimeTable> stepTable;   // measured step times; wins over stepModel
     int gpusPerReplica = 1;            // for GPU-seconds
     int64_t tokenBudget = 8192;        // tokens per iteration (decodes + prefill chunks)
     int maxBatch = 256;                // running requests per replica
@@ -79,7 +86,7 @@ struct ServingSimConfig {
 
 // Range checks: InputError naming "replicas", "kv_blocks", "block_size", "temperature",
 // "overlap_weight", "time_scale", "token_budget", "max_batch", "ttft_slo_ms", "itl_slo_ms",
-// "tp", "time_samples".
+// "tp", "time_samples"; a step-time table as validate(StepTimeTable) ("step_times").
 void validate(const ServingSimConfig &config);
 
 struct LatencyPercentiles {
@@ -99,6 +106,7 @@ struct ReplicaServingLoad {
 
 struct ServingSimResult {
     bool timed = false;                // step times simulated (a step model was given)
+    StepModelKind stepModel = StepModelKind::None; // which one: the table wins over the roofline
     int64_t requests = 0;              // in the trace
     int64_t completed = 0;
     int64_t rejected = 0;              // larger than one replica's pool

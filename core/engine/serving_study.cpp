@@ -75,6 +75,7 @@ std::optional<ServingStudy> runServingStudy(const std::vector<TraceRequest> &tra
     infinite.router = RouterKind::RoundRobin;
     infinite.temperature = 0;
     infinite.stepModel.reset();
+    infinite.stepTable.reset();
     infinite.ttftSloMs.reset();
     infinite.itlSloMs.reset();
     infinite.kvBlocksPerReplica = allPromptBlocks + largest;
@@ -100,7 +101,7 @@ std::optional<ServingStudy> runServingStudy(const std::vector<TraceRequest> &tra
             jobs.push_back(c);
         }
 
-    const bool searched = config.stepModel && config.ttftSloMs && config.itlSloMs;
+    const bool searched = (config.stepModel || config.stepTable) && config.ttftSloMs && config.itlSloMs;
     const double total = double(jobs.size()) + (searched ? kStudyRouterCount * kSearchWeight : 0.0);
     auto keepGoing = [&](double done) { return !options.progress || options.progress(done / total); };
 

@@ -70,6 +70,8 @@ def main():
     add("fuzz_csv_series", "series-from-demand.csv",
         b"\x00" + demand.replace(b"timestamp,gpus", b"timestamp,value"))
     add("fuzz_csv_telemetry", "telemetry.csv", head(data / "samples" / "telemetry.csv", 200))
+    add("fuzz_step_times", "step-times-llama-3.1-8b-h100.csv",
+        (data / "samples" / "step-times-llama-3.1-8b-h100.csv").read_bytes())
 
     shared = shared_data()
     if shared:

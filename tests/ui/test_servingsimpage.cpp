@@ -16,6 +16,8 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -334,4 +336,57 @@ TEST_CASE("The serving simulation charts and heat strip export")
         for (int x = 0; x < image.width() && !dark; x += 4)
             dark = qBlue(image.pixel(x, y)) > 80 && qRed(image.pixel(x, y)) < 40;
     CHECK(dark);
+}
+
+TEST_CASE("The serving simulation page times iterations from a step-time table when one is given")
+{
+    TempWorkspace ws;
+    ui::ServingSimPage page(*ws, nullptr);
+    setUpSmall(page);
+    QString error;
+    const auto roofline = page.configFor(engine::RouterKind::KvAware, &error);
+    REQUIRE(roofline.has_value());
+    CHECK(roofline->stepModel.has_value());
+    CHECK_FALSE(roofline->stepTable.has_value());
+
+    auto *field = page.findChild<QLineEdit *>("simStepTimes");
+    REQUIRE(field);
+    REQUIRE(page.findChild<QPushButton *>("simStepTimesBrowse"));
+
+    SECTION("a good table")
+    {
+        page.setStepTimes(QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/step-times-llama-3.1-8b-h100.csv"));
+        CHECK(field->text().endsWith("step-times-llama-3.1-8b-h100.csv"));
+        const auto config = page.configFor(engine::RouterKind::KvAware, &error);
+        REQUIRE(config.has_value());
+        REQUIRE(config->stepTable.has_value());
+        CHECK_FALSE(config->stepModel.has_value());
+        CHECK(config->stepTable->decode.size() == 30);
+        // The model and GPU still size the pool.
+        CHECK(config->kvBlocksPerReplica == roofline->kvBlocksPerReplica);
+        REQUIRE(runAndWait(page));
+        const auto &r = *page.results();
+        const engine::ServingSimResult &kv = r.runs[ui::ServingSimPage::routerIndex(engine::RouterKind::KvAware)];
+        CHECK(kv.stepModel == engine::StepModelKind::Table);
+        const engine::ServingSimResult direct = engine::simulateServing(page.readTrace(), *config);
+        CHECK(kv.ttftMs.p95 == Approx(direct.ttftMs.p95));
+        CHECK(kv.itlMs.p50 == Approx(direct.itlMs.p50));
+        CHECK(page.statusText().contains("step times from the measured table"));
+        CHECK(r.setup.contains("step times from the table step-times-llama-3.1-8b-h100.csv"));
+    }
+    SECTION("a bad table is refused naming the line")
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("steps.csv"));
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("phase,batch,context_tokens,prefill_tokens,ms\ndecode,1,0,,7\nprefill,,,512,-1\n");
+        file.close();
+        page.setStepTimes(file.fileName());
+        CHECK_FALSE(page.configFor(engine::RouterKind::KvAware, &error).has_value());
+        CHECK(error.contains("Step times:"));
+        CHECK(error.contains("line 3: field \"ms\""));
+        CHECK_FALSE(runAndWait(page));
+        CHECK(page.statusText().contains("Not run"));
+        CHECK_FALSE(page.results().has_value());
+    }
 }

@@ -11,6 +11,7 @@
 #include "engine/inference_sizing.h"
 #include "engine/kv.h"
 #include "servingsimcharts.h"
+#include "store/steptimecsv.h"
 #include "store/storeerror.h"
 #include "store/workloadjson.h"
 #include "store/workspace.h"
@@ -257,6 +258,24 @@ QWidget *ServingSimPage::buildInputs()
     replicaForm->addRow(tr("KV &cache:"), m_kvPrecision);
     replicaForm->addRow(tr("&TP (GPUs per replica):"), m_tp);
     replicaForm->addRow(tr("KV &pool:"), m_kvBlocks);
+    m_stepTimes = new QLineEdit(replicaBox);
+    m_stepTimes->setObjectName("simStepTimes");
+    m_stepTimes->setPlaceholderText(tr("roofline"));
+    m_stepTimes->setToolTip(tr("Measured step times, CSV phase,batch,context_tokens,prefill_tokens,ms (decode rows "
+                               "on a batch × context grid, prefill rows by tokens). When set, iteration times come "
+                               "from this table instead of the roofline; the model and GPU then size only the pool."));
+    auto *stepBrowse = new QPushButton(tr("Browse…"), replicaBox);
+    stepBrowse->setObjectName("simStepTimesBrowse");
+    connect(stepBrowse, &QPushButton::clicked, this, [this] {
+        const QString path = Dialogs::openFileName(this, tr("Choose a step-time table"),
+                                                   tr("Step-time tables (*.csv);;All files (*)"));
+        if (!path.isEmpty())
+            m_stepTimes->setText(path);
+    });
+    auto *stepRow = new QHBoxLayout;
+    stepRow->addWidget(m_stepTimes, 1);
+    stepRow->addWidget(stepBrowse);
+    replicaForm->addRow(tr("Step times:"), stepRow);
 
     auto *fleetBox = new QGroupBox(tr("Fleet and router"), panel);
     auto *fleetForm = new QFormLayout(fleetBox);
@@ -507,6 +526,11 @@ void ServingSimPage::setTimeScale(double scale)
     m_timeScale->setValue(scale);
 }
 
+void ServingSimPage::setStepTimes(const QString &path)
+{
+    m_stepTimes->setText(path);
+}
+
 std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::RouterKind router, QString *error) const
 {
     auto fail = [error](const QString &message) -> std::optional<engine::ServingSimConfig> {
@@ -537,6 +561,14 @@ std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::Router
     c.gpusPerReplica = m_tp->value();
     c.ttftSloMs = m_ttftSlo->value();
     c.itlSloMs = m_itlSlo->value();
+    const QString stepTimes = m_stepTimes->text().trimmed();
+    if (!stepTimes.isEmpty()) {
+        try {
+            c.stepTable = store::readStepTimes(stepTimes);
+        } catch (const store::StoreError &e) {
+            return fail(tr("Step times: %1").arg(e.message()));
+        }
+    }
     try {
         const engine::ServingAssumptions serving = m_workspace.servingAssumptions();
         engine::KvInputs in;
@@ -550,7 +582,8 @@ std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::Router
         in.blockSize = c.blockSize;
         const engine::KvResult kv = engine::analyseKv(in);
         c.kvBlocksPerReplica = m_kvBlocks->value() > 0 ? m_kvBlocks->value() : engine::kvBlocksPerReplica(in);
-        c.stepModel = engine::replicaRoofline(in.model, *gpu, in.weights, kv, in.tp, serving);
+        if (!c.stepTable)
+            c.stepModel = engine::replicaRoofline(in.model, *gpu, in.weights, kv, in.tp, serving);
         engine::validate(c);
     } catch (const engine::InputError &e) {
         const QString field = QString::fromStdString(e.field());
@@ -611,10 +644,13 @@ bool ServingSimPage::run()
     const int limit = m_limit->value();
     const double target = m_target->value() / 100.0;
     const QString traceName = QFileInfo(path).fileName();
-    const QString setup = tr("%1 on %2, %3 weights, %4 KV, TP %5")
+    const QString setup = tr("%1 on %2, %3 weights, %4 KV, TP %5, %6")
                               .arg(m_model->currentText(), m_gpu->currentText(), m_weights->currentText(),
                                    m_kvPrecision->currentText())
-                              .arg(m_tp->value());
+                              .arg(m_tp->value())
+                              .arg(config->stepTable ? tr("step times from the table %1")
+                                                           .arg(QFileInfo(m_stepTimes->text().trimmed()).fileName())
+                                                     : tr("roofline step times"));
 
     auto outcome = std::make_shared<Outcome>();
     const engine::ServingSimConfig fleet = *config;
@@ -691,11 +727,15 @@ void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
     m_results = std::move(outcome->results);
     updateUseButton();
     const engine::ServingSimResult &kv = m_results->runs[routerIndex(engine::RouterKind::KvAware)];
-    m_status->setText(tr("%1: %2 requests (%3 rejected as larger than a pool), %4 blocks of %5 tokens per replica; "
-                         "simulated in %6 s.")
+    const QString stepModel = kv.stepModel == engine::StepModelKind::Table
+        ? tr("step times from the measured table")
+        : tr("step times from the roofline");
+    m_status->setText(tr("%1: %2 requests (%3 rejected as larger than a pool), %4 blocks of %5 tokens per replica, "
+                         "%6; simulated in %7 s.")
                           .arg(m_results->traceName, formatCount(kv.requests), formatCount(kv.rejected),
                                formatCount(m_results->config.kvBlocksPerReplica))
                           .arg(m_results->config.blockSize)
+                          .arg(stepModel)
                           .arg(formatDecimal(m_results->seconds, 1)));
     updateCharts();
     updateTable();

@@ -68,6 +68,7 @@ public:
     void setRequestLimit(int requests);             // the first N requests; 0 = all
     void setReplicas(int replicas);
     void setTimeScale(double scale);
+    void setStepTimes(const QString &path);         // a step-time CSV; empty: the roofline
     // The configuration the inputs describe for `router`, or nullopt with the reason.
     std::optional<engine::ServingSimConfig> configFor(engine::RouterKind router, QString *error) const;
     // The trace as the page reads it (format, generated hashes, request limit); throws StoreError.
@@ -123,6 +124,7 @@ private:
     QComboBox *m_kvPrecision = nullptr;
     QSpinBox *m_tp = nullptr;
     QSpinBox *m_kvBlocks = nullptr;
+    QLineEdit *m_stepTimes = nullptr;
     QSpinBox *m_replicas = nullptr;
     QComboBox *m_router = nullptr;
     QDoubleSpinBox *m_overlap = nullptr;
