@@ -120,21 +120,6 @@ DeckTable comparisonTable(const engine::ScenarioComparison &comparison)
     return table;
 }
 
-DeckItem figureItem(const ChartFigure &figure)
-{
-    return deckItemFromReportItem(reportItemFromFigure(figure));
-}
-
-DeckItem tableItem(const QString &title, const QString &caption, const DeckTable &table)
-{
-    DeckItem item;
-    item.kind = DeckItem::Kind::Table;
-    item.title = title;
-    item.caption = caption;
-    item.table = table;
-    return item;
-}
-
 QString reservePolicyName(engine::ReservePolicy policy)
 {
     switch (policy) {
@@ -243,7 +228,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
                                "÷ provisioned.")
                        .arg(count(r.termHours), qs(r.startDate));
         const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
-        DeckItem pools = tableItem(QObject::tr("%1: pools").arg(name), caption.trimmed(), poolsTable(r));
+        DeckItem pools = deckTableItem(QObject::tr("%1: pools").arg(name), caption.trimmed(), poolsTable(r));
         pools.keyFigures = {
             {QObject::tr("Cost per 30-day month"), money(shown.perMonth.total)},
             {QObject::tr("Over the %1-month term").arg(s.horizonMonths), money(shown.overTerm.total)},
@@ -258,7 +243,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
         if (outlasts)
             pools.keyFigures.push_back({QObject::tr("Commitments owed in full"), money(r.commitmentsOwed)});
         deck.items.push_back(std::move(pools));
-        deck.items.push_back(figureItem(scenarioDiagramFigure(r)));
+        deck.items.push_back(deckFigureItem(scenarioDiagramFigure(r)));
         if (!r.warnings.empty()) {
             DeckItem warnings;
             warnings.kind = DeckItem::Kind::Text;
@@ -275,14 +260,14 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
     }
     if (results.size() >= 2 && results.size() <= 4) {
         const engine::ScenarioComparison comparison = engine::compareScenarios(results);
-        deck.items.push_back(tableItem(QObject::tr("Scenarios compared"),
+        deck.items.push_back(deckTableItem(QObject::tr("Scenarios compared"),
                                        QObject::tr("Δ: the difference against %1, the first scenario; utilization "
                                                    "in percentage points (pp).")
                                            .arg(scenarioNames.front()),
                                        comparisonTable(comparison)));
-        deck.items.push_back(figureItem(costByTierFigure(results)));
-        deck.items.push_back(figureItem(gpusByPoolFigure(results)));
-        deck.items.push_back(figureItem(utilizationFigure(results)));
+        deck.items.push_back(deckFigureItem(costByTierFigure(results)));
+        deck.items.push_back(deckFigureItem(gpusByPoolFigure(results)));
+        deck.items.push_back(deckFigureItem(utilizationFigure(results)));
     }
     return deck;
 }

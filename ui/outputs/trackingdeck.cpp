@@ -36,21 +36,6 @@ QString percent(double share)
     return QStringLiteral("%1 %").arg(QString::number(100.0 * share, 'f', 1));
 }
 
-DeckItem figureItem(const ChartFigure &figure)
-{
-    return deckItemFromReportItem(reportItemFromFigure(figure));
-}
-
-DeckItem tableItem(const QString &title, const QString &caption, const DeckTable &table)
-{
-    DeckItem item;
-    item.kind = DeckItem::Kind::Table;
-    item.title = title;
-    item.caption = caption;
-    item.table = table;
-    return item;
-}
-
 DeckItem textItem(const QString &title, const QString &text)
 {
     DeckItem item;
@@ -89,7 +74,7 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
                                                                     money(r.planResult->totalActual, c))}
                        << QStringList{QObject::tr("Cumulative variance (actual − planned)"),
                                       money(r.planResult->cumulativeVariance, c)};
-    DeckItem dash = tableItem(QObject::tr("Dashboard%1").arg(suffix),
+    DeckItem dash = deckTableItem(QObject::tr("Dashboard%1").arg(suffix),
                               QObject::tr("Utilization = used EffectiveCost ÷ (used + unused) over the usage rows "
                                           "carrying a CommitmentDiscountStatus. Amounts in %1 only.")
                                   .arg(qs(c)),
@@ -123,16 +108,16 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
         deck.items.push_back(textItem(QObject::tr("Reserve-utilization tracker%1").arg(suffix),
                                       QObject::tr("No usage row in %1 carries a CommitmentDiscountStatus.").arg(qs(c))));
     else {
-        deck.items.push_back(tableItem(QObject::tr("Reserve-utilization tracker%1").arg(suffix),
+        deck.items.push_back(deckTableItem(QObject::tr("Reserve-utilization tracker%1").arg(suffix),
                                        QObject::tr("Trailing: utilization over the last %1 h of each commitment's "
                                                    "charges. Hours: distinct clock hours with a used / an unused row.")
                                            .arg(r.settings.trailingHours),
                                        tracker));
-        deck.items.push_back(figureItem(utilizationTrackerFigure(r)));
+        deck.items.push_back(deckFigureItem(utilizationTrackerFigure(r)));
         size_t charted = 0;
         for (const CommitmentTrack &t : r.commitments)
             if (t.usage.underUsed && charted++ < kCommitmentCharts)
-                deck.items.push_back(figureItem(commitmentUtilizationFigure(t)));
+                deck.items.push_back(deckFigureItem(commitmentUtilizationFigure(t)));
     }
 
     // Anomalies.
@@ -153,10 +138,10 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
                                               .arg(r.daily->cost.size() - size_t(r.anomalies->history))
                                               .arg(r.anomalies->history)));
         else
-            deck.items.push_back(tableItem(QObject::tr("Anomalies%1").arg(suffix),
+            deck.items.push_back(deckTableItem(QObject::tr("Anomalies%1").arg(suffix),
                                            QObject::tr("Size: actual − expected, in %1 (a level shift: per day).").arg(qs(c)),
                                            list));
-        deck.items.push_back(figureItem(anomalyFigure(r)));
+        deck.items.push_back(deckFigureItem(anomalyFigure(r)));
     } else {
         deck.items.push_back(textItem(QObject::tr("Anomalies%1").arg(suffix), r.anomalyNote));
     }
@@ -164,7 +149,7 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
     // Plan versus actual.
     if (r.plan) {
         if (r.planResult)
-            deck.items.push_back(figureItem(planFigure(r)));
+            deck.items.push_back(deckFigureItem(planFigure(r)));
         else
             deck.items.push_back(textItem(QObject::tr("Plan versus actual%1").arg(suffix), r.planNote));
     }

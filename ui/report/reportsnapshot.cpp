@@ -167,6 +167,21 @@ std::optional<DeckTable> snapshotTable(const QTableWidget &widget)
     return table;
 }
 
+DeckItem deckFigureItem(const ChartFigure &figure)
+{
+    return deckItemFromReportItem(reportItemFromFigure(figure));
+}
+
+DeckItem deckTableItem(const QString &title, const QString &caption, const DeckTable &table)
+{
+    DeckItem item;
+    item.kind = DeckItem::Kind::Table;
+    item.title = title;
+    item.caption = caption;
+    item.table = table;
+    return item;
+}
+
 DeckItem deckItemFromReportItem(const store::ReportItem &item)
 {
     DeckItem deckItem;

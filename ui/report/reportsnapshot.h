@@ -25,6 +25,10 @@ std::optional<DeckTable> snapshotTable(const QTableWidget &table);
 
 // A stored report item as a deck item; a table whose JSON cannot be read becomes text.
 DeckItem deckItemFromReportItem(const store::ReportItem &item);
+// Deck items built directly, for decks assembled from analyses (scenarios, tracking): a figure
+// drawn as the report stores it, and a table with its title and caption.
+DeckItem deckFigureItem(const ChartFigure &figure);
+DeckItem deckTableItem(const QString &title, const QString &caption, const DeckTable &table);
 
 // The assumptions pages for a workspace: the rate cards in force today (the latest
 // effective date of each provider, region and GPU) and the workloads with their key numbers.
