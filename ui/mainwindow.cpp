@@ -4,6 +4,7 @@
 #include "common/chartpanel.h"
 #include "cost/costpage.h"
 #include "common/dialogs.h"
+#include "common/format.h"
 #include "cost/forecastpage.h"
 #include "fleet/fragmentationpage.h"
 #include "inference/kvpage.h"
@@ -215,6 +216,8 @@ void MainWindow::buildMenus()
     const QList<QKeySequence> saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
     saveAs->setShortcuts(saveAsKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(tr("Ctrl+Shift+S"))} : saveAsKeys);
     file->addAction(tr("Connect to &Server…"), this, &MainWindow::connectToServerWithDialog);
+    file->addAction(tr("&Publish to Server…"), this, &MainWindow::publishToServerWithDialog)
+        ->setObjectName("publishToServer");
     file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace)
         ->setToolTip(tr("A complete example: workloads and fleet scenarios to explore (rebuilt each time)"));
     file->addSeparator();
@@ -393,10 +396,19 @@ bool MainWindow::connectToServerWithDialog()
 
 bool MainWindow::connectToServer(const QString &url)
 {
-    if (!store::isServerUrl(url)) {
-        Dialogs::warning(this, tr("Connect to Server"),
-                         tr("“%1” is not a server URL: give postgresql://user@host:port/database.").arg(url));
+    std::unique_ptr<store::Workspace> next = openServer(url, tr("Connect to Server"));
+    if (!next)
         return false;
+    adoptWorkspace(std::move(next));
+    return true;
+}
+
+std::unique_ptr<store::Workspace> MainWindow::openServer(const QString &url, const QString &title)
+{
+    if (!store::isServerUrl(url)) {
+        Dialogs::warning(this, title,
+                         tr("“%1” is not a server URL: give postgresql://user@host:port/database.").arg(url));
+        return nullptr;
     }
     store::ServerCredentials credentials;
     std::unique_ptr<store::Workspace> next;
@@ -408,23 +420,77 @@ bool MainWindow::connectToServer(const QString &url)
                                    || first.message().contains(QLatin1String("refused the password"));
         if (!needsPassword) {
             Dialogs::warning(this, tr("Cannot connect to the server"), first.message());
-            return false;
+            return nullptr;
         }
         credentials.password = Dialogs::passwordInput(
-            this, tr("Connect to Server"),
+            this, title,
             tr("Password for %1 (used for this connection only, never stored):").arg(store::parseServerUrl(url).url()));
         if (credentials.password.isEmpty())
-            return false;
+            return nullptr;
         try {
             next = std::make_unique<store::Workspace>(url, credentials);
         } catch (const store::StoreError &second) {
             credentials.password.fill(QLatin1Char('\0'));
             Dialogs::warning(this, tr("Cannot connect to the server"), second.message());
-            return false;
+            return nullptr;
         }
         credentials.password.fill(QLatin1Char('\0'));
     }
-    adoptWorkspace(std::move(next));
+    return next;
+}
+
+bool MainWindow::publishToServerWithDialog()
+{
+    if (m_workspace->isServer()) {
+        Dialogs::warning(this, tr("Publish to Server"),
+                         tr("This is already the team workspace %1. To copy it to a file, run "
+                            "headroom pull --server URL --workspace FILE.")
+                             .arg(m_workspace->path()));
+        return false;
+    }
+    const QString url = Dialogs::textInput(
+        this, tr("Publish to Server"),
+        tr("Copy this workspace, with every scenario and its history, to the team workspace at "
+           "(postgresql://user@host:port/database; the database must exist):"),
+        QStringLiteral("postgresql://"));
+    if (url.trimmed().isEmpty())
+        return false;
+    return publishToServer(url.trimmed());
+}
+
+bool MainWindow::publishToServer(const QString &url)
+{
+    const QString title = tr("Publish to Server");
+    std::unique_ptr<store::Workspace> target = openServer(url, title);
+    if (!target)
+        return false;
+    if (!target->isNew()
+        && !Dialogs::question(this, title,
+                              tr("%1 already holds a team workspace (%2). Replace everything in it with %3? "
+                                 "Its present contents and history are lost for everyone.")
+                                  .arg(target->path(), formatCountOf(int64_t(target->scenarioNames().size()),
+                                                                     tr("scenario"), tr("scenarios")),
+                                       QFileInfo(m_workspace->path()).fileName())))
+        return false;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        target->replaceContents(*m_workspace);
+    } catch (const store::StoreError &e) {
+        QApplication::restoreOverrideCursor();
+        Dialogs::warning(this, tr("Not published"), tr("Nothing on the server was changed.\n\n%1").arg(e.message()));
+        return false;
+    }
+    QApplication::restoreOverrideCursor();
+    const QString done = tr("Published %1 to %2: %3, %4, %5.")
+                             .arg(QFileInfo(m_workspace->path()).fileName(), target->path(),
+                                  formatCountOf(int64_t(target->scenarioNames().size()), tr("scenario"), tr("scenarios")),
+                                  formatCountOf(int64_t(target->workloads().size()), tr("workload"), tr("workloads")),
+                                  formatCountOf(int64_t(target->trainingJobs().size()), tr("training job"),
+                                                tr("training jobs")));
+    if (Dialogs::question(this, title, done + QLatin1Char(' ') + tr("Work on the team workspace now?")))
+        adoptWorkspace(std::move(target));
+    else
+        statusBar()->showMessage(done, 10000);
     return true;
 }
 
@@ -559,6 +625,13 @@ void MainWindow::watchWorkspace()
     // On a team server, pages follow other people's edits (NOTIFY, or polling every 1.5 s).
     if (!m_workspace->isServer())
         return;
+    // A lost connection is retried in the background; edits made meanwhile wait on their page.
+    connect(m_workspace.get(), &store::Workspace::connectionLost, this, [this](const QString &reason) {
+        statusBar()->showMessage(tr("Offline: %1. Unsaved edits are kept.").arg(reason));
+    });
+    connect(m_workspace.get(), &store::Workspace::connectionRestored, this, [this] {
+        statusBar()->showMessage(tr("Connected again to %1.").arg(m_workspace->path()), 8000);
+    });
     try {
         m_workspace->watchForChanges(1500);
     } catch (const store::StoreError &e) {

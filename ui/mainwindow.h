@@ -72,6 +72,10 @@ public:
     // stored), and opens the team workspace there; on failure keeps the current one and says why.
     bool connectToServerWithDialog();
     bool connectToServer(const QString &url);
+    // File ▸ Publish to Server…: copies this workspace file to a team workspace in one
+    // transaction (asking before replacing one that exists), then offers to switch to it.
+    bool publishToServerWithDialog();
+    bool publishToServer(const QString &url);
     // Builds a fresh demo workspace and opens it on the Scenarios page (File ▸ Open Demo
     // Workspace, `headroom --demo`); on failure keeps the current one and says why.
     bool openDemoWorkspace();
@@ -101,6 +105,9 @@ private:
     void saveWorkspaceAs();
     // Puts `next` in place of the open workspace and rebuilds the pages.
     void adoptWorkspace(std::unique_ptr<store::Workspace> next);
+    // Connects to a team workspace, asking for a password once when the server wants one;
+    // nullptr (the reason shown) when it cannot.
+    std::unique_ptr<store::Workspace> openServer(const QString &url, const QString &title);
     // Makes a server workspace's change signals follow other programs' edits.
     void watchWorkspace();
     void updateTitle();

@@ -35,13 +35,25 @@ QString advice(int code)
     }
 }
 
+// True when a server error means the connection is gone: SQLSTATE class 08 (connection
+// exception) or 57P (operator intervention, e.g. the session was terminated), or libpq's words
+// for a closed or missing connection, which come without a SQLSTATE.
+bool connectionLost(const QString &sqlState, const QString &detail)
+{
+    return sqlState.startsWith(QLatin1String("08")) || sqlState.startsWith(QLatin1String("57P"))
+           || detail.contains(QLatin1String("server closed the connection"))
+           || detail.contains(QLatin1String("no connection to the server"))
+           || detail.contains(QLatin1String("terminating connection"))
+           || detail.contains(QLatin1String("could not send data to server"))
+           || detail.contains(QLatin1String("could not receive data from server"));
+}
+
 // The same for a PostgreSQL server, by SQLSTATE class.
 QString serverAdvice(const QString &sqlState, const QString &detail)
 {
-    if (sqlState.startsWith(QLatin1String("08")) || sqlState.startsWith(QLatin1String("57P"))
-        || detail.contains(QLatin1String("server closed the connection")))
+    if (connectionLost(sqlState, detail))
         return QStringLiteral("the connection to the server was lost; nothing was changed by "
-                              "this step. Reopen the workspace and try again");
+                              "this step");
     if (sqlState == QLatin1String("55P03"))
         return QStringLiteral("the workspace is busy: another program kept it locked for longer "
                               "than %1 s. Try again when it has finished")
@@ -60,9 +72,10 @@ QString serverAdvice(const QString &sqlState, const QString &detail)
     // PostgreSQL reports a five-character SQLSTATE; SQLite a number below 10000 whose low byte
     // (extended result codes) is the primary code.
     const QString code = error.nativeErrorCode();
-    const QString hint = code.size() == 5 || detail.contains(QLatin1String("server closed the connection"))
-        ? serverAdvice(code, detail)
-        : advice(code.toInt() & 0xff);
+    const bool server = code.size() == 5 || connectionLost(QString(), detail);
+    const QString hint = server ? serverAdvice(code, detail) : advice(code.toInt() & 0xff);
+    if (server && connectionLost(code, detail))
+        throw ConnectionLostError(QStringLiteral("%1: %2: %3 (%4)").arg(path, what, hint, detail.trimmed()));
     if (hint.isEmpty())
         throw StoreError(QStringLiteral("%1: %2: %3").arg(path, what, detail));
     throw StoreError(QStringLiteral("%1: %2: %3 (%4)").arg(path, what, hint, detail));

@@ -40,4 +40,12 @@ private:
     QString m_changedAt;
 };
 
+// A step that failed because the connection to the team server was lost (the server stopped,
+// the network dropped, an administrator ended the session). Nothing was changed by the step;
+// Workspace::reconnect() or startReconnecting() brings the connection back.
+class ConnectionLostError : public StoreError {
+public:
+    using StoreError::StoreError;
+};
+
 } // namespace headroom::store

@@ -86,14 +86,16 @@ void bindRecord(QSqlQuery &query, const TrainingJobRecord &record)
 
 } // namespace
 
-bool TrainingTables::updateIfVersion(const TrainingJobRecord &record, int64_t loadedVersion) const
+bool TrainingTables::updateIfVersion(const TrainingJobRecord &record, int64_t loadedVersion,
+                                     const QString &storedName) const
 {
     const QString name = QString::fromStdString(record.job.name);
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("UPDATE training_job SET version = :version, created_at = :created_at, "
+    query.prepare(QStringLiteral("UPDATE training_job SET name = :name, version = :version, created_at = :created_at, "
                                  "updated_at = :updated_at, updated_by = :updated_by, body = :body "
-                                 "WHERE name = :name AND version = :loaded_version"));
+                                 "WHERE name = :stored_name AND version = :loaded_version"));
     bindRecord(query, record);
+    query.bindValue(QStringLiteral(":stored_name"), storedName.isEmpty() ? name : storedName);
     query.bindValue(QStringLiteral(":loaded_version"), qlonglong(loadedVersion));
     execPrepared(query, m_path, QStringLiteral("cannot save training job \"%1\"").arg(name));
     return query.numRowsAffected() > 0;
@@ -113,6 +115,16 @@ bool TrainingTables::deleteJob(const QString &name) const
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QStringLiteral("DELETE FROM training_job WHERE name = :name"));
     query.bindValue(QStringLiteral(":name"), name);
+    execPrepared(query, m_path, QStringLiteral("cannot remove training job \"%1\"").arg(name));
+    return query.numRowsAffected() > 0;
+}
+
+bool TrainingTables::deleteIfVersion(const QString &name, int64_t loadedVersion) const
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("DELETE FROM training_job WHERE name = :name AND version = :loaded_version"));
+    query.bindValue(QStringLiteral(":name"), name);
+    query.bindValue(QStringLiteral(":loaded_version"), qlonglong(loadedVersion));
     execPrepared(query, m_path, QStringLiteral("cannot remove training job \"%1\"").arg(name));
     return query.numRowsAffected() > 0;
 }

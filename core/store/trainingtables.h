@@ -30,9 +30,13 @@ public:
     // Insert, or replace the row with the same name (all columns as given).
     void upsertRecord(const TrainingJobRecord &record) const;
     // UPDATE … WHERE name = ? AND version = `loadedVersion`: false when no row matched.
-    bool updateIfVersion(const TrainingJobRecord &record, int64_t loadedVersion) const;
+    // Overwrites the row named `storedName` (the record's own name when empty; a rename
+    // otherwise) if it is still at `loadedVersion`; false when it is not.
+    bool updateIfVersion(const TrainingJobRecord &record, int64_t loadedVersion, const QString &storedName = {}) const;
     // Whether a row was deleted.
     bool deleteJob(const QString &name) const;
+    // Removes the row if it is still at `loadedVersion`; false when it is not.
+    bool deleteIfVersion(const QString &name, int64_t loadedVersion) const;
 
 private:
     QString m_connectionName;

@@ -223,6 +223,9 @@ struct Workspace::Private {
     qint64 dataVersion = -1;     // SQLite: PRAGMA data_version at the last look
     std::map<QString, qint64> changeCounters; // server: headroom_changes at the last look
     bool countersRead = false;                // whether there was a last look
+    ServerLocation location;                  // server: where it is, for reconnecting
+    ServerCredentials credentials;            // server: the password given at opening, if any
+    QTimer *reconnectTimer = nullptr;         // running while the connection is being retried
 
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
@@ -469,6 +472,8 @@ void Workspace::Private::connectServer(const QString &url, const ServerCredentia
     const ServerLocation location = parseServerUrl(url);
     path = location.url();
     server = true;
+    this->location = location;
+    this->credentials = credentials;
     connectionName = nextConnectionName();
     try {
         openServer(location, credentials);
@@ -918,42 +923,53 @@ void Workspace::putTrainingJob(const engine::TrainingJob &job)
     emit trainingJobsChanged();
 }
 
-int64_t Workspace::saveTrainingJob(const engine::TrainingJob &job, int64_t loadedVersion)
+int64_t Workspace::saveTrainingJob(const engine::TrainingJob &job, int64_t loadedVersion, const QString &previousName)
 {
     d->requireWritable(QStringLiteral("save training job \"%1\"").arg(QString::fromStdString(job.name)));
     requireValidTrainingJob(job);
     int64_t version = 0;
     {
         SqlTransaction transaction(d->database(), d->path);
-        version = saveTrainingJobRow(job, loadedVersion);
+        version = saveTrainingJobRow(job, loadedVersion, previousName);
         transaction.commit();
     }
     emit trainingJobsChanged();
     return version;
 }
 
-int64_t Workspace::saveTrainingJobRow(const engine::TrainingJob &job, int64_t loadedVersion)
+namespace {
+
+// The conflict for a training job no longer at `loadedVersion`, naming who changed it.
+ConflictError trainingJobConflict(const TrainingTables &tables, const QString &name, int64_t loadedVersion)
+{
+    const auto current = tables.record(name);
+    return current ? conflict(QStringLiteral("Training job"), name, loadedVersion, current->version,
+                              current->updatedBy, current->updatedAt)
+                   : conflict(QStringLiteral("Training job"), name, loadedVersion, std::nullopt, {}, {});
+}
+
+} // namespace
+
+int64_t Workspace::saveTrainingJobRow(const engine::TrainingJob &job, int64_t loadedVersion, const QString &previousName)
 {
     const TrainingTables tables = d->trainingTables();
     const QString name = QString::fromStdString(job.name);
-    const auto refuse = [&]() {
-        const auto current = tables.record(name);
-        return current ? conflict(QStringLiteral("Training job"), name, loadedVersion, current->version,
-                                  current->updatedBy, current->updatedAt)
-                       : conflict(QStringLiteral("Training job"), name, loadedVersion, std::nullopt, {}, {});
-    };
+    const QString storedName = previousName.isEmpty() ? name : previousName;
     TrainingJobRecord record;
     record.job = job;
     record.updatedAt = utcNow();
     record.updatedBy = d->author;
-    const auto existing = tables.record(name);
+    const auto existing = tables.record(storedName);
     if ((existing ? existing->version : 0) != loadedVersion)
-        throw refuse();
+        throw trainingJobConflict(tables, storedName, loadedVersion);
+    if (storedName != name && tables.record(name))
+        throw StoreError(QStringLiteral("Training job \"%1\" cannot be renamed to \"%2\": that name is taken.")
+                             .arg(storedName, name));
     if (existing) {
         record.version = loadedVersion + 1;
         record.createdAt = existing->createdAt;
-        if (!tables.updateIfVersion(record, loadedVersion))
-            throw refuse();
+        if (!tables.updateIfVersion(record, loadedVersion, storedName))
+            throw trainingJobConflict(tables, storedName, loadedVersion);
     } else {
         record.version = 1;
         record.createdAt = record.updatedAt;
@@ -962,10 +978,20 @@ int64_t Workspace::saveTrainingJobRow(const engine::TrainingJob &job, int64_t lo
     return record.version;
 }
 
-bool Workspace::removeTrainingJob(const QString &name)
+bool Workspace::removeTrainingJob(const QString &name, std::optional<int64_t> loadedVersion)
 {
     d->requireWritable(QStringLiteral("remove training job \"%1\"").arg(name));
-    const bool removed = d->trainingTables().deleteJob(name);
+    bool removed = false;
+    if (loadedVersion) {
+        SqlTransaction transaction(d->database(), d->path);
+        const TrainingTables tables = d->trainingTables();
+        if (!tables.deleteIfVersion(name, *loadedVersion))
+            throw trainingJobConflict(tables, name, *loadedVersion);
+        transaction.commit();
+        removed = true;
+    } else {
+        removed = d->trainingTables().deleteJob(name);
+    }
     if (removed)
         emit trainingJobsChanged();
     return removed;
@@ -1465,14 +1491,7 @@ void Workspace::watchForChanges(int pollMs)
     if (d->server) {
         d->changeCounters = readChangeCounters(db, d->path);
         d->countersRead = true;
-        QSqlDriver *driver = db.driver();
-        if (driver->hasFeature(QSqlDriver::EventNotifications) && driver->subscribeToNotification(kChangeChannel)) {
-            connect(driver, &QSqlDriver::notification, this,
-                    [this](const QString &name, QSqlDriver::NotificationSource source, const QVariant &payload) {
-                        if (name != kChangeChannel || source == QSqlDriver::SelfSource)
-                            return;
-                        announceTableChange(payload.toString());
-                    });
+        if (subscribeToChanges()) {
             d->watchMode = QStringLiteral("notify");
             return;
         }
@@ -1482,10 +1501,14 @@ void Workspace::watchForChanges(int pollMs)
     d->pollTimer = new QTimer(this);
     d->pollTimer->setInterval(pollMs);
     connect(d->pollTimer, &QTimer::timeout, this, [this]() {
+        if (d->reconnectTimer && d->reconnectTimer->isActive())
+            return;
         try {
             checkForChanges();
+        } catch (const ConnectionLostError &) {
+            startReconnecting();
         } catch (const StoreError &) {
-            // A lost connection shows at the next edit, which reports it; keep polling.
+            // Another failure shows at the next edit, which reports it; keep polling.
         }
     });
     d->pollTimer->start();
@@ -1495,6 +1518,72 @@ void Workspace::watchForChanges(int pollMs)
 QString Workspace::changeWatchMode() const
 {
     return d->watchMode;
+}
+
+bool Workspace::subscribeToChanges()
+{
+    QSqlDriver *driver = d->database().driver();
+    if (!driver->hasFeature(QSqlDriver::EventNotifications) || !driver->subscribeToNotification(kChangeChannel))
+        return false;
+    connect(driver, &QSqlDriver::notification, this,
+            [this](const QString &name, QSqlDriver::NotificationSource source, const QVariant &payload) {
+                if (name != kChangeChannel || source == QSqlDriver::SelfSource)
+                    return;
+                announceTableChange(payload.toString());
+            });
+    return true;
+}
+
+void Workspace::reconnect()
+{
+    if (!d->server)
+        return;
+    // A fresh connection under the same name: every table reader looks the connection up by it.
+    closeConnection(d->connectionName);
+    try {
+        d->openServer(d->location, d->credentials);
+    } catch (...) {
+        closeConnection(d->connectionName);
+        throw;
+    }
+    if (d->watchMode == QLatin1String("notify"))
+        subscribeToChanges();
+    if (!d->watchMode.isEmpty() && d->server) {
+        d->changeCounters = readChangeCounters(d->database(), d->path);
+        d->countersRead = true;
+    }
+    if (d->reconnectTimer)
+        d->reconnectTimer->stop();
+    // Others may have changed anything while the connection was down.
+    for (const QString &table : workspaceTables())
+        announceTableChange(table);
+    emit connectionRestored();
+}
+
+void Workspace::startReconnecting(int intervalMs)
+{
+    if (!d->server || isReconnecting())
+        return;
+    if (!d->reconnectTimer) {
+        d->reconnectTimer = new QTimer(this);
+        connect(d->reconnectTimer, &QTimer::timeout, this, [this]() {
+            try {
+                reconnect();
+            } catch (const StoreError &) {
+                // Still unreachable: the timer tries again.
+            }
+        });
+    }
+    d->reconnectTimer->setInterval(std::max(intervalMs, 10));
+    d->reconnectTimer->start();
+    emit connectionLost(QStringLiteral("the connection to %1 was lost; reconnecting every %2 s")
+                            .arg(d->path)
+                            .arg(d->reconnectTimer->interval() / 1000.0, 0, 'g', 3));
+}
+
+bool Workspace::isReconnecting() const
+{
+    return d->reconnectTimer && d->reconnectTimer->isActive();
 }
 
 } // namespace headroom::store

@@ -113,9 +113,13 @@ public:
     void putTrainingJob(const engine::TrainingJob &job);
     // Saves over the version the caller read (`loadedVersion`; 0 = a new job that must not exist
     // yet) and returns the new version; throws ConflictError (storeerror.h) naming who changed
-    // it and when if another writer got there first, changing nothing.
-    int64_t saveTrainingJob(const engine::TrainingJob &job, int64_t loadedVersion);
-    bool removeTrainingJob(const QString &name);
+    // it and when if another writer got there first, changing nothing. With `previousName`
+    // (the name the caller read it under, when it differs) the job is renamed in the same write:
+    // StoreError when the new name is taken.
+    int64_t saveTrainingJob(const engine::TrainingJob &job, int64_t loadedVersion, const QString &previousName = {});
+    // Removes the job; with `loadedVersion`, only if it is still at that version (else
+    // ConflictError as for saveTrainingJob).
+    bool removeTrainingJob(const QString &name, std::optional<int64_t> loadedVersion = std::nullopt);
 
     // The report deck's items in order (positions 0..n-1) and its title page. Every edit is
     // all or nothing; a bad item or position throws StoreError naming it.
@@ -179,6 +183,18 @@ public:
     void watchForChanges(int pollMs = 1500);
     // "notify", "poll" or "" (not watching).
     QString changeWatchMode() const;
+
+    // A team workspace whose connection was lost (a step threw ConnectionLostError) connects
+    // again: reconnect() tries once (throwing StoreError with the reason; a server now at a
+    // newer schema is refused as at opening), startReconnecting() keeps trying every
+    // `intervalMs` in the event loop. On success every change signal is emitted (pages
+    // reload what others changed meanwhile), change watching resumes, and connectionRestored()
+    // follows. The password given at opening is kept in memory for this, never written.
+    // Does nothing for a workspace file.
+    void reconnect();
+    void startReconnecting(int intervalMs = 2000);
+    // True between startReconnecting() and the connection being back.
+    bool isReconnecting() const;
     // One poll: emits the signals of the tables others changed since the last look; true
     // when anything changed.
     bool checkForChanges();
@@ -213,14 +229,19 @@ signals:
     void servingAssumptionsChanged();
     void kvVariantsChanged();
     void actualsChanged();
+    // The connection to the team server was lost and is being re-established.
+    void connectionLost(const QString &reason);
+    void connectionRestored();
 
 private:
+    // Subscribes to the server's change notifications on the current connection.
+    bool subscribeToChanges();
     // Emits the change signals of one table another program changed.
     void announceTableChange(const QString &table);
     // Inserts or conditionally updates one scenario row and keeps the version in the history,
     // inside the caller's transaction; returns the new version.
     int64_t saveScenarioRow(const engine::Scenario &scenario, int64_t loadedVersion);
-    int64_t saveTrainingJobRow(const engine::TrainingJob &job, int64_t loadedVersion);
+    int64_t saveTrainingJobRow(const engine::TrainingJob &job, int64_t loadedVersion, const QString &previousName = {});
 
     struct Private;
     std::unique_ptr<Private> d;

@@ -12,6 +12,7 @@
 #include "store/focuscsv.h"
 
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include <arpa/inet.h>
@@ -349,4 +350,87 @@ TEST_CASE("several programs editing one scenario on the server at once lose no u
     // Every put read the version and wrote version + 1 under the workspace's write lock.
     Workspace workspace(url);
     CHECK(workspace.scenarioSummary(QString::fromStdString(shared.name))->version == startVersion + kWriters * kEdits);
+}
+
+namespace {
+
+// Ends every other session on the workspace's database, as an administrator or a dropped
+// network would: the workspace's own connection is gone from then on.
+void endOtherSessions(const QString &url)
+{
+    const RawDatabase admin(url);
+    admin.exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
+}
+
+} // namespace
+
+TEST_CASE("a lost server connection fails the step with nothing written, and reconnecting resumes", "[server]")
+{
+    WorkspaceLocation location;
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    Workspace workspace(location.path());
+    workspace.replaceContents(Workspace(createDemoWorkspace(dir.filePath(QStringLiteral("demo.headroom")))));
+    const QString name = demoScenarioNames().constFirst();
+    const int64_t opened = workspace.scenarioSummary(name)->version;
+    engine::Scenario edited = *workspace.scenario(name);
+    edited.description = "edited while the connection was down";
+
+    endOtherSessions(location.path());
+    try {
+        workspace.saveScenario(edited, opened);
+        FAIL("the save on a lost connection succeeded");
+    } catch (const ConnectionLostError &e) {
+        CHECK_THAT(e.message().toStdString(), Contains("the connection to the server was lost; nothing was changed"));
+    }
+    CHECK_FALSE(workspace.isReconnecting());
+
+    QSignalSpy lost(&workspace, &Workspace::connectionLost);
+    QSignalSpy restored(&workspace, &Workspace::connectionRestored);
+    QSignalSpy scenarios(&workspace, &Workspace::scenariosChanged);
+    workspace.startReconnecting(50);
+    CHECK(workspace.isReconnecting());
+    REQUIRE(lost.count() == 1);
+    CHECK(lost.at(0).at(0).toString().contains(location.path()));
+    REQUIRE(restored.wait(5000));
+    CHECK_FALSE(workspace.isReconnecting());
+    CHECK(scenarios.count() >= 1);  // pages reload what others may have changed meanwhile
+
+    // The step left nothing behind; the same save on the version it was based on now works.
+    const RawDatabase raw(location.path());
+    CHECK(raw.scalar(QStringLiteral("SELECT version FROM scenario WHERE name = '%1'").arg(name)).toLongLong() == opened);
+    CHECK(workspace.saveScenario(edited, opened) == opened + 1);
+    CHECK(workspace.scenario(name)->description == "edited while the connection was down");
+
+    // Reconnecting once, directly, also works; on a file it does nothing.
+    endOtherSessions(location.path());
+    CHECK_THROWS_AS(workspace.scenarioSummaries(), ConnectionLostError);
+    workspace.reconnect();
+    CHECK(workspace.scenarioSummary(name)->version == opened + 1);
+}
+
+TEST_CASE("a workspace that stays unreachable keeps trying to reconnect", "[server]")
+{
+    WorkspaceLocation location;
+    Workspace workspace(location.path());
+    QSignalSpy restored(&workspace, &Workspace::connectionRestored);
+    // The database is dropped under the workspace: every attempt fails, none is announced.
+    endOtherSessions(location.path());
+    {
+        const RawDatabase admin(qEnvironmentVariable("HEADROOM_TEST_SERVER"));
+        admin.exec(QStringLiteral("ALTER DATABASE %1 ALLOW_CONNECTIONS false")
+                       .arg(parseServerUrl(location.path()).database));
+    }
+    workspace.startReconnecting(20);
+    CHECK_FALSE(restored.wait(300));
+    CHECK(workspace.isReconnecting());
+    CHECK_THROWS_AS(workspace.reconnect(), StoreError);
+    {
+        const RawDatabase admin(qEnvironmentVariable("HEADROOM_TEST_SERVER"));
+        admin.exec(QStringLiteral("ALTER DATABASE %1 ALLOW_CONNECTIONS true")
+                       .arg(parseServerUrl(location.path()).database));
+    }
+    REQUIRE(restored.wait(5000));
+    CHECK_FALSE(workspace.isReconnecting());
 }

@@ -8,7 +8,9 @@
 #include "ui/mainwindow.h"
 #include "ui/training/trainingjobspage.h"
 #include "ui/training/trainingpage.h"
+#include "store/demoworkspace.h"
 #include "store/serverurl.h"
+#include "storetestsupport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -320,9 +322,8 @@ TEST_CASE("File > Connect to Server refuses a non-server URL and an unreachable 
     CHECK(window.windowTitle().contains("w.headroom"));
 }
 
-// Needs the private server of scripts/pgserver.sh, so it is hidden from the default run:
-// `bash scripts/pgserver.sh build/tests/ui/ui_tests "[.server]"`.
-TEST_CASE("File > Connect to Server asks for the password the server wants and shows the server", "[.server]")
+// Needs the private server of scripts/pgserver.sh: runs as "ui-pg: " only.
+TEST_CASE("File > Connect to Server asks for the password the server wants and shows the server", "[server]")
 {
     const QString serverUrl = qEnvironmentVariable("HEADROOM_TEST_SERVER");
     REQUIRE_FALSE(serverUrl.isEmpty());
@@ -364,4 +365,56 @@ TEST_CASE("File > Connect to Server asks for the password the server wants and s
     CHECK(window.windowTitle().contains(url));
     CHECK_FALSE(window.windowTitle().contains("right-password"));
     CHECK(window.workspace().changeWatchMode() == "notify");
+}
+
+TEST_CASE("File > Publish to Server copies the open file to a team workspace and asks before replacing one",
+          "[server]")
+{
+    store::test::WorkspaceLocation server;
+    REQUIRE(store::isServerUrl(server.path()));
+    QTemporaryDir dir;
+    const QString demo = store::createDemoWorkspace(dir.filePath("demo.headroom"));
+    const QStringList scenarios = store::Workspace(demo).scenarioNames();
+    REQUIRE_FALSE(scenarios.isEmpty());
+
+    ui::MainWindow window(std::make_unique<store::Workspace>(demo));
+    ui::Dialogs::setScripted(true);
+    // A new database: no question before the copy; then "work on the team workspace now?" — no.
+    ui::Dialogs::queueQuestionAnswer(false);
+    REQUIRE(window.publishToServer(server.path()));
+    QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().startsWith(QStringLiteral("Published demo.headroom to %1: %2 scenarios,")
+                                       .arg(server.path())
+                                       .arg(scenarios.size())));
+    CHECK(shown.first().endsWith("Work on the team workspace now?"));
+    CHECK_FALSE(window.workspace().isServer());
+    CHECK(store::Workspace(server.path()).scenarioNames() == scenarios);
+
+    // From another file: the server already holds a workspace, so replacing it is asked first.
+    ui::MainWindow other(std::make_unique<store::Workspace>(dir.filePath("empty.headroom")));
+    ui::Dialogs::queueQuestionAnswer(false);
+    CHECK_FALSE(other.publishToServer(server.path()));
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains(QStringLiteral("already holds a team workspace (%1 scenarios)").arg(scenarios.size())));
+    CHECK(store::Workspace(server.path()).scenarioNames() == scenarios);
+    ui::Dialogs::queueQuestionAnswer(true);   // replace
+    ui::Dialogs::queueQuestionAnswer(true);   // and switch to it
+    REQUIRE(other.publishToServer(server.path()));
+    CHECK(ui::Dialogs::takeShownMessages().size() == 2);
+    CHECK(other.workspace().isServer());
+    CHECK(other.workspace().scenarioNames().isEmpty());
+    CHECK(other.windowTitle().contains(server.path()));
+
+    // A window already on the server is told to pull instead; a bad URL is refused.
+    CHECK_FALSE(other.publishToServerWithDialog());
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("headroom pull"));
+    CHECK_FALSE(window.publishToServer(QStringLiteral("http://db.example.com/plans")));
+    shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("postgresql://user@host:port/database"));
+    ui::Dialogs::setScripted(false);
 }

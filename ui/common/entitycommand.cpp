@@ -1,8 +1,11 @@
 #include "entitycommand.h"
 
 #include "store/scenariojson.h"
+#include "store/trainingjson.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
+
+#include <QJsonObject>
 
 namespace headroom::ui {
 
@@ -20,15 +23,6 @@ void applyWorkload(store::Workspace &workspace, const std::optional<engine::Work
         workspace.removeWorkload(QString::fromStdString(from->name));
     if (to)
         workspace.putWorkload(*to);
-}
-
-void applyTrainingJob(store::Workspace &workspace, const std::optional<engine::TrainingJob> &from,
-                      const std::optional<engine::TrainingJob> &to)
-{
-    if (from && (!to || to->name != from->name))
-        workspace.removeTrainingJob(QString::fromStdString(from->name));
-    if (to)
-        workspace.putTrainingJob(*to);
 }
 
 // Writes `to` over `from` (stored at `fromVersion`; 0 when absent) and returns the version
@@ -54,12 +48,70 @@ int64_t applyScenario(store::Workspace &workspace, const std::optional<engine::S
     return workspace.saveScenario(*to, from ? fromVersion : 0);
 }
 
-// A scenario change whose writes are optimistic (see scenarioChange()).
-class ScenarioChangeCommand : public QUndoCommand {
+// The same for a training job; a rename is one write that keeps the row's creation time.
+int64_t applyTrainingJob(store::Workspace &workspace, const std::optional<engine::TrainingJob> &from,
+                         int64_t fromVersion, const std::optional<engine::TrainingJob> &to)
+{
+    if (from && !to) {
+        workspace.removeTrainingJob(QString::fromStdString(from->name), fromVersion);
+        return 0;
+    }
+    if (!to)
+        return 0;
+    if (!from)
+        return workspace.saveTrainingJob(*to, 0);
+    return workspace.saveTrainingJob(*to, fromVersion,
+                                     from->name != to->name ? QString::fromStdString(from->name) : QString());
+}
+
+// What the versioned command needs of each entity type: how to write one state over
+// another, and the stored document with its version.
+struct ScenarioKind {
+    using Entity = engine::Scenario;
+    static constexpr int kEditId = kScenarioEditId;
+    static int64_t apply(store::Workspace &workspace, const std::optional<Entity> &from, int64_t fromVersion,
+                         const std::optional<Entity> &to)
+    {
+        return applyScenario(workspace, from, fromVersion, to);
+    }
+    // The stored version while the stored document is still `expected`, else nullopt.
+    static std::optional<int64_t> versionIfStored(const store::Workspace &workspace, const Entity &expected)
+    {
+        const QString name = QString::fromStdString(expected.name);
+        const auto summary = workspace.scenarioSummary(name);
+        const auto stored = workspace.scenario(name);
+        if (summary && stored && store::scenarioToJson(*stored) == store::scenarioToJson(expected))
+            return summary->version;
+        return std::nullopt;
+    }
+};
+
+struct TrainingJobKind {
+    using Entity = engine::TrainingJob;
+    static constexpr int kEditId = kTrainingJobEditId;
+    static int64_t apply(store::Workspace &workspace, const std::optional<Entity> &from, int64_t fromVersion,
+                         const std::optional<Entity> &to)
+    {
+        return applyTrainingJob(workspace, from, fromVersion, to);
+    }
+    static std::optional<int64_t> versionIfStored(const store::Workspace &workspace, const Entity &expected)
+    {
+        const auto record = workspace.trainingJobRecord(QString::fromStdString(expected.name));
+        if (record && store::trainingJobToJson(record->job) == store::trainingJobToJson(expected))
+            return record->version;
+        return std::nullopt;
+    }
+};
+
+// A change whose writes are optimistic (see scenarioChange()).
+template <typename Kind>
+class VersionedChangeCommand : public QUndoCommand {
 public:
-    ScenarioChangeCommand(store::Workspace &workspace, std::optional<engine::Scenario> before, int64_t beforeVersion,
-                          std::optional<engine::Scenario> after, const QString &text, int mergeField,
-                          std::function<void(const QString &)> refused)
+    using Entity = typename Kind::Entity;
+
+    VersionedChangeCommand(store::Workspace &workspace, std::optional<Entity> before, int64_t beforeVersion,
+                           std::optional<Entity> after, const QString &text, int mergeField,
+                           std::function<void(const QString &)> refused)
         : QUndoCommand(text)
         , m_workspace(workspace)
         , m_before(std::move(before))
@@ -74,24 +126,24 @@ public:
     {
         if (!m_done) {
             m_done = true;  // the first redo's errors go to the caller of push()
-            m_afterVersion = applyScenario(m_workspace, m_before, m_beforeVersion, m_after);
+            m_afterVersion = Kind::apply(m_workspace, m_before, m_beforeVersion, m_after);
             return;
         }
         guarded([&] {
-            m_afterVersion = applyScenario(m_workspace, m_before, storedVersion(m_before, m_beforeVersion), m_after);
+            m_afterVersion = Kind::apply(m_workspace, m_before, storedVersion(m_before, m_beforeVersion), m_after);
         });
     }
     void undo() override
     {
         guarded([&] {
-            m_beforeVersion = applyScenario(m_workspace, m_after, storedVersion(m_after, m_afterVersion), m_before);
+            m_beforeVersion = Kind::apply(m_workspace, m_after, storedVersion(m_after, m_afterVersion), m_before);
         });
     }
-    int id() const override { return m_mergeField < 0 ? -1 : kScenarioEditId; }
+    int id() const override { return m_mergeField < 0 ? -1 : Kind::kEditId; }
 
     bool mergeWith(const QUndoCommand *other) override
     {
-        const auto *next = static_cast<const ScenarioChangeCommand *>(other);
+        const auto *next = static_cast<const VersionedChangeCommand *>(other);
         if (next->m_mergeField != m_mergeField || !m_after || !next->m_before || !next->m_after
             || next->m_before->name != m_after->name || next->m_after->name != m_after->name
             || next->m_beforeVersion != m_afterVersion)
@@ -106,16 +158,11 @@ private:
     // still `expected` (later steps of this stack wrote newer versions of the same document),
     // else `written`, the version this step last saw, so that another user's change since is
     // refused by the store with their name.
-    int64_t storedVersion(const std::optional<engine::Scenario> &expected, int64_t written) const
+    int64_t storedVersion(const std::optional<Entity> &expected, int64_t written) const
     {
         if (!expected)
             return written;
-        const QString name = QString::fromStdString(expected->name);
-        const auto summary = m_workspace.scenarioSummary(name);
-        const auto stored = m_workspace.scenario(name);
-        if (summary && stored && store::scenarioToJson(*stored) == store::scenarioToJson(*expected))
-            return summary->version;
-        return written;
+        return Kind::versionIfStored(m_workspace, *expected).value_or(written);
     }
 
     template <typename Write>
@@ -131,8 +178,8 @@ private:
     }
 
     store::Workspace &m_workspace;
-    std::optional<engine::Scenario> m_before;
-    std::optional<engine::Scenario> m_after;
+    std::optional<Entity> m_before;
+    std::optional<Entity> m_after;
     int64_t m_beforeVersion = 0;
     int64_t m_afterVersion = 0;
     int m_mergeField;
@@ -142,6 +189,36 @@ private:
 
 } // namespace
 
+namespace {
+
+QJsonObject rebaseFields(const QJsonObject &base, const QJsonObject &mine, QJsonObject current)
+{
+    for (auto field = mine.begin(); field != mine.end(); ++field)
+        if (base.value(field.key()) != field.value())
+            current.insert(field.key(), field.value());
+    for (auto field = base.begin(); field != base.end(); ++field)
+        if (!mine.contains(field.key()))
+            current.remove(field.key());
+    return current;
+}
+
+} // namespace
+
+engine::Scenario rebaseEdit(const engine::Scenario &base, const engine::Scenario &mine, const engine::Scenario &current)
+{
+    return store::scenarioFromJson(
+        rebaseFields(store::scenarioToJson(base), store::scenarioToJson(mine), store::scenarioToJson(current)),
+        QStringLiteral("the edit to scenario \"%1\"").arg(QString::fromStdString(mine.name)));
+}
+
+engine::TrainingJob rebaseEdit(const engine::TrainingJob &base, const engine::TrainingJob &mine,
+                               const engine::TrainingJob &current)
+{
+    return store::trainingJobFromJson(
+        rebaseFields(store::trainingJobToJson(base), store::trainingJobToJson(mine), store::trainingJobToJson(current)),
+        QStringLiteral("the edit to training job \"%1\"").arg(QString::fromStdString(mine.name)));
+}
+
 QUndoCommand *workloadChange(store::Workspace &workspace, std::optional<engine::WorkloadProfile> before,
                              std::optional<engine::WorkloadProfile> after, const QString &text, int mergeField)
 {
@@ -150,18 +227,19 @@ QUndoCommand *workloadChange(store::Workspace &workspace, std::optional<engine::
 }
 
 QUndoCommand *trainingJobChange(store::Workspace &workspace, std::optional<engine::TrainingJob> before,
-                                std::optional<engine::TrainingJob> after, const QString &text, int mergeField)
+                                int64_t beforeVersion, std::optional<engine::TrainingJob> after, const QString &text,
+                                int mergeField, std::function<void(const QString &)> refused)
 {
-    return new EntityChangeCommand<engine::TrainingJob>(workspace, std::move(before), std::move(after), text,
-                                                        mergeField, kTrainingJobEditId, &applyTrainingJob);
+    return new VersionedChangeCommand<TrainingJobKind>(workspace, std::move(before), beforeVersion, std::move(after),
+                                                       text, mergeField, std::move(refused));
 }
 
 QUndoCommand *scenarioChange(store::Workspace &workspace, std::optional<engine::Scenario> before,
                              int64_t beforeVersion, std::optional<engine::Scenario> after, const QString &text,
                              int mergeField, std::function<void(const QString &)> refused)
 {
-    return new ScenarioChangeCommand(workspace, std::move(before), beforeVersion, std::move(after), text, mergeField,
-                                     std::move(refused));
+    return new VersionedChangeCommand<ScenarioKind>(workspace, std::move(before), beforeVersion, std::move(after), text,
+                                                    mergeField, std::move(refused));
 }
 
 } // namespace headroom::ui

@@ -64,16 +64,25 @@ private:
 // The change commands of each entity; `mergeField` ≥ 0 names the edited field for merging.
 QUndoCommand *workloadChange(store::Workspace &workspace, std::optional<engine::WorkloadProfile> before,
                              std::optional<engine::WorkloadProfile> after, const QString &text, int mergeField = -1);
-QUndoCommand *trainingJobChange(store::Workspace &workspace, std::optional<engine::TrainingJob> before,
-                                std::optional<engine::TrainingJob> after, const QString &text, int mergeField = -1);
-// Undo stores the earlier document again: the stored version number keeps counting up.
+// Scenarios and training jobs: undo stores the earlier document again, so the stored version
+// number keeps counting up.
 // Every write is optimistic: the first is based on `beforeVersion` (the version the page
-// showed; 0 for a new scenario), later undos and redos on the version the previous step
+// showed; 0 for a new document), later undos and redos on the version the previous step
 // wrote. The first redo throws store::ConflictError / StoreError to the caller; a later undo
 // or redo that is refused (another user changed the scenario meanwhile) changes nothing,
 // drops the step from the stack and calls `refused` with the reason.
+QUndoCommand *trainingJobChange(store::Workspace &workspace, std::optional<engine::TrainingJob> before,
+                                int64_t beforeVersion, std::optional<engine::TrainingJob> after, const QString &text,
+                                int mergeField = -1, std::function<void(const QString &)> refused = {});
 QUndoCommand *scenarioChange(store::Workspace &workspace, std::optional<engine::Scenario> before,
                              int64_t beforeVersion, std::optional<engine::Scenario> after, const QString &text,
                              int mergeField = -1, std::function<void(const QString &)> refused = {});
+
+// An edit made on `base` replayed on `current` (the version stored now): every top-level field
+// of the document that `mine` changed from `base` takes mine's value, the others keep current's.
+// Used when an edit waited for a lost server connection.
+engine::Scenario rebaseEdit(const engine::Scenario &base, const engine::Scenario &mine, const engine::Scenario &current);
+engine::TrainingJob rebaseEdit(const engine::TrainingJob &base, const engine::TrainingJob &mine,
+                               const engine::TrainingJob &current);
 
 } // namespace headroom::ui

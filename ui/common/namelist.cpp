@@ -38,7 +38,7 @@ void NameList::selectName(const QString &name)
 }
 
 void layOutEditorPage(QWidget *page, NameList *list, const std::vector<std::vector<QWidget *>> &buttonRows,
-                      QWidget *form, QLabel *status)
+                      QWidget *form, QLabel *status, QWidget *statusAction)
 {
     auto *left = new QWidget(page);
     auto *leftLayout = new QVBoxLayout(left);
@@ -60,7 +60,11 @@ void layOutEditorPage(QWidget *page, NameList *list, const std::vector<std::vect
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(scroll, 1);
-    rightLayout->addWidget(status);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(status, 1);
+    if (statusAction)
+        statusRow->addWidget(statusAction);
+    rightLayout->addLayout(statusRow);
 
     auto *split = new QSplitter(page);
     split->addWidget(left);

@@ -28,8 +28,9 @@ private:
 };
 
 // The layout of an entity editor page: the list above rows of buttons on the left, the form
-// (scrolled) above a status line on the right, split by a movable handle.
+// (scrolled) above a status line on the right, split by a movable handle. `statusAction` (e.g. a
+// retry button) sits right of the status line.
 void layOutEditorPage(QWidget *page, NameList *list, const std::vector<std::vector<QWidget *>> &buttonRows,
-                      QWidget *form, QLabel *status);
+                      QWidget *form, QLabel *status, QWidget *statusAction = nullptr);
 
 } // namespace headroom::ui

@@ -207,6 +207,7 @@ ScenariosPage::ScenariosPage(store::Workspace &workspace, QUndoStack *undoStack,
     layout->addWidget(split);
 
     connect(&m_workspace, &store::Workspace::scenariosChanged, this, &ScenariosPage::refreshList);
+    connect(&m_workspace, &store::Workspace::connectionRestored, this, &ScenariosPage::saveAfterReconnect);
     for (auto signal : {&store::Workspace::workloadsChanged, &store::Workspace::trainingJobsChanged,
                         &store::Workspace::gpusChanged, &store::Workspace::modelsChanged,
                         &store::Workspace::rateCardsChanged, &store::Workspace::servingAssumptionsChanged}) {
@@ -758,6 +759,7 @@ void ScenariosPage::loadForm()
     const auto scenario = m_workspace.scenario(currentName());
     const auto summary = m_workspace.scenarioSummary(currentName());
     m_loadedVersion = summary ? summary->version : 0;
+    m_shown = scenario;
     if (m_retry && (!scenario || m_retry->name != scenario->name)) {
         m_retry.reset();
         m_retryButton->hide();
@@ -1034,13 +1036,26 @@ bool ScenariosPage::edit(const QString &label, int mergeField, const std::functi
 {
     if (m_loading)
         return false;
-    const auto before = m_workspace.scenario(currentName());
+    std::optional<Scenario> before;
+    QString lost;
+    try {
+        before = m_workspace.scenario(currentName());
+    } catch (const store::ConnectionLostError &e) {
+        // Offline: the edit applies to what the form shows and waits for the connection.
+        before = m_shown;
+        lost = e.message();
+    }
     if (!before)
         return false;
-    Scenario after = *before;
+    Scenario after = !lost.isEmpty() && m_retry ? *m_retry : *before;
     change(after);
     if (jsonOf(after) == jsonOf(*before))
         return true;
+    if (!lost.isEmpty()) {
+        keepUntilReconnected(lost, m_offlineBase ? m_offlineBase : before,
+                             after.name == before->name ? std::optional(after) : std::nullopt);
+        return false;
+    }
     if (after.name != before->name && m_workspace.scenarioSummary(qs(after.name))) {
         setStatus(tr("Not saved: a scenario named \"%1\" exists already.").arg(qs(after.name)), true);
         return false;
@@ -1086,6 +1101,11 @@ bool ScenariosPage::push(const std::optional<Scenario> &before, const std::optio
         m_selectAfterRefresh.clear();
         showConflict(e.message(), before && after && before->name == after->name ? after : std::nullopt);
         return false;
+    } catch (const store::ConnectionLostError &e) {
+        m_selectAfterRefresh.clear();
+        keepUntilReconnected(e.message(), before,
+                             before && after && before->name == after->name ? after : std::nullopt);
+        return false;
     } catch (const store::StoreError &e) {
         m_selectAfterRefresh.clear();
         setStatus(tr("Not saved: %1").arg(e.message()), true);
@@ -1093,6 +1113,60 @@ bool ScenariosPage::push(const std::optional<Scenario> &before, const std::optio
     }
     return true;
 }
+
+void ScenariosPage::keepUntilReconnected(const QString &message, const std::optional<Scenario> &base,
+                                      const std::optional<Scenario> &refused)
+{
+    // The form keeps showing the values; nothing can be read until the connection is back.
+    if (!refused || !base) {
+        setStatus(tr("Not saved: %1.").arg(message), true);
+        m_workspace.startReconnecting();
+        return;
+    }
+    if (!m_offlineBase) {
+        // The first edit while offline: later ones pile up on it, all based on this version.
+        m_offlineBase = base;
+        m_retryAfterReconnect = m_loadedVersion;
+    }
+    m_retry = refused;
+    m_retryButton->show();
+    setStatus(tr("Not saved: %1. Your values are kept and saved when the connection is back "
+                 "(unless someone changed the scenario meanwhile).")
+                  .arg(message),
+              true);
+    m_workspace.startReconnecting();
+}
+
+void ScenariosPage::saveAfterReconnect()
+{
+    if (!m_offlineBase || !m_retry || !m_retryAfterReconnect)
+        return;
+    const Scenario base = *m_offlineBase;
+    const Scenario mine = *m_retry;
+    const int64_t version = *m_retryAfterReconnect;
+    m_offlineBase.reset();
+    m_retryAfterReconnect.reset();
+    std::optional<Scenario> current;
+    try {
+        current = m_workspace.scenario(qs(mine.name));
+    } catch (const store::StoreError &e) {
+        setStatus(tr("Not saved: %1").arg(e.message()), true);
+        return;
+    }
+    if (!current) {
+        m_retry.reset();
+        m_retryButton->hide();
+        setStatus(tr("Not saved: \"%1\" was removed while the connection was down.").arg(qs(mine.name)), true);
+        return;
+    }
+    // Based on the version the edit was made on: a change by someone else while the
+    // connection was down is refused as a conflict naming them, with the edit replayed on
+    // their version for a retry.
+    m_loadedVersion = version;
+    if (push(current, rebaseEdit(base, mine, *current), tr("Edit of %1 (saved after reconnecting)").arg(qs(mine.name))))
+        setStatus(tr("Saved after reconnecting."));
+}
+
 
 void ScenariosPage::addPool()
 {
@@ -1750,7 +1824,15 @@ bool ScenariosPage::retrySave()
     if (!m_retry)
         return false;
     const Scenario wanted = *m_retry;
-    const auto before = m_workspace.scenario(qs(wanted.name));
+    std::optional<Scenario> before;
+    try {
+        before = m_workspace.scenario(qs(wanted.name));
+    } catch (const store::ConnectionLostError &e) {
+        setStatus(tr("Not saved: %1. Your values are kept and saved when the connection is back.").arg(e.message()),
+                  true);
+        m_workspace.startReconnecting();
+        return false;
+    }
     if (!before) {
         m_retry.reset();
         m_retryButton->hide();

@@ -131,6 +131,11 @@ private:
     // A save refused by a conflict: the message, the current version reloaded, `refused` (the
     // values the user wanted) shown on top of it for a retry.
     void showConflict(const QString &message, const std::optional<engine::Scenario> &refused);
+    // A save failed because the server connection was lost: keeps `refused` on the form and
+    // saves it once the workspace has reconnected (saveAfterReconnect).
+    void keepUntilReconnected(const QString &message, const std::optional<engine::Scenario> &base,
+                              const std::optional<engine::Scenario> &refused);
+    void saveAfterReconnect();
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
@@ -145,7 +150,10 @@ private:
     bool m_loading = false;
     QString m_selectAfterRefresh;
     int64_t m_loadedVersion = 0;
+    std::optional<engine::Scenario> m_offlineBase;  // what the first edit made offline was based on
+    std::optional<engine::Scenario> m_shown;  // the stored version the form was loaded from
     std::optional<engine::Scenario> m_retry;
+    std::optional<int64_t> m_retryAfterReconnect;  // the version m_retry was based on, while offline
     QPushButton *m_retryButton = nullptr;
 
     QTabWidget *m_resultTabs = nullptr;

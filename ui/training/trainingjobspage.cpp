@@ -22,6 +22,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -170,11 +171,17 @@ TrainingJobsPage::TrainingJobsPage(store::Workspace &workspace, QUndoStack *undo
 
     m_status = new QLabel(this);
     m_status->setObjectName("trainingJobStatus");
+    m_retryButton = new QPushButton(tr("Save my values again"), this);
+    m_retryButton->setObjectName("trainingJobRetry");
+    m_retryButton->setToolTip(tr("Save the values you entered over the version now stored"));
+    m_retryButton->hide();
+    connect(m_retryButton, &QPushButton::clicked, this, &TrainingJobsPage::retrySave);
     layOutEditorPage(this, m_list, {{add, duplicate}, {rename, remove}, {importJson, exportJson}}, buildForm(),
-                     m_status);
+                     m_status, m_retryButton);
 
     connect(m_list, &QListWidget::currentTextChanged, this, [this] { loadForm(); });
     connect(&m_workspace, &store::Workspace::trainingJobsChanged, this, &TrainingJobsPage::refreshList);
+    connect(&m_workspace, &store::Workspace::connectionRestored, this, &TrainingJobsPage::saveAfterReconnect);
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &TrainingJobsPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &TrainingJobsPage::refreshCatalogChoices);
     refreshCatalogChoices();
@@ -589,7 +596,15 @@ void TrainingJobsPage::loadForm()
 {
     if (m_loading)
         return;
-    const auto job = m_workspace.trainingJob(currentName());
+    const auto record = m_workspace.trainingJobRecord(currentName());
+    m_loadedVersion = record ? record->version : 0;
+    m_shown = record ? std::optional(record->job) : std::nullopt;
+    if (m_retry && (!record || m_retry->name != record->job.name)) {
+        m_retry.reset();
+        m_retryButton->hide();
+    }
+    // After a refused save the stored version is shown with the refused values on top.
+    const std::optional<TrainingJob> job = !record ? std::nullopt : m_retry ? m_retry : std::optional(record->job);
     m_form->setEnabled(job.has_value());
     if (!job) {
         m_summary->clear();
@@ -626,13 +641,26 @@ void TrainingJobsPage::commitField(int index)
 {
     if (m_loading)
         return;
-    const auto before = m_workspace.trainingJob(currentName());
+    std::optional<TrainingJob> before;
+    QString lost;
+    try {
+        before = m_workspace.trainingJob(currentName());
+    } catch (const store::ConnectionLostError &e) {
+        // Offline: the edit applies to what the form shows and waits for the connection.
+        before = m_shown;
+        lost = e.message();
+    }
     if (!before)
         return;
-    TrainingJob after = *before;
+    TrainingJob after = !lost.isEmpty() && m_retry ? *m_retry : *before;
     m_bindings[size_t(index)].store(after);
     if (store::trainingJobToJson(after) == store::trainingJobToJson(*before))
         return;
+    if (!lost.isEmpty()) {
+        keepUntilReconnected(lost, m_offlineBase ? m_offlineBase : before,
+                             after.name == before->name ? std::optional(after) : std::nullopt);
+        return;
+    }
     if (after.name != before->name && m_workspace.trainingJob(QString::fromStdString(after.name))) {
         setStatus(tr("Not saved: a training job named \"%1\" exists already.").arg(QString::fromStdString(after.name)),
                   true);
@@ -654,13 +682,147 @@ bool TrainingJobsPage::pushChange(const std::optional<TrainingJob> &before, cons
         }
         m_list->selectAfterRefresh(QString::fromStdString(after->name));
     }
+    // Writes are based on the version the form shows (another job's, as for an import over
+    // it, on the version stored now).
+    int64_t beforeVersion = 0;
+    if (before) {
+        const QString name = QString::fromStdString(before->name);
+        const auto record = name == currentName() ? std::nullopt : m_workspace.trainingJobRecord(name);
+        beforeVersion = record ? record->version : m_loadedVersion;
+    }
+    const QPointer<TrainingJobsPage> page(this);
+    auto refused = [page](const QString &message) {
+        if (page)
+            page->showConflict(message, std::nullopt);
+    };
+    // A new save replaces values a conflict refused earlier (retrySave() passes them in).
+    m_retry.reset();
+    m_retryButton->hide();
     try {
-        m_undoStack->push(trainingJobChange(m_workspace, before, after, text, mergeField));
+        m_undoStack->push(trainingJobChange(m_workspace, before, beforeVersion, after, text, mergeField, refused));
+    } catch (const store::ConflictError &e) {
+        m_list->selectAfterRefresh(QString());
+        showConflict(e.message(), before && after && before->name == after->name ? after : std::nullopt);
+        return false;
+    } catch (const store::ConnectionLostError &e) {
+        m_list->selectAfterRefresh(QString());
+        keepUntilReconnected(e.message(), before,
+                             before && after && before->name == after->name ? after : std::nullopt);
+        return false;
     } catch (const store::StoreError &e) {
         setStatus(tr("Not saved: %1").arg(e.message()), true);
         return false;
     }
     return true;
+}
+
+void TrainingJobsPage::showConflict(const QString &message, const std::optional<TrainingJob> &refused)
+{
+    m_retry.reset();
+    m_retryButton->hide();
+    if (refused && refused->name == currentName().toStdString()) {
+        m_retry = refused;
+        m_retryButton->show();
+    }
+    refreshList();  // the current version, and the version later saves are based on
+    if (m_retry) {
+        setStatus(tr("Not saved: %1 The current version is shown with your values on top: "
+                     "“Save my values again” saves them over it.")
+                      .arg(message),
+                  true);
+        return;
+    }
+    setStatus(tr("Not saved: %1 The current version is shown.").arg(message), true);
+}
+
+void TrainingJobsPage::keepUntilReconnected(const QString &message, const std::optional<TrainingJob> &base,
+                                      const std::optional<TrainingJob> &refused)
+{
+    // The form keeps showing the values; nothing can be read until the connection is back.
+    if (!refused || !base) {
+        setStatus(tr("Not saved: %1.").arg(message), true);
+        m_workspace.startReconnecting();
+        return;
+    }
+    if (!m_offlineBase) {
+        // The first edit while offline: later ones pile up on it, all based on this version.
+        m_offlineBase = base;
+        m_retryAfterReconnect = m_loadedVersion;
+    }
+    m_retry = refused;
+    m_retryButton->show();
+    setStatus(tr("Not saved: %1. Your values are kept and saved when the connection is back "
+                 "(unless someone changed the job meanwhile).")
+                  .arg(message),
+              true);
+    m_workspace.startReconnecting();
+}
+
+void TrainingJobsPage::saveAfterReconnect()
+{
+    if (!m_offlineBase || !m_retry || !m_retryAfterReconnect)
+        return;
+    const TrainingJob base = *m_offlineBase;
+    const TrainingJob mine = *m_retry;
+    const int64_t version = *m_retryAfterReconnect;
+    m_offlineBase.reset();
+    m_retryAfterReconnect.reset();
+    std::optional<TrainingJob> current;
+    try {
+        current = m_workspace.trainingJob(QString::fromStdString(mine.name));
+    } catch (const store::StoreError &e) {
+        setStatus(tr("Not saved: %1").arg(e.message()), true);
+        return;
+    }
+    if (!current) {
+        m_retry.reset();
+        m_retryButton->hide();
+        setStatus(tr("Not saved: \"%1\" was removed while the connection was down.").arg(QString::fromStdString(mine.name)), true);
+        return;
+    }
+    // Based on the version the edit was made on: a change by someone else while the
+    // connection was down is refused as a conflict naming them, with the edit replayed on
+    // their version for a retry.
+    m_loadedVersion = version;
+    if (pushChange(current, rebaseEdit(base, mine, *current), tr("Edit of %1 (saved after reconnecting)").arg(QString::fromStdString(mine.name))))
+        setStatus(tr("Saved after reconnecting."));
+}
+
+bool TrainingJobsPage::retrySave()
+{
+    if (!m_retry)
+        return false;
+    const TrainingJob wanted = *m_retry;
+    std::optional<TrainingJob> before;
+    try {
+        before = m_workspace.trainingJob(QString::fromStdString(wanted.name));
+    } catch (const store::ConnectionLostError &e) {
+        setStatus(tr("Not saved: %1. Your values are kept and saved when the connection is back.").arg(e.message()),
+                  true);
+        m_workspace.startReconnecting();
+        return false;
+    }
+    if (!before) {
+        m_retry.reset();
+        m_retryButton->hide();
+        setStatus(tr("Not saved: the training job \"%1\" no longer exists.").arg(QString::fromStdString(wanted.name)),
+                  true);
+        return false;
+    }
+    if (!pushChange(before, wanted, tr("Edit of %1 (saved again)").arg(QString::fromStdString(wanted.name))))
+        return false;
+    setStatus(tr("Saved."));
+    return true;
+}
+
+bool TrainingJobsPage::hasRefusedValues() const
+{
+    return m_retry.has_value();
+}
+
+int64_t TrainingJobsPage::loadedVersion() const
+{
+    return m_loadedVersion;
 }
 
 void TrainingJobsPage::addJob()

@@ -4,6 +4,7 @@
 #include "common/page.h"
 
 #include <QString>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -11,6 +12,7 @@
 class QComboBox;
 class QFormLayout;
 class QLabel;
+class QPushButton;
 class QUndoStack;
 
 namespace headroom::store {
@@ -41,6 +43,12 @@ public:
     void importJsonWithDialog();
     void exportJsonWithDialog();
     QString statusText() const;
+    // The stored version the form shows; later saves are based on it.
+    int64_t loadedVersion() const;
+    // True after a save refused by another user's change, until saved again or discarded.
+    bool hasRefusedValues() const;
+    // Saves the refused values over the version now stored; false with the reason shown.
+    bool retrySave();
 
 private:
     // One form editor bound to a field of the job.
@@ -59,6 +67,14 @@ private:
     bool pushChange(const std::optional<engine::TrainingJob> &before, const std::optional<engine::TrainingJob> &after,
                     const QString &text, int mergeField = -1);
     void setStatus(const QString &text, bool error = false);
+    // Shows why a save was refused and reloads; `refused` (the values that were not saved,
+    // for the current job) stays on the form for a retry.
+    void showConflict(const QString &message, const std::optional<engine::TrainingJob> &refused);
+    // A save failed because the server connection was lost: keeps `refused` on the form and
+    // saves it once the workspace has reconnected (saveAfterReconnect).
+    void keepUntilReconnected(const QString &message, const std::optional<engine::TrainingJob> &base,
+                              const std::optional<engine::TrainingJob> &refused);
+    void saveAfterReconnect();
     double peakTflops(const std::string &gpuId) const;
 
     store::Workspace &m_workspace;
@@ -69,7 +85,13 @@ private:
     QComboBox *m_gpu = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_status = nullptr;
+    QPushButton *m_retryButton = nullptr;
     std::vector<Binding> m_bindings;
+    int64_t m_loadedVersion = 0;
+    std::optional<engine::TrainingJob> m_offlineBase;  // what the first edit made offline was based on
+    std::optional<engine::TrainingJob> m_shown;  // the stored version the form was loaded from
+    std::optional<engine::TrainingJob> m_retry;  // values a conflict refused
+    std::optional<int64_t> m_retryAfterReconnect; // the version m_retry was based on, while offline
     bool m_loading = false;
     bool m_emptyNotice = false; // the status says there is nothing to edit
 };
