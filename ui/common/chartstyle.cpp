@@ -1,9 +1,11 @@
 #include "chartstyle.h"
 
+#include "chartlabels.h"
+
 #include <QGraphicsTextItem>
+#include <QAbstractAxis>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <algorithm>
 
 namespace headroom::ui {
@@ -25,6 +27,26 @@ QChart *newStyledChart(const QString &title, QChart::ChartTheme theme)
     return chart;
 }
 
+void styleChartForSlide(QChart *chart, qreal minPointSize)
+{
+    const auto atLeast = [minPointSize](QFont font, bool bold = false) {
+        if (font.pointSizeF() < minPointSize)
+            font.setPointSizeF(minPointSize);
+        font.setBold(font.bold() || bold);
+        return font;
+    };
+    chart->legend()->setFont(atLeast(chart->legend()->font()));
+    chart->setTitleFont(atLeast(chart->titleFont(), true));
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(atLeast(axis->labelsFont()));
+        axis->setTitleFont(atLeast(axis->titleFont()));
+    }
+    if (ChartLabels *labels = ChartLabels::find(chart))
+        labels->setPointSize(std::max(minPointSize, labels->font().pointSizeF()));
+    // Room for the larger text: a little more margin around the plot.
+    chart->setMargins(QMargins(12, 8, 20, 8));
+}
+
 void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
                    double labelAt, const QString &label, const QColor &color, qreal width)
 {
@@ -36,23 +58,18 @@ void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at,
     line->setPen(pen);
     line->append(at, bottom);
     line->append(at, top);
-    auto *text = new QScatterSeries;
-    text->setName(label);
-    text->setMarkerSize(1);
-    text->setPen(Qt::NoPen);
-    text->setBrush(Qt::NoBrush);
-    text->append(at, labelAt);
-    text->setPointLabelsVisible(true);
-    text->setPointLabelsClipping(false);
-    text->setPointLabelsColor(color);
-    text->setPointLabelsFormat(label);
-    for (QXYSeries *s : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(text)}) {
-        chart->addSeries(s);
-        s->attachAxis(x);
-        s->attachAxis(y);
-        for (QLegendMarker *m : chart->legend()->markers(s))
-            m->setVisible(false);
-    }
+    chart->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
+    for (QLegendMarker *m : chart->legend()->markers(line))
+        m->setVisible(false);
+    // The label beside the line, placed clear of it, of other markers and of the ticks.
+    ChartLabels::of(chart)->addMarker(line, at, bottom, top, labelAt, label, color);
+}
+
+void addBarValueLabels(QChart *chart, QAbstractBarSeries *series, const QString &suffix)
+{
+    ChartLabels::of(chart)->addBarValues(series, suffix);
 }
 
 ChartFigure emptyFigure(const QString &title, const QString &why)
