@@ -1,5 +1,7 @@
 #include "chartlabels.h"
 
+#include "chartexport.h"
+
 #include <QAbstractAxis>
 #include <QAreaSeries>
 #include <QBarSet>
@@ -199,8 +201,8 @@ void ChartLabels::relayout()
                                           m_chart->mapToPosition(QPointF(right, from), b.series))
                                        .normalized();
                 m_obstacles.boxes.push_back(bar);
-                // A stacked segment of zero shows nothing; a grouped bar of zero still says 0.
-                if (stacked && v == 0)
+                // A bar of zero is no bar (a tier a scenario does not use): nothing to label.
+                if (v == 0)
                     continue;
                 barLabels.push_back({texts.at(text), bar, stacked, b.color.isValid() ? b.color : set->labelColor(),
                                      b.color.isValid() ? b.color : ink});
@@ -238,8 +240,7 @@ void ChartLabels::relayout()
     }
 
     m_placed = m_bounds.isEmpty() ? std::vector<PlacedLabel>{} : placeLabels(m_bounds, m_requests, m_obstacles);
-    QColor paper = m_chart->backgroundBrush().color();
-    paper.setAlpha(215);
+    const QColor paper = figureInk(m_chart->theme()).backdrop;
     for (size_t i = 0; i < m_placed.size(); ++i) {
         QGraphicsSimpleTextItem *text = textItem(i);
         QGraphicsRectItem *backdrop = m_items[i];

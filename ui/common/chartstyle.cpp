@@ -4,6 +4,8 @@
 
 #include <QGraphicsTextItem>
 #include <QAbstractAxis>
+#include <QFontMetricsF>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <algorithm>
@@ -27,22 +29,48 @@ QChart *newStyledChart(const QString &title, QChart::ChartTheme theme)
     return chart;
 }
 
-void styleChartForSlide(QChart *chart, qreal minPointSize)
+void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size)
 {
-    const auto atLeast = [minPointSize](QFont font, bool bold = false) {
-        if (font.pointSizeF() < minPointSize)
-            font.setPointSizeF(minPointSize);
-        font.setBold(font.bold() || bold);
+    const auto atLeast = [](QFont font, qreal points) {
+        if (font.pointSizeF() < points)
+            font.setPointSizeF(points);
         return font;
     };
-    chart->legend()->setFont(atLeast(chart->legend()->font()));
-    chart->setTitleFont(atLeast(chart->titleFont(), true));
+    chart->legend()->setFont(atLeast(chart->legend()->font(), minPointSize));
+    QFont title = atLeast(chart->titleFont(), minPointSize);
+    title.setBold(true);
+    chart->setTitleFont(title);
     for (QAbstractAxis *axis : chart->axes()) {
-        axis->setLabelsFont(atLeast(axis->labelsFont()));
-        axis->setTitleFont(atLeast(axis->titleFont()));
+        axis->setLabelsFont(atLeast(axis->labelsFont(), minPointSize));
+        const QFont titleFont = atLeast(axis->titleFont(), minPointSize);
+        axis->setTitleFont(titleFont);
+        // A title longer than its axis leaves room for: two lines, split at the middle space.
+        const bool vertical = axis->orientation() == Qt::Vertical;
+        const qreal room = vertical ? size.height() - 150 : size.width() - 220;
+        const QString text = axis->titleText();
+        if (!text.contains(QLatin1String("<br>")) && QFontMetricsF(titleFont).horizontalAdvance(text) > room) {
+            qsizetype split = -1;
+            for (qsizetype i = 0; i < text.size(); ++i) {
+                if (text.at(i) == QLatin1Char(' ')
+                    && (split < 0 || std::abs(i - text.size() / 2) < std::abs(split - text.size() / 2)))
+                    split = i;
+            }
+            if (split > 0)
+                axis->setTitleText(text.left(split).toHtmlEscaped() + QStringLiteral("<br>")
+                                   + text.mid(split + 1).toHtmlEscaped());
+        }
     }
     if (ChartLabels *labels = ChartLabels::find(chart))
         labels->setPointSize(std::max(minPointSize, labels->font().pointSizeF()));
+    // A legend wider than the chart would be cut short at the bottom: list it at the right.
+    const QFontMetricsF legend(chart->legend()->font());
+    qreal legendWidth = 0;
+    for (QLegendMarker *marker : chart->legend()->markers()) {
+        if (marker->isVisible())
+            legendWidth += legend.horizontalAdvance(marker->label()) + 2 * legend.height() + 12;
+    }
+    if (legendWidth > size.width() - 60)
+        chart->legend()->setAlignment(Qt::AlignRight);
     // Room for the larger text: a little more margin around the plot.
     chart->setMargins(QMargins(12, 8, 20, 8));
 }

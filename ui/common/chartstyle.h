@@ -4,6 +4,7 @@
 
 #include <QChart>
 #include <QColor>
+#include <QSizeF>
 #include <QString>
 
 class QAbstractAxis;
@@ -15,9 +16,11 @@ namespace headroom::ui {
 // A chart in `theme` with a bold 12 pt title, the legend at the bottom in 8.5 pt, tight margins.
 QChart *newStyledChart(const QString &title, QChart::ChartTheme theme);
 
-// Text of a chart shown on a slide: every axis label and title, the legend and the value and
-// marker labels at least `minPointSize` points (the chart is then laid out for its size).
-void styleChartForSlide(QChart *chart, qreal minPointSize);
+// Text of a chart shown on a slide of `size`: every axis label and title, the legend and the
+// value and marker labels at least `minPointSize` points; an axis title longer than its axis
+// goes on two lines, and a legend wider than the chart moves to its right side, so that
+// nothing is cut short.
+void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size);
 
 // An empty chart with a title and a caption saying why there is nothing to show, so that a
 // chart of older data is not left up.

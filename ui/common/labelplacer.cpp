@@ -149,6 +149,15 @@ std::vector<QPointF> besideVerticalLine(qreal x, qreal top, qreal bottom, const 
         candidates.emplace_back(x + gap, y);
         candidates.emplace_back(x - gap - size.width(), y);
     }
+    // Markers closer together than a label is wide: further out, past the neighbouring lines
+    // (the label keeps its line's colour).
+    for (int k = 1; k <= 6; ++k) {
+        const qreal out = k * size.width() / 3;
+        for (qreal y = top; y + size.height() <= bottom + kTouch; y += step) {
+            candidates.emplace_back(x + gap + out, y);
+            candidates.emplace_back(x - gap - size.width() - out, y);
+        }
+    }
     return candidates;
 }
 
@@ -167,9 +176,15 @@ std::vector<QPointF> atBarEnd(const QRectF &bar, const QSizeF &size, qreal top, 
 std::vector<QPointF> onSegment(const QRectF &segment, const QSizeF &size, qreal gap)
 {
     const qreal y = segment.center().y() - size.height() / 2;
+    const qreal bottom = segment.bottom() - size.height();
+    const qreal top = segment.top();
     return {{segment.center().x() - size.width() / 2, y},
             {segment.right() + gap, y},
-            {segment.left() - gap - size.width(), y}};
+            {segment.right() + gap, bottom},
+            {segment.right() + gap, top},
+            {segment.left() - gap - size.width(), y},
+            {segment.left() - gap - size.width(), bottom},
+            {segment.center().x() - size.width() / 2, segment.top() - gap - size.height()}};
 }
 
 } // namespace headroom::ui

@@ -160,6 +160,12 @@ QString gpusByTier(const engine::ScenarioResult &result, engine::PoolRole role)
     return QObject::tr("%1 and %2").arg(parts.mid(0, parts.size() - 1).join(QStringLiteral(", ")), parts.last());
 }
 
+// "its warning is", "its 3 warnings are".
+QString warningsNoun(size_t n)
+{
+    return n == 1 ? QObject::tr("its warning is") : QObject::tr("its %1 warnings are").arg(n);
+}
+
 bool allPriced(const engine::ScenarioResult &result)
 {
     return std::all_of(result.pools.begin(), result.pools.end(),
@@ -202,9 +208,8 @@ void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck
         const engine::ScenarioResult &r = results.front();
         deck.recommendation = r.warnings.empty()
             ? QObject::tr("Go ahead with %1: its evaluation raised no warnings.").arg(qs(r.name))
-            : QObject::tr("Go ahead with %1 once its %n warning(s) are resolved (see its warnings page).", nullptr,
-                          int(r.warnings.size()))
-                  .arg(qs(r.name));
+            : QObject::tr("Go ahead with %1 once %2 resolved (see its warnings page).")
+                  .arg(qs(r.name), warningsNoun(r.warnings.size()));
         return;
     }
     // Several: the cheapest per month among fully priced scenarios of one currency.
@@ -239,7 +244,9 @@ void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck
                         percent(share), qs(next.name));
     }
     if (!best.warnings.empty())
-        text += QObject::tr(" Resolve its %n warning(s) first.", nullptr, int(best.warnings.size()));
+        text += best.warnings.size() == 1
+            ? QObject::tr(" Check its warning first.")
+            : QObject::tr(" Check its %1 warnings first.").arg(best.warnings.size());
     deck.recommendation = text;
 }
 

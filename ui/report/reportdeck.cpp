@@ -40,7 +40,7 @@ constexpr qreal kFigureTop = 62;
 constexpr qreal kFigureBottomMargin = 10;
 constexpr qreal kFigureCaptionGap = 6;
 // Summary slide blocks.
-constexpr qreal kSummaryTileHeight = 64;
+constexpr qreal kSummaryTileHeight = 82;
 constexpr qreal kSummaryGap = 18;
 
 const QColor kInk(0x1b, 0x25, 0x33);
@@ -159,7 +159,6 @@ QSizeF svgSize(const QSvgRenderer &renderer)
 QFont summaryNameFont() { return deckFont(22, true); }
 QFont summaryTextFont() { return deckFont(19); }
 QFont summaryLabelFont() { return deckFont(19); }
-QFont summaryValueFont() { return deckFont(24, true); }
 QFont recommendationFont() { return deckFont(22, true); }
 
 qreal recommendationHeight(const QString &text)
@@ -604,26 +603,20 @@ void DeckLayout::Plan::paintSummary(QPainter &painter, const PageSpec &page) con
                 painter.fillRect(QRectF(tile.left(), tile.top(), 4, tile.height()), kAccent);
                 const QString &label = entry.figures[size_t(f)].first;
                 const QString &value = entry.figures[size_t(f)].second;
-                // Label and value on one line, the value shrinking (never below 14 pt) to fit.
-                painter.setFont(summaryValueFont());
-                int size = 24;
-                while (size > 19 && QFontMetricsF(deckFont(size, true)).horizontalAdvance(value) > tile.width() * 0.55)
-                    --size;
-                const QFont valueFont = deckFont(size, true);
-                const qreal valueWidth = std::min(QFontMetricsF(valueFont).horizontalAdvance(value) + 4, tile.width() - 28);
+                // The label on top, the value under it; the value shrinks (never below 14 pt)
+                // rather than being cut.
                 painter.setFont(summaryLabelFont());
                 painter.setPen(kMuted);
-                const QRectF labelRect(tile.left() + 14, tile.top(), tile.width() - 28 - valueWidth - 8, tile.height());
-                painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                                 QFontMetricsF(painter.font()).boundingRect(labelRect, Qt::TextWordWrap, label).height()
-                                         <= labelRect.height()
-                                     ? label
-                                     : QFontMetricsF(painter.font()).elidedText(label, Qt::ElideRight, labelRect.width()));
-                painter.setFont(valueFont);
+                const QRectF labelRect(tile.left() + 14, tile.top() + 6, tile.width() - 22, 26);
+                painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+                                 QFontMetricsF(painter.font()).elidedText(label, Qt::ElideRight, labelRect.width()));
+                int size = 26;
+                while (size > 19 && QFontMetricsF(deckFont(size, true)).horizontalAdvance(value) > tile.width() - 22)
+                    --size;
+                painter.setFont(deckFont(size, true));
                 painter.setPen(kInk);
-                painter.drawText(QRectF(tile.right() - 14 - valueWidth, tile.top(), valueWidth, tile.height()),
-                                 Qt::AlignRight | Qt::AlignVCenter,
-                                 QFontMetricsF(valueFont).elidedText(value, Qt::ElideRight, valueWidth));
+                painter.drawText(QRectF(tile.left() + 14, tile.top() + 34, tile.width() - 22, tile.height() - 38),
+                                 Qt::AlignLeft | Qt::AlignVCenter, value);
             }
             y += kSummaryTileHeight;
         }

@@ -145,7 +145,7 @@ store::ReportItem reportItemFromFigure(const ChartFigure &figure)
         bare.build = [build](QChart::ChartTheme theme) {
             QChart *chart = build(theme);
             chart->setTitle(QString());
-            styleChartForSlide(chart, kSlideMinPointSize);
+            styleChartForSlide(chart, kSlideMinPointSize, QSizeF(kSlideFigureWidth, kSlideFigureHeight));
             return chart;
         };
     } else {
@@ -440,6 +440,18 @@ DeckSubjects deckSubjects(const store::Workspace &workspace, const std::vector<D
             if (item.title.startsWith(scenario + QLatin1Char(':')) || item.title == scenario) {
                 subjects.scenarios << scenario;
                 break;
+            }
+        }
+    }
+    // A scenario shown rests on the workloads its pools serve and the GPUs they run.
+    for (const QString &name : std::as_const(subjects.scenarios)) {
+        if (const auto scenario = workspace.scenario(name)) {
+            for (const engine::Pool &pool : scenario->pools) {
+                subjects.gpus << text(pool.gpuId);
+                for (const std::string &w : pool.workloads) {
+                    if (!subjects.workloads.contains(text(w)))
+                        subjects.workloads << text(w);
+                }
             }
         }
     }
