@@ -89,6 +89,11 @@ void ChartLabels::addMarker(QLineSeries *line, double at, double bottom, double 
     relayout();
 }
 
+bool ChartLabels::isMarkerLine(const QAbstractSeries *series) const
+{
+    return std::any_of(m_markers.begin(), m_markers.end(), [series](const Marker &m) { return m.line == series; });
+}
+
 void ChartLabels::addBarValues(QAbstractBarSeries *series, const QString &suffix, const QColor &color)
 {
     series->setLabelsVisible(false);

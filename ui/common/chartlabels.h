@@ -10,6 +10,7 @@
 
 class QAbstractAxis;
 class QAbstractBarSeries;
+class QAbstractSeries;
 class QChart;
 class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
@@ -38,6 +39,9 @@ public:
     void addBarValues(QAbstractBarSeries *series, const QString &suffix, const QColor &color = QColor());
     // Point size of the labels; by default the chart's axis label size.
     void setPointSize(qreal size);
+
+    // A marker line added through addMarker (kept out of the legend).
+    bool isMarkerLine(const QAbstractSeries *series) const;
 
     // Places the labels for the chart's current plot area.
     void relayout();

@@ -60,13 +60,15 @@ void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size)
                                    + text.mid(split + 1).toHtmlEscaped());
         }
     }
-    if (ChartLabels *labels = ChartLabels::find(chart))
-        labels->setPointSize(std::max(minPointSize, labels->font().pointSizeF()));
+    if (ChartLabels *found = ChartLabels::find(chart))
+        found->setPointSize(std::max(minPointSize, found->font().pointSizeF()));
     // A legend wider than the chart would be cut short at the bottom: list it at the right.
     const QFontMetricsF legend(chart->legend()->font());
     qreal legendWidth = 0;
+    const ChartLabels *labels = ChartLabels::find(chart);
     for (QLegendMarker *marker : chart->legend()->markers()) {
-        if (marker->isVisible())
+        // (Markers are not visible before the chart is shown: leave out marker lines by name.)
+        if (!marker->label().isEmpty() && !(labels && labels->isMarkerLine(marker->series())))
             legendWidth += legend.horizontalAdvance(marker->label()) + 2 * legend.height() + 12;
     }
     if (legendWidth > size.width() - 60)
