@@ -78,16 +78,24 @@ TEST_CASE("headroom report writes the scenario deck with pools, money and a comp
     RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Reserved core", "--scenario", "Three-year core", "-o", pdf}));
     REQUIRE(r.exitCode == 0);
     CHECK(r.err.isEmpty());
-    // title, assumptions, per scenario pools + diagram, the three-year scenario's warnings (its
+    // title, summary, per scenario pools + diagram, the three-year scenario's warnings (its
     // commitment outlasts the 12-month horizon), comparison table, three comparison charts,
-    // warnings (the card's committed rates are examples)
-    CHECK(pdfPages(pdf) == 12);
-    CHECK(r.out.contains("12 pages"));
+    // warnings (the card's committed rates are examples), the assumptions as an appendix
+    CHECK(pdfPages(pdf) == 13);
+    CHECK(r.out.contains("13 pages"));
     const QString text = tool("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenarios compared"));
     CHECK(text.contains("Reserved core: pools"));
     CHECK(text.contains("Three-year core: pools"));
     CHECK(text.contains("Scenarios compared"));
+    // The summary's recommendation: the cheaper per month and its saving,
+    // $49,139.71 − $17,832.96 = $31,306.75.
+    CHECK(text.contains("Recommendation"));
+    CHECK(text.contains(QRegularExpression("Choose\\s+Three-year\\s+core")));
+    CHECK(text.contains("$31,306.75"));
+    CHECK(text.contains("Appendix: assumptions"));
+    CHECK(text.indexOf("Summary") < text.indexOf("Reserved core: pools"));
+    CHECK(text.indexOf("Appendix: assumptions") > text.indexOf("Scenarios compared"));
     CHECK(text.contains("$1,637.99"));
     CHECK(text.contains("$49,139.71"));
     CHECK(text.contains("$594.43"));
@@ -124,9 +132,9 @@ TEST_CASE("headroom report of one scenario has no comparison pages", "[report]")
     const QString pdf = fixture.filePath("one.pdf");
     RUN_HEADROOM(r, fixture, ({"report", "--scenario", "Three-year core", "--output", pdf}));
     REQUIRE(r.exitCode == 0);
-    // title, assumptions, pools, diagram, the scenario's warnings (its 3-year commitment outlasts
-    // the 12-month horizon), the deck's warnings
-    CHECK(pdfPages(pdf) == 6);
+    // title, summary, pools, diagram, the scenario's warnings (its 3-year commitment outlasts
+    // the 12-month horizon), the deck's warnings, the assumptions appendix
+    CHECK(pdfPages(pdf) == 7);
     const QString text = tool("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenario: Three-year core"));
     CHECK(text.contains("owed in full"));
@@ -154,7 +162,9 @@ TEST_CASE("headroom report without scenarios writes the workspace's own report",
     const QString pdf = fixture.filePath("report.pdf");
     RUN_HEADROOM(r, fixture, ({"report", "-o", pdf}));
     REQUIRE(r.exitCode == 0);
-    CHECK(pdfPages(pdf) == 5);  // title, assumptions, text, table, warnings
+    // title, summary (one line per item), text, table; the items name no workload or GPU, so
+    // there is no appendix and no warning about rate cards they do not use
+    CHECK(pdfPages(pdf) == 4);
     const QString text = tool("pdftotext", {pdf, "-"});
     for (const char *expected : {"Capacity review", "Platform team", "Reserve the base, burst on demand.",
                                  "Thirty-day months", "$49,139.71"})

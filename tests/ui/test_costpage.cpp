@@ -1,6 +1,7 @@
 #include "uitestsupport.h"
 
 #include "ui/common/chartexport.h"
+#include "ui/common/chartlabels.h"
 #include "ui/common/chartpanel.h"
 #include "ui/cost/costpage.h"
 #include "ui/common/dialogs.h"
@@ -82,9 +83,11 @@ TEST_CASE("The sweep chart draws cost for every reserved count and marks optimum
     for (QAbstractSeries *s : chart->series()) {
         if (auto *line = qobject_cast<QLineSeries *>(s); line && line->count() > 2)
             curve = line;
-        if (auto *xy = qobject_cast<QXYSeries *>(s); xy && xy->pointLabelsVisible())
-            labels << xy->pointLabelsFormat();
     }
+    // The marker labels, placed by the chart's label layer.
+    if (const ui::ChartLabels *markers = ui::ChartLabels::find(chart))
+        for (const ui::LabelRequest &request : markers->requests())
+            labels << request.text;
     REQUIRE(curve);
     CHECK(curve->count() == int(page.analysis().sweep.size()));
     // the minimum of the drawn curve is at the optimum

@@ -1,6 +1,7 @@
 #include "uitestsupport.h"
 
 #include "ui/common/chartpanel.h"
+#include "ui/common/chartlabels.h"
 #include "ui/inference/kvpage.h"
 
 #include <QChart>
@@ -92,8 +93,12 @@ TEST_CASE("KV chart has one line per variant over a log context axis from 1K to 
     // what all variants share (the model) moves from the legend into the title
     CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B");
     CHECK(lines.first()->name() == "H100 SXM5 80GB · BF16/BF16");
-    // marker lines at the chosen contexts are drawn but kept out of the legend
-    CHECK(chart->series().size() == 4 + 2 * 3);
+    // marker lines at the chosen contexts are drawn but kept out of the legend; their labels
+    // are placed by the chart's label layer
+    CHECK(chart->series().size() == 4 + 3);
+    const ui::ChartLabels *markers = ui::ChartLabels::find(chart);
+    REQUIRE(markers);
+    CHECK(markers->requests().size() == 3);
     page.show();
     CHECK(drewInk(page.chartPanels().first()));
 }

@@ -211,18 +211,19 @@ TEST_CASE("The report exports to a 16:9 vector PDF deck with embedded fonts, tit
     const ui::ChartFigure figure = kv.chartPanels().first()->figure();
     (*ws).appendReportItem(ui::reportItemFromFigure(figure));
     ui::DeckTable longTable;
-    longTable.columns = {"Hour", "GPUs", "Cost"};
+    longTable.columns = {"Hour", "GPU", "GPUs", "Cost"};
     for (int hour = 0; hour < 30; ++hour)
-        longTable.rows << QStringList{QString::number(hour), QString::number(100 + hour),
+        longTable.rows << QStringList{QString::number(hour), "h100-sxm", QString::number(100 + hour),
                                        QString("$%1.50").arg(1000 + hour)};
     (*ws).appendReportItem(ui::reportItemFromTable("Hourly fleet", "Thirty hours around the peak.", longTable));
 
     QUndoStack stack;
     ui::ReportPage page(*ws, &stack);
     page.itemList()->setCurrentRow(0);
-    // title, assumptions, the chart, the 30-row table on two pages (17 + 13 rows), warnings
-    // (the shipped committed rates are examples)
-    CHECK(page.deckPageCount() == 6);
+    // title, summary, the chart, the 30-row table on two pages (17 + 13 rows), warnings (the
+    // shipped committed rates of the H100 cards are examples), then the assumptions of what the
+    // items use (the table names h100-sxm: its rate cards) as an appendix
+    CHECK(page.deckPageCount() == 7);
     CHECK(page.previewPage() == 2);
 
     QTemporaryDir dir;
@@ -232,14 +233,16 @@ TEST_CASE("The report exports to a 16:9 vector PDF deck with embedded fonts, tit
     REQUIRE(waitForExport(finished));
     REQUIRE(finished.first().at(0).toBool());
 
-    CHECK(pdfPages(path) == 6);
+    CHECK(pdfPages(path) == 7);
     const QString info = runTool("pdfinfo", {path});
     CHECK(info.contains("960 x 540 pts"));  // 13.333 × 7.5 in, 16:9
     const QString text = pdfText(path);
     INFO(text.toStdString());
     CHECK(text.contains("Q3 GPU capacity plan"));
     CHECK(text.contains("Ana Ruiz"));
-    CHECK(text.contains("Assumptions"));
+    CHECK(text.contains("Summary"));
+    CHECK(text.contains("Appendix: assumptions"));
+    CHECK(text.indexOf("Appendix: assumptions") > text.indexOf("Thirty hours around the peak."));
     CHECK(text.contains("$6.88"));  // AWS H100 on-demand rate in force
     // Every rate with all the digits its card holds: AWS 1-year, GCP per GPU from $87.8325 / 8.
     CHECK(text.contains("$4.2656"));
@@ -251,7 +254,7 @@ TEST_CASE("The report exports to a 16:9 vector PDF deck with embedded fonts, tit
     CHECK(text.contains("Hourly fleet (continued)"));
     CHECK(text.contains("$1029.50"));
     CHECK(text.contains("Warnings"));
-    CHECK(text.contains(QRegularExpression("6\\s*/\\s*6")));
+    CHECK(text.contains(QRegularExpression("7\\s*/\\s*7")));
     for (const QString &row : pdfFontRows(path)) {
         INFO(row.toStdString());
         const QStringList columns = row.simplified().split(' ');

@@ -1,9 +1,13 @@
 #include "chartstyle.h"
 
+#include "chartlabels.h"
+
 #include <QGraphicsTextItem>
+#include <QAbstractAxis>
+#include <QFontMetricsF>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <algorithm>
 
 namespace headroom::ui {
@@ -25,6 +29,54 @@ QChart *newStyledChart(const QString &title, QChart::ChartTheme theme)
     return chart;
 }
 
+void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size)
+{
+    const auto atLeast = [](QFont font, qreal points) {
+        if (font.pointSizeF() < points)
+            font.setPointSizeF(points);
+        return font;
+    };
+    chart->legend()->setFont(atLeast(chart->legend()->font(), minPointSize));
+    QFont title = atLeast(chart->titleFont(), minPointSize);
+    title.setBold(true);
+    chart->setTitleFont(title);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(atLeast(axis->labelsFont(), minPointSize));
+        const QFont titleFont = atLeast(axis->titleFont(), minPointSize);
+        axis->setTitleFont(titleFont);
+        // A title longer than its axis leaves room for: two lines, split at the middle space.
+        const bool vertical = axis->orientation() == Qt::Vertical;
+        const qreal room = vertical ? size.height() - 150 : size.width() - 220;
+        const QString text = axis->titleText();
+        if (!text.contains(QLatin1String("<br>")) && QFontMetricsF(titleFont).horizontalAdvance(text) > room) {
+            qsizetype split = -1;
+            for (qsizetype i = 0; i < text.size(); ++i) {
+                if (text.at(i) == QLatin1Char(' ')
+                    && (split < 0 || std::abs(i - text.size() / 2) < std::abs(split - text.size() / 2)))
+                    split = i;
+            }
+            if (split > 0)
+                axis->setTitleText(text.left(split).toHtmlEscaped() + QStringLiteral("<br>")
+                                   + text.mid(split + 1).toHtmlEscaped());
+        }
+    }
+    if (ChartLabels *found = ChartLabels::find(chart))
+        found->setPointSize(std::max(minPointSize, found->font().pointSizeF()));
+    // A legend wider than the chart would be cut short at the bottom: list it at the right.
+    const QFontMetricsF legend(chart->legend()->font());
+    qreal legendWidth = 0;
+    const ChartLabels *labels = ChartLabels::find(chart);
+    for (QLegendMarker *marker : chart->legend()->markers()) {
+        // (Markers are not visible before the chart is shown: leave out marker lines by name.)
+        if (!marker->label().isEmpty() && !(labels && labels->isMarkerLine(marker->series())))
+            legendWidth += legend.horizontalAdvance(marker->label()) + 2 * legend.height() + 12;
+    }
+    if (legendWidth > size.width() - 60)
+        chart->legend()->setAlignment(Qt::AlignRight);
+    // Room for the larger text: a little more margin around the plot.
+    chart->setMargins(QMargins(12, 8, 20, 8));
+}
+
 void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
                    double labelAt, const QString &label, const QColor &color, qreal width)
 {
@@ -36,23 +88,18 @@ void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at,
     line->setPen(pen);
     line->append(at, bottom);
     line->append(at, top);
-    auto *text = new QScatterSeries;
-    text->setName(label);
-    text->setMarkerSize(1);
-    text->setPen(Qt::NoPen);
-    text->setBrush(Qt::NoBrush);
-    text->append(at, labelAt);
-    text->setPointLabelsVisible(true);
-    text->setPointLabelsClipping(false);
-    text->setPointLabelsColor(color);
-    text->setPointLabelsFormat(label);
-    for (QXYSeries *s : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(text)}) {
-        chart->addSeries(s);
-        s->attachAxis(x);
-        s->attachAxis(y);
-        for (QLegendMarker *m : chart->legend()->markers(s))
-            m->setVisible(false);
-    }
+    chart->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
+    for (QLegendMarker *m : chart->legend()->markers(line))
+        m->setVisible(false);
+    // The label beside the line, placed clear of it, of other markers and of the ticks.
+    ChartLabels::of(chart)->addMarker(line, at, bottom, top, labelAt, label, color);
+}
+
+void addBarValueLabels(QChart *chart, QAbstractBarSeries *series, const QString &suffix)
+{
+    ChartLabels::of(chart)->addBarValues(series, suffix);
 }
 
 ChartFigure emptyFigure(const QString &title, const QString &why)

@@ -4,9 +4,11 @@
 
 #include <QChart>
 #include <QColor>
+#include <QSizeF>
 #include <QString>
 
 class QAbstractAxis;
+class QAbstractBarSeries;
 
 // The look every chart of the workbench shares, so that screens and exported decks match.
 namespace headroom::ui {
@@ -14,13 +16,24 @@ namespace headroom::ui {
 // A chart in `theme` with a bold 12 pt title, the legend at the bottom in 8.5 pt, tight margins.
 QChart *newStyledChart(const QString &title, QChart::ChartTheme theme);
 
+// Text of a chart shown on a slide of `size`: every axis label and title, the legend and the
+// value and marker labels at least `minPointSize` points; an axis title longer than its axis
+// goes on two lines, and a legend wider than the chart moves to its right side, so that
+// nothing is cut short.
+void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size);
+
 // An empty chart with a title and a caption saying why there is nothing to show, so that a
 // chart of older data is not left up.
 ChartFigure emptyFigure(const QString &title, const QString &why = QString());
 
-// A dashed vertical marker from `bottom` to `top` at x = `at`, labelled at height `labelAt`,
-// kept out of the legend.
+// A dashed vertical marker from `bottom` to `top` at x = `at`, kept out of the legend, with
+// its label beside it no higher than `labelAt`, placed by ChartLabels clear of the line, of
+// other markers and labels and inside the plot.
 void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
                    double labelAt, const QString &label, const QColor &color, qreal width = 1.4);
+
+// The value of every bar of `series` written at its end (stacked: in its segment), one
+// number format for the whole series (seriesValueTexts), placed clear of other bars and labels.
+void addBarValueLabels(QChart *chart, QAbstractBarSeries *series, const QString &suffix = QString());
 
 } // namespace headroom::ui

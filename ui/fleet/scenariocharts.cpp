@@ -439,10 +439,6 @@ QChart *buildCostByTierChart(const std::vector<ScenarioResult> &results, const Q
         }
         series->append(set);
     }
-    series->setLabelsVisible(bars <= 16);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(scale > 1 ? 4 : 6);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     auto *x = scenarioAxis(results);
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("Cost per 30-day month (%1)").arg(unit));
@@ -452,6 +448,8 @@ QChart *buildCostByTierChart(const std::vector<ScenarioResult> &results, const Q
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     attach(chart, series, x, y);
+    if (bars <= 16)
+        addBarValueLabels(chart, series);
     return chart;
 }
 
@@ -500,9 +498,6 @@ QChart *buildGpusByPoolChart(const std::vector<ScenarioResult> &results, const Q
     }
     for (double t : totals)
         maxTotal = std::max(maxTotal, t);
-    series->setLabelsVisible(true);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPosition(QAbstractBarSeries::LabelsCenter);
     auto *x = scenarioAxis(results);
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("GPUs (static: provisioned, elastic: peak in use)"));
@@ -512,6 +507,7 @@ QChart *buildGpusByPoolChart(const std::vector<ScenarioResult> &results, const Q
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     attach(chart, series, x, y);
+    addBarValueLabels(chart, series);
     return chart;
 }
 
@@ -532,10 +528,6 @@ QChart *buildUtilizationChart(const std::vector<ScenarioResult> &results, const 
     auto *series = new QBarSeries;
     series->append(staticSet);
     series->append(fleetSet);
-    series->setLabelsVisible(true);
-    series->setLabelsFormat(QStringLiteral("@value %"));
-    series->setLabelsPrecision(3);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     auto *x = scenarioAxis(results);
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("Utilization: used ÷ paid GPU-hours (%)"));
@@ -545,6 +537,7 @@ QChart *buildUtilizationChart(const std::vector<ScenarioResult> &results, const 
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     attach(chart, series, x, y);
+    addBarValueLabels(chart, series, QStringLiteral(" %"));
     return chart;
 }
 

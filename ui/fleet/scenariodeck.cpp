@@ -135,7 +135,120 @@ QString reservePolicyName(engine::ReservePolicy policy)
     return {};
 }
 
+// "8 reserved 1 y and 4 owned": the GPUs of the pools of one role, by tier, in tier order.
+QString gpusByTier(const engine::ScenarioResult &result, engine::PoolRole role)
+{
+    QStringList parts;
+    for (engine::PoolTier tier : engine::allPoolTiers()) {
+        int64_t gpus = 0;
+        std::set<std::string> types;
+        for (const engine::PoolResult &pool : result.pools) {
+            if (pool.role == role && pool.tier == tier) {
+                gpus += pool.gpus;
+                types.insert(pool.gpuId);
+            }
+        }
+        if (gpus == 0)
+            continue;
+        QStringList typeNames;
+        for (const std::string &type : types)
+            typeNames << qs(type);
+        parts << QObject::tr("%1 %2 %3").arg(count(gpus), typeNames.join(QStringLiteral("/")), tierName(tier).toLower());
+    }
+    if (parts.size() <= 1)
+        return parts.value(0);
+    return QObject::tr("%1 and %2").arg(parts.mid(0, parts.size() - 1).join(QStringLiteral(", ")), parts.last());
+}
+
+// "its warning is", "its 3 warnings are".
+QString warningsNoun(size_t n)
+{
+    return n == 1 ? QObject::tr("its warning is") : QObject::tr("its %1 warnings are").arg(n);
+}
+
+bool allPriced(const engine::ScenarioResult &result)
+{
+    return std::all_of(result.pools.begin(), result.pools.end(),
+                       [](const engine::PoolResult &p) { return p.priced || p.gpus == 0; });
+}
+
 } // namespace
+
+void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck &deck)
+{
+    for (const engine::ScenarioResult &r : results) {
+        const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
+        const QString base = gpusByTier(r, engine::PoolRole::StaticBase);
+        const QString top = gpusByTier(r, engine::PoolRole::ElasticTop);
+        QString shape;
+        if (!base.isEmpty() && !top.isEmpty())
+            shape = QObject::tr("Run a static base of %1 GPUs and burst to %2 GPUs at the peak hour").arg(base, top);
+        else if (!base.isEmpty())
+            shape = QObject::tr("Run a static fleet of %1 GPUs, with no elastic top").arg(base);
+        else if (!top.isEmpty())
+            shape = QObject::tr("Run everything elastic: %1 GPUs at the peak hour").arg(top);
+        else
+            shape = QObject::tr("Run no GPUs");
+        const QString decision = QObject::tr("%1, for %2 per 30-day month at %3 fleet utilization%4.")
+                                     .arg(shape, money(shown.perMonth.total), percent(r.utilization),
+                                          allPriced(r) ? QString() : QObject::tr(" (some pools are unpriced)"));
+        DeckSummaryEntry entry{qs(r.name), decision, {}};
+        entry.figures = {{QObject::tr("Per 30-day month"), money(shown.perMonth.total)},
+                         {QObject::tr("Over the term"), money(shown.overTerm.total)},
+                         {QObject::tr("GPUs static + peak"),
+                          QStringLiteral("%1 + %2").arg(count(r.staticGpus), count(r.elasticPeakGpus))},
+                         {QObject::tr("Utilization"), percent(r.utilization)}};
+        if (!r.warnings.empty())
+            entry.figures.push_back({QObject::tr("Warnings"), count(int64_t(r.warnings.size()))});
+        deck.summary.push_back(std::move(entry));
+    }
+    if (results.empty())
+        return;
+    if (results.size() == 1) {
+        const engine::ScenarioResult &r = results.front();
+        deck.recommendation = r.warnings.empty()
+            ? QObject::tr("Go ahead with %1: its evaluation raised no warnings.").arg(qs(r.name))
+            : QObject::tr("Go ahead with %1 once %2 resolved (see its warnings page).")
+                  .arg(qs(r.name), warningsNoun(r.warnings.size()));
+        return;
+    }
+    // Several: the cheapest per month among fully priced scenarios of one currency.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (allPriced(results[i]) && results[i].costPerMonth.currency == results.front().costPerMonth.currency)
+            order.push_back(i);
+    }
+    if (order.size() < 2) {
+        deck.recommendation = QObject::tr("No recommendation: fewer than two of these scenarios are fully priced in "
+                                          "one currency, so their costs cannot be compared.");
+        return;
+    }
+    std::stable_sort(order.begin(), order.end(), [&results](size_t a, size_t b) {
+        return engine::scenarioMoneyTable(results[a]).perMonth.total.amount
+            < engine::scenarioMoneyTable(results[b]).perMonth.total.amount;
+    });
+    const engine::ScenarioResult &best = results[order[0]];
+    const engine::ScenarioResult &next = results[order[1]];
+    const engine::Money bestMonth = engine::scenarioMoneyTable(best).perMonth.total;
+    const engine::Money nextMonth = engine::scenarioMoneyTable(next).perMonth.total;
+    const engine::Decimal saving = nextMonth.amount - bestMonth.amount;
+    QString text;
+    if (saving.isZero()) {
+        text = QObject::tr("%1 and %2 cost the same per month (%3): choose on utilization, %4 against %5.")
+                   .arg(qs(best.name), qs(next.name), money(bestMonth), percent(best.utilization),
+                        percent(next.utilization));
+    } else {
+        const double share = nextMonth.amount.isZero() ? 0.0 : saving.toDouble() / nextMonth.amount.toDouble();
+        text = QObject::tr("Choose %1: %2 per 30-day month, %3 (%4) less than %5, the next cheapest.")
+                   .arg(qs(best.name), money(bestMonth), money(engine::Money{saving, bestMonth.currency}),
+                        percent(share), qs(next.name));
+    }
+    if (!best.warnings.empty())
+        text += best.warnings.size() == 1
+            ? QObject::tr(" Check its warning first.")
+            : QObject::tr(" Check its %1 warnings first.").arg(best.warnings.size());
+    deck.recommendation = text;
+}
 
 Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenarioNames)
 {
@@ -193,6 +306,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
     }
     std::vector<DeckSection> workspaceSections = workspaceAssumptions(workspace);
     DeckSection cards{QObject::tr("Rate cards used (per GPU-hour)"), {workspaceSections[0].table.columns, {}}};
+    QStringList exampleCards;
     for (const std::string &key : cardKeys) {
         if (const auto card = workspace.rateCard(qs(key))) {
             const auto rate = [&](const engine::Decimal &amount) {
@@ -202,13 +316,21 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
                                             qs(card->effectiveDate), rate(card->onDemand),    rate(card->reserved1y),
                                             rate(card->reserved3y),  rate(card->spot),
                                             QObject::tr("%1 weeks").arg(card->reservationLeadWeeks)};
-            // A caveat for every scenario priced from the card.
             if (card->committedAreExamples && (!card->reserved1y.isZero() || !card->reserved3y.isZero()))
-                deck.warnings << QObject::tr("The committed rates of %1 / %2 / %3 are examples, not negotiated "
-                                             "prices: replace them with your quote before deciding on a reservation.")
-                                     .arg(qs(card->provider), qs(card->region), qs(card->gpuId));
+                exampleCards << QStringLiteral("%1 / %2 / %3").arg(qs(card->provider), qs(card->region), qs(card->gpuId));
         }
     }
+    // One caveat naming every card with example committed rates, not one line per card.
+    exampleCards.removeDuplicates();
+    if (exampleCards.size() == 1)
+        deck.warnings << QObject::tr("The committed rates of %1 are examples, not negotiated prices: replace them "
+                                     "with your quote before deciding on a reservation.")
+                             .arg(exampleCards.front());
+    else if (exampleCards.size() > 1)
+        deck.warnings << QObject::tr("The committed rates of %1 rate cards (%2) are examples, not negotiated prices: "
+                                     "replace them with your quotes before deciding on a reservation.")
+                             .arg(exampleCards.size())
+                             .arg(exampleCards.join(QStringLiteral(", ")));
     DeckSection workloads{QObject::tr("Workloads served"), {workspaceSections[1].table.columns, {}}};
     for (const QStringList &row : workspaceSections[1].table.rows) {
         if (workloadNames.count(row.front().toStdString()))
@@ -258,6 +380,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
             deck.items.push_back(std::move(warnings));
         }
     }
+    summarizeScenarios(results, deck);
     if (results.size() >= 2 && results.size() <= 4) {
         const engine::ScenarioComparison comparison = engine::compareScenarios(results);
         deck.items.push_back(deckTableItem(QObject::tr("Scenarios compared"),

@@ -2,6 +2,8 @@
 
 #include "report/reportdeck.h"
 
+#include "engine/scenario.h"
+
 #include <QStringList>
 
 namespace headroom::store {
@@ -18,5 +20,12 @@ namespace headroom::ui {
 // store::StoreError naming a scenario that does not exist, engine::InputError for one
 // that does not validate.
 Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenarioNames);
+
+// The summary slide of evaluated scenarios: per scenario the decision in one sentence (the
+// static base by tier, the elastic peak, the cost per 30-day month and the utilization) with
+// its headline numbers; and the recommendation: with one scenario, go ahead or first resolve
+// its warnings; with several priced in one currency, the cheapest per month and what it saves
+// against the next cheapest. Everything is taken from the results.
+void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck &deck);
 
 } // namespace headroom::ui

@@ -172,9 +172,6 @@ ChartFigure utilizationTrackerFigure(const TrackingResult &result)
                 auto *bars = new QBarSeries;
                 bars->append(whole);
                 bars->append(trailing);
-                bars->setLabelsVisible(true);
-                bars->setLabelsFormat(QStringLiteral("@value %"));
-                bars->setLabelsPrecision(3);
                 auto *x = new QBarCategoryAxis;
                 x->append(names);
                 auto *y = new QValueAxis;
@@ -185,6 +182,7 @@ ChartFigure utilizationTrackerFigure(const TrackingResult &result)
                 chart->addAxis(x, Qt::AlignBottom);
                 chart->addAxis(y, Qt::AlignLeft);
                 attach(chart, bars, x, y);
+                addBarValueLabels(chart, bars, QStringLiteral(" %"));
                 // The threshold across every bar: a line on a hidden value axis over the categories.
                 auto *span = new QValueAxis;
                 span->setRange(0, 1);

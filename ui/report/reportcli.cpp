@@ -25,15 +25,18 @@ const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf
 Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
 page numbers in the footer.
 
-With --scenario (repeatable, in the order given): a title page, the assumptions (the
-scenarios' terms, the rate cards they are priced from, the workloads they serve), then per
-scenario its pools table (GPUs, tier, utilization, cost per day and per month), its static
-base and elastic top diagram and its warnings; with two to four scenarios a comparison
-table with deltas against the first and charts of monthly cost by tier, GPUs by pool and
-utilization.
+With --scenario (repeatable, in the order given): a title page, a summary (per scenario
+the decision in one sentence with its cost per month, term cost, GPUs and utilization, and
+the recommendation: the cheapest per month and its saving), then per scenario its pools
+table (GPUs, tier, utilization, cost per day and per month), its static base and elastic
+top diagram and its warnings; with two to four scenarios a comparison table with deltas
+against the first and charts of monthly cost by tier, GPUs by pool and utilization; the
+deck's warnings (each once, with its count), and as an appendix the assumptions (the
+scenarios' terms, the rate cards they are priced from, the workloads they serve).
 
 Without --scenario: the workspace's report as arranged on the Report page (title page,
-assumptions, the charts and tables added to it, warnings).
+summary, the charts and tables added to it, warnings, and an appendix of the rate cards
+and workloads those items use).
 
 With --tracking: the tracking deck from the newest billing actuals of the workspace
 (headroom track import), one section per currency, never summed: a dashboard of the headline

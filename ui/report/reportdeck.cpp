@@ -6,6 +6,8 @@
 #include <QFontMetricsF>
 #include <QPageSize>
 #include <QPainter>
+#include <QPicture>
+#include <QBuffer>
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgRenderer>
@@ -29,6 +31,17 @@ constexpr qreal kSectionGap = 18;
 constexpr qreal kCellPadding = 9;
 constexpr qreal kTileHeight = 84;
 constexpr qreal kTileGap = 16;
+// Figure pages: a compact heading row (with the page number at its right), the figure across
+// the page, the caption under it in 14 pt.
+constexpr qreal kFigureMarginX = (kDeckPageWidth - kSlideFigureWidth) / 2.0;
+constexpr qreal kFigureHeadingTop = 12;
+constexpr qreal kFigureHeadingHeight = 44;
+constexpr qreal kFigureTop = 62;
+constexpr qreal kFigureBottomMargin = 10;
+constexpr qreal kFigureCaptionGap = 6;
+// Summary slide blocks.
+constexpr qreal kSummaryTileHeight = 82;
+constexpr qreal kSummaryGap = 18;
 
 const QColor kInk(0x1b, 0x25, 0x33);
 const QColor kMuted(0x5f, 0x6b, 0x7a);
@@ -50,8 +63,11 @@ QFont deckFont(qreal pixelSize, bool bold = false)
 }
 
 QFont headingFont() { return deckFont(30, true); }
-QFont bodyFont() { return deckFont(18); }
+QFont figureHeadingFont() { return deckFont(26, true); }
+QFont bodyFont() { return deckFont(19); }
 QFont captionFont() { return deckFont(15); }
+// 14 pt: the smallest text on a figure page.
+QFont figureCaptionFont() { return deckFont(19); }
 QFont cellFont() { return deckFont(14); }
 QFont cellHeaderFont() { return deckFont(14, true); }
 QFont sectionFont() { return deckFont(19, true); }
@@ -87,7 +103,7 @@ struct ParagraphSlice {
     int end = 0;
 };
 
-enum class PageKind { Title, Tables, Figure, Paragraphs };
+enum class PageKind { Title, Summary, Tables, Figure, Paragraphs };
 
 struct PageSpec {
     PageKind kind = PageKind::Title;
@@ -101,7 +117,63 @@ struct PageSpec {
     bool sectionHeadings = false;  // Tables pages: each table under its own heading
     std::vector<std::pair<QString, QString>> keyFigures; // Tables pages: tiles above the caption
     QByteArray svg;
+    QByteArray picture;         // Figure pages: the recorded drawing, preferred to the SVG
+    QSizeF canvas;
+    int summaryBegin = 0;       // Summary pages: the entries shown
+    int summaryEnd = 0;
+    bool recommendation = false; // Summary pages: the recommendation box on top
 };
+
+qreal figureCaptionHeight(const QString &caption)
+{
+    return caption.isEmpty() ? 0 : wrappedHeight(figureCaptionFont(), kSlideFigureWidth, caption);
+}
+
+// The box a figure page's figure may fill.
+QRectF figureBox(const QString &caption)
+{
+    const qreal captionHeight = figureCaptionHeight(caption);
+    const qreal bottom = kDeckPageHeight - kFigureBottomMargin - (captionHeight > 0 ? captionHeight + kFigureCaptionGap : 0);
+    return QRectF(kFigureMarginX, kFigureTop, kSlideFigureWidth, bottom - kFigureTop);
+}
+
+// The figure's rectangle in the box: its view box scaled to fit, centred across, at the top.
+QRectF fittedFigure(const QRectF &box, const QSizeF &natural)
+{
+    const QSizeF fitted = natural.isEmpty() ? box.size() : natural.scaled(box.size(), Qt::KeepAspectRatio);
+    return QRectF(box.left() + (box.width() - fitted.width()) / 2, box.top(), fitted.width(), fitted.height());
+}
+
+bool loadPicture(const QByteArray &data, QPicture &picture)
+{
+    QBuffer buffer;
+    buffer.setData(data);
+    return buffer.open(QIODevice::ReadOnly) && picture.load(&buffer);
+}
+
+QSizeF svgSize(const QSvgRenderer &renderer)
+{
+    return renderer.viewBoxF().size().isEmpty() ? QSizeF(renderer.defaultSize()) : renderer.viewBoxF().size();
+}
+
+QFont summaryNameFont() { return deckFont(22, true); }
+QFont summaryTextFont() { return deckFont(19); }
+QFont summaryLabelFont() { return deckFont(19); }
+QFont recommendationFont() { return deckFont(22, true); }
+
+qreal recommendationHeight(const QString &text)
+{
+    return text.isEmpty() ? 0 : wrappedHeight(recommendationFont(), kContentWidth - 48, text) + 56 + kSummaryGap;
+}
+
+qreal summaryEntryHeight(const DeckSummaryEntry &entry)
+{
+    qreal height = wrappedHeight(summaryNameFont(), kContentWidth, entry.name) + 4;
+    height += wrappedHeight(summaryTextFont(), kContentWidth, entry.decision) + 8;
+    if (!entry.figures.empty())
+        height += kSummaryTileHeight;
+    return height + kSummaryGap;
+}
 
 // Column widths for a table: natural widths, scaled into the content width.
 std::vector<qreal> columnWidths(const DeckTable &table)
@@ -280,10 +352,12 @@ struct DeckLayout::Plan {
     std::vector<PageSpec> pages;
 
     void planTitle();
+    void planSummary();
     void planTables(const QString &heading, const QString &caption, const std::vector<DeckSection> *sections,
                     bool sectionHeadings, int item, const std::vector<std::pair<QString, QString>> &keyFigures = {});
     void planParagraphs(const QString &heading, const QStringList &paragraphs, bool bullets, int item);
     void paintTitle(QPainter &painter) const;
+    void paintSummary(QPainter &painter, const PageSpec &page) const;
     void paintTables(QPainter &painter, const PageSpec &page) const;
     void paintFigure(QPainter &painter, const PageSpec &page) const;
     void paintParagraphs(QPainter &painter, const PageSpec &page) const;
@@ -333,9 +407,7 @@ DeckLayout::DeckLayout(const Deck &deck)
     Plan &plan = *m_plan;
     plan.deck = deck;
     plan.pages.push_back({});  // the title page
-    if (!plan.deck.assumptions.empty())
-        plan.planTables(QCoreApplication::translate("DeckLayout", "Assumptions"), QString(), &plan.deck.assumptions,
-                        true, -1);
+    plan.planSummary();
     for (int i = 0; i < int(plan.deck.items.size()); ++i) {
         const DeckItem &item = plan.deck.items[size_t(i)];
         switch (item.kind) {
@@ -346,6 +418,8 @@ DeckLayout::DeckLayout(const Deck &deck)
             page.caption = item.caption;
             page.item = i;
             page.svg = item.svg;
+            page.picture = item.picture;
+            page.canvas = item.canvas;
             plan.pages.push_back(std::move(page));
             break;
         }
@@ -357,6 +431,8 @@ DeckLayout::DeckLayout(const Deck &deck)
         }
         case DeckItem::Kind::Text: {
             QStringList paragraphs = item.text.split(QRegularExpression(QStringLiteral("\\n\\s*\\n")), Qt::SkipEmptyParts);
+            if (item.bulleted)
+                paragraphs = countedWarnings(paragraphs);
             if (!item.caption.isEmpty() && !item.bulleted)
                 paragraphs.prepend(item.caption);
             plan.planParagraphs(item.title, paragraphs, item.bulleted, i);
@@ -365,7 +441,56 @@ DeckLayout::DeckLayout(const Deck &deck)
         }
     }
     if (!plan.deck.warnings.isEmpty())
-        plan.planParagraphs(QCoreApplication::translate("DeckLayout", "Warnings"), plan.deck.warnings, true, -1);
+        plan.planParagraphs(QCoreApplication::translate("DeckLayout", "Warnings"), countedWarnings(plan.deck.warnings),
+                            true, -1);
+    // What the deck's items rest on, after everything else.
+    if (!plan.deck.assumptions.empty())
+        plan.planTables(QCoreApplication::translate("DeckLayout", "Appendix: assumptions"), QString(),
+                        &plan.deck.assumptions, true, -1);
+}
+
+void DeckLayout::Plan::planSummary()
+{
+    if (deck.summary.empty() && deck.recommendation.isEmpty())
+        return;
+    PageSpec page;
+    page.kind = PageKind::Summary;
+    page.heading = QCoreApplication::translate("DeckLayout", "Summary");
+    page.recommendation = !deck.recommendation.isEmpty();
+    qreal y = kBodyTop + recommendationHeight(deck.recommendation);
+    for (int i = 0; i < int(deck.summary.size()); ++i) {
+        const qreal height = summaryEntryHeight(deck.summary[size_t(i)]);
+        if (y + height > kBodyBottom + kSummaryGap && page.summaryEnd > page.summaryBegin) {
+            pages.push_back(page);
+            page.heading = QCoreApplication::translate("DeckLayout", "Summary (continued)");
+            page.recommendation = false;
+            page.summaryBegin = i;
+            y = kBodyTop;
+        }
+        page.summaryEnd = i + 1;
+        y += height;
+    }
+    pages.push_back(page);
+}
+
+QStringList countedWarnings(const QStringList &warnings)
+{
+    QStringList unique;
+    std::vector<int> counts;
+    for (const QString &line : warnings) {
+        const qsizetype at = unique.indexOf(line);
+        if (at >= 0) {
+            ++counts[size_t(at)];
+        } else {
+            unique << line;
+            counts.push_back(1);
+        }
+    }
+    for (qsizetype i = 0; i < unique.size(); ++i) {
+        if (counts[size_t(i)] > 1)
+            unique[i] = QCoreApplication::translate("DeckLayout", "%1 (%2 times)").arg(unique[i]).arg(counts[size_t(i)]);
+    }
+    return unique;
 }
 
 DeckLayout::~DeckLayout() = default;
@@ -395,6 +520,9 @@ void DeckLayout::paintPage(QPainter &painter, int pageIndex) const
     case PageKind::Title:
         m_plan->paintTitle(painter);
         break;
+    case PageKind::Summary:
+        m_plan->paintSummary(painter, page);
+        break;
     case PageKind::Tables:
         m_plan->paintTables(painter, page);
         break;
@@ -405,9 +533,95 @@ void DeckLayout::paintPage(QPainter &painter, int pageIndex) const
         m_plan->paintParagraphs(painter, page);
         break;
     }
-    if (page.kind != PageKind::Title)
+    if (page.kind != PageKind::Title && page.kind != PageKind::Figure)
         m_plan->paintFooter(painter, pageIndex);
+    if (page.kind == PageKind::Figure) {
+        // No footer: the page number sits at the right of the heading row, in 14 pt.
+        painter.setFont(figureCaptionFont());
+        painter.setPen(kMuted);
+        painter.drawText(QRectF(kFigureMarginX, kFigureHeadingTop, kSlideFigureWidth, kFigureHeadingHeight),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         QCoreApplication::translate("DeckLayout", "%1 / %2").arg(pageIndex + 1).arg(pageCount()));
+    }
     painter.restore();
+}
+
+QString DeckLayout::pageHeading(int page) const
+{
+    return m_plan->pages.at(size_t(page)).heading;
+}
+
+QRectF DeckLayout::figureRect(int page) const
+{
+    const PageSpec &spec = m_plan->pages.at(size_t(page));
+    if (spec.kind != PageKind::Figure)
+        return {};
+    const QRectF box = figureBox(spec.caption);
+    if (!spec.picture.isEmpty() && !spec.canvas.isEmpty())
+        return fittedFigure(box, spec.canvas);
+    const QSvgRenderer renderer(spec.svg);
+    return renderer.isValid() ? fittedFigure(box, svgSize(renderer)) : box;
+}
+
+void DeckLayout::Plan::paintSummary(QPainter &painter, const PageSpec &page) const
+{
+    paintHeading(painter, page.heading);
+    qreal y = kBodyTop;
+    if (page.recommendation) {
+        const qreal textHeight = wrappedHeight(recommendationFont(), kContentWidth - 48, deck.recommendation);
+        const QRectF box(kMarginX, y, kContentWidth, textHeight + 56);
+        painter.fillRect(box, kHeaderFill);
+        painter.fillRect(QRectF(box.left(), box.top(), 6, box.height()), kAccent);
+        painter.setPen(kAccent);
+        painter.setFont(deckFont(19, true));
+        painter.drawText(QRectF(box.left() + 24, box.top() + 8, box.width() - 48, 26), Qt::AlignLeft | Qt::AlignVCenter,
+                         QCoreApplication::translate("DeckLayout", "Recommendation"));
+        painter.setPen(kInk);
+        painter.setFont(recommendationFont());
+        painter.drawText(QRectF(box.left() + 24, box.top() + 38, box.width() - 48, textHeight),
+                         Qt::AlignLeft | Qt::TextWordWrap, deck.recommendation);
+        y += box.height() + kSummaryGap;
+    }
+    for (int i = page.summaryBegin; i < page.summaryEnd; ++i) {
+        const DeckSummaryEntry &entry = deck.summary[size_t(i)];
+        painter.setPen(kInk);
+        painter.setFont(summaryNameFont());
+        const qreal nameHeight = wrappedHeight(painter.font(), kContentWidth, entry.name);
+        painter.drawText(QRectF(kMarginX, y, kContentWidth, nameHeight), Qt::AlignLeft | Qt::TextWordWrap, entry.name);
+        y += nameHeight + 4;
+        painter.setFont(summaryTextFont());
+        const qreal textHeight = wrappedHeight(painter.font(), kContentWidth, entry.decision);
+        painter.drawText(QRectF(kMarginX, y, kContentWidth, textHeight), Qt::AlignLeft | Qt::TextWordWrap,
+                         entry.decision);
+        y += textHeight + 8;
+        if (!entry.figures.empty()) {
+            const int count = int(entry.figures.size());
+            const qreal tileWidth = (kContentWidth - (count - 1) * kTileGap) / count;
+            for (int f = 0; f < count; ++f) {
+                const QRectF tile(kMarginX + f * (tileWidth + kTileGap), y, tileWidth, kSummaryTileHeight - 6);
+                painter.fillRect(tile, kStripe);
+                painter.fillRect(QRectF(tile.left(), tile.top(), 4, tile.height()), kAccent);
+                const QString &label = entry.figures[size_t(f)].first;
+                const QString &value = entry.figures[size_t(f)].second;
+                // The label on top, the value under it; the value shrinks (never below 14 pt)
+                // rather than being cut.
+                painter.setFont(summaryLabelFont());
+                painter.setPen(kMuted);
+                const QRectF labelRect(tile.left() + 14, tile.top() + 6, tile.width() - 22, 26);
+                painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+                                 QFontMetricsF(painter.font()).elidedText(label, Qt::ElideRight, labelRect.width()));
+                int size = 26;
+                while (size > 19 && QFontMetricsF(deckFont(size, true)).horizontalAdvance(value) > tile.width() - 22)
+                    --size;
+                painter.setFont(deckFont(size, true));
+                painter.setPen(kInk);
+                painter.drawText(QRectF(tile.left() + 14, tile.top() + 34, tile.width() - 22, tile.height() - 38),
+                                 Qt::AlignLeft | Qt::AlignVCenter, value);
+            }
+            y += kSummaryTileHeight;
+        }
+        y += kSummaryGap;
+    }
 }
 
 void DeckLayout::Plan::paintTitle(QPainter &painter) const
@@ -517,16 +731,28 @@ void DeckLayout::Plan::paintTables(QPainter &painter, const PageSpec &page) cons
 
 void DeckLayout::Plan::paintFigure(QPainter &painter, const PageSpec &page) const
 {
-    paintHeading(painter, page.heading);
-    const qreal captionHeight = page.caption.isEmpty() ? 0 : wrappedHeight(captionFont(), kContentWidth, page.caption) + 14;
-    const QRectF box(kMarginX, kBodyTop, kContentWidth, kBodyBottom - kBodyTop - captionHeight);
-    QSvgRenderer renderer(page.svg);
+    painter.setFont(figureHeadingFont());
+    painter.setPen(kInk);
+    const QRectF headingRect(kFigureMarginX, kFigureHeadingTop, kSlideFigureWidth - 120, kFigureHeadingHeight);
+    painter.fillRect(QRectF(0, kFigureHeadingTop + 6, 8, kFigureHeadingHeight - 12), kAccent);
+    painter.drawText(headingRect, Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetricsF(painter.font()).elidedText(page.heading, Qt::ElideRight, headingRect.width()));
+    const QRectF box = figureBox(page.caption);
+    QPicture picture;
+    const bool recorded = !page.picture.isEmpty() && !page.canvas.isEmpty() && loadPicture(page.picture, picture);
+    QSvgRenderer renderer(recorded ? QByteArray() : page.svg);
     QRectF figureRect = box;
-    if (renderer.isValid()) {
-        const QSizeF natural = renderer.viewBoxF().size().isEmpty() ? QSizeF(renderer.defaultSize())
-                                                                     : renderer.viewBoxF().size();
-        const QSizeF fitted = natural.scaled(box.size(), Qt::KeepAspectRatio);
-        figureRect = QRectF(box.left() + (box.width() - fitted.width()) / 2, box.top(), fitted.width(), fitted.height());
+    if (recorded) {
+        // The drawing as recorded: text stays text, fonts embedded.
+        figureRect = fittedFigure(box, page.canvas);
+        painter.save();
+        painter.setClipRect(figureRect);
+        painter.translate(figureRect.topLeft());
+        painter.scale(figureRect.width() / page.canvas.width(), figureRect.height() / page.canvas.height());
+        painter.drawPicture(0, 0, picture);
+        painter.restore();
+    } else if (renderer.isValid()) {
+        figureRect = fittedFigure(box, svgSize(renderer));
         // Only the view box: a custom view's own title band lies above it (see reportsnapshot).
         painter.save();
         painter.setClipRect(figureRect);
@@ -541,9 +767,10 @@ void DeckLayout::Plan::paintFigure(QPainter &painter, const PageSpec &page) cons
         figureRect = box;
     }
     if (!page.caption.isEmpty()) {
-        painter.setFont(captionFont());
+        painter.setFont(figureCaptionFont());
         painter.setPen(kMuted);
-        painter.drawText(QRectF(kMarginX, figureRect.bottom() + 10, kContentWidth, captionHeight),
+        painter.drawText(QRectF(kFigureMarginX, figureRect.bottom() + kFigureCaptionGap, kSlideFigureWidth,
+                                figureCaptionHeight(page.caption)),
                          Qt::AlignLeft | Qt::TextWordWrap, page.caption);
     }
 }

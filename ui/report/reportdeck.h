@@ -4,6 +4,8 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QRectF>
+#include <QSizeF>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -29,6 +31,11 @@ struct DeckItem {
     QString title;
     QString caption;
     QByteArray svg;   // Figure
+    // Figure: the same drawing recorded as a QPicture (QPicture::save), which the deck replays
+    // so that its text stays text in the PDF (QSvgRenderer draws SVG text as outlines), and
+    // the size of the canvas it was drawn on. Empty for figures stored before it existed.
+    QByteArray picture;
+    QSizeF canvas;
     DeckTable table;  // Table
     // Table: headline numbers (label, value) shown as tiles above it, e.g. cost per month.
     std::vector<std::pair<QString, QString>> keyFigures;
@@ -42,22 +49,45 @@ struct DeckSection {
     DeckTable table;
 };
 
-// Everything a deck shows, in order: title page, assumptions, the items (one chart per
-// page, tables paginated), then warnings when there are any. Page numbers in the footer.
+// One block of the summary slide: what a scenario (or a figure of the deck) decides, in one
+// sentence, with its headline numbers (label, value).
+struct DeckSummaryEntry {
+    QString name;
+    QString decision;
+    std::vector<std::pair<QString, QString>> figures;
+};
+
+// Everything a deck shows, in order: title page, the summary slide (recommendation and one
+// block per entry) when there is one, the items (one chart per page, tables paginated), the
+// warnings (identical ones said once, with their count), then the assumptions as an appendix.
+// Page numbers in the footer.
 struct Deck {
     QString title;
     QString subtitle;
     QString author;
     QString date;
     QString workspaceName;
+    QString recommendation;
+    std::vector<DeckSummaryEntry> summary;
     std::vector<DeckSection> assumptions;
     std::vector<DeckItem> items;
     QStringList warnings;
 };
 
-// Deck pages: 16:9 landscape, 13.333 × 7.5 in, laid out in 96-dpi units (1280 × 720).
+// Warnings said once each, in first-seen order; a line given n > 1 times ends "(n times)".
+QStringList countedWarnings(const QStringList &warnings);
+
+// Deck pages: 16:9 landscape, 13.333 × 7.5 in, laid out in 96-dpi units (1280 × 720), so
+// 1 unit is 0.75 pt: 14 pt text is 18.67 units tall.
 constexpr int kDeckPageWidth = 1280;
 constexpr int kDeckPageHeight = 720;
+// A figure page's figure: the whole width but a thin margin and the height left by a compact
+// heading and a caption of up to three lines; charts are drawn for the deck at this size
+// (reportItemFromFigure), so that they fill at least 75 % of the slide at scale 1.
+constexpr int kSlideFigureWidth = 1232;
+constexpr int kSlideFigureHeight = 576;
+// The smallest text of a chart drawn for the deck, in points (at scale 1 on the page).
+constexpr qreal kSlideMinPointSize = 15;
 
 // The deck cut into pages. Pagination depends only on the deck, so the PDF and the on-screen
 // preview show the same pages.
@@ -73,6 +103,10 @@ public:
     int firstPageOfItem(int item) const;
     // Paints page `page` (0-based) into a 1280 × 720 logical rectangle at the origin.
     void paintPage(QPainter &painter, int page) const;
+    // The page's heading ("Summary", an item's title, "Appendix: assumptions").
+    QString pageHeading(int page) const;
+    // On a figure page, the rectangle its figure fills; empty on other pages.
+    QRectF figureRect(int page) const;
 
 private:
     struct Plan;

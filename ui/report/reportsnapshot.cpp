@@ -1,6 +1,12 @@
 #include "reportsnapshot.h"
 
+#include "common/chartstyle.h"
 #include "common/format.h"
+#include "fleet/scenariodeck.h"
+
+#include "engine/errors.h"
+#include "engine/scenario.h"
+#include "store/scenarioinputs.h"
 
 #include "engine/money.h"
 #include "store/workspace.h"
@@ -14,15 +20,41 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QPainter>
+#include <QPicture>
 #include <QSvgGenerator>
 #include <QTableWidget>
+#include <algorithm>
 #include <map>
 #include <set>
 
 namespace headroom::ui {
 
 namespace {
+
+// A figure's QPicture recording rides in its SVG as a metadata element, which SVG readers
+// ignore: the stored item stays one SVG document.
+constexpr char kPictureOpen[] = "<metadata id=\"headroom-picture\" encoding=\"base64\">";
+constexpr char kPictureClose[] = "</metadata>";
+
+// The recording and the canvas (the SVG's view box) of a figure stored by reportItemFromFigure.
+void figurePicture(const QByteArray &svg, QByteArray *picture, QSizeF *canvas)
+{
+    const qsizetype open = svg.indexOf(kPictureOpen);
+    const qsizetype close = open < 0 ? -1 : svg.indexOf(kPictureClose, open);
+    static const QRegularExpression viewBox(QStringLiteral("viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\""));
+    const QRegularExpressionMatch box = viewBox.match(QString::fromUtf8(svg.left(1000)));
+    if (close < 0 || !box.hasMatch())
+        return;
+    const qsizetype begin = open + qsizetype(qstrlen(kPictureOpen));
+    *picture = QByteArray::fromBase64(svg.mid(begin, close - begin));
+    *canvas = QSizeF(box.captured(1).toDouble(), box.captured(2).toDouble());
+}
+
+// Custom-painted views are drawn this many times smaller than the slide and scaled up, so
+// that their 7.5 to 8.5 pt text reads at 11 to 13 pt on the page.
+constexpr qreal kPaintedSlideScale = 1.6;
 
 QString text(const std::string &value)
 {
@@ -89,6 +121,9 @@ std::vector<engine::RateCard> cardsInForce(const store::Workspace &workspace)
 
 } // namespace
 
+static std::vector<DeckSection> workspaceAssumptionsOf(const store::Workspace &workspace, const DeckSubjects *subjects);
+static QStringList workspaceWarningsOf(const store::Workspace &workspace, const DeckSubjects *subjects);
+
 store::ReportItem reportItemFromFigure(const ChartFigure &figure)
 {
     // The deck page shows the title and caption: the figure goes in without them.
@@ -101,33 +136,57 @@ store::ReportItem reportItemFromFigure(const ChartFigure &figure)
             paint(painter, rect.adjusted(0, -kPaintedTitleHeight, 0, 0), ink);
         };
     }
+    // Drawn for the slide: a chart is laid out at the size of the deck's figure box with its
+    // text at least kSlideMinPointSize; a custom-painted view keeps its own fonts and is drawn
+    // on a canvas of the box's shape kPaintedSlideScale times smaller, which the deck scales up.
+    QSizeF canvas(kSlideFigureWidth, kSlideFigureHeight);
     if (bare.build) {
         const auto build = figure.build;
         bare.build = [build](QChart::ChartTheme theme) {
             QChart *chart = build(theme);
             chart->setTitle(QString());
+            styleChartForSlide(chart, kSlideMinPointSize, QSizeF(kSlideFigureWidth, kSlideFigureHeight));
             return chart;
         };
+    } else {
+        canvas /= kPaintedSlideScale;
     }
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     {
         QSvgGenerator svg;
         svg.setOutputDevice(&buffer);
-        svg.setSize(QSize(kFigureWidth, kFigureHeight));
-        svg.setViewBox(QRect(0, 0, kFigureWidth, kFigureHeight));
+        svg.setSize(canvas.toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), canvas));
         svg.setResolution(96);
         svg.setTitle(figure.title);
         svg.setDescription(figure.caption);
         QPainter painter(&svg);
         painter.setRenderHint(QPainter::Antialiasing);
-        renderFigure(painter, QRectF(0, 0, kFigureWidth, kFigureHeight), bare);
+        renderFigure(painter, QRectF(QPointF(0, 0), canvas), bare);
     }
+    // The same drawing recorded for the deck, which replays it with its text as text.
+    QByteArray recorded;
+    {
+        QPicture picture;
+        {
+            QPainter painter(&picture);
+            painter.setRenderHint(QPainter::Antialiasing);
+            renderFigure(painter, QRectF(QPointF(0, 0), canvas), bare);
+        }
+        QBuffer out(&recorded);
+        out.open(QIODevice::WriteOnly);
+        picture.save(&out);
+    }
+    QByteArray svgText = buffer.data();
+    const qsizetype end = svgText.lastIndexOf("</svg>");
+    if (end >= 0)
+        svgText.insert(end, QByteArray(kPictureOpen) + recorded.toBase64() + kPictureClose + '\n');
     store::ReportItem item;
     item.kind = store::ReportItem::Kind::Figure;
     item.title = figure.title.isEmpty() ? QObject::tr("Chart") : figure.title;
     item.caption = figure.caption;
-    item.content = QString::fromUtf8(buffer.data());
+    item.content = QString::fromUtf8(svgText);
     return item;
 }
 
@@ -191,6 +250,7 @@ DeckItem deckItemFromReportItem(const store::ReportItem &item)
     case store::ReportItem::Kind::Figure:
         deckItem.kind = DeckItem::Kind::Figure;
         deckItem.svg = item.content.toUtf8();
+        figurePicture(deckItem.svg, &deckItem.picture, &deckItem.canvas);
         break;
     case store::ReportItem::Kind::Table:
         if (const auto table = tableFromJson(item.content)) {
@@ -211,11 +271,27 @@ DeckItem deckItemFromReportItem(const store::ReportItem &item)
 
 std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace)
 {
+    return workspaceAssumptionsOf(workspace, nullptr);
+}
+
+std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace, const DeckSubjects &subjects)
+{
+    std::vector<DeckSection> sections = workspaceAssumptionsOf(workspace, &subjects);
+    sections.erase(std::remove_if(sections.begin(), sections.end(),
+                                  [](const DeckSection &section) { return section.table.rows.isEmpty(); }),
+                   sections.end());
+    return sections;
+}
+
+static std::vector<DeckSection> workspaceAssumptionsOf(const store::Workspace &workspace, const DeckSubjects *subjects)
+{
     DeckSection cards{QObject::tr("Rate cards in force (per GPU-hour)"), {}};
     cards.table.columns = {QObject::tr("Provider"),  QObject::tr("Region"),  QObject::tr("GPU"),
                            QObject::tr("Effective"), QObject::tr("On-demand"), QObject::tr("1-year"),
                            QObject::tr("3-year"),    QObject::tr("Spot"),    QObject::tr("Lead time")};
     for (const auto &card : cardsInForce(workspace)) {
+        if (subjects && !subjects->gpus.contains(text(card.gpuId)))
+            continue;
         cards.table.rows << QStringList{text(card.provider),
                                         text(card.region),
                                         text(card.gpuId),
@@ -231,6 +307,8 @@ std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace)
                                QObject::tr("Users/day"), QObject::tr("Req/user"),   QObject::tr("Prompt P50/95"),
                                QObject::tr("Output P50/95"), QObject::tr("TTFT / ITL P95"), QObject::tr("Prefix hit")};
     for (const auto &w : workspace.workloads()) {
+        if (subjects && !subjects->workloads.contains(text(w.name)))
+            continue;
         workloads.table.rows << QStringList{
             text(w.name),
             text(w.modelId),
@@ -257,12 +335,24 @@ static QString listed(const QStringList &names)
 // rate cards with example rates make one line, not six.
 QStringList workspaceWarnings(const store::Workspace &workspace)
 {
+    return workspaceWarningsOf(workspace, nullptr);
+}
+
+QStringList workspaceWarnings(const store::Workspace &workspace, const DeckSubjects &subjects)
+{
+    return workspaceWarningsOf(workspace, &subjects);
+}
+
+static QStringList workspaceWarningsOf(const store::Workspace &workspace, const DeckSubjects *subjects)
+{
     QStringList warnings;
     const std::vector<engine::RateCard> inForce = cardsInForce(workspace);
     std::set<std::string> pricedGpus;
     QStringList exampleCards;
     for (const auto &card : inForce) {
         pricedGpus.insert(card.gpuId);
+        if (subjects && !subjects->gpus.contains(text(card.gpuId)))
+            continue;
         if (card.committedAreExamples && (!card.reserved1y.isZero() || !card.reserved3y.isZero()))
             exampleCards << QStringLiteral("%1 / %2 / %3").arg(text(card.provider), text(card.region), text(card.gpuId));
     }
@@ -279,6 +369,8 @@ QStringList workspaceWarnings(const store::Workspace &workspace)
     std::map<std::pair<int, std::string>, QStringList> byProblem;
     for (const auto &w : workspace.workloads()) {
         const QString name = text(w.name);
+        if (subjects && !subjects->workloads.contains(name))
+            continue;
         if (!workspace.model(text(w.modelId)))
             byProblem[{0, w.modelId}] << name;
         if (!workspace.gpu(text(w.gpuId)))
@@ -309,6 +401,64 @@ QStringList workspaceWarnings(const store::Workspace &workspace)
     return warnings;
 }
 
+DeckSubjects deckSubjects(const store::Workspace &workspace, const std::vector<DeckItem> &items)
+{
+    // All the words of the items, figure text included (SVG text is XML-escaped).
+    QString all;
+    for (const DeckItem &item : items) {
+        all += item.title + QLatin1Char('\n') + item.caption + QLatin1Char('\n') + item.text + QLatin1Char('\n');
+        for (const QString &column : item.table.columns)
+            all += column + QLatin1Char('\n');
+        for (const QStringList &row : item.table.rows)
+            all += row.join(QLatin1Char('\n')) + QLatin1Char('\n');
+        if (!item.svg.isEmpty())
+            all += QString::fromUtf8(item.svg) + QLatin1Char('\n');
+    }
+    const auto named = [&all](const QString &name) {
+        if (name.isEmpty())
+            return false;
+        // A whole name: not inside a longer word ("chat" in "chatbot").
+        const QRegularExpression whole(QStringLiteral("(^|[^\\w-])%1($|[^\\w-])")
+                                           .arg(QRegularExpression::escape(name)));
+        return all.contains(whole);
+    };
+    DeckSubjects subjects;
+    for (const auto &w : workspace.workloads()) {
+        const QString name = text(w.name);
+        if (named(name) || named(name.toHtmlEscaped())) {
+            subjects.workloads << name;
+            subjects.gpus << text(w.gpuId);
+        }
+    }
+    for (const auto &card : workspace.rateCards()) {
+        const QString gpu = text(card.gpuId);
+        if (!subjects.gpus.contains(gpu) && named(gpu))
+            subjects.gpus << gpu;
+    }
+    for (const QString &scenario : workspace.scenarioNames()) {
+        for (const DeckItem &item : items) {
+            if (item.title.startsWith(scenario + QLatin1Char(':')) || item.title == scenario) {
+                subjects.scenarios << scenario;
+                break;
+            }
+        }
+    }
+    // A scenario shown rests on the workloads its pools serve and the GPUs they run.
+    for (const QString &name : std::as_const(subjects.scenarios)) {
+        if (const auto scenario = workspace.scenario(name)) {
+            for (const engine::Pool &pool : scenario->pools) {
+                subjects.gpus << text(pool.gpuId);
+                for (const std::string &w : pool.workloads) {
+                    if (!subjects.workloads.contains(text(w)))
+                        subjects.workloads << text(w);
+                }
+            }
+        }
+    }
+    subjects.gpus.removeDuplicates();
+    return subjects;
+}
+
 Deck workspaceDeck(const store::Workspace &workspace)
 {
     const store::ReportSettings settings = workspace.reportSettings();
@@ -319,10 +469,38 @@ Deck workspaceDeck(const store::Workspace &workspace)
         ? QLocale(QLocale::English).toString(QDate::currentDate(), QStringLiteral("d MMMM yyyy"))
         : settings.date;
     deck.workspaceName = QFileInfo(workspace.path()).completeBaseName();
-    deck.assumptions = workspaceAssumptions(workspace);
     for (const store::ReportItem &item : workspace.reportItems())
         deck.items.push_back(deckItemFromReportItem(item));
-    deck.warnings = workspaceWarnings(workspace);
+    const DeckSubjects subjects = deckSubjects(workspace, deck.items);
+    deck.assumptions = workspaceAssumptions(workspace, subjects);
+    deck.warnings = workspaceWarnings(workspace, subjects);
+
+    // The summary: the scenarios the items show, evaluated with today's inputs; else what
+    // each item shows, from its caption's first sentence.
+    std::vector<engine::ScenarioResult> results;
+    if (!subjects.scenarios.isEmpty()) {
+        const engine::ScenarioInputs inputs = store::scenarioInputs(workspace);
+        for (const QString &name : subjects.scenarios) {
+            try {
+                if (const auto scenario = workspace.scenario(name))
+                    results.push_back(engine::evaluateScenario(*scenario, inputs));
+            } catch (const engine::InputError &) {
+                // A scenario that does not evaluate has no numbers to summarise.
+            }
+        }
+    }
+    if (!results.empty()) {
+        summarizeScenarios(results, deck);
+    } else {
+        for (const DeckItem &item : deck.items) {
+            const QString source = item.caption.isEmpty() ? item.text : item.caption;
+            const qsizetype stop = source.indexOf(QRegularExpression(QStringLiteral("[.:;](\\s|$)")));
+            QString first = (stop >= 0 ? source.left(stop) : source).simplified();
+            if (!first.isEmpty())
+                first += QLatin1Char('.');
+            deck.summary.push_back({item.title, first, {}});
+        }
+    }
     return deck;
 }
 

@@ -37,8 +37,23 @@ std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace)
 // workloads on a GPU or model the workspace does not have, GPUs without a price.
 QStringList workspaceWarnings(const store::Workspace &workspace);
 
-// The workspace's report: title page from the report settings (no date: today),
-// assumptions, the stored items in order, and the warnings.
+// What a deck's items rest on: the workloads they name (in a title, caption, table cell or
+// figure text) and the GPUs those workloads run on or the items name.
+struct DeckSubjects {
+    QStringList workloads;
+    QStringList gpus;
+    QStringList scenarios;
+};
+DeckSubjects deckSubjects(const store::Workspace &workspace, const std::vector<DeckItem> &items);
+// The assumptions and warnings limited to those subjects: the rate cards in force for their
+// GPUs and their workloads; empty sections are left out.
+std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace, const DeckSubjects &subjects);
+QStringList workspaceWarnings(const store::Workspace &workspace, const DeckSubjects &subjects);
+
+// The workspace's report: title page from the report settings (no date: today), a summary
+// (the scenarios the items show, evaluated now, with the recommendation; else one line per
+// item), the stored items in order, the warnings, and as an appendix the assumptions of what
+// the items use.
 Deck workspaceDeck(const store::Workspace &workspace);
 
 } // namespace headroom::ui
