@@ -190,7 +190,9 @@ private:
         if (!m_record.isBlank() && ++m_nonBlankRecords > m_limits.maxRows + 1)
             failTooManyRows(m_source, m_record.line, m_limits);
         m_sink(m_record);
+        const qsizetype fields = m_record.fields.size();
         m_record = CsvRecord();
+        m_record.fields.reserve(fields); // the next record most likely has as many
         ++m_line;
         m_record.line = m_line;
     }

@@ -93,6 +93,9 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
     options.threshold = settings.threshold;
     options.trailingHours = settings.trailingHours;
     const engine::CommitmentReport report = engine::analyseCommitments(actuals, options);
+    engine::RenewalOptions renewal;
+    renewal.historyHours = int(std::max<int64_t>(2, std::min<int64_t>(settings.trailingHours, 1'000'000)));
+    const std::vector<engine::CommitmentRecommendation> next = engine::recommendCommitments(actuals, renewal);
     for (const engine::CommitmentUsage &usage : report.commitments) {
         if (usage.currency != result.currency)
             continue;
@@ -102,6 +105,9 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
         for (size_t i = 1; i < actuals.commitments.size(); ++i)
             if (actuals.commitments[i].id == usage.id)
                 track.termEnd = std::max(track.termEnd, actuals.termEnds.at(i));
+        for (const engine::CommitmentRecommendation &rec : next)
+            if (rec.id == usage.id && rec.currency == usage.currency)
+                track.next = rec;
         result.commitments.push_back(std::move(track));
     }
     for (const engine::Money &m : report.onDemandOverflow)
@@ -135,7 +141,8 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
     } else {
         engine::AnomalyOptions anomalyOptions;
         anomalyOptions.period = settings.anomalyPeriod;
-        result.anomalies = engine::detectAnomalies(series, anomalyOptions);
+        result.actualsAnomalies = engine::detectActualsAnomalies(actuals, result.currency, anomalyOptions);
+        result.anomalies = result.actualsAnomalies->spendReport;
     }
 
     if (!plan) {
