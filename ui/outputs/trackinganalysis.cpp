@@ -74,8 +74,17 @@ int TrackingResult::underUsedCount() const
                              [](const CommitmentTrack &c) { return c.usage.underUsed; }));
 }
 
+std::vector<engine::CommitmentRecommendation> nextTerms(const engine::ActualsSummary &actuals,
+                                                        const TrackingSettings &settings)
+{
+    engine::RenewalOptions renewal;
+    renewal.historyHours = int(std::max<int64_t>(2, std::min<int64_t>(settings.trailingHours, 1'000'000)));
+    return engine::recommendCommitments(actuals, renewal);
+}
+
 TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const TrackingSettings &settings,
-                               const std::optional<PlanInput> &plan)
+                               const std::optional<PlanInput> &plan,
+                               const std::vector<engine::CommitmentRecommendation> *given)
 {
     TrackingResult result;
     result.settings = settings;
@@ -93,9 +102,7 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
     options.threshold = settings.threshold;
     options.trailingHours = settings.trailingHours;
     const engine::CommitmentReport report = engine::analyseCommitments(actuals, options);
-    engine::RenewalOptions renewal;
-    renewal.historyHours = int(std::max<int64_t>(2, std::min<int64_t>(settings.trailingHours, 1'000'000)));
-    const std::vector<engine::CommitmentRecommendation> next = engine::recommendCommitments(actuals, renewal);
+    const std::vector<engine::CommitmentRecommendation> next = given ? *given : nextTerms(actuals, settings);
     for (const engine::CommitmentUsage &usage : report.commitments) {
         if (usage.currency != result.currency)
             continue;

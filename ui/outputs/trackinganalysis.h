@@ -75,7 +75,14 @@ struct TrackingResult {
 // Throws engine::InputError for settings out of range (threshold, trailing hours) or a
 // currency the actuals do not hold.
 TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const TrackingSettings &settings,
-                               const std::optional<PlanInput> &plan = std::nullopt);
+                               const std::optional<PlanInput> &plan = std::nullopt,
+                               const std::vector<engine::CommitmentRecommendation> *next = nullptr);
+
+// The next-term recommendations analyseTracking shows: they depend on the actuals and the
+// trailing window only, so a page keeps them while other settings change and passes them back
+// as `next`.
+std::vector<engine::CommitmentRecommendation> nextTerms(const engine::ActualsSummary &actuals,
+                                                        const TrackingSettings &settings);
 
 // "2026-01-01" for an epoch second or a day number.
 QString utcDate(int64_t epochSeconds);

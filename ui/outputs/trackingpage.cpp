@@ -445,6 +445,7 @@ void TrackingPage::refreshScenarios()
 void TrackingPage::loadImport()
 {
     m_actuals.reset();
+    m_nextTerms.reset();
     m_result.reset();
     m_importId = m_imports->currentIndex() >= 0 ? m_imports->currentData().toLongLong() : 0;
     if (m_importId != 0) {
@@ -504,7 +505,12 @@ void TrackingPage::recompute()
         }
     }
     try {
-        m_result = analyseTracking(*m_actuals, settings, plan);
+        // The next terms depend on the import and the trailing window only.
+        if (!m_nextTerms || m_nextTermsKey != std::make_pair(m_importId, settings.trailingHours)) {
+            m_nextTerms = nextTerms(*m_actuals, settings);
+            m_nextTermsKey = {m_importId, settings.trailingHours};
+        }
+        m_result = analyseTracking(*m_actuals, settings, plan, &*m_nextTerms);
         if (!planError.isEmpty())
             m_result->planNote = planError;
     } catch (const engine::InputError &e) {
