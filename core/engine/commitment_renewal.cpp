@@ -17,6 +17,7 @@ namespace {
 constexpr int64_t kHour = 3600;
 constexpr int64_t kDay = 86400;
 constexpr int64_t kUnitsPerCommitment = 1000;   // the optimizer's unit: 0.1 % of the commitment
+constexpr int kWeekHours = 168;                 // less measured demand than this gets a caution
 
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -257,6 +258,10 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
             why += "saving " + amount(rec.savingPerTerm.amount, rec.currency) + " per term";
         why += " (" + amount(rec.recommendedTermCost.amount, rec.currency) + " against "
             + amount(rec.currentTermCost.amount, rec.currency) + ").";
+        if (n < kWeekHours)
+            why += " Only " + std::to_string(n) + " h of measured demand: a forecast over a whole term from less than "
+                   "a week is wide (its paths wander far from what was measured), so read these figures as a first "
+                   "indication and re-run with more history before renewing.";
         if (rec.daysToRenewal)
             why += *rec.daysToRenewal >= 0 ? " Renewal in " + std::to_string(*rec.daysToRenewal) + " days."
                                            : " The term ended " + std::to_string(-*rec.daysToRenewal) + " days ago.";

@@ -42,7 +42,7 @@ struct CommitmentRecommendation {
     std::string name;
     std::string currency;
     bool available = false;         // false: no recommendation, `reasoning` says why
-    std::string reasoning;          // the why, in words, with the figures
+    std::string reasoning;          // the why, in words, with the figures (and a caution under a week of history)
     int64_t termEnd = 0;            // epoch seconds; 0 when the file does not say
     std::optional<int64_t> daysToRenewal; // whole days from asOf to termEnd (negative: expired)
     double onDemandRatio = 0.0;     // on-demand ÷ committed price used

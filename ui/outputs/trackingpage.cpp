@@ -624,8 +624,8 @@ void TrackingPage::fillCommitments()
         m_commitments->setItem(row, 7, cell(qs(u.currency)));
         m_commitments->setItem(row, 8, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
                                                         : tr("no")));
-        fillNextTerm(m_commitments, row, 9, track);
         m_commitments->setItem(row, 13, cell(qs(u.id)));
+        fillNextTerm(m_commitments, row, 9, track);
     }
     // The id (often a long ARN) last, so the figures stay in view.
     m_commitments->horizontalHeader()->setSectionResizeMode(13, QHeaderView::Interactive);
