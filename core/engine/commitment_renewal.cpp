@@ -258,6 +258,11 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
             why += "saving " + amount(rec.savingPerTerm.amount, rec.currency) + " per term";
         why += " (" + amount(rec.recommendedTermCost.amount, rec.currency) + " against "
             + amount(rec.currentTermCost.amount, rec.currency) + ").";
+        // The same optimizer on the measured hours alone, for comparison: the simulated paths of a
+        // whole term spread wide (the level wanders), which pushes the forecast optimum down.
+        const int64_t lookback = handOff.lookbackOptimum.reserved;
+        why += " On the measured hours alone the optimizer would commit " + amount(unit * lookback, rec.currency)
+            + "/h.";
         if (n < kWeekHours)
             why += " Only " + std::to_string(n) + " h of measured demand: a forecast over a whole term from less than "
                    "a week is wide (its paths wander far from what was measured), so read these figures as a first "

@@ -279,9 +279,11 @@ TEST_CASE("headroom report --tracking writes the tracking deck from the stored a
                                  "$280.00", "86.7 %", "H100 reservation", "2026-01-01 to 2026-01-21 (21 days)"})
         CHECK(text.contains(QString::fromUtf8(expected)));
     CHECK(text.contains("Anomaly detection needs at least 15 days") == false);
-    // The next term: $100 a day is $4.17/h (4.166666667); the commitment is used at $2.50/h
-    // (60 ÷ 24) over its last week, which the forecast follows, so the optimizer lowers it.
-    for (const char *expected : {"Next term", "$4.17/h → $", "lowers it to", "per term", "H100 reservation:"})
+    // The next term: $100 a day is $4.17/h (4.166666667); used at $2.50/h (60 ÷ 24) over its last
+    // week. The year-long simulated paths spread so wide that the forecast optimum commits
+    // nothing; the deck says so and gives the optimum on the measured hours beside it.
+    for (const char *expected : {"Next term", "$4.17/h → $0.00/h", "let it expire", "per term", "H100 reservation:",
+                                 "On the measured hours alone"})
         CHECK(text.contains(QString::fromUtf8(expected)));
 
     // Since 2026-01-15: 7 days, fleet Σ (500.25 + 7d) over d = 14..20 = 7 × 500.25 + 7 × 119 = 4,334.75;
