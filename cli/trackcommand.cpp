@@ -4,7 +4,9 @@
 #include "format.h"
 #include "scenariocommand.h"
 
+#include "engine/actuals_anomalies.h"
 #include "engine/calendar.h"
+#include "engine/commitment_renewal.h"
 #include "engine/scenario.h"
 #include "engine/tracking.h"
 #include "store/focuscsv.h"
@@ -16,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <cstdio>
 #include <set>
 
 namespace headroom::cli {
@@ -25,9 +28,12 @@ namespace {
 using engine::Decimal;
 
 const char kUsage[] = R"(usage: headroom track commitments [--focus FILE.csv] [--threshold F]
-                              [--trailing-hours H] [--currency C] [--json]
+                              [--trailing-hours H] [--currency C] [--term-hours H]
+                              [--on-demand-ratio R] [--json]
        headroom track import --focus FILE.csv [--json]
        headroom track anomalies --series FILE.csv [--period N] [--history N] [--json]
+       headroom track anomalies [--focus FILE.csv] [--currency C] [--period N] [--history N]
+                              [--json]
        headroom track plan --scenario NAME [--focus FILE.csv] [--drift-periods K]
                               [--history D] [--currency C] [--json]
 
@@ -49,10 +55,24 @@ track commitments
   --threshold F        under-used below this trailing utilization, (0, 1]; default 0.8
   --trailing-hours H   the trailing window, hours back from the last charged hour; default 720
   --currency C         the currency to report when the file holds several (never summed)
+  Next term: the measured hourly demand each commitment served (its Used cost plus its
+  on-demand overflow brought to the committed price by ListCost / EffectiveCost of its Used
+  rows), over the trailing window, is forecast with Holt-Winters (daily season from 48 h) over
+  the next term and handed to the reservation optimizer, in money per hour at the committed
+  price: the recommended size, its expected utilization and the expected saving per term
+  against keeping the current size (see core/engine/commitment_renewal.h).
+  --term-hours H       the next term in hours; default 8760
+  --on-demand-ratio R  on-demand / committed price when the Used rows state no ListCost
   --json               {"commitments": [{"id", "name", "hours_used", "hours_unused",
                        "utilization", "unused_cost", "currency", "used_cost",
-                       "trailing_utilization", "under_used"}], "on_demand_overflow_cost",
-                       "currency", "threshold", "warnings"}
+                       "trailing_utilization", "under_used", "term_end", "days_to_renewal",
+                       "recommendation": {"available", "reasoning", "current_per_hour",
+                       "recommended_per_hour", "expected_utilization",
+                       "current_expected_utilization", "current_term_cost",
+                       "recommended_term_cost", "saving_per_term", "on_demand_ratio",
+                       "term_hours", "history_hours", "measured_mean_per_hour",
+                       "measured_peak_per_hour"}}], "on_demand_overflow_cost", "currency",
+                       "threshold", "warnings"}
 
 track import
   Reads the export and keeps its summary in the workspace (--workspace): per commitment-hour
@@ -75,6 +95,15 @@ track anomalies
   --history N          samples the model is fitted on; default max(2 × period, a quarter)
   --json               {"history", "residual_sd", "half_width", "anomalies": [{"kind",
                        "index", "end_index", "value", "expected", "lower", "upper", "size"}]}
+  Without --series: the actuals (--focus, else the workspace's newest import), per UTC day:
+  spend (Σ EffectiveCost in the currency) and usage hours (Σ ConsumedQuantity of Usage rows
+  whose ConsumedUnit is in hours: GPU-hours when the SKUs are billed per GPU). Each series is
+  searched as above (default --period 7, weekly); each anomaly is sized in money and in usage
+  hours per day, the other series against its own forecast on the same days.
+  --json               {"currency", "first_date", "days", "anomalies": [{"series"
+                       ("spend"|"usage"), "kind", "date", "end_date", "spend",
+                       "expected_spend", "money_size", "usage_hours",
+                       "expected_usage_hours", "usage_hours_size"}]}
 
 track plan
   A workspace scenario's planned cost per day against the daily effective cost of the
@@ -98,11 +127,22 @@ const std::vector<OptionSpec> kOptions = {
     {QStringLiteral("focus")},          {QStringLiteral("threshold")}, {QStringLiteral("trailing-hours")},
     {QStringLiteral("currency")},       {QStringLiteral("series")},    {QStringLiteral("period")},
     {QStringLiteral("history")},        {QStringLiteral("scenario")},  {QStringLiteral("drift-periods")},
+    {QStringLiteral("term-hours")},     {QStringLiteral("on-demand-ratio")},
     {QStringLiteral("json"), false},
 };
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 QString cents(Decimal amount) { return qs(amount.toString(2)); }
+
+// Epoch seconds as ISO 8601 UTC: "2027-01-01T00:00:00Z".
+std::string isoTime(int64_t seconds)
+{
+    const int64_t days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+    const int64_t rest = seconds - days * 86400;
+    char clock[16];
+    std::snprintf(clock, sizeof clock, "T%02d:%02d:%02dZ", int(rest / 3600), int(rest / 60 % 60), int(rest % 60));
+    return engine::isoDate(engine::dateFromDays(days)) + clock;
+}
 
 QString required(const Args &args, const QString &name, const QString &action)
 {
@@ -172,6 +212,19 @@ int runCommitments(const Args &args, Context &context)
     if (const auto hours = args.integer(QStringLiteral("trailing-hours"), 1, 20 * 8784))
         options.trailingHours = *hours;
     const engine::CommitmentReport report = engine::analyseCommitments(actuals, options);
+    engine::RenewalOptions renewal;
+    renewal.historyHours = int(std::max<int64_t>(2, options.trailingHours));
+    if (const auto hours = args.integer(QStringLiteral("term-hours"), 1, engine::kMaxTermHours))
+        renewal.termHours = int(*hours);
+    if (const auto ratio = args.number(QStringLiteral("on-demand-ratio")))
+        renewal.onDemandRatio = *ratio;
+    const std::vector<engine::CommitmentRecommendation> next = engine::recommendCommitments(actuals, renewal);
+    const auto recommendationOf = [&](const engine::CommitmentUsage &c) -> const engine::CommitmentRecommendation * {
+        for (const auto &r : next)
+            if (r.id == c.id && r.currency == c.currency)
+                return &r;
+        return nullptr;
+    };
 
     std::set<std::string> present;
     for (const auto &c : report.commitments)
@@ -201,6 +254,29 @@ int runCommitments(const Args &args, Context &context)
                 {QStringLiteral("trailing_utilization"), c.trailingUtilization},
                 {QStringLiteral("under_used"), c.underUsed},
             });
+            QJsonObject entry = list.last().toObject();
+            if (const engine::CommitmentRecommendation *r = recommendationOf(c)) {
+                entry.insert(QStringLiteral("term_end"), r->termEnd > 0 ? QJsonValue(qs(isoTime(r->termEnd))) : QJsonValue());
+                entry.insert(QStringLiteral("days_to_renewal"),
+                             r->daysToRenewal ? QJsonValue(qint64(*r->daysToRenewal)) : QJsonValue());
+                QJsonObject o{{QStringLiteral("available"), r->available}, {QStringLiteral("reasoning"), qs(r->reasoning)}};
+                if (r->available) {
+                    o.insert(QStringLiteral("current_per_hour"), cents(r->currentPerHour));
+                    o.insert(QStringLiteral("recommended_per_hour"), cents(r->recommendedPerHour));
+                    o.insert(QStringLiteral("expected_utilization"), r->recommendedUtilization);
+                    o.insert(QStringLiteral("current_expected_utilization"), r->currentUtilization);
+                    o.insert(QStringLiteral("current_term_cost"), cents(r->currentTermCost.amount));
+                    o.insert(QStringLiteral("recommended_term_cost"), cents(r->recommendedTermCost.amount));
+                    o.insert(QStringLiteral("saving_per_term"), cents(r->savingPerTerm.amount));
+                    o.insert(QStringLiteral("on_demand_ratio"), r->onDemandRatio);
+                    o.insert(QStringLiteral("term_hours"), renewal.termHours);
+                    o.insert(QStringLiteral("history_hours"), r->historyHours);
+                    o.insert(QStringLiteral("measured_mean_per_hour"), cents(r->measuredMeanPerHour));
+                    o.insert(QStringLiteral("measured_peak_per_hour"), cents(r->measuredPeakPerHour));
+                }
+                entry.insert(QStringLiteral("recommendation"), o);
+            }
+            list.replace(list.size() - 1, entry);
         }
         QJsonArray warnings;
         for (const auto &w : fileWarnings)
@@ -238,6 +314,22 @@ int runCommitments(const Args &args, Context &context)
     out << "\nOn-demand overflow: " << qs(engine::Money{overflow, currency}.display())
         << "\nUtilization = Used EffectiveCost / (Used + Unused EffectiveCost); trailing window "
         << options.trailingHours << " h.\n";
+    bool heading = false;
+    for (const auto &c : report.commitments) {
+        const engine::CommitmentRecommendation *r = c.currency == currency ? recommendationOf(c) : nullptr;
+        if (!r)
+            continue;
+        if (!heading)
+            out << "\nNext term (" << renewal.termHours << " h):\n";
+        heading = true;
+        out << "  " << (c.name.empty() ? qs(c.id) : qs(c.name)) << (c.underUsed ? " [under-used]" : "") << ": ";
+        if (r->available)
+            out << qs(engine::Money{r->currentPerHour, currency}.display()) << "/h now, recommended "
+                << qs(engine::Money{r->recommendedPerHour, currency}.display()) << "/h, expected utilization "
+                << formatDecimal(100.0 * r->recommendedUtilization, 1, true) << "%, saving "
+                << qs(r->savingPerTerm.display()) << " per term. ";
+        out << qs(r->reasoning) << '\n';
+    }
     return 0;
 }
 
@@ -254,8 +346,84 @@ QString kindName(engine::AnomalyKind kind)
     return {};
 }
 
+QString seriesName(engine::AnomalySeries series)
+{
+    return series == engine::AnomalySeries::Spend ? QStringLiteral("spend") : QStringLiteral("usage");
+}
+
+// Anomalies over the actuals: daily spend and usage hours, each anomaly sized in both.
+int runActualsAnomalies(const Args &args, Context &context)
+{
+    std::vector<std::string> fileWarnings;
+    const engine::ActualsSummary actuals = actualsFor(args, context, QStringLiteral("anomalies"), &fileWarnings);
+    engine::AnomalyOptions options;
+    options.period = 7;
+    if (const auto period = args.integer(QStringLiteral("period"), 0, 10000))
+        options.period = int(*period);
+    if (const auto history = args.integer(QStringLiteral("history"), 1, 10'000'000))
+        options.history = int(*history);
+    std::set<std::string> present;
+    for (const auto &d : actuals.days)
+        present.insert(actuals.currencies.at(d.currency));
+    const std::string currency = chooseCurrency(args, present, QStringLiteral("anomalies"));
+    if (currency.empty())
+        throw UsageError(QStringLiteral("track anomalies: the actuals hold no charge"));
+    const engine::ActualsAnomalyReport report = engine::detectActualsAnomalies(actuals, currency, options);
+    const auto date = [](int64_t day) { return qs(engine::isoDate(engine::dateFromDays(day))); };
+    if (args.has(QStringLiteral("json"))) {
+        QJsonArray list;
+        for (const auto &a : report.anomalies)
+            list.append(QJsonObject{{QStringLiteral("series"), seriesName(a.series)},
+                                    {QStringLiteral("kind"), kindName(a.kind)},
+                                    {QStringLiteral("date"), date(a.day)},
+                                    {QStringLiteral("end_date"), date(a.endDay)},
+                                    {QStringLiteral("spend"), cents(a.spend)},
+                                    {QStringLiteral("expected_spend"), cents(a.expectedSpend)},
+                                    {QStringLiteral("money_size"), cents(a.moneySize)},
+                                    {QStringLiteral("usage_hours"), a.usageHours},
+                                    {QStringLiteral("expected_usage_hours"), a.expectedUsageHours},
+                                    {QStringLiteral("usage_hours_size"), a.usageHoursSize}});
+        QJsonArray warnings;
+        for (const auto &w : fileWarnings)
+            warnings.append(qs(w));
+        context.out() << jsonText(QJsonObject{{QStringLiteral("currency"), qs(currency)},
+                                              {QStringLiteral("first_date"), date(report.firstDay)},
+                                              {QStringLiteral("days"), qint64(report.spend.size())},
+                                              {QStringLiteral("history"), report.spendReport.history},
+                                              {QStringLiteral("anomalies"), list},
+                                              {QStringLiteral("warnings"), warnings}});
+        return 0;
+    }
+    QTextStream &out = context.out();
+    out << "Daily spend in " << qs(currency) << " and usage hours from " << date(report.firstDay) << ", "
+        << report.spend.size() << " days; model fitted on the first " << report.spendReport.history << " days.\n";
+    if (report.anomalies.empty()) {
+        out << "No anomaly.\n";
+        return 0;
+    }
+    Table table({{QStringLiteral("Series")},
+                 {QStringLiteral("Kind")},
+                 {QStringLiteral("Day")},
+                 {QStringLiteral("Spend"), Table::Align::Right},
+                 {QStringLiteral("Expected"), Table::Align::Right},
+                 {QStringLiteral("Size (money/day)"), Table::Align::Right},
+                 {QStringLiteral("Size (hours/day)"), Table::Align::Right}});
+    for (const auto &a : report.anomalies)
+        table.addRow({seriesName(a.series), kindName(a.kind).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                      a.day == a.endDay ? date(a.day) : QStringLiteral("%1 (confirmed %2)").arg(date(a.day), date(a.endDay)),
+                      qs(engine::Money{a.spend, currency}.display()), qs(engine::Money{a.expectedSpend, currency}.display()),
+                      qs(engine::Money{a.moneySize, currency}.display()), formatDecimal(a.usageHoursSize, 1)});
+    table.write(out);
+    return 0;
+}
+
 int runAnomalies(const Args &args, Context &context)
 {
+    if (!args.has(QStringLiteral("series")))
+        return runActualsAnomalies(args, context);
+    if (args.has(QStringLiteral("focus")) || args.has(QStringLiteral("currency")))
+        throw UsageError(QStringLiteral("track anomalies: --series reads a plain series; --focus and --currency "
+                                        "apply to the actuals (leave out --series)"));
     const std::vector<double> series = store::readValueSeries(required(args, QStringLiteral("series"), QStringLiteral("anomalies")));
     engine::AnomalyOptions options;
     if (const auto period = args.integer(QStringLiteral("period"), 0, 10000))
@@ -429,9 +597,11 @@ int runTrack(const QStringList &argList, Context &context)
         throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan or import"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("commitments"))
-        rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"), QStringLiteral("currency")});
+        rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"),
+                                    QStringLiteral("currency"), QStringLiteral("term-hours"), QStringLiteral("on-demand-ratio")});
     else if (action == QLatin1String("anomalies"))
-        rejectOthers(args, action, {QStringLiteral("series"), QStringLiteral("period"), QStringLiteral("history")});
+        rejectOthers(args, action, {QStringLiteral("series"), QStringLiteral("period"), QStringLiteral("history"),
+                                    QStringLiteral("focus"), QStringLiteral("currency")});
     else if (action == QLatin1String("import"))
         rejectOthers(args, action, {QStringLiteral("focus")});
     else if (action == QLatin1String("plan"))

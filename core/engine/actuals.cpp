@@ -45,12 +45,23 @@ ActualsSummary summarizeActuals(const FocusCharges &charges)
     std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> scopes;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, int64_t, int64_t>, Decimal> onDemand;
     std::map<std::pair<uint32_t, int64_t>, DayCost> days;
+    std::map<std::pair<uint32_t, uint32_t>, CommitmentRate> rates;
+    std::vector<char> hourUnit(charges.names.size(), 0);
+    for (size_t i = 0; i < charges.names.size(); ++i)
+        hourUnit[i] = isHourUnit(charges.names[i]);
     int64_t hoursHeld = 0;
     for (const FocusCharge &row : charges.rows) {
         DayCost &day = days[{row.currency, floorDiv(row.periodStart, kDay)}];
         day.effectiveCost += row.effectiveCost;
         day.billedCost += row.billedCost;
         ++day.rows;
+        if (row.category == ChargeCategory::Usage && row.consumedUnit < hourUnit.size() && hourUnit[row.consumedUnit])
+            day.consumedHours += row.consumedQuantity;
+        if (row.status == CommitmentStatus::Used && row.commitment != 0 && !row.listCost.isZero()) {
+            CommitmentRate &rate = rates[{row.commitment, row.currency}];
+            rate.usedEffectiveCost += row.effectiveCost;
+            rate.usedListCost += row.listCost;
+        }
         const auto [first, last] = hoursOf(row);
         if (row.category == ChargeCategory::Purchase && row.commitment != 0
             && row.periodEnd - row.periodStart > 31 * kDay)
@@ -100,7 +111,30 @@ ActualsSummary summarizeActuals(const FocusCharges &charges)
         day.day = key.second;
         summary.days.push_back(day);
     }
+    for (auto &[key, rate] : rates) {
+        rate.commitment = key.first;
+        rate.currency = key.second;
+        summary.rates.push_back(rate);
+    }
     return summary;
+}
+
+bool isHourUnit(const std::string &unit)
+{
+    std::string lower;
+    for (char c : unit)
+        lower += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    while (!lower.empty() && lower.back() == ' ')
+        lower.pop_back();
+    if (lower == "h" || lower == "hr" || lower == "hrs" || lower == "hour" || lower == "hours")
+        return true;
+    // "<what> hours" or "<what>-hours" for something counted whole: not GB-hours and the like.
+    for (const char *what : {"gpu", "gpus", "instance", "node", "vm", "machine", "accelerator", "compute"})
+        for (const char *separator : {" ", "-"})
+            for (const char *hours : {"hour", "hours", "hrs"})
+                if (lower == std::string(what) + separator + hours)
+                    return true;
+    return false;
 }
 
 ActualsSummary actualsSince(const ActualsSummary &actuals, int64_t fromSeconds)
@@ -152,6 +186,13 @@ void validate(const ActualsSummary &actuals)
     for (const OnDemandCost &o : actuals.onDemand)
         if (o.currency >= currencies || o.lastHour <= o.firstHour)
             broken("an on-demand cost names an unknown currency or an empty period");
+    for (size_t i = 0; i < actuals.rates.size(); ++i) {
+        const CommitmentRate &r = actuals.rates[i];
+        if (r.commitment == 0 || r.commitment >= commitments || r.currency >= currencies)
+            broken("a commitment rate names an unknown commitment or currency");
+        if (i > 0 && std::tie(actuals.rates[i - 1].commitment, actuals.rates[i - 1].currency) >= std::tie(r.commitment, r.currency))
+            broken("commitment rates are not in order or repeat a key");
+    }
     for (size_t i = 0; i < actuals.days.size(); ++i) {
         const DayCost &d = actuals.days[i];
         if (d.currency >= currencies || d.rows < 0)

@@ -52,6 +52,19 @@ struct DayCost {
     Decimal effectiveCost;
     Decimal billedCost;
     int64_t rows = 0;
+    // Σ ConsumedQuantity of the Usage rows whose ConsumedUnit is a unit of hours ("Hours",
+    // "Hrs", "GPU-Hours", …): resource-hours, GPU-hours when the SKU is billed per GPU.
+    Decimal consumedHours;
+};
+
+// The price a commitment saves against, from its Used rows that state a ListCost: Σ
+// EffectiveCost and Σ ListCost of those rows, in one currency. ListCost ÷ EffectiveCost is
+// the on-demand price of the usage the commitment covered over its committed price.
+struct CommitmentRate {
+    uint32_t commitment = 0;
+    uint32_t currency = 0;
+    Decimal usedEffectiveCost;
+    Decimal usedListCost;
 };
 
 struct ActualsSummary {
@@ -64,12 +77,18 @@ struct ActualsSummary {
     std::vector<CommitmentScope> scopes;              // by commitment, currency, service, region
     std::vector<OnDemandCost> onDemand;               // by currency, service, region, hours
     std::vector<DayCost> days;                        // by currency, day
+    std::vector<CommitmentRate> rates;                // by commitment, currency
     int64_t rows = 0;                                 // charge rows aggregated
 };
 
 // Aggregates the rows. Throws InputError("rows") for a commitment charge covering more than
 // 31 days, or commitment charges covering more than 50 million commitment-hours in all.
 ActualsSummary summarizeActuals(const FocusCharges &charges);
+
+// Whether a FOCUS ConsumedUnit counts hours of a whole resource: "Hours", "Hour", "Hrs", "h",
+// and "GPU", "Instance", "Node", "VM", "Machine", "Accelerator" or "Compute" hours (with a space
+// or a hyphen), any letter case. "GB-Hours" and other quantity-hours are not.
+bool isHourUnit(const std::string &unit);
 
 // The same actuals keeping only charges that start at or after `fromSeconds` (epoch seconds,
 // rounded down to its hour and day): what a report "since DATE" reads.

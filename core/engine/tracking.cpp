@@ -231,6 +231,7 @@ AnomalyReport detectAnomalies(const std::vector<double> &series, const AnomalyOp
     int outsideSide = 0;
     const int sizingSamples = std::max(options.period, 12);
     std::vector<Anomaly> points;
+    report.expected.assign(size_t(n), std::nan(""));
     // Confirms a level shift from `start` (found at `confirmed`): its size is the mean
     // one-step residual over the shift's first max(period, 12) samples.
     const auto confirmShift = [&](int start, int confirmed) {
@@ -264,6 +265,7 @@ AnomalyReport detectAnomalies(const std::vector<double> &series, const AnomalyOp
         const double y = series[size_t(t)] - offset;
         const double expected = fitted[size_t(t)];
         const double residual = y - expected;
+        report.expected[size_t(t)] = expected + offset;
         bool changed = false;
         if (std::abs(residual) > report.halfWidth) {
             // Outside the band: a spike or dip, unless it is the kConsecutive-th in a row on the

@@ -113,6 +113,9 @@ struct AnomalyReport {
     double residualSd = 0.0;    // of the fit on the history, series unit
     double halfWidth = 0.0;     // of the P99.5 interval: 2.807 × residualSd
     std::vector<Anomaly> anomalies; // by index
+    // The one-step forecast of every sample after the history (the level shifts found so far
+    // included), series unit; NaN over the history.
+    std::vector<double> expected;
 };
 
 // Holt-Winters (no trend, additive season of `period`, statsmodels-style estimated start)

@@ -168,14 +168,27 @@ std::optional<engine::ActualsSummary> ActualsTables::summary(qint64 importId) co
     }
     {
         QSqlQuery query(db);
-        select(query, QStringLiteral("SELECT currency, day, effective_cost, billed_cost, row_count "
+        select(query, QStringLiteral("SELECT currency, day, effective_cost, billed_cost, row_count, consumed_hours "
                                      "FROM actuals_day WHERE import_id = ?"));
         while (query.next())
             summary.days.push_back({currencyOf(query.value(0)), query.value(1).toLongLong(),
                                     decimalOf(query.value(2), QStringLiteral("actuals_day")),
-                                    decimalOf(query.value(3), QStringLiteral("actuals_day")), query.value(4).toLongLong()});
+                                    decimalOf(query.value(3), QStringLiteral("actuals_day")), query.value(4).toLongLong(),
+                                    decimalOf(query.value(5), QStringLiteral("actuals_day"))});
         std::sort(summary.days.begin(), summary.days.end(), [](const engine::DayCost &a, const engine::DayCost &b) {
             return std::tie(a.currency, a.day) < std::tie(b.currency, b.day);
+        });
+    }
+    {
+        QSqlQuery query(db);
+        select(query, QStringLiteral("SELECT commitment_position, currency, used_effective_cost, used_list_cost "
+                                     "FROM actuals_commitment_rate WHERE import_id = ?"));
+        while (query.next())
+            summary.rates.push_back({uint32_t(query.value(0).toLongLong()), currencyOf(query.value(1)),
+                                     decimalOf(query.value(2), QStringLiteral("actuals_commitment_rate")),
+                                     decimalOf(query.value(3), QStringLiteral("actuals_commitment_rate"))});
+        std::sort(summary.rates.begin(), summary.rates.end(), [](const engine::CommitmentRate &a, const engine::CommitmentRate &b) {
+            return std::tie(a.commitment, a.currency) < std::tie(b.commitment, b.currency);
         });
     }
     try {
@@ -282,7 +295,7 @@ qint64 ActualsTables::replaceImport(const QString &fileName, const QString &impo
     {
         QSqlQuery query(db);
         query.prepare(QStringLiteral("INSERT INTO actuals_day (import_id, currency, day, effective_cost, billed_cost, "
-                                     "row_count) VALUES (?, ?, ?, ?, ?, ?)"));
+                                     "row_count, consumed_hours) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         for (const engine::DayCost &d : summary.days) {
             query.bindValue(0, id);
             query.bindValue(1, currencies.at(d.currency));
@@ -290,6 +303,20 @@ qint64 ActualsTables::replaceImport(const QString &fileName, const QString &impo
             query.bindValue(3, money(d.effectiveCost));
             query.bindValue(4, money(d.billedCost));
             query.bindValue(5, qlonglong(d.rows));
+            query.bindValue(6, money(d.consumedHours));
+            execPrepared(query, m_path, what);
+        }
+    }
+    {
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("INSERT INTO actuals_commitment_rate (import_id, commitment_position, currency, "
+                                     "used_effective_cost, used_list_cost) VALUES (?, ?, ?, ?, ?)"));
+        for (const engine::CommitmentRate &r : summary.rates) {
+            query.bindValue(0, id);
+            query.bindValue(1, qlonglong(r.commitment));
+            query.bindValue(2, currencies.at(r.currency));
+            query.bindValue(3, money(r.usedEffectiveCost));
+            query.bindValue(4, money(r.usedListCost));
             execPrepared(query, m_path, what);
         }
     }

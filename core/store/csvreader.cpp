@@ -4,6 +4,8 @@
 #include "storeerror.h"
 
 #include <QIODevice>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 
 namespace headroom::store {
@@ -156,7 +158,10 @@ private:
             m_pos += room;
             append(m_text.at(m_pos)); // throws: the field is full
         }
-        m_field += m_text.mid(m_pos, end - m_pos);
+        if (m_field.isEmpty())
+            m_field = m_text.mid(m_pos, end - m_pos).toString();  // one allocation of the exact size
+        else
+            m_field += m_text.mid(m_pos, end - m_pos);
         m_pos = end - 1;
     }
 
@@ -190,7 +195,9 @@ private:
         if (!m_record.isBlank() && ++m_nonBlankRecords > m_limits.maxRows + 1)
             failTooManyRows(m_source, m_record.line, m_limits);
         m_sink(m_record);
+        const qsizetype fields = m_record.fields.size();
         m_record = CsvRecord();
+        m_record.fields.reserve(fields); // the next record most likely has as many
         ++m_line;
         m_record.line = m_line;
     }
@@ -215,6 +222,15 @@ qsizetype validUtf8Prefix(const char *bytes, qsizetype size)
     const auto *p = reinterpret_cast<const unsigned char *>(bytes);
     qsizetype i = 0;
     while (i < size) {
+        // Eight ASCII bytes at a time: the common case of a billing export.
+        if (i + 8 <= size) {
+            uint64_t word;
+            std::memcpy(&word, p + i, 8);
+            if ((word & 0x8080808080808080ULL) == 0) {
+                i += 8;
+                continue;
+            }
+        }
         const unsigned char b = p[i];
         if (b < 0x80) {
             ++i;

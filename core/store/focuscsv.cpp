@@ -185,6 +185,19 @@ private:
         }
     }
 
+    // Interns with a one-entry memory per column: most columns repeat the row before.
+    uint32_t intern(const QString &text, Column column)
+    {
+        InternCache &cache = m_internCache[column];
+        if (cache.valid && text == cache.text)
+            return cache.index;
+        const uint32_t index = intern(text);
+        cache.text = text;
+        cache.index = index;
+        cache.valid = true;
+        return index;
+    }
+
     uint32_t intern(const QString &text)
     {
         if (text.isEmpty())
@@ -220,6 +233,22 @@ private:
     int64_t time(const CsvRecord &row, Column column)
     {
         const QString text = value(row, column);
+        // Hourly exports repeat each period on every resource's row: the last text read in a
+        // column is remembered with its value, unless reading it gave a warning (which every
+        // row that has it must give).
+        TimeCache &cache = column == ChargePeriodStart ? m_startCache : m_endCache;
+        if (!text.isEmpty() && cache.valid && text == cache.text)
+            return cache.seconds;
+        const int warningsBefore = m_shownWarnings + m_hiddenWarnings;
+        const int64_t seconds = parseTime(row, column, text);
+        cache.text = text;
+        cache.seconds = seconds;
+        cache.valid = m_shownWarnings + m_hiddenWarnings == warningsBefore;
+        return seconds;
+    }
+
+    int64_t parseTime(const CsvRecord &row, Column column, const QString &text)
+    {
         if (text.isEmpty())
             failValue(row, column, QStringLiteral("empty; every charge needs its period in ISO 8601 UTC, "
                                                   "e.g. 2026-01-01T00:00:00Z"));
@@ -299,15 +328,26 @@ private:
                                            .arg(QLatin1String(kColumnNames[column])));
             return std::nullopt;
         }
-        QByteArray ascii = text.toLatin1();
-        const qsizetype dot = ascii.indexOf('.');
-        if (dot >= 0) {
-            qsizetype end = ascii.size();
-            while (end > dot + 1 + Decimal::kScale && ascii.at(end - 1) == '0')
-                --end;
-            ascii.truncate(end);
+        // Plain decimals are short ASCII: read into a stack buffer (anything else, or longer
+        // than the buffer, is not a plain decimal Decimal::parse accepts anyway).
+        char ascii[64];
+        qsizetype size = 0;
+        bool plain = text.size() <= qsizetype(sizeof ascii);
+        qsizetype dot = -1;
+        for (qsizetype i = 0; plain && i < text.size(); ++i) {
+            const char16_t c = text.at(i).unicode();
+            if (c >= 0x80) {
+                plain = false;
+                break;
+            }
+            if (c == u'.' && dot < 0)
+                dot = i;
+            ascii[size++] = char(c);
         }
-        const auto parsed = Decimal::parse(std::string_view(ascii.constData(), size_t(ascii.size())));
+        if (plain && dot >= 0)
+            while (size > dot + 1 + Decimal::kScale && ascii[size - 1] == '0')
+                --size;
+        const auto parsed = plain ? Decimal::parse(std::string_view(ascii, size_t(size))) : std::nullopt;
         if (!parsed)
             failValue(row, column, QStringLiteral("\"%1\" is not a plain decimal amount (e.g. 24.20 or -3.5, "
                                                   "at most 9 decimal places, no exponent)")
@@ -377,12 +417,13 @@ private:
         else
             failValue(row, CommitmentDiscountStatus,
                       QStringLiteral("\"%1\" is not Used or Unused").arg(shownValue(status)));
-        charge.resource = intern(value(row, ResourceId));
-        charge.sku = intern(value(row, SkuId));
-        charge.region = intern(value(row, RegionId));
+        charge.resource = intern(value(row, ResourceId), ResourceId);
+        charge.sku = intern(value(row, SkuId), SkuId);
+        charge.region = intern(value(row, RegionId), RegionId);
         const QString service = value(row, ServiceName);
-        charge.service = intern(service.isEmpty() ? value(row, ServiceCategory) : service);
-        charge.consumedUnit = intern(value(row, ConsumedUnit));
+        charge.service = service.isEmpty() ? intern(value(row, ServiceCategory), ServiceCategory)
+                                           : intern(service, ServiceName);
+        charge.consumedUnit = intern(value(row, ConsumedUnit), ConsumedUnit);
         const QString commitmentId = value(row, CommitmentDiscountId);
         if (!commitmentId.isEmpty()) {
             charge.commitment = commitment(row, commitmentId);
@@ -407,12 +448,14 @@ private:
         }
         engine::FocusCommitment &c = m_result.commitments[index];
         // Filled from the first row that states them (usage rows may leave them out).
-        if (c.name.empty())
-            c.name = value(row, CommitmentDiscountName).toStdString();
-        if (c.category.empty())
-            c.category = value(row, CommitmentDiscountCategory).toStdString();
-        if (c.type.empty())
-            c.type = value(row, CommitmentDiscountType).toStdString();
+        const auto fill = [&](std::string &target, Column column) {
+            if (target.empty())
+                if (const QString text = value(row, column); !text.isEmpty())
+                    target = text.toStdString();
+        };
+        fill(c.name, CommitmentDiscountName);
+        fill(c.category, CommitmentDiscountCategory);
+        fill(c.type, CommitmentDiscountType);
         return index;
     }
 
@@ -494,8 +537,21 @@ private:
         }
     }
 
+    struct TimeCache {
+        QString text;
+        int64_t seconds = 0;
+        bool valid = false;
+    };
+    struct InternCache {
+        QString text;
+        uint32_t index = 0;
+        bool valid = false;
+    };
+
     QString m_source;
     FocusOptions m_options;
+    TimeCache m_startCache, m_endCache;
+    std::array<InternCache, kColumnCount> m_internCache{};
     FocusCharges m_result;
     std::array<int, kColumnCount> m_columns{};
     qsizetype m_fieldCount = 0;

@@ -338,6 +338,37 @@ void createActualsTables(const QSqlDatabase &db, const QString &path)
                       path, QStringLiteral("cannot create the actuals tables"));
 }
 
+// Schema 8 is reserved for another part of the workspace; it changes nothing here.
+void reservedStep8(const QSqlDatabase &, const QString &)
+{
+}
+
+// Schema 9: what the commitment recommendation and the usage anomalies read from an import —
+// per commitment and currency, Σ EffectiveCost and Σ ListCost of its Used rows that state a
+// ListCost (the on-demand ÷ committed price), and per currency and day the usage hours (Σ
+// ConsumedQuantity of Usage rows in a unit of hours). Imports made before keep '0' and no rate.
+void addActualsRatesAndUsageHours(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the actuals tables");
+    execStatement(db, QStringLiteral("ALTER TABLE actuals_day ADD COLUMN consumed_hours TEXT NOT NULL DEFAULT '0'"),
+                  path, what);
+    execStatement(db, QStringLiteral("CREATE TABLE actuals_commitment_rate ("
+                                     "import_id BIGINT NOT NULL, "
+                                     "commitment_position INTEGER NOT NULL, "
+                                     "currency TEXT NOT NULL, "
+                                     "used_effective_cost TEXT NOT NULL, "
+                                     "used_list_cost TEXT NOT NULL, "
+                                     "PRIMARY KEY (import_id, commitment_position, currency), "
+                                     "FOREIGN KEY (import_id, commitment_position) "
+                                     "REFERENCES actuals_commitment(import_id, position) ON DELETE CASCADE)"),
+                  path, what);
+    if (isServer(db))
+        execStatement(db, QStringLiteral("CREATE TRIGGER headroom_note_actuals_commitment_rate AFTER INSERT OR UPDATE "
+                                         "OR DELETE OR TRUNCATE ON actuals_commitment_rate FOR EACH STATEMENT "
+                                         "EXECUTE FUNCTION headroom_note_change()"),
+                      path, what);
+}
+
 struct MigrationStep {
     int version;  // the schema version this step produces
     void (*apply)(const QSqlDatabase &db, const QString &path);
@@ -352,6 +383,8 @@ const MigrationStep kSteps[] = {
     {5, &addWorkloadGoodputSource},
     {6, &addChangeTracking},
     {7, &createActualsTables},
+    {8, &reservedStep8},
+    {9, &addActualsRatesAndUsageHours},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

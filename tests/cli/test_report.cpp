@@ -241,21 +241,23 @@ TEST_CASE("headroom --demo report: the reserved core's exact rate and its 12 cal
 namespace {
 
 // 21 days of billing from 2026-01-01: a commitment "c1" used $100.00 a day for 14 days, then
-// $60.00 used and $40.00 unused; an on-demand fleet row of $(500 + 7d).25 on day d.
+// $60.00 used and $40.00 unused (ListCost of the used share 1.5 × its cost); an on-demand
+// fleet row of $(500 + 7d).25 on day d in another region.
 QByteArray trackingFocus()
 {
     QByteArray csv = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,PricingCategory,BilledCost,"
-                     "EffectiveCost,ResourceId,ServiceName,RegionId,CommitmentDiscountId,CommitmentDiscountName,"
+                     "EffectiveCost,ListCost,ResourceId,ServiceName,RegionId,CommitmentDiscountId,CommitmentDiscountName,"
                      "CommitmentDiscountStatus\n";
     for (int d = 0; d < 21; ++d) {
         const QString from = QStringLiteral("2026-01-%1T00:00:00Z").arg(d + 1, 2, 10, QLatin1Char('0'));
         const QString to = QStringLiteral("2026-01-%1T00:00:00Z").arg(d + 2, 2, 10, QLatin1Char('0'));
-        csv += QStringLiteral("USD,%1,%2,Usage,Standard,%3.25,%3.25,fleet,GPU,us-west-2,,,\n").arg(from, to).arg(500 + 7 * d).toUtf8();
-        csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,%3,node-1,GPU,us-east-1,c1,H100 reservation,Used\n")
-                   .arg(from, to, d < 14 ? QStringLiteral("100.00") : QStringLiteral("60.00"))
+        csv += QStringLiteral("USD,%1,%2,Usage,Standard,%3.25,%3.25,%3.25,fleet,GPU,us-west-2,,,\n").arg(from, to).arg(500 + 7 * d).toUtf8();
+        csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,%3,%4,node-1,GPU,us-east-1,c1,H100 reservation,Used\n")
+                   .arg(from, to, d < 14 ? QStringLiteral("100.00") : QStringLiteral("60.00"),
+                        d < 14 ? QStringLiteral("150.00") : QStringLiteral("90.00"))
                    .toUtf8();
         if (d >= 14)
-            csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,40.00,,GPU,us-east-1,c1,,Unused\n").arg(from, to).toUtf8();
+            csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,40.00,,,GPU,us-east-1,c1,,Unused\n").arg(from, to).toUtf8();
     }
     return csv;
 }
@@ -287,6 +289,12 @@ TEST_CASE("headroom report --tracking writes the tracking deck from the stored a
                                  "$280.00", "86.7 %", "H100 reservation", "2026-01-01 to 2026-01-21 (21 days)"})
         CHECK(text.contains(QString::fromUtf8(expected)));
     CHECK(text.contains("Anomaly detection needs at least 15 days") == false);
+    // The next term: $100 a day is $4.17/h (4.166666667); used at $2.50/h (60 ÷ 24) over its last
+    // week. The year-long simulated paths spread so wide that the forecast optimum commits
+    // nothing; the deck says so and gives the optimum on the measured hours beside it.
+    for (const char *expected : {"Next term", "$4.17/h → $0.00/h", "let it expire", "per term", "H100 reservation:",
+                                 "On the measured hours alone"})
+        CHECK(text.contains(QString::fromUtf8(expected)));
 
     // Since 2026-01-15: 7 days, fleet Σ (500.25 + 7d) over d = 14..20 = 7 × 500.25 + 7 × 119 = 4,334.75;
     // used 420.00, unused 280.00 → 60.0 %, total 5,034.75.

@@ -12,6 +12,8 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QDateTime>
+#include <QTimeZone>
 #include <cmath>
 
 using namespace headroom;
@@ -304,4 +306,115 @@ TEST_CASE("track commitments and plan without --focus read the newest import, to
     // The newest import is the 75 % example: 6 × $52.40 unused.
     RUN_HEADROOM(last, ws, {"track", "commitments", "--json"});
     CHECK(parseJsonObject(last.out).value("commitments").toArray()[0].toObject().value("unused_cost").toString() == "314.40");
+}
+
+TEST_CASE("track commitments: the next term from the measured demand, in the JSON and the table", "[track-cli]")
+{
+    CliFixture ws;
+    // aws_overflow_150pct: $24.20/h fully used for 24 h, then 12 h of on-demand usage at
+    // $36.30/h in the same service and region. ListCost ÷ EffectiveCost of the Used rows is
+    // 36.30 ÷ 24.20 = 1.5, so the overflow is 36.30 ÷ 1.5 = $24.20/h at the committed price:
+    // a flat $24.20/h for 36 h. The optimizer keeps $24.20/h, used 100 %; a year of it costs
+    // 24.20 × 8,760 = $211,992.00 and nothing is saved.
+    RUN_HEADROOM(over, ws, {"track", "commitments", "--focus", kFolder + "aws_overflow_150pct.csv", "--json"});
+    REQUIRE(over.exitCode == 0);
+    const QJsonObject o = parseJsonObject(over.out);
+    const QJsonObject c = o.value("commitments").toArray()[0].toObject();
+    for (const char *key : {"id", "name", "hours_used", "hours_unused", "utilization", "unused_cost", "currency"})
+        CHECK(c.contains(QLatin1String(key)));
+    CHECK(c.value("days_to_renewal").isNull());     // the purchase covers one month, not a term
+    const QJsonObject next = c.value("recommendation").toObject();
+    REQUIRE(next.value("available").toBool());
+    CHECK(next.value("on_demand_ratio").toDouble() == Approx(1.5));
+    CHECK(next.value("history_hours").toInt() == 36);
+    CHECK(next.value("measured_mean_per_hour").toString() == "24.20");
+    CHECK(next.value("current_per_hour").toString() == "24.20");
+    CHECK(next.value("recommended_per_hour").toString() == "24.20");
+    CHECK(next.value("expected_utilization").toDouble() == Approx(1.0).margin(1e-6));
+    CHECK(next.value("current_term_cost").toString() == "211992.00");
+    CHECK(next.value("recommended_term_cost").toString() == "211992.00");
+    CHECK(next.value("saving_per_term").toString() == "0.00");
+    CHECK(next.value("term_hours").toInt() == 8760);
+    CHECK(next.value("reasoning").toString().contains("keeps the commitment at 24.20 USD/h"));
+
+    // aws_underutilized_50pct: $79.11/h used for 12 h then idle for 12 h. The forecast follows
+    // the idle level, so the recommendation is smaller than now and saves money; the saving
+    // is the difference of the two term costs shown.
+    RUN_HEADROOM(low, ws, {"track", "commitments", "--focus", kFolder + "aws_underutilized_50pct.csv", "--json"});
+    REQUIRE(low.exitCode == 0);
+    const QJsonObject u = parseJsonObject(low.out).value("commitments").toArray()[0].toObject();
+    CHECK(u.value("under_used").toBool());
+    const QJsonObject cut = u.value("recommendation").toObject();
+    REQUIRE(cut.value("available").toBool());
+    CHECK(cut.value("current_per_hour").toString() == "79.11");
+    CHECK(cut.value("on_demand_ratio").toDouble() == Approx(118.67 / 79.11).epsilon(1e-6));
+    const double current = cut.value("current_term_cost").toString().toDouble();
+    const double recommended = cut.value("recommended_term_cost").toString().toDouble();
+    CHECK(cut.value("recommended_per_hour").toString().toDouble() < 79.11);
+    CHECK(cut.value("saving_per_term").toString().toDouble() == Approx(current - recommended).margin(0.005));
+    CHECK(cut.value("saving_per_term").toString().toDouble() > 0);
+    // The last 12 measured hours were idle, so the forecast level is 0 and the optimizer
+    // commits nothing; with 24 h of history the reasoning says to read it as a first indication.
+    CHECK(cut.value("recommended_per_hour").toString() == "0.00");
+    CHECK(cut.value("reasoning").toString().contains("let it expire"));
+    CHECK(cut.value("reasoning").toString().contains("Only 24 h of measured demand"));
+
+    // The table prints the next term after the commitments.
+    RUN_HEADROOM(table, ws, {"track", "commitments", "--focus", kFolder + "aws_overflow_150pct.csv"});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("Next term (8760 h):"));
+    CHECK(table.out.contains("recommended $24.20/h"));
+
+    // --on-demand-ratio overrides the ListCost: at 1.0 a commitment never pays, commit nothing.
+    RUN_HEADROOM(even, ws, {"track", "commitments", "--focus", kFolder + "aws_overflow_150pct.csv",
+                            "--on-demand-ratio", "1", "--json"});
+    REQUIRE(even.exitCode == 0);
+    const QJsonObject evenNext =
+        parseJsonObject(even.out).value("commitments").toArray()[0].toObject().value("recommendation").toObject();
+    CHECK(evenNext.value("recommended_per_hour").toString() == "0.00");
+}
+
+TEST_CASE("track anomalies over the actuals sizes each anomaly in money and usage hours", "[track-cli]")
+{
+    CliFixture ws;
+    // 42 days of one GPU fleet row a day: 96 GPU-hours at $2.50 ($240), weekends 80 ($200),
+    // give or take a fixed wobble of −2 … +2 hours ((3d mod 5) − 2); day 35 (2026-02-05) runs
+    // 40 GPU-hours more ($100 more): 96 − 2 + 40 = 134 hours, $335.00.
+    QByteArray csv = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost,"
+                     "ResourceId,ConsumedQuantity,ConsumedUnit\n";
+    const qint64 t0 = 1767225600;
+    for (int d = 0; d < 42; ++d) {
+        int hours = ((d + 3) % 7 >= 5 ? 80 : 96) + (d * 3) % 5 - 2;     // 2026-01-01 is a Thursday
+        if (d == 35)
+            hours += 40;
+        const QString from = QDateTime::fromSecsSinceEpoch(t0 + d * 86400, QTimeZone::utc()).toString(Qt::ISODate);
+        const QString to = QDateTime::fromSecsSinceEpoch(t0 + (d + 1) * 86400, QTimeZone::utc()).toString(Qt::ISODate);
+        const QString cost = QString::number(hours * 2.5, 'f', 2);
+        csv += QStringLiteral("USD,%1,%2,Usage,%3,%3,fleet,%4,GPU-Hours\n").arg(from, to, cost).arg(hours).toUtf8();
+    }
+    const QString path = ws.writeFile("daily-gpu.csv", csv);
+    RUN_HEADROOM(r, ws, {"track", "anomalies", "--focus", path, "--history", "28", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("currency").toString() == "USD");
+    CHECK(o.value("days").toInt() == 42);
+    const QJsonArray list = o.value("anomalies").toArray();
+    REQUIRE(list.size() == 2);      // the spike in spend and in usage hours
+    for (const QJsonValue &v : list) {
+        const QJsonObject a = v.toObject();
+        CHECK(a.value("kind").toString() == "spike");
+        CHECK(a.value("date").toString() == "2026-02-05");
+        CHECK(a.value("spend").toString() == "335.00");
+        CHECK(a.value("usage_hours").toDouble() == Approx(134.0));
+        // Against a forecast that knows the weekly shape but not the wobble: 40 h ± 3 h.
+        CHECK(a.value("money_size").toString().toDouble() == Approx(100.0).margin(7.5));
+        CHECK(a.value("usage_hours_size").toDouble() == Approx(40.0).margin(3.0));
+        CHECK(a.value("money_size").toString().toDouble() == Approx(2.5 * a.value("usage_hours_size").toDouble()).margin(0.01));
+    }
+    CHECK(list[0].toObject().value("series").toString() == "spend");
+    CHECK(list[1].toObject().value("series").toString() == "usage");
+
+    // --series and --focus do not mix.
+    RUN_HEADROOM(mixed, ws, {"track", "anomalies", "--series", path, "--focus", path});
+    CHECK(mixed.exitCode == 2);
 }

@@ -57,12 +57,19 @@ QStringList dump(const engine::ActualsSummary &s)
                      .arg(o.lastHour)
                      .arg(QString::fromStdString(o.effectiveCost.toString()));
     for (const auto &d : s.days)
-        lines << QStringLiteral("day %1 %2 %3 %4 %5")
+        lines << QStringLiteral("day %1 %2 %3 %4 %5 %6")
                      .arg(d.currency)
                      .arg(d.day)
                      .arg(QString::fromStdString(d.effectiveCost.toString()),
                           QString::fromStdString(d.billedCost.toString()))
-                     .arg(d.rows);
+                     .arg(d.rows)
+                     .arg(QString::fromStdString(d.consumedHours.toString()));
+    for (const auto &r : s.rates)
+        lines << QStringLiteral("rate %1 %2 %3 %4")
+                     .arg(r.commitment)
+                     .arg(r.currency)
+                     .arg(QString::fromStdString(r.usedEffectiveCost.toString()),
+                          QString::fromStdString(r.usedListCost.toString()));
     return lines;
 }
 
@@ -71,7 +78,8 @@ qint64 storedRows(const QString &path)
     RawDatabase raw(path);
     qint64 total = 0;
     for (const char *table : {"actuals_import", "actuals_commitment", "actuals_commitment_hour",
-                              "actuals_commitment_scope", "actuals_on_demand", "actuals_day"})
+                              "actuals_commitment_scope", "actuals_on_demand", "actuals_day",
+                              "actuals_commitment_rate"})
         total += raw.scalar(QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table))).toLongLong();
     return total;
 }
@@ -136,6 +144,14 @@ TEST_CASE("stored commitment figures match the hand computation", "[workspace][a
     CHECK(report.commitments[0].hoursUnused == 12);
     CHECK(report.commitments[0].utilization == 0.5);
     CHECK(report.commitments[0].underUsed);
+    // Schema 9, by hand: the 12 Used rows carry EffectiveCost 79.11 and ListCost 118.67 each →
+    // 949.32 and 1,424.04; usage hours on the day: 12 "Hours" + 3 "Instance Hours" = 15 (the
+    // GB and request rows are not hours).
+    REQUIRE(stored->rates.size() == 1);
+    CHECK(stored->rates[0].usedEffectiveCost == dec("949.32"));
+    CHECK(stored->rates[0].usedListCost == dec("1424.04"));
+    REQUIRE(stored->days.size() == 1);
+    CHECK(stored->days[0].consumedHours == dec("15"));
     const auto days = engine::commitmentDays(*stored, report.commitments[0].id, "USD");
     REQUIRE(days.size() == 1);
     CHECK(days[0].usedCost == dec("949.32"));

@@ -46,6 +46,11 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
+    if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
+        raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
+        if (version >= 7)
+            raw.exec(QStringLiteral("ALTER TABLE actuals_day DROP COLUMN consumed_hours"));
+    }
     if (version < 7) {  // schema 7: billing actuals
         for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                                   "actuals_commitment_hour", "actuals_commitment", "actuals_import"})

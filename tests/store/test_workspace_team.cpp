@@ -299,7 +299,7 @@ TEST_CASE("opening a workspace from before change tracking keeps its scenarios a
     {
         RawDatabase raw(location.path());
         // Schema 5: before change tracking (6) and billing actuals (7).
-        for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
+        for (const char *table : {"actuals_commitment_rate", "actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                                   "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
             raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
         raw.exec(QStringLiteral("DROP TABLE scenario_history"));

@@ -40,7 +40,7 @@ void dropChangeTracking(RawDatabase &raw)
 // Takes schema 7 (billing actuals) back out of a file.
 void dropActuals(RawDatabase &raw)
 {
-    for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
+    for (const char *table : {"actuals_commitment_rate", "actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                               "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
         raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
 }

@@ -160,7 +160,15 @@ TEST_CASE("Tracking page: a published FOCUS example gives the hand-computed comm
     CHECK(text(table, 0, 6) == "$949.32");
     CHECK(text(table, 0, 7) == "USD");
     CHECK(text(table, 0, 8) == "yes, below 80 %");
-    CHECK(text(table, 0, 9) == "arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456");
+    CHECK(text(table, 0, 13) == "arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456");
+    // The next term: $79.11/h now; the demand ended idle, so the optimizer commits nothing (as
+    // `headroom track commitments` says); no term end in the actuals (the purchase covers one
+    // month).
+    CHECK(text(table, 0, 9) == "not in the actuals");
+    CHECK(text(table, 0, 10) == "$79.11/h → $0.00/h");
+    CHECK(text(table, 0, 11) == "— (commit nothing)");
+    CHECK(table->item(0, 0)->toolTip().contains("let it expire"));
+    CHECK(table->item(0, 13)->toolTip().contains("let it expire"));
     CHECK(child<QLabel>(page, "trackingCardUnused")->text().contains("$949.32"));
     CHECK(child<QLabel>(page, "trackingCardUtilization")->text().contains("50.0 %"));
     // The effective cost of all 37 rows of the file, summed by hand with Python's decimal

@@ -74,8 +74,17 @@ int TrackingResult::underUsedCount() const
                              [](const CommitmentTrack &c) { return c.usage.underUsed; }));
 }
 
+std::vector<engine::CommitmentRecommendation> nextTerms(const engine::ActualsSummary &actuals,
+                                                        const TrackingSettings &settings)
+{
+    engine::RenewalOptions renewal;
+    renewal.historyHours = int(std::max<int64_t>(2, std::min<int64_t>(settings.trailingHours, 1'000'000)));
+    return engine::recommendCommitments(actuals, renewal);
+}
+
 TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const TrackingSettings &settings,
-                               const std::optional<PlanInput> &plan)
+                               const std::optional<PlanInput> &plan,
+                               const std::vector<engine::CommitmentRecommendation> *given)
 {
     TrackingResult result;
     result.settings = settings;
@@ -93,6 +102,7 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
     options.threshold = settings.threshold;
     options.trailingHours = settings.trailingHours;
     const engine::CommitmentReport report = engine::analyseCommitments(actuals, options);
+    const std::vector<engine::CommitmentRecommendation> next = given ? *given : nextTerms(actuals, settings);
     for (const engine::CommitmentUsage &usage : report.commitments) {
         if (usage.currency != result.currency)
             continue;
@@ -102,6 +112,9 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
         for (size_t i = 1; i < actuals.commitments.size(); ++i)
             if (actuals.commitments[i].id == usage.id)
                 track.termEnd = std::max(track.termEnd, actuals.termEnds.at(i));
+        for (const engine::CommitmentRecommendation &rec : next)
+            if (rec.id == usage.id && rec.currency == usage.currency)
+                track.next = rec;
         result.commitments.push_back(std::move(track));
     }
     for (const engine::Money &m : report.onDemandOverflow)
@@ -135,7 +148,8 @@ TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const Trac
     } else {
         engine::AnomalyOptions anomalyOptions;
         anomalyOptions.period = settings.anomalyPeriod;
-        result.anomalies = engine::detectAnomalies(series, anomalyOptions);
+        result.actualsAnomalies = engine::detectActualsAnomalies(actuals, result.currency, anomalyOptions);
+        result.anomalies = result.actualsAnomalies->spendReport;
     }
 
     if (!plan) {

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "engine/actuals.h"
+#include "engine/actuals_anomalies.h"
+#include "engine/commitment_renewal.h"
 #include "engine/tracking.h"
 
 #include <QString>
@@ -35,6 +37,8 @@ struct CommitmentTrack {
     engine::CommitmentUsage usage;
     std::vector<UtilizationBucket> buckets;
     int64_t termEnd = 0;               // epoch seconds; 0 when the actuals do not say
+    // The next term from the measured demand and its forecast (commitment_renewal.h).
+    std::optional<engine::CommitmentRecommendation> next;
 };
 
 // A scenario's plan for the comparison: its name and exact cost per day.
@@ -53,6 +57,9 @@ struct TrackingResult {
     engine::Decimal totalEffective;                 // Σ daily
     engine::Decimal totalBilled;                    // Σ BilledCost in `currency`
     std::optional<engine::AnomalyReport> anomalies; // on the daily cost
+    // The same daily cost and the daily usage hours, each anomaly sized in money and hours
+    // (its spendReport is `anomalies`).
+    std::optional<engine::ActualsAnomalyReport> actualsAnomalies;
     QString anomalyNote;                            // why there are none, when not run
     std::optional<PlanInput> plan;
     std::optional<engine::PlanVsActual> planResult;
@@ -68,7 +75,14 @@ struct TrackingResult {
 // Throws engine::InputError for settings out of range (threshold, trailing hours) or a
 // currency the actuals do not hold.
 TrackingResult analyseTracking(const engine::ActualsSummary &actuals, const TrackingSettings &settings,
-                               const std::optional<PlanInput> &plan = std::nullopt);
+                               const std::optional<PlanInput> &plan = std::nullopt,
+                               const std::vector<engine::CommitmentRecommendation> *next = nullptr);
+
+// The next-term recommendations analyseTracking shows: they depend on the actuals and the
+// trailing window only, so a page keeps them while other settings change and passes them back
+// as `next`.
+std::vector<engine::CommitmentRecommendation> nextTerms(const engine::ActualsSummary &actuals,
+                                                        const TrackingSettings &settings);
 
 // "2026-01-01" for an epoch second or a day number.
 QString utcDate(int64_t epochSeconds);

@@ -2,6 +2,7 @@
 
 #include "trackinganalysis.h"
 #include "trackingcharts.h"
+#include "commitmentnextterm.h"
 
 #include "engine/errors.h"
 #include "engine/scenario.h"
@@ -113,6 +114,25 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
                                                    "charges. Hours: distinct clock hours with a used / an unused row.")
                                            .arg(r.settings.trailingHours),
                                        tracker));
+        // The next term of every commitment: the recommendation and its reasoning.
+        DeckTable next{{QObject::tr("Commitment"), QObject::tr("Under-used"), QObject::tr("Days to renewal"),
+                        QObject::tr("Now → recommended"), QObject::tr("Expected utilization"),
+                        QObject::tr("Saving per term")},
+                       {}};
+        QStringList reasons;
+        for (const CommitmentTrack &t : r.commitments) {
+            const QString name = qs(t.usage.name.empty() ? t.usage.id : t.usage.name);
+            next.rows << (QStringList{name, t.usage.underUsed ? QObject::tr("yes") : QObject::tr("no")} + nextTermCells(t));
+            if (t.next)
+                reasons << QObject::tr("%1: %2").arg(name, nextTermReasoning(t));
+        }
+        deck.items.push_back(deckTableItem(QObject::tr("Next term%1").arg(suffix),
+                                           QObject::tr("The measured hourly demand each commitment served (used cost plus "
+                                                       "its on-demand overflow at the committed price), forecast over the "
+                                                       "next term and handed to the reservation optimizer. Saving: expected "
+                                                       "cost of the current size minus that of the recommended one.")
+                                               + QStringLiteral("\n\n") + reasons.join(QStringLiteral("\n\n")),
+                                           next));
         deck.items.push_back(deckFigureItem(utilizationTrackerFigure(r)));
         size_t charted = 0;
         for (const CommitmentTrack &t : r.commitments)
@@ -123,23 +143,28 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
     // Anomalies.
     if (r.anomalies) {
         DeckTable list{{QObject::tr("Kind"), QObject::tr("Day (UTC)"), QObject::tr("Actual"), QObject::tr("Expected"),
-                        QObject::tr("Size")},
+                        QObject::tr("Size"), QObject::tr("Usage hours (size)")},
                        {}};
         const auto amount = [&](double v) { return money(engine::Decimal::fromDouble(v).rounded(2), c); };
         for (const engine::Anomaly &a : r.anomalies->anomalies)
             list.rows << QStringList{anomalyKindName(a.kind), utcDay(r.daily->firstDay + a.index), amount(a.value),
                                      amount(a.expected),
                                      a.kind == engine::AnomalyKind::LevelShift ? QObject::tr("%1 a day").arg(amount(a.size))
-                                                                               : amount(a.size)};
+                                                                               : amount(a.size),
+                                     usageHoursCell(r, a)};
         if (list.rows.isEmpty())
             deck.items.push_back(textItem(QObject::tr("Anomalies%1").arg(suffix),
                                           QObject::tr("No day of the %1 after the model's %2-day history left its "
                                                       "P99.5 interval, and no level shift.")
                                               .arg(r.daily->cost.size() - size_t(r.anomalies->history))
-                                              .arg(r.anomalies->history)));
+                                              .arg(r.anomalies->history)
+                                          + QStringLiteral(" ") + usageAnomalyNote(r)));
         else
             deck.items.push_back(deckTableItem(QObject::tr("Anomalies%1").arg(suffix),
-                                           QObject::tr("Size: actual − expected, in %1 (a level shift: per day).").arg(qs(c)),
+                                           QObject::tr("Size: actual − expected, in %1 (a level shift: per day); usage hours "
+                                                       "the same for the day's ConsumedQuantity in hours.")
+                                                   .arg(qs(c))
+                                               + QStringLiteral(" ") + usageAnomalyNote(r),
                                            list));
         deck.items.push_back(deckFigureItem(anomalyFigure(r)));
     } else {

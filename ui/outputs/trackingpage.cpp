@@ -1,5 +1,7 @@
 #include "trackingpage.h"
 
+#include "commitmentnextterm.h"
+
 #include "trackingcharts.h"
 
 #include "common/chartpanel.h"
@@ -443,6 +445,7 @@ void TrackingPage::refreshScenarios()
 void TrackingPage::loadImport()
 {
     m_actuals.reset();
+    m_nextTerms.reset();
     m_result.reset();
     m_importId = m_imports->currentIndex() >= 0 ? m_imports->currentData().toLongLong() : 0;
     if (m_importId != 0) {
@@ -502,7 +505,12 @@ void TrackingPage::recompute()
         }
     }
     try {
-        m_result = analyseTracking(*m_actuals, settings, plan);
+        // The next terms depend on the import and the trailing window only.
+        if (!m_nextTerms || m_nextTermsKey != std::make_pair(m_importId, settings.trailingHours)) {
+            m_nextTerms = nextTerms(*m_actuals, settings);
+            m_nextTermsKey = {m_importId, settings.trailingHours};
+        }
+        m_result = analyseTracking(*m_actuals, settings, plan, &*m_nextTerms);
         if (!planError.isEmpty())
             m_result->planNote = planError;
     } catch (const engine::InputError &e) {
@@ -553,6 +561,11 @@ void TrackingPage::recompute()
                      .arg(qs(r.currency));
     if (!r.anomalies)
         notes << r.anomalyNote;
+    else
+        notes << usageAnomalyNote(r);
+    for (const CommitmentTrack &t : r.commitments)
+        if (t.next)
+            notes << tr("%1, next term: %2").arg(qs(t.usage.name.empty() ? t.usage.id : t.usage.name), nextTermReasoning(t));
     if (!r.planResult)
         notes << r.planNote;
     m_explanation->setText(notes.join(QStringLiteral("\n\n")));
@@ -591,13 +604,16 @@ void TrackingPage::fillCommitments()
     showCommitmentChart();
 
     m_commitments->clear();
-    m_commitments->setColumnCount(10);
+    m_commitments->setColumnCount(14);
     m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Hours used"), tr("Hours unused"),
                                               tr("Utilization"), tr("Trailing"), tr("Used cost"), tr("Unused cost"),
-                                              tr("Currency"), tr("Under-used"), tr("Id")});
+                                              tr("Currency"), tr("Under-used"), tr("Days to renewal"),
+                                              tr("Next term: now → recommended"), tr("Expected utilization"),
+                                              tr("Saving per term"), tr("Id")});
     m_commitments->setRowCount(int(r.commitments.size()));
     for (int row = 0; row < int(r.commitments.size()); ++row) {
-        const engine::CommitmentUsage &u = r.commitments[size_t(row)].usage;
+        const CommitmentTrack &track = r.commitments[size_t(row)];
+        const engine::CommitmentUsage &u = track.usage;
         m_commitments->setItem(row, 0, cell(qs(u.name.empty() ? u.id : u.name)));
         m_commitments->setItem(row, 1, cell(QString::number(u.hoursUsed), true));
         m_commitments->setItem(row, 2, cell(QString::number(u.hoursUnused), true));
@@ -606,13 +622,14 @@ void TrackingPage::fillCommitments()
         m_commitments->setItem(row, 5, cell(money(u.usedCost, u.currency), true));
         m_commitments->setItem(row, 6, cell(money(u.unusedCost, u.currency), true));
         m_commitments->setItem(row, 7, cell(qs(u.currency)));
-        m_commitments->setItem(row, 9, cell(qs(u.id)));
         m_commitments->setItem(row, 8, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
                                                         : tr("no")));
+        m_commitments->setItem(row, 13, cell(qs(u.id)));
+        fillNextTerm(m_commitments, row, 9, track);
     }
     // The id (often a long ARN) last, so the figures stay in view.
-    m_commitments->horizontalHeader()->setSectionResizeMode(9, QHeaderView::Interactive);
-    m_commitments->setColumnWidth(9, 260);
+    m_commitments->horizontalHeader()->setSectionResizeMode(13, QHeaderView::Interactive);
+    m_commitments->setColumnWidth(13, 260);
 }
 
 void TrackingPage::showCommitmentChart()
@@ -636,9 +653,9 @@ void TrackingPage::fillAnomalies()
     m_updating = true;
     m_anomalies->clear();
     if (r.anomalies && r.daily) {
-        m_anomalies->setColumnCount(6);
+        m_anomalies->setColumnCount(7);
         m_anomalies->setHorizontalHeaderLabels({tr("Kind"), tr("Day (UTC)"), tr("Actual"), tr("Expected"),
-                                                tr("Size"), tr("P99.5 interval")});
+                                                tr("Size"), tr("P99.5 interval"), tr("Usage hours (size)")});
         const auto &list = r.anomalies->anomalies;
         m_anomalies->setRowCount(int(list.size()));
         for (int row = 0; row < int(list.size()); ++row) {
@@ -658,6 +675,7 @@ void TrackingPage::fillAnomalies()
                                                   ? QString()
                                                   : QStringLiteral("%1 – %2").arg(amount(a.lower), amount(a.upper)),
                                               true));
+            m_anomalies->setItem(row, 6, cell(usageHoursCell(r, a), true));
         }
     } else {
         m_anomalies->setRowCount(0);

@@ -7,6 +7,8 @@
 #include <QThread>
 #include <atomic>
 #include <memory>
+#include <utility>
+#include <vector>
 #include <optional>
 
 class QComboBox;
@@ -107,6 +109,8 @@ private:
     qint64 m_importId = 0;
     std::optional<engine::ActualsSummary> m_actuals;
     std::optional<TrackingResult> m_result;
+    std::optional<std::vector<engine::CommitmentRecommendation>> m_nextTerms;
+    std::pair<qint64, int64_t> m_nextTermsKey{0, 0};   // import id and trailing hours they are for
     int m_highlighted = -1;
     bool m_updating = false;
     std::unique_ptr<QThread> m_worker;

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "trackinganalysis.h"
+
+#include <QString>
+#include <QStringList>
+
+class QTableWidget;
+
+// A commitment's next term (engine::CommitmentRecommendation) as the Tracking page's
+// commitments table and the tracking deck's reserve-utilization pages show it.
+namespace headroom::ui {
+
+// Four cells: days to renewal, "now → recommended" per hour, expected utilization at the
+// recommended size, expected saving per term ("—" and the reason when there is none).
+QStringList nextTermCells(const CommitmentTrack &track);
+
+// The reasoning in words (empty when nothing was computed).
+QString nextTermReasoning(const CommitmentTrack &track);
+
+// Puts nextTermCells into `row` from `firstColumn`, and the reasoning as the tooltip of every
+// cell of the row.
+void fillNextTerm(QTableWidget *table, int row, int firstColumn, const CommitmentTrack &track);
+
+// The usage-hours size of a spend anomaly ("+30.0 h a day"), from the actuals anomalies of the
+// same day; empty when the actuals state no usage hours.
+QString usageHoursCell(const TrackingResult &result, const engine::Anomaly &spendAnomaly);
+
+// The anomalies found in the usage hours alone, in words, each with its size in hours and
+// money; or that there were none, or why the usage hours were not searched.
+QString usageAnomalyNote(const TrackingResult &result);
+
+} // namespace headroom::ui
