@@ -24,6 +24,7 @@
 #include "store/workspace.h"
 #include "common/settings.h"
 #include "common/theme.h"
+#include "common/userguide.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -270,6 +271,10 @@ void MainWindow::buildMenus()
     (currentTheme() == Theme::Dark ? dark : light)->setChecked(true);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide);
+    guide->setObjectName("helpUserGuide");
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setShortcutContext(Qt::ApplicationShortcut);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setObjectName("helpShortcuts");
     help->addAction(tr("&About Headroom"), this, [this] {
         QMessageBox::about(this, tr("About Headroom"),
@@ -544,6 +549,18 @@ void MainWindow::showShortcuts()
                    "<table>%1</table>")
                     .arg(rows.join(QString())));
     box.exec();
+}
+
+void MainWindow::showUserGuide()
+{
+    // F1: the guide at the current page's section; one window, reused.
+    if (!m_userGuide)
+        m_userGuide = new UserGuideWindow(this);
+    m_userGuide->show();
+    m_userGuide->raise();
+    m_userGuide->activateWindow();
+    const QTreeWidgetItem *item = m_navigator->currentItem();
+    m_userGuide->showSection(item ? UserGuideWindow::anchorForPage(item->text(0)) : QString());
 }
 
 void MainWindow::updateChartActions(bool menuOpen)

@@ -22,6 +22,7 @@
 #include <QStringList>
 #include <QThread>
 #include "qtwarnings.h"
+#include "ui/common/plurals.h"
 #include <vector>
 using TestApplication = QApplication;
 #else
@@ -119,6 +120,8 @@ int main(int argc, char *argv[])
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
 #ifdef HEADROOM_TEST_GUI
+    // Counted nouns as the application shows them ("1 GPU", "2 GPUs").
+    headroom::ui::installEnglishPlurals();
     g_previousHandler = qInstallMessageHandler(failOnQtWarnings);
     int result = Catch::Session().run(argc, argv);
     qInstallMessageHandler(g_previousHandler);
