@@ -7,9 +7,12 @@ namespace headroom::ui {
 
 QString englishNumerusForm(const QString &sourceText, int n)
 {
+    // "GPU(s)", "pass(es)": the ending only for other than one; "polic(y|ies)": either ending.
     static const QRegularExpression suffix(QStringLiteral("\\((e?s)\\)"));
+    static const QRegularExpression either(QStringLiteral("\\(([^|()]*)\\|([^|()]*)\\)"));
     QString text = sourceText;
     text.replace(suffix, n == 1 ? QString() : QStringLiteral("\\1"));
+    text.replace(either, n == 1 ? QStringLiteral("\\1") : QStringLiteral("\\2"));
     return text;
 }
 
@@ -18,7 +21,8 @@ QString EnglishPlurals::translate(const char *, const char *sourceText, const ch
     if (n < 0 || !sourceText)
         return {};
     const QString source = QString::fromUtf8(sourceText);
-    if (!source.contains(QLatin1String("%n")))
+    if (!source.contains(QLatin1String("(s)")) && !source.contains(QLatin1String("(es)"))
+        && !source.contains(QLatin1Char('|')))
         return {};
     return englishNumerusForm(source, n);
 }

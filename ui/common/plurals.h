@@ -5,9 +5,10 @@
 namespace headroom::ui {
 
 // English numerus forms for tr() with %n: a source text writes its counted noun as
-// "%n GPU(s)" or "%n pass(es)", and this translator gives "1 GPU", "2 GPUs", "0 GPUs"
-// ("(s)"/"(es)" dropped for exactly one, kept without parentheses otherwise). Texts without
-// %n and calls without a count are left to the next translator (the source text).
+// "%n GPU(s)", "%n pass(es)" or "%n polic(y|ies)", and this translator gives "1 GPU", "2 GPUs", "0 GPUs"
+// ("(s)"/"(es)" dropped for exactly one, kept without parentheses otherwise). A text may also
+// carry only the noun ("GPU(s) per node", with the count shown beside it). Texts without a
+// "(s)"/"(es)" and calls without a count are left to the next translator (the source text).
 class EnglishPlurals : public QTranslator {
 public:
     using QTranslator::QTranslator;

@@ -271,7 +271,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
             painter.setFont(bold);
             painter.setPen(Qt::white);
             painter.drawText(band.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignBottom,
-                             QObject::tr("%1 · %2 GPUs").arg(qs(p.name), formatCount(p.gpus)));
+                             QObject::tr("%1 · %2").arg(qs(p.name), formatGpus(p.gpus)));
         }
         base += double(p.gpus);
     }
@@ -298,7 +298,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                 painter.setFont(bold);
                 painter.setPen(color.darker(140));
                 painter.drawText(cap.adjusted(8, 3, -8, -3), Qt::AlignLeft | Qt::AlignTop,
-                                 QObject::tr("%1 · up to %2 GPUs").arg(qs(p.name), formatCount(p.gpus)));
+                                 QObject::tr("%1 · up to %2").arg(qs(p.name), formatGpus(p.gpus)));
             }
             capBase += double(p.gpus);
         }
@@ -311,8 +311,8 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         painter.setPen(QPen(red, 1.6, Qt::DashLine));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setFont(bold);
-        const QString label = QObject::tr("peak demand %1 GPUs at %2:00")
-                                  .arg(formatCount(peakTotal))
+        const QString label = QObject::tr("peak demand %1 at %2:00")
+                                  .arg(formatGpus(peakTotal))
                                   .arg(int(peakHour % 24), 2, 10, QLatin1Char('0'));
         const qreal width = QFontMetricsF(bold).horizontalAdvance(label) + 12;
         const QRectF labelRect(plot.right() - width - 4, y - 18, width, 16);

@@ -415,13 +415,13 @@ QWidget *TrainingJobsPage::buildForm()
         if (t == engine::TrainingTarget::WindowDays) {
             targetValue->setRange(0, 3650);
             targetValue->setDecimals(1);
-            targetValue->setSuffix(QObject::tr(" days"));
+            setCountSuffix(targetValue, QObject::tr(" day(s)"));
             targetValue->setToolTip(QObject::tr("Wall-clock window the run must finish in, days (> 0, up to 10 "
                                                 "years)"));
         } else {
             targetValue->setRange(0, 1e6);
             targetValue->setDecimals(0);
-            targetValue->setSuffix(QObject::tr(" GPUs"));
+            setCountSuffix(targetValue, QObject::tr(" GPU(s)"));
             targetValue->setToolTip(QObject::tr("GPUs the run gets, a whole number ≥ 1; a multiple of TP × PP is "
                                                 "used"));
         }
