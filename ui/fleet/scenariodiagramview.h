@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/chartexport.h"
+#include "common/paintedlabel.h"
 #include "engine/scenario.h"
 
 #include <QWidget>
@@ -17,13 +18,18 @@ public:
     void setResult(std::optional<engine::ScenarioResult> result);
     const std::optional<engine::ScenarioResult> &result() const { return m_result; }
     std::optional<ChartFigure> figure() const;
+    // The texts of the last paint and where they went; a shortened one shows its whole text
+    // as a tooltip.
+    const PaintedLabels &paintedLabels() const { return m_labels; }
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
     std::optional<engine::ScenarioResult> m_result;
+    PaintedLabels m_labels;
 };
 
 } // namespace headroom::ui
