@@ -20,6 +20,8 @@
 #include <QBarSet>
 #include <QLineSeries>
 #include <QChart>
+#include <QCheckBox>
+#include <QStyleOptionButton>
 #include <QChartView>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -306,4 +308,37 @@ TEST_CASE("Series have the same colours in order on a dark screen and in the lig
     auto *first = new QLineSeries;
     raw->addSeries(first);
     CHECK(first->color().name() != lightColours.front());
+}
+
+TEST_CASE("An unchecked check box stands out from a dark window")
+{
+    // The strongest luminance step between the window and the check box's indicator.
+    auto contrast = [](ui::Theme theme) {
+        ui::applyTheme(theme);
+        QWidget window;
+        auto *box = new QCheckBox(QStringLiteral("Separate prefill and decode pools"), &window);
+        box->move(10, 10);
+        box->adjustSize();
+        window.resize(box->width() + 20, box->height() + 20);
+        window.show();
+        QApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        QStyleOptionButton option;
+        option.initFrom(box);
+        const QRect indicator =
+            box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box).translated(box->pos());
+        const int background = qGray(window.palette().color(QPalette::Window).rgb());
+        int strongest = 0;
+        const qreal ratio = image.devicePixelRatio();
+        for (int y = indicator.top(); y <= indicator.bottom(); ++y)
+            for (int x = indicator.left(); x <= indicator.right(); ++x)
+                strongest = std::max(strongest, std::abs(qGray(image.pixel(int(x * ratio), int(y * ratio))) - background));
+        return strongest;
+    };
+    const int light = contrast(ui::Theme::Light);
+    const int dark = contrast(ui::Theme::Dark);
+    ui::applyTheme(ui::Theme::Light);
+    INFO("light " << light << ", dark " << dark);
+    CHECK(dark >= 60);
+    CHECK(light >= 60);
 }
