@@ -270,8 +270,11 @@ TEST_CASE("F1 opens the user guide at the current page's section, and every page
         const QTextCursor heading = guide->browser()->document()->find(QRegularExpression("^" + QRegularExpression::escape(title) + "$"));
         REQUIRE_FALSE(heading.isNull());
         const QRect at = guide->browser()->cursorRect(heading);
+        const QScrollBar *bar = guide->browser()->verticalScrollBar();
         CHECK(at.top() >= -2);
-        CHECK(at.top() < guide->browser()->viewport()->height() / 3);
+        CHECK(at.bottom() <= guide->browser()->viewport()->height());
+        // At the top of the view, unless the guide's end is reached first.
+        CHECK((at.top() < guide->browser()->viewport()->height() / 3 || bar->value() == bar->maximum()));
         anchorsSeen << anchor;
     }
     // One window, reused; every page's anchor is different.
