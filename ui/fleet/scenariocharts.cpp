@@ -210,7 +210,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     // Plot on the left, legend on the right.
     const qreal legendWidth = std::max<qreal>(250, rect.width() * 0.34);
     const QRectF plot(rect.left() + 56, titleRect.bottom() + 14, rect.width() - legendWidth - 56 - 18,
-                      rect.bottom() - titleRect.bottom() - 14 - 44);
+                      rect.bottom() - titleRect.bottom() - 14 - 46);
     auto yOf = [&](double gpus) { return plot.bottom() - gpus / yMax * plot.height(); };
     auto xOf = [&](double hour) { return plot.left() + hour / 24.0 * plot.width(); };
 
@@ -230,7 +230,8 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         painter.setPen(QPen(grid, 1));
         painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         painter.setPen(muted);
-        drawLabel(painter, QRectF(x - 20, plot.bottom() + 3, 40, 16), Qt::AlignCenter,
+        // Low enough that 00:00 stays clear of the y axis's 0 at the same corner.
+        drawLabel(painter, QRectF(x - 20, plot.bottom() + 7, 40, 16), Qt::AlignCenter,
                   QStringLiteral("%1:00").arg(h, 2, 10, QLatin1Char('0')), placed);
     }
     // The x-axis caption: centred under the plot, moved sideways to stay between the picture's
@@ -246,7 +247,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         const QString shown = fm.elidedText(caption, Qt::ElideMiddle, spanRight - spanLeft);
         const qreal width = std::ceil(fm.horizontalAdvance(shown)) + 4;
         const qreal left = std::clamp(plot.center().x() - width / 2, spanLeft, spanRight - width);
-        drawLabel(painter, QRectF(left, plot.bottom() + 20, width, 18), Qt::AlignCenter, shown, placed, caption);
+        drawLabel(painter, QRectF(left, plot.bottom() + 24, width, 18), Qt::AlignCenter, shown, placed, caption);
     }
     painter.save();
     painter.translate(rect.left() + 12, plot.center().y());
