@@ -551,6 +551,11 @@ void MainWindow::showShortcuts()
     box.exec();
 }
 
+UserGuideWindow *MainWindow::userGuide() const
+{
+    return m_userGuide.data();
+}
+
 void MainWindow::showUserGuide()
 {
     // F1: the guide at the current page's section; one window, reused.

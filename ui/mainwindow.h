@@ -90,7 +90,7 @@ public:
     QStringList shortcutList() const;
     // Help ▸ User Guide (F1): the bundled guide opened at the current page's section.
     void showUserGuide();
-    UserGuideWindow *userGuide() const { return m_userGuide; }
+    UserGuideWindow *userGuide() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
