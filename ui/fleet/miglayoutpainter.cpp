@@ -111,6 +111,10 @@ QString migBlockLabel(const QFontMetricsF &metrics, const QString &tenant, const
     const qreal room = width - metrics.horizontalAdvance(tail);
     if (room >= metrics.horizontalAdvance(QStringLiteral("ab…")))
         return metrics.elidedText(tenant, Qt::ElideMiddle, room) + tail;
+    // Too narrow for both: the tenant says whose block it is (its width already says the
+    // profile), else the whole label shortened in the middle.
+    if (metrics.horizontalAdvance(tenant) <= width)
+        return tenant;
     return metrics.elidedText(full, Qt::ElideMiddle, width);
 }
 

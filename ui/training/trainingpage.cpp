@@ -559,8 +559,8 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
 {
     const engine::TrainingPlan &p = *m_plan;
     const QString nodes = p.nodeRounded
-        ? tr("%1 of %2 (NVLink for TP %3)").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n whole node(s)")).arg(gpu.gpusPerNode).arg(job.tp)
-        : tr("as much as %1; no tensor parallelism, any GPUs will do").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n node(s)"));
+        ? tr("%1 of %2 (NVLink for TP %3)").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n whole node(s)"))).arg(gpu.gpusPerNode).arg(job.tp)
+        : tr("as much as %1; no tensor parallelism, any GPUs will do").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n node(s)")));
     m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPU(s) · %1", nullptr, int(p.gpusNodeRounded)).arg(nodes)));
     m_daysCard->setText(resultCardText(days(p.days), tr("days on %1").arg(formatGpus(p.gpus))));
     m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
