@@ -122,8 +122,9 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     m_mixTable = newResultsTable("trainingMixTable");
     m_mixTable->setColumnCount(3);
     m_mixTable->setHorizontalHeaderLabels({tr("Shared cluster"), tr("Partitioned"), tr("Dynamic sharing")});
-    m_mixTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_mixTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    // Columns as wide as their contents and headers; the table scrolls sideways when narrow.
+    m_mixTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_mixTable->horizontalHeader()->setStretchLastSection(true);
     auto *tables = new QWidget(this);
     auto *tablesLayout = new QHBoxLayout(tables);
     tablesLayout->setContentsMargins(0, 0, 0, 0);
