@@ -185,6 +185,8 @@ TEST_CASE("Labels of the scenario diagram and the MIG view are whole, inside the
             REQUIRE(diagram);
             reveal(diagram);
             QApplication::processEvents();
+            INFO("scenario " << window.scenariosPage()->currentName().toStdString());
+            REQUIRE(window.scenariosPage()->result().has_value());
             REQUIRE(diagram->result().has_value());
             diagram->grab();
             CHECK(diagram->paintedLabels().size() > 10);

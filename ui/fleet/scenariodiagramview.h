@@ -12,6 +12,7 @@ namespace headroom::ui {
 // Screen widget of the static base / elastic top diagram of one evaluated scenario; paints
 // through paintScenarioDiagram like every export, and offers Export and Copy on right-click.
 class ScenarioDiagramView : public QWidget {
+    Q_OBJECT
 public:
     explicit ScenarioDiagramView(QWidget *parent = nullptr);
 
