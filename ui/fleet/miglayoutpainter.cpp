@@ -106,15 +106,15 @@ QString migBlockLabel(const QFontMetricsF &metrics, const QString &tenant, const
     const QString full = QStringLiteral("%1 · %2").arg(tenant, profile);
     if (metrics.horizontalAdvance(full) <= width)
         return full;
-    // The profile says what the block is: keep it whole and shorten the tenant in the middle.
-    const QString tail = QStringLiteral(" · ") + profile;
-    const qreal room = width - metrics.horizontalAdvance(tail);
-    if (room >= metrics.horizontalAdvance(QStringLiteral("ab…")))
-        return metrics.elidedText(tenant, Qt::ElideMiddle, room) + tail;
-    // Too narrow for both: the tenant says whose block it is (its width already says the
-    // profile), else the whole label shortened in the middle.
+    // Too narrow for both: the tenant whole says whose block it is (the block's width already
+    // says the profile); a long tenant is shortened in the middle beside its profile while both
+    // stay readable; else the whole label is shortened in the middle.
     if (metrics.horizontalAdvance(tenant) <= width)
         return tenant;
+    const QString tail = QStringLiteral(" · ") + profile;
+    const qreal room = width - metrics.horizontalAdvance(tail);
+    if (room >= metrics.horizontalAdvance(QStringLiteral("abcd…wxyz")))
+        return metrics.elidedText(tenant, Qt::ElideMiddle, room) + tail;
     return metrics.elidedText(full, Qt::ElideMiddle, width);
 }
 
