@@ -109,7 +109,8 @@ TEST_CASE("Spin boxes with a counted unit say 1 GPU and 2 GPUs on every page, an
             CHECK_FALSE(kOnePlural.match(text).hasMatch());
         }
     }
-    // The pages whose counted units this guards: training, scenarios, cost, forecast, workloads.
+    // Counted units this guards at least: training sizing, forecast and KV pages (the scenario,
+    // cost and workload boxes are disabled without a selection in a new workspace).
     INFO(counted.join(", ").toStdString());
     CHECK(counted.filter("Training sizing: trainingHorizonWeeks").size() == 1);
     CHECK(counted.filter("Forecast: forecastHeldOut").size() == 1);
