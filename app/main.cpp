@@ -1,6 +1,7 @@
 // headroom: the GUI by default, headless verbs for scripts and CI.
 #include "cli/cli.h"
 #include "ui/common/application.h"
+#include "ui/common/plurals.h"
 #include "ui/report/reportcli.h"
 
 #include <QCoreApplication>
@@ -17,6 +18,7 @@ int main(int argc, char *argv[])
         const auto app = headroom::ui::headlessApplication(argc, argv, headroom::cli::verbOf(args));
         QCoreApplication::setOrganizationName("Headroom");
         QCoreApplication::setApplicationName("headroom");
+        headroom::ui::installEnglishPlurals();
         QTextStream out(stdout);
         QTextStream err(stderr);
         return headroom::cli::run(args, out, err, headroom::ui::paintingCommands());

@@ -24,6 +24,7 @@
 #include "ui/outputs/trackingdeck.h"
 #include "ui/outputs/trackingpage.h"
 #include "ui/mainwindow.h"
+#include "ui/common/plurals.h"
 #include "ui/common/theme.h"
 
 #include <QApplication>
@@ -147,6 +148,7 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    ui::installEnglishPlurals();
     const QStringList args = QApplication::arguments();
     if (args.size() < 2) {
         std::fprintf(stderr, "usage: headroom_screenshots OUTDIR [--dark] [--size WxH]\n");

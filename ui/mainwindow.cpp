@@ -25,6 +25,7 @@
 #include "store/workspace.h"
 #include "common/settings.h"
 #include "common/theme.h"
+#include "common/userguide.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -273,6 +274,10 @@ void MainWindow::buildMenus()
     (currentTheme() == Theme::Dark ? dark : light)->setChecked(true);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide);
+    guide->setObjectName("helpUserGuide");
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setShortcutContext(Qt::ApplicationShortcut);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setObjectName("helpShortcuts");
     help->addAction(tr("&About Headroom"), this, [this] {
         QMessageBox::about(this, tr("About Headroom"),
@@ -469,7 +474,7 @@ bool MainWindow::publishToServer(const QString &url)
                               tr("%1 already holds a team workspace (%2). Replace everything in it with %3? "
                                  "Its present contents and history are lost for everyone.")
                                   .arg(target->path(), formatCountOf(int64_t(target->scenarioNames().size()),
-                                                                     tr("scenario"), tr("scenarios")),
+                                                                     QT_TRANSLATE_NOOP("headroom::ui", "%n scenario(s)")),
                                        QFileInfo(m_workspace->path()).fileName())))
         return false;
     QApplication::setOverrideCursor(Qt::WaitCursor);
@@ -483,10 +488,10 @@ bool MainWindow::publishToServer(const QString &url)
     QApplication::restoreOverrideCursor();
     const QString done = tr("Published %1 to %2: %3, %4, %5.")
                              .arg(QFileInfo(m_workspace->path()).fileName(), target->path(),
-                                  formatCountOf(int64_t(target->scenarioNames().size()), tr("scenario"), tr("scenarios")),
-                                  formatCountOf(int64_t(target->workloads().size()), tr("workload"), tr("workloads")),
-                                  formatCountOf(int64_t(target->trainingJobs().size()), tr("training job"),
-                                                tr("training jobs")));
+                                  formatCountOf(int64_t(target->scenarioNames().size()), QT_TRANSLATE_NOOP("headroom::ui", "%n scenario(s)")),
+                                  formatCountOf(int64_t(target->workloads().size()), QT_TRANSLATE_NOOP("headroom::ui", "%n workload(s)")),
+                                  formatCountOf(int64_t(target->trainingJobs().size()),
+                                                QT_TRANSLATE_NOOP("headroom::ui", "%n training job(s)")));
     if (Dialogs::question(this, title, done + QLatin1Char(' ') + tr("Work on the team workspace now?")))
         adoptWorkspace(std::move(target));
     else
@@ -610,6 +615,23 @@ void MainWindow::showShortcuts()
                    "<table>%1</table>")
                     .arg(rows.join(QString())));
     box.exec();
+}
+
+UserGuideWindow *MainWindow::userGuide() const
+{
+    return m_userGuide.data();
+}
+
+void MainWindow::showUserGuide()
+{
+    // F1: the guide at the current page's section; one window, reused.
+    if (!m_userGuide)
+        m_userGuide = new UserGuideWindow(this);
+    m_userGuide->show();
+    m_userGuide->raise();
+    m_userGuide->activateWindow();
+    const QTreeWidgetItem *item = m_navigator->currentItem();
+    m_userGuide->showSection(item ? UserGuideWindow::anchorForPage(item->text(0)) : QString());
 }
 
 void MainWindow::updateChartActions(bool menuOpen)

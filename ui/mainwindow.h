@@ -3,6 +3,7 @@
 #include "report/reporttarget.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 
 class QMenu;
@@ -34,6 +35,7 @@ class TrainingPage;
 class TrackingPage;
 class WorkloadsPage;
 class Page;
+class UserGuideWindow;
 
 // The workbench: navigator on the left (Inputs, Analyses, Outputs), the current page on the
 // right, menus for workspace files, undo/redo, chart export and the palette.
@@ -90,6 +92,9 @@ public:
     void rebuildRecentMenu();
     // Help ▸ Keyboard Shortcuts: every menu action with a shortcut, as "Menu ▸ Action  Keys".
     QStringList shortcutList() const;
+    // Help ▸ User Guide (F1): the bundled guide opened at the current page's section.
+    void showUserGuide();
+    UserGuideWindow *userGuide() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -120,6 +125,7 @@ private:
     QStackedWidget *m_stack;
     QSplitter *m_splitter = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QPointer<UserGuideWindow> m_userGuide;
     QList<QAction *> m_chartActions;    // need a chart on the current page
     KvPage *m_kvPage = nullptr;
     CatalogPage *m_catalogPage = nullptr;

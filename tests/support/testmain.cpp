@@ -22,6 +22,7 @@
 #include <QStringList>
 #include <QThread>
 #include "qtwarnings.h"
+#include "ui/common/plurals.h"
 #include <vector>
 using TestApplication = QApplication;
 #else
@@ -37,6 +38,8 @@ const std::vector<const char *> kAllowedWarnings = {
     // The offscreen platform plugin cannot propagate size hints to a native window and says so
     // whenever a top-level widget is shown; there is no native window in these tests.
     "This plugin does not support propagateSizeHints()",
+    // Nor can it stack windows: raising the user guide's window over the main one.
+    "This plugin does not support raise()",
     // Machines without a login session (CI, containers) have no XDG_RUNTIME_DIR; Qt falls back
     // to a private directory under /tmp and says so once.
     "QStandardPaths: XDG_RUNTIME_DIR not set",
@@ -119,6 +122,8 @@ int main(int argc, char *argv[])
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
 #ifdef HEADROOM_TEST_GUI
+    // Counted nouns as the application shows them ("1 GPU", "2 GPUs").
+    headroom::ui::installEnglishPlurals();
     g_previousHandler = qInstallMessageHandler(failOnQtWarnings);
     int result = Catch::Session().run(argc, argv);
     qInstallMessageHandler(g_previousHandler);

@@ -3,6 +3,7 @@
 #include "ui/catalog/catalogpage.h"
 #include "ui/common/dialogs.h"
 #include "ui/common/settings.h"
+#include "ui/common/userguide.h"
 #include "ui/cost/forecastpage.h"
 #include "ui/inference/kvpage.h"
 #include "ui/mainwindow.h"
@@ -19,6 +20,13 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSplitter>
+#include <QListWidget>
+#include <QScrollBar>
+#include <QRegularExpression>
+#include <QTest>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextBrowser>
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QSqlDatabase>
@@ -229,6 +237,83 @@ TEST_CASE("Help lists every shortcut, and chart actions are disabled in a menu w
     emit file->aboutToShow();
     CHECK(exportMenu->menuAction()->isEnabled());
     emit file->aboutToHide();
+}
+
+TEST_CASE("F1 opens the user guide at the current page's section, and every page has one")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    CHECK(window.shortcutList().contains("Help ▸ User Guide\tF1"));
+
+    QStringList titles;
+    for (QTreeWidgetItemIterator it(window.navigator()); *it; ++it)
+        if ((*it)->parent())
+            titles << (*it)->text(0);
+    REQUIRE(titles.size() == 15);
+
+    QStringList anchorsSeen;
+    for (const QString &title : titles) {
+        INFO(title.toStdString());
+        REQUIRE(window.showPage(title));
+        window.activateWindow();
+        QTest::keyClick(&window, Qt::Key_F1);
+        ui::UserGuideWindow *guide = window.userGuide();
+        REQUIRE(guide);
+        CHECK(guide->isVisible());
+        const QString anchor = ui::UserGuideWindow::anchorForPage(title);
+        CHECK(guide->currentAnchor() == anchor);
+        CHECK(guide->anchors().contains(anchor));
+        CHECK(guide->browser()->source().fileName() == "userguide.html");
+        // The section is what the reader sees: its heading is at the top of the view.
+        QApplication::processEvents();
+        const QTextCursor heading = guide->browser()->document()->find(QRegularExpression("^" + QRegularExpression::escape(title) + "$"));
+        REQUIRE_FALSE(heading.isNull());
+        const QRect at = guide->browser()->cursorRect(heading);
+        const QScrollBar *bar = guide->browser()->verticalScrollBar();
+        CHECK(at.top() >= -2);
+        CHECK(at.bottom() <= guide->browser()->viewport()->height());
+        // At the top of the view, unless the guide's end is reached first.
+        CHECK((at.top() < guide->browser()->viewport()->height() / 3 || bar->value() == bar->maximum()));
+        anchorsSeen << anchor;
+    }
+    // One window, reused; every page's anchor is different.
+    CHECK(window.findChildren<ui::UserGuideWindow *>().size() == 1);
+    anchorsSeen.removeDuplicates();
+    CHECK(anchorsSeen.size() == titles.size());
+
+    ui::UserGuideWindow *guide = window.userGuide();
+    // Every internal link of the guide goes to an anchor that exists, the contents list has
+    // one entry per page, and every section says what it answers and gives its inputs.
+    const QStringList anchors = guide->anchors();
+    const QStringList links = guide->internalLinks();
+    CHECK(links.size() >= titles.size());
+    for (const QString &link : links) {
+        INFO("link #" << link.toStdString());
+        CHECK(anchors.contains(link));
+    }
+    CHECK(guide->contents()->count() == titles.size());
+    const QString text = guide->browser()->toPlainText();
+    CHECK(text.count("What it answers:") == titles.size());
+    CHECK(text.count("Inputs:") == titles.size());
+    // Formulas the engine computes, with the golden examples.
+    CHECK(text.contains("2 × layers × ceil(kv_heads ÷ TP) × head_dim × kv_bytes"));
+    CHECK(text.contains("P(demand > R) = reserved rate ÷ elastic rate"));
+    CHECK(text.contains("ZeRO-1 4Ψ' + 12Ψ'/N"));
+
+    // Back returns to the previous section, Forward goes there again.
+    const QString last = guide->currentAnchor();
+    guide->showSection("kv-concurrency");
+    CHECK(guide->currentAnchor() == "kv-concurrency");
+    guide->browser()->backward();
+    CHECK(guide->currentAnchor() == last);
+    guide->browser()->forward();
+    CHECK(guide->currentAnchor() == "kv-concurrency");
+    // An unknown section opens the guide at the top.
+    guide->showSection("no-such-section");
+    CHECK(guide->currentAnchor().isEmpty());
 }
 
 namespace {

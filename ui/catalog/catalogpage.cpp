@@ -1,5 +1,6 @@
 #include "catalogpage.h"
 
+#include "common/format.h"
 #include "catalogpanel.h"
 #include "catalogtablemodel.h"
 #include "common/dialogs.h"
@@ -139,7 +140,7 @@ void CatalogPage::importJson()
     m_gpus->putEntries(gpus, tr("Import GPUs"));
     m_models->putEntries(models, tr("Import models"));
     m_undoStack->endMacro();
-    m_status->setText(tr("Imported %1 GPUs and %2 models from %3.").arg(gpus.size()).arg(models.size()).arg(path));
+    m_status->setText(tr("Imported %1 and %2 from %3.").arg(formatGpus(gpus.size()), formatCountOf(models.size(), QT_TRANSLATE_NOOP("headroom::ui", "%n model(s)")), path));
 }
 
 void CatalogPage::exportJson()

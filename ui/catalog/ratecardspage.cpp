@@ -1,5 +1,6 @@
 #include "ratecardspage.h"
 
+#include "common/format.h"
 #include "catalogpage.h"
 #include "catalogpanel.h"
 #include "common/dialogs.h"
@@ -68,7 +69,7 @@ void RateCardsPage::importCsv()
     for (const auto &c : cards)
         entries.push_back(rateCardToJson(c));
     m_panel->putEntries(entries, tr("Import rate cards from %1").arg(QFileInfo(path).fileName()));
-    m_status->setText(tr("Imported %1 rate cards from %2.").arg(entries.size()).arg(path));
+    m_status->setText(tr("Imported %1 from %2.").arg(formatCountOf(entries.size(), QT_TRANSLATE_NOOP("headroom::ui", "%n rate card(s)")), path));
 }
 
 void RateCardsPage::exportCsv()
@@ -83,7 +84,7 @@ void RateCardsPage::exportCsv()
         Dialogs::warning(this, tr("Export failed"), e.message());
         return;
     }
-    m_status->setText(tr("Exported %1 rate cards to %2.").arg(m_workspace.rateCards().size()).arg(path));
+    m_status->setText(tr("Exported %1 to %2.").arg(formatCountOf(m_workspace.rateCards().size(), QT_TRANSLATE_NOOP("headroom::ui", "%n rate card(s)")), path));
 }
 
 } // namespace headroom::ui

@@ -6,6 +6,7 @@
 #include "store/demoworkspace.h"
 #include "store/storeerror.h"
 #include "store/workspace.h"
+#include "plurals.h"
 #include "settings.h"
 #include "theme.h"
 
@@ -57,6 +58,7 @@ int runGui(int &argc, char **argv, const QStringList &args)
     QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
     QGuiApplication::setDesktopFileName("io.headroom.headroom");
     QApplication::setWindowIcon(QIcon(":/headroom/headroom.svg"));
+    installEnglishPlurals();
     applyTheme(settings::theme());
 
     // --demo: a freshly built demo workspace, opened on the Scenarios page. Without

@@ -1,5 +1,7 @@
 #include "chartpanel.h"
 
+#include "chartstyle.h"
+
 #include "report/reporttarget.h"
 #include "theme.h"
 
@@ -39,7 +41,9 @@ void ChartPanel::rebuild()
     if (!m_figure.build)
         return;
     QChart *old = m_view->chart();
-    m_view->setChart(m_figure.build(chartTheme()));
+    QChart *chart = m_figure.build(chartTheme());
+    shareSeriesColours(chart, chartTheme());
+    m_view->setChart(chart);
     delete old;
     emit chartRebuilt();
 }

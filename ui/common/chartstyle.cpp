@@ -7,8 +7,14 @@
 #include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QAbstractBarSeries>
+#include <QAreaSeries>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QLineSeries>
 #include <algorithm>
+#include <map>
+#include <vector>
 
 namespace headroom::ui {
 
@@ -100,6 +106,79 @@ void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at,
 void addBarValueLabels(QChart *chart, QAbstractBarSeries *series, const QString &suffix)
 {
     ChartLabels::of(chart)->addBarValues(series, suffix);
+}
+
+namespace {
+
+// The colours a theme gives the first series of each kind, in order.
+struct ThemeColours {
+    std::vector<QColor> lines, areas, bars;
+};
+
+ThemeColours themeColours(QChart::ChartTheme theme)
+{
+    constexpr int kSeries = 12;
+    ThemeColours colours;
+    QChart chart;
+    chart.setTheme(theme);
+    std::vector<QLineSeries *> lines;
+    std::vector<QAreaSeries *> areas;
+    for (int i = 0; i < kSeries; ++i) {
+        lines.push_back(new QLineSeries);
+        chart.addSeries(lines.back());
+    }
+    for (QLineSeries *l : lines)
+        colours.lines.push_back(l->color());
+    for (auto *s : chart.series())
+        chart.removeSeries(s), delete s;
+    for (int i = 0; i < kSeries; ++i) {
+        areas.push_back(new QAreaSeries(new QLineSeries));
+        chart.addSeries(areas.back());
+    }
+    for (QAreaSeries *a : areas)
+        colours.areas.push_back(a->color());
+    for (auto *s : chart.series())
+        chart.removeSeries(s), delete s;
+    auto *bars = new QBarSeries;
+    for (int i = 0; i < kSeries; ++i)
+        bars->append(new QBarSet(QString::number(i)));
+    chart.addSeries(bars);
+    for (QBarSet *set : bars->barSets())
+        colours.bars.push_back(set->color());
+    return colours;
+}
+
+// The light theme's colour in the place `colour` has in `from`, or `colour` itself.
+QColor lightEquivalent(const QColor &colour, const std::vector<QColor> &from, const std::vector<QColor> &light)
+{
+    for (size_t i = 0; i < from.size() && i < light.size(); ++i)
+        if (from[i].rgb() == colour.rgb())
+            return light[i];
+    return colour;
+}
+
+} // namespace
+
+void shareSeriesColours(QChart *chart, QChart::ChartTheme theme)
+{
+    if (!chart || theme == QChart::ChartThemeLight)
+        return;
+    static const ThemeColours light = themeColours(QChart::ChartThemeLight);
+    static std::map<int, ThemeColours> others;
+    auto found = others.find(int(theme));
+    if (found == others.end())
+        found = others.emplace(int(theme), themeColours(theme)).first;
+    const ThemeColours &from = found->second;
+    for (QAbstractSeries *series : chart->series()) {
+        if (auto *xy = qobject_cast<QXYSeries *>(series)) {
+            xy->setColor(lightEquivalent(xy->color(), from.lines, light.lines));
+        } else if (auto *area = qobject_cast<QAreaSeries *>(series)) {
+            area->setColor(lightEquivalent(area->color(), from.areas, light.areas));
+        } else if (auto *bars = qobject_cast<QAbstractBarSeries *>(series)) {
+            for (QBarSet *set : bars->barSets())
+                set->setColor(lightEquivalent(set->color(), from.bars, light.bars));
+        }
+    }
 }
 
 ChartFigure emptyFigure(const QString &title, const QString &why)

@@ -22,6 +22,12 @@ QChart *newStyledChart(const QString &title, QChart::ChartTheme theme);
 // nothing is cut short.
 void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size);
 
+// Qt's chart themes colour series differently (the light theme starts blue, the dark one green),
+// and exports are drawn in the light theme. A chart built in another theme gets the light
+// theme's series colours in the same order, so "the blue line" is blue on screen in either
+// palette and on the exported slide. Series with colours of their own are left alone.
+void shareSeriesColours(QChart *chart, QChart::ChartTheme theme);
+
 // An empty chart with a title and a caption saying why there is nothing to show, so that a
 // chart of older data is not left up.
 ChartFigure emptyFigure(const QString &title, const QString &why = QString());

@@ -15,4 +15,10 @@ QSpinBox *newSpinBox(QWidget *parent, const char *name, int min, int max, int va
 QDoubleSpinBox *newDoubleSpinBox(QWidget *parent, const char *name, double min, double max, double value,
                                  int decimals, const QString &suffix, const QString &tip);
 
+// A suffix with a counted noun, written as tr() numerus text (" GPU(s)", " week(s)"), kept in
+// the number of the value shown: "1 GPU", "8 GPUs". newSpinBox and newDoubleSpinBox use it for
+// such suffixes; a plain suffix (" %", " ms") is set as is.
+void setCountSuffix(QSpinBox *box, const QString &numerusSuffix);
+void setCountSuffix(QDoubleSpinBox *box, const QString &numerusSuffix);
+
 } // namespace headroom::ui

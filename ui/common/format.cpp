@@ -1,5 +1,9 @@
 #include "format.h"
 
+#include <QCoreApplication>
+#include <algorithm>
+#include <limits>
+
 #include <QRegularExpression>
 
 #include <QLocale>
@@ -35,9 +39,21 @@ QString formatCount(int64_t value)
     return displayLocale().toString(qlonglong(value));
 }
 
-QString formatCountOf(int64_t value, const QString &one, const QString &many)
+QString formatCountOf(int64_t value, const char *numerusText)
 {
-    return formatCount(value) + QLatin1Char(' ') + (value == 1 ? one : many);
+    // tr() puts the plain number where %n was; show it grouped instead.
+    const int n = int(std::clamp<int64_t>(value, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    QString text = QCoreApplication::translate("headroom::ui", numerusText, nullptr, n);
+    const QString plain = QString::number(n);
+    const int at = text.indexOf(plain);
+    if (at >= 0)
+        text.replace(at, plain.size(), formatCount(value));
+    return text;
+}
+
+QString formatGpus(int64_t gpus)
+{
+    return formatCountOf(gpus, QT_TRANSLATE_NOOP("headroom::ui", "%n GPU(s)"));
 }
 
 QString formatTokensShort(int64_t tokens)

@@ -13,8 +13,11 @@ namespace headroom::ui {
 QString formatGiB(int64_t bytes, int decimals = 1);  // "57.6 GiB"
 QString formatKiB(int64_t bytes, int decimals = 0);  // "256 KiB"
 QString formatCount(int64_t value);                  // "16,384"
-// A count with its noun in the right number: "1 GPU", "16,384 GPUs", "0 GPUs".
-QString formatCountOf(int64_t value, const QString &one, const QString &many);
+// A count with its noun in the right number, through tr() with %n so that a translation gives
+// each language its forms, and the count grouped as formatCount does:
+// formatCountOf(16384, QT_TRANSLATE_NOOP("headroom::ui", "%n GPU(s)")) → "16,384 GPUs", 1 → "1 GPU".
+QString formatCountOf(int64_t value, const char *numerusText);
+QString formatGpus(int64_t gpus);                    // "1 GPU", "6,212 GPUs"
 QString formatTokensShort(int64_t tokens);           // "16K", "1M", "1,500"
 double toGiB(int64_t bytes);
 QString upperName(std::string_view name);

@@ -1,9 +1,12 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 namespace headroom::ui {
 
@@ -31,12 +34,47 @@ QPalette darkPalette()
         p.setColor(QPalette::Disabled, role, QColor(0x7a, 0x7a, 0x7a));
     return p;
 }
+// Fusion with check box and radio button outlines that show on a dark palette too: Fusion draws
+// them a shade darker than the window, which on a dark window is all but invisible.
+class HeadroomStyle : public QProxyStyle {
+public:
+    HeadroomStyle()
+        : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion")))
+    {
+    }
+
+    void drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,
+                       const QWidget *widget) const override
+    {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        if ((element != PE_IndicatorCheckBox && element != PE_IndicatorRadioButton)
+            || option->palette.color(QPalette::Window).lightness() >= 128)
+            return;
+        // Half way between the field and the text: clearly a box, quieter than a checked mark.
+        const QColor base = option->palette.color(QPalette::Base);
+        const QColor text = option->palette.color(QPalette::Text);
+        QColor edge((base.red() + text.red()) / 2, (base.green() + text.green()) / 2, (base.blue() + text.blue()) / 2);
+        if (!(option->state & State_Enabled))
+            edge = edge.darker(140);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing, element == PE_IndicatorRadioButton);
+        painter->setPen(QPen(edge, 1));
+        painter->setBrush(Qt::NoBrush);
+        const QRectF box = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (element == PE_IndicatorRadioButton)
+            painter->drawEllipse(box);
+        else
+            painter->drawRect(box);
+        painter->restore();
+    }
+};
+
 } // namespace
 
 void applyTheme(Theme theme)
 {
     g_theme = theme;
-    QApplication::setStyle(QStyleFactory::create("Fusion"));
+    QApplication::setStyle(new HeadroomStyle);
     QApplication::setPalette(theme == Theme::Dark ? darkPalette()
                                                   : QApplication::style()->standardPalette());
 }

@@ -1,5 +1,6 @@
 #include "costpage.h"
 
+#include "common/fields.h"
 #include "common/chartpanel.h"
 #include "costcharts.h"
 #include "common/dialogs.h"
@@ -243,7 +244,7 @@ QWidget *CostPage::buildInputs()
     m_reserved = new QSpinBox(planBox);
     m_reserved->setObjectName("costReserved");
     m_reserved->setRange(0, 10'000'000);
-    m_reserved->setSuffix(tr(" GPUs"));
+    setCountSuffix(m_reserved, tr(" GPU(s)"));
     m_reserved->setEnabled(false);
     m_reserved->setToolTip(tr("Reserved GPUs of the plan shown in the hourly and monthly charts"));
     connect(m_useOptimum, &QCheckBox::toggled, this, [this](bool on) {
@@ -432,9 +433,9 @@ void CostPage::recompute()
         const QString termText = threeYear ? tr("3-year") : tr("1-year");
         m_sweepChart->setFigure(
             {tr("Total cost vs reserved GPUs (%1 commitment)").arg(termText),
-             tr("Cost over the whole series (%1 hours): reserved GPUs × %2 every hour plus elastic demand above "
+             tr("Cost over the whole series (%1): reserved GPUs × %2 every hour plus elastic demand above "
                 "them at %3. The optimum reserves where P(demand > R) = %4 (critical fractile).")
-                 .arg(formatCount(int64_t(m_demand->gpus.size())), rateText(reservedRate), rateText(elastic))
+                 .arg(formatCountOf(int64_t(m_demand->gpus.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")), rateText(reservedRate), rateText(elastic))
                  .arg(analysis.criticalFractile, 0, 'f', 3),
              [analysis, currencyText, termText](QChart::ChartTheme theme) {
                  return buildReserveSweepChart(analysis, currencyText,
@@ -552,16 +553,16 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
                      .arg(rateText(reservedRate));
     } else {
         const double saving = 1.0 - optimumTotal.amount.toDouble() / allTotal.amount.toDouble();
-        lines << tr("<b>Reserve %1 GPUs for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
+        lines << tr("<b>Reserve %1 for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
                     "over %6 h from %7).")
-                     .arg(formatCount(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
+                     .arg(formatGpus(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
                           formatCount(seriesHours), QString::fromStdString(engine::isoDate(m_seriesStart)));
         if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal()) {
-            lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 GPUs × %2 × %3 h (%4 to "
+            lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 × %2 × %3 h (%4 to "
                         "%5) = %6, of which %7 upfront at signing. The series covers %8 h, %9 of the term (%10 of the "
                         "obligation), so the saving above is measured on that share only. Use the forecast hand-off "
                         "(Forecast page) to cost the whole term.</span>")
-                         .arg(formatCount(optimum.reserved), rateText(reservedRate),
+                         .arg(formatGpus(optimum.reserved), rateText(reservedRate),
                               formatCount(m_commitment->termHours), QString::fromStdString(m_commitment->startDate),
                               QString::fromStdString(m_commitment->endDate), money(m_commitment->total),
                               money(m_commitment->upfront), formatCount(seriesHours),
@@ -581,10 +582,10 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
             (extra.amount * engine::Decimal::fromInt(engine::kHoursPer30DayMonth) / engine::Decimal::fromInt(seriesHours))
                 .rounded(2),
             extra.currency};
-        lines << tr("The P75 rule would %1 by %2 GPUs and cost %3 more over the series (%4 per 30-day month); the "
+        lines << tr("The P75 rule would %1 by %2 and cost %3 more over the series (%4 per 30-day month); the "
                     "rule is right only for discounts of 50–75 %, this one is %5.")
                      .arg(over >= 0 ? tr("over-reserve") : tr("under-reserve"))
-                     .arg(formatCount(std::abs(over)))
+                     .arg(formatGpus(std::abs(over)))
                      .arg(money(extra), money(extraPerMonth),
                           percent(1.0 - engine::breakEvenUtilization(reservedRate, onDemandRate), 0));
     }

@@ -284,13 +284,13 @@ QWidget *ForecastPage::buildInputs()
                     int(engine::GapPolicy::Refuse),
                     tr("Hours without samples are never filled silently: refuse to fit, or treat them as 0 GPUs, "
                        "repeat the last value, or draw a straight line between the neighbours"));
-    m_heldOut = newSpinBox(modelBox, "forecastHeldOut", 1, 60, 3, tr(" days"),
+    m_heldOut = newSpinBox(modelBox, "forecastHeldOut", 1, 60, 3, tr(" day(s)"),
                      tr("The last days of history, hidden from the fit and scored: by rolling-origin backtest "
                         "and by the decomposed-versus-single comparison"));
-    m_origins = newSpinBox(modelBox, "forecastOrigins", 1, 10, 3, tr(" origins"),
+    m_origins = newSpinBox(modelBox, "forecastOrigins", 1, 10, 3, tr(" origin(s)"),
                      tr("Rolling-origin backtest: the held-out window split into this many consecutive windows, "
                         "each forecast from a model fitted on everything before it"));
-    m_horizon = newSpinBox(modelBox, "forecastHorizon", 1, 90, 7, tr(" days"),
+    m_horizon = newSpinBox(modelBox, "forecastHorizon", 1, 90, 7, tr(" day(s)"),
                      tr("How far ahead the fan chart forecasts, from the end of the history"));
     m_quantiles = new QLineEdit(QStringLiteral("0.5, 0.95, 0.99"), modelBox);
     m_quantiles->setObjectName("forecastQuantiles");
@@ -298,7 +298,7 @@ QWidget *ForecastPage::buildInputs()
         QRegularExpression(QStringLiteral("[0-9., ]*")), m_quantiles));
     m_quantiles->setToolTip(tr("Probabilities (0–1, comma separated) whose pinball loss the backtest reports; "
                                "P95/P99 are what a buffer is sized from"));
-    m_paths = newSpinBox(modelBox, "forecastPaths", 100, 5000, 500, tr(" paths"),
+    m_paths = newSpinBox(modelBox, "forecastPaths", 100, 5000, 500, tr(" path(s)"),
                    tr("Simulated sample paths per model for the prediction intervals and the quantiles of the "
                       "sum of primitives"));
     m_paths->setSingleStep(100);
@@ -488,11 +488,11 @@ bool ForecastPage::importTelemetry(const QString &path, QString *error)
             lines = lines.mid(0, kMaxReportLines);
             lines << tr("… and %1 more").arg(problems - kMaxReportLines);
         }
-        QString report = tr("%1: %2 samples, %3 primitives, %4 hours from %5.")
+        QString report = tr("%1: %2, %3, %4 from %5.")
                              .arg(input.source.toHtmlEscaped())
-                             .arg(formatCount(samples))
-                             .arg(hourly.primitives.size())
-                             .arg(formatCount(hourly.hours))
+                             .arg(formatCountOf(samples, QT_TRANSLATE_NOOP("headroom::ui", "%n sample(s)")))
+                             .arg(formatCountOf(int64_t(hourly.primitives.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n primitive(s)")))
+                             .arg(formatCountOf(hourly.hours, QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")))
                              .arg(epochText(hourly.startEpochSeconds));
         report += hourly.hasGaps() || !hourly.duplicates.empty()
                       ? tr(" %1 gap or duplicate findings; gaps are filled only by the policy you choose "
@@ -522,14 +522,14 @@ bool ForecastPage::importPods(const QString &path, engine::PodSplit split, QStri
             input.names << QString::fromStdString(demand.names[i]);
             input.series.push_back(demand.gpus[i]);
         }
-        const QString report = tr("%1: %2 pods with GPUs counted, %3 skipped (no GPU or no lifetime); %4 hours of "
-                                  "the trace clock, %5 primitives. Demand counts requested GPUs (GPUs × share), "
+        const QString report = tr("%1: %2 pods with GPUs counted, %3 skipped (no GPU or no lifetime); %4 of "
+                                  "the trace clock, %5. Demand counts requested GPUs (GPUs × share), "
                                   "scheduled or not.")
                                    .arg(input.source.toHtmlEscaped())
                                    .arg(formatCount(demand.podsCounted))
                                    .arg(formatCount(demand.podsSkipped))
-                                   .arg(formatCount(demand.hours))
-                                   .arg(demand.names.size());
+                                   .arg(formatCountOf(demand.hours, QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")))
+                                   .arg(formatCountOf(int64_t(demand.names.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n primitive(s)")));
         setInput(std::move(input), report);
         return true;
     } catch (const store::StoreError &e) {
@@ -558,9 +558,9 @@ bool ForecastPage::importWorkspaceSeries(const QString &name, QString *error)
     for (const engine::Decimal &g : series->gpus)
         values.push_back(g.toDouble());
     input.series.push_back(std::move(values));
-    setInput(std::move(input), tr("%1: %2 hours%3.")
+    setInput(std::move(input), tr("%1: %2%3.")
                                    .arg(tr("Series \"%1\"").arg(name).toHtmlEscaped())
-                                   .arg(formatCount(int64_t(series->gpus.size())))
+                                   .arg(formatCountOf(int64_t(series->gpus.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")))
                                    .arg(series->startEpochSeconds > 0
                                             ? tr(" from %1").arg(epochText(series->startEpochSeconds))
                                             : QString()));
@@ -760,7 +760,7 @@ void ForecastPage::showOutcome(std::shared_ptr<Outcome> outcome)
         fillComparison();
         fillReservation();
         showFan();
-        m_status->setText(tr("Fitted %1 models in %2 s.").arg(m_run->series.size()).arg(outcome->seconds, 0, 'f', 1));
+        m_status->setText(tr("Fitted %1 in %2 s.").arg(formatCountOf(int64_t(m_run->series.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n model(s)"))).arg(outcome->seconds, 0, 'f', 1));
     }
     if (outcome->handOff) {
         m_handOff = std::move(outcome->handOff);
@@ -926,9 +926,9 @@ void ForecastPage::fillComparison()
     const QString title = tr("P95 error of the total: decomposed vs single model");
     m_compareChart->setFigure(
         {title,
-         tr("Last %1 hours of %2 held out; burst hours are those whose actual total exceeds %3 GPUs (P90 of the "
+         tr("Last %1 of %2 held out; burst hours are those whose actual total exceeds %3 GPUs (P90 of the "
             "training total). The pinball loss at P95 scores the buffer a planner would size from.")
-             .arg(formatCount(int64_t(c.actual.size())), m_input.source)
+             .arg(formatCountOf(int64_t(c.actual.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")), m_input.source)
              .arg(c.burstThreshold, 0, 'f', 1),
          [bars, title](QChart::ChartTheme theme) { return buildErrorBarsChart(bars, title, theme); }});
 }
@@ -966,24 +966,24 @@ void ForecastPage::fillReservation()
     for (double v : h.forecastMean)
         forecastMean += v / double(std::max<size_t>(1, h.forecastMean.size()));
     QStringList lines;
-    lines << tr("<b>Reserve %1 GPUs for the forecast</b> (%2 term, %3): expected %4 over the term, %5 less than "
+    lines << tr("<b>Reserve %1 for the forecast</b> (%2 term, %3): expected %4 over the term, %5 less than "
                 "all on-demand.")
-                 .arg(formatCount(f.reserved), term, m_handOffCard.toHtmlEscaped(), money(f.expectedCost),
+                 .arg(formatGpus(f.reserved), term, m_handOffCard.toHtmlEscaped(), money(f.expectedCost),
                       money(engine::shownDifference(h.allOnDemand, f.expectedCost)));
     const engine::Money extra = engine::shownDifference(l.expectedCost, f.expectedCost);
     if (l.reserved == f.reserved) {
-        lines << tr("The look-back answer reserves the same %1 GPUs: history and forecast agree on this term.")
-                     .arg(formatCount(l.reserved));
+        lines << tr("The look-back answer reserves the same %1: history and forecast agree on this term.")
+                     .arg(formatGpus(l.reserved));
     } else {
         const bool under = l.reserved < f.reserved;
-        lines << tr("The look-back answer (%1 GPUs, optimal for the history) costs %2 on the forecast demand, %3 "
+        lines << tr("The look-back answer (%1, optimal for the history) costs %2 on the forecast demand, %3 "
                     "more: over the term, demand above %4 GPUs is %5 frequent enough to pay for a commitment, so "
-                    "the look-back answer would %6 by %7 GPUs. Mean demand: %8 GPUs in the history, %9 forecast "
+                    "the look-back answer would %6 by %7. Mean demand: %8 GPUs in the history, %9 forecast "
                     "over the term.")
-                     .arg(formatCount(l.reserved), money(l.expectedCost), money(extra),
+                     .arg(formatGpus(l.reserved), money(l.expectedCost), money(extra),
                           formatCount(std::min(l.reserved, f.reserved)), under ? tr("still") : tr("no longer"),
                           under ? tr("under-reserve") : tr("over-reserve"),
-                          formatCount(std::abs(f.reserved - l.reserved)), number(historyMean, 1),
+                          formatGpus(std::abs(f.reserved - l.reserved)), number(historyMean, 1),
                           number(forecastMean, 1));
     }
     if (m_run->settings.spec.trend == engine::TrendKind::Additive)
@@ -991,8 +991,8 @@ void ForecastPage::fillReservation()
                     "terms much longer than the history a damped trend is usually the safer model.");
     for (const engine::ReservationChoice &c : h.choices)
         if (c.saving.amount.isNegative())
-            lines << tr("The rule \"%1\" (%2 GPUs) would cost %3 more than no commitment at all.")
-                         .arg(QString::fromStdString(c.rule).toHtmlEscaped(), formatCount(c.reserved),
+            lines << tr("The rule \"%1\" (%2) would cost %3 more than no commitment at all.")
+                         .arg(QString::fromStdString(c.rule).toHtmlEscaped(), formatGpus(c.reserved),
                               money(engine::shownDifference(c.expectedCost, h.allOnDemand)));
     lines << tr("Costs are means over %1 simulated term-long paths of the decomposed forecast.").arg(h.paths);
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
@@ -1024,7 +1024,7 @@ void ForecastPage::showFan()
     // Enough history to see the season repeat: two weeks, or twice the horizon when longer.
     const int shownHistory = std::max(14 * kHoursPerDay, 2 * steps);
     data.firstShownHour = std::max(0, int(s.history.size()) - shownHistory);
-    const QString title = tr("%1: GPU demand forecast, next %2 days").arg(s.name).arg(steps / kHoursPerDay);
+    const QString title = tr("%1: GPU demand forecast, next %2").arg(s.name, formatCountOf(steps / kHoursPerDay, QT_TRANSLATE_NOOP("headroom::ui", "%n day(s)")));
     const engine::SmoothingSpec &spec = m_run->settings.spec;
     const QString model = tr("Holt-Winters, trend %1, season %2%3")
                               .arg(m_trend->itemText(m_trend->findData(int(spec.trend))).toLower(),
@@ -1048,10 +1048,9 @@ void ForecastPage::showFan()
     const std::vector<double> &p99 = s.fan[6];
     const auto peak = std::max_element(p95.begin(), p95.end()) - p95.begin();
     QStringList lines;
-    lines << tr("<b>%1:</b> over the next %2 days the P95 forecast peaks at %3 GPUs (%4), where the P50 is %5 "
+    lines << tr("<b>%1:</b> over the next %2 the P95 forecast peaks at %3 GPUs (%4), where the P50 is %5 "
                 "and the P99 %6: a buffer of %7 GPUs above the median covers 95 % of hours like that one.")
-                 .arg(s.name.toHtmlEscaped())
-                 .arg(steps / kHoursPerDay)
+                 .arg(s.name.toHtmlEscaped(), formatCountOf(steps / kHoursPerDay, QT_TRANSLATE_NOOP("headroom::ui", "%n day(s)")))
                  .arg(number(p95[size_t(peak)], 1), hourText(m_input.startEpochSeconds, int64_t(s.history.size()) + peak),
                       number(p50[size_t(peak)], 1), number(p99[size_t(peak)], 1),
                       number(p95[size_t(peak)] - p50[size_t(peak)], 1));
@@ -1065,9 +1064,9 @@ void ForecastPage::showFan()
     if (const auto &c = m_run->comparison) {
         const double d = c->decomposed.burst.pinball95, g = c->single.burst.pinball95;
         if (std::isfinite(d) && std::isfinite(g))
-            lines << tr("In the %1 burst hours of the held-out window the decomposed forecast's P95 loss is %2 GPUs "
+            lines << tr("In the %1 of the held-out window the decomposed forecast's P95 loss is %2 GPUs "
                         "against %3 for one model of the total: %4.")
-                         .arg(c->decomposed.burst.points)
+                         .arg(formatCountOf(int64_t(c->decomposed.burst.points), QT_TRANSLATE_NOOP("headroom::ui", "%n burst hour(s)")))
                          .arg(number(d, 2), number(g, 2),
                               d <= g ? tr("modelling primitives catches the bursts better")
                                      : tr("here the single model does better in bursts"));

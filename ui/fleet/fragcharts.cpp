@@ -1,5 +1,6 @@
 #include "fragcharts.h"
 
+#include "common/format.h"
 #include "common/chartstyle.h"
 
 #include <QBarCategoryAxis>
@@ -198,7 +199,7 @@ QString requestClassName(size_t index)
 {
     if (index == 0)
         return QObject::tr("Fractional GPU");
-    return index == 1 ? QObject::tr("1 GPU") : QObject::tr("%1 GPUs").arg(index);
+    return formatGpus(int64_t(index));
 }
 
 double meanFailedAt100(const engine::frag::SeedsResult &result, size_t index)

@@ -1,5 +1,6 @@
 #include "fragmapview.h"
 
+#include "common/format.h"
 #include "common/theme.h"
 
 #include <QContextMenuEvent>
@@ -58,9 +59,9 @@ bool FragMapView::event(QEvent *event)
         for (int gpu = 0; gpu < n.gpus; ++gpu)
             free << QString::number((state && gpu < int(state->freeMilli.size()) ? state->freeMilli[size_t(gpu)] : 1000) / 1000.0, 'f', 2);
         QToolTip::showText(help->globalPos(),
-                           tr("%1 (%2, %3 GPUs)\nfree share per GPU: %4\ncategory: %5\nfragment: %6 GPU")
+                           tr("%1 (%2, %3)\nfree share per GPU: %4\ncategory: %5\nfragment: %6 GPU")
                                .arg(QString::fromStdString(n.id), QString::fromStdString(n.gpuModel))
-                               .arg(n.gpus)
+                               .arg(formatGpus(n.gpus))
                                .arg(free.join(QStringLiteral(", ")),
                                     state ? QString::fromStdString(std::string(engine::frag::toString(
                                                 engine::frag::NodeCategory(state->category))))

@@ -1,5 +1,6 @@
 #include "fragmentationpage.h"
 
+#include "common/format.h"
 #include "common/chartpanel.h"
 #include "common/dialogs.h"
 #include "engine/errors.h"
@@ -7,6 +8,7 @@
 #include "store/fragtrace.h"
 #include "store/storeerror.h"
 
+#include <cmath>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -310,7 +312,7 @@ void FragmentationPage::run()
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
-    m_status->setText(tr("Running %1 policies × %2 seeds…").arg(policies.size()).arg(seeds.size()));
+    m_status->setText(tr("Running %1 × %2…").arg(formatCountOf(int64_t(policies.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n polic(y|ies)")), formatCountOf(int64_t(seeds.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n seed(s)"))));
     m_job.start(this, m_progress, work, [this, outcome] { showResults(outcome); });
 }
 
@@ -340,10 +342,10 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
     m_fgdStudy = outcome->fgdStudy;
     const std::vector<PolicyRuns> runs = m_results;
     const int64_t gpus = runs.empty() || runs.front().result.runs.empty() ? 0 : runs.front().result.runs.front().gpus;
-    const QString setup = tr("%1 GPUs; tasks arrive until %2 × capacity is requested; mean of %3 seeds; %4 scoring.")
-                              .arg(gpus)
+    const QString setup = tr("%1; tasks arrive until %2 × capacity is requested; mean of %3; %4 scoring.")
+                              .arg(formatGpus(gpus))
                               .arg(m_load->value(), 0, 'f', 1)
-                              .arg(m_seeds->value())
+                              .arg(formatCountOf(m_seeds->value(), QT_TRANSLATE_NOOP("headroom::ui", "%n seed(s)")))
                               .arg(scoreMode() == frag::ScoreMode::Study ? tr("the study's") : tr("exact"));
     m_allocation->setFigure({tr("GPU allocation vs arrived workload"), setup,
                              [runs](QChart::ChartTheme theme) {
@@ -365,10 +367,10 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
     QStringList lines;
     const PolicyRuns *best = nullptr;
     for (const PolicyRuns &r : m_results) {
-        lines << tr("%1: %2 % allocated at 100 % arrived, %3 GPUs unallocated")
+        lines << tr("%1: %2 % allocated at 100 % arrived, %3 unallocated")
                      .arg(policyName(r.policy))
                      .arg(r.result.allocatedPctAt100.mean, 0, 'f', 1)
-                     .arg(r.result.unallocatedGpusAt100.mean, 0, 'f', 0);
+                     .arg(formatGpus(std::llround(r.result.unallocatedGpusAt100.mean)));
         if (!best || r.result.unallocatedGpusAt100.mean < best->result.unallocatedGpusAt100.mean)
             best = &r;
     }
@@ -387,8 +389,8 @@ void FragmentationPage::showScoringComparison(double load)
     const QString title = tr("FGD: exact against the study's whole-number scores");
     m_scoring->setFigure({title,
                           tr("Tasks that found no node before the arrived work reached the cluster's capacity, by "
-                             "GPU request; mean of %1 seeds at %2 × load.")
-                              .arg(exact.runs.size())
+                             "GPU request; mean of %1 at %2 × load.")
+                              .arg(formatCountOf(int64_t(exact.runs.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n seed(s)")))
                               .arg(load, 0, 'f', 1),
                           [exact, study, title](QChart::ChartTheme theme) {
                               return buildFgdScoringChart(exact, study, title, theme);

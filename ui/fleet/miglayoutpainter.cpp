@@ -3,6 +3,7 @@
 #include "common/chartexport.h"
 
 #include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QHash>
 #include <QObject>
 #include <QPainter>
@@ -15,7 +16,7 @@ namespace headroom::ui {
 namespace {
 
 constexpr qreal kTitleHeight = kPaintedTitleHeight;
-constexpr qreal kLegendHeight = 22;
+constexpr qreal kLegendPointSize = 7.5;
 constexpr qreal kRowHeight = 46;      // preferred, one column
 constexpr qreal kMinRowHeight = 30;   // below this the rows flow into more columns
 constexpr qreal kLabelWidth = 52;
@@ -35,10 +36,36 @@ struct Grid {
     }
 };
 
+QFont legendFont()
+{
+    QFont font = QGuiApplication::font();
+    font.setPointSizeF(kLegendPointSize);
+    return font;
+}
+
+QString legendText(int memorySlices, int computeSlices)
+{
+    return QObject::tr("Each row: %1 memory slices (top) and %2 compute slices (bottom); blocks are MIG "
+                       "instances (tenant · profile); hatched = free.")
+        .arg(memorySlices)
+        .arg(computeSlices);
+}
+
+// The legend's box at the foot of `rect`: as many lines as the text needs at that width.
+QRectF legendBox(const QRectF &rect)
+{
+    const QFontMetricsF metrics(legendFont());
+    const qreal width = rect.width() - 16;
+    const QRectF needed = metrics.boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, legendText(8, 7));
+    const qreal height = std::ceil(needed.height()) + 6;
+    return {rect.left() + 8, rect.bottom() - height, width, height};
+}
+
 Grid gridFor(const QRectF &rect, int gpus)
 {
     Grid g;
-    g.area = rect.adjusted(8, kTitleHeight, -8, -kLegendHeight);
+    g.area = rect.adjusted(8, kTitleHeight, -8, 0);
+    g.area.setBottom(legendBox(rect).top() - 2);
     const int n = std::max(gpus, 1);
     g.rowsPerColumn = std::max(1, int(std::floor(g.area.height() / kMinRowHeight)));
     g.columns = (n + g.rowsPerColumn - 1) / g.rowsPerColumn;
@@ -60,7 +87,7 @@ QColor tenantColor(const QString &tenant)
 
 qreal migPreferredHeight(int gpus)
 {
-    return kTitleHeight + kLegendHeight + std::max(gpus, 1) * kRowHeight + 8;
+    return kTitleHeight + 2 * QFontMetricsF(legendFont()).lineSpacing() + 8 + std::max(gpus, 1) * kRowHeight + 8;
 }
 
 int migGpuAt(const QRectF &rect, const MigLayoutPicture &picture, const QPointF &pos)
@@ -79,15 +106,20 @@ QString migBlockLabel(const QFontMetricsF &metrics, const QString &tenant, const
     const QString full = QStringLiteral("%1 · %2").arg(tenant, profile);
     if (metrics.horizontalAdvance(full) <= width)
         return full;
-    // The profile says what the block is: keep it whole and shorten the tenant in the middle.
+    // Too narrow for both: the tenant whole says whose block it is (the block's width already
+    // says the profile); a long tenant is shortened in the middle beside its profile while both
+    // stay readable; else the whole label is shortened in the middle.
+    if (metrics.horizontalAdvance(tenant) <= width)
+        return tenant;
     const QString tail = QStringLiteral(" · ") + profile;
     const qreal room = width - metrics.horizontalAdvance(tail);
-    if (room >= metrics.horizontalAdvance(QStringLiteral("ab…")))
+    if (room >= metrics.horizontalAdvance(QStringLiteral("abcd…wxyz")))
         return metrics.elidedText(tenant, Qt::ElideMiddle, room) + tail;
-    return metrics.elidedText(profile, Qt::ElideRight, width);
+    return metrics.elidedText(full, Qt::ElideMiddle, width);
 }
 
-void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture, const FigureInk &ink)
+void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture, const FigureInk &ink,
+                     PaintedLabels *labels)
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false); // axis-aligned blocks: crisp and fast
@@ -97,8 +129,10 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
     titleFont.setBold(true);
     painter.setFont(titleFont);
     painter.setPen(ink.ink);
-    painter.drawText(QRectF(rect.left(), rect.top() + 4, rect.width(), kTitleHeight - 6), Qt::AlignCenter,
-                     picture.title);
+    const QRectF titleBox(rect.left() + 4, rect.top() + 4, rect.width() - 8, kTitleHeight - 6);
+    drawLabel(painter, titleBox, Qt::AlignCenter,
+              QFontMetricsF(titleFont).elidedText(picture.title, Qt::ElideMiddle, titleBox.width()), labels,
+              picture.title);
 
     const int memorySlices = picture.profiles ? picture.profiles->memorySlices : 8;
     const int computeSlices = picture.profiles ? picture.profiles->computeSlices : 7;
@@ -121,7 +155,7 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
         const qreal computeCell = computeBand.width() / computeSlices;
 
         painter.setPen(ink.ink);
-        painter.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("GPU %1").arg(gpu + 1));
+        drawLabel(painter, label, Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("GPU %1").arg(gpu + 1), labels);
         // free slices: hatched (only those no instance covers)
         std::vector<bool> memoryUsed(size_t(memorySlices), false), computeUsed(size_t(computeSlices), false);
         for (const engine::MigInstance &instance : picture.layouts[size_t(gpu)]) {
@@ -160,9 +194,11 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
             painter.drawRect(memoryBlock);
             painter.drawRect(computeBlock);
             painter.setPen(QColor(0x15, 0x15, 0x15));
-            painter.drawText(memoryBlock.adjusted(3, 0, -3, 0), Qt::AlignCenter,
-                             migBlockLabel(metrics, QString::fromStdString(instance.tenant),
-                                           QString::fromStdString(instance.profile), memoryBlock.width() - 6));
+            const QString tenant = QString::fromStdString(instance.tenant);
+            const QString profileName = QString::fromStdString(instance.profile);
+            drawLabel(painter, memoryBlock.adjusted(3, 0, -3, 0), Qt::AlignCenter,
+                      migBlockLabel(metrics, tenant, profileName, memoryBlock.width() - 6), labels,
+                      tenant.isEmpty() ? profileName : QStringLiteral("%1 · %2").arg(tenant, profileName));
         }
         if (gpu == picture.selected) {
             painter.setPen(QPen(QColor(0x1f, 0x6f, 0xd1), 2.0));
@@ -171,14 +207,11 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
         }
     }
 
-    // legend
-    const QRectF legend(rect.left() + 8, rect.bottom() - kLegendHeight + 2, rect.width() - 16, kLegendHeight - 4);
+    // legend: wrapped onto as many lines as the width needs
+    painter.setFont(legendFont());
     painter.setPen(ink.muted);
-    painter.drawText(legend, Qt::AlignLeft | Qt::AlignVCenter,
-                     QObject::tr("Each row: %1 memory slices (top) and %2 compute slices (bottom); blocks are MIG "
-                                 "instances (tenant · profile); hatched = free.")
-                         .arg(memorySlices)
-                         .arg(computeSlices));
+    drawLabel(painter, legendBox(rect), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+              legendText(memorySlices, computeSlices), labels);
     painter.restore();
 }
 

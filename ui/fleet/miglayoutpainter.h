@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/chartexport.h"
+#include "common/paintedlabel.h"
 #include "engine/mig.h"
 
 #include <QFontMetricsF>
@@ -22,9 +23,13 @@ struct MigLayoutPicture {
     int selected = -1;                      // highlighted GPU
 };
 
-void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture, const FigureInk &ink);
-// A block's label "tenant · profile" in `width`: whole when it fits, else the tenant shortened in
-// the middle ("tool…-01 · 1g.10gb"), else the profile alone, cut at the end.
+// `labels`, when given, receives every text placed (for tooltips and layout checks).
+void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPicture &picture, const FigureInk &ink,
+                     PaintedLabels *labels = nullptr);
+// A block's label "tenant · profile" in `width`: whole when it fits, else the tenant alone
+// ("tool-01"; the block's width says the profile), else a long tenant shortened in the middle
+// beside its profile ("customer…-prod · 3g.40gb"), else the whole label shortened in the middle
+// ("to…10gb"); the view shows the whole label as a tooltip.
 QString migBlockLabel(const QFontMetricsF &metrics, const QString &tenant, const QString &profile, qreal width);
 // Index of the GPU row at `pos` in a picture painted into `rect`, or -1.
 int migGpuAt(const QRectF &rect, const MigLayoutPicture &picture, const QPointF &pos);

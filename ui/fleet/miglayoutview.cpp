@@ -5,8 +5,10 @@
 #include "common/theme.h"
 
 #include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 
 namespace headroom::ui {
 
@@ -48,7 +50,20 @@ ChartFigure MigLayoutView::figure(const QString &caption) const
 void MigLayoutView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintMigLayouts(painter, rect(), m_picture, figureInk(chartTheme()));
+    m_labels.clear();
+    paintMigLayouts(painter, rect(), m_picture, figureInk(chartTheme()), &m_labels);
+}
+
+bool MigLayoutView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        if (const PaintedLabel *label = elidedLabelAt(m_labels, help->pos())) {
+            QToolTip::showText(help->globalPos(), label->fullText, this, label->box.toAlignedRect());
+            return true;
+        }
+    }
+    return QWidget::event(event);
 }
 
 void MigLayoutView::mousePressEvent(QMouseEvent *event)

@@ -19,6 +19,9 @@ public:
     const MigLayoutPicture &picture() const { return m_picture; }
     void setSelected(int gpu);
     ChartFigure figure(const QString &caption) const;
+    // The texts of the last paint and where they went; a shortened block label shows
+    // "tenant · profile" whole as a tooltip.
+    const PaintedLabels &paintedLabels() const { return m_labels; }
 
 signals:
     void gpuClicked(int gpu);
@@ -27,10 +30,12 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
     MigLayoutPicture m_picture;
     QString m_caption;
+    PaintedLabels m_labels;
 };
 
 } // namespace headroom::ui

@@ -282,8 +282,8 @@ void PartitioningPage::recompute()
 
     QStringList modes;
     for (const auto &option : m_sharing) {
-        QString line = tr("<b>%1</b>: %2 GPUs").arg(QString::fromStdString(engine::toString(option.mode)),
-                                                    formatCount(option.gpus));
+        QString line = tr("<b>%1</b>: %2").arg(QString::fromStdString(engine::toString(option.mode)),
+                                                    formatGpus(option.gpus));
         if (option.coldSwapSeconds > 0)
             line += tr(" (cold swap %1 s)").arg(option.coldSwapSeconds, 0, 'f', 3);
         modes << line;

@@ -3,6 +3,7 @@
 #include "common/chartstyle.h"
 #include "cost/costcharts.h"
 #include "common/format.h"
+#include "common/paintedlabel.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -151,8 +152,12 @@ QColor tierColor(PoolTier tier)
     return Qt::gray;
 }
 
-void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioResult &result, const FigureInk &colours)
+void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioResult &result, const FigureInk &colours,
+                          PaintedLabels *labels)
 {
+    // Every label placed so far (the caller's list when it wants them): later labels avoid them.
+    PaintedLabels own;
+    PaintedLabels *placed = labels ? labels : &own;
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.fillRect(rect, colours.paper);
@@ -171,8 +176,11 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     painter.setFont(titleFont);
     painter.setPen(ink);
     const QRectF titleRect(rect.left(), rect.top() + 4, rect.width(), kPaintedTitleHeight - 4);
-    painter.drawText(titleRect, Qt::AlignCenter,
-                     QObject::tr("%1: static base and elastic top").arg(qs(result.name)));
+    {
+        const QString title = QObject::tr("%1: static base and elastic top").arg(qs(result.name));
+        drawLabel(painter, titleRect, Qt::AlignCenter,
+                  QFontMetricsF(titleFont).elidedText(title, Qt::ElideMiddle, titleRect.width() - 8), placed, title);
+    }
 
     // The peak hour over the evaluated hours and the day that holds it.
     size_t hours = 0;
@@ -202,7 +210,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     // Plot on the left, legend on the right.
     const qreal legendWidth = std::max<qreal>(250, rect.width() * 0.34);
     const QRectF plot(rect.left() + 56, titleRect.bottom() + 14, rect.width() - legendWidth - 56 - 18,
-                      rect.bottom() - titleRect.bottom() - 14 - 44);
+                      rect.bottom() - titleRect.bottom() - 14 - 46);
     auto yOf = [&](double gpus) { return plot.bottom() - gpus / yMax * plot.height(); };
     auto xOf = [&](double hour) { return plot.left() + hour / 24.0 * plot.width(); };
 
@@ -213,8 +221,8 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         painter.setPen(QPen(grid, 1));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(muted);
-        painter.drawText(QRectF(plot.left() - 52, y - 8, 46, 16), Qt::AlignRight | Qt::AlignVCenter,
-                         formatCount(int64_t(v)));
+        drawLabel(painter, QRectF(plot.left() - 52, y - 8, 46, 16), Qt::AlignRight | Qt::AlignVCenter,
+                  formatCount(int64_t(v)), placed);
     }
     const int hourStep = plot.width() >= 380 ? 3 : 6;
     for (int h = 0; h <= 24; h += hourStep) {
@@ -222,19 +230,29 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         painter.setPen(QPen(grid, 1));
         painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         painter.setPen(muted);
-        painter.drawText(QRectF(x - 20, plot.bottom() + 3, 40, 16), Qt::AlignCenter,
-                         QStringLiteral("%1:00").arg(h, 2, 10, QLatin1Char('0')));
+        // Low enough that 00:00 stays clear of the y axis's 0 at the same corner.
+        drawLabel(painter, QRectF(x - 20, plot.bottom() + 7, 40, 16), Qt::AlignCenter,
+                  QStringLiteral("%1:00").arg(h, 2, 10, QLatin1Char('0')), placed);
     }
-    painter.setPen(ink);
-    painter.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 18), Qt::AlignCenter,
-                     hours > 0 ? QObject::tr("Hour of the peak day, UTC (day %1 of %2)")
-                                     .arg(dayStart / 24 + 1)
-                                     .arg((hours + 23) / 24)
-                               : QObject::tr("Hour of the day, UTC"));
+    // The x-axis caption: centred under the plot, moved sideways to stay between the picture's
+    // left edge and the legend, shortened in the middle only when even that is too narrow.
+    {
+        painter.setPen(ink);
+        const QString caption = hours > 0 ? QObject::tr("Hour of the peak day, UTC (day %1 of %2)")
+                                                .arg(dayStart / 24 + 1)
+                                                .arg((hours + 23) / 24)
+                                          : QObject::tr("Hour of the day, UTC");
+        const QFontMetricsF fm(painter.font());
+        const qreal spanLeft = rect.left() + 4, spanRight = plot.right() + 12;
+        const QString shown = fm.elidedText(caption, Qt::ElideMiddle, spanRight - spanLeft);
+        const qreal width = std::ceil(fm.horizontalAdvance(shown)) + 4;
+        const qreal left = std::clamp(plot.center().x() - width / 2, spanLeft, spanRight - width);
+        drawLabel(painter, QRectF(left, plot.bottom() + 24, width, 18), Qt::AlignCenter, shown, placed, caption);
+    }
     painter.save();
     painter.translate(rect.left() + 12, plot.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-plot.height() / 2, -8, plot.height(), 16), Qt::AlignCenter, QObject::tr("GPUs"));
+    drawLabel(painter, QRectF(-plot.height() / 2, -8, plot.height(), 16), Qt::AlignCenter, QObject::tr("GPUs"), placed);
     painter.restore();
 
     // A stepped band from `base` up by the GPUs used each hour of the peak day.
@@ -270,8 +288,10 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         if (band.height() >= 16) {
             painter.setFont(bold);
             painter.setPen(Qt::white);
-            painter.drawText(band.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignBottom,
-                             QObject::tr("%1 · %2 GPUs").arg(qs(p.name), formatCount(p.gpus)));
+            const QRectF box = band.adjusted(8, 0, -8, 0);
+            const QString text = QObject::tr("%1 · %2").arg(qs(p.name), formatGpus(p.gpus));
+            drawLabel(painter, box, Qt::AlignLeft | Qt::AlignBottom,
+                      QFontMetricsF(bold).elidedText(text, Qt::ElideMiddle, box.width()), placed, text);
         }
         base += double(p.gpus);
     }
@@ -297,8 +317,10 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
             if (cap.height() >= 18) {
                 painter.setFont(bold);
                 painter.setPen(color.darker(140));
-                painter.drawText(cap.adjusted(8, 3, -8, -3), Qt::AlignLeft | Qt::AlignTop,
-                                 QObject::tr("%1 · up to %2 GPUs").arg(qs(p.name), formatCount(p.gpus)));
+                const QRectF box = cap.adjusted(8, 3, -8, -3);
+                const QString text = QObject::tr("%1 · up to %2").arg(qs(p.name), formatGpus(p.gpus));
+                drawLabel(painter, box, Qt::AlignLeft | Qt::AlignTop,
+                          QFontMetricsF(bold).elidedText(text, Qt::ElideMiddle, box.width()), placed, text);
             }
             capBase += double(p.gpus);
         }
@@ -311,14 +333,33 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         painter.setPen(QPen(red, 1.6, Qt::DashLine));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setFont(bold);
-        const QString label = QObject::tr("peak demand %1 GPUs at %2:00")
-                                  .arg(formatCount(peakTotal))
+        const QString label = QObject::tr("peak demand %1 at %2:00")
+                                  .arg(formatGpus(peakTotal))
                                   .arg(int(peakHour % 24), 2, 10, QLatin1Char('0'));
-        const qreal width = QFontMetricsF(bold).horizontalAdvance(label) + 12;
-        const QRectF labelRect(plot.right() - width - 4, y - 18, width, 16);
+        // Right above the line, else below it, else further off or at the left: the first place
+        // inside the plot clear of the pool labels already drawn.
+        const QFontMetricsF fm(bold);
+        const QString shown = fm.elidedText(label, Qt::ElideMiddle, plot.width() - 8);
+        const qreal width = std::ceil(fm.horizontalAdvance(shown)) + 12;
+        const qreal h = std::ceil(fm.height()) + 2;
+        const qreal right = plot.right() - width - 4, left = plot.left() + 4;
+        const QRectF candidates[] = {{right, y - h - 2, width, h},     {right, y + 2, width, h},
+                                     {left, y - h - 2, width, h},      {left, y + 2, width, h},
+                                     {right, y - 2 * h - 4, width, h}, {right, y + h + 4, width, h}};
+        QRectF labelRect = candidates[0];
+        for (const QRectF &candidate : candidates) {
+            const bool inPlot = plot.contains(candidate);
+            const bool clear = std::none_of(placed->begin(), placed->end(), [&](const PaintedLabel &l) {
+                return l.bounds.intersects(painter.transform().mapRect(candidate));
+            });
+            if (inPlot && clear) {
+                labelRect = candidate;
+                break;
+            }
+        }
         painter.fillRect(labelRect, colours.backdrop);
         painter.setPen(red);
-        painter.drawText(labelRect, Qt::AlignCenter, label);
+        drawLabel(painter, labelRect, Qt::AlignCenter, shown, placed, label);
     }
     painter.setPen(QPen(ink, 1));
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
@@ -349,22 +390,21 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         const QString heading = QObject::tr("%1 (%2)").arg(qs(p.name), p.role == PoolRole::StaticBase
                                                                            ? QObject::tr("static base")
                                                                            : QObject::tr("elastic top"));
-        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
-                         QFontMetricsF(bold).elidedText(heading, Qt::ElideRight, text.width()));
+        drawLabel(painter, text, Qt::AlignLeft | Qt::AlignVCenter,
+                  QFontMetricsF(bold).elidedText(heading, Qt::ElideRight, text.width()), placed, heading);
         painter.setFont(font);
         painter.setPen(muted);
         const QString gpus = p.role == PoolRole::StaticBase
                                  ? QObject::tr("%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId))
                                  : QObject::tr("0–%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId));
-        painter.drawText(text.translated(0, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         fm.elidedText(QStringLiteral("%1 · %2 · %3").arg(gpus, tierName(p.tier),
-                                                                       partitioningName(p.partitioning)),
-                                       Qt::ElideRight, text.width()));
+        const QString kind = QStringLiteral("%1 · %2 · %3").arg(gpus, tierName(p.tier), partitioningName(p.partitioning));
+        drawLabel(painter, text.translated(0, line), Qt::AlignLeft | Qt::AlignVCenter,
+                  fm.elidedText(kind, Qt::ElideRight, text.width()), placed, kind);
         const QString money = p.priced ? QObject::tr("%1 per 30-day month").arg(qs(p.costPerMonth.display()))
                                        : QObject::tr("not priced by the rate card");
-        painter.drawText(text.translated(0, 2 * line), Qt::AlignLeft | Qt::AlignVCenter,
-                         fm.elidedText(QObject::tr("%1 utilized · %2").arg(percent(p.utilization), money),
-                                       Qt::ElideRight, text.width()));
+        const QString use = QObject::tr("%1 utilized · %2").arg(percent(p.utilization), money);
+        drawLabel(painter, text.translated(0, 2 * line), Qt::AlignLeft | Qt::AlignVCenter,
+                  fm.elidedText(use, Qt::ElideRight, text.width()), placed, use);
         y += 3 * line + 8;
     }
     painter.setPen(QPen(grid, 1));
@@ -375,20 +415,20 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     const QStringList totals{
         QObject::tr("Fleet: %1 per 30-day month").arg(qs(shown.perMonth.total.display())),
         QObject::tr("%1 per day · %2 utilized").arg(qs(shown.perDay.total.display()), percent(result.utilization)),
-        QObject::tr("%1 static + up to %2 elastic GPUs").arg(formatCount(result.staticGpus),
-                                                               formatCount(result.elasticPeakGpus))};
+        QObject::tr("%1 static + up to %2 elastic").arg(formatCount(result.staticGpus),
+                                                          formatGpus(result.elasticPeakGpus))};
     for (int i = 0; i < totals.size(); ++i) {
         painter.setFont(i == 0 ? bold : font);
         painter.setPen(i == 0 ? ink : muted);
-        painter.drawText(QRectF(legend.left(), y + i * line, legend.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                         QFontMetricsF(painter.font()).elidedText(totals[i], Qt::ElideRight, legend.width()));
+        drawLabel(painter, QRectF(legend.left(), y + i * line, legend.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+                  QFontMetricsF(painter.font()).elidedText(totals[i], Qt::ElideRight, legend.width()), placed, totals[i]);
     }
     if (!result.warnings.empty()) {
         painter.setFont(font);
         painter.setPen(QColor(0xb0, 0x60, 0x00));
-        painter.drawText(QRectF(legend.left(), y + totals.size() * line, legend.width(), line),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         QObject::tr("%n warning(s) with the evaluation", nullptr, int(result.warnings.size())));
+        drawLabel(painter, QRectF(legend.left(), y + totals.size() * line, legend.width(), line),
+                  Qt::AlignLeft | Qt::AlignVCenter,
+                  QObject::tr("%n warning(s) with the evaluation", nullptr, int(result.warnings.size())), placed);
     }
     painter.restore();
 }

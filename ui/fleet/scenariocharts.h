@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/chartexport.h"
+#include "common/paintedlabel.h"
 #include "engine/scenario.h"
 
 #include <QColor>
@@ -26,8 +27,9 @@ QColor tierColor(engine::PoolTier tier);
 // a dashed peak-demand line, and a legend giving each pool's GPUs, GPU type, tier,
 // partitioning, utilization and cost per month. Custom painted.
 ChartFigure scenarioDiagramFigure(const engine::ScenarioResult &result);
+// `labels`, when given, receives every text placed (for tooltips and layout checks).
 void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const engine::ScenarioResult &result,
-                          const FigureInk &ink);
+                          const FigureInk &ink, PaintedLabels *labels = nullptr);
 
 // Grouped bars of cost per 30-day month by tier, one group per scenario (2–4 results of one
 // currency; one result gives one group).

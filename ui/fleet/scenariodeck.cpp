@@ -1,5 +1,6 @@
 #include "scenariodeck.h"
 
+#include "common/format.h"
 #include "report/reportsnapshot.h"
 #include "scenariocharts.h"
 
@@ -292,8 +293,8 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
                                         QStringLiteral("%1 %2%3").arg(qs(s.provider), qs(s.region),
                                                                       s.asOfDate.empty() ? QString()
                                                                                          : QObject::tr(" as of %1").arg(qs(s.asOfDate))),
-                                        QObject::tr("%1 months from %2 to %3 (%4 h)")
-                                            .arg(s.horizonMonths)
+                                        QObject::tr("%1 from %2 to %3 (%4 h)")
+                                            .arg(formatCountOf(s.horizonMonths, QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)")))
                                             .arg(qs(results[i].startDate), qs(results[i].endDate),
                                                  count(results[i].termHours)),
                                         reservePolicyName(s.policy.reserveAt)};
@@ -315,7 +316,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
             cards.table.rows << QStringList{qs(card->provider),      qs(card->region),        qs(card->gpuId),
                                             qs(card->effectiveDate), rate(card->onDemand),    rate(card->reserved1y),
                                             rate(card->reserved3y),  rate(card->spot),
-                                            QObject::tr("%1 weeks").arg(card->reservationLeadWeeks)};
+                                            formatCountOf(card->reservationLeadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)"))};
             if (card->committedAreExamples && (!card->reserved1y.isZero() || !card->reserved3y.isZero()))
                 exampleCards << QStringLiteral("%1 / %2 / %3").arg(qs(card->provider), qs(card->region), qs(card->gpuId));
         }

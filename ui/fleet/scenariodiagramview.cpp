@@ -5,7 +5,9 @@
 #include "common/theme.h"
 
 #include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 
 namespace headroom::ui {
 
@@ -34,13 +36,26 @@ void ScenarioDiagramView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
     const FigureInk ink = figureInk(chartTheme());
+    m_labels.clear();
     if (!m_result) {
         painter.fillRect(rect(), ink.paper);
         painter.setPen(ink.muted);
         painter.drawText(rect(), Qt::AlignCenter, tr("Select or create a scenario to see its fleet."));
         return;
     }
-    paintScenarioDiagram(painter, rect(), *m_result, ink);
+    paintScenarioDiagram(painter, rect(), *m_result, ink, &m_labels);
+}
+
+bool ScenarioDiagramView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        if (const PaintedLabel *label = elidedLabelAt(m_labels, help->pos())) {
+            QToolTip::showText(help->globalPos(), label->fullText, this, label->box.toAlignedRect());
+            return true;
+        }
+    }
+    return QWidget::event(event);
 }
 
 void ScenarioDiagramView::contextMenuEvent(QContextMenuEvent *event)

@@ -1,5 +1,6 @@
 #include "scenariospage.h"
 
+#include "common/fields.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
@@ -76,7 +77,7 @@ QString percent(double ratio, int decimals = 1)
 // "1 GPU", "48 GPUs".
 QString gpuCount(int64_t count)
 {
-    return count == 1 ? QObject::tr("1 GPU") : QObject::tr("%1 GPUs").arg(formatCount(count));
+    return formatGpus(count);
 }
 
 QString jsonOf(const Scenario &s)
@@ -457,7 +458,7 @@ QWidget *ScenariosPage::buildForm()
     auto *horizon = new QSpinBox(m_form);
     horizon->setObjectName("scenarioHorizon");
     horizon->setRange(1, 120);
-    horizon->setSuffix(tr(" months"));
+    setCountSuffix(horizon, tr(" month(s)"));
     horizon->setKeyboardTracking(false);
     horizon->setToolTip(tr("Planning horizon, 1–120 calendar months from the start date: the term of the \"over "
                            "the term\" cost, counted in real hours (8,760 h a common year, 8,784 h a leap year)"));
@@ -840,7 +841,7 @@ void ScenariosPage::loadPools(const Scenario &scenario)
             auto *count = new QSpinBox(m_pools);
             count->setObjectName(QStringLiteral("poolGpus%1").arg(r));
             count->setRange(0, 100000);
-            count->setSuffix(tr(" GPUs"));
+            setCountSuffix(count, tr(" GPU(s)"));
             count->setKeyboardTracking(false);
             count->setGroupSeparatorShown(true);
             count->setToolTip(tr("Static pools: GPUs provisioned (≥ 1). Elastic pools: the most GPUs they scale to "
@@ -1702,14 +1703,14 @@ void ScenariosPage::updateYaml()
     m_yaml->setPlainText(qs(text));
     m_planNote->setText(
         tr("%1 on %2: up to %3 requests/s per replica hold the SLO; the TTFT SLO leaves %4 s of queueing, so the "
-           "fleet queue target is %5 requests (Little's law) and KEDA's threshold per replica %6 at %7 replicas. "
+           "fleet queue target is %5 requests (Little's law) and KEDA's threshold per replica %6 at %7. "
            "Replicas %8–%9, HPA tolerance %10, cooldown %11 s.")
             .arg(qs(plan.workload), qs(plan.gpuId))
             .arg(plan.requestsPerSPerReplica, 0, 'f', 2)
             .arg(plan.allowedQueueDelayS, 0, 'f', 2)
             .arg(plan.fleetQueueTarget, 0, 'f', 1)
             .arg(plan.thresholdPerReplica, 0, 'f', 1)
-            .arg(plan.peakReplicas)
+            .arg(formatCountOf(plan.peakReplicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
             .arg(plan.minReplicas)
             .arg(plan.maxReplicas)
             .arg(plan.tolerance, 0, 'f', 2)

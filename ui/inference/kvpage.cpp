@@ -1,5 +1,6 @@
 #include "kvpage.h"
 
+#include "common/fields.h"
 #include "common/chartpanel.h"
 #include "engine/errors.h"
 #include "engine/inference_sizing.h"
@@ -160,7 +161,7 @@ QWidget *KvPage::buildInputs()
     m_prefix->setObjectName("kvPrefix");
     m_prefix->setRange(0, 1'000'000);
     m_prefix->setSingleStep(256);
-    m_prefix->setSuffix(tr(" tokens"));
+    setCountSuffix(m_prefix, tr(" token(s)"));
     m_prefix->setToolTip(tr("Shared prompt prefix (system prompt) held once per replica with "
                             "prefix caching, instead of once per stream. 0 = none."));
     m_contexts = new QLineEdit(QStringLiteral("4096, 16384, 32768"), servingBox);
@@ -507,7 +508,7 @@ void KvPage::updateExplanation()
         QString headline, others;
         if (!supported.empty()) {
             const engine::StreamsAt &s = supported.back();
-            headline = tr("%1 streams of %2 tokens").arg(formatCount(s.streams), formatCount(s.context));
+            headline = tr("%1 of %2 tokens").arg(formatCountOf(s.streams, QT_TRANSLATE_NOOP("headroom::ui", "%n stream(s)")), formatCount(s.context));
             QStringList rest;
             for (size_t i = 0; i + 1 < supported.size(); ++i)
                 rest << tr("%1 at %2 tokens").arg(formatCount(supported[i].streams), formatCount(supported[i].context));

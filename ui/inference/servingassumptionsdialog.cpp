@@ -52,7 +52,7 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     m_blockSize = new QSpinBox(this);
     m_blockSize->setObjectName("servingBlockSize");
     m_blockSize->setRange(1, 1024);
-    m_blockSize->setSuffix(tr(" tokens"));
+    setCountSuffix(m_blockSize, tr(" token(s)"));
     m_blockSize->setToolTip(tr("Paged-attention block size, 1–1024 tokens. A stream occupies whole blocks."));
     m_prefill = newBox(this, "servingPrefillEfficiency", 1, 100, 0, 5, tr(" %"),
                        tr("Share of the GPU's peak dense TFLOPS reached in prefill, 1–100 %."));

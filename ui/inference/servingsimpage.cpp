@@ -210,7 +210,7 @@ QWidget *ServingSimPage::buildInputs()
     m_format->addItem(tr("Mooncake JSONL"));
     m_format->addItem(tr("Azure CSV"));
     traceForm->addRow(tr("F&ormat:"), m_format);
-    m_limit = newSpinBox(traceBox, "simLimit", 0, 10'000'000, 0, tr(" requests"),
+    m_limit = newSpinBox(traceBox, "simLimit", 0, 10'000'000, 0, tr(" request(s)"),
                      tr("Replay only the first N requests of the trace (0 = all), for a quick look"));
     m_limit->setSpecialValueText(tr("all requests"));
     traceForm->addRow(tr("&Use the first:"), m_limit);
@@ -416,9 +416,9 @@ std::optional<engine::WorkloadProfile> ServingSimPage::simulatedWorkload(const Q
     after.tp = r.tp;
     if (const auto goodput = r.goodputTokensPerReplica[size_t(kv)]) {
         after.measuredGoodputTokensPerS = *goodput;
-        after.goodputSource = tr("serving simulation of %1: %2 replicas needed for %3 within SLO, KV-aware router")
+        after.goodputSource = tr("serving simulation of %1: %2 needed for %3 within SLO, KV-aware router")
                                   .arg(r.traceName)
-                                  .arg(*r.replicasNeeded[size_t(kv)])
+                                  .arg(formatCountOf(*r.replicasNeeded[size_t(kv)], QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                                   .arg(percent(r.target))
                                   .toStdString();
         after.measuredMaxStreams.reset();
@@ -730,9 +730,9 @@ void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
     const QString stepModel = kv.stepModel == engine::StepModelKind::Table
         ? tr("step times from the measured table")
         : tr("step times from the roofline");
-    m_status->setText(tr("%1: %2 requests (%3 rejected as larger than a pool), %4 blocks of %5 tokens per replica, "
+    m_status->setText(tr("%1: %2 (%3 rejected as larger than a pool), %4 blocks of %5 tokens per replica, "
                          "%6; simulated in %7 s.")
-                          .arg(m_results->traceName, formatCount(kv.requests), formatCount(kv.rejected),
+                          .arg(m_results->traceName, formatCountOf(kv.requests, QT_TRANSLATE_NOOP("headroom::ui", "%n request(s)")), formatCount(kv.rejected),
                                formatCount(m_results->config.kvBlocksPerReplica))
                           .arg(m_results->config.blockSize)
                           .arg(stepModel)
@@ -778,10 +778,9 @@ void ServingSimPage::updateCharts()
                               QPointF(double(r.cacheSweep.back().kvBlocks), r.infiniteHitRateTokens * 100)},
                              true});
     }
-    const QString caption = tr("%1, %2 replicas; %3 requests of %4 at %5 × the arrival rate.")
-                                .arg(r.setup)
-                                .arg(c.replicas)
-                                .arg(formatCount(r.runs[0].requests), r.traceName, formatDecimal(c.timeScale, 4));
+    const QString caption = tr("%1, %2; %3 of %4 at %5 × the arrival rate.")
+                                .arg(r.setup, formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
+                                .arg(formatCountOf(r.runs[0].requests, QT_TRANSLATE_NOOP("headroom::ui", "%n request(s)")), r.traceName, formatDecimal(c.timeScale, 4));
     m_hitChart->setFigure({hit.title, caption, [hit](QChart::ChartTheme theme) { return buildSimLineChart(hit, theme); }});
 
     SimLineChart ttft;
@@ -849,9 +848,8 @@ void ServingSimPage::updateCharts()
         }
         heat.rows.push_back(std::move(row));
     }
-    const QString stripCaption = tr("%1 replicas, %2; darker is busier, and a row darker than the others is a hot spot.")
-                                     .arg(c.replicas)
-                                     .arg(r.setup);
+    const QString stripCaption = tr("%1, %2; darker is busier, and a row darker than the others is a hot spot.")
+                                     .arg(formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")), r.setup);
     strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect, const FigureInk &ink) {
         paintHeatStrip(p, rect, heat, ink);
     }});
@@ -924,10 +922,10 @@ void ServingSimPage::updateExplanation()
     const auto &rr = r.runs[routerIndex(engine::RouterKind::RoundRobin)];
     const auto &ll = r.runs[routerIndex(engine::RouterKind::LeastLoaded)];
     const auto &kv = r.runs[routerIndex(engine::RouterKind::KvAware)];
-    QString text = tr("With %1 replicas of %2 (%3 blocks of %4 tokens each), the KV-aware router keeps %5 of prompt "
+    QString text = tr("With %1 of %2 (%3 blocks of %4 tokens each), the KV-aware router keeps %5 of prompt "
                       "tokens cached against %6 for round-robin and %7 for least-loaded; a cache holding the whole "
                       "trace would keep %8 — the bound no finite fleet reaches.")
-                       .arg(r.config.replicas)
+                       .arg(formatCountOf(r.config.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                        .arg(r.setup, formatCount(r.config.kvBlocksPerReplica))
                        .arg(r.config.blockSize)
                        .arg(percent(kv.hitRateTokens), percent(rr.hitRateTokens), percent(ll.hitRateTokens),
@@ -943,21 +941,21 @@ void ServingSimPage::updateExplanation()
     const auto &kvNeed = r.replicasNeeded[routerIndex(engine::RouterKind::KvAware)];
     const auto &rrNeed = r.replicasNeeded[routerIndex(engine::RouterKind::RoundRobin)];
     auto need = [&r](const std::optional<int> &n) {
-        return n ? QString::number(*n) : tr("more than %1").arg(r.maxReplicasSearched);
+        return n ? formatCountOf(*n, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")) : tr("more than %1").arg(formatCountOf(r.maxReplicasSearched, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")));
     };
     if (!kvNeed && !rrNeed) {
-        text += tr("No fleet of up to %1 replicas holds %2 of requests within the SLOs with either router: some "
+        text += tr("No fleet of up to %1 holds %2 of requests within the SLOs with either router: some "
                    "requests miss them however many replicas serve (a prompt too long to prefill within the TTFT SLO "
                    "on one replica, for one); lower the target or relax the SLOs.")
-                    .arg(r.maxReplicasSearched)
+                    .arg(formatCountOf(r.maxReplicasSearched, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                     .arg(percent(r.target));
     } else {
-        text += tr("%1 replicas hold %2 of requests within SLO with the KV-aware router, against %3 with round-robin.")
+        text += tr("To hold %2 of requests within SLO takes %1 with the KV-aware router, against %3 with round-robin.")
                     .arg(need(kvNeed), percent(r.target), need(rrNeed));
     }
     if (kv.rejected > 0)
-        text += QLatin1Char(' ') + tr("%1 requests need more blocks than a replica's pool and were left out.")
-                                       .arg(formatCount(kv.rejected));
+        text += QLatin1Char(' ') + tr("%1 need more blocks than a replica's pool and were left out.")
+                                       .arg(formatCountOf(kv.rejected, QT_TRANSLATE_NOOP("headroom::ui", "%n request(s)")));
     m_explanation->setText(text);
 }
 

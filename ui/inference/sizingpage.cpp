@@ -464,8 +464,8 @@ void SizingPage::showOptions()
             if (!o.result.feasible)
                 item->setForeground(QColor(QLatin1String("#888888")));
             if (column == 6 && o.rate)
-                item->setToolTip(tr("%1 per GPU-hour × %2 GPUs × 720 h — %3")
-                                     .arg(QString::fromStdString(o.rate->perGpuHour.display()), formatCount(o.result.gpus),
+                item->setToolTip(tr("%1 per GPU-hour × %2 × 720 h — %3")
+                                     .arg(QString::fromStdString(o.rate->perGpuHour.display()), formatGpus(o.result.gpus),
                                           QString::fromStdString(o.rate->source)));
             if (!o.result.feasible)
                 item->setToolTip(QString::fromStdString(o.result.infeasibleReason));
@@ -518,33 +518,33 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
                           QString::fromStdString(r.infeasibleReason).toHtmlEscaped());
     } else {
         const int64_t other = r.binding == "memory" ? r.replicasCompute : r.replicasMemory;
-        lines << tr("<b>%1 needs %2</b> (%3 × %4): %5-bound — %6 replicas for %7, against %8 for the "
+        lines << tr("<b>%1 needs %2</b> (%3 × %4): %5-bound — %6 for %7, against %8 for the "
                     "other side. Peak utilization %9 %, average %10 %; the rest is planned headroom.")
                      .arg(QString::fromStdString(workload.name).toHtmlEscaped(),
-                          formatCountOf(r.gpus, tr("GPU"), tr("GPUs")),
-                          formatCountOf(r.replicas, tr("replica"), tr("replicas")))
+                          formatGpus(r.gpus),
+                          formatCountOf(r.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                      .arg(r.gpusPerReplica)
-                     .arg(binding, formatCount(r.binding == "memory" ? r.replicasMemory : r.replicasCompute),
+                     .arg(binding, formatCountOf(r.binding == "memory" ? r.replicasMemory : r.replicasCompute, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")),
                           r.binding == "memory" ? tr("resident KV of %1 peak streams").arg(formatCount(r.peakStreams))
                                                 : tr("%1 decode goodput").arg(QString::fromStdString(r.goodputSource)),
-                          formatCount(other))
+                          formatCountOf(other, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                      .arg(r.peakUtilization * 100, 0, 'f', 0)
                      .arg(r.averageUtilization * 100, 0, 'f', 0);
     }
     lines << (r.residency == engine::KvResidency::Session
-                  ? tr("KV residency <b>session</b>: %1 open sessions keep their KV between turns (%2 replicas for "
+                  ? tr("KV residency <b>session</b>: %1 open sessions keep their KV between turns (%2 for "
                        "memory); with request residency %3 requests in flight (%4 %5) would need %6.")
-                        .arg(formatCount(r.sessionsResident), formatCount(r.replicasMemorySession))
+                        .arg(formatCount(r.sessionsResident), formatCountOf(r.replicasMemorySession, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                         .arg(r.inFlightMean, 0, 'f', 1)
-                        .arg(qLabel, formatCount(r.inFlightQuantileCount), formatCount(r.replicasMemoryRequest))
+                        .arg(qLabel, formatCount(r.inFlightQuantileCount), formatCountOf(r.replicasMemoryRequest, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                   : tr("KV residency <b>request</b>: %1 requests/s × %2 s in system = %3 in flight on average "
-                       "(Little's law); memory holds the %4 of %5 (%6 replicas). Keeping all %7 sessions resident "
+                       "(Little's law); memory holds the %4 of %5 (%6). Keeping all %7 sessions resident "
                        "would need %8.")
                         .arg(r.peakRequestsPerS, 0, 'f', 1)
                         .arg(r.timeInSystemMs / 1000.0, 0, 'f', 2)
                         .arg(r.inFlightMean, 0, 'f', 1)
-                        .arg(qLabel, formatCount(r.inFlightQuantileCount), formatCount(r.replicasMemoryRequest),
-                             formatCount(r.sessionsResident), formatCount(r.replicasMemorySession)));
+                        .arg(qLabel, formatCount(r.inFlightQuantileCount), formatCountOf(r.replicasMemoryRequest, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")),
+                             formatCount(r.sessionsResident), formatCountOf(r.replicasMemorySession, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)"))));
     if (!r.residencyWarning.empty())
         lines << tr("<span style='color:#b9770e'>%1</span>").arg(QString::fromStdString(r.residencyWarning).toHtmlEscaped());
     // Quantization what-if: a lower precision that lets the model drop to a smaller GPU.
@@ -557,10 +557,10 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
             tier = &w;
     if (tier) {
         const auto gpu = m_workspace.gpu(QString::fromStdString(tier->gpuId));
-        lines << tr("Quantizing to %1 weights and %2 KV lets the model fit a smaller GPU: %3 GPUs of %4 "
+        lines << tr("Quantizing to %1 weights and %2 KV lets the model fit a smaller GPU: %3 of %4 "
                     "against %5 here (the best options table compares them by cost).")
                      .arg(upperName(engine::toString(tier->weights)), upperName(engine::toString(tier->kv)),
-                          formatCount(tier->result.gpus),
+                          formatGpus(tier->result.gpus),
                           gpu ? QString::fromStdString(gpu->name) : QString::fromStdString(tier->gpuId),
                           formatCount(r.gpus));
     }

@@ -1,5 +1,6 @@
 #include "workloadspage.h"
 
+#include "common/fields.h"
 #include "common/dialogs.h"
 #include "engine/errors.h"
 #include "engine/trace.h"
@@ -87,7 +88,10 @@ void WorkloadsPage::addNumber(QFormLayout *form, const QString &label, const cha
     box->setObjectName(QLatin1String(name));
     box->setRange(min, max);
     box->setDecimals(decimals);
-    box->setSuffix(suffix);
+    if (suffix.contains(QLatin1String("(s)")))
+        setCountSuffix(box, suffix);
+    else
+        box->setSuffix(suffix);
     box->setToolTip(tip);
     box->setGroupSeparatorShown(true);
     box->setKeyboardTracking(false);
@@ -175,13 +179,13 @@ QWidget *WorkloadsPage::buildForm()
     addCombo(model, tr("KV cache"), "workloadKv", tr("KV-cache precision"), kvs,
              [](const WorkloadProfile &w) { return QVariant(int(w.kv)); },
              [](WorkloadProfile &w, const QVariant &v) { w.kv = engine::KvPrecision(v.toInt()); });
-    addNumber(model, tr("Tensor parallel"), "workloadTp", tr(" GPUs"), 1, 64, 0, tr("GPUs per replica, 1–64"),
+    addNumber(model, tr("Tensor parallel"), "workloadTp", tr(" GPU(s)"), 1, 64, 0, tr("GPUs per replica, 1–64"),
               [](const WorkloadProfile &w) { return double(w.tp); },
               [](WorkloadProfile &w, double v) { w.tp = int(v); });
 
     // Traffic
     auto [trafficBox, traffic] = group(tr("Traffic"));
-    addNumber(traffic, tr("Daily active users"), "workloadDau", tr(" users"), 0, 1e9, 0,
+    addNumber(traffic, tr("Daily active users"), "workloadDau", tr(" user(s)"), 0, 1e9, 0,
               tr("Users active on a day"), [](const WorkloadProfile &w) { return w.dailyActiveUsers; },
               [](WorkloadProfile &w, double v) { w.dailyActiveUsers = v; });
     addNumber(traffic, tr("Requests per user"), "workloadRequests", tr(" /day"), 0, 1e6, 1,
@@ -199,7 +203,7 @@ QWidget *WorkloadsPage::buildForm()
 
     // Tokens and cache
     auto [tokensBox, tokens] = group(tr("Tokens and prefix cache"));
-    const QString tokenSuffix = tr(" tokens");
+    const QString tokenSuffix = tr(" token(s)");
     addNumber(tokens, tr("Prompt P50"), "workloadPromptP50", tokenSuffix, 0, 1e7, 0, tr("Median prompt length"),
               [](const WorkloadProfile &w) { return w.promptTokens.p50; },
               [](WorkloadProfile &w, double v) { w.promptTokens.p50 = v; });
@@ -237,7 +241,10 @@ QWidget *WorkloadsPage::buildForm()
         box->setObjectName(QLatin1String(name));
         check->setObjectName(QLatin1String(name) + QStringLiteral("Measured"));
         box->setRange(0, max);
-        box->setSuffix(suffix);
+        if (suffix.contains(QLatin1String("(s)")))
+            setCountSuffix(box, suffix);
+        else
+            box->setSuffix(suffix);
         box->setToolTip(tip);
         box->setKeyboardTracking(false);
         check->setToolTip(tr("Use a measured value instead of the estimate"));

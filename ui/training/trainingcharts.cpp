@@ -222,7 +222,7 @@ QChart *buildDaysVersusGpusChart(const std::vector<engine::DaysPoint> &points, s
     }
     if (planGpus > 0 && planDays > 0) {
         auto *plan = new QScatterSeries;
-        plan->setName(QObject::tr("Plan: %1 GPUs, %2 days").arg(formatCount(planGpus)).arg(planDays, 0, 'f', 1));
+        plan->setName(QObject::tr("Plan: %1, %2 days").arg(formatGpus(planGpus)).arg(planDays, 0, 'f', 1));
         plan->setMarkerSize(11);
         plan->setColor(kGradientsColor);
         plan->setBorderColor(lineColor);
@@ -298,7 +298,7 @@ QChart *buildMixTimelineChart(const engine::MixResult &mix, const QString &title
     y->setRange(0, std::max(1.0, top * 1.08));
     y->applyNiceNumbers();
     if (mix.partitioned.gpus > 0) {
-        auto *partitioned = styledLine(QObject::tr("Partitioned cluster: %1 GPUs").arg(formatCount(mix.partitioned.gpus)),
+        auto *partitioned = styledLine(QObject::tr("Partitioned cluster: %1").arg(formatGpus(mix.partitioned.gpus)),
                                        kLimitColor, Qt::DashLine, 1.6);
         partitioned->append(0, double(mix.partitioned.gpus));
         partitioned->append(weeks, double(mix.partitioned.gpus));
@@ -353,12 +353,12 @@ QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t
         const auto &m = months[size_t(firstAdd)];
         const double orderAt = std::max(-0.4, double(m.orderByMonth));
         const QString label = m.orderByMonth < 0
-            ? QObject::tr("Order now (overdue): %1 GPUs needed in %2, lead %3 weeks")
-                  .arg(formatCount(m.capacityToAdd), shortMonth(m.label))
-                  .arg(leadWeeks)
-            : QObject::tr("Order by %1: %2 GPUs needed in %3, lead %4 weeks")
-                  .arg(shortMonth(m.orderByLabel), formatCount(m.capacityToAdd), shortMonth(m.label))
-                  .arg(leadWeeks);
+            ? QObject::tr("Order now (overdue): %1 needed in %2, lead %3")
+                  .arg(formatGpus(m.capacityToAdd), shortMonth(m.label),
+                       formatCountOf(leadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")))
+            : QObject::tr("Order by %1: %2 needed in %3, lead %4")
+                  .arg(shortMonth(m.orderByLabel), formatGpus(m.capacityToAdd), shortMonth(m.label))
+                  .arg(formatCountOf(leadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")));
         auto *order = styledLine(label, kLimitColor, Qt::DashLine, 1.4);
         order->append(orderAt, 0);
         order->append(orderAt, y->max());

@@ -79,9 +79,14 @@ public:
 private:
     QString stripped(const QString &text) const
     {
+        // The unit as shown now ("1 token", "4M tokens"), or as typed in full.
         QString body = text.trimmed();
-        if (!m_unit.isEmpty() && body.endsWith(m_unit))
-            body.chop(m_unit.size());
+        for (const QString &unit : {suffix().trimmed(), m_unit.trimmed()}) {
+            if (!unit.isEmpty() && body.endsWith(unit)) {
+                body.chop(unit.size());
+                break;
+            }
+        }
         return body.remove(QLatin1Char(',')).trimmed();
     }
 
@@ -283,7 +288,7 @@ QWidget *TrainingJobsPage::buildForm()
                   [params](TrainingJob &j) { j.params = params->value(); }));
     auto *tokens = new ScaledCountBox(tr(" tokens"), m_form);
     tokens->setObjectName("trainingJobTokens");
-    tokens->setSuffix(tr(" tokens"));
+    setCountSuffix(tokens, tr(" token(s)"));
     tokens->setRange(0, 1e16);
     tokens->setToolTip(tr("Training tokens D (type 300B or 15T). Total compute is 6·N·D FLOPs, 8·N·D with "
                           "full activation recomputation"));
@@ -291,7 +296,7 @@ QWidget *TrainingJobsPage::buildForm()
     commitOn(tokens, &QDoubleSpinBox::valueChanged,
              bind(tr("tokens"), [tokens](const TrainingJob &j) { tokens->setValue(j.tokens); },
                   [tokens](TrainingJob &j) { j.tokens = tokens->value(); }));
-    auto *seqLen = integerBox(m_form, "trainingJobSeqLen", 1, 1 << 21, tr(" tokens"),
+    auto *seqLen = integerBox(m_form, "trainingJobSeqLen", 1, 1 << 21, tr(" token(s)"),
                               tr("Tokens per training sequence, 1 … 2,097,152; activation memory grows with it"));
     modelForm->addRow(tr("Sequence length:"), seqLen);
     commitOn(seqLen, &QSpinBox::valueChanged,
@@ -299,7 +304,7 @@ QWidget *TrainingJobsPage::buildForm()
                   [seqLen](TrainingJob &j) { j.seqLen = seqLen->value(); }));
     auto *batch = new ScaledCountBox(tr(" tokens"), m_form);
     batch->setObjectName("trainingJobGlobalBatch");
-    batch->setSuffix(tr(" tokens"));
+    setCountSuffix(batch, tr(" token(s)"));
     batch->setRange(1, 1e12);
     batch->setToolTip(tr("Global batch: tokens per optimizer step over all data-parallel replicas (sequences × "
                          "sequence length, e.g. 4M). Sets how often gradients are exchanged"));
@@ -415,20 +420,20 @@ QWidget *TrainingJobsPage::buildForm()
                                "needs"),
                             {{tr("Finish within a window"), int(engine::TrainingTarget::WindowDays)},
                              {tr("Run on a GPU count"), int(engine::TrainingTarget::GpuCount)}});
-    auto *targetValue = numberBox(m_form, "trainingJobTargetValue", 0, 3650, 1, tr(" days"), QString());
+    auto *targetValue = numberBox(m_form, "trainingJobTargetValue", 0, 3650, 1, tr(" day(s)"), QString());
     targetForm->addRow(tr("Solve for:"), target);
     targetForm->addRow(tr("Target:"), targetValue);
     auto showTarget = [targetValue](engine::TrainingTarget t) {
         if (t == engine::TrainingTarget::WindowDays) {
             targetValue->setRange(0, 3650);
             targetValue->setDecimals(1);
-            targetValue->setSuffix(QObject::tr(" days"));
+            setCountSuffix(targetValue, QObject::tr(" day(s)"));
             targetValue->setToolTip(QObject::tr("Wall-clock window the run must finish in, days (> 0, up to 10 "
                                                 "years)"));
         } else {
             targetValue->setRange(0, 1e6);
             targetValue->setDecimals(0);
-            targetValue->setSuffix(QObject::tr(" GPUs"));
+            setCountSuffix(targetValue, QObject::tr(" GPU(s)"));
             targetValue->setToolTip(QObject::tr("GPUs the run gets, a whole number ≥ 1; a multiple of TP × PP is "
                                                 "used"));
         }
@@ -452,13 +457,13 @@ QWidget *TrainingJobsPage::buildForm()
 
     // Parallelism and memory
     auto [parallelBox, parallelForm] = group(tr("Parallelism and memory"));
-    auto *tp = integerBox(m_form, "trainingJobTp", 1, 512, tr(" GPUs"),
+    auto *tp = integerBox(m_form, "trainingJobTp", 1, 512, tr(" GPU(s)"),
                           tr("Tensor parallelism: GPUs splitting every layer, 1 … 512. Above 1 it needs NVLink, so the "
                              "job takes whole nodes"));
-    auto *pp = integerBox(m_form, "trainingJobPp", 1, 512, tr(" stages"),
+    auto *pp = integerBox(m_form, "trainingJobPp", 1, 512, tr(" stage(s)"),
                           tr("Pipeline parallelism: stages the layers are split into, 1 … 512; adds a bubble of "
                              "(PP − 1) ÷ micro-batches per step"));
-    auto *dp = integerBox(m_form, "trainingJobDp", 0, 1 << 20, tr(" ranks"),
+    auto *dp = integerBox(m_form, "trainingJobDp", 0, 1 << 20, tr(" rank(s)"),
                           tr("Ranks the ZeRO-sharded model states are spread over; 0 = all data-parallel replicas "
                              "of the fleet (GPUs ÷ (TP × PP))"));
     dp->setSpecialValueText(tr("all replicas"));

@@ -1,5 +1,6 @@
 #include "trainingpage.h"
 
+#include "common/fields.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "engine/errors.h"
@@ -121,8 +122,9 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     m_mixTable = newResultsTable("trainingMixTable");
     m_mixTable->setColumnCount(3);
     m_mixTable->setHorizontalHeaderLabels({tr("Shared cluster"), tr("Partitioned"), tr("Dynamic sharing")});
-    m_mixTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_mixTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    // Columns as wide as their contents and headers; the table scrolls sideways when narrow.
+    m_mixTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_mixTable->horizontalHeader()->setStretchLastSection(true);
     auto *tables = new QWidget(this);
     auto *tablesLayout = new QHBoxLayout(tables);
     tablesLayout->setContentsMargins(0, 0, 0, 0);
@@ -200,13 +202,13 @@ QWidget *TrainingPage::buildInputs()
     m_horizonWeeks->setObjectName("trainingHorizonWeeks");
     m_horizonWeeks->setRange(1, 104);
     m_horizonWeeks->setValue(12);
-    m_horizonWeeks->setSuffix(tr(" weeks"));
+    setCountSuffix(m_horizonWeeks, tr(" week(s)"));
     m_horizonWeeks->setToolTip(tr("Weeks the shared cluster is planned over, 1 … 104, from the earliest start date "
                                   "of the jobs (today when none is scheduled)"));
     m_sharedPool = new QSpinBox(mixBox);
     m_sharedPool->setObjectName("trainingSharedPool");
     m_sharedPool->setRange(0, 1000000);
-    m_sharedPool->setSuffix(tr(" GPUs"));
+    setCountSuffix(m_sharedPool, tr(" GPU(s)"));
     m_sharedPool->setSpecialValueText(tr("smallest that finishes"));
     m_sharedPool->setGroupSeparatorShown(true);
     m_sharedPool->setToolTip(tr("GPUs of the dynamically shared pool; the smallest that finishes every job within "
@@ -248,7 +250,7 @@ QWidget *TrainingPage::buildInputs()
     m_installed->setRange(-1, 1000000);
     m_installed->setValue(-1);
     m_installed->setSpecialValueText(tr("the shared pool"));
-    m_installed->setSuffix(tr(" GPUs"));
+    setCountSuffix(m_installed, tr(" GPU(s)"));
     m_installed->setGroupSeparatorShown(true);
     m_installed->setKeyboardTracking(false);
     m_installed->setToolTip(tr("GPUs in place today; at its minimum, the dynamically shared pool above"));
@@ -538,17 +540,17 @@ void TrainingPage::computeGrowth(QStringList *notes)
         }
         if (first)
             notes->append(tr("Growth: %1 to add over %2 beyond the %3 installed; the first %4 in %5, "
-                             "to be ordered by %6 (lead time %7 weeks)%8.")
-                              .arg(formatCountOf(added, tr("GPU"), tr("GPUs")),
-                                   formatCountOf(int64_t(m_growth.size()), tr("month"), tr("months")))
+                             "to be ordered by %6 (lead time %7)%8.")
+                              .arg(formatGpus(added),
+                                   formatCountOf(int64_t(m_growth.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)")))
                               .arg(formatCount(input.installedGpus), formatCount(first->capacityToAdd),
                                    text(first->label), text(first->orderByLabel))
-                              .arg(input.leadWeeks)
+                              .arg(formatCountOf(input.leadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")))
                               .arg(first->orderByMonth < 0 ? tr(" — already overdue") : QString()));
         else
             notes->append(tr("Growth: the %1 installed cover all %2.")
-                              .arg(formatCountOf(input.installedGpus, tr("GPU"), tr("GPUs")),
-                                   formatCountOf(int64_t(m_growth.size()), tr("month"), tr("months"))));
+                              .arg(formatGpus(input.installedGpus),
+                                   formatCountOf(int64_t(m_growth.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)"))));
     } catch (const engine::InputError &e) {
         notes->append(tr("Growth not planned — %1: %2").arg(text(e.field()), QString::fromUtf8(e.what())));
     }
@@ -558,10 +560,10 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
 {
     const engine::TrainingPlan &p = *m_plan;
     const QString nodes = p.nodeRounded
-        ? tr("%1 whole nodes of %2 (NVLink for TP %3)").arg(formatCount(p.nodes)).arg(gpu.gpusPerNode).arg(job.tp)
-        : tr("%1 nodes' worth; no tensor parallelism, any GPUs will do").arg(formatCount(p.nodes));
-    m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPUs · %1").arg(nodes)));
-    m_daysCard->setText(resultCardText(days(p.days), tr("days on %1").arg(formatCountOf(p.gpus, tr("GPU"), tr("GPUs")))));
+        ? tr("%1 of %2 (NVLink for TP %3)").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n whole node(s)"))).arg(gpu.gpusPerNode).arg(job.tp)
+        : tr("as much as %1; no tensor parallelism, any GPUs will do").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n node(s)")));
+    m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPU(s) · %1", nullptr, int(p.gpusNodeRounded)).arg(nodes)));
+    m_daysCard->setText(resultCardText(days(p.days), tr("days on %1").arg(formatGpus(p.gpus))));
     m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
     // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
     const QString product = p.cost && m_rate ? tr("%1 GPU-hours × %2 (%3)")
@@ -580,7 +582,7 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
                                           .arg(job.tp)
                                           .arg(job.pp)});
     rows.push_back({tr("GPUs (whole nodes)"), tr("%1 — %2").arg(formatCount(p.gpusNodeRounded), nodes)});
-    rows.push_back({tr("Wall-clock time"), tr("%1 days on %2").arg(days(p.days), formatCountOf(p.gpus, tr("GPU"), tr("GPUs")))});
+    rows.push_back({tr("Wall-clock time"), tr("%1 days on %2").arg(days(p.days), formatGpus(p.gpus))});
     rows.push_back({tr("GPU-hours"), formatCount(int64_t(std::llround(p.gpuHours)))});
     rows.push_back({tr("Cost"), p.cost ? tr("%1 = %2").arg(product, text(p.cost->display()))
                                        : tr("— (choose a rate card for %1)").arg(text(gpu.id))});
@@ -619,8 +621,8 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
     else
         rows.push_back({tr("Preemption loss"), tr("none: not preemptible")});
     rows.push_back({tr("CPU cores"), tr("%1 (%2 per GPU)").arg(formatCount(p.cpuCores)).arg(job.cpuCoresPerGpu)});
-    rows.push_back({tr("Largest sensible fleet"), tr("%1 GPUs → %2 days (%3)")
-                                                      .arg(formatCount(p.fleetLimit.gpus), days(p.fleetLimit.days),
+    rows.push_back({tr("Largest sensible fleet"), tr("%1 → %2 days (%3)")
+                                                      .arg(formatGpus(p.fleetLimit.gpus), days(p.fleetLimit.days),
                                                            text(p.fleetLimit.reason))});
     m_table->setRowCount(int(rows.size()));
     for (int i = 0; i < int(rows.size()); ++i) {
@@ -671,10 +673,10 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
     const QString memoryTitle = tr("Memory per GPU by ZeRO stage — %1").arg(name);
     showFigure(m_memoryChart, 
         {memoryTitle,
-         tr("Mixed-precision Adam on %1 GPUs of %2 (TP %3, PP %4): 16 bytes per parameter unsharded, optimizer "
+         tr("Mixed-precision Adam on %1 of %2 (TP %3, PP %4): 16 bytes per parameter unsharded, optimizer "
             "states, then gradients, then weights sharded over the data-parallel ranks by ZeRO-1, 2 and 3. "
             "Activations per Korthikanti et al. (2022), %5 attention, recomputation %6, micro-batch %7.")
-             .arg(formatCount(p.gpus), text(gpu.name))
+             .arg(formatGpus(p.gpus), text(gpu.name))
              .arg(job.tp)
              .arg(job.pp)
              .arg(text(std::string(engine::toString(job.attention))), text(std::string(engine::toString(job.recompute))))
@@ -701,12 +703,12 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
 
     if (m_mix) {
         const engine::MixResult mix = *m_mix;
-        const QString mixTitle = tr("Shared cluster over %1 weeks — %2").arg(m_horizonWeeks->value()).arg(text(gpu.name));
+        const QString mixTitle = tr("Shared cluster over %1 — %2").arg(formatCountOf(m_horizonWeeks->value(), QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")), text(gpu.name));
         showFigure(m_mixChart, 
             {mixTitle,
-             tr("Dynamic sharing of %1 GPUs from %2: inference takes its hourly need first, training jobs fill the "
-                "rest by priority. A hard split needs %3 GPUs.")
-                 .arg(formatCount(mix.dynamic.gpus), text(m_mixStartDate), formatCount(mix.partitioned.gpus)),
+             tr("Dynamic sharing of %1 from %2: inference takes its hourly need first, training jobs fill the "
+                "rest by priority. A hard split needs %3.")
+                 .arg(formatGpus(mix.dynamic.gpus), text(m_mixStartDate), formatGpus(mix.partitioned.gpus)),
              [mix, mixTitle](QChart::ChartTheme theme) { return buildMixTimelineChart(mix, mixTitle, theme); }});
     } else {
         showFigure(m_mixChart, emptyFigure(tr("Shared cluster"), tr("The mixed cluster could not be planned.")));
@@ -716,14 +718,14 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
         const std::vector<engine::GrowthMonth> months = m_growth;
         const int lead = m_leadWeeks;
         const int64_t installed = m_installedGpus;
-        const QString growthTitle = tr("Capacity over %1 — %2").arg(formatCountOf(int64_t(months.size()), tr("month"), tr("months")), text(gpu.name));
+        const QString growthTitle = tr("Capacity over %1 — %2").arg(formatCountOf(int64_t(months.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)")), text(gpu.name));
         showFigure(m_growthChart, 
             {growthTitle,
              tr("Inference grows %1 %/month, training %2 %/month, compounded; the line is the capacity installed "
-                "after each month's additions. Reservation lead time %3 weeks.")
+                "after each month's additions. Reservation lead time %3.")
                  .arg(m_inferenceGrowth->value(), 0, 'f', 1)
                  .arg(m_trainingGrowth->value(), 0, 'f', 1)
-                 .arg(lead),
+                 .arg(formatCountOf(lead, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)"))),
              [months, installed, lead, growthTitle](QChart::ChartTheme theme) {
                  return buildGrowthChart(months, installed, lead, growthTitle, theme);
              }});
