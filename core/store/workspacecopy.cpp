@@ -18,6 +18,7 @@ const QStringList &workspaceTables()
         QStringLiteral("report_item"),    QStringLiteral("scenario_history"),
         QStringLiteral("actuals_import"), QStringLiteral("actuals_commitment"), QStringLiteral("actuals_commitment_hour"),
         QStringLiteral("actuals_commitment_scope"), QStringLiteral("actuals_on_demand"), QStringLiteral("actuals_day"),
+        QStringLiteral("serving_metrics_import"), QStringLiteral("serving_metrics_hour"), QStringLiteral("serving_optimization"),
     };
     return tables;
 }
