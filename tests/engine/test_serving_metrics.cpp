@@ -106,7 +106,7 @@ TEST_CASE("serving samples become replica-hours: gauge means and peaks, GPUs see
     CHECK(replicas[0].hours == 2);
     CHECK(replicas[0].gpus == 2);
     CHECK(replicas[0].tokensPerSecond == Approx(230000.0 / 5400.0));
-    CHECK(replicas[0].tokensPerSecondPeak == Approx(140000.0 / 3600.0));
+    CHECK(replicas[0].tokensPerSecondPeak == Approx(50.0));   // hour 10: 90,000 in 1,800 s
 }
 
 TEST_CASE("two samples of one series at the same time are refused naming both lines", "[serving_metrics]")

@@ -46,6 +46,10 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
+    if (version < 8) {  // schema 8: serving metrics and optimizations
+        for (const char *table : {"serving_metrics_hour", "serving_metrics_import", "serving_optimization"})
+            raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
+    }
     if (version < 7) {  // schema 7: billing actuals
         for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                                   "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
