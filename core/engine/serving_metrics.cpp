@@ -409,7 +409,8 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
             continue;
         }
         const double needed = r.busyLoad * (1.0 + options.plannedHeadroom) / r.capacityPerReplica;
-        r.recommendedReplicas = std::max(1, int(std::ceil(needed - 1e-9)));
+        // Past a million replicas the figure means nothing: keep it bounded.
+        r.recommendedReplicas = needed >= 1e6 ? 1000000 : std::max(1, int(std::ceil(needed - 1e-9)));
         why << " One replica carried " << fixed(r.capacityPerReplica, 1) << ' ' << unit << " for a whole hour without "
             << "a queue (" << r.capacityInstance << ", " << hourText(r.capacityHour) << "). Needed = ⌈"
             << fixed(r.busyLoad, 1) << " × (1 + " << fixed(options.plannedHeadroom, 2) << " planned headroom) ÷ "

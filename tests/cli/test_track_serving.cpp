@@ -4,13 +4,20 @@
 #include "clirunner.h"
 
 #include "engine/calendar.h"
+#include "engine/sizing_options.h"
+#include "store/workspace.h"
 
 #include <catch2/catch.hpp>
 
 #include <QFile>
 #include <QJsonArray>
+#include <QDate>
 #include <QJsonObject>
+#include <QLocale>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
+#include <cmath>
 
 using namespace headroom;
 
@@ -30,13 +37,13 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
 // Four replicas of two GPUs sampled on the hour for 21 hours. The interval ending at hour k
 // (1…20) carries 50 + 10 (k − 1) tokens/s on every replica, except hour 20 where r1 carries
 // 600 tokens/s; nobody waits.
-QByteArray fleetCsv()
+QByteArray fleetCsv(qint64 t0 = kT0)
 {
     QByteArray csv = "timestamp,instance,gpu,metric,value,deployment\n";
     for (const char *replica : {"r1", "r2", "r3", "r4"}) {
         double counter = 0;
         for (int k = 0; k <= 20; ++k) {
-            const qint64 t = kT0 + k * 3600;
+            const qint64 t = t0 + k * 3600;
             if (k > 0)
                 counter += ((k == 20 && QByteArray(replica) == "r1") ? 600.0 : 50.0 + 10.0 * (k - 1)) * 3600.0;
             for (const char *gpu : {"0", "1"})
@@ -225,4 +232,77 @@ TEST_CASE("track rightsizing on the shipped synthetic sample recommends fewer re
     CHECK(needed == int(std::ceil(d.value("busy_load").toDouble() * 1.2 / d.value("capacity_per_replica").toDouble() - 1e-9)));
     CHECK(needed == 2);
     CHECK(d.value("saving_per_month").toString() == "4320.00");   // 1 × 2 GPUs × $3.00 × 720 h
+}
+
+namespace {
+
+QString pdfText(const QString &pdf)
+{
+    REQUIRE_FALSE(QStandardPaths::findExecutable("pdftotext").isEmpty());
+    QProcess p;
+    p.start("pdftotext", {pdf, "-"});
+    REQUIRE(p.waitForFinished(20000));
+    REQUIRE(p.exitCode() == 0);
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+} // namespace
+
+TEST_CASE("headroom report --tracking adds the rightsizing and benchmark history pages with their figures",
+          "[track-serving-cli][report]")
+{
+    QTemporaryDir dir;
+    CliFixture ws;
+    // A day of billing, so that the tracking deck has actuals.
+    const QString focus = writeFile(dir, QStringLiteral("march.csv"),
+                                    "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost\n"
+                                    "USD,2026-03-10T00:00:00Z,2026-03-11T00:00:00Z,Usage,120.50,120.50\n");
+    RUN_HEADROOM(billing, ws, {"track", "import", "--focus", focus});
+    REQUIRE(billing.exitCode == 0);
+    // The benchmark replica (2026-03-08 to 03-12) and the four-replica fleet on 2026-03-13,
+    // after the benchmark windows and inside the last 7 days rightsizing reads.
+    RUN_HEADROOM(bench, ws, {"track", "import", "--metrics", writeFile(dir, QStringLiteral("bench.csv"), benchmarkCsv())});
+    REQUIRE(bench.exitCode == 0);
+    RUN_HEADROOM(fleet, ws, {"track", "import", "--metrics",
+                             writeFile(dir, QStringLiteral("fleet.csv"), fleetCsv(kT0 + 11 * 86400))});
+    REQUIRE(fleet.exitCode == 0);
+    RUN_HEADROOM(added, ws, {"track", "benchmarks", "--add", "FP8 weights", "--date", "2026-03-10", "--window-days", "2"});
+    REQUIRE(added.exitCode == 0);
+
+    engine::Decimal rate;
+    {
+        store::Workspace workspace(ws.workspace());
+        for (const auto &r : engine::onDemandRates(workspace.rateCards(), QDate::currentDate().toString(Qt::ISODate).toStdString()))
+            if (r.gpuId == "h100-sxm")
+                rate = r.perGpuHour.amount;
+    }
+    REQUIRE(rate.toDouble() > 0);
+
+    const QString pdf = dir.filePath(QStringLiteral("tracking.pdf"));
+    RUN_HEADROOM(r, ws, {"report", "--tracking", "--gpu", "h100-sxm", "-o", pdf});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QString text = pdfText(pdf);
+    // Rightsizing of "chat": busy 920 tokens/s, one replica carried 600, ⌈920 × 1.2 ÷ 600⌉ = 2 of 4
+    // replicas, 4 GPUs × rate × 720 h a month.
+    const QString saving = QString::fromStdString(engine::Money{rate * int64_t(4 * 720), "USD"}.display());
+    for (const QString &expected : {QStringLiteral("Rightsizing from measured goodput"), QStringLiteral("chat"),
+                                    QStringLiteral("920.0"), QStringLiteral("600.0"), saving,
+                                    QStringLiteral("Serving replicas"), QStringLiteral("Benchmark history"),
+                                    QStringLiteral("FP8 weights"), QStringLiteral("2026-03-10"), QStringLiteral("250.0"),
+                                    QStringLiteral("375.0"), QStringLiteral("+50.0 %"), QStringLiteral("-33.3 %")})
+        CHECK(text.contains(expected));
+    // Cost per 1M tokens before: 94 GPU-hours × rate ÷ 84.6 M tokens.
+    const double before = rate.toDouble() * 94.0 / 84.6;
+    CHECK(text.contains(QLocale(QLocale::English).toString(before, 'f', 4) + QStringLiteral(" USD")));
+
+    // Without --gpu the serving pages are there, unpriced.
+    const QString unpriced = dir.filePath(QStringLiteral("unpriced.pdf"));
+    RUN_HEADROOM(u, ws, {"report", "--tracking", "-o", unpriced});
+    REQUIRE(u.exitCode == 0);
+    const QString plain = pdfText(unpriced);
+    CHECK(plain.contains("Benchmark history"));
+    CHECK(plain.contains("No rate chosen"));
+    RUN_HEADROOM(notTracking, ws, {"report", "--gpu", "h100-sxm", "-o", dir.filePath(QStringLiteral("x.pdf"))});
+    CHECK(notTracking.exitCode == 2);
 }
