@@ -4,6 +4,7 @@
 #include "moneyoptions.h"
 
 #include "engine/calendar.h"
+#include "engine/errors.h"
 #include "engine/serving_metrics.h"
 #include "engine/sizing_options.h"
 #include "store/metricscsv.h"
