@@ -559,6 +559,7 @@ void Workspace::replaceContents(const Workspace &source)
     emit scenariosChanged();
     emit servingAssumptionsChanged();
     emit kvVariantsChanged();
+    emit servingMetricsChanged();
 }
 
 bool Workspace::exists(const QString &location)

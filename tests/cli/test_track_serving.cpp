@@ -259,14 +259,15 @@ TEST_CASE("headroom report --tracking adds the rightsizing and benchmark history
                                     "USD,2026-03-10T00:00:00Z,2026-03-11T00:00:00Z,Usage,120.50,120.50\n");
     RUN_HEADROOM(billing, ws, {"track", "import", "--focus", focus});
     REQUIRE(billing.exitCode == 0);
-    // The benchmark replica (2026-03-08 to 03-12) and the four-replica fleet on 2026-03-13,
-    // after the benchmark windows and inside the last 7 days rightsizing reads.
+    // The benchmark replica (2026-03-08 to 03-12) and the four-replica fleet on 2026-03-17: after
+    // the deck's 7-day benchmark windows ([03-03, 03-10) and [03-10, 03-17)), inside the last 7
+    // days rightsizing reads.
     RUN_HEADROOM(bench, ws, {"track", "import", "--metrics", writeFile(dir, QStringLiteral("bench.csv"), benchmarkCsv())});
     REQUIRE(bench.exitCode == 0);
     RUN_HEADROOM(fleet, ws, {"track", "import", "--metrics",
-                             writeFile(dir, QStringLiteral("fleet.csv"), fleetCsv(kT0 + 11 * 86400))});
+                             writeFile(dir, QStringLiteral("fleet.csv"), fleetCsv(kT0 + 15 * 86400))});
     REQUIRE(fleet.exitCode == 0);
-    RUN_HEADROOM(added, ws, {"track", "benchmarks", "--add", "FP8 weights", "--date", "2026-03-10", "--window-days", "2"});
+    RUN_HEADROOM(added, ws, {"track", "benchmarks", "--add", "FP8 weights", "--date", "2026-03-10"});
     REQUIRE(added.exitCode == 0);
 
     engine::Decimal rate;
