@@ -235,7 +235,7 @@ void TrackingServingPanel::refreshImports()
         m_imports->addItem(tr("%1 (%2 replica-hours)").arg(entry.fileName).arg(entry.hourCount), entry.id);
     if (m_imports->count() == 0)
         m_imports->addItem(tr("No serving metrics imported"), qint64(0));
-    m_imports->setEnabled(m_imports->count() > 1);
+    m_imports->setEnabled(m_imports->currentData().toLongLong() != 0);
     m_updating = false;
     recompute();
 }
