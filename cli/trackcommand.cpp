@@ -3,6 +3,7 @@
 #include "args.h"
 #include "format.h"
 #include "scenariocommand.h"
+#include "trackservingcommand.h"
 
 #include "engine/actuals_anomalies.h"
 #include "engine/calendar.h"
@@ -584,7 +585,9 @@ int runPlan(const Args &args, Context &context)
 // Refuses an option that the action does not read, rather than ignoring it.
 void rejectOthers(const Args &args, const QString &action, const QStringList &allowed)
 {
-    for (const OptionSpec &option : kOptions)
+    std::vector<OptionSpec> all = kOptions;
+    all.insert(all.end(), servingTrackOptions().begin(), servingTrackOptions().end());
+    for (const OptionSpec &option : all)
         if (args.has(option.name) && !allowed.contains(option.name) && option.name != QLatin1String("json"))
             throw UsageError(QStringLiteral("track %1: %2 does not apply here (see headroom track --help)")
                                  .arg(action, Args::flag(option.name)));
@@ -592,10 +595,14 @@ void rejectOthers(const Args &args, const QString &action, const QStringList &al
 
 int runTrack(const QStringList &argList, Context &context)
 {
-    const Args args(argList, kOptions);
+    std::vector<OptionSpec> options = kOptions;
+    options.insert(options.end(), servingTrackOptions().begin(), servingTrackOptions().end());
+    const Args args(argList, options);
     if (args.positionals().size() != 1)
-        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan or import"));
+        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing or benchmarks"));
     const QString action = args.positionals().constFirst();
+    if (isServingTrackAction(action) || (action == QLatin1String("import") && args.has(QStringLiteral("metrics"))))
+        return runServingTrack(action, args, context);
     if (action == QLatin1String("commitments"))
         rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"),
                                     QStringLiteral("currency"), QStringLiteral("term-hours"), QStringLiteral("on-demand-ratio")});
@@ -614,7 +621,7 @@ int runTrack(const QStringList &argList, Context &context)
         return runPlan(args, context);
     if (action == QLatin1String("import"))
         return runImport(args, context);
-    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import").arg(action));
+    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import, rightsizing, benchmarks").arg(action));
 }
 
 } // namespace
@@ -623,7 +630,7 @@ Command trackCommand()
 {
     return {QStringLiteral("track"),
             QStringLiteral("plan versus actual from FOCUS billing: commitment utilization, anomalies, plan drift"),
-            QString::fromUtf8(kUsage), &runTrack};
+            QString::fromUtf8(kUsage) + servingTrackUsage(), &runTrack};
 }
 
 } // namespace headroom::cli

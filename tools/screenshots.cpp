@@ -23,6 +23,7 @@
 #include "ui/inference/kvpage.h"
 #include "ui/outputs/trackingdeck.h"
 #include "ui/outputs/trackingpage.h"
+#include "ui/outputs/trackingservingpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/common/plurals.h"
 #include "ui/common/theme.h"
@@ -128,8 +129,20 @@ int renderTracking(ui::MainWindow &window, const QDir &out, const QString &suffi
     if (auto *anomalies = page->findChild<QTableWidget *>(QStringLiteral("trackingAnomaliesTable")); anomalies && anomalies->rowCount() > 0)
         anomalies->selectRow(0);
     grab(QStringLiteral("page-tracking-anomalies"));
+    // Serving: the synthetic DCGM / vLLM sample, priced at the H100 rate, with one optimization.
+    page->showServing();
+    ui::TrackingServingPanel *serving = page->servingPanel();
+    if (!serving->importFile(QStringLiteral(HEADROOM_SAMPLES_DIR "/serving-metrics.csv")))
+        return 1;
+    serving->setRateGpu(QStringLiteral("h100-sxm"));
+    serving->addOptimization(QStringLiteral("FP8 weights"), QDate(2026, 3, 10), QStringLiteral("weights and KV cache in FP8"));
+    grab(QStringLiteral("page-tracking-serving"));
+    if (auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("servingTabs")))
+        tabs->setCurrentIndex(1);
+    grab(QStringLiteral("page-tracking-benchmarks"));
     const QString path = out.filePath(QStringLiteral("tracking-deck%1.pdf").arg(suffix));
     ui::TrackingDeckOptions options;
+    options.servingGpu = QStringLiteral("h100-sxm");
     if (scenario && scenario->count() > 1)
         options.scenario = scenario->itemData(1).toString();
     QString error;

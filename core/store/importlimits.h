@@ -39,6 +39,9 @@ constexpr ImportLimits kDemandCsv{"demand CSV", 32 * kMiB, kMaxHours, 4096};
 constexpr ImportLimits kSeriesCsv{"series CSV", 32 * kMiB, 1'000'000, 4096};
 constexpr ImportLimits kNumberLines{"number list", 1 * kMiB, 100'000, 4096};
 constexpr ImportLimits kTelemetryCsv{"telemetry CSV", 128 * kMiB, 2'000'000, 4096};
+// DCGM / vLLM range-query exports: a week of one-minute samples of 10 series for 50 replicas
+// is 5 M rows.
+constexpr ImportLimits kServingMetricsCsv{"serving metrics CSV", 512 * kMiB, 8'000'000, 4096};
 constexpr ImportLimits kRateCardCsv{"rate card CSV", 8 * kMiB, 100'000, 4096};
 // FOCUS cost-and-usage exports: a year of hourly rows for 500 resources is 4.4 M rows,
 // about 2.5 GB with every column; streamed, never held whole.

@@ -338,9 +338,53 @@ void createActualsTables(const QSqlDatabase &db, const QString &path)
                       path, QStringLiteral("cannot create the actuals tables"));
 }
 
-// Schema 8 is reserved for another part of the workspace; it changes nothing here.
-void reservedStep8(const QSqlDatabase &, const QString &)
+// Schema 8: serving telemetry (servingmetricstables.h): one row per imported metrics file, its
+// replica-hours (aggregates, never samples; a gauge without samples is NULL), and the named
+// optimizations of the benchmark history.
+void createServingMetricsTables(const QSqlDatabase &db, const QString &path)
 {
+    const QStringList statements = {
+        QStringLiteral("CREATE TABLE serving_metrics_import ("
+                       "id BIGINT PRIMARY KEY, "
+                       "file_name TEXT NOT NULL UNIQUE, "
+                       "imported_at TEXT NOT NULL, "
+                       "row_count BIGINT NOT NULL CHECK (row_count >= 0), "
+                       "ignored_rows BIGINT NOT NULL CHECK (ignored_rows >= 0))"),
+        QStringLiteral("CREATE TABLE serving_metrics_hour ("
+                       "import_id BIGINT NOT NULL REFERENCES serving_metrics_import(id) ON DELETE CASCADE, "
+                       "deployment TEXT NOT NULL, "
+                       "instance TEXT NOT NULL, "
+                       "hour BIGINT NOT NULL, "
+                       "gpus INTEGER NOT NULL CHECK (gpus >= 0), "
+                       "gpu_util_mean DOUBLE PRECISION, "
+                       "gpu_util_peak DOUBLE PRECISION, "
+                       "fb_used_mib_mean DOUBLE PRECISION, "
+                       "kv_cache_mean DOUBLE PRECISION, "
+                       "running_mean DOUBLE PRECISION, "
+                       "waiting_mean DOUBLE PRECISION, "
+                       "waiting_peak DOUBLE PRECISION, "
+                       "requests DOUBLE PRECISION NOT NULL, "
+                       "request_seconds DOUBLE PRECISION NOT NULL, "
+                       "generation_tokens DOUBLE PRECISION NOT NULL, "
+                       "generation_seconds DOUBLE PRECISION NOT NULL, "
+                       "prompt_tokens DOUBLE PRECISION NOT NULL, "
+                       "prompt_seconds DOUBLE PRECISION NOT NULL, "
+                       "PRIMARY KEY (import_id, deployment, instance, hour))"),
+        QStringLiteral("CREATE TABLE serving_optimization ("
+                       "name TEXT PRIMARY KEY, "
+                       "applied_on TEXT NOT NULL, "
+                       "note TEXT NOT NULL)"),
+    };
+    for (const QString &sql : statements)
+        execStatement(db, sql, path, QStringLiteral("cannot create the serving metrics tables"));
+    if (!isServer(db))
+        return;
+    for (const char *table : {"serving_metrics_import", "serving_metrics_hour", "serving_optimization"})
+        execStatement(db, QStringLiteral("CREATE TRIGGER headroom_note_%1 AFTER INSERT OR UPDATE OR DELETE "
+                                         "OR TRUNCATE ON %1 FOR EACH STATEMENT "
+                                         "EXECUTE FUNCTION headroom_note_change()")
+                              .arg(QLatin1String(table)),
+                      path, QStringLiteral("cannot create the serving metrics tables"));
 }
 
 // Schema 9: what the commitment recommendation and the usage anomalies read from an import —
@@ -383,7 +427,7 @@ const MigrationStep kSteps[] = {
     {5, &addWorkloadGoodputSource},
     {6, &addChangeTracking},
     {7, &createActualsTables},
-    {8, &reservedStep8},
+    {8, &createServingMetricsTables},
     {9, &addActualsRatesAndUsageHours},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,

@@ -236,6 +236,7 @@ struct Workspace::Private {
     ServingTables servingTables() const { return ServingTables(connectionName, path); }
     ScenarioTables scenarioTables() const { return ScenarioTables(connectionName, path); }
     ActualsTables actualsTables() const { return ActualsTables(connectionName, path); }
+    ServingMetricsTables servingMetricsTables() const { return ServingMetricsTables(connectionName, path); }
     QSqlDatabase database() const { return QSqlDatabase::database(connectionName, false); }
     void open();
     // Parses the URL, connects and opens (creating and seeding as needed) a server workspace.
@@ -563,6 +564,7 @@ void Workspace::replaceContents(const Workspace &source)
     emit scenariosChanged();
     emit servingAssumptionsChanged();
     emit kvVariantsChanged();
+    emit servingMetricsChanged();
 }
 
 bool Workspace::exists(const QString &location)
@@ -788,6 +790,87 @@ bool Workspace::removeActualsImport(qint64 importId)
     const bool removed = d->actualsTables().deleteImport(importId);
     if (removed)
         emit actualsChanged();
+    return removed;
+}
+
+std::vector<ServingMetricsImport> Workspace::servingMetricsImports() const
+{
+    return d->servingMetricsTables().imports();
+}
+
+engine::ServingHours Workspace::servingHours() const
+{
+    return d->servingMetricsTables().hours();
+}
+
+qint64 Workspace::importServingMetrics(const QString &fileName, qint64 rowCount, qint64 ignoredRows,
+                                       const engine::ServingHours &hours)
+{
+    d->requireWritable(QStringLiteral("import the serving metrics of \"%1\"").arg(fileName));
+    if (fileName.isEmpty())
+        throw StoreError(QStringLiteral("a serving metrics import needs a file name"));
+    for (const engine::ServingHour &h : hours.hours) {
+        try {
+            engine::validate(h);
+        } catch (const engine::InputError &error) {
+            throw StoreError(QStringLiteral("%1: instance %2, hour %3: field \"%4\": %5")
+                                 .arg(fileName, QString::fromStdString(h.instance))
+                                 .arg(h.hour)
+                                 .arg(QString::fromStdString(error.field()), QString::fromUtf8(error.what())));
+        }
+    }
+    qint64 id = 0;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        id = d->servingMetricsTables().replaceImport(fileName, QDateTime::currentDateTimeUtc().toString(Qt::ISODate),
+                                                     rowCount, ignoredRows, hours);
+        transaction.commit();
+    }
+    emit servingMetricsChanged();
+    return id;
+}
+
+bool Workspace::removeServingMetricsImport(qint64 importId)
+{
+    d->requireWritable(QStringLiteral("remove serving metrics import %1").arg(importId));
+    const bool removed = d->servingMetricsTables().deleteImport(importId);
+    if (removed)
+        emit servingMetricsChanged();
+    return removed;
+}
+
+std::vector<engine::Optimization> Workspace::optimizations() const
+{
+    return d->servingMetricsTables().optimizations();
+}
+
+void Workspace::addOptimization(const engine::Optimization &optimization)
+{
+    const QString name = QString::fromStdString(optimization.name);
+    d->requireWritable(QStringLiteral("add optimization \"%1\"").arg(name));
+    try {
+        engine::validate(optimization);
+    } catch (const engine::InputError &error) {
+        throw StoreError(QStringLiteral("optimization: field \"%1\": %2")
+                             .arg(QString::fromStdString(error.field()), QString::fromUtf8(error.what())));
+    }
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        if (d->servingMetricsTables().hasOptimization(name))
+            throw StoreError(QStringLiteral("optimization \"%1\" already exists; remove it first or choose another name")
+                                 .arg(name));
+        d->servingMetricsTables().insertOptimization(optimization);
+        transaction.commit();
+    }
+    emit servingMetricsChanged();
+}
+
+bool Workspace::removeOptimization(const QString &name)
+{
+    d->requireWritable(QStringLiteral("remove optimization \"%1\"").arg(name));
+    const bool removed = d->servingMetricsTables().deleteOptimization(name);
+    if (removed)
+        emit servingMetricsChanged();
     return removed;
 }
 
@@ -1426,6 +1509,8 @@ void Workspace::announceTableChange(const QString &table)
         emit servingAssumptionsChanged();
         emit kvVariantsChanged();
         emit reportChanged();
+    } else if (table.startsWith(QLatin1String("serving_metrics_")) || table == QLatin1String("serving_optimization")) {
+        emit servingMetricsChanged();
     }
 }
 

@@ -7,6 +7,7 @@
 #include "engine/kv.h"
 #include "engine/workload.h"
 #include "actualstables.h"
+#include "servingmetricstables.h"
 #include "reporttables.h"
 #include "scenariotables.h"
 #include "trainingtables.h"
@@ -207,6 +208,21 @@ public:
     qint64 importActuals(const QString &fileName, const engine::ActualsSummary &summary);
     bool removeActualsImport(qint64 importId);
 
+    // Serving telemetry: one import per file name, each its replica-hours (never the samples).
+    std::vector<ServingMetricsImport> servingMetricsImports() const;   // newest first
+    // Every import's replica-hours; where two overlap on a replica-hour the newer wins.
+    engine::ServingHours servingHours() const;
+    // Stores the replica-hours under the file's name (replacing an import of that name), all
+    // or nothing; returns the new import id. Throws StoreError naming the file and field.
+    qint64 importServingMetrics(const QString &fileName, qint64 rowCount, qint64 ignoredRows,
+                                const engine::ServingHours &hours);
+    bool removeServingMetricsImport(qint64 importId);
+    // Named optimizations of the benchmark history, by day then name.
+    std::vector<engine::Optimization> optimizations() const;
+    // Throws StoreError when the name is empty, too long or already taken.
+    void addOptimization(const engine::Optimization &optimization);
+    bool removeOptimization(const QString &name);
+
     // Writes a consistent copy of this workspace to `path`, which must not exist yet.
     // Throws StoreError naming the file; this workspace stays open and unchanged. A server
     // workspace is copied to a file with `headroom pull` instead (this throws StoreError).
@@ -232,6 +248,7 @@ signals:
     // The connection to the team server was lost and is being re-established.
     void connectionLost(const QString &reason);
     void connectionRestored();
+    void servingMetricsChanged();   // a metrics import or an optimization changed
 
 private:
     // Subscribes to the server's change notifications on the current connection.

@@ -19,6 +19,7 @@ const QStringList &workspaceTables()
         QStringLiteral("actuals_import"), QStringLiteral("actuals_commitment"), QStringLiteral("actuals_commitment_hour"),
         QStringLiteral("actuals_commitment_scope"), QStringLiteral("actuals_on_demand"), QStringLiteral("actuals_day"),
         QStringLiteral("actuals_commitment_rate"),
+        QStringLiteral("serving_metrics_import"), QStringLiteral("serving_metrics_hour"), QStringLiteral("serving_optimization"),
     };
     return tables;
 }

@@ -72,6 +72,7 @@ def main():
     add("fuzz_csv_telemetry", "telemetry.csv", head(data / "samples" / "telemetry.csv", 200))
     add("fuzz_step_times", "step-times-llama-3.1-8b-h100.csv",
         (data / "samples" / "step-times-llama-3.1-8b-h100.csv").read_bytes())
+    add("fuzz_metrics_csv", "serving-metrics.csv", head(data / "samples" / "serving-metrics.csv", 400))
 
     shared = shared_data()
     if shared:

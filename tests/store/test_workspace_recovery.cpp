@@ -51,6 +51,10 @@ void makeHalfCreated(const QString &path, int version)
         if (version >= 7)
             raw.exec(QStringLiteral("ALTER TABLE actuals_day DROP COLUMN consumed_hours"));
     }
+    if (version < 8) {  // schema 8: serving metrics and optimizations
+        for (const char *table : {"serving_metrics_hour", "serving_metrics_import", "serving_optimization"})
+            raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
+    }
     if (version < 7) {  // schema 7: billing actuals
         for (const char *table : {"actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                                   "actuals_commitment_hour", "actuals_commitment", "actuals_import"})

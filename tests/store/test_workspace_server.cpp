@@ -10,6 +10,7 @@
 #include "store/workspace.h"
 #include "store/workspacecopy.h"
 #include "store/focuscsv.h"
+#include "store/metricscsv.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -256,6 +257,11 @@ TEST_CASE("a workspace copied to the server and back holds every table exactly",
         source.importActuals(QStringLiteral("azure.csv"),
                              engine::summarizeActuals(readFocusCsv(QStringLiteral(HEADROOM_SHARED_DATA
                                                                                   "/focus-examples/azure_reservation_no_upfront_100pct.csv"))));
+        // Serving metrics (replica-hours with NULL gauges among them) and an optimization.
+        const MetricsFile metrics = readMetricsCsv(QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/serving-metrics.csv"));
+        source.importServingMetrics(QStringLiteral("serving-metrics.csv"), metrics.rows, metrics.ignoredRows(),
+                                    metrics.hours);
+        source.addOptimization({"FP8 weights", 20522, "weights in FP8"});
         REQUIRE_FALSE(source.scenarioNames().isEmpty());
         REQUIRE_FALSE(source.workloads().empty());
         REQUIRE_FALSE(source.trainingJobs().empty());

@@ -298,7 +298,10 @@ TEST_CASE("opening a workspace from before change tracking keeps its scenarios a
     }
     {
         RawDatabase raw(location.path());
-        // Schema 5: before change tracking (6) and billing actuals (7).
+        // Schema 5: before change tracking (6), billing actuals (7), serving metrics (8) and the
+        // actuals' rates and usage hours (9).
+        for (const char *table : {"serving_metrics_hour", "serving_metrics_import", "serving_optimization"})
+            raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
         for (const char *table : {"actuals_commitment_rate", "actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                                   "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
             raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));

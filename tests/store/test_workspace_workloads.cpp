@@ -37,9 +37,11 @@ void dropChangeTracking(RawDatabase &raw)
     raw.exec(QStringLiteral("ALTER TABLE training_job DROP COLUMN updated_by"));
 }
 
-// Takes schema 7 (billing actuals) back out of a file.
+// Takes schemas 8 (serving metrics) and 7 (billing actuals) back out of a file.
 void dropActuals(RawDatabase &raw)
 {
+    for (const char *table : {"serving_metrics_hour", "serving_metrics_import", "serving_optimization"})
+        raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
     for (const char *table : {"actuals_commitment_rate", "actuals_day", "actuals_on_demand", "actuals_commitment_scope",
                               "actuals_commitment_hour", "actuals_commitment", "actuals_import"})
         raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));

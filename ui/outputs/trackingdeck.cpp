@@ -1,4 +1,5 @@
 #include "trackingdeck.h"
+#include "trackingserving.h"
 
 #include "trackinganalysis.h"
 #include "trackingcharts.h"
@@ -248,6 +249,9 @@ Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &
                     == actuals->currencies.end())
         deck.warnings << QObject::tr("Scenario %1 is priced in %2, a currency the actuals do not hold: no plan comparison.")
                              .arg(plan->scenario, qs(plan->costPerDay.currency));
+    ServingSettings serving;
+    serving.gpuId = options.servingGpu;
+    appendServingPages(deck, workspace, serving);
     return deck;
 }
 

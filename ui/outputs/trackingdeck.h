@@ -17,12 +17,15 @@ struct TrackingDeckOptions {
     double threshold = 0.8;            // under-used below this trailing utilization
     int64_t trailingHours = 720;
     QString scenario;                  // a scenario for plan versus actual; empty for none
+    QString servingGpu;                // the serving pages' rate: this GPU's lowest on-demand rate; empty: unpriced
 };
 
 // The recurring tracking deck (DESIGN §3.7c) from the newest actuals import of the workspace,
 // one section per currency (never summed): a dashboard of the headline figures, the
 // reserve-utilization tracker (table and chart), each under-used commitment's use over
-// time, the anomalies of the daily cost, and with a scenario its plan against the actuals.
+// time, the anomalies of the daily cost, and with a scenario its plan against the actuals;
+// then, when the workspace holds serving metrics or optimizations, rightsizing and the
+// benchmark history (trackingserving.h).
 // Throws store::StoreError when the workspace holds no actuals or the scenario is missing,
 // engine::InputError when the actuals hold nothing since the date.
 Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &options);

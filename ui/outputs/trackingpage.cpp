@@ -1,4 +1,5 @@
 #include "trackingpage.h"
+#include "trackingservingpanel.h"
 
 #include "commitmentnextterm.h"
 
@@ -284,7 +285,18 @@ QWidget *TrackingPage::buildResults()
     topLayout->addWidget(cards);
     topLayout->addWidget(m_chartTabs, 1);
     m_resultsStack->addWidget(resultsColumn(top, m_tableTabs, m_explanation));
-    return m_resultsStack;
+    // Billing actuals and serving telemetry side by side.
+    m_serving = new TrackingServingPanel(m_workspace, this);
+    m_sections = new QTabWidget(this);
+    m_sections->setObjectName("trackingSections");
+    m_sections->addTab(m_resultsStack, tr("Billing"));
+    m_sections->addTab(m_serving, tr("Serving"));
+    return m_sections;
+}
+
+void TrackingPage::showServing()
+{
+    m_sections->setCurrentWidget(m_serving);
 }
 
 QList<ChartPanel *> TrackingPage::chartPanels() const
@@ -299,6 +311,8 @@ QList<ChartPanel *> TrackingPage::chartPanels() const
 
 std::optional<DeckTable> TrackingPage::currentTable() const
 {
+    if (m_sections->currentWidget() == m_serving)
+        return m_serving->currentTable();
     if (auto *table = qobject_cast<QTableWidget *>(m_tableTabs->currentWidget()))
         return snapshotTable(*table);
     return Page::currentTable();

@@ -28,6 +28,7 @@ class Workspace;
 namespace headroom::ui {
 
 class ChartPanel;
+class TrackingServingPanel;
 
 // Tracking (DESIGN §3.7c): plan versus actual from billing actuals kept in the workspace.
 // A FOCUS export is imported on a worker thread (progress, Cancel; nothing stored when it
@@ -55,6 +56,9 @@ public:
     const std::optional<TrackingResult> &result() const { return m_result; }
     QString statusText() const;
     int highlightedAnomaly() const { return m_highlighted; }
+    // The Serving section (serving metrics, rightsizing, benchmark history).
+    TrackingServingPanel *servingPanel() const { return m_serving; }
+    void showServing();
 
 signals:
     // An import ended: stored, or cancelled / refused (the status line says why).
@@ -105,6 +109,8 @@ private:
     QTableWidget *m_anomalies = nullptr;
     QTableWidget *m_planDays = nullptr;
     QLabel *m_explanation = nullptr;
+    QTabWidget *m_sections = nullptr;
+    TrackingServingPanel *m_serving = nullptr;
 
     qint64 m_importId = 0;
     std::optional<engine::ActualsSummary> m_actuals;

@@ -20,7 +20,8 @@ namespace headroom::ui {
 namespace {
 
 const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf [--force]
-       headroom report --tracking [--since DATE] [--threshold F] [--scenario NAME] -o FILE.pdf [--force]
+       headroom report --tracking [--since DATE] [--threshold F] [--scenario NAME] [--gpu ID] -o FILE.pdf
+                       [--force]
 
 Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
 page numbers in the footer.
@@ -43,7 +44,10 @@ With --tracking: the tracking deck from the newest billing actuals of the worksp
 figures (effective and billed cost, commitment utilization, unused commitment cost, on-demand
 overflow, anomalies), the reserve-utilization tracker (table and chart, each under-used
 commitment's use over time), the anomalies of the daily cost, and with --scenario the
-scenario's planned cost per day against the actuals. Made to run weekly from cron.
+scenario's planned cost per day against the actuals; with serving metrics imported
+(headroom track import --metrics), rightsizing and the replicas' figures (last 7 days), and
+with optimizations (headroom track benchmarks --add) the benchmark history. Made to run
+weekly from cron.
 
 The title, author and date come from the workspace's report settings (Report page); a
 scenario deck without them is titled after the scenarios and dated today.
@@ -55,6 +59,8 @@ options:
   --since DATE      with --tracking: only charges starting on or after DATE (YYYY-MM-DD, UTC)
   --threshold F     with --tracking: under-used below this trailing utilization, (0, 1];
                     default 0.8 (the trailing window is 720 h)
+  --gpu ID          with --tracking: price the serving pages (rightsizing saving, cost per
+                    1M tokens) at this GPU's lowest on-demand rate in the rate cards
   -o, --output FILE the PDF to write: written in full to a temporary file beside it, then
                     renamed into place, so a failed export leaves no partial file. A
                     symbolic link at FILE is refused (name the file it points to instead)
@@ -69,6 +75,7 @@ const std::vector<cli::OptionSpec> kOptions = {
     {QStringLiteral("tracking"), false},
     {QStringLiteral("since")},
     {QStringLiteral("threshold")},
+    {QStringLiteral("gpu")},
 };
 
 int runReport(const QStringList &rawArgs, cli::Context &context)
@@ -111,8 +118,9 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
     store::Workspace &workspace = context.workspace();
     Deck deck;
     const bool tracking = parsed.has(QStringLiteral("tracking"));
-    if (!tracking && (parsed.has(QStringLiteral("since")) || parsed.has(QStringLiteral("threshold"))))
-        throw cli::UsageError(QStringLiteral("report: --since and --threshold apply to --tracking only"));
+    if (!tracking && (parsed.has(QStringLiteral("since")) || parsed.has(QStringLiteral("threshold"))
+                      || parsed.has(QStringLiteral("gpu"))))
+        throw cli::UsageError(QStringLiteral("report: --since, --threshold and --gpu apply to --tracking only"));
     if (tracking) {
         TrackingDeckOptions options;
         if (scenarios.size() > 1)
@@ -131,6 +139,7 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
                                           .arg(*threshold));
             options.threshold = *threshold;
         }
+        options.servingGpu = parsed.text(QStringLiteral("gpu")).value_or(QString());
         deck = trackingDeck(workspace, options);
     } else if (scenarios.isEmpty()) {
         if (workspace.reportItems().empty())

@@ -1,0 +1,166 @@
+#include "uitestsupport.h"
+
+#include "engine/sizing_options.h"
+#include "ui/common/dialogs.h"
+#include "ui/outputs/trackingpage.h"
+#include "ui/outputs/trackingservingpanel.h"
+
+#include <QComboBox>
+#include <QDate>
+#include <QDateEdit>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace headroom;
+
+namespace {
+
+template <class T>
+T *child(QWidget &page, const char *name)
+{
+    auto *w = page.findChild<T *>(QLatin1String(name));
+    REQUIRE(w);
+    return w;
+}
+
+QString cell(QTableWidget *table, int row, int column)
+{
+    auto *item = table->item(row, column);
+    return item ? item->text() : QString();
+}
+
+QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    QFile file(dir.filePath(name));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    return file.fileName();
+}
+
+constexpr qint64 kT0 = 1772409600; // 2026-03-02T00:00:00Z
+
+// Four replicas of two GPUs on the hour for 21 hours: every replica carries 50 + 10 (k − 1)
+// tokens/s in hour k, r1 600 in hour 20; nobody waits (as in the engine and CLI tests).
+QByteArray fleetCsv()
+{
+    QByteArray csv = "timestamp,instance,gpu,metric,value,deployment\n";
+    for (const char *replica : {"r1", "r2", "r3", "r4"}) {
+        double counter = 0;
+        for (int k = 0; k <= 20; ++k) {
+            const qint64 t = kT0 + k * 3600;
+            if (k > 0)
+                counter += ((k == 20 && QByteArray(replica) == "r1") ? 600.0 : 50.0 + 10.0 * (k - 1)) * 3600.0;
+            for (const char *gpu : {"0", "1"})
+                csv += QByteArray::number(t) + ',' + replica + ',' + gpu + ",DCGM_FI_DEV_GPU_UTIL,55,chat\n";
+            csv += QByteArray::number(t) + ',' + replica + ",,vllm:num_requests_waiting,0,chat\n";
+            csv += QByteArray::number(t) + ',' + replica + ",,vllm:generation_tokens_total,"
+                + QByteArray::number(counter, 'f', 0) + ",chat\n";
+        }
+    }
+    return csv;
+}
+
+} // namespace
+
+TEST_CASE("Tracking page Serving section: metrics import, rightsizing with the saving, CSV export")
+{
+    TempWorkspace ws;
+    QTemporaryDir dir;
+    ui::TrackingPage page(*ws);
+    page.resize(1280, 800);
+    page.show();
+    page.showServing();
+    ui::TrackingServingPanel *panel = page.servingPanel();
+    REQUIRE(panel);
+    auto *rightsizing = child<QTableWidget>(page, "servingRightsizingTable");
+    CHECK(rightsizing->rowCount() == 0);
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("No serving metrics"));
+
+    // A bad file: refused with its line and field, nothing stored.
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::queueFileAnswer(writeFile(dir, "bad.csv", "timestamp,instance,gpu,metric,value\n"
+                                                           "1772409600,r1,,vllm:num_requests_waiting,-2\n"));
+    QTest::mouseClick(child<QPushButton>(page, "servingImport"), Qt::LeftButton);
+    CHECK(panel->statusText().contains("bad.csv: line 2: field \"value\": -2 is negative"));
+    CHECK((*ws).servingMetricsImports().empty());
+
+    ui::Dialogs::queueFileAnswer(writeFile(dir, "fleet.csv", fleetCsv()));
+    QTest::mouseClick(child<QPushButton>(page, "servingImport"), Qt::LeftButton);
+    CHECK(panel->statusText().contains("Imported fleet.csv"));
+    REQUIRE(rightsizing->rowCount() == 1);
+    CHECK(cell(rightsizing, 0, 0) == "chat");
+    CHECK(cell(rightsizing, 0, 1) == "4");
+    CHECK(cell(rightsizing, 0, 3) == "920.0");
+    CHECK(cell(rightsizing, 0, 4) == "600.0");
+    CHECK(cell(rightsizing, 0, 5) == "2");
+    CHECK(cell(rightsizing, 0, 6) == "4");
+    CHECK(cell(rightsizing, 0, 7) == "–");   // no rate chosen yet
+
+    // Priced at the H100's on-demand rate: 4 GPUs × rate × 720 h.
+    engine::Decimal rate;
+    for (const auto &r : engine::onDemandRates((*ws).rateCards(), QDate::currentDate().toString(Qt::ISODate).toStdString()))
+        if (r.gpuId == "h100-sxm")
+            rate = r.perGpuHour.amount;
+    REQUIRE(rate.toDouble() > 0);
+    panel->setRateGpu(QStringLiteral("h100-sxm"));
+    CHECK(cell(rightsizing, 0, 7) == QString::fromStdString(engine::Money{rate * int64_t(2880), "USD"}.display()));
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("⌈920.0 × (1 + 0.20 planned headroom) ÷ 600.0⌉ = 2"));
+    CHECK(child<QTableWidget>(page, "servingReplicasTable")->rowCount() == 4);
+
+    // The table shown exports to CSV and goes to the report.
+    const QString csv = dir.filePath("rightsizing.csv");
+    REQUIRE(panel->exportCurrentTable(csv));
+    QFile file(csv);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QString exported = QString::fromUtf8(file.readAll());
+    CHECK(exported.startsWith("Deployment,Replicas now,GPUs each,Busy load (tokens/s)"));
+    CHECK(exported.contains("chat,4,2,920.0,600.0,2,4,"));
+    const auto table = page.currentTable();
+    REQUIRE(table);
+    CHECK(table->rows.size() == 1);
+}
+
+TEST_CASE("Tracking page Serving section: optimizations are added with validation and removed")
+{
+    TempWorkspace ws;
+    ui::TrackingPage page(*ws);
+    page.resize(1280, 800);
+    page.showServing();
+    auto *benchmarks = child<QTableWidget>(page, "servingBenchmarkTable");
+    auto *name = child<QLineEdit>(page, "servingOptimizationName");
+    auto *date = child<QDateEdit>(page, "servingOptimizationDate");
+    auto *add = child<QPushButton>(page, "servingAddOptimization");
+    auto *status = child<QLabel>(page, "servingStatus");
+
+    name->setText("   ");
+    QTest::mouseClick(add, Qt::LeftButton);
+    CHECK(status->text().contains("Give the optimization a name"));
+    CHECK((*ws).optimizations().empty());
+
+    name->setText("FP8 weights");
+    date->setDate(QDate(2026, 3, 10));
+    QTest::mouseClick(add, Qt::LeftButton);
+    REQUIRE(benchmarks->rowCount() == 1);
+    CHECK(cell(benchmarks, 0, 0) == "FP8 weights");
+    CHECK(cell(benchmarks, 0, 1) == "2026-03-10");
+    CHECK(cell(benchmarks, 0, 2) == "–");     // no metrics: nothing measured
+    CHECK(name->text().isEmpty());
+
+    name->setText("FP8 weights");
+    QTest::mouseClick(add, Qt::LeftButton);
+    CHECK(status->text().contains("already exists"));
+    CHECK(benchmarks->rowCount() == 1);
+
+    auto *remove = child<QPushButton>(page, "servingRemoveOptimization");
+    CHECK_FALSE(remove->isEnabled());
+    benchmarks->selectRow(0);
+    CHECK(remove->isEnabled());
+    QTest::mouseClick(remove, Qt::LeftButton);
+    CHECK(benchmarks->rowCount() == 0);
+    CHECK((*ws).optimizations().empty());
+}

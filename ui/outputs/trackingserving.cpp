@@ -1,0 +1,213 @@
+#include "trackingserving.h"
+
+#include "engine/calendar.h"
+#include "engine/sizing_options.h"
+#include "store/csvreader.h"
+#include "store/workspace.h"
+
+#include <QDate>
+#include <QLocale>
+#include <QObject>
+#include <cmath>
+
+namespace headroom::ui {
+
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+QString number(double value, int decimals)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    return QLocale(QLocale::English).toString(value, 'f', decimals);
+}
+
+QString percent(const std::optional<double> &change)
+{
+    if (!change)
+        return QStringLiteral("–");
+    return (*change > 0 ? QStringLiteral("+") : QString()) + number(*change, 1) + QStringLiteral(" %");
+}
+
+QString money(const std::optional<engine::Money> &value)
+{
+    return value ? qs(value->display()) : QStringLiteral("–");
+}
+
+QString costPerMillion(const std::optional<double> &cost, const std::optional<engine::Money> &rate)
+{
+    if (!cost || !rate)
+        return QStringLiteral("–");
+    return QStringLiteral("%1 %2").arg(number(*cost, 4), qs(rate->currency));
+}
+
+QString day(int64_t days) { return qs(engine::isoDate(engine::dateFromDays(days))); }
+
+} // namespace
+
+ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingSettings &settings)
+{
+    ServingAnalysis analysis;
+    analysis.windowDays = settings.windowDays;
+    analysis.plannedHeadroom = workspace.servingAssumptions().plannedHeadroom;
+    if (!settings.gpuId.isEmpty()) {
+        const auto rates = engine::onDemandRates(workspace.rateCards(),
+                                                 QDate::currentDate().toString(Qt::ISODate).toStdString(), "USD");
+        for (const engine::GpuRate &rate : rates)
+            if (rate.gpuId == settings.gpuId.toStdString()) {
+                analysis.rate = rate.perGpuHour;
+                analysis.rateSource = qs(rate.gpuId + ", " + rate.source);
+            }
+    }
+    const engine::ServingHours all = workspace.servingHours();
+    analysis.hasMetrics = !all.hours.empty();
+    const auto optimizations = workspace.optimizations();
+    if (analysis.hasMetrics) {
+        const engine::ServingHours recent = engine::lastDays(all, settings.trailingDays);
+        engine::RightsizingOptions options;
+        options.plannedHeadroom = analysis.plannedHeadroom;
+        options.ratePerGpuHour = analysis.rate;
+        analysis.rightsizing = engine::rightsize(recent, options);
+        analysis.replicas = engine::summarizeReplicas(recent);
+    }
+    engine::BenchmarkOptions options;
+    options.windowDays = settings.windowDays;
+    options.ratePerGpuHour = analysis.rate;
+    analysis.benchmarks = engine::benchmarkHistory(all, optimizations, options);
+    return analysis;
+}
+
+DeckTable rightsizingTable(const ServingAnalysis &analysis)
+{
+    DeckTable table;
+    table.columns = {QObject::tr("Deployment"), QObject::tr("Replicas now"), QObject::tr("GPUs each"),
+                     QObject::tr("Busy load (tokens/s)"), QObject::tr("Per replica (tokens/s)"),
+                     QObject::tr("Needed"), QObject::tr("GPUs saved"), QObject::tr("Saving / month")};
+    for (const auto &r : analysis.rightsizing)
+        table.rows << QStringList{qs(r.deployment),
+                                  QString::number(r.currentReplicas),
+                                  QString::number(r.gpusPerReplica),
+                                  number(r.busyLoad, 1),
+                                  r.capacityPerReplica > 0 ? number(r.capacityPerReplica, 1) : QStringLiteral("–"),
+                                  QString::number(r.recommendedReplicas)
+                                      + (r.saturated ? QObject::tr(" (queueing)") : QString()),
+                                  QString::number(r.gpusSaved()),
+                                  money(r.savingPerMonth)};
+    return table;
+}
+
+DeckTable replicasTable(const ServingAnalysis &analysis)
+{
+    DeckTable table;
+    table.columns = {QObject::tr("Deployment"), QObject::tr("Replica"), QObject::tr("Hours"), QObject::tr("GPUs"),
+                     QObject::tr("GPU util %"), QObject::tr("Peak %"), QObject::tr("KV cache"),
+                     QObject::tr("Requests/s"), QObject::tr("Tokens/s"), QObject::tr("Peak tokens/s"),
+                     QObject::tr("Waiting"), QObject::tr("Peak waiting")};
+    for (const auto &s : analysis.replicas)
+        table.rows << QStringList{qs(s.deployment),           qs(s.instance),
+                                  QString::number(s.hours),   QString::number(s.gpus),
+                                  number(s.gpuUtilMean, 1),   number(s.gpuUtilPeak, 0),
+                                  number(s.kvCacheMean, 2),   number(s.requestsPerSecond, 2),
+                                  number(s.tokensPerSecond, 1), number(s.tokensPerSecondPeak, 1),
+                                  number(s.waitingMean, 2),   number(s.waitingPeak, 0)};
+    return table;
+}
+
+DeckTable benchmarkTable(const ServingAnalysis &analysis)
+{
+    DeckTable table;
+    table.columns = {QObject::tr("Optimization"), QObject::tr("Date"),
+                     QObject::tr("Tokens/s per GPU before"), QObject::tr("After"), QObject::tr("Change"),
+                     QObject::tr("Cost per 1M tokens before"), QObject::tr("After"), QObject::tr("Change")};
+    for (const auto &b : analysis.benchmarks)
+        table.rows << QStringList{qs(b.optimization.name),
+                                  day(b.optimization.day),
+                                  b.before.measured() ? number(b.before.goodputPerGpu(), 1) : QStringLiteral("–"),
+                                  b.after.measured() ? number(b.after.goodputPerGpu(), 1) : QStringLiteral("–"),
+                                  percent(b.goodputChangePercent),
+                                  costPerMillion(b.costBefore, analysis.rate),
+                                  costPerMillion(b.costAfter, analysis.rate),
+                                  percent(b.costChangePercent)};
+    return table;
+}
+
+QString rightsizingExplanation(const ServingAnalysis &analysis)
+{
+    QStringList paragraphs;
+    paragraphs << QObject::tr("Needed replicas = ⌈busy-hour load × (1 + planned headroom %1) ÷ the most one replica "
+                              "carried for a whole hour with at most 0.5 requests waiting⌉; the busy hour is the P95 "
+                              "of the deployment's hourly generated tokens/s. No saving is claimed where requests "
+                              "queued at the busy hours. A month is 720 h.")
+                      .arg(number(analysis.plannedHeadroom, 2));
+    for (const auto &r : analysis.rightsizing)
+        paragraphs << qs(r.explanation);
+    if (analysis.rate)
+        paragraphs << QObject::tr("Rate: %1 per GPU-hour (%2).").arg(qs(analysis.rate->displayRate()), analysis.rateSource);
+    else
+        paragraphs << QObject::tr("No rate chosen: savings and costs are not priced.");
+    return paragraphs.join(QStringLiteral("\n\n"));
+}
+
+QByteArray deckTableCsv(const DeckTable &table)
+{
+    QString text;
+    QStringList header;
+    for (const QString &column : table.columns)
+        header << store::csvField(column);
+    text += header.join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (const QStringList &row : table.rows) {
+        QStringList cells;
+        for (const QString &cell : row)
+            cells << store::csvField(cell);
+        text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return text.toUtf8();
+}
+
+void appendServingPages(Deck &deck, const store::Workspace &workspace, const ServingSettings &settings)
+{
+    const ServingAnalysis analysis = analyseServing(workspace, settings);
+    if (!settings.gpuId.isEmpty() && !analysis.rate)
+        deck.warnings << QObject::tr("No on-demand rate in USD for GPU %1 in the rate cards: the serving pages are not priced.")
+                             .arg(settings.gpuId);
+    if (analysis.hasMetrics) {
+        DeckItem item;
+        item.kind = DeckItem::Kind::Table;
+        item.title = QObject::tr("Rightsizing from measured goodput");
+        item.caption = rightsizingExplanation(analysis);
+        item.table = rightsizingTable(analysis);
+        int gpusSaved = 0;
+        std::optional<engine::Money> saving;
+        for (const auto &r : analysis.rightsizing) {
+            gpusSaved += r.gpusSaved();
+            if (r.savingPerMonth)
+                saving = saving ? *saving + *r.savingPerMonth : *r.savingPerMonth;
+        }
+        item.keyFigures = {{QObject::tr("GPUs that could go"), QString::number(gpusSaved)},
+                           {QObject::tr("Saving per month"), money(saving)}};
+        deck.items.push_back(item);
+        DeckItem replicas;
+        replicas.kind = DeckItem::Kind::Table;
+        replicas.title = QObject::tr("Serving replicas (last %1 days)").arg(settings.trailingDays);
+        replicas.caption = QObject::tr("Per replica over the hours measured: GPU utilization (DCGM), KV cache usage, "
+                                       "completed requests and generated tokens per second, requests waiting (vLLM).");
+        replicas.table = replicasTable(analysis);
+        deck.items.push_back(replicas);
+    }
+    if (!analysis.benchmarks.empty()) {
+        DeckItem item;
+        item.kind = DeckItem::Kind::Table;
+        item.title = QObject::tr("Benchmark history");
+        item.caption = QObject::tr("Each optimization against the %1 days before it: goodput per GPU = generated tokens "
+                                   "÷ (GPU-hours × 3,600); cost per 1M tokens = GPU-hours × rate ÷ tokens × 1,000,000.%2")
+                           .arg(analysis.windowDays)
+                           .arg(analysis.rate ? QObject::tr(" Rate %1 per GPU-hour (%2).")
+                                                    .arg(qs(analysis.rate->displayRate()), analysis.rateSource)
+                                              : QObject::tr(" No rate chosen: costs are not priced."));
+        item.table = benchmarkTable(analysis);
+        deck.items.push_back(item);
+    }
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "report/reportdeck.h"
+
+#include "engine/money.h"
+#include "engine/serving_metrics.h"
+
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+// The serving half of tracking (DESIGN §3.7c) as the page and the deck show it: rightsizing of
+// each deployment and the benchmark history of the workspace's optimizations, read from the
+// serving metrics imported into the workspace.
+struct ServingSettings {
+    QString gpuId;                 // the rate: lowest on-demand rate of this GPU in force today; empty: none
+    int trailingDays = 7;          // rightsizing reads the last N days; 0 = every day held
+    int windowDays = 7;            // benchmark windows on each side of an optimization
+};
+
+struct ServingAnalysis {
+    bool hasMetrics = false;
+    std::optional<engine::Money> rate;
+    QString rateSource;            // "AWS us-east-1 p5.48xlarge, from 2025-06-01"
+    double plannedHeadroom = 0.0;  // the workspace's serving assumptions
+    std::vector<engine::RightsizingResult> rightsizing;
+    std::vector<engine::ReplicaSummary> replicas;
+    std::vector<engine::BenchmarkResult> benchmarks;
+    int windowDays = 7;
+};
+
+ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingSettings &settings);
+
+// The tables as shown on the page and printed in the deck.
+DeckTable rightsizingTable(const ServingAnalysis &analysis);
+DeckTable replicasTable(const ServingAnalysis &analysis);
+DeckTable benchmarkTable(const ServingAnalysis &analysis);
+// The rightsizing rule and each deployment's reasoning, in paragraphs.
+QString rightsizingExplanation(const ServingAnalysis &analysis);
+
+// A table as CSV text (RFC 4180, a header row).
+QByteArray deckTableCsv(const DeckTable &table);
+
+// Appends the rightsizing and benchmark history pages to a tracking deck when the workspace
+// holds serving metrics (rightsizing) and optimizations (benchmark history).
+void appendServingPages(Deck &deck, const store::Workspace &workspace, const ServingSettings &settings);
+
+} // namespace headroom::ui
