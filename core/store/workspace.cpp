@@ -1633,7 +1633,7 @@ void Workspace::reconnect()
     }
     if (d->watchMode == QLatin1String("notify"))
         subscribeToChanges();
-    if (!d->watchMode.isEmpty() && d->server) {
+    if (!d->watchMode.isEmpty()) {
         d->changeCounters = readChangeCounters(d->database(), d->path);
         d->countersRead = true;
     }

@@ -16,7 +16,7 @@ class Workspace;
 
 namespace headroom::ui {
 
-// One undoable change to a named workspace entity (a workload, a training job, a scenario):
+// One undoable change to a named workspace entity without a stored version (a workload):
 // add (no before), delete (no after), edit or rename. `apply` writes one state over the other
 // in the workspace. Consecutive edits of the same field of the same entity merge into one
 // step (same merge id, field and name), so that dragging a spin box is undone at once.
