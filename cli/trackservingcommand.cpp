@@ -26,21 +26,23 @@ Serving telemetry:
        headroom track import --metrics FILE.csv [--json]
        headroom track rightsizing [--metrics FILE.csv] [--days N] [--load tokens|requests]
                               [--busy-quantile Q] [--max-waiting W] [--headroom H]
+                              [--slo-ms MS [--slo-metric ttft|e2e] [--slo-quantile Q]]
                               [--rate R [--currency C] | --gpu ID [--provider P]] [--json]
        headroom track benchmarks [--metrics FILE.csv] [--add NAME --date YYYY-MM-DD [--note T]]
                               [--remove NAME] [--window-days N] [--deployment D]
                               [--rate R [--currency C] | --gpu ID [--provider P]] [--json]
 
 Serving telemetry is a DCGM-exporter / Prometheus range-query export in long form,
-timestamp,instance,gpu,metric,value[,deployment] (core/store/README.md, "Serving metrics
-CSV"). Without --metrics, rightsizing and benchmarks read the metrics imported into the
+timestamp,instance,gpu,metric,value[,deployment][,le] (core/store/README.md, "Serving
+metrics CSV"); le carries the upper bound of the latency histograms' bucket rows. Without --metrics, rightsizing and benchmarks read the metrics imported into the
 workspace (track import --metrics). Money needs a rate per GPU-hour: --rate, or --gpu for the
 lowest on-demand rate of the workspace's rate cards for that GPU in force today.
 
 track import --metrics
   Reads the export and keeps per replica (instance) and hour: GPUs seen, mean and peak GPU
   utilization, framebuffer used, KV cache usage, running and waiting requests, and the
-  increase of the request and token counters (a counter that drops restarted from 0). Rows
+  increase of the request and token counters (a counter that drops restarted from 0) and of
+  every TTFT and end-to-end latency histogram bucket. Rows
   of other metrics are counted and ignored. An import of the same file name is replaced; a
   file with any error changes nothing.
   --json               {"import_id", "file", "rows", "samples", "ignored_rows",
@@ -51,10 +53,14 @@ track rightsizing
   Per deployment, whether fewer replicas would hold the measured load:
     busy load L  = nearest-rank quantile Q of the deployment's load per hour
     capacity  C  = the most one replica carried for a whole hour with mean waiting <= W
+                   (and, with --slo-ms, its latency quantile within the SLO where the
+                   metrics hold that histogram)
     needed    N  = max(1, ceil(L x (1 + H) / C))
     saving       = (R - N) x GPUs per replica x rate x 720 h a month, when N < R
   R is the replicas of the latest hour. No saving when the replicas queued (mean waiting per
-  replica > W) in an hour with load >= L: the load then understates demand.
+  replica > W) in an hour with load >= L, or when such an hour's latency quantile over all
+  replicas missed the SLO: the load then understates demand. Latency quantiles are
+  Prometheus' histogram_quantile over the bucket counters.
   --days N             only the last N days of metrics; default every day held
   --load M             tokens (generation tokens/s, default) or requests (completed/s)
   --busy-quantile Q    the busy hour's quantile, (0, 1]; default 0.95
@@ -62,15 +68,21 @@ track rightsizing
                        default 0.5
   --headroom H         capacity kept free at the busy hour, [0, 1); default the workspace's
                        planned headroom (serving assumptions)
+  --slo-ms MS          a latency SLO in milliseconds (> 0); default none (the queue alone)
+  --slo-metric K       ttft (time to first token, default) or e2e (request latency)
+  --slo-quantile Q     the SLO's quantile, (0, 1); default 0.95
   --json               {"load", "unit", "busy_quantile", "max_waiting", "planned_headroom",
+                       "slo": null | {"metric", "quantile", "ms"},
                        "rate_per_gpu_hour", "currency", "deployments": [{"deployment", "hours",
                        "current_replicas", "gpus_per_replica", "busy_load", "busy_hour",
                        "busy_waiting_per_replica", "capacity_per_replica", "capacity_instance",
-                       "capacity_hour", "recommended_replicas", "gpus_saved", "saturated",
-                       "saving_per_month", "explanation"}], "replicas": [{"deployment",
-                       "instance", "hours", "gpus", "gpu_util_mean", "gpu_util_peak",
-                       "kv_cache_mean", "requests_per_s", "tokens_per_s", "tokens_per_s_peak",
-                       "running_mean", "waiting_mean", "waiting_peak"}]}
+                       "capacity_hour", "capacity_latency_ms", "busy_latency_ms", "slo_hours",
+                       "recommended_replicas", "gpus_saved", "saturated", "saving_per_month",
+                       "explanation"}], "replicas": [{"deployment", "instance", "hours", "gpus",
+                       "gpu_util_mean", "gpu_util_peak", "kv_cache_mean", "requests_per_s",
+                       "tokens_per_s", "tokens_per_s_peak", "running_mean", "waiting_mean",
+                       "waiting_peak", "ttft_p50_ms", "ttft_p95_ms", "e2e_p95_ms"}]}
+                       (latencies null where the metrics hold no histogram)
 
 track benchmarks
   The workspace's named optimizations, each with the windows before ([date - N days, date))
@@ -85,8 +97,8 @@ track benchmarks
   --json               {"window_days", "deployment", "rate_per_gpu_hour", "currency",
                        "benchmarks": [{"name", "date", "note", "before": {"from", "to",
                        "replica_hours", "gpu_hours", "tokens", "goodput_per_gpu",
-                       "cost_per_1m_tokens"}, "after": {...}, "goodput_change_percent",
-                       "cost_change_percent"}]}
+                       "cost_per_1m_tokens", "ttft_p95_ms"}, "after": {...},
+                       "goodput_change_percent", "cost_change_percent"}]}
 )";
 
 const std::vector<OptionSpec> kOptions = {
@@ -95,6 +107,7 @@ const std::vector<OptionSpec> kOptions = {
     {QStringLiteral("rate")},          {QStringLiteral("gpu")},         {QStringLiteral("provider")},
     {QStringLiteral("add")},           {QStringLiteral("date")},        {QStringLiteral("note")},
     {QStringLiteral("remove")},        {QStringLiteral("window-days")}, {QStringLiteral("deployment")},
+    {QStringLiteral("slo-ms")},        {QStringLiteral("slo-metric")},  {QStringLiteral("slo-quantile")},
 };
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -102,6 +115,12 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 QJsonValue number(double value)
 {
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
+}
+
+// Seconds as milliseconds in JSON; null without a measurement.
+QJsonValue millis(double seconds)
+{
+    return std::isfinite(seconds) ? QJsonValue(seconds * 1000.0) : QJsonValue();
 }
 
 QString shown(double value, int decimals)
@@ -221,6 +240,23 @@ int runRightsizing(const Args &args, Context &context)
         options.maxWaiting = *w;
     if (const auto h = args.number(QStringLiteral("headroom")))
         options.plannedHeadroom = *h;
+    if (const auto ms = args.number(QStringLiteral("slo-ms"))) {
+        engine::LatencySlo slo;
+        slo.seconds = *ms / 1000.0;
+        if (const auto kind = args.text(QStringLiteral("slo-metric"))) {
+            if (*kind == QLatin1String("ttft"))
+                slo.kind = engine::LatencyKind::Ttft;
+            else if (*kind == QLatin1String("e2e"))
+                slo.kind = engine::LatencyKind::E2e;
+            else
+                throw UsageError(QStringLiteral("--slo-metric: expected ttft or e2e, got '%1'").arg(*kind));
+        }
+        if (const auto q = args.number(QStringLiteral("slo-quantile")))
+            slo.quantile = *q;
+        options.slo = slo;
+    } else if (args.has(QStringLiteral("slo-metric")) || args.has(QStringLiteral("slo-quantile"))) {
+        throw UsageError(QStringLiteral("--slo-metric and --slo-quantile need --slo-ms, the SLO's latency"));
+    }
     QString rateSource;
     options.ratePerGpuHour = rateFor(args, context, action, &rateSource);
     std::vector<engine::RightsizingResult> results;
@@ -229,6 +265,8 @@ int runRightsizing(const Args &args, Context &context)
     } catch (const engine::InputError &error) {
         const QString flag = error.field() == "busy_quantile"   ? QStringLiteral("--busy-quantile")
             : error.field() == "max_waiting"                    ? QStringLiteral("--max-waiting")
+            : error.field() == "slo_quantile"                   ? QStringLiteral("--slo-quantile")
+            : error.field() == "slo_seconds"                    ? QStringLiteral("--slo-ms")
                                                                 : QStringLiteral("--headroom");
         throw UsageError(QStringLiteral("%1: %2").arg(flag, QString::fromUtf8(error.what())));
     }
@@ -249,6 +287,9 @@ int runRightsizing(const Args &args, Context &context)
                 {QStringLiteral("capacity_per_replica"), r.capacityPerReplica},
                 {QStringLiteral("capacity_instance"), r.capacityInstance.empty() ? QJsonValue() : QJsonValue(qs(r.capacityInstance))},
                 {QStringLiteral("capacity_hour"), r.capacityInstance.empty() ? QJsonValue() : QJsonValue(hourIso(r.capacityHour))},
+                {QStringLiteral("capacity_latency_ms"), millis(r.capacityLatency)},
+                {QStringLiteral("busy_latency_ms"), millis(r.busyLatency)},
+                {QStringLiteral("slo_hours"), qint64(r.sloHours)},
                 {QStringLiteral("recommended_replicas"), r.recommendedReplicas},
                 {QStringLiteral("gpus_saved"), r.gpusSaved()},
                 {QStringLiteral("saturated"), r.saturated},
@@ -268,13 +309,22 @@ int runRightsizing(const Args &args, Context &context)
                                            {QStringLiteral("tokens_per_s_peak"), s.tokensPerSecondPeak},
                                            {QStringLiteral("running_mean"), number(s.runningMean)},
                                            {QStringLiteral("waiting_mean"), number(s.waitingMean)},
-                                           {QStringLiteral("waiting_peak"), number(s.waitingPeak)}});
+                                           {QStringLiteral("waiting_peak"), number(s.waitingPeak)},
+                                           {QStringLiteral("ttft_p50_ms"), millis(s.ttftP50)},
+                                           {QStringLiteral("ttft_p95_ms"), millis(s.ttftP95)},
+                                           {QStringLiteral("e2e_p95_ms"), millis(s.e2eP95)}});
         context.out() << jsonText(QJsonObject{
             {QStringLiteral("load"), qs(std::string(engine::toString(options.load)))},
             {QStringLiteral("unit"), unit},
             {QStringLiteral("busy_quantile"), options.busyQuantile},
             {QStringLiteral("max_waiting"), options.maxWaiting},
             {QStringLiteral("planned_headroom"), options.plannedHeadroom},
+            {QStringLiteral("slo"), options.slo ? QJsonValue(QJsonObject{
+                                                      {QStringLiteral("metric"), options.slo->kind == engine::LatencyKind::Ttft
+                                                                                     ? QStringLiteral("ttft") : QStringLiteral("e2e")},
+                                                      {QStringLiteral("quantile"), options.slo->quantile},
+                                                      {QStringLiteral("ms"), options.slo->seconds * 1000.0}})
+                                                : QJsonValue()},
             {QStringLiteral("rate_per_gpu_hour"), options.ratePerGpuHour ? QJsonValue(rateString(*options.ratePerGpuHour)) : QJsonValue()},
             {QStringLiteral("currency"), options.ratePerGpuHour ? QJsonValue(qs(options.ratePerGpuHour->currency)) : QJsonValue()},
             {QStringLiteral("deployments"), deployments},
@@ -292,12 +342,14 @@ int runRightsizing(const Args &args, Context &context)
                         {QStringLiteral("Requests/s"), Table::Align::Right},
                         {QStringLiteral("Tokens/s"), Table::Align::Right},
                         {QStringLiteral("Peak tokens/s"), Table::Align::Right},
-                        {QStringLiteral("Waiting"), Table::Align::Right}});
+                        {QStringLiteral("Waiting"), Table::Align::Right},
+                        {QStringLiteral("TTFT P95 ms"), Table::Align::Right},
+                        {QStringLiteral("E2E P95 ms"), Table::Align::Right}});
     for (const auto &s : replicas)
         replicaTable.addRow({qs(s.deployment), qs(s.instance), formatInteger(s.hours), QString::number(s.gpus),
                              shown(s.gpuUtilMean, 1), shown(s.gpuUtilPeak, 0), shown(s.kvCacheMean, 2),
                              shown(s.requestsPerSecond, 2), shown(s.tokensPerSecond, 1), shown(s.tokensPerSecondPeak, 1),
-                             shown(s.waitingMean, 2)});
+                             shown(s.waitingMean, 2), shown(s.ttftP95 * 1000.0, 0), shown(s.e2eP95 * 1000.0, 0)});
     replicaTable.write(out);
     out << '\n';
     Table table({{QStringLiteral("Deployment")},
@@ -330,7 +382,8 @@ QJsonObject windowJson(const engine::BenchmarkWindow &w, const std::optional<dou
                        {QStringLiteral("gpu_hours"), w.gpuHours},
                        {QStringLiteral("tokens"), w.tokens},
                        {QStringLiteral("goodput_per_gpu"), w.measured() ? QJsonValue(w.goodputPerGpu()) : QJsonValue()},
-                       {QStringLiteral("cost_per_1m_tokens"), cost ? QJsonValue(*cost) : QJsonValue()}};
+                       {QStringLiteral("cost_per_1m_tokens"), cost ? QJsonValue(*cost) : QJsonValue()},
+                       {QStringLiteral("ttft_p95_ms"), millis(w.ttft.quantile(0.95))}};
 }
 
 QString percent(const std::optional<double> &change)
@@ -463,7 +516,8 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
     if (action == QLatin1String("rightsizing")) {
         rejectOthers(args, action,
                      QStringList{QStringLiteral("metrics"), QStringLiteral("days"), QStringLiteral("load"),
-                                 QStringLiteral("busy-quantile"), QStringLiteral("max-waiting"), QStringLiteral("headroom")}
+                                 QStringLiteral("busy-quantile"), QStringLiteral("max-waiting"), QStringLiteral("headroom"),
+                                 QStringLiteral("slo-ms"), QStringLiteral("slo-metric"), QStringLiteral("slo-quantile")}
                          + money,
                      all);
         return runRightsizing(args, context);

@@ -204,6 +204,9 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
         forecastOptions.seed = options.seed;
         forecastOptions.reservedRate = Money{unit, rec.currency};
         forecastOptions.elasticRate = Money{unit * ratio, rec.currency};
+        // Around the point forecast: a whole term simulated hour by hour from a few weeks of
+        // history lets the level wander to zero or double, and the optimum follows the wander.
+        forecastOptions.spread = PathSpread::AroundPoint;
         const ReservationHandOff handOff = reservationFromForecast(history, {model}, forecastOptions);
 
         const int64_t term = options.termHours;
@@ -241,7 +244,8 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
             + amount(rec.measuredPeakPerHour, rec.currency) + "/h) against a commitment of "
             + amount(size, rec.currency) + "/h. With on-demand " + ratioText(rec.onDemandRatio)
             + "× the committed price, the reservation optimizer on a Holt-Winters forecast of the next "
-            + std::to_string(term) + " h (" + std::to_string(options.paths) + " paths) ";
+            + std::to_string(term) + " h (its expected path with the hour-to-hour spread of the history, "
+            + std::to_string(options.paths) + " paths) ";
         if (recommended == kUnitsPerCommitment) {
             why += "keeps the commitment at " + amount(rec.recommendedPerHour, rec.currency) + "/h";
         } else if (recommended == 0) {
@@ -258,15 +262,15 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
             why += "saving " + amount(rec.savingPerTerm.amount, rec.currency) + " per term";
         why += " (" + amount(rec.recommendedTermCost.amount, rec.currency) + " against "
             + amount(rec.currentTermCost.amount, rec.currency) + ").";
-        // The same optimizer on the measured hours alone, for comparison: the simulated paths of a
-        // whole term spread wide (the level wanders), which pushes the forecast optimum down.
+        // The same optimizer on the measured hours alone, for comparison: it differs from the
+        // forecast optimum where the forecast carries a trend, a season or a recent change.
         const int64_t lookback = handOff.lookbackOptimum.reserved;
         why += " On the measured hours alone the optimizer would commit " + amount(unit * lookback, rec.currency)
             + "/h.";
         if (n < kWeekHours)
-            why += " Only " + std::to_string(n) + " h of measured demand: a forecast over a whole term from less than "
-                   "a week is wide (its paths wander far from what was measured), so read these figures as a first "
-                   "indication and re-run with more history before renewing.";
+            why += " Only " + std::to_string(n) + " h of measured demand: less than a week shows neither the weekly "
+                   "pattern nor whether a recent change lasts, so read these figures as a first indication and "
+                   "re-run with more history before renewing.";
         if (rec.daysToRenewal)
             why += *rec.daysToRenewal >= 0 ? " Renewal in " + std::to_string(*rec.daysToRenewal) + " days."
                                            : " The term ended " + std::to_string(-*rec.daysToRenewal) + " days ago.";

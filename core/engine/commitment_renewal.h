@@ -11,7 +11,8 @@
 
 // The next term of a commitment (DESIGN §3.7c): the measured hourly demand the commitment
 // served, forecast over the next term and handed to the reservation optimizer
-// (reservationFromForecast), which says how much to commit.
+// (reservationFromForecast, with paths around the point forecast: PathSpread::AroundPoint),
+// which says how much to commit.
 //
 // Unit. FOCUS states a commitment's size in its own unit (dollars per hour for a spend
 // commitment, instance or GPU hours for a usage one), and overflow rows are priced on demand.

@@ -64,6 +64,12 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
                                                          " or of the first model");
     }
 
+    const bool aroundPoint = options.spread == PathSpread::AroundPoint;
+    if (aroundPoint && (models.size() != 1 || bootstrap || models.front().fitted.size() != history.size()
+                        || history.size() < 2))
+        throw InputError("spread", "paths around the point forecast take one model fitted on the history, without "
+                                   "a bootstrap");
+
     const int steps = int(models.size()) + 2;
     const int term = options.termHours;
     report(progress, 0, steps);
@@ -85,7 +91,22 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
     SamplePaths total;
     for (size_t i = 0; i < models.size(); ++i) {
         SamplePaths own;
-        if (bootstrap) {
+        if (aroundPoint) {
+            const SmoothingModel &model = models[i];
+            const std::vector<double> point = forecastSmoothing(model, term);
+            const size_t length = history.size();
+            const size_t first = std::min(length - 1, model.spec.season == SeasonKind::None ? size_t(1) : size_t(model.spec.period));
+            std::mt19937_64 rng(options.seed + uint64_t(i));
+            std::uniform_int_distribution<size_t> pick(first, length - 1);
+            own.horizon = term;
+            own.paths = options.paths;
+            own.values.resize(size_t(options.paths) * size_t(term));
+            for (int p = 0; p < options.paths; ++p)
+                for (int h = 0; h < term; ++h) {
+                    const size_t at = pick(rng);
+                    own.values[size_t(p) * size_t(term) + size_t(h)] = point[size_t(h)] + history[at] - model.fitted[at];
+                }
+        } else if (bootstrap) {
             std::vector<double> innovations(hours.size());
             for (size_t v = 0; v < hours.size(); ++v)
                 innovations[v] = options.bootstrapFrom[i][hours[v]] - models[i].fitted[hours[v]];

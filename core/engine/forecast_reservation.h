@@ -16,6 +16,16 @@ inline constexpr int kOneYearHours = 8760;      // a common year; a term's real 
 inline constexpr int kThreeYearHours = 26280;   // three common years
 inline constexpr int kMaxTermHours = 26304;     // 36 calendar months holding a 29 February
 
+// How the term's demand paths are drawn.
+//  Simulated: the models' own state-space paths (forecast.h simulatePaths): the level takes a
+//    random step every hour, so the spread grows with the horizon.
+//  AroundPoint: the point forecast (level, trend and season as fitted) plus, hour by hour, a
+//    residual of the fit drawn at random from the history (after the first season): the
+//    hour-to-hour spread the history showed, not growing. For a term thousands of hours long
+//    fitted on a few weeks, where an hourly random-walk level says more about the model than
+//    about the demand (one model only).
+enum class PathSpread { Simulated, AroundPoint };
+
 struct ReservationForecastOptions {
     // Commitment term, 1 … 26,304 h: the real hours of 12 or 36 calendar months from the term's
     // start (termHours(start, months): 8,760 or 8,784 a year).
@@ -30,6 +40,7 @@ struct ReservationForecastOptions {
     // bootstrap (see PathNoise::JointBootstrap in forecast_compare.h) replays the residuals of
     // one training hour, the same for every model, keeping the models' cross-correlation.
     std::vector<std::vector<double>> bootstrapFrom;
+    PathSpread spread = PathSpread::Simulated;
 };
 
 // A reservation and what it costs over the term, evaluated on the forecast.
@@ -66,7 +77,8 @@ struct ReservationHandOff {
 // hourly total they were fitted on (GPUs, ≥ 0). Progress counts one step per simulated model
 // and one for each analysis. Throws InputError: "models" (none), "history" (empty, NaN or
 // negative), "term_hours", "paths", "lookback_hours", "bootstrap_from" (one series per model,
-// each as long as its model's fitted values), and analyseReservation's errors
+// each as long as its model's fitted values), "spread" (AroundPoint with several models, with
+// bootstrapFrom, or with fitted values not as long as the history), and analyseReservation's errors
 // ("reserved_rate", "elastic_rate", "demand"); ForecastCancelled when cancelled.
 ReservationHandOff reservationFromForecast(const std::vector<double> &history,
                                            const std::vector<SmoothingModel> &models,

@@ -30,6 +30,8 @@ constexpr NameOf kNames[] = {
     {ServingMetric::RequestSuccessTotal, "vllm:request_success_total"},
     {ServingMetric::GenerationTokensTotal, "vllm:generation_tokens_total"},
     {ServingMetric::PromptTokensTotal, "vllm:prompt_tokens_total"},
+    {ServingMetric::TtftBucket, "vllm:time_to_first_token_seconds_bucket"},
+    {ServingMetric::E2eBucket, "vllm:e2e_request_latency_seconds_bucket"},
 };
 
 int64_t floorDiv(int64_t a, int64_t b)
@@ -59,7 +61,15 @@ struct HourAcc {
     std::set<std::string> gpus;
     Gauge util, fb, kv, running, waiting;
     CounterHour requests, generation, prompt;
+    std::map<double, double> ttft, e2e;   // le → increase
 };
+
+LatencyHistogram histogramOf(const std::map<double, double> &buckets)
+{
+    LatencyHistogram h;
+    h.buckets.assign(buckets.begin(), buckets.end());
+    return h;
+}
 
 std::string fixed(double value, int decimals)
 {
@@ -123,7 +133,61 @@ std::optional<ServingMetric> parseServingMetric(std::string_view name)
 bool isCounter(ServingMetric metric)
 {
     return metric == ServingMetric::RequestSuccessTotal || metric == ServingMetric::GenerationTokensTotal
-        || metric == ServingMetric::PromptTokensTotal;
+        || metric == ServingMetric::PromptTokensTotal || isHistogramBucket(metric);
+}
+
+bool isHistogramBucket(ServingMetric metric)
+{
+    return metric == ServingMetric::TtftBucket || metric == ServingMetric::E2eBucket;
+}
+
+void LatencyHistogram::add(const LatencyHistogram &other)
+{
+    // Cumulative count at `le` of a histogram: its count at the largest bound ≤ le.
+    const auto at = [](const LatencyHistogram &h, double le) {
+        double count = 0.0;
+        for (const auto &[bound, c] : h.buckets)
+            if (bound <= le)
+                count = c;
+        return count;
+    };
+    std::set<double> bounds;
+    for (const auto &b : buckets)
+        bounds.insert(b.first);
+    for (const auto &b : other.buckets)
+        bounds.insert(b.first);
+    std::vector<std::pair<double, double>> merged;
+    merged.reserve(bounds.size());
+    for (double le : bounds)
+        merged.emplace_back(le, at(*this, le) + at(other, le));
+    buckets = std::move(merged);
+}
+
+double LatencyHistogram::quantile(double q) const
+{
+    if (buckets.empty() || !(q >= 0.0 && q <= 1.0))
+        return kNaN;
+    // Scrapes of the bucket series are not atomic: keep the counts monotonic, as Prometheus does.
+    std::vector<std::pair<double, double>> b = buckets;
+    for (size_t i = 1; i < b.size(); ++i)
+        b[i].second = std::max(b[i].second, b[i - 1].second);
+    const double total = b.back().second;
+    if (!(total > 0.0))
+        return kNaN;
+    const double rank = q * total;
+    for (size_t i = 0; i < b.size(); ++i) {
+        if (b[i].second < rank)
+            continue;
+        if (std::isinf(b[i].first))
+            return i > 0 ? b[i - 1].first : kNaN;   // the largest finite bound
+        const double lower = i > 0 ? b[i - 1].first : 0.0;
+        const double below = i > 0 ? b[i - 1].second : 0.0;
+        const double inBucket = b[i].second - below;
+        if (inBucket <= 0.0)
+            return b[i].first;
+        return lower + (b[i].first - lower) * (rank - below) / inBucket;
+    }
+    return b.back().first;
 }
 
 bool isGpuMetric(ServingMetric metric)
@@ -136,19 +200,24 @@ std::string_view toString(LoadMeasure measure)
     return measure == LoadMeasure::Tokens ? "tokens" : "requests";
 }
 
+std::string_view toString(LatencyKind kind)
+{
+    return kind == LatencyKind::Ttft ? "TTFT" : "E2E latency";
+}
+
 ServingHours aggregateServingHours(std::vector<MetricSample> samples)
 {
     // Series order, then time: counters read consecutive samples of one series.
     std::sort(samples.begin(), samples.end(), [](const MetricSample &a, const MetricSample &b) {
-        return std::tie(a.deployment, a.instance, a.gpu, a.metric, a.epochSeconds, a.line)
-            < std::tie(b.deployment, b.instance, b.gpu, b.metric, b.epochSeconds, b.line);
+        return std::tie(a.deployment, a.instance, a.gpu, a.metric, a.le, a.epochSeconds, a.line)
+            < std::tie(b.deployment, b.instance, b.gpu, b.metric, b.le, b.epochSeconds, b.line);
     });
     ServingHours result;
     std::map<std::tuple<std::string, std::string, int64_t>, HourAcc> acc;
     for (size_t i = 0; i < samples.size(); ++i) {
         const MetricSample &s = samples[i];
         const bool sameSeries = i > 0 && samples[i - 1].deployment == s.deployment && samples[i - 1].instance == s.instance
-            && samples[i - 1].gpu == s.gpu && samples[i - 1].metric == s.metric;
+            && samples[i - 1].gpu == s.gpu && samples[i - 1].metric == s.metric && samples[i - 1].le == s.le;
         if (sameSeries && samples[i - 1].epochSeconds == s.epochSeconds)
             throw InputError("timestamp", "lines " + std::to_string(samples[i - 1].line) + " and " + std::to_string(s.line)
                                               + " both give " + std::string(metricName(s.metric)) + " of instance '"
@@ -170,7 +239,9 @@ ServingHours aggregateServingHours(std::vector<MetricSample> samples)
         case ServingMetric::RequestsWaiting: h.waiting.add(s.value); break;
         case ServingMetric::RequestSuccessTotal:
         case ServingMetric::GenerationTokensTotal:
-        case ServingMetric::PromptTokensTotal: {
+        case ServingMetric::PromptTokensTotal:
+        case ServingMetric::TtftBucket:
+        case ServingMetric::E2eBucket: {
             if (!sameSeries)
                 break;   // the first sample of a counter only sets its base
             const MetricSample &prev = samples[i - 1];
@@ -178,6 +249,11 @@ ServingHours aggregateServingHours(std::vector<MetricSample> samples)
             if (s.value < prev.value) {
                 increase = s.value;   // restarted from 0 within the interval
                 ++result.counterResets;
+            }
+            if (isHistogramBucket(s.metric)) {
+                // Summed over the GPU labels of a replica like the other counters.
+                (s.metric == ServingMetric::TtftBucket ? h.ttft : h.e2e)[s.le] += increase;
+                break;
             }
             CounterHour &c = s.metric == ServingMetric::RequestSuccessTotal     ? h.requests
                 : s.metric == ServingMetric::GenerationTokensTotal ? h.generation
@@ -205,6 +281,8 @@ ServingHours aggregateServingHours(std::vector<MetricSample> samples)
         out.requests = h.requests;
         out.generationTokens = h.generation;
         out.promptTokens = h.prompt;
+        out.ttft = histogramOf(h.ttft);
+        out.e2e = histogramOf(h.e2e);
         // A counter series' first sample gives no interval; a counter seen only then in an
         // hour leaves a zero-length measurement, which counts as none.
         result.hours.push_back(std::move(out));
@@ -248,6 +326,12 @@ void validate(const ServingHour &h)
     check(h.runningMean, 0, inf, "running_mean");
     check(h.waitingMean, 0, inf, "waiting_mean");
     check(h.waitingPeak, 0, inf, "waiting_peak");
+    for (const auto &[histogram, name] : {std::pair{&h.ttft, "ttft"}, std::pair{&h.e2e, "e2e"}})
+        for (const auto &[le, count] : histogram->buckets) {
+            if (!(le > 0.0))
+                throw InputError(name, std::string(name) + " bucket bound " + fixed(le, 3) + " is not a positive number of seconds");
+            check(count, 0, inf, name);
+        }
     for (const auto &[c, name] : {std::pair{&h.requests, "requests"}, std::pair{&h.generationTokens, "generation_tokens"},
                                   std::pair{&h.promptTokens, "prompt_tokens"}}) {
         check(c->increase, 0, inf, name);
@@ -263,6 +347,7 @@ std::vector<ReplicaSummary> summarizeReplicas(const ServingHours &hours)
         double utilPeak = kNaN, waitingPeak = kNaN;
         CounterHour req, gen;
         double genPeak = 0.0;
+        LatencyHistogram ttft, e2e;
     };
     std::map<std::pair<std::string, std::string>, std::pair<ReplicaSummary, Acc>> byReplica;
     for (const ServingHour &h : hours.hours) {
@@ -289,6 +374,8 @@ std::vector<ReplicaSummary> summarizeReplicas(const ServingHours &hours)
         a.gen.seconds += h.generationTokens.seconds;
         if (h.generationTokens.measured())
             a.genPeak = std::max(a.genPeak, h.generationTokens.perSecond());
+        a.ttft.add(h.ttft);
+        a.e2e.add(h.e2e);
     }
     for (auto &[key, entry] : byReplica) {
         auto &[summary, a] = entry;
@@ -298,6 +385,9 @@ std::vector<ReplicaSummary> summarizeReplicas(const ServingHours &hours)
         summary.runningMean = a.running.mean();
         summary.waitingMean = a.waiting.mean();
         summary.waitingPeak = a.waitingPeak;
+        summary.ttftP50 = a.ttft.quantile(0.50);
+        summary.ttftP95 = a.ttft.quantile(0.95);
+        summary.e2eP95 = a.e2e.quantile(0.95);
         summary.requestsPerSecond = a.req.perSecond();
         summary.tokensPerSecond = a.gen.perSecond();
         summary.tokensPerSecondPeak = a.genPeak;
@@ -314,6 +404,18 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
         throw InputError("max_waiting", "the waiting limit must be ≥ 0");
     if (!(options.plannedHeadroom >= 0.0 && options.plannedHeadroom < 1.0))
         throw InputError("planned_headroom", "the planned headroom must be in [0, 1)");
+    if (options.slo && !(options.slo->quantile > 0.0 && options.slo->quantile < 1.0))
+        throw InputError("slo_quantile", "the SLO's quantile must be in (0, 1)");
+    if (options.slo && !(options.slo->seconds > 0.0 && std::isfinite(options.slo->seconds)))
+        throw InputError("slo_seconds", "the SLO's latency must be a positive number of seconds");
+    const auto histogramOfKind = [&](const ServingHour &h) -> const LatencyHistogram & {
+        return options.slo && options.slo->kind == LatencyKind::E2e ? h.e2e : h.ttft;
+    };
+    // The replica-hour's latency quantile against the SLO: true when there is no SLO or no
+    // histogram of its kind to hold it to.
+    const auto meetsSlo = [&](const LatencyHistogram &histogram) {
+        return !options.slo || histogram.empty() || histogram.quantile(options.slo->quantile) <= options.slo->seconds;
+    };
 
     std::map<std::string, std::vector<const ServingHour *>> byDeployment;
     for (const ServingHour &h : hours.hours)
@@ -327,6 +429,9 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
         r.load = options.load;
         r.plannedHeadroom = options.plannedHeadroom;
         r.ratePerGpuHour = options.ratePerGpuHour;
+        r.slo = options.slo;
+        r.busyLatency = kNaN;
+        r.capacityLatency = kNaN;
 
         struct HourTotal {
             double load = 0.0;
@@ -334,6 +439,7 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
             double waitingSum = 0.0;
             int waitingReplicas = 0;
             bool measured = false;
+            LatencyHistogram latency;   // the SLO's kind, every replica together
         };
         std::map<int64_t, HourTotal> perHour;
         for (const ServingHour *h : rows) {
@@ -348,20 +454,29 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
                 t.waitingSum += h->waitingMean;
                 ++t.waitingReplicas;
             }
-            // Demonstrated capacity: a whole hour carried without a queue.
-            if (hasLoad(*h, options.load) && !std::isnan(h->waitingMean) && h->waitingMean <= options.maxWaiting) {
+            const LatencyHistogram &latency = histogramOfKind(*h);
+            if (options.slo && !latency.empty()) {
+                ++r.sloHours;
+                t.latency.add(latency);
+            }
+            // Demonstrated capacity: a whole hour carried without a queue (and within the SLO).
+            if (hasLoad(*h, options.load) && !std::isnan(h->waitingMean) && h->waitingMean <= options.maxWaiting
+                && meetsSlo(latency)) {
                 const double load = loadOf(*h, options.load);
                 if (load > r.capacityPerReplica) {
                     r.capacityPerReplica = load;
                     r.capacityInstance = h->instance;
                     r.capacityHour = h->hour;
+                    r.capacityLatency = options.slo && !latency.empty() ? latency.quantile(options.slo->quantile) : kNaN;
                 }
             }
         }
         std::vector<double> loads;
         for (const auto &[hour, t] : perHour)
-            if (t.measured)
+            if (t.measured) {
                 loads.push_back(t.load);
+                r.loadByHour.push_back({hour, t.load, t.replicas});
+            }
         // The fleet as it runs now: the replicas of the latest hour.
         r.currentReplicas = perHour.empty() ? 0 : perHour.rbegin()->second.replicas;
         r.hours = int64_t(loads.size());
@@ -384,18 +499,37 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
                 r.busyHour = hour;
                 break;
             }
-        for (const auto &[hour, t] : perHour)
-            if (t.measured && t.load >= r.busyLoad && t.waitingReplicas > 0)
+        bool busyMissedSlo = false;
+        for (const auto &[hour, t] : perHour) {
+            if (!t.measured || t.load < r.busyLoad)
+                continue;
+            if (t.waitingReplicas > 0)
                 r.busyWaitingPerReplica = std::max(r.busyWaitingPerReplica, t.waitingSum / t.waitingReplicas);
-        r.saturated = r.busyWaitingPerReplica > options.maxWaiting;
+            if (options.slo && !t.latency.empty()) {
+                const double q = t.latency.quantile(options.slo->quantile);
+                r.busyLatency = std::isnan(r.busyLatency) ? q : std::max(r.busyLatency, q);
+                busyMissedSlo = busyMissedSlo || q > options.slo->seconds;
+            }
+        }
+        const bool busyQueued = r.busyWaitingPerReplica > options.maxWaiting;
+        r.saturated = busyQueued || busyMissedSlo;
+        std::string sloText;
+        if (options.slo)
+            sloText = std::string(toString(options.slo->kind)) + " P"
+                + fixed(options.slo->quantile * 100.0, options.slo->quantile * 100.0 == std::floor(options.slo->quantile * 100.0) ? 0 : 1)
+                + " ≤ " + fixed(options.slo->seconds * 1000.0, 0) + " ms";
 
         const std::string q = "P" + fixed(options.busyQuantile * 100.0, options.busyQuantile * 100.0 == std::floor(options.busyQuantile * 100.0) ? 0 : 1);
         why << "; busy-hour load (" << q << " of " << r.hours << " hours) " << fixed(r.busyLoad, 1) << ' ' << unit
             << " at " << hourText(r.busyHour) << ".";
         if (r.saturated) {
-            why << " Requests queued at the busy hours (mean " << fixed(r.busyWaitingPerReplica, 2)
-                << " waiting per replica, above " << fixed(options.maxWaiting, 2)
-                << "): the deployment is at its capacity and the measured load understates demand, so no "
+            if (busyQueued)
+                why << " Requests queued at the busy hours (mean " << fixed(r.busyWaitingPerReplica, 2)
+                    << " waiting per replica, above " << fixed(options.maxWaiting, 2) << ")";
+            else
+                why << " The busy hours missed the SLO " << sloText << " (" << fixed(r.busyLatency * 1000.0, 0)
+                    << " ms across the replicas)";
+            why << ": the deployment is at its capacity and the measured load understates demand, so no "
                    "replica can be released.";
             r.explanation = why.str();
             results.push_back(std::move(r));
@@ -403,6 +537,7 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
         }
         if (r.capacityPerReplica <= 0.0) {
             why << " No replica-hour carried load with a waiting queue of at most " << fixed(options.maxWaiting, 2)
+                << (options.slo ? " within the SLO " + sloText : std::string())
                 << " (or vllm:num_requests_waiting is missing), so the capacity per replica is not known.";
             r.explanation = why.str();
             results.push_back(std::move(r));
@@ -412,7 +547,13 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
         // Past a million replicas the figure means nothing: keep it bounded.
         r.recommendedReplicas = needed >= 1e6 ? 1000000 : std::max(1, int(std::ceil(needed - 1e-9)));
         why << " One replica carried " << fixed(r.capacityPerReplica, 1) << ' ' << unit << " for a whole hour without "
-            << "a queue (" << r.capacityInstance << ", " << hourText(r.capacityHour) << "). Needed = ⌈"
+            << "a queue";
+        if (options.slo && !std::isnan(r.capacityLatency))
+            why << " and within the SLO " << sloText << " (" << fixed(r.capacityLatency * 1000.0, 0) << " ms)";
+        why << " (" << r.capacityInstance << ", " << hourText(r.capacityHour) << ").";
+        if (options.slo && r.sloHours == 0)
+            why << " The metrics hold no " << toString(options.slo->kind) << " histogram, so the queue alone stands for the SLO.";
+        why << " Needed = ⌈"
             << fixed(r.busyLoad, 1) << " × (1 + " << fixed(options.plannedHeadroom, 2) << " planned headroom) ÷ "
             << fixed(r.capacityPerReplica, 1) << "⌉ = " << r.recommendedReplicas << " replica"
             << (r.recommendedReplicas == 1 ? "" : "s") << ".";
@@ -460,6 +601,35 @@ std::optional<double> BenchmarkWindow::costPerMillionTokens(const Money &rate) c
     return gpuHours * rate.amount.toDouble() / tokens * 1e6;
 }
 
+namespace {
+
+// A replica-hour the goodput figures count: GPUs known and generated tokens measured.
+bool countsForGoodput(const ServingHour &h, const std::string &deployment)
+{
+    return (deployment.empty() || h.deployment == deployment) && h.gpus > 0 && h.generationTokens.measured();
+}
+
+} // namespace
+
+std::vector<DailyGoodput> dailyGoodput(const ServingHours &hours, const std::string &deployment)
+{
+    std::map<int64_t, DailyGoodput> days;
+    for (const ServingHour &h : hours.hours) {
+        if (!countsForGoodput(h, deployment))
+            continue;
+        const int64_t day = floorDiv(h.hour, 24);
+        DailyGoodput &d = days[day];
+        d.day = day;
+        d.gpuHours += double(h.gpus);
+        d.tokens += h.generationTokens.increase;
+    }
+    std::vector<DailyGoodput> out;
+    out.reserve(days.size());
+    for (const auto &[day, d] : days)
+        out.push_back(d);
+    return out;
+}
+
 std::vector<BenchmarkResult> benchmarkHistory(const ServingHours &hours, const std::vector<Optimization> &optimizations,
                                               const BenchmarkOptions &options)
 {
@@ -474,11 +644,11 @@ std::vector<BenchmarkResult> benchmarkHistory(const ServingHours &hours, const s
         w.firstDay = firstDay;
         w.endDay = endDay;
         for (const ServingHour &h : hours.hours) {
-            if (!options.deployment.empty() && h.deployment != options.deployment)
-                continue;
             if (h.hour < firstDay * 24 || h.hour >= endDay * 24)
                 continue;
-            if (h.gpus <= 0 || !h.generationTokens.measured())
+            if (options.deployment.empty() || h.deployment == options.deployment)
+                w.ttft.add(h.ttft);
+            if (!countsForGoodput(h, options.deployment))
                 continue;
             ++w.replicaHours;
             w.gpuHours += double(h.gpus);
@@ -492,6 +662,8 @@ std::vector<BenchmarkResult> benchmarkHistory(const ServingHours &hours, const s
         r.optimization = o;
         r.before = window(o.day - options.windowDays, o.day);
         r.after = window(o.day, o.day + options.windowDays);
+        r.ttftP95Before = r.before.ttft.quantile(0.95);
+        r.ttftP95After = r.after.ttft.quantile(0.95);
         if (r.before.measured() && r.after.measured() && r.before.goodputPerGpu() > 0.0)
             r.goodputChangePercent = (r.after.goodputPerGpu() - r.before.goodputPerGpu()) / r.before.goodputPerGpu() * 100.0;
         if (options.ratePerGpuHour) {

@@ -23,6 +23,8 @@ enum class ServingMetric {
     RequestSuccessTotal,    // vllm:request_success_total, counter
     GenerationTokensTotal,  // vllm:generation_tokens_total, counter
     PromptTokensTotal,      // vllm:prompt_tokens_total, counter
+    TtftBucket,             // vllm:time_to_first_token_seconds_bucket, histogram counter per le
+    E2eBucket,              // vllm:e2e_request_latency_seconds_bucket, histogram counter per le
 };
 
 // The exporter's metric name ("DCGM_FI_DEV_GPU_UTIL", "vllm:num_requests_waiting", ...).
@@ -31,6 +33,7 @@ std::string_view metricName(ServingMetric metric);
 std::optional<ServingMetric> parseServingMetric(std::string_view name);
 bool isCounter(ServingMetric metric);
 bool isGpuMetric(ServingMetric metric);   // a DCGM metric: one series per GPU
+bool isHistogramBucket(ServingMetric metric);   // one series per upper bound (le)
 
 // One sample of one series. Series are keyed by (deployment, instance, gpu, metric).
 struct MetricSample {
@@ -40,7 +43,25 @@ struct MetricSample {
     std::string gpu;            // GPU index for DCGM metrics; empty for serving metrics
     ServingMetric metric = ServingMetric::GpuUtil;
     double value = 0.0;
+    double le = 0.0;            // a histogram bucket's upper bound in seconds (+∞ for "+Inf"); 0 otherwise
     int line = 0;               // source line, for messages
+};
+
+// A latency histogram's increase within one hour, as Prometheus keeps it: per upper bound
+// le (seconds), the requests that took at most le, cumulative, by le ascending; the last
+// bound is +∞ when the export carries the "+Inf" bucket.
+struct LatencyHistogram {
+    std::vector<std::pair<double, double>> buckets;   // (le, cumulative count)
+    bool empty() const { return count() <= 0.0; }
+    // Requests counted: the largest bound's count.
+    double count() const { return buckets.empty() ? 0.0 : buckets.back().second; }
+    // Adds another histogram bound by bound (a bound missing on one side counts as the
+    // cumulative count of the nearest bound below it there).
+    void add(const LatencyHistogram &other);
+    // Prometheus' histogram_quantile: the bucket holding rank q × count, linearly
+    // interpolated between its lower bound (the previous le, 0 for the first) and its le; in
+    // the +Inf bucket, the largest finite le. Counts are made monotonic first. NaN when empty.
+    double quantile(double q) const;
 };
 
 // A counter's increase over the scrape intervals ending in one hour, and those intervals'
@@ -70,6 +91,8 @@ struct ServingHour {
     CounterHour requests;            // vllm:request_success_total
     CounterHour generationTokens;    // vllm:generation_tokens_total
     CounterHour promptTokens;        // vllm:prompt_tokens_total
+    LatencyHistogram ttft;           // vllm:time_to_first_token_seconds_bucket
+    LatencyHistogram e2e;            // vllm:e2e_request_latency_seconds_bucket
 };
 
 struct ServingHours {
@@ -107,6 +130,9 @@ struct ReplicaSummary {
     double runningMean = 0.0;
     double waitingMean = 0.0;
     double waitingPeak = 0.0;
+    double ttftP50 = 0.0;            // seconds, over every hour's histogram together; NaN without
+    double ttftP95 = 0.0;
+    double e2eP95 = 0.0;
 };
 std::vector<ReplicaSummary> summarizeReplicas(const ServingHours &hours);
 
@@ -115,12 +141,25 @@ std::vector<ReplicaSummary> summarizeReplicas(const ServingHours &hours);
 enum class LoadMeasure { Tokens, Requests };
 std::string_view toString(LoadMeasure measure);          // "tokens", "requests"
 
+enum class LatencyKind { Ttft, E2e };
+std::string_view toString(LatencyKind kind);             // "TTFT", "E2E latency"
+
+// A latency objective read from the histograms: quantile q of the kind at most `seconds`.
+struct LatencySlo {
+    LatencyKind kind = LatencyKind::Ttft;
+    double quantile = 0.95;           // (0, 1)
+    double seconds = 1.0;             // > 0
+};
+
 struct RightsizingOptions {
     LoadMeasure load = LoadMeasure::Tokens;   // generation tokens/s, or completed requests/s
     double busyQuantile = 0.95;       // the busy hour: this quantile of the deployment's hourly load, (0, 1]
     double maxWaiting = 0.5;          // mean waiting requests per replica still "not queueing", ≥ 0
     double plannedHeadroom = 0.2;     // capacity kept free at the busy hour, [0, 1)
     std::optional<Money> ratePerGpuHour;  // nullopt: no saving in money
+    // The goodput condition besides the queue: an hour whose replica (for capacity) or
+    // deployment (at the busy hours) has a histogram of the kind must meet it.
+    std::optional<LatencySlo> slo;
 };
 
 // One deployment (a group of replicas). The rule:
@@ -131,7 +170,17 @@ struct RightsizingOptions {
 //   saving      (R − N) × GPUs per replica × rate × 720 h a month, when N < R
 // where R is the replicas reporting in the deployment's latest hour (the fleet as it runs now). No saving is claimed when the replicas
 // queued at the busy hours (mean waiting per replica > maxWaiting in any hour with load ≥ L):
-// the deployment is at its capacity and the measured load understates demand.
+// the deployment is at its capacity and the measured load understates demand. With a latency
+// SLO, "carried" also needs the replica's latency quantile in that hour within the SLO (where
+// its histogram was exported), and a busy hour whose deployment-wide quantile misses the SLO
+// counts as queueing.
+// The deployment's load in one clock hour: Σ over its replicas, and how many reported.
+struct HourLoad {
+    int64_t hour = 0;
+    double load = 0.0;                    // per second
+    int replicas = 0;
+};
+
 struct RightsizingResult {
     std::string deployment;
     LoadMeasure load = LoadMeasure::Tokens;
@@ -147,9 +196,14 @@ struct RightsizingResult {
     double plannedHeadroom = 0.0;
     int recommendedReplicas = 0;          // N (R when there is nothing to go by)
     bool saturated = false;
+    std::optional<LatencySlo> slo;
+    int64_t sloHours = 0;                 // replica-hours with a histogram of the SLO's kind
+    double busyLatency = 0.0;             // largest deployment-wide quantile at the busy hours (s); NaN without
+    double capacityLatency = 0.0;         // the capacity hour's quantile (s); NaN without
     std::optional<Money> ratePerGpuHour;
     std::optional<Money> savingPerMonth;  // only when N < R, not saturated and priced
     std::string explanation;              // the figures and the rule, in words
+    std::vector<HourLoad> loadByHour;     // the hours L was taken from, in time order
     int gpusSaved() const { return recommendedReplicas < currentReplicas ? (currentReplicas - recommendedReplicas) * gpusPerReplica : 0; }
 };
 
@@ -175,6 +229,7 @@ struct BenchmarkWindow {
     int64_t replicaHours = 0;        // replica-hours with GPUs and a generation-token measurement
     double gpuHours = 0.0;           // Σ GPUs over those replica-hours × 1 h
     double tokens = 0.0;             // Σ generation-token increase
+    LatencyHistogram ttft;           // every replica-hour's TTFT histogram in the window
     bool measured() const { return gpuHours > 0.0; }
     // tokens ÷ (gpuHours × 3600): tokens/s per GPU
     double goodputPerGpu() const { return gpuHours > 0.0 ? tokens / (gpuHours * 3600.0) : 0.0; }
@@ -190,6 +245,8 @@ struct BenchmarkResult {
     std::optional<double> costBefore;             // per 1M tokens, when a rate is given
     std::optional<double> costAfter;
     std::optional<double> costChangePercent;
+    double ttftP95Before = 0.0;                   // seconds; NaN without a TTFT histogram in the window
+    double ttftP95After = 0.0;
 };
 
 struct BenchmarkOptions {
@@ -197,6 +254,17 @@ struct BenchmarkOptions {
     std::string deployment;          // empty: every deployment
     std::optional<Money> ratePerGpuHour;
 };
+
+// Goodput per GPU of one UTC day, counted as the benchmark windows count it (replica-hours
+// with GPUs and a generation-token measurement).
+struct DailyGoodput {
+    int64_t day = 0;                 // days since 1970-01-01
+    double gpuHours = 0.0;
+    double tokens = 0.0;
+    double goodputPerGpu() const { return gpuHours > 0.0 ? tokens / (gpuHours * 3600.0) : 0.0; }
+};
+// Every day with a measurement, in order; `deployment` empty: every deployment.
+std::vector<DailyGoodput> dailyGoodput(const ServingHours &hours, const std::string &deployment = {});
 
 // One result per optimization, by day then name. Throws InputError("window_days").
 std::vector<BenchmarkResult> benchmarkHistory(const ServingHours &hours, const std::vector<Optimization> &optimizations,

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QHash>
 #include <cmath>
+#include <limits>
 
 namespace headroom::store {
 
@@ -22,6 +23,7 @@ const QString kGpu = QStringLiteral("gpu");
 const QString kMetric = QStringLiteral("metric");
 const QString kValue = QStringLiteral("value");
 const QString kDeployment = QStringLiteral("deployment");
+const QString kLe = QStringLiteral("le");
 
 // RFC 3339 / ISO 8601 with "Z" or an offset (none = UTC), or epoch seconds.
 qint64 parseTime(const QString &stamp, const QString &source, int line)
@@ -75,7 +77,7 @@ MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
     bool haveHeader = false;
     int headerLine = 0;
     int headerFields = 0;
-    int cTime = -1, cInstance = -1, cGpu = -1, cMetric = -1, cValue = -1, cDeployment = -1;
+    int cTime = -1, cInstance = -1, cGpu = -1, cMetric = -1, cValue = -1, cDeployment = -1, cLe = -1;
     QHash<QString, qsizetype> ignoredIndex;
 
     streamCsvRecords(buffer, sourceName, limits, [&](CsvRecord &record) {
@@ -100,6 +102,7 @@ MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
             cMetric = columns.value(kMetric);
             cValue = columns.value(kValue);
             cDeployment = columns.value(kDeployment, -1);
+            cLe = columns.value(kLe, -1);
             return;
         }
         if (record.fields.size() != headerFields)
@@ -138,6 +141,25 @@ MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
             failCsvField(sourceName, record.line, kGpu,
                          QStringLiteral("is empty; %1 is a per-GPU metric").arg(metricText));
         sample.gpu = gpu.toStdString();
+        if (engine::isHistogramBucket(*metric)) {
+            // The bucket's upper bound in seconds: a positive number or +Inf.
+            const QString le = cLe >= 0 ? record.fields.at(cLe).trimmed() : QString();
+            if (cLe < 0)
+                failCsvField(sourceName, record.line, kLe,
+                             QStringLiteral("missing column; %1 is a histogram bucket and needs its upper bound").arg(metricText));
+            if (le.isEmpty())
+                failCsvField(sourceName, record.line, kLe,
+                             QStringLiteral("is empty; %1 is a histogram bucket and needs its upper bound").arg(metricText));
+            if (le == QLatin1String("+Inf") || le == QLatin1String("Inf") || le == QLatin1String("inf")) {
+                sample.le = std::numeric_limits<double>::infinity();
+            } else {
+                bool ok = false;
+                sample.le = le.toDouble(&ok);
+                if (!ok || !std::isfinite(sample.le) || sample.le <= 0.0)
+                    failCsvField(sourceName, record.line, kLe,
+                                 QStringLiteral("'%1' is not a positive number of seconds or +Inf").arg(shownValue(le)));
+            }
+        }
         const QString deployment = cDeployment >= 0 ? record.fields.at(cDeployment) : QString();
         sample.deployment = deployment.isEmpty() ? std::string("default") : deployment.toStdString();
 

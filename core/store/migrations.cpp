@@ -418,6 +418,18 @@ struct MigrationStep {
     void (*apply)(const QSqlDatabase &db, const QString &path);
 };
 
+// Schema 10: each replica-hour's TTFT and end-to-end latency histograms (the increase of every
+// bucket counter in the hour), as text "le=count;…;+Inf=count" (core/store/README.md). Hours
+// imported before hold '' (no histogram).
+void addServingLatencyHistograms(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the serving metrics table");
+    for (const char *column : {"ttft_buckets", "e2e_buckets"})
+        execStatement(db, QStringLiteral("ALTER TABLE serving_metrics_hour ADD COLUMN %1 TEXT NOT NULL DEFAULT ''")
+                              .arg(QLatin1String(column)),
+                      path, what);
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -429,6 +441,7 @@ const MigrationStep kSteps[] = {
     {7, &createActualsTables},
     {8, &createServingMetricsTables},
     {9, &addActualsRatesAndUsageHours},
+    {10, &addServingLatencyHistograms},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

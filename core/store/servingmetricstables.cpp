@@ -7,6 +7,7 @@
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QStringList>
 #include <QVariant>
 #include <cmath>
 #include <limits>
@@ -29,7 +30,40 @@ double readNullable(const QVariant &value)
 
 const char kHourColumns[] = "deployment, instance, hour, gpus, gpu_util_mean, gpu_util_peak, fb_used_mib_mean, "
                             "kv_cache_mean, running_mean, waiting_mean, waiting_peak, requests, request_seconds, "
-                            "generation_tokens, generation_seconds, prompt_tokens, prompt_seconds";
+                            "generation_tokens, generation_seconds, prompt_tokens, prompt_seconds, ttft_buckets, "
+                            "e2e_buckets";
+
+// "0.1=12;0.25=40;+Inf=41": each bound and its cumulative count, written to round-trip.
+QString bucketsText(const engine::LatencyHistogram &histogram)
+{
+    QStringList parts;
+    for (const auto &[le, count] : histogram.buckets)
+        parts << (std::isinf(le) ? QStringLiteral("+Inf") : QString::number(le, 'g', 17)) + QLatin1Char('=')
+                + QString::number(count, 'g', 17);
+    // Never a null string: the column is NOT NULL, '' meaning no histogram.
+    return parts.isEmpty() ? QStringLiteral("") : parts.join(QLatin1Char(';'));
+}
+
+engine::LatencyHistogram parseBuckets(const QString &text, const QString &path, const QString &column)
+{
+    engine::LatencyHistogram histogram;
+    if (text.isEmpty())
+        return histogram;
+    for (const QString &part : text.split(QLatin1Char(';'))) {
+        const qsizetype eq = part.indexOf(QLatin1Char('='));
+        bool okBound = false;
+        bool okCount = false;
+        const QString bound = part.left(eq);
+        const double le = bound == QLatin1String("+Inf") ? std::numeric_limits<double>::infinity() : bound.toDouble(&okBound);
+        const double count = part.mid(eq + 1).toDouble(&okCount);
+        if (eq < 0 || !(okBound || bound == QLatin1String("+Inf")) || !okCount || !(le > 0.0) || !(count >= 0.0)
+            || (!histogram.buckets.empty() && le <= histogram.buckets.back().first))
+            throw StoreError(QStringLiteral("%1: serving_metrics_hour.%2 holds '%3', not le=count pairs by rising le")
+                                 .arg(path, column, text.left(80)));
+        histogram.buckets.emplace_back(le, count);
+    }
+    return histogram;
+}
 
 } // namespace
 
@@ -85,6 +119,8 @@ engine::ServingHours ServingMetricsTables::hours() const
         h.requests = {query.value(11).toDouble(), query.value(12).toDouble()};
         h.generationTokens = {query.value(13).toDouble(), query.value(14).toDouble()};
         h.promptTokens = {query.value(15).toDouble(), query.value(16).toDouble()};
+        h.ttft = parseBuckets(query.value(17).toString(), m_path, QStringLiteral("ttft_buckets"));
+        h.e2e = parseBuckets(query.value(18).toString(), m_path, QStringLiteral("e2e_buckets"));
         byKey[{h.deployment, h.instance, h.hour}] = std::move(h);
     }
     engine::ServingHours result;
@@ -127,7 +163,7 @@ qint64 ServingMetricsTables::replaceImport(const QString &fileName, const QStrin
     }
     QSqlQuery query(db);
     query.prepare(QStringLiteral("INSERT INTO serving_metrics_hour (import_id, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                 "?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                       .arg(QLatin1String(kHourColumns)));
     for (const engine::ServingHour &h : hours.hours) {
         int i = 0;
@@ -143,6 +179,8 @@ qint64 ServingMetricsTables::replaceImport(const QString &fileName, const QStrin
             query.bindValue(i++, c->increase);
             query.bindValue(i++, c->seconds);
         }
+        query.bindValue(i++, bucketsText(h.ttft));
+        query.bindValue(i++, bucketsText(h.e2e));
         execPrepared(query, m_path, what);
     }
     return id;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes data/samples/serving-metrics.csv: SYNTHETIC serving telemetry in the shape of a
-DCGM-exporter / Prometheus range-query export (timestamp,instance,gpu,metric,value,deployment),
+DCGM-exporter / Prometheus range-query export (timestamp,instance,gpu,metric,value,deployment,le),
 as Headroom's `track import --metrics` reads it. No real cluster is behind these numbers.
 
 One deployment, llama-3.1-70b-chat: replicas of 2 GPUs (tensor parallel 2) behind a load
@@ -10,6 +10,11 @@ balancer that does not spread load evenly, sampled every 30 minutes for 12 days 
 queues (1,400 → 2,400 tokens/s), and the fourth replica is retired. On 2026-03-12 at 14:00
 and 14:30 UTC a rolling restart takes r2 and r3 out, r1 carries their load and the counters of
 r2 and r3 restart from 0. A GPU clock metric the importer does not read is included every 6 h.
+Latency histograms (vLLM's TTFT and end-to-end request latency bucket counters, on a subset of
+its bucket bounds) follow a log-normal whose median grows with the replica's load: TTFT
+median 0.12 s x (1 + 6 x load ratio^4), spread 0.5; end-to-end median TTFT median + 250 output
+tokens x 20 ms x (1 + load ratio), spread 0.35. They use their own random stream, so the
+other series are as before.
 Deterministic: fixed seed, no external data.
 Run: python3 data/samples/make_serving_metrics.py > data/samples/serving-metrics.csv
 """
@@ -27,6 +32,12 @@ DEPLOYMENT = "llama-3.1-70b-chat"
 FB_TOTAL_MIB = 81559
 
 rng = random.Random(21)
+TTFT_BOUNDS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+E2E_BOUNDS = (2.5, 5.0, 10.0, 20.0, 40.0)
+
+
+def lognormal_cdf(x, median, spread):
+    return 0.5 * (1.0 + math.erf((math.log(x) - math.log(median)) / (spread * math.sqrt(2.0))))
 
 
 def fleet_load(t):
@@ -48,8 +59,10 @@ def shares(t):
 
 def main():
     out = sys.stdout
-    out.write("timestamp,instance,gpu,metric,value,deployment\n")
+    out.write("timestamp,instance,gpu,metric,value,deployment,le\n")
     counters = {r: [0.0, 0.0, 0.0] for r in ("r1", "r2", "r3", "r4")}  # requests, generation, prompt
+    # Cumulative bucket counters per replica: TTFT then E2E, each bound then +Inf.
+    buckets = {r: [0.0] * (len(TTFT_BOUNDS) + len(E2E_BOUNDS) + 2) for r in ("r1", "r2", "r3", "r4")}
     for step in range(STEPS):
         t = START + step * STEP
         stamp = t.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -59,6 +72,8 @@ def main():
         if t == RESTART[1]:
             counters["r2"] = [0.0, 0.0, 0.0]
             counters["r3"] = [0.0, 0.0, 0.0]
+            buckets["r2"] = [0.0] * len(buckets["r2"])
+            buckets["r3"] = [0.0] * len(buckets["r3"])
         for replica in ("r1", "r2", "r3", "r4"):
             if replica not in active:
                 continue
@@ -87,7 +102,20 @@ def main():
             rows.append(("", "vllm:generation_tokens_total", f"{counters[replica][1]:.0f}"))
             rows.append(("", "vllm:prompt_tokens_total", f"{counters[replica][2]:.0f}"))
             for gpu, metric, value in rows:
-                out.write(f"{stamp},{replica},{gpu},{metric},{value},{DEPLOYMENT}\n")
+                out.write(f"{stamp},{replica},{gpu},{metric},{value},{DEPLOYMENT},\n")
+            ttft_median = 0.12 * (1.0 + 6.0 * ratio ** 4)
+            e2e_median = ttft_median + 250 * 0.020 * (1.0 + ratio)
+            b = buckets[replica]
+            i = 0
+            for bounds, median, spread, metric in (
+                    (TTFT_BOUNDS, ttft_median, 0.5, "vllm:time_to_first_token_seconds_bucket"),
+                    (E2E_BOUNDS, e2e_median, 0.35, "vllm:e2e_request_latency_seconds_bucket")):
+                for le in bounds + (math.inf,):
+                    share = 1.0 if math.isinf(le) else lognormal_cdf(le, median, spread)
+                    b[i] += requests * share
+                    bound = "+Inf" if math.isinf(le) else f"{le:g}"
+                    out.write(f"{stamp},{replica},,{metric},{b[i]:.0f},{DEPLOYMENT},{bound}\n")
+                    i += 1
 
 
 if __name__ == "__main__":

@@ -232,6 +232,50 @@ TEST_CASE("track rightsizing on the shipped synthetic sample recommends fewer re
     CHECK(needed == int(std::ceil(d.value("busy_load").toDouble() * 1.2 / d.value("capacity_per_replica").toDouble() - 1e-9)));
     CHECK(needed == 2);
     CHECK(d.value("saving_per_month").toString() == "4320.00");   // 1 × 2 GPUs × $3.00 × 720 h
+
+    // Latency from the histogram buckets, against an independent recomputation in Python
+    // (Prometheus' histogram_quantile over the replica's hours added bucket by bucket): r1's
+    // TTFT P50 150.8 ms, P95 419.7 ms, end-to-end P95 16.0 s over the last 7 days.
+    const QJsonArray replicas = parseJsonObject(r.out).value("replicas").toArray();
+    REQUIRE(replicas.size() == 4);
+    const QJsonObject r1 = replicas.at(0).toObject();
+    CHECK(r1.value("instance").toString() == "r1");
+    CHECK(r1.value("ttft_p50_ms").toDouble() == Approx(150.8).epsilon(0.001));
+    CHECK(r1.value("ttft_p95_ms").toDouble() == Approx(419.7).epsilon(0.001));
+    CHECK(r1.value("e2e_p95_ms").toDouble() == Approx(16001.6).epsilon(0.001));
+    CHECK(d.value("slo_hours").toInt() == 0);   // no SLO asked
+
+    // A TTFT SLO of 1 s at P95: the restart hour r1 carried alone answered in 1,788 ms, so
+    // the busiest hours missed it and nothing is released.
+    RUN_HEADROOM(strict, ws, {"track", "rightsizing", "--metrics", QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/serving-metrics.csv"),
+                              "--days", "7", "--rate", "3.00", "--slo-ms", "1000", "--json"});
+    REQUIRE(strict.exitCode == 0);
+    const QJsonObject s1 = parseJsonObject(strict.out).value("deployments").toArray().at(0).toObject();
+    CHECK(parseJsonObject(strict.out).value("slo").toObject().value("metric").toString() == "ttft");
+    CHECK(s1.value("saturated").toBool());
+    CHECK(s1.value("busy_latency_ms").toDouble() == Approx(1788.48).epsilon(0.001));
+    CHECK(s1.value("recommended_replicas").toInt() == 3);
+    CHECK(s1.value("saving_per_month").isNull());
+    CHECK(s1.value("explanation").toString().contains("missed the SLO TTFT P95 ≤ 1000 ms (1788 ms"));
+    // At 2 s the restart hour meets it and shows the capacity again: 2 replicas.
+    RUN_HEADROOM(loose, ws, {"track", "rightsizing", "--metrics", QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/serving-metrics.csv"),
+                             "--days", "7", "--slo-ms", "2000", "--json"});
+    REQUIRE(loose.exitCode == 0);
+    const QJsonObject s2 = parseJsonObject(loose.out).value("deployments").toArray().at(0).toObject();
+    CHECK_FALSE(s2.value("saturated").toBool());
+    CHECK(s2.value("recommended_replicas").toInt() == 2);
+    CHECK(s2.value("capacity_hour").toString() == "2026-03-12T14:00:00Z");
+    CHECK(s2.value("capacity_latency_ms").toDouble() == Approx(1788.48).epsilon(0.001));
+    CHECK(s2.value("slo_hours").toInt() > 0);
+
+    RUN_HEADROOM(badSlo, ws, {"track", "rightsizing", "--metrics", QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/serving-metrics.csv"),
+                              "--slo-ms", "0"});
+    CHECK(badSlo.exitCode == 2);
+    CHECK(badSlo.err.contains("--slo-ms"));
+    RUN_HEADROOM(lonely, ws, {"track", "rightsizing", "--metrics", QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/serving-metrics.csv"),
+                              "--slo-metric", "e2e"});
+    CHECK(lonely.exitCode == 2);
+    CHECK(lonely.err.contains("need --slo-ms"));
 }
 
 namespace {

@@ -206,3 +206,46 @@ TEST_CASE("a joint residual bootstrap widens the term forecast of primitives tha
     options.bootstrapFrom = {a, std::vector<double>(10, 1.0)};
     CHECK(errorField([&] { reservationFromForecast(history, models, options); }) == "bootstrap_from");
 }
+
+TEST_CASE("paths around the point forecast keep the history's spread over a long term", "[forecast][reservation]")
+{
+    // 30 days of demand stepping down from 40 to 24 GPUs on day 22, ±2 GPUs of alternating
+    // noise: a fitted level-only model, a year's term.
+    std::vector<double> history;
+    for (int t = 0; t < 30 * 24; ++t)
+        history.push_back((t < 22 * 24 ? 40.0 : 24.0) + (t % 2 == 0 ? 2.0 : -2.0));
+    const SmoothingModel model = fitSmoothing(history, SmoothingSpec{});
+    ReservationForecastOptions o = rates(kOneYearHours, 8);
+    o.spread = PathSpread::AroundPoint;
+    const ReservationHandOff around = reservationFromForecast(history, {model}, o);
+    // Every value is the point forecast plus a residual of the fit: no wander, so the band at
+    // the end of the year is as wide as at its start, and within the history's range.
+    const double point = forecastSmoothing(model, 1).front();
+    double lowest = 1e9, highest = -1e9;
+    for (size_t t = 1; t < history.size(); ++t) {
+        lowest = std::min(lowest, history[t] - model.fitted[t]);
+        highest = std::max(highest, history[t] - model.fitted[t]);
+    }
+    for (const auto &band : {around.forecastP05, around.forecastP95})
+        for (double v : band) {
+            CHECK(v >= point + lowest - 1e-9);
+            CHECK(v <= point + highest + 1e-9);
+        }
+    CHECK(around.forecastP95.back() - around.forecastP05.back()
+          == Approx(around.forecastP95.front() - around.forecastP05.front()).margin(1.0));
+    // With on demand 1.5× the reserved rate the optimum is near the recent level of 24, not the
+    // 30-day look-back's mix of 40 and 24.
+    CHECK(std::abs(around.forecastOptimum.reserved - 24) <= 3);
+    CHECK(around.lookbackOptimum.reserved > 30);
+
+    // The state-space paths of the same fit spread further by the end of the year.
+    o.spread = PathSpread::Simulated;
+    const ReservationHandOff simulated = reservationFromForecast(history, {model}, o);
+    CHECK(simulated.forecastP95.back() - simulated.forecastP05.back()
+          > 2 * (around.forecastP95.back() - around.forecastP05.back()));
+
+    // One model fitted on this history only.
+    o.spread = PathSpread::AroundPoint;
+    CHECK(errorField([&] { reservationFromForecast(history, {model, model}, o); }) == "spread");
+    CHECK(errorField([&] { reservationFromForecast(history, {flat(1.0)}, o); }) == "spread");
+}

@@ -4,7 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <tuple>
 #include <string>
 
 using namespace headroom::engine;
@@ -156,6 +159,13 @@ TEST_CASE("rightsizing: busy-hour load over the demonstrated per-replica goodput
     CHECK(r.savingPerMonth->currency == "USD");
     CHECK_THAT(r.explanation, Catch::Contains("⌈920.0 × (1 + 0.20 planned headroom) ÷ 600.0⌉ = 2 replicas"));
     CHECK_THAT(r.explanation, Catch::Contains("7200.00 USD a month"));
+    // The hourly loads the busy load was read from, each Σ over the replicas reporting.
+    REQUIRE(r.loadByHour.size() == size_t(r.hours));
+    CHECK(std::is_sorted(r.loadByHour.begin(), r.loadByHour.end(),
+                         [](const HourLoad &a, const HourLoad &b) { return a.hour < b.hour; }));
+    CHECK(std::any_of(r.loadByHour.begin(), r.loadByHour.end(),
+                      [&](const HourLoad &h) { return h.hour == r.busyHour && h.load == r.busyLoad; }));
+    CHECK(std::all_of(r.loadByHour.begin(), r.loadByHour.end(), [](const HourLoad &h) { return h.replicas == 4; }));
 
     // Without headroom ⌈920 ÷ 600⌉ = 2 still; with 0.5 it is ⌈2.3⌉ = 3.
     options.plannedHeadroom = 0.5;
@@ -247,4 +257,148 @@ TEST_CASE("benchmark history: goodput per GPU and cost per 1M tokens before and 
     CHECK_FALSE(unpriced.at(0).goodputChangePercent);
     CHECK_FALSE(unpriced.at(0).costBefore);
     CHECK_THROWS_AS(benchmarkHistory(hours, {}, {0, "", std::nullopt}), InputError);
+
+    // The daily series the Serving chart draws: five days, each 24 replica-hours of 2 GPUs.
+    const auto daily = dailyGoodput(hours);
+    REQUIRE(daily.size() == 5);
+    CHECK(daily[0].day == day - 3);
+    CHECK(daily[0].goodputPerGpu() == Approx(2500.0));
+    CHECK(daily[1].goodputPerGpu() == Approx(250.0));
+    CHECK(daily[2].gpuHours == 48.0);
+    CHECK(daily[3].goodputPerGpu() == Approx(375.0));
+    // Re-added: the two days after hold the after window's tokens and GPU-hours.
+    CHECK(daily[3].tokens + daily[4].tokens == Approx(r.after.tokens));
+    CHECK(daily[3].gpuHours + daily[4].gpuHours == r.after.gpuHours);
+    CHECK(dailyGoodput(hours, "no such deployment").empty());
+}
+
+namespace {
+
+// A histogram as Prometheus exports it: cumulative counts per upper bound, +Inf last.
+LatencyHistogram histogram(std::vector<std::pair<double, double>> buckets)
+{
+    LatencyHistogram h;
+    h.buckets = std::move(buckets);
+    return h;
+}
+
+// TTFT of an hour: `n` requests, P95 at `p95` seconds (half below p95 / 2, 95 % below p95,
+// the rest below twice it).
+LatencyHistogram ttftAround(double p95, double n = 100)
+{
+    return histogram({{p95 / 2, 0.5 * n}, {p95, 0.95 * n}, {2 * p95, n}, {std::numeric_limits<double>::infinity(), n}});
+}
+
+} // namespace
+
+TEST_CASE("latency quantiles from histogram buckets read as Prometheus' histogram_quantile", "[serving_metrics]")
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    const LatencyHistogram h = histogram({{0.1, 10}, {0.25, 60}, {0.5, 90}, {1.0, 98}, {inf, 100}});
+    CHECK(h.count() == 100);
+    // P50: rank 50 falls in (0.1, 0.25] holding 50 of them, 40 in: 0.1 + 0.15 × 40 ÷ 50 = 0.22.
+    CHECK(h.quantile(0.50) == Approx(0.22));
+    // P95: rank 95 in (0.5, 1] holding 8, 5 in: 0.5 + 0.5 × 5 ÷ 8 = 0.8125.
+    CHECK(h.quantile(0.95) == Approx(0.8125));
+    // P5: in the first bucket, from 0: 0.1 × 5 ÷ 10 = 0.05.
+    CHECK(h.quantile(0.05) == Approx(0.05));
+    // P99: rank 99 in the +Inf bucket: the largest finite bound.
+    CHECK(h.quantile(0.99) == 1.0);
+    CHECK(std::isnan(LatencyHistogram{}.quantile(0.5)));
+    CHECK(std::isnan(histogram({{0.1, 0}, {inf, 0}}).quantile(0.5)));
+    // A count that dips below the bound before it (scrapes not atomic) is raised to it.
+    CHECK(histogram({{0.1, 10}, {0.25, 8}, {inf, 20}}).quantile(0.5) == Approx(0.1));
+
+    // Adding bound by bound; a bound missing on one side takes the count below it there.
+    LatencyHistogram a = histogram({{0.1, 10}, {0.5, 30}, {inf, 40}});
+    a.add(histogram({{0.25, 5}, {0.5, 10}, {inf, 10}}));
+    REQUIRE(a.buckets.size() == 4);
+    CHECK(a.buckets[0] == std::pair<double, double>{0.1, 10});
+    CHECK(a.buckets[1] == std::pair<double, double>{0.25, 15});
+    CHECK(a.buckets[2] == std::pair<double, double>{0.5, 40});
+    CHECK(a.buckets[3].second == 50);
+}
+
+TEST_CASE("histogram bucket counters become hourly histograms per replica", "[serving_metrics]")
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<MetricSample> samples;
+    int line = 2;
+    // Two scrapes 30 min apart in hour 0 (the first sets the base), one in hour 1 after a restart.
+    const std::vector<std::tuple<int64_t, double, double>> scrapes = {
+        {0, 0.5, 100}, {0, inf, 110}, {1800, 0.5, 160}, {1800, inf, 180}, {3600 + 600, 0.5, 20}, {3600 + 600, inf, 25}};
+    for (const auto &[offset, le, value] : scrapes) {
+        MetricSample s = sample(offset, "a", "", ServingMetric::TtftBucket, value, line++);
+        s.le = le;
+        samples.push_back(s);
+    }
+    const ServingHours hours = aggregateServingHours(samples);
+    REQUIRE(hours.hours.size() == 2);
+    // Hour 0: 60 requests ≤ 0.5 s of 70.
+    REQUIRE(hours.hours[0].ttft.buckets.size() == 2);
+    CHECK(hours.hours[0].ttft.buckets[0].second == 60);
+    CHECK(hours.hours[0].ttft.count() == 70);
+    // Hour 1: the counters restarted (160 → 20, 180 → 25): the increase is the new value.
+    CHECK(hours.hours[1].ttft.buckets[0].second == 20);
+    CHECK(hours.hours[1].ttft.count() == 25);
+    CHECK(hours.counterResets == 2);
+    CHECK(hours.hours[0].e2e.empty());
+    // The replica's quantiles over both hours: 80 ≤ 0.5 s of 95; P50 = 0.5 × 47.5 ÷ 80.
+    const auto replicas = summarizeReplicas(hours);
+    REQUIRE(replicas.size() == 1);
+    CHECK(replicas[0].ttftP50 == Approx(0.5 * 47.5 / 80.0));
+    CHECK(replicas[0].ttftP95 == 0.5);
+    CHECK(std::isnan(replicas[0].e2eP95));
+}
+
+TEST_CASE("rightsizing with a TTFT SLO counts only the hours that met it", "[serving_metrics]")
+{
+    RightsizingOptions options;
+    options.ratePerGpuHour = Money{*Decimal::parse("2.50"), "USD"};
+    options.slo = LatencySlo{LatencyKind::Ttft, 0.95, 1.0};
+    // Every replica-hour answers 100 requests in 0.2 s at P95 except r1's 600 tokens/s hour:
+    // 10 requests at 3 s.
+    ServingHours hours = fleet();
+    for (ServingHour &h : hours.hours)
+        h.ttft = h.instance == "r1" && h.hour == 1019 ? ttftAround(3.0, 10) : ttftAround(0.2);
+    const auto r = rightsize(hours, options).at(0);
+    CHECK(r.sloHours == 80);
+    // r1's hour no longer shows capacity: the best within the SLO is 240 tokens/s (hour 19, r2).
+    CHECK(r.capacityPerReplica == Approx(240.0));
+    CHECK(r.capacityLatency == Approx(0.2));
+    // The busy hours' deployment-wide P95 is within 1 s: in hour 19, 300 of 310 requests in ≤ 0.4 s,
+    // rank 294.5 in (0.2, 0.4] → 0.2 + 0.2 × 9.5 ÷ 15 = 0.327 s.
+    CHECK_FALSE(r.saturated);
+    CHECK(r.busyLatency == Approx(0.2 + 0.2 * 9.5 / 15.0));
+    // ⌈920 × 1.2 ÷ 240⌉ = ⌈4.6⌉ = 5 replicas: more than the 4 running, no saving.
+    CHECK(r.recommendedReplicas == 5);
+    CHECK_FALSE(r.savingPerMonth);
+    CHECK_THAT(r.explanation, Catch::Contains("within the SLO TTFT P95 ≤ 1000 ms (200 ms)"));
+    CHECK_THAT(r.explanation, Catch::Contains("⌈920.0 × (1 + 0.20 planned headroom) ÷ 240.0⌉ = 5 replicas"));
+
+    // Without the SLO, the same metrics give the queue-only answer (2 replicas).
+    options.slo.reset();
+    CHECK(rightsize(hours, options).at(0).recommendedReplicas == 2);
+
+    // Slow at the busy hours (18 and 19) across the fleet: saturated, nothing released.
+    options.slo = LatencySlo{LatencyKind::Ttft, 0.95, 1.0};
+    for (ServingHour &h : hours.hours)
+        h.ttft = ttftAround(h.hour >= 1018 ? 2.0 : 0.2);
+    const auto slow = rightsize(hours, options).at(0);
+    CHECK(slow.saturated);
+    CHECK(slow.busyLatency == Approx(2.0));
+    CHECK(slow.recommendedReplicas == 4);
+    CHECK_THAT(slow.explanation, Catch::Contains("missed the SLO TTFT P95 ≤ 1000 ms (2000 ms"));
+
+    // An SLO with no histogram in the metrics: the queue alone, said so.
+    const auto none = rightsize(fleet(), options).at(0);
+    CHECK(none.recommendedReplicas == 2);
+    CHECK(none.sloHours == 0);
+    CHECK_THAT(none.explanation, Catch::Contains("no TTFT histogram"));
+
+    RightsizingOptions bad;
+    bad.slo = LatencySlo{LatencyKind::Ttft, 1.0, 1.0};
+    CHECK_THROWS_AS(rightsize(fleet(), bad), InputError);
+    bad.slo = LatencySlo{LatencyKind::E2e, 0.9, 0.0};
+    CHECK_THROWS_AS(rightsize(fleet(), bad), InputError);
 }

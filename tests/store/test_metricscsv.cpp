@@ -108,7 +108,8 @@ TEST_CASE("the shipped synthetic serving metrics sample reads", "[metricscsv]")
 {
     const MetricsFile file = readMetricsCsv(sourceFile(QStringLiteral("data/samples/serving-metrics.csv")));
     CHECK(file.ignored.size() == 1);
-    CHECK(file.hours.counterResets == 6);    // r2 and r3 restart: 3 counters each
+    // r2 and r3 restart: 3 counters and 7 + 6 latency bucket counters each.
+    CHECK(file.hours.counterResets == 32);
     const auto replicas = engine::summarizeReplicas(file.hours);
     REQUIRE(replicas.size() == 4);
     CHECK(replicas[0].deployment == "llama-3.1-70b-chat");
@@ -170,4 +171,47 @@ TEST_CASE("serving metrics and optimizations are kept in the workspace, all or n
 
     CHECK(workspace.removeServingMetricsImport(imports[0].id + 1));
     CHECK(workspace.servingHours().hours.empty());
+}
+
+TEST_CASE("latency histogram buckets read with their le bound and are kept in the workspace", "[metricscsv][workspace]")
+{
+    const QByteArray header = "timestamp,instance,gpu,metric,value,le\n";
+    // Two scrapes of TTFT buckets 0.5 s, 1 s and +Inf: 40, 55, 60 requests in the interval.
+    const QByteArray csv = header + "1772445600,a,,vllm:time_to_first_token_seconds_bucket,100,0.5\n"
+                                    "1772445600,a,,vllm:time_to_first_token_seconds_bucket,110,1\n"
+                                    "1772445600,a,,vllm:time_to_first_token_seconds_bucket,120,+Inf\n"
+                                    "1772447400,a,,vllm:time_to_first_token_seconds_bucket,140,0.5\n"
+                                    "1772447400,a,,vllm:time_to_first_token_seconds_bucket,165,1\n"
+                                    "1772447400,a,,vllm:time_to_first_token_seconds_bucket,180,+Inf\n"
+                                    "1772447400,a,,vllm:e2e_request_latency_seconds_bucket,7,+Inf\n";
+    const MetricsFile file = parseMetricsCsv(csv, QStringLiteral("m.csv"));
+    REQUIRE(file.hours.hours.size() == 1);
+    const engine::LatencyHistogram &ttft = file.hours.hours[0].ttft;
+    REQUIRE(ttft.buckets.size() == 3);
+    CHECK(ttft.buckets[0] == std::pair<double, double>{0.5, 40});
+    CHECK(ttft.buckets[1] == std::pair<double, double>{1.0, 55});
+    CHECK(std::isinf(ttft.buckets[2].first));
+    CHECK(ttft.count() == 60);
+    // P95: rank 57 in the +Inf bucket → the largest finite bound, 1 s; P50: 0.5 × 30 ÷ 40.
+    CHECK(ttft.quantile(0.95) == 1.0);
+    CHECK(ttft.quantile(0.50) == Approx(0.375));
+
+    // Kept bound by bound, +Inf included.
+    WorkspaceLocation location;
+    Workspace workspace(location.path());
+    workspace.importServingMetrics(QStringLiteral("m.csv"), file.rows, file.ignoredRows(), file.hours);
+    const engine::ServingHours stored = workspace.servingHours();
+    REQUIRE(stored.hours.size() == 1);
+    CHECK(stored.hours[0].ttft.buckets == ttft.buckets);
+    CHECK(stored.hours[0].e2e.empty());
+
+    // A bucket row needs its bound.
+    CHECK_THAT(errorOf(kHeader + "1772445600,a,,vllm:time_to_first_token_seconds_bucket,1\n"),
+               Contains("line 2: field \"le\": missing column"));
+    CHECK_THAT(storeErrorOf([&] { parseMetricsCsv(header + "1772445600,a,,vllm:e2e_request_latency_seconds_bucket,1,\n", "m.csv"); }),
+               Contains("line 2: field \"le\": is empty"));
+    CHECK_THAT(storeErrorOf([&] { parseMetricsCsv(header + "1772445600,a,,vllm:e2e_request_latency_seconds_bucket,1,-2\n", "m.csv"); }),
+               Contains("line 2: field \"le\": '-2' is not a positive number of seconds or +Inf"));
+    // Other metrics ignore the column.
+    CHECK(parseMetricsCsv(header + "1772445600,a,0,DCGM_FI_DEV_GPU_UTIL,40,\n", "m.csv").hours.hours.size() == 1);
 }

@@ -1,20 +1,27 @@
 #include "uitestsupport.h"
+#include "storetestsupport.h"
 
 #include "engine/sizing_options.h"
+#include "ui/common/chartpanel.h"
 #include "ui/common/dialogs.h"
 #include "ui/outputs/trackingpage.h"
 #include "ui/outputs/trackingservingpanel.h"
 
+#include <QChart>
 #include <QComboBox>
+#include <QLineSeries>
+#include <QMap>
 #include <QDate>
 #include <QDateEdit>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
+#include <memory>
 
 using namespace headroom;
 
@@ -123,6 +130,41 @@ TEST_CASE("Tracking page Serving section: metrics import, rightsizing with the s
     const auto table = page.currentTable();
     REQUIRE(table);
     CHECK(table->rows.size() == 1);
+
+    // The chart Export and Add to Report act on: the deployment's load against capacity.
+    // Levels by hand: busy load 920 × 1.2 = 1,104; 2 recommended × 600 = 1,200; 4 running × 600 = 2,400.
+    const QList<ui::ChartPanel *> charts = page.chartPanels();
+    REQUIRE(charts.size() == 2);
+    CHECK(charts.first()->objectName() == "servingLoadChart");
+    const ui::ChartFigure figure = charts.first()->figure();
+    CHECK(figure.title == "Load and capacity: chat");
+    std::unique_ptr<QChart> chart(figure.build(QChart::ChartThemeLight));
+    QMap<QString, QList<QPointF>> series;
+    for (QAbstractSeries *s : chart->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s))
+            series[line->name()] = line->points();
+    REQUIRE(series.contains("Generated tokens/s per hour, all replicas"));
+    CHECK(series["Generated tokens/s per hour, all replicas"].size() == 2 * 20);   // 20 hours, each drawn flat
+    CHECK(series["Busy-hour load × (1 + 0.20 headroom)"].first().y() == Approx(1104.0));
+    CHECK(series["Capacity of 2 replicas recommended"].first().y() == Approx(1200.0));
+    CHECK(series["Capacity of the 4 replicas running"].first().y() == Approx(2400.0));
+    // Σ of the hourly loads drawn = Σ over replicas and hours of the fleet's tokens/s.
+    double drawn = 0;
+    const QList<QPointF> &load = series["Generated tokens/s per hour, all replicas"];
+    for (int i = 0; i < load.size(); i += 2)
+        drawn += load[i].y();
+    double expected = 0;
+    for (int k = 1; k <= 20; ++k)
+        expected += k == 20 ? 600.0 + 3 * (50.0 + 10.0 * 19) : 4 * (50.0 + 10.0 * (k - 1));
+    CHECK(drawn == Approx(expected));
+    // The goodput tab puts its chart first; the benchmark history table shows it.
+    child<QTabWidget>(page, "servingChartTabs")->setCurrentIndex(1);
+    CHECK(page.chartPanels().first()->objectName() == "servingGoodputChart");
+    CHECK(page.chartPanels().first()->figure().title == "Goodput per GPU by day");
+    child<QTabWidget>(page, "servingTabs")->setCurrentIndex(1);
+    CHECK(page.chartPanels().first()->objectName() == "servingGoodputChart");
+    child<QTabWidget>(page, "servingTabs")->setCurrentIndex(0);
+    CHECK(page.chartPanels().first()->objectName() == "servingLoadChart");
 }
 
 TEST_CASE("Tracking page Serving section: optimizations are added with validation and removed")
@@ -163,4 +205,35 @@ TEST_CASE("Tracking page Serving section: optimizations are added with validatio
     QTest::mouseClick(remove, Qt::LeftButton);
     CHECK(benchmarks->rowCount() == 0);
     CHECK((*ws).optimizations().empty());
+}
+
+TEST_CASE("Tracking page Serving section: a TTFT SLO read from the latency histograms changes the rightsizing")
+{
+    TempWorkspace ws;
+    ui::TrackingPage page(*ws);
+    page.resize(1280, 800);
+    page.showServing();
+    ui::TrackingServingPanel *panel = page.servingPanel();
+    REQUIRE(panel->importFile(store::test::sourceFile(QStringLiteral("data/samples/serving-metrics.csv"))));
+    auto *rightsizing = child<QTableWidget>(page, "servingRightsizingTable");
+    REQUIRE(rightsizing->rowCount() == 1);
+    // Without an SLO: the restart hour shows 2,088.6 tokens/s per replica → 2 replicas (as the CLI).
+    CHECK(cell(rightsizing, 0, 5) == "2");
+    // The replicas' latency over the last 7 days, as recomputed in Python: r1 TTFT P50 151 ms,
+    // P95 420 ms, end-to-end P95 16.00 s.
+    auto *replicas = child<QTableWidget>(page, "servingReplicasTable");
+    CHECK(cell(replicas, 0, 1) == "r1");
+    CHECK(cell(replicas, 0, 12) == "151");
+    CHECK(cell(replicas, 0, 13) == "420");
+    CHECK(cell(replicas, 0, 14) == "16.00");
+
+    // TTFT P95 ≤ 1 s: the restart hour answered in 1,788 ms, the busy hours missed it.
+    child<QSpinBox>(page, "servingTtftSlo")->setValue(1000);
+    CHECK(cell(rightsizing, 0, 5) == "3 (SLO missed)");
+    CHECK(cell(rightsizing, 0, 6) == "0");
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("missed the SLO TTFT P95 ≤ 1000 ms (1788 ms"));
+    // 2 s: met again, 2 replicas.
+    child<QSpinBox>(page, "servingTtftSlo")->setValue(2000);
+    CHECK(cell(rightsizing, 0, 5) == "2");
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("within the SLO TTFT P95 ≤ 2000 ms (1788 ms)"));
 }

@@ -33,6 +33,13 @@ std::optional<DeckTable> Page::currentTable() const
 
 void Page::layOutPage(QWidget *inputs, QWidget *results, int inputsWidth)
 {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(inputsBeside(inputs, results, inputsWidth));
+}
+
+QSplitter *Page::inputsBeside(QWidget *inputs, QWidget *results, int inputsWidth)
+{
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(inputs);
     scroll->setWidgetResizable(true);
@@ -43,9 +50,7 @@ void Page::layOutPage(QWidget *inputs, QWidget *results, int inputsWidth)
     split->addWidget(results);
     split->setStretchFactor(1, 1);
     split->setSizes({inputsWidth + 10, 1000});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(split);
+    return split;
 }
 
 QWidget *Page::resultsColumn(QWidget *top, QWidget *table, QWidget *explanation)
@@ -54,7 +59,12 @@ QWidget *Page::resultsColumn(QWidget *top, QWidget *table, QWidget *explanation)
     auto *belowLayout = new QVBoxLayout(below);
     belowLayout->setContentsMargins(0, 0, 0, 0);
     belowLayout->addWidget(table, 3);
-    belowLayout->addWidget(explanation, 2);
+    // A long explanation scrolls rather than being cut at the window's edge.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(explanation);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    belowLayout->addWidget(scroll, 2);
     auto *column = new QSplitter(Qt::Vertical, this);
     column->addWidget(top);
     column->addWidget(below);

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QLabel;
+class QSplitter;
 class QTableWidget;
 
 namespace headroom::ui {
@@ -32,6 +33,8 @@ protected:
     // The analysis page layout of DESIGN §5: inputs on the left in a scroll area (at least
     // `inputsWidth` wide), the results filling the rest, split by a movable handle.
     void layOutPage(QWidget *inputs, QWidget *results, int inputsWidth);
+    // The same inputs-and-results pair as a splitter, for a page that shows it inside a tab.
+    QSplitter *inputsBeside(QWidget *inputs, QWidget *results, int inputsWidth);
     // Results on the right: `top` (charts) above a read-only numbers table and an explanation.
     QWidget *resultsColumn(QWidget *top, QWidget *table, QWidget *explanation);
     // A read-only table of numbers and a selectable, word-wrapped explanation label.

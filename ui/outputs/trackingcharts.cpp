@@ -9,6 +9,8 @@
 #include <QBarSet>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QObject>
 #include <QScatterSeries>
@@ -367,6 +369,141 @@ ChartFigure planFigure(const TrackingResult &result)
                 const double pad = std::max((highVar - lowVar) / varScale * 0.1, 0.01);
                 yVar->setRange(lowVar / varScale - pad, highVar / varScale + pad);
                 yVar->applyNiceNumbers();
+                return chart;
+            }};
+}
+
+namespace {
+
+// A horizontal line across [from, to] at `value`, in the legend under `name`.
+void addLevel(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, int64_t from, int64_t to, double value,
+              const QString &name, const QColor &color, Qt::PenStyle style)
+{
+    auto *line = new QLineSeries;
+    line->setName(name);
+    line->append(xOf(from), value);
+    line->append(xOf(to), value);
+    QPen pen(color);
+    pen.setStyle(style);
+    pen.setWidthF(2.0);
+    line->setPen(pen);
+    attach(chart, line, x, y);
+}
+
+QString perSecondUnit(engine::LoadMeasure measure)
+{
+    return measure == engine::LoadMeasure::Tokens ? QObject::tr("Generated tokens/s") : QObject::tr("Completed requests/s");
+}
+
+} // namespace
+
+ChartFigure servingLoadFigure(const engine::RightsizingResult &result)
+{
+    const QString title = QObject::tr("Load and capacity: %1").arg(qs(result.deployment));
+    if (result.loadByHour.empty())
+        return emptyFigure(title, qs(result.explanation));
+    const engine::RightsizingResult copy = result;
+    return {title, qs(result.explanation), [copy, title](QChart::ChartTheme theme) {
+                QChart *chart = newStyledChart(title, theme);
+                const int64_t from = copy.loadByHour.front().hour * 3600;
+                const int64_t to = (copy.loadByHour.back().hour + 1) * 3600;
+                const bool hourly = to - from <= 3 * kDay;
+                QDateTimeAxis *x = dateAxis(from, to, hourly);
+                auto *y = new QValueAxis;
+                // Short: the axis is as tall as the page's chart strip.
+                y->setTitleText(copy.load == engine::LoadMeasure::Tokens ? QObject::tr("Tokens/s") : QObject::tr("Requests/s"));
+                y->setLabelFormat(QStringLiteral("%.0f"));
+                chart->addAxis(x, Qt::AlignBottom);
+                chart->addAxis(y, Qt::AlignLeft);
+                double top = 0.0;
+                auto *load = new QLineSeries;
+                load->setName(QObject::tr("%1 per hour, all replicas").arg(perSecondUnit(copy.load)));
+                for (const engine::HourLoad &h : copy.loadByHour) {
+                    // Each hour drawn flat over its clock hour, as the counters credit it.
+                    load->append(xOf(h.hour * 3600), h.load);
+                    load->append(xOf(h.hour * 3600 + 3600), h.load);
+                    top = std::max(top, h.load);
+                }
+                QPen pen(actualColor(theme));
+                pen.setWidthF(1.4);
+                load->setPen(pen);
+                attach(chart, load, x, y);
+                const double needed = copy.busyLoad * (1.0 + copy.plannedHeadroom);
+                addLevel(chart, x, y, from, to, needed,
+                         QObject::tr("Busy-hour load × (1 + %1 headroom)").arg(QString::number(copy.plannedHeadroom, 'f', 2)),
+                         QColor(0xe6, 0x7e, 0x22), Qt::DashLine);
+                top = std::max(top, needed);
+                if (copy.capacityPerReplica > 0.0) {
+                    const double recommended = copy.recommendedReplicas * copy.capacityPerReplica;
+                    addLevel(chart, x, y, from, to, recommended,
+                             QObject::tr("Capacity of %n replica(s) recommended", nullptr, copy.recommendedReplicas),
+                             QColor(0x1e, 0x84, 0x49), Qt::SolidLine);
+                    top = std::max(top, recommended);
+                    if (copy.currentReplicas != copy.recommendedReplicas) {
+                        const double now = copy.currentReplicas * copy.capacityPerReplica;
+                        addLevel(chart, x, y, from, to, now,
+                                 QObject::tr("Capacity of the %n replica(s) running", nullptr, copy.currentReplicas),
+                                 QColor(0x7f, 0x8c, 0x8d), Qt::DotLine);
+                        top = std::max(top, now);
+                    }
+                }
+                y->setRange(0, std::max(top * 1.1, 1.0));
+                y->applyNiceNumbers();
+                return chart;
+            }};
+}
+
+ChartFigure goodputFigure(const ServingAnalysis &analysis)
+{
+    const QString title = QObject::tr("Goodput per GPU by day");
+    if (analysis.goodput.empty())
+        return emptyFigure(title, QObject::tr("No replica-hour with GPUs (DCGM) and a generation-token counter (vLLM)."));
+    QString caption = QObject::tr("Generated tokens ÷ (GPU-hours × 3,600) per UTC day, over every replica-hour with "
+                                  "GPUs and a token counter: the figure the benchmark history compares.");
+    if (!analysis.benchmarks.empty())
+        caption += QObject::tr(" Dashed lines mark the optimizations.");
+    const ServingAnalysis copy = analysis;
+    return {title, caption, [copy, title](QChart::ChartTheme theme) {
+                QChart *chart = newStyledChart(title, theme);
+                int64_t from = copy.goodput.front().day * kDay;
+                int64_t to = (copy.goodput.back().day + 1) * kDay;
+                for (const engine::BenchmarkResult &b : copy.benchmarks) {
+                    from = std::min(from, b.optimization.day * kDay);
+                    to = std::max(to, (b.optimization.day + 1) * kDay);
+                }
+                QDateTimeAxis *x = dateAxis(from, to, false);
+                auto *y = new QValueAxis;
+                y->setTitleText(QObject::tr("Tokens/s per GPU"));
+                y->setLabelFormat(QStringLiteral("%.0f"));
+                chart->addAxis(x, Qt::AlignBottom);
+                chart->addAxis(y, Qt::AlignLeft);
+                auto *line = new QLineSeries;
+                line->setName(QObject::tr("Goodput per GPU, daily"));
+                auto *points = new QScatterSeries;
+                points->setName(QObject::tr("Measured day"));
+                points->setMarkerSize(7);
+                double top = 0.0;
+                for (const engine::DailyGoodput &d : copy.goodput) {
+                    // At the middle of its day.
+                    const double at = xOf(d.day * kDay + kDay / 2);
+                    line->append(at, d.goodputPerGpu());
+                    points->append(at, d.goodputPerGpu());
+                    top = std::max(top, d.goodputPerGpu());
+                }
+                QPen pen(actualColor(theme));
+                pen.setWidthF(2.0);
+                line->setPen(pen);
+                points->setColor(actualColor(theme));
+                points->setBorderColor(actualColor(theme));
+                attach(chart, line, x, y);
+                attach(chart, points, x, y);
+                for (QLegendMarker *marker : chart->legend()->markers(points))
+                    marker->setVisible(false);
+                y->setRange(0, std::max(top * 1.25, 1.0));
+                y->applyNiceNumbers();
+                for (const engine::BenchmarkResult &b : copy.benchmarks)
+                    addMarkerLine(chart, x, y, xOf(b.optimization.day * kDay), y->min(), y->max(), y->max() * 0.95,
+                                  qs(b.optimization.name), QColor(0x8e, 0x44, 0xad));
                 return chart;
             }};
 }

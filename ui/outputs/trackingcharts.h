@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trackinganalysis.h"
+#include "trackingserving.h"
 
 #include "common/chartexport.h"
 
@@ -22,5 +23,12 @@ ChartFigure anomalyFigure(const TrackingResult &result, int highlighted = -1);
 // Planned cost per day against the actual, the forecast's P05–P95 band after its history and
 // the cumulative variance on a second axis.
 ChartFigure planFigure(const TrackingResult &result);
+
+// One deployment's load per hour (Σ over its replicas) against the busy-hour load with the
+// planned headroom, the capacity of the recommended replicas and of those running now.
+ChartFigure servingLoadFigure(const engine::RightsizingResult &result);
+
+// Goodput per GPU (generated tokens/s per GPU) by UTC day, with each optimization marked.
+ChartFigure goodputFigure(const ServingAnalysis &analysis);
 
 } // namespace headroom::ui

@@ -33,6 +33,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace headroom::ui {
@@ -77,7 +78,16 @@ TrackingPage::TrackingPage(store::Workspace &workspace, QWidget *parent)
     , m_workspace(workspace)
 {
     setObjectName("trackingPage");
-    layOutPage(buildInputs(), buildResults(), 330);
+    // Billing: its inputs beside its results; Serving: the whole width for its own inputs and tables.
+    QWidget *billing = inputsBeside(buildInputs(), buildResults(), 330);
+    m_serving = new TrackingServingPanel(m_workspace, this);
+    m_sections = new QTabWidget(this);
+    m_sections->setObjectName("trackingSections");
+    m_sections->addTab(billing, tr("Billing"));
+    m_sections->addTab(m_serving, tr("Serving"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_sections);
     connect(&m_workspace, &store::Workspace::actualsChanged, this, &TrackingPage::refreshImports);
     connect(&m_workspace, &store::Workspace::scenariosChanged, this, &TrackingPage::refreshScenarios);
     refreshScenarios();
@@ -271,6 +281,8 @@ QWidget *TrackingPage::buildResults()
     m_tableTabs = new QTabWidget(this);
     m_tableTabs->setObjectName("trackingTableTabs");
     m_tableTabs->addTab(m_commitments, tr("Commitments"));
+    m_nextTerm = newResultsTable("trackingNextTermTable");
+    m_tableTabs->addTab(m_nextTerm, tr("Next term"));
     m_tableTabs->addTab(m_anomalies, tr("Anomalies"));
     m_tableTabs->addTab(m_planDays, tr("Plan vs actual by day"));
     connect(m_anomalies, &QTableWidget::itemSelectionChanged, this, [this] {
@@ -285,13 +297,7 @@ QWidget *TrackingPage::buildResults()
     topLayout->addWidget(cards);
     topLayout->addWidget(m_chartTabs, 1);
     m_resultsStack->addWidget(resultsColumn(top, m_tableTabs, m_explanation));
-    // Billing actuals and serving telemetry side by side.
-    m_serving = new TrackingServingPanel(m_workspace, this);
-    m_sections = new QTabWidget(this);
-    m_sections->setObjectName("trackingSections");
-    m_sections->addTab(m_resultsStack, tr("Billing"));
-    m_sections->addTab(m_serving, tr("Serving"));
-    return m_sections;
+    return m_resultsStack;
 }
 
 void TrackingPage::showServing()
@@ -301,6 +307,8 @@ void TrackingPage::showServing()
 
 QList<ChartPanel *> TrackingPage::chartPanels() const
 {
+    if (m_sections->currentWidget() == m_serving)
+        return m_serving->chartPanels();
     // The chart on the tab shown first: File ▸ Export and Add to Report act on what is seen.
     QList<ChartPanel *> panels{m_utilizationChart, m_trackerChart, m_planChart, m_anomalyChart};
     const int shown = m_chartTabs->currentIndex();
@@ -617,33 +625,39 @@ void TrackingPage::fillCommitments()
     m_updating = false;
     showCommitmentChart();
 
+    // Two tables rather than one of 14 columns: what each commitment did, and its next term.
     m_commitments->clear();
-    m_commitments->setColumnCount(14);
-    m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Hours used"), tr("Hours unused"),
-                                              tr("Utilization"), tr("Trailing"), tr("Used cost"), tr("Unused cost"),
-                                              tr("Currency"), tr("Under-used"), tr("Days to renewal"),
-                                              tr("Next term: now → recommended"), tr("Expected utilization"),
-                                              tr("Saving per term"), tr("Id")});
+    m_commitments->setColumnCount(8);
+    m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Used h"), tr("Unused h"), tr("Utilization"),
+                                              tr("Trailing"), tr("Used cost"), tr("Unused cost"), tr("Under-used")});
+    m_commitments->horizontalHeaderItem(1)->setToolTip(tr("Hours with a used row"));
+    m_commitments->horizontalHeaderItem(2)->setToolTip(tr("Hours with an unused row"));
+    m_commitments->horizontalHeaderItem(4)->setToolTip(tr("Utilization over the trailing window"));
     m_commitments->setRowCount(int(r.commitments.size()));
+    m_nextTerm->clear();
+    m_nextTerm->setColumnCount(6);
+    m_nextTerm->setHorizontalHeaderLabels({tr("Commitment"), tr("Days to renewal"), tr("Now → recommended"),
+                                           tr("Expected utilization"), tr("Saving per term"), tr("Id")});
+    m_nextTerm->setRowCount(int(r.commitments.size()));
     for (int row = 0; row < int(r.commitments.size()); ++row) {
         const CommitmentTrack &track = r.commitments[size_t(row)];
         const engine::CommitmentUsage &u = track.usage;
-        m_commitments->setItem(row, 0, cell(qs(u.name.empty() ? u.id : u.name)));
+        const QString name = qs(u.name.empty() ? u.id : u.name);
+        m_commitments->setItem(row, 0, cell(name));
         m_commitments->setItem(row, 1, cell(QString::number(u.hoursUsed), true));
         m_commitments->setItem(row, 2, cell(QString::number(u.hoursUnused), true));
         m_commitments->setItem(row, 3, cell(percent(u.utilization), true));
         m_commitments->setItem(row, 4, cell(percent(u.trailingUtilization), true));
         m_commitments->setItem(row, 5, cell(money(u.usedCost, u.currency), true));
         m_commitments->setItem(row, 6, cell(money(u.unusedCost, u.currency), true));
-        m_commitments->setItem(row, 7, cell(qs(u.currency)));
-        m_commitments->setItem(row, 8, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
+        m_commitments->setItem(row, 7, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
                                                         : tr("no")));
-        m_commitments->setItem(row, 13, cell(qs(u.id)));
-        fillNextTerm(m_commitments, row, 9, track);
+        m_commitments->item(row, 0)->setToolTip(tr("%1\nId: %2").arg(name, qs(u.id)));
+
+        m_nextTerm->setItem(row, 0, cell(name));
+        m_nextTerm->setItem(row, 5, cell(qs(u.id)));
+        fillNextTerm(m_nextTerm, row, 1, track);
     }
-    // The id (often a long ARN) last, so the figures stay in view.
-    m_commitments->horizontalHeader()->setSectionResizeMode(13, QHeaderView::Interactive);
-    m_commitments->setColumnWidth(13, 260);
 }
 
 void TrackingPage::showCommitmentChart()

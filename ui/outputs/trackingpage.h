@@ -106,6 +106,7 @@ private:
     ChartPanel *m_anomalyChart = nullptr;
     QTabWidget *m_tableTabs = nullptr;
     QTableWidget *m_commitments = nullptr;
+    QTableWidget *m_nextTerm = nullptr;
     QTableWidget *m_anomalies = nullptr;
     QTableWidget *m_planDays = nullptr;
     QLabel *m_explanation = nullptr;

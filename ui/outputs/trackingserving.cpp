@@ -1,5 +1,9 @@
 #include "trackingserving.h"
 
+#include "trackingcharts.h"
+
+#include "report/reportsnapshot.h"
+
 #include "engine/calendar.h"
 #include "engine/sizing_options.h"
 #include "store/csvreader.h"
@@ -8,6 +12,7 @@
 #include <QDate>
 #include <QLocale>
 #include <QObject>
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::ui {
@@ -50,6 +55,7 @@ ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingS
 {
     ServingAnalysis analysis;
     analysis.windowDays = settings.windowDays;
+    analysis.trailingDays = settings.trailingDays;
     analysis.plannedHeadroom = workspace.servingAssumptions().plannedHeadroom;
     if (!settings.gpuId.isEmpty()) {
         const auto rates = engine::onDemandRates(workspace.rateCards(),
@@ -68,8 +74,11 @@ ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingS
         engine::RightsizingOptions options;
         options.plannedHeadroom = analysis.plannedHeadroom;
         options.ratePerGpuHour = analysis.rate;
+        if (settings.ttftSloMs > 0)
+            analysis.slo = options.slo = engine::LatencySlo{engine::LatencyKind::Ttft, 0.95, settings.ttftSloMs / 1000.0};
         analysis.rightsizing = engine::rightsize(recent, options);
         analysis.replicas = engine::summarizeReplicas(recent);
+        analysis.goodput = engine::dailyGoodput(all);
     }
     engine::BenchmarkOptions options;
     options.windowDays = settings.windowDays;
@@ -91,26 +100,53 @@ DeckTable rightsizingTable(const ServingAnalysis &analysis)
                                   number(r.busyLoad, 1),
                                   r.capacityPerReplica > 0 ? number(r.capacityPerReplica, 1) : QStringLiteral("–"),
                                   QString::number(r.recommendedReplicas)
-                                      + (r.saturated ? QObject::tr(" (queueing)") : QString()),
+                                      + (!r.saturated ? QString()
+                                         : r.slo && r.busyLatency > r.slo->seconds ? QObject::tr(" (SLO missed)")
+                                                                                    : QObject::tr(" (queueing)")),
                                   QString::number(r.gpusSaved()),
                                   money(r.savingPerMonth)};
     return table;
 }
 
-DeckTable replicasTable(const ServingAnalysis &analysis)
+DeckTable replicasTable(const ServingAnalysis &analysis, bool forSlide)
 {
+    if (forSlide) {
+        // Twelve columns fit a slide: the deployment only when there are several, the two TTFT
+        // quantiles in one cell, no peak queue.
+        bool several = false;
+        for (const auto &s : analysis.replicas)
+            several = several || s.deployment != analysis.replicas.front().deployment;
+        DeckTable table;
+        table.columns = {QObject::tr("Replica"), QObject::tr("Hours"), QObject::tr("GPUs"), QObject::tr("GPU util %"),
+                         QObject::tr("Peak %"), QObject::tr("KV cache"), QObject::tr("Requests/s"),
+                         QObject::tr("Tokens/s"), QObject::tr("Peak tokens/s"), QObject::tr("Waiting"),
+                         QObject::tr("TTFT P50 / P95 (ms)"), QObject::tr("E2E P95 (s)")};
+        for (const auto &s : analysis.replicas)
+            table.rows << QStringList{several ? qs(s.deployment + " · " + s.instance) : qs(s.instance),
+                                      QString::number(s.hours),   QString::number(s.gpus),
+                                      number(s.gpuUtilMean, 1),   number(s.gpuUtilPeak, 0),
+                                      number(s.kvCacheMean, 2),   number(s.requestsPerSecond, 2),
+                                      number(s.tokensPerSecond, 1), number(s.tokensPerSecondPeak, 1),
+                                      number(s.waitingMean, 2),
+                                      number(s.ttftP50 * 1000.0, 0) + QStringLiteral(" / ") + number(s.ttftP95 * 1000.0, 0),
+                                      number(s.e2eP95, 2)};
+        return table;
+    }
     DeckTable table;
     table.columns = {QObject::tr("Deployment"), QObject::tr("Replica"), QObject::tr("Hours"), QObject::tr("GPUs"),
                      QObject::tr("GPU util %"), QObject::tr("Peak %"), QObject::tr("KV cache"),
                      QObject::tr("Requests/s"), QObject::tr("Tokens/s"), QObject::tr("Peak tokens/s"),
-                     QObject::tr("Waiting"), QObject::tr("Peak waiting")};
+                     QObject::tr("Waiting"), QObject::tr("Peak waiting"), QObject::tr("TTFT P50 (ms)"),
+                     QObject::tr("TTFT P95 (ms)"), QObject::tr("E2E P95 (s)")};
     for (const auto &s : analysis.replicas)
         table.rows << QStringList{qs(s.deployment),           qs(s.instance),
                                   QString::number(s.hours),   QString::number(s.gpus),
                                   number(s.gpuUtilMean, 1),   number(s.gpuUtilPeak, 0),
                                   number(s.kvCacheMean, 2),   number(s.requestsPerSecond, 2),
                                   number(s.tokensPerSecond, 1), number(s.tokensPerSecondPeak, 1),
-                                  number(s.waitingMean, 2),   number(s.waitingPeak, 0)};
+                                  number(s.waitingMean, 2),   number(s.waitingPeak, 0),
+                                  number(s.ttftP50 * 1000.0, 0), number(s.ttftP95 * 1000.0, 0),
+                                  number(s.e2eP95, 2)};
     return table;
 }
 
@@ -119,7 +155,8 @@ DeckTable benchmarkTable(const ServingAnalysis &analysis)
     DeckTable table;
     table.columns = {QObject::tr("Optimization"), QObject::tr("Date"),
                      QObject::tr("Tokens/s per GPU before"), QObject::tr("After"), QObject::tr("Change"),
-                     QObject::tr("Cost per 1M tokens before"), QObject::tr("After"), QObject::tr("Change")};
+                     QObject::tr("Cost per 1M tokens before"), QObject::tr("After"), QObject::tr("Change"),
+                     QObject::tr("TTFT P95 before (ms)"), QObject::tr("After")};
     for (const auto &b : analysis.benchmarks)
         table.rows << QStringList{qs(b.optimization.name),
                                   day(b.optimization.day),
@@ -128,7 +165,9 @@ DeckTable benchmarkTable(const ServingAnalysis &analysis)
                                   percent(b.goodputChangePercent),
                                   costPerMillion(b.costBefore, analysis.rate),
                                   costPerMillion(b.costAfter, analysis.rate),
-                                  percent(b.costChangePercent)};
+                                  percent(b.costChangePercent),
+                                  number(b.ttftP95Before * 1000.0, 0),
+                                  number(b.ttftP95After * 1000.0, 0)};
     return table;
 }
 
@@ -140,6 +179,12 @@ QString rightsizingExplanation(const ServingAnalysis &analysis)
                               "of the deployment's hourly generated tokens/s. No saving is claimed where requests "
                               "queued at the busy hours. A month is 720 h.")
                       .arg(number(analysis.plannedHeadroom, 2));
+    if (analysis.slo)
+        paragraphs.back() += QObject::tr(" With the TTFT SLO (P95 ≤ %1 ms), an hour counts toward a replica's capacity "
+                                         "only if its TTFT P95 met it, and busy hours whose P95 across the replicas "
+                                         "missed it count as queueing. Quantiles are Prometheus' histogram_quantile "
+                                         "over vllm:time_to_first_token_seconds_bucket.")
+                                  .arg(number(analysis.slo->seconds * 1000.0, 0));
     for (const auto &r : analysis.rightsizing)
         paragraphs << qs(r.explanation);
     if (analysis.rate)
@@ -187,12 +232,25 @@ void appendServingPages(Deck &deck, const store::Workspace &workspace, const Ser
         item.keyFigures = {{QObject::tr("GPUs that could go"), QString::number(gpusSaved)},
                            {QObject::tr("Saving per month"), money(saving)}};
         deck.items.push_back(item);
+        // The load against capacity of each deployment (the first four: a fleet of more is
+        // better read in the table above).
+        for (size_t i = 0; i < std::min<size_t>(analysis.rightsizing.size(), 4); ++i)
+            if (!analysis.rightsizing[i].loadByHour.empty())
+                deck.items.push_back(deckFigureItem(servingLoadFigure(analysis.rightsizing[i])));
         DeckItem replicas;
         replicas.kind = DeckItem::Kind::Table;
         replicas.title = QObject::tr("Serving replicas (last %1 days)").arg(settings.trailingDays);
         replicas.caption = QObject::tr("Per replica over the hours measured: GPU utilization (DCGM), KV cache usage, "
-                                       "completed requests and generated tokens per second, requests waiting (vLLM).");
-        replicas.table = replicasTable(analysis);
+                                       "completed requests and generated tokens per second, requests waiting, time to "
+                                       "first token and end-to-end latency quantiles from the histogram buckets "
+                                       "(vLLM).");
+        QStringList deployments;
+        for (const auto &s : analysis.replicas)
+            if (!deployments.contains(qs(s.deployment)))
+                deployments << qs(s.deployment);
+        if (deployments.size() == 1)
+            replicas.caption += QObject::tr(" Deployment: %1.").arg(deployments.front());
+        replicas.table = replicasTable(analysis, true);
         deck.items.push_back(replicas);
     }
     if (!analysis.benchmarks.empty()) {
@@ -207,6 +265,8 @@ void appendServingPages(Deck &deck, const store::Workspace &workspace, const Ser
                                               : QObject::tr(" No rate chosen: costs are not priced."));
         item.table = benchmarkTable(analysis);
         deck.items.push_back(item);
+        if (!analysis.goodput.empty())
+            deck.items.push_back(deckFigureItem(goodputFigure(analysis)));
     }
 }
 

@@ -22,6 +22,7 @@ struct ServingSettings {
     QString gpuId;                 // the rate: lowest on-demand rate of this GPU in force today; empty: none
     int trailingDays = 7;          // rightsizing reads the last N days; 0 = every day held
     int windowDays = 7;            // benchmark windows on each side of an optimization
+    int ttftSloMs = 0;             // TTFT P95 objective for rightsizing, milliseconds; 0 = none (the queue alone)
 };
 
 struct ServingAnalysis {
@@ -29,17 +30,21 @@ struct ServingAnalysis {
     std::optional<engine::Money> rate;
     QString rateSource;            // "AWS us-east-1 p5.48xlarge, from 2025-06-01"
     double plannedHeadroom = 0.0;  // the workspace's serving assumptions
+    std::optional<engine::LatencySlo> slo;
     std::vector<engine::RightsizingResult> rightsizing;
     std::vector<engine::ReplicaSummary> replicas;
     std::vector<engine::BenchmarkResult> benchmarks;
+    std::vector<engine::DailyGoodput> goodput;   // every day held, every deployment
     int windowDays = 7;
+    int trailingDays = 7;
 };
 
 ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingSettings &settings);
 
 // The tables as shown on the page and printed in the deck.
 DeckTable rightsizingTable(const ServingAnalysis &analysis);
-DeckTable replicasTable(const ServingAnalysis &analysis);
+// `forSlide`: the deck's narrower form (see its definition).
+DeckTable replicasTable(const ServingAnalysis &analysis, bool forSlide = false);
 DeckTable benchmarkTable(const ServingAnalysis &analysis);
 // The rightsizing rule and each deployment's reasoning, in paragraphs.
 QString rightsizingExplanation(const ServingAnalysis &analysis);

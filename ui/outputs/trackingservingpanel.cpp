@@ -1,5 +1,9 @@
 #include "trackingservingpanel.h"
 
+#include "trackingcharts.h"
+
+#include "common/chartpanel.h"
+#include "common/chartstyle.h"
 #include "common/dialogs.h"
 #include "report/reportsnapshot.h"
 
@@ -21,7 +25,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -78,8 +84,9 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_import = new QPushButton(tr("Import metrics CSV…"), metricsBox);
     m_import->setObjectName("servingImport");
     m_import->setToolTip(tr("A DCGM-exporter / Prometheus range-query export in long form: "
-                            "timestamp,instance,gpu,metric,value[,deployment] with DCGM_FI_DEV_GPU_UTIL, "
-                            "DCGM_FI_DEV_FB_USED and the vllm: serving gauges and counters"));
+                            "timestamp,instance,gpu,metric,value[,deployment][,le] with DCGM_FI_DEV_GPU_UTIL, "
+                            "DCGM_FI_DEV_FB_USED, the vllm: serving gauges and counters and the TTFT / end-to-end "
+                            "latency histogram buckets (le: the bucket's bound)"));
     m_remove = new QPushButton(tr("Remove"), metricsBox);
     m_remove->setObjectName("servingRemoveImport");
     importRow->addWidget(m_import, 1);
@@ -98,6 +105,16 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_trailingDays->setSpecialValueText(tr("all"));
     m_trailingDays->setSuffix(tr(" days"));
     form->addRow(tr("Rightsize over the last"), m_trailingDays);
+    m_ttftSlo = new QSpinBox(metricsBox);
+    m_ttftSlo->setObjectName("servingTtftSlo");
+    m_ttftSlo->setRange(0, 60000);
+    m_ttftSlo->setSingleStep(100);
+    m_ttftSlo->setValue(0);
+    m_ttftSlo->setSpecialValueText(tr("none (queue only)"));
+    m_ttftSlo->setSuffix(tr(" ms"));
+    m_ttftSlo->setToolTip(tr("Time to first token at P95 that an hour must meet to count toward a replica's capacity "
+                             "(read from vllm:time_to_first_token_seconds_bucket); none: the waiting queue alone"));
+    form->addRow(tr("TTFT SLO (P95)"), m_ttftSlo);
     m_windowDays = new QSpinBox(metricsBox);
     m_windowDays->setObjectName("servingWindowDays");
     m_windowDays->setRange(1, 366);
@@ -144,6 +161,16 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     statusRow->addWidget(m_export);
     layout->addLayout(statusRow);
 
+    // Charts above, the tables and the reasoning below, split by a movable handle.
+    m_loadChart = new ChartPanel(this);
+    m_loadChart->setObjectName("servingLoadChart");
+    m_goodputChart = new ChartPanel(this);
+    m_goodputChart->setObjectName("servingGoodputChart");
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName("servingChartTabs");
+    m_chartTabs->addTab(m_loadChart, tr("Load and capacity"));
+    m_chartTabs->addTab(m_goodputChart, tr("Goodput per GPU"));
+
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName("servingTabs");
     m_rightsizing = newTable("servingRightsizingTable", this);
@@ -152,13 +179,26 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_tabs->addTab(m_rightsizing, tr("Rightsizing"));
     m_tabs->addTab(m_benchmarks, tr("Benchmark history"));
     m_tabs->addTab(m_replicas, tr("Replicas"));
-    layout->addWidget(m_tabs, 2);
     m_explanation = new QLabel(this);
     m_explanation->setObjectName("servingExplanation");
     m_explanation->setWordWrap(true);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_explanation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    layout->addWidget(m_explanation, 1);
+    auto *explanationScroll = new QScrollArea(this);
+    explanationScroll->setWidget(m_explanation);
+    explanationScroll->setWidgetResizable(true);
+    explanationScroll->setFrameShape(QFrame::NoFrame);
+    auto *below = new QWidget(this);
+    auto *belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->addWidget(m_tabs, 3);
+    belowLayout->addWidget(explanationScroll, 2);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_chartTabs);
+    split->addWidget(below);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
 
     connect(m_import, &QPushButton::clicked, this, &TrackingServingPanel::importWithDialog);
     connect(m_remove, &QPushButton::clicked, this, [this] {
@@ -181,11 +221,18 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
             exportCurrentTable(path);
     });
     connect(m_benchmarks, &QTableWidget::itemSelectionChanged, this, &TrackingServingPanel::updateButtons);
+    // The chart follows the table: the benchmark history beside goodput per GPU, the others
+    // beside load and capacity.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_chartTabs->setCurrentWidget(m_tabs->currentWidget() == m_benchmarks ? m_goodputChart : m_loadChart);
+    });
+    // The load chart follows the deployment picked in the rightsizing table.
+    connect(m_rightsizing, &QTableWidget::itemSelectionChanged, this, &TrackingServingPanel::showLoadChart);
     connect(m_rateGpu, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updating)
             recompute();
     });
-    for (QSpinBox *box : {m_trailingDays, m_windowDays})
+    for (QSpinBox *box : {m_trailingDays, m_windowDays, m_ttftSlo})
         connect(box, &QSpinBox::valueChanged, this, [this] {
             if (!m_updating)
                 recompute();
@@ -246,6 +293,7 @@ void TrackingServingPanel::recompute()
     settings.gpuId = m_rateGpu->currentData().toString();
     settings.trailingDays = m_trailingDays->value();
     settings.windowDays = m_windowDays->value();
+    settings.ttftSloMs = m_ttftSlo->value();
     try {
         m_analysis = analyseServing(m_workspace, settings);
     } catch (const std::exception &e) {
@@ -255,6 +303,10 @@ void TrackingServingPanel::recompute()
     fill(m_rightsizing, rightsizingTable(m_analysis));
     fill(m_replicas, replicasTable(m_analysis));
     fill(m_benchmarks, benchmarkTable(m_analysis));
+    m_goodputChart->setFigure(goodputFigure(m_analysis));
+    if (!m_analysis.rightsizing.empty())
+        m_rightsizing->selectRow(0);
+    showLoadChart();
     if (!m_analysis.hasMetrics)
         m_explanation->setText(tr("No serving metrics in this workspace yet. Import a DCGM-exporter / vLLM range-query "
                                   "export (Import metrics CSV…, or headroom track import --metrics FILE.csv) to see "
@@ -343,6 +395,23 @@ bool TrackingServingPanel::removeSelectedOptimization()
     }
     m_status->setText(tr("Removed “%1”.").arg(name));
     return true;
+}
+
+void TrackingServingPanel::showLoadChart()
+{
+    const auto rows = m_rightsizing->selectionModel()->selectedRows();
+    const int row = rows.isEmpty() ? 0 : rows.first().row();
+    if (row < int(m_analysis.rightsizing.size()))
+        m_loadChart->setFigure(servingLoadFigure(m_analysis.rightsizing[size_t(row)]));
+    else
+        m_loadChart->setFigure(emptyFigure(tr("Load and capacity"), tr("No serving metrics in this workspace.")));
+}
+
+QList<ChartPanel *> TrackingServingPanel::chartPanels() const
+{
+    // The chart on the tab shown first: File ▸ Export and Add to Report act on what is seen.
+    return m_chartTabs->currentIndex() == 1 ? QList<ChartPanel *>{m_goodputChart, m_loadChart}
+                                            : QList<ChartPanel *>{m_loadChart, m_goodputChart};
 }
 
 std::optional<DeckTable> TrackingServingPanel::currentTable() const

@@ -2,6 +2,7 @@
 
 #include "trackingserving.h"
 
+#include <QList>
 #include <QWidget>
 #include <optional>
 
@@ -19,6 +20,8 @@ class Workspace;
 }
 
 namespace headroom::ui {
+
+class ChartPanel;
 
 // The Serving section of the Tracking page: serving metrics imported into the workspace
 // (DCGM-exporter / vLLM range-query CSV), each deployment's rightsizing with its saving and
@@ -46,12 +49,15 @@ public:
     // The table on the visible tab, as shown.
     std::optional<DeckTable> currentTable() const;
     void setRateGpu(const QString &gpuId);
+    // The load-and-capacity and goodput charts, the one on the visible tab first.
+    QList<ChartPanel *> chartPanels() const;
 
 private:
     void refreshRates();
     void refreshImports();
     void recompute();
     void updateButtons();
+    void showLoadChart();
 
     store::Workspace &m_workspace;
     QComboBox *m_imports = nullptr;
@@ -60,6 +66,7 @@ private:
     QComboBox *m_rateGpu = nullptr;
     QSpinBox *m_trailingDays = nullptr;
     QSpinBox *m_windowDays = nullptr;
+    QSpinBox *m_ttftSlo = nullptr;
     QLineEdit *m_name = nullptr;
     QDateEdit *m_date = nullptr;
     QLineEdit *m_note = nullptr;
@@ -67,6 +74,9 @@ private:
     QPushButton *m_removeOptimization = nullptr;
     QPushButton *m_export = nullptr;
     QLabel *m_status = nullptr;
+    QTabWidget *m_chartTabs = nullptr;
+    ChartPanel *m_loadChart = nullptr;
+    ChartPanel *m_goodputChart = nullptr;
     QTabWidget *m_tabs = nullptr;
     QTableWidget *m_rightsizing = nullptr;
     QTableWidget *m_replicas = nullptr;
