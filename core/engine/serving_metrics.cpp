@@ -207,36 +207,78 @@ std::string_view toString(LatencyKind kind)
 
 ServingHours aggregateServingHours(std::vector<MetricSample> samples)
 {
-    // Series order, then time: counters read consecutive samples of one series.
-    std::sort(samples.begin(), samples.end(), [](const MetricSample &a, const MetricSample &b) {
-        return std::tie(a.deployment, a.instance, a.gpu, a.metric, a.le, a.epochSeconds, a.line)
-            < std::tie(b.deployment, b.instance, b.gpu, b.metric, b.le, b.epochSeconds, b.line);
+    ServingHoursBuilder builder;
+    for (const MetricSample &s : samples)
+        builder.add(builder.series(s.deployment, s.instance, s.gpu, s.metric, s.le), s.epochSeconds, s.value, s.line);
+    samples.clear();
+    return builder.finish();
+}
+
+int ServingHoursBuilder::series(const std::string &deployment, const std::string &instance, const std::string &gpu,
+                                ServingMetric metric, double le)
+{
+    const auto [it, added] = m_index.try_emplace({deployment, instance, gpu, int(metric), le}, int(m_series.size()));
+    if (added)
+        m_series.push_back({deployment, instance, gpu, metric, le});
+    return it->second;
+}
+
+void ServingHoursBuilder::add(int series, int64_t epochSeconds, double value, int line)
+{
+    m_samples.push_back({epochSeconds, value, int32_t(series), int32_t(line)});
+}
+
+ServingHours ServingHoursBuilder::finish()
+{
+    // Series in label order (deployment, instance, gpu, metric, le), then time: counters read
+    // consecutive samples of one series.
+    std::vector<int32_t> rank(m_series.size());
+    {
+        std::vector<int32_t> order(m_series.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = int32_t(i);
+        std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+            const Series &x = m_series[size_t(a)], &y = m_series[size_t(b)];
+            return std::tie(x.deployment, x.instance, x.gpu, x.metric, x.le) < std::tie(y.deployment, y.instance, y.gpu, y.metric, y.le);
+        });
+        for (size_t i = 0; i < order.size(); ++i)
+            rank[size_t(order[i])] = int32_t(i);
+    }
+    std::sort(m_samples.begin(), m_samples.end(), [&](const Sample &a, const Sample &b) {
+        return std::tie(rank[size_t(a.series)], a.epochSeconds, a.line) < std::tie(rank[size_t(b.series)], b.epochSeconds, b.line);
     });
     ServingHours result;
     std::map<std::tuple<std::string, std::string, int64_t>, HourAcc> acc;
-    for (size_t i = 0; i < samples.size(); ++i) {
-        const MetricSample &s = samples[i];
-        const bool sameSeries = i > 0 && samples[i - 1].deployment == s.deployment && samples[i - 1].instance == s.instance
-            && samples[i - 1].gpu == s.gpu && samples[i - 1].metric == s.metric && samples[i - 1].le == s.le;
-        if (sameSeries && samples[i - 1].epochSeconds == s.epochSeconds)
-            throw InputError("timestamp", "lines " + std::to_string(samples[i - 1].line) + " and " + std::to_string(s.line)
-                                              + " both give " + std::string(metricName(s.metric)) + " of instance '"
-                                              + s.instance + "'" + (s.gpu.empty() ? "" : " gpu " + s.gpu)
-                                              + " at the same time");
-        const int64_t hour = floorDiv(s.epochSeconds, 3600);
-        HourAcc &h = acc[{s.deployment, s.instance, hour}];
+    HourAcc *current = nullptr;
+    int64_t currentHour = 0;
+    for (size_t i = 0; i < m_samples.size(); ++i) {
+        const Sample &sample = m_samples[i];
+        const Series &s = m_series[size_t(sample.series)];
+        const bool sameSeries = i > 0 && m_samples[i - 1].series == sample.series;
+        if (sameSeries && m_samples[i - 1].epochSeconds == sample.epochSeconds)
+            throw InputError("timestamp", "lines " + std::to_string(m_samples[i - 1].line) + " and "
+                                              + std::to_string(sample.line) + " both give "
+                                              + std::string(metricName(s.metric)) + " of instance '" + s.instance + "'"
+                                              + (s.gpu.empty() ? "" : " gpu " + s.gpu) + " at the same time");
+        const int64_t hour = floorDiv(sample.epochSeconds, 3600);
+        // One lookup per series and hour: the samples of an hour of one series are consecutive.
+        if (!current || !sameSeries || hour != currentHour) {
+            current = &acc[{s.deployment, s.instance, hour}];
+            currentHour = hour;
+        }
+        HourAcc &h = *current;
         switch (s.metric) {
         case ServingMetric::GpuUtil:
             h.gpus.insert(s.gpu);
-            h.util.add(s.value);
+            h.util.add(sample.value);
             break;
         case ServingMetric::FbUsedMib:
             h.gpus.insert(s.gpu);
-            h.fb.add(s.value);
+            h.fb.add(sample.value);
             break;
-        case ServingMetric::KvCacheUsage: h.kv.add(s.value); break;
-        case ServingMetric::RequestsRunning: h.running.add(s.value); break;
-        case ServingMetric::RequestsWaiting: h.waiting.add(s.value); break;
+        case ServingMetric::KvCacheUsage: h.kv.add(sample.value); break;
+        case ServingMetric::RequestsRunning: h.running.add(sample.value); break;
+        case ServingMetric::RequestsWaiting: h.waiting.add(sample.value); break;
         case ServingMetric::RequestSuccessTotal:
         case ServingMetric::GenerationTokensTotal:
         case ServingMetric::PromptTokensTotal:
@@ -244,10 +286,10 @@ ServingHours aggregateServingHours(std::vector<MetricSample> samples)
         case ServingMetric::E2eBucket: {
             if (!sameSeries)
                 break;   // the first sample of a counter only sets its base
-            const MetricSample &prev = samples[i - 1];
-            double increase = s.value - prev.value;
-            if (s.value < prev.value) {
-                increase = s.value;   // restarted from 0 within the interval
+            const Sample &prev = m_samples[i - 1];
+            double increase = sample.value - prev.value;
+            if (sample.value < prev.value) {
+                increase = sample.value;   // restarted from 0 within the interval
                 ++result.counterResets;
             }
             if (isHistogramBucket(s.metric)) {
@@ -259,11 +301,15 @@ ServingHours aggregateServingHours(std::vector<MetricSample> samples)
                 : s.metric == ServingMetric::GenerationTokensTotal ? h.generation
                                                                    : h.prompt;
             c.increase += increase;
-            c.seconds += double(s.epochSeconds - prev.epochSeconds);
+            c.seconds += double(sample.epochSeconds - prev.epochSeconds);
             break;
         }
         }
     }
+    m_samples.clear();
+    m_samples.shrink_to_fit();
+    m_series.clear();
+    m_index.clear();
     result.hours.reserve(acc.size());
     for (const auto &[key, h] : acc) {
         ServingHour out;

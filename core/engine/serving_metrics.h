@@ -3,6 +3,8 @@
 #include "money.h"
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -106,6 +108,36 @@ struct ServingHours {
 // counter summed over the GPUs of a replica when it carries a gpu label. Throws
 // InputError("timestamp") when one series has two samples at the same time (naming both lines).
 ServingHours aggregateServingHours(std::vector<MetricSample> samples);
+
+// The same reduction for a file of millions of samples: each series (deployment, instance,
+// gpu, metric, le) is named once and its samples are kept as 24-byte records (time, value,
+// line) rather than as MetricSamples with their strings.
+class ServingHoursBuilder {
+public:
+    // The series' index, the same for the same labels.
+    int series(const std::string &deployment, const std::string &instance, const std::string &gpu,
+               ServingMetric metric, double le = 0.0);
+    void add(int series, int64_t epochSeconds, double value, int line);
+    size_t samples() const { return m_samples.size(); }
+    // Throws InputError("timestamp") as aggregateServingHours does; the builder is emptied.
+    ServingHours finish();
+
+private:
+    struct Series {
+        std::string deployment, instance, gpu;
+        ServingMetric metric;
+        double le;
+    };
+    struct Sample {
+        int64_t epochSeconds;
+        double value;
+        int32_t series;
+        int32_t line;
+    };
+    std::vector<Series> m_series;
+    std::map<std::tuple<std::string, std::string, std::string, int, double>, int> m_index;
+    std::vector<Sample> m_samples;
+};
 
 // The replica-hours of the last `days` days (up to the latest hour held); all of them for
 // days ≤ 0.

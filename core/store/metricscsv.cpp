@@ -64,23 +64,22 @@ qint64 MetricsFile::ignoredRows() const
     return total;
 }
 
-MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
+namespace {
+
+// Streams the export from `device` (a file is never held whole: a sample costs 24 bytes).
+MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
 {
     const ImportLimits &limits = limits::kServingMetricsCsv;
-    checkImportBytes(csv.size(), sourceName, limits);
-    QBuffer buffer;
-    buffer.setData(csv);
-    buffer.open(QIODevice::ReadOnly);
-
     MetricsFile file;
-    std::vector<engine::MetricSample> samples;
+    engine::ServingHoursBuilder builder;
+    QHash<QString, int> seriesIndex;
     bool haveHeader = false;
     int headerLine = 0;
     int headerFields = 0;
     int cTime = -1, cInstance = -1, cGpu = -1, cMetric = -1, cValue = -1, cDeployment = -1, cLe = -1;
     QHash<QString, qsizetype> ignoredIndex;
 
-    streamCsvRecords(buffer, sourceName, limits, [&](CsvRecord &record) {
+    streamCsvRecords(device, sourceName, limits, [&](CsvRecord &record) {
         if (record.isBlank())
             return;
         if (!haveHeader) {
@@ -128,41 +127,45 @@ MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
             }
             return;
         }
-        engine::MetricSample sample;
-        sample.line = record.line;
-        sample.metric = *metric;
-        sample.epochSeconds = parseTime(record.fields.at(cTime), sourceName, record.line);
+        const qint64 epochSeconds = parseTime(record.fields.at(cTime), sourceName, record.line);
+        // The series: its labels checked and named once, then found by their text.
         const QString instance = record.fields.at(cInstance);
-        if (instance.isEmpty())
-            failCsvField(sourceName, record.line, kInstance, QStringLiteral("is empty"));
-        sample.instance = instance.toStdString();
         const QString gpu = record.fields.at(cGpu);
-        if (engine::isGpuMetric(*metric) && gpu.isEmpty())
-            failCsvField(sourceName, record.line, kGpu,
-                         QStringLiteral("is empty; %1 is a per-GPU metric").arg(metricText));
-        sample.gpu = gpu.toStdString();
-        if (engine::isHistogramBucket(*metric)) {
-            // The bucket's upper bound in seconds: a positive number or +Inf.
-            const QString le = cLe >= 0 ? record.fields.at(cLe).trimmed() : QString();
-            if (cLe < 0)
-                failCsvField(sourceName, record.line, kLe,
-                             QStringLiteral("missing column; %1 is a histogram bucket and needs its upper bound").arg(metricText));
-            if (le.isEmpty())
-                failCsvField(sourceName, record.line, kLe,
-                             QStringLiteral("is empty; %1 is a histogram bucket and needs its upper bound").arg(metricText));
-            if (le == QLatin1String("+Inf") || le == QLatin1String("Inf") || le == QLatin1String("inf")) {
-                sample.le = std::numeric_limits<double>::infinity();
-            } else {
-                bool ok = false;
-                sample.le = le.toDouble(&ok);
-                if (!ok || !std::isfinite(sample.le) || sample.le <= 0.0)
-                    failCsvField(sourceName, record.line, kLe,
-                                 QStringLiteral("'%1' is not a positive number of seconds or +Inf").arg(shownValue(le)));
-            }
-        }
         const QString deployment = cDeployment >= 0 ? record.fields.at(cDeployment) : QString();
-        sample.deployment = deployment.isEmpty() ? std::string("default") : deployment.toStdString();
-
+        const QString le = engine::isHistogramBucket(*metric) && cLe >= 0 ? record.fields.at(cLe).trimmed() : QString();
+        const QString key = deployment + QChar(0x1f) + instance + QChar(0x1f) + gpu + QChar(0x1f) + metricText
+            + QChar(0x1f) + le;
+        auto known = seriesIndex.constFind(key);
+        if (known == seriesIndex.constEnd()) {
+            if (instance.isEmpty())
+                failCsvField(sourceName, record.line, kInstance, QStringLiteral("is empty"));
+            if (engine::isGpuMetric(*metric) && gpu.isEmpty())
+                failCsvField(sourceName, record.line, kGpu,
+                             QStringLiteral("is empty; %1 is a per-GPU metric").arg(metricText));
+            double bound = 0.0;
+            if (engine::isHistogramBucket(*metric)) {
+                // The bucket's upper bound in seconds: a positive number or +Inf.
+                if (cLe < 0)
+                    failCsvField(sourceName, record.line, kLe,
+                                 QStringLiteral("missing column; %1 is a histogram bucket and needs its upper bound")
+                                     .arg(metricText));
+                if (le.isEmpty())
+                    failCsvField(sourceName, record.line, kLe,
+                                 QStringLiteral("is empty; %1 is a histogram bucket and needs its upper bound").arg(metricText));
+                if (le == QLatin1String("+Inf") || le == QLatin1String("Inf") || le == QLatin1String("inf")) {
+                    bound = std::numeric_limits<double>::infinity();
+                } else {
+                    bool ok = false;
+                    bound = le.toDouble(&ok);
+                    if (!ok || !std::isfinite(bound) || bound <= 0.0)
+                        failCsvField(sourceName, record.line, kLe,
+                                     QStringLiteral("'%1' is not a positive number of seconds or +Inf").arg(shownValue(le)));
+                }
+            }
+            const int id = builder.series(deployment.isEmpty() ? std::string("default") : deployment.toStdString(),
+                                          instance.toStdString(), gpu.toStdString(), *metric, bound);
+            known = seriesIndex.insert(key, id);
+        }
         const QString valueText = record.fields.at(cValue);
         if (valueText.isEmpty())
             failCsvField(sourceName, record.line, kValue, QStringLiteral("is empty"));
@@ -183,25 +186,35 @@ MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
             failCsvField(sourceName, record.line, kValue,
                          QStringLiteral("%1 is above 1; vllm:gpu_cache_usage_perc is a share from 0 to 1")
                              .arg(shownValue(valueText)));
-        sample.value = value;
-        samples.push_back(std::move(sample));
+        builder.add(known.value(), epochSeconds, value, record.line);
     });
     if (!haveHeader)
         throw StoreError(QStringLiteral("%1: the file is empty; expected the header timestamp,instance,gpu,metric,value")
                              .arg(sourceName));
-    if (samples.empty())
+    if (builder.samples() == 0)
         throw StoreError(QStringLiteral("%1: no sample of a known metric after the header on line %2 (%3 rows of other "
                                         "metrics ignored)")
                              .arg(sourceName)
                              .arg(headerLine)
                              .arg(file.ignoredRows()));
-    file.samples = qint64(samples.size());
+    file.samples = qint64(builder.samples());
     try {
-        file.hours = engine::aggregateServingHours(std::move(samples));
+        file.hours = builder.finish();
     } catch (const engine::InputError &error) {
         throw StoreError(QStringLiteral("%1: %2").arg(sourceName, QString::fromUtf8(error.what())));
     }
     return file;
+}
+
+} // namespace
+
+MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
+{
+    checkImportBytes(csv.size(), sourceName, limits::kServingMetricsCsv);
+    QBuffer buffer;
+    buffer.setData(csv);
+    buffer.open(QIODevice::ReadOnly);
+    return readMetrics(buffer, sourceName);
 }
 
 MetricsFile readMetricsCsv(const QString &path)
@@ -209,7 +222,13 @@ MetricsFile readMetricsCsv(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("%1: cannot read the file (%2)").arg(path, file.errorString()));
-    return parseMetricsCsv(readImportFile(file, path, limits::kServingMetricsCsv), path);
+    if (file.isSequential()) {
+        // A pipe: its size is unknown, so it is read within the limit first.
+        const QByteArray bytes = readImportFile(file, path, limits::kServingMetricsCsv);
+        return parseMetricsCsv(bytes, path);
+    }
+    checkImportBytes(file.size(), path, limits::kServingMetricsCsv);
+    return readMetrics(file, path);
 }
 
 } // namespace headroom::store
