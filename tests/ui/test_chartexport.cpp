@@ -44,7 +44,7 @@ TEST_CASE("A chart exports to a one-page vector PDF with its title, axis titles 
     const QString text = pdfText(path);
     CHECK(text.contains("Concurrent streams vs context length"));
     CHECK(text.contains("Context length (tokens"));
-    CHECK(text.contains("Concurrent streams per replica"));
+    CHECK(text.contains("Streams per replica"));
     CHECK(text.contains("Llama 3.1 8B"));
     CHECK(text.contains("Block-paged KV cache"));
     // vector: no page-sized raster image inside

@@ -406,7 +406,7 @@ void KvPage::recompute()
             shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
     }
     QStringList common;
-    std::vector<KvCurve> curves;
+    std::vector<QStringList> differing;
     for (Outcome &o : m_outcomes) {
         if (!o.error.isEmpty())
             continue;
@@ -415,9 +415,18 @@ void KvPage::recompute()
             if (!shared[size_t(i)])
                 parts << o.labelParts.value(i);
         o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
-        QString label = o.shortLabel;
+        differing.push_back(parts.isEmpty() ? o.labelParts : parts);
+    }
+    // The legend sits under a chart a few hundred pixels wide: its names are the shortest that
+    // still tell the variants apart; the table beside it gives each variant in full.
+    const std::vector<QString> legendNames = kvLegendNames(differing);
+    std::vector<KvCurve> curves;
+    for (const Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QString label = legendNames[curves.size()];
         if (!o.result.fits)
-            label += tr(" — does not fit (%1 short)").arg(formatGiB(o.result.shortfallBytes));
+            label += tr(" — does not fit");
         curves.push_back({label, o.curve});
     }
     if (first && curves.size() > 1)
@@ -428,7 +437,8 @@ void KvPage::recompute()
                                            : tr("Concurrent streams vs context length — %1")
                                                  .arg(common.join(QStringLiteral(" · ")));
     m_chart->setFigure({title,
-                        tr("Precision as weights/KV cache; streams per GPU group of TP GPUs. Block-paged KV "
+                        tr("Precision as weights/KV cache (said once when both match); the legend names only what tells "
+                           "the variants apart, the table beside names them in full. Streams per GPU group of TP GPUs. Block-paged KV "
                            "cache (block %1 tokens), memory utilization %2, reserve %3 per GPU. Dashed lines "
                            "mark the chosen contexts. Source: Headroom kv engine on the workspace catalog.")
                             .arg(m_serving.blockSize)
