@@ -12,6 +12,10 @@
 #include "ui/cost/costcharts.h"
 #include "ui/fleet/scenariocharts.h"
 #include "ui/fleet/scenariodeck.h"
+#include "ui/fleet/fragmappainter.h"
+#include "ui/fleet/fragmapview.h"
+#include "ui/fleet/miglayoutview.h"
+#include "ui/fleet/partitioningpage.h"
 #include "ui/inference/kvpage.h"
 #include "ui/common/chartpanel.h"
 #include "ui/report/reportdeck.h"
@@ -399,8 +403,8 @@ TEST_CASE("The demo scenario deck: summary first, appendix of what it uses, char
                     FAIL_CHECK("'" << words[a].text.toStdString() << "' overlaps '" << words[b].text.toStdString() << "'");
             }
         }
-        // Text sizes: every chart text at 14 pt or more on the page.
-        if (chart) {
+        // Text sizes: every text of a figure page at 14 pt or more, the painted diagram's too.
+        {
             TextRecorder recorder;
             QPainter painter(&recorder);
             layout.paintPage(painter, page);
@@ -462,3 +466,63 @@ TEST_CASE("The demo workspace's report: summary of the scenarios it shows, appen
     CHECK(text.contains("Cost per 30-day month"));
     CHECK(text.contains(QRegularExpression("[Cc]ontext")));
 }
+
+TEST_CASE("Painted views (MIG layout, fragmentation map, scenario diagram) keep their text at 14 pt on a slide",
+          "[deck]")
+{
+    TempWorkspace ws;
+    const QString path = ws.dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    store::Workspace workspace(path);
+    ui::Deck deck;
+    deck.title = "Painted views";
+    {
+        ui::PartitioningPage partitioning(workspace);
+        REQUIRE_FALSE(partitioning.layoutView()->picture().layouts.empty());
+        deck.items.push_back(ui::deckFigureItem(partitioning.layoutView()->figure("MIG layouts of the demo tenants")));
+    }
+    {
+        ui::FragMapPicture picture;
+        picture.title = "Fragmentation map";
+        for (int n = 0; n < 24; ++n) {
+            engine::frag::Node node;
+            node.id = "node-" + std::to_string(n);
+            node.gpus = 8;
+            node.gpuModel = n < 12 ? "V100M32" : "T4";
+            picture.nodes.push_back(node);
+            engine::frag::NodeSnapshot state;
+            for (int g = 0; g < 8; ++g)
+                state.freeMilli.push_back((n * 8 + g) * 137 % 1001);
+            state.category = n % 4;
+            picture.state.push_back(state);
+        }
+        ui::FragMapView view;
+        view.setPicture(picture);
+        deck.items.push_back(ui::deckFigureItem(view.figure()));
+    }
+    deck.items.push_back(
+        ui::deckFigureItem(ui::scenarioDiagramFigure(evaluate(workspace, {"Chatbot core + flex"}).front())));
+    const ui::DeckLayout layout(deck);
+    int figures = 0;
+    for (int page = 0; page < layout.pageCount(); ++page) {
+        if (layout.figureRect(page).isEmpty())
+            continue;
+        ++figures;
+        INFO("page " << page + 1 << ": " << layout.pageHeading(page).toStdString());
+        TextRecorder recorder;
+        QPainter painter(&recorder);
+        layout.paintPage(painter, page);
+        painter.end();
+        CHECK(recorder.texts.size() > 5);
+        qreal smallest = 1000;
+        for (const auto &t : recorder.texts) {
+            INFO(t.text.toStdString() << " at " << t.points << " pt");
+            CHECK(t.points >= 14 - 0.05);
+            smallest = std::min(smallest, t.points);
+        }
+        // Not blown up either: the smallest text is near the floor, so the view keeps its room.
+        CHECK(smallest < 18);
+    }
+    CHECK(figures == 3);
+}
+
