@@ -526,3 +526,76 @@ TEST_CASE("Painted views (MIG layout, fragmentation map, scenario diagram) keep 
     CHECK(figures == 3);
 }
 
+TEST_CASE("Four scenarios' summary fits one slide, at 14 pt or more, and a fifth goes on Summary (continued)",
+          "[deck]")
+{
+    TempWorkspace ws;
+    const QString path = ws.dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    const store::Workspace workspace(path);
+    const QStringList names{"Support bot static", "Support bot elastic", "Chatbot core + flex", "Code fleet 64 GPUs"};
+    const ui::Deck deck = ui::scenarioDeck(workspace, names);
+    REQUIRE(deck.summary.size() == 4);
+    REQUIRE_FALSE(deck.recommendation.isEmpty());
+    const ui::DeckLayout layout(deck);
+    CHECK(layout.pageHeading(1) == "Summary");
+    for (int page = 2; page < layout.pageCount(); ++page)
+        CHECK_FALSE(layout.pageHeading(page).startsWith("Summary"));
+
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath("four.pdf");
+    QString error;
+    REQUIRE(ui::writeDeckPdf(deck, pdf, &error, {}, store::ExistingFile::Replace));
+    const QString summary = pageText(pdf, 2);
+    INFO(summary.toStdString());
+    const auto results = evaluate(workspace, names);
+    for (int i = 0; i < names.size(); ++i) {
+        CHECK(summary.contains(names[i]));
+        CHECK(summary.contains(
+            QString::fromStdString(engine::scenarioMoneyTable(results[size_t(i)]).perMonth.total.display())));
+    }
+    // On the page, above the footer, and no two words on top of each other.
+    const std::vector<Word> words = pageWords(pdf, 2);
+    REQUIRE(words.size() > 40);
+    // (The body ends 64 units above the page's foot; the footer rule is 48 units above it.)
+    const qreal bodyBottomPt = (ui::kDeckPageHeight - 64) * 0.75, footerRulePt = (ui::kDeckPageHeight - 48) * 0.75;
+    for (size_t a = 0; a < words.size(); ++a) {
+        INFO(words[a].text.toStdString());
+        if (words[a].box.top() < footerRulePt)
+            CHECK(words[a].box.bottom() <= bodyBottomPt + 2);
+        for (size_t b = a + 1; b < words.size(); ++b) {
+            const QRectF common = words[a].box.intersected(words[b].box);
+            if (common.width() > 1.0 && common.height() > 2.0)
+                FAIL_CHECK("'" << words[a].text.toStdString() << "' overlaps '" << words[b].text.toStdString() << "'");
+        }
+    }
+    TextRecorder recorder;
+    QPainter painter(&recorder);
+    layout.paintPage(painter, 1);
+    painter.end();
+    REQUIRE(recorder.texts.size() > 10);
+    for (const auto &t : recorder.texts) {
+        // (The footer — deck title, date, page number — is not slide text.)
+        if (t.text.startsWith(deck.title) || QRegularExpression("^\\d+ / \\d+$").match(t.text).hasMatch())
+            continue;
+        INFO(t.text.toStdString() << " at " << t.points << " pt");
+        CHECK(t.points >= 14 - 0.05);
+    }
+
+    // Past what one slide holds, the rest continues on a slide that says so.
+    ui::Deck more = deck;
+    for (int copy = 0; copy < 3; ++copy) {
+        ui::DeckSummaryEntry extra = deck.summary[size_t(copy)];
+        extra.name = QStringLiteral("Extra fleet %1").arg(QChar('A' + copy));
+        more.summary.push_back(extra);
+    }
+    const ui::DeckLayout longer(more);
+    CHECK(longer.pageHeading(1) == "Summary");
+    CHECK(longer.pageHeading(2) == "Summary (continued)");
+    CHECK_FALSE(longer.pageHeading(3).startsWith("Summary"));
+    const QString pdf2 = dir.filePath("seven.pdf");
+    REQUIRE(ui::writeDeckPdf(more, pdf2, &error, {}, store::ExistingFile::Replace));
+    const QString first = pageText(pdf2, 2).simplified(), second = pageText(pdf2, 3).simplified();
+    for (const ui::DeckSummaryEntry &entry : more.summary)
+        CHECK((first.contains(entry.name) != second.contains(entry.name)));  // on exactly one of the two
+}
