@@ -524,6 +524,11 @@ TEST_CASE("Painted views (MIG layout, fragmentation map, scenario diagram) keep 
         CHECK(smallest < 18);
     }
     CHECK(figures == 3);
+    if (qEnvironmentVariableIsSet("HEADROOM_KEEP_DECK")) {
+        QString error;
+        CHECK(ui::writeDeckPdf(deck, qEnvironmentVariable("HEADROOM_KEEP_DECK") + "/painted-deck.pdf", &error, {},
+                               store::ExistingFile::Replace));
+    }
 }
 
 TEST_CASE("Four scenarios' summary fits one slide, at 14 pt or more, and a fifth goes on Summary (continued)",
