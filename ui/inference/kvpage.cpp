@@ -436,6 +436,10 @@ void KvPage::recompute()
     const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
                                            : tr("Concurrent streams vs context length — %1")
                                                  .arg(common.join(QStringLiteral(" · ")));
+    // On the chart, what the variants share goes on a second line: a narrow chart cuts one long line.
+    const QString chartTitle = common.isEmpty()
+        ? title.toHtmlEscaped()
+        : tr("Concurrent streams vs context length<br>%1").arg(common.join(QStringLiteral(" · ")).toHtmlEscaped());
     m_chart->setFigure({title,
                         tr("Precision as weights/KV cache (said once when both match); the legend names only what tells "
                            "the variants apart, the table beside names them in full. Streams per GPU group of TP GPUs. Block-paged KV "
@@ -444,8 +448,8 @@ void KvPage::recompute()
                             .arg(m_serving.blockSize)
                             .arg(m_serving.memoryUtilization, 0, 'f', 2)
                             .arg(formatGiB(m_serving.reserveBytes)),
-                        [curves, contexts, title](QChart::ChartTheme theme) {
-                            return buildKvChart(curves, contexts, title, theme);
+                        [curves, contexts, chartTitle](QChart::ChartTheme theme) {
+                            return buildKvChart(curves, contexts, chartTitle, theme);
                         }});
     updateTable();
     updateExplanation();
