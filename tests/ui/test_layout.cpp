@@ -333,7 +333,7 @@ TEST_CASE("The scenario diagram keeps its axis caption and peak label whole at i
         painter.end();
         CHECK(ui::paintedLabelProblems(labels, QRectF(QPointF(0, 0), size)).join("; ").toStdString() == "");
         const auto caption = std::find_if(labels.begin(), labels.end(), [](const ui::PaintedLabel &l) {
-            return l.fullText.startsWith("Hour of the");
+            return l.fullText.startsWith("Hour");
         });
         REQUIRE(caption != labels.end());
         const auto peak = std::find_if(labels.begin(), labels.end(), [](const ui::PaintedLabel &l) {

@@ -270,10 +270,16 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                                           : QObject::tr("Hour of the day, UTC");
         const QFontMetricsF fm(painter.font());
         const qreal spanLeft = rect.left() + 4, spanRight = plot.right() + 12;
-        const QString shown = fm.elidedText(caption, Qt::ElideMiddle, spanRight - spanLeft);
+        // Narrow: the same in fewer words, the day still named.
+        const QString shorter = hours > 0 ? QObject::tr("Hour, UTC (day %1 of %2)")
+                                                .arg(dayStart / 24 + 1)
+                                                .arg((hours + 23) / 24)
+                                          : QObject::tr("Hour, UTC");
+        const QString shown = firstThatFits(fm, {caption, shorter}, spanRight - spanLeft);
         const qreal width = std::ceil(fm.horizontalAdvance(shown)) + 4;
         const qreal left = std::clamp(plot.center().x() - width / 2, spanLeft, spanRight - width);
-        drawLabel(painter, QRectF(left, plot.bottom() + 24, width, 18), Qt::AlignCenter, shown, placed, caption);
+        drawLabel(painter, QRectF(left, plot.bottom() + 24, width, 18), Qt::AlignCenter, shown, placed,
+                  shown.contains(QChar(0x2026)) ? caption : shown);
     }
     painter.save();
     painter.translate(rect.left() + 12, plot.center().y());
