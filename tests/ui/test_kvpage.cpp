@@ -93,7 +93,7 @@ TEST_CASE("KV chart has one line per variant over a log context axis from 1K to 
     CHECK(y->max() >= lines.first()->at(0).y());
     // what all variants share (the model) moves from the legend into the title
     CHECK(page.chartPanels().first()->figure().title == "Concurrent streams vs context length — Llama 3.1 8B");
-    CHECK(chart->title() == "Concurrent streams vs context length<br>Llama 3.1 8B");
+    CHECK(chart->title() == "<center>Concurrent streams vs context length<br>Llama 3.1 8B</center>");
     // and the legend cuts the rest to what tells the lines apart; the table keeps it whole
     CHECK(lines.first()->name() == "H100 · BF16");
     CHECK(page.outcomes().front().shortLabel == "H100 SXM5 80GB · BF16/BF16");

@@ -439,10 +439,10 @@ void KvPage::recompute()
     // On the chart, what the variants share goes on a second line: a narrow chart cuts one long line.
     const QString chartTitle = common.isEmpty()
         ? title.toHtmlEscaped()
-        : tr("Concurrent streams vs context length<br>%1").arg(common.join(QStringLiteral(" · ")).toHtmlEscaped());
+        : tr("<center>Concurrent streams vs context length<br>%1</center>").arg(common.join(QStringLiteral(" · ")).toHtmlEscaped());
     m_chart->setFigure({title,
-                        tr("Precision as weights/KV cache (said once when both match); the legend names only what tells "
-                           "the variants apart, the table beside names them in full. Streams per GPU group of TP GPUs. Block-paged KV "
+                        tr("Precision as weights/KV cache (one name when equal); the table names each variant in full. "
+                           "Streams per GPU group of TP GPUs. Block-paged KV "
                            "cache (block %1 tokens), memory utilization %2, reserve %3 per GPU. Dashed lines "
                            "mark the chosen contexts. Source: Headroom kv engine on the workspace catalog.")
                             .arg(m_serving.blockSize)
