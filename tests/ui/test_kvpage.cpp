@@ -2,6 +2,7 @@
 
 #include "ui/common/chartpanel.h"
 #include "ui/common/chartlabels.h"
+#include "ui/inference/kvchart.h"
 #include "ui/inference/kvpage.h"
 
 #include <QChart>
@@ -87,12 +88,15 @@ TEST_CASE("KV chart has one line per variant over a log context axis from 1K to 
     CHECK(x->min() == 1024);
     auto *y = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Vertical).value(0));
     REQUIRE(y);
-    CHECK(y->titleText().contains("streams"));
+    CHECK(y->titleText().contains("Streams"));
     CHECK(y->min() == 1);
     CHECK(y->max() >= lines.first()->at(0).y());
     // what all variants share (the model) moves from the legend into the title
-    CHECK(chart->title() == "Concurrent streams vs context length — Llama 3.1 8B");
-    CHECK(lines.first()->name() == "H100 SXM5 80GB · BF16/BF16");
+    CHECK(page.chartPanels().first()->figure().title == "Concurrent streams vs context length — Llama 3.1 8B");
+    CHECK(chart->title() == "<center>Concurrent streams vs context length<br>Llama 3.1 8B</center>");
+    // and the legend cuts the rest to what tells the lines apart; the table keeps it whole
+    CHECK(lines.first()->name() == "H100 · BF16");
+    CHECK(page.outcomes().front().shortLabel == "H100 SXM5 80GB · BF16/BF16");
     // marker lines at the chosen contexts are drawn but kept out of the legend; their labels
     // are placed by the chart's label layer
     CHECK(chart->series().size() == 4 + 3);
@@ -235,4 +239,18 @@ TEST_CASE("The explanation says why in words, and a model that does not fit says
     const auto lines = variantSeries(page.chartPanels().first()->chart());
     REQUIRE(lines.size() == 1);
     CHECK(lines.first()->name().contains("does not fit"));
+}
+
+TEST_CASE("KV legend names keep the fewest words that tell the variants apart")
+{
+    CHECK(ui::kvLegendNames({{"H100 SXM5 80GB", "BF16/BF16"}, {"H200 SXM 141GB", "BF16/BF16"},
+                             {"H100 SXM5 80GB", "FP8/FP8"}, {"H200 SXM 141GB", "FP8/BF16"}})
+          == std::vector<QString>{"H100 · BF16", "H200 · BF16", "H100 · FP8", "H200 · FP8/BF16"});
+    // Two GPUs that share their first word keep the word that differs.
+    CHECK(ui::kvLegendNames({{"H100 SXM5 80GB"}, {"H100 PCIe 80GB"}})
+          == std::vector<QString>{"H100 SXM5", "H100 PCIe"});
+    CHECK(ui::kvLegendNames({{"TP 1"}, {"TP 2"}}) == std::vector<QString>{"TP 1", "TP 2"});
+    // The same variant twice is numbered, never shown as two equal names.
+    CHECK(ui::kvLegendNames({{"H100", "FP8/FP8"}, {"H100", "FP8/FP8"}})
+          == std::vector<QString>{"H100 · FP8", "H100 · FP8 (2)"});
 }

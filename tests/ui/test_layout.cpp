@@ -37,6 +37,11 @@
 #include <QTableWidget>
 #include <algorithm>
 #include <QTreeWidget>
+#include <QLegend>
+#include <QValueAxis>
+#include <QLegendMarker>
+#include <QRegularExpression>
+#include "ui/inference/kvpage.h"
 
 using namespace headroom;
 
@@ -87,13 +92,6 @@ QStringList cutHeaders(QWidget *page)
     return cut;
 }
 
-// Charts whose legend or axis texts Qt Charts still shortens at these sizes: the KV curves'
-// legend (one entry per variant at the bottom), the ZeRO memory chart's category labels and the
-// cost sweep's axis title. Each needs its own layout (legend beside the plot, shorter names); until
-// then they are listed here so that every other chart is held to the rule.
-const char *const kNotYetFitted[] = {"Concurrent streams vs context length", "Memory per GPU by ZeRO stage",
-                                     "Total cost vs reserved GPUs"};
-
 // Texts Qt Charts shortened to fit (legend entries, axis labels, titles end in "…").
 QStringList shortenedChartTexts(QWidget *page)
 {
@@ -109,13 +107,48 @@ QStringList shortenedChartTexts(QWidget *page)
                 text = rich->toPlainText();
             else if (auto *simple = qgraphicsitem_cast<QGraphicsSimpleTextItem *>(item))
                 text = simple->text();
-            if ((text.contains(QChar(0x2026)) || text.endsWith(QLatin1String("...")))
-                && std::none_of(std::begin(kNotYetFitted), std::end(kNotYetFitted),
-                                [&](const char *title) { return view->chart()->title().startsWith(QLatin1String(title)); }))
+            if (text.contains(QChar(0x2026)) || text.endsWith(QLatin1String("...")))
                 shortened << QStringLiteral("%1: \"%2\"").arg(view->chart()->title(), text);
         }
     }
     return shortened;
+}
+
+// Chart texts (axis titles, tick labels, legend entries) whose glyphs, measured with their
+// font, are wider than the item Qt Charts gave them or that leave the chart view.
+QStringList chartTextsOutside(QWidget *page)
+{
+    QStringList outside;
+    for (QChartView *view : page->findChildren<QChartView *>()) {
+        if (!view->isVisibleTo(page) || !view->chart() || !view->chart()->scene())
+            continue;
+        const QRectF area = view->mapToScene(view->viewport()->rect()).boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5);
+        for (QGraphicsItem *item : view->chart()->scene()->items()) {
+            if (!item->isVisible())
+                continue;
+            QString text;
+            QFont font;
+            if (auto *rich = qgraphicsitem_cast<QGraphicsTextItem *>(item)) {
+                text = rich->toPlainText();
+                font = rich->font();
+            } else if (auto *simple = qgraphicsitem_cast<QGraphicsSimpleTextItem *>(item)) {
+                text = simple->text();
+                font = simple->font();
+            }
+            if (text.trimmed().isEmpty())
+                continue;
+            const QFontMetricsF metrics(font);
+            qreal width = 0;
+            for (const QString &line : text.split(QRegularExpression("[\\n\\x{2028}]")))
+                width = std::max(width, metrics.horizontalAdvance(line));
+            const QString where = QStringLiteral("%1: \"%2\"").arg(view->chart()->title(), text);
+            if (width > item->boundingRect().width() + 0.5)
+                outside << where + QStringLiteral(" needs %1 px, has %2").arg(width).arg(item->boundingRect().width());
+            if (!area.contains(item->sceneBoundingRect()))
+                outside << where + QStringLiteral(" leaves the chart");
+        }
+    }
+    return outside;
 }
 
 // Makes the tab that holds `widget` current in every tab widget above it.
@@ -156,6 +189,7 @@ TEST_CASE("Column headers fit their sections and charts shorten no legend or axi
             INFO(title.toStdString() << " at " << size.width() << "×" << size.height());
             CHECK(cutHeaders(window.currentPage()).join("; ").toStdString() == "");
             CHECK(shortenedChartTexts(window.currentPage()).join("; ").toStdString() == "");
+            CHECK(chartTextsOutside(window.currentPage()).join("; ").toStdString() == "");
         }
     }
     // The checks see a cut header and a shortened legend entry.
@@ -166,6 +200,70 @@ TEST_CASE("Column headers fit their sections and charts shorten no legend or axi
     table->show();
     CHECK(cutHeaders(window.currentPage()).filter("narrow column 0").size() == 1);
     delete table;
+    auto *view = new QChartView(window.currentPage());
+    auto *chart = new QChart;
+    chart->setTitle("narrow");
+    auto *line = new QLineSeries;
+    line->append(0, 0);
+    line->append(1, 1);
+    chart->addSeries(line);
+    chart->createDefaultAxes();
+    chart->axes(Qt::Vertical).first()->setTitleText("An axis title far longer than a small chart is tall");
+    view->setChart(chart);
+    view->resize(220, 160);
+    view->show();
+    QApplication::processEvents();
+    CHECK(shortenedChartTexts(window.currentPage()).filter("narrow").size() >= 1);
+    chart->scene()->addSimpleText("stray")->setPos(-400, -400);
+    CHECK(chartTextsOutside(window.currentPage()).filter("stray").size() == 1);
+    delete view;
+}
+
+TEST_CASE("The KV chart's legend entries read differently and fit, at 1280×800 and 1440×900")
+{
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
+    for (const QSize size : kSizes) {
+        window.resize(size);
+        window.show();
+        REQUIRE(window.showPage("KV & concurrency"));
+        QApplication::processEvents();
+        INFO(size.width() << "×" << size.height());
+        auto *panel = window.currentPage()->findChild<ui::ChartPanel *>();
+        REQUIRE(panel);
+        QChart *chart = panel->chart();
+        REQUIRE(chart);
+        QLegend *legend = chart->legend();
+        REQUIRE(legend->isVisible());
+        const QRectF legendArea = legend->sceneBoundingRect().adjusted(-0.5, -0.5, 0.5, 0.5);
+        QStringList shown;
+        // Each marker is an item (inside the legend's group) holding its swatch and its text.
+        QList<QGraphicsItem *> items = legend->childItems();
+        for (qsizetype i = 0; i < items.size(); ++i)
+            items << items[i]->childItems();
+        {
+            for (QGraphicsItem *child : items) {
+                auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(child);
+                if (!text || !text->isVisible() || text->toPlainText().isEmpty())
+                    continue;
+                const QString visible = text->toPlainText();
+                INFO(visible.toStdString());
+                const qreal needed = QFontMetricsF(text->font()).horizontalAdvance(visible);
+                CHECK(needed <= text->boundingRect().width() + 0.5);
+                CHECK(legendArea.contains(text->sceneBoundingRect()));
+                CHECK_FALSE(visible.contains(QChar(0x2026)));
+                shown << visible;
+            }
+        }
+        int variants = 0;
+        for (QLegendMarker *marker : legend->markers())
+            variants += marker->isVisible() ? 1 : 0;
+        CHECK(shown.size() == variants);
+        CHECK(shown.size() >= 4);
+        QStringList distinct = shown;
+        distinct.removeDuplicates();
+        CHECK(distinct.size() == shown.size());
+    }
 }
 
 TEST_CASE("Labels of the scenario diagram and the MIG view are whole, inside the view and apart, light and dark")
@@ -191,6 +289,12 @@ TEST_CASE("Labels of the scenario diagram and the MIG view are whole, inside the
             diagram->grab();
             CHECK(diagram->paintedLabels().size() > 10);
             CHECK(ui::paintedLabelProblems(diagram->paintedLabels(), diagram->rect()).join("; ").toStdString() == "");
+            // Whole, not shortened: names wrap, details go to smaller type on more lines.
+            QStringList elided;
+            for (const ui::PaintedLabel &label : diagram->paintedLabels())
+                if (label.elided())
+                    elided << label.text + " for " + label.fullText;
+            CHECK(elided.join("; ").toStdString() == "");
 
             REQUIRE(window.showPage("Partitioning"));
             ui::MigLayoutView *mig = window.partitioningPage()->layoutView();
@@ -229,11 +333,11 @@ TEST_CASE("The scenario diagram keeps its axis caption and peak label whole at i
         painter.end();
         CHECK(ui::paintedLabelProblems(labels, QRectF(QPointF(0, 0), size)).join("; ").toStdString() == "");
         const auto caption = std::find_if(labels.begin(), labels.end(), [](const ui::PaintedLabel &l) {
-            return l.fullText.startsWith("Hour of the");
+            return l.fullText.startsWith("Hour");
         });
         REQUIRE(caption != labels.end());
         const auto peak = std::find_if(labels.begin(), labels.end(), [](const ui::PaintedLabel &l) {
-            return l.fullText.startsWith("peak demand");
+            return l.fullText.startsWith("peak ");
         });
         REQUIRE(peak != labels.end());
         if (size.width() >= 620) {

@@ -12,6 +12,10 @@
 #include "ui/cost/costcharts.h"
 #include "ui/fleet/scenariocharts.h"
 #include "ui/fleet/scenariodeck.h"
+#include "ui/fleet/fragmappainter.h"
+#include "ui/fleet/fragmapview.h"
+#include "ui/fleet/miglayoutview.h"
+#include "ui/fleet/partitioningpage.h"
 #include "ui/inference/kvpage.h"
 #include "ui/common/chartpanel.h"
 #include "ui/report/reportdeck.h"
@@ -399,8 +403,8 @@ TEST_CASE("The demo scenario deck: summary first, appendix of what it uses, char
                     FAIL_CHECK("'" << words[a].text.toStdString() << "' overlaps '" << words[b].text.toStdString() << "'");
             }
         }
-        // Text sizes: every chart text at 14 pt or more on the page.
-        if (chart) {
+        // Text sizes: every text of a figure page at 14 pt or more, the painted diagram's too.
+        {
             TextRecorder recorder;
             QPainter painter(&recorder);
             layout.paintPage(painter, page);
@@ -461,4 +465,148 @@ TEST_CASE("The demo workspace's report: summary of the scenarios it shows, appen
     const QString text = run("pdftotext", {pdf, "-"});
     CHECK(text.contains("Cost per 30-day month"));
     CHECK(text.contains(QRegularExpression("[Cc]ontext")));
+}
+
+TEST_CASE("Painted views (MIG layout, fragmentation map, scenario diagram) keep their text at 14 pt on a slide",
+          "[deck]")
+{
+    TempWorkspace ws;
+    const QString path = ws.dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    store::Workspace workspace(path);
+    ui::Deck deck;
+    deck.title = "Painted views";
+    {
+        ui::PartitioningPage partitioning(workspace);
+        REQUIRE_FALSE(partitioning.layoutView()->picture().layouts.empty());
+        deck.items.push_back(ui::deckFigureItem(partitioning.layoutView()->figure("MIG layouts of the demo tenants")));
+    }
+    {
+        ui::FragMapPicture picture;
+        picture.title = "Fragmentation map";
+        for (int n = 0; n < 24; ++n) {
+            engine::frag::Node node;
+            node.id = "node-" + std::to_string(n);
+            node.gpus = 8;
+            node.gpuModel = n < 12 ? "V100M32" : "T4";
+            picture.nodes.push_back(node);
+            engine::frag::NodeSnapshot state;
+            for (int g = 0; g < 8; ++g)
+                state.freeMilli.push_back((n * 8 + g) * 137 % 1001);
+            state.category = n % 4;
+            picture.state.push_back(state);
+        }
+        ui::FragMapView view;
+        view.setPicture(picture);
+        deck.items.push_back(ui::deckFigureItem(view.figure()));
+    }
+    deck.items.push_back(
+        ui::deckFigureItem(ui::scenarioDiagramFigure(evaluate(workspace, {"Chatbot core + flex"}).front())));
+    const ui::DeckLayout layout(deck);
+    int figures = 0;
+    for (int item = 0; item < int(deck.items.size()); ++item) {
+        const int page = layout.firstPageOfItem(item);
+        REQUIRE_FALSE(layout.figureRect(page).isEmpty());
+        ++figures;
+        INFO("page " << page + 1 << ": " << layout.pageHeading(page).toStdString());
+        TextRecorder recorder;
+        QPainter painter(&recorder);
+        layout.paintPage(painter, page);
+        painter.end();
+        CHECK(recorder.texts.size() > 5);
+        qreal smallest = 1000;
+        for (const auto &t : recorder.texts) {
+            INFO(t.text.toStdString() << " at " << t.points << " pt");
+            CHECK(t.points >= 14 - 0.05);
+            // The view's own text: not the page's heading, caption or page number.
+            const QString text = t.text.trimmed();
+            if (text != layout.pageHeading(page) && !deck.items[size_t(item)].caption.contains(text)
+                && !QRegularExpression("^\\d+ / \\d+$").match(text).hasMatch())
+                smallest = std::min(smallest, t.points);
+        }
+        // Not blown up either: the view's smallest text is near the floor, so the view keeps its room.
+        INFO("smallest text of the view: " << smallest << " pt");
+        CHECK(smallest >= 14 - 0.05);
+        CHECK(smallest < 17);
+    }
+    CHECK(figures == 3);
+    if (qEnvironmentVariableIsSet("HEADROOM_KEEP_DECK")) {
+        QString error;
+        CHECK(ui::writeDeckPdf(deck, qEnvironmentVariable("HEADROOM_KEEP_DECK") + "/painted-deck.pdf", &error, {},
+                               store::ExistingFile::Replace));
+    }
+}
+
+TEST_CASE("Four scenarios' summary fits one slide, at 14 pt or more, and a fifth goes on Summary (continued)",
+          "[deck]")
+{
+    TempWorkspace ws;
+    const QString path = ws.dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    const store::Workspace workspace(path);
+    const QStringList names{"Support bot static", "Support bot elastic", "Chatbot core + flex", "Code fleet 64 GPUs"};
+    const ui::Deck deck = ui::scenarioDeck(workspace, names);
+    REQUIRE(deck.summary.size() == 4);
+    REQUIRE_FALSE(deck.recommendation.isEmpty());
+    const ui::DeckLayout layout(deck);
+    CHECK(layout.pageHeading(1) == "Summary");
+    for (int page = 2; page < layout.pageCount(); ++page)
+        CHECK_FALSE(layout.pageHeading(page).startsWith("Summary"));
+
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath("four.pdf");
+    QString error;
+    REQUIRE(ui::writeDeckPdf(deck, pdf, &error, {}, store::ExistingFile::Replace));
+    const QString summary = pageText(pdf, 2);
+    INFO(summary.toStdString());
+    const auto results = evaluate(workspace, names);
+    for (int i = 0; i < names.size(); ++i) {
+        CHECK(summary.contains(names[i]));
+        CHECK(summary.contains(
+            QString::fromStdString(engine::scenarioMoneyTable(results[size_t(i)]).perMonth.total.display())));
+    }
+    // On the page, above the footer, and no two words on top of each other.
+    const std::vector<Word> words = pageWords(pdf, 2);
+    REQUIRE(words.size() > 40);
+    // (The body ends 64 units above the page's foot; the footer rule is 48 units above it.)
+    const qreal bodyBottomPt = (ui::kDeckPageHeight - 64) * 0.75, footerRulePt = (ui::kDeckPageHeight - 48) * 0.75;
+    for (size_t a = 0; a < words.size(); ++a) {
+        INFO(words[a].text.toStdString());
+        if (words[a].box.top() < footerRulePt)
+            CHECK(words[a].box.bottom() <= bodyBottomPt + 2);
+        for (size_t b = a + 1; b < words.size(); ++b) {
+            const QRectF common = words[a].box.intersected(words[b].box);
+            if (common.width() > 1.0 && common.height() > 2.0)
+                FAIL_CHECK("'" << words[a].text.toStdString() << "' overlaps '" << words[b].text.toStdString() << "'");
+        }
+    }
+    TextRecorder recorder;
+    QPainter painter(&recorder);
+    layout.paintPage(painter, 1);
+    painter.end();
+    REQUIRE(recorder.texts.size() > 10);
+    for (const auto &t : recorder.texts) {
+        // (The footer — deck title, date, page number — is not slide text.)
+        if (t.text.startsWith(deck.title) || QRegularExpression("^\\d+ / \\d+$").match(t.text).hasMatch())
+            continue;
+        INFO(t.text.toStdString() << " at " << t.points << " pt");
+        CHECK(t.points >= 14 - 0.05);
+    }
+
+    // Past what one slide holds, the rest continues on a slide that says so.
+    ui::Deck more = deck;
+    for (int copy = 0; copy < 3; ++copy) {
+        ui::DeckSummaryEntry extra = deck.summary[size_t(copy)];
+        extra.name = QStringLiteral("Extra fleet %1").arg(QChar('A' + copy));
+        more.summary.push_back(extra);
+    }
+    const ui::DeckLayout longer(more);
+    CHECK(longer.pageHeading(1) == "Summary");
+    CHECK(longer.pageHeading(2) == "Summary (continued)");
+    CHECK_FALSE(longer.pageHeading(3).startsWith("Summary"));
+    const QString pdf2 = dir.filePath("seven.pdf");
+    REQUIRE(ui::writeDeckPdf(more, pdf2, &error, {}, store::ExistingFile::Replace));
+    const QString first = pageText(pdf2, 2).simplified(), second = pageText(pdf2, 3).simplified();
+    for (const ui::DeckSummaryEntry &entry : more.summary)
+        CHECK((first.contains(entry.name) != second.contains(entry.name)));  // on exactly one of the two
 }

@@ -17,6 +17,8 @@
 #include <QImage>
 #include <QMimeData>
 #include <QPageSize>
+#include <QFontMetricsF>
+#include <algorithm>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
@@ -79,8 +81,17 @@ FigureInk figureInk(QChart::ChartTheme theme)
 void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &figure, QChart::ChartTheme theme)
 {
     const bool hasCaption = !figure.caption.isEmpty();
-    const QRectF chartRect(target.topLeft(),
-                           QSizeF(target.width(), target.height() - (hasCaption ? kCaptionHeight : 0)));
+    // The caption's band: two lines' room at least, more when its text wraps onto more.
+    QFont captionFont = painter.font();
+    captionFont.setPointSizeF(9.5);
+    const qreal captionHeight = !hasCaption
+        ? 0
+        : std::max(kCaptionHeight, QFontMetricsF(captionFont, painter.device())
+                                           .boundingRect(QRectF(0, 0, target.width() - 48, 10000),
+                                                         Qt::AlignLeft | Qt::TextWordWrap, figure.caption)
+                                           .height()
+                                       + 8);
+    const QRectF chartRect(target.topLeft(), QSizeF(target.width(), target.height() - captionHeight));
 
     if (figure.paint) {
         const FigureInk ink = figureInk(theme);
@@ -88,11 +99,9 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
         painter.fillRect(target, ink.paper);
         figure.paint(painter, chartRect, ink);
         if (hasCaption) {
-            QFont font = painter.font();
-            font.setPointSizeF(9.5);
-            painter.setFont(font);
+            painter.setFont(captionFont);
             painter.setPen(ink.muted);
-            painter.drawText(QRectF(target.left() + 24, chartRect.bottom(), target.width() - 48, kCaptionHeight - 6),
+            painter.drawText(QRectF(target.left() + 24, chartRect.bottom(), target.width() - 48, captionHeight - 6),
                              Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, figure.caption);
         }
         painter.restore();
@@ -109,12 +118,9 @@ void renderFigure(QPainter &painter, const QRectF &target, const ChartFigure &fi
     painter.fillRect(target, chart->backgroundBrush());
     scene.render(&painter, chartRect, scene.sceneRect());
     if (hasCaption) {
-        QFont font = painter.font();
-        font.setPointSizeF(9.5);
-        painter.setFont(font);
+        painter.setFont(captionFont);
         painter.setPen(chart->titleBrush().color());
-        const QRectF captionRect(target.left() + 24, chartRect.bottom(), target.width() - 48,
-                                 kCaptionHeight - 6);
+        const QRectF captionRect(target.left() + 24, chartRect.bottom(), target.width() - 48, captionHeight - 6);
         painter.drawText(captionRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, figure.caption);
     }
     painter.restore();

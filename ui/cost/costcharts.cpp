@@ -53,7 +53,7 @@ QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QS
     x->setTitleText(QObject::tr("Reserved GPUs"));
     x->setLabelFormat(QStringLiteral("%.0f"));
     auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("Total cost over the series (%1)").arg(unit));
+    y->setTitleText(QObject::tr("Total cost (%1)").arg(unit));
     y->setLabelFormat(QStringLiteral("%.1f"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

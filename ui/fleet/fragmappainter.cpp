@@ -12,7 +12,8 @@ namespace headroom::ui {
 namespace {
 
 constexpr qreal kTitleHeight = kPaintedTitleHeight;
-constexpr qreal kLegendHeight = 24;
+constexpr qreal kLegendLine = 15;     // one line of the legend; it wraps onto more when narrow
+constexpr qreal kGroupLabelHeight = 11; // room above the first strips for their GPU model's name
 constexpr qreal kMark = 3;        // category mark width
 constexpr qreal kColumnGap = 8;
 
@@ -34,10 +35,52 @@ struct Geometry {
     }
 };
 
+// Text of the map (group names, legend): 7 pt.
+QFont smallFont()
+{
+    QFont font;
+    font.setPointSizeF(7);
+    return font;
+}
+
+// The legend: swatch colour and text, a gap before the node categories.
+struct LegendEntry {
+    QColor color;
+    QString text;
+    bool gapBefore = false;
+};
+std::vector<LegendEntry> legendEntries();
+
+// Each entry's top-left in a legend that starts at `origin` and wraps at `right`.
+std::vector<QPointF> legendPositions(const QPointF &origin, qreal right)
+{
+    const QFontMetricsF metrics(smallFont());
+    std::vector<QPointF> positions;
+    qreal x = origin.x(), y = origin.y();
+    for (const LegendEntry &entry : legendEntries()) {
+        const qreal width = 13 + metrics.horizontalAdvance(entry.text);
+        if (entry.gapBefore)
+            x += 10;
+        if (x + width > right && x > origin.x()) {
+            x = origin.x();
+            y += kLegendLine;
+        }
+        positions.emplace_back(x, y);
+        x += width + 5;
+    }
+    return positions;
+}
+
+qreal legendHeight(const QRectF &rect)
+{
+    const std::vector<QPointF> positions = legendPositions(QPointF(rect.left() + 8, 0), rect.right() - 8);
+    return positions.back().y() + kLegendLine + 9;
+}
+
 Geometry geometryFor(const QRectF &rect, const FragMapPicture &picture)
 {
     Geometry g;
-    g.area = rect.adjusted(8, kTitleHeight, -8, -kLegendHeight);
+    g.area = rect.adjusted(8, kTitleHeight + kGroupLabelHeight, -8, -legendHeight(rect));
     const int n = int(picture.nodes.size());
     for (const auto &node : picture.nodes)
         g.maxGpus = std::max(g.maxGpus, node.gpus);
@@ -78,6 +121,18 @@ QColor freeColor(int freeMilli)
         return QColor(0xe8, 0xee, 0xf4);
     const int t = freeMilli * 255 / 1000;
     return QColor(255, 200 - t / 3, 60 + t / 2);
+}
+
+std::vector<LegendEntry> legendEntries()
+{
+    std::vector<LegendEntry> entries{{freeColor(0), QObject::tr("allocated")},
+                                     {freeColor(500), QObject::tr("partly free (fragment risk)")},
+                                     {freeColor(1000), QObject::tr("free")}};
+    for (int c = 0; c < 7; ++c)
+        entries.push_back({fragCategoryColor(c),
+                           QString::fromStdString(std::string(engine::frag::toString(engine::frag::NodeCategory(c)))),
+                           c == 0});
+    return entries;
 }
 
 } // namespace
@@ -124,10 +179,7 @@ void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &p
         }
     }
     // group labels: the first strip of each GPU model
-    QFont small = painter.font();
-    small.setBold(false);
-    small.setPointSizeF(7);
-    painter.setFont(small);
+    painter.setFont(smallFont());
     painter.setPen(ink.ink);
     std::string model;
     for (int i : g.order) {
@@ -137,23 +189,18 @@ void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &p
         const QRectF strip = g.strip(i);
         painter.drawText(QPointF(strip.left(), strip.top() - 1), QString::fromStdString(model));
     }
-    // legend
-    qreal x = rect.left() + 8;
-    const qreal y = rect.bottom() - kLegendHeight + 6;
-    auto swatch = [&](const QColor &color, const QString &text) {
+    // legend, wrapped onto as many lines as the width needs
+    const qreal legendTop = rect.bottom() - legendHeight(rect) + 6;
+    const std::vector<LegendEntry> entries = legendEntries();
+    const std::vector<QPointF> positions = legendPositions(QPointF(rect.left() + 8, legendTop), rect.right() - 8);
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const QPointF at = positions[i];
         painter.setPen(Qt::NoPen);
-        painter.setBrush(color);
-        painter.drawRect(QRectF(x, y, 10, 10));
+        painter.setBrush(entries[i].color);
+        painter.drawRect(QRectF(at.x(), at.y(), 10, 10));
         painter.setPen(ink.ink);
-        painter.drawText(QPointF(x + 13, y + 9), text);
-        x += 18 + painter.fontMetrics().horizontalAdvance(text);
-    };
-    swatch(freeColor(0), QObject::tr("allocated"));
-    swatch(freeColor(500), QObject::tr("partly free (fragment risk)"));
-    swatch(freeColor(1000), QObject::tr("free"));
-    x += 10;
-    for (int c = 0; c < 7; ++c)
-        swatch(fragCategoryColor(c), QString::fromStdString(std::string(engine::frag::toString(engine::frag::NodeCategory(c)))));
+        painter.drawText(QPointF(at.x() + 13, at.y() + 9), entries[i].text);
+    }
     painter.restore();
 }
 

@@ -152,6 +152,32 @@ QColor tierColor(PoolTier tier)
     return Qt::gray;
 }
 
+namespace {
+
+// The first of `texts` (longest first) that fits `width`, else the last shortened in the middle.
+QString firstThatFits(const QFontMetricsF &fm, const QStringList &texts, qreal width)
+{
+    for (const QString &text : texts)
+        if (fm.horizontalAdvance(text) <= width)
+            return text;
+    return fm.elidedText(texts.last(), Qt::ElideMiddle, width);
+}
+
+// Parts joined with " · " into as few lines as fit `width`; a part too wide even alone is its own line.
+QStringList wrapParts(const QFontMetricsF &fm, const QStringList &parts, qreal width)
+{
+    QStringList lines;
+    for (const QString &part : parts) {
+        if (!lines.isEmpty() && fm.horizontalAdvance(lines.last() + QStringLiteral(" · ") + part) <= width)
+            lines.last() += QStringLiteral(" · ") + part;
+        else
+            lines << part;
+    }
+    return lines;
+}
+
+} // namespace
+
 void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioResult &result, const FigureInk &colours,
                           PaintedLabels *labels)
 {
@@ -244,10 +270,16 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                                           : QObject::tr("Hour of the day, UTC");
         const QFontMetricsF fm(painter.font());
         const qreal spanLeft = rect.left() + 4, spanRight = plot.right() + 12;
-        const QString shown = fm.elidedText(caption, Qt::ElideMiddle, spanRight - spanLeft);
+        // Narrow: the same in fewer words, the day still named.
+        const QString shorter = hours > 0 ? QObject::tr("Hour, UTC (day %1 of %2)")
+                                                .arg(dayStart / 24 + 1)
+                                                .arg((hours + 23) / 24)
+                                          : QObject::tr("Hour, UTC");
+        const QString shown = firstThatFits(fm, {caption, shorter}, spanRight - spanLeft);
         const qreal width = std::ceil(fm.horizontalAdvance(shown)) + 4;
         const qreal left = std::clamp(plot.center().x() - width / 2, spanLeft, spanRight - width);
-        drawLabel(painter, QRectF(left, plot.bottom() + 24, width, 18), Qt::AlignCenter, shown, placed, caption);
+        drawLabel(painter, QRectF(left, plot.bottom() + 24, width, 18), Qt::AlignCenter, shown, placed,
+                  shown.contains(QChar(0x2026)) ? caption : shown);
     }
     painter.save();
     painter.translate(rect.left() + 12, plot.center().y());
@@ -290,8 +322,9 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
             painter.setPen(Qt::white);
             const QRectF box = band.adjusted(8, 0, -8, 0);
             const QString text = QObject::tr("%1 · %2").arg(qs(p.name), formatGpus(p.gpus));
+            const QString shownText = firstThatFits(QFontMetricsF(bold), {text, qs(p.name)}, box.width());
             drawLabel(painter, box, Qt::AlignLeft | Qt::AlignBottom,
-                      QFontMetricsF(bold).elidedText(text, Qt::ElideMiddle, box.width()), placed, text);
+                      shownText, placed, shownText.contains(QChar(0x2026)) ? text : shownText);
         }
         base += double(p.gpus);
     }
@@ -319,8 +352,20 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                 painter.setPen(color.darker(140));
                 const QRectF box = cap.adjusted(8, 3, -8, -3);
                 const QString text = QObject::tr("%1 · up to %2").arg(qs(p.name), formatGpus(p.gpus));
-                drawLabel(painter, box, Qt::AlignLeft | Qt::AlignTop,
-                          QFontMetricsF(bold).elidedText(text, Qt::ElideMiddle, box.width()), placed, text);
+                // One line when it fits, else the cap under the name when the band holds two lines.
+                const QFontMetricsF boldMetrics(bold);
+                QString shown = text;
+                if (boldMetrics.horizontalAdvance(text) > box.width()) {
+                    const QString twoLines = QObject::tr("%1\nup to %2").arg(qs(p.name), formatGpus(p.gpus));
+                    const bool room = box.height() >= 2 * boldMetrics.height()
+                        && boldMetrics.horizontalAdvance(qs(p.name)) <= box.width()
+                        && boldMetrics.horizontalAdvance(QObject::tr("up to %1").arg(formatGpus(p.gpus))) <= box.width();
+                    shown = room ? twoLines
+                                 : firstThatFits(boldMetrics, {QObject::tr("%1 ≤ %2").arg(qs(p.name)).arg(p.gpus), qs(p.name)},
+                                                 box.width());
+                }
+                drawLabel(painter, box, Qt::AlignLeft | Qt::AlignTop, shown, placed,
+                          shown.contains(QChar(0x2026)) ? text : shown);
             }
             capBase += double(p.gpus);
         }
@@ -339,7 +384,13 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         // Right above the line, else below it, else further off or at the left: the first place
         // inside the plot clear of the pool labels already drawn.
         const QFontMetricsF fm(bold);
-        const QString shown = fm.elidedText(label, Qt::ElideMiddle, plot.width() - 8);
+        const QString shown = firstThatFits(fm,
+                                            {label,
+                                             QObject::tr("peak %1 at %2:00")
+                                                 .arg(formatGpus(peakTotal))
+                                                 .arg(int(peakHour % 24), 2, 10, QLatin1Char('0')),
+                                             QObject::tr("peak %1").arg(formatGpus(peakTotal))},
+                                            plot.width() - 20);
         const qreal width = std::ceil(fm.horizontalAdvance(shown)) + 12;
         const qreal h = std::ceil(fm.height()) + 2;
         const qreal right = plot.right() - width - 4, left = plot.left() + 4;
@@ -359,19 +410,66 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
         }
         painter.fillRect(labelRect, colours.backdrop);
         painter.setPen(red);
-        drawLabel(painter, labelRect, Qt::AlignCenter, shown, placed, label);
+        drawLabel(painter, labelRect, Qt::AlignCenter, shown, placed, shown.contains(QChar(0x2026)) ? label : shown);
     }
     painter.setPen(QPen(ink, 1));
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
     painter.drawLine(plot.bottomLeft(), plot.topLeft());
 
-    // Legend: one entry per pool, then the totals.
+    // Legend: one entry per pool, then the totals. Each entry is its name in bold and its
+    // details in smaller type, wrapped at the " · " between them; only when even that runs out of
+    // height are the details kept to one line each, shortened with the whole text in a tooltip.
     const QRectF legend(plot.right() + 18, plot.top(), legendWidth - 8, rect.bottom() - plot.top() - 8);
-    qreal y = legend.top();
-    const QFontMetricsF fm(font);
-    const qreal line = fm.height() + 1;
+    const QFontMetricsF fm(font), smallMetrics(small), boldMetrics(bold);
+    const qreal line = fm.height() + 1, smallLine = smallMetrics.height() + 1;
+    const qreal textWidth = legend.width() - 18;
+    struct PoolEntry {
+        QString heading;
+        std::vector<QStringList> details; // groups of parts, each group on its own line(s)
+    };
+    std::vector<PoolEntry> entries;
     for (const auto &p : result.pools) {
-        if (y + 3 * line > legend.bottom() - 5 * line)
+        PoolEntry e;
+        e.heading = QObject::tr("%1 (%2)").arg(qs(p.name), p.role == PoolRole::StaticBase ? QObject::tr("static base")
+                                                                                         : QObject::tr("elastic top"));
+        const QString gpus = p.role == PoolRole::StaticBase
+                                 ? QObject::tr("%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId))
+                                 : QObject::tr("0–%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId));
+        QStringList kind{gpus, tierName(p.tier)};
+        if (p.partitioning != engine::Partitioning::Exclusive) // whole GPUs go without saying
+            kind << partitioningName(p.partitioning);
+        const QString money = p.priced ? QObject::tr("%1 per 30-day month").arg(qs(p.costPerMonth.display()))
+                                       : QObject::tr("not priced by the rate card");
+        e.details = {kind, {QObject::tr("%1 utilized").arg(percent(p.utilization)), money}};
+        entries.push_back(std::move(e));
+    }
+    // The fleet's totals as the pools table prints them: the sums of the pools' cents.
+    const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(result);
+    const QString fleetLine = QObject::tr("Fleet: %1 per 30-day month").arg(qs(shown.perMonth.total.display()));
+    const QStringList fleetDetails{QObject::tr("%1 per day").arg(qs(shown.perDay.total.display())),
+                                   QObject::tr("%1 utilized").arg(percent(result.utilization)),
+                                   QObject::tr("%1 static + up to %2 elastic")
+                                       .arg(formatCount(result.staticGpus), formatGpus(result.elasticPeakGpus))};
+    auto detailLines = [&](const std::vector<QStringList> &groups, bool wrap) {
+        QStringList lines;
+        for (const QStringList &group : groups)
+            lines << (wrap ? wrapParts(smallMetrics, group, textWidth) : QStringList{group.join(QStringLiteral(" · "))});
+        return lines;
+    };
+    auto legendHeight = [&](bool wrap) {
+        qreal height = 0;
+        for (const PoolEntry &e : entries)
+            height += line + detailLines(e.details, wrap).size() * smallLine + 6;
+        height += 6 + line + detailLines({fleetDetails}, wrap).size() * smallLine;
+        return height + (result.warnings.empty() ? 0 : smallLine);
+    };
+    const bool wrap = legendHeight(true) <= legend.height();
+    qreal y = legend.top();
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const PoolEntry &e = entries[i];
+        const auto &p = result.pools[i];
+        const QStringList details = detailLines(e.details, wrap);
+        if (y + line + details.size() * smallLine > legend.bottom() - line - 2 * smallLine)
             break;
         const QColor color = tierColor(p.tier);
         const QRectF swatch(legend.left(), y + 2, 12, 12);
@@ -384,49 +482,42 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
             painter.setPen(QPen(color.darker(120), 1, Qt::DashLine));
             painter.drawRect(swatch);
         }
-        const QRectF text(legend.left() + 18, y, legend.width() - 18, line);
+        const QRectF text(legend.left() + 18, y, textWidth, line);
         painter.setFont(bold);
         painter.setPen(ink);
-        const QString heading = QObject::tr("%1 (%2)").arg(qs(p.name), p.role == PoolRole::StaticBase
-                                                                           ? QObject::tr("static base")
-                                                                           : QObject::tr("elastic top"));
         drawLabel(painter, text, Qt::AlignLeft | Qt::AlignVCenter,
-                  QFontMetricsF(bold).elidedText(heading, Qt::ElideRight, text.width()), placed, heading);
-        painter.setFont(font);
+                  boldMetrics.elidedText(e.heading, Qt::ElideMiddle, text.width()), placed, e.heading);
+        y += line;
+        painter.setFont(small);
         painter.setPen(muted);
-        const QString gpus = p.role == PoolRole::StaticBase
-                                 ? QObject::tr("%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId))
-                                 : QObject::tr("0–%1 × %2").arg(formatCount(p.gpus), qs(p.gpuId));
-        const QString kind = QStringLiteral("%1 · %2 · %3").arg(gpus, tierName(p.tier), partitioningName(p.partitioning));
-        drawLabel(painter, text.translated(0, line), Qt::AlignLeft | Qt::AlignVCenter,
-                  fm.elidedText(kind, Qt::ElideRight, text.width()), placed, kind);
-        const QString money = p.priced ? QObject::tr("%1 per 30-day month").arg(qs(p.costPerMonth.display()))
-                                       : QObject::tr("not priced by the rate card");
-        const QString use = QObject::tr("%1 utilized · %2").arg(percent(p.utilization), money);
-        drawLabel(painter, text.translated(0, 2 * line), Qt::AlignLeft | Qt::AlignVCenter,
-                  fm.elidedText(use, Qt::ElideRight, text.width()), placed, use);
-        y += 3 * line + 8;
+        for (const QString &detail : details) {
+            drawLabel(painter, QRectF(text.left(), y, textWidth, smallLine), Qt::AlignLeft | Qt::AlignVCenter,
+                      smallMetrics.elidedText(detail, Qt::ElideMiddle, textWidth), placed, detail);
+            y += smallLine;
+        }
+        y += 6;
     }
     painter.setPen(QPen(grid, 1));
     painter.drawLine(QPointF(legend.left(), y), QPointF(legend.right(), y));
     y += 6;
-    // The fleet's totals as the pools table prints them: the sums of the pools' cents.
-    const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(result);
-    const QStringList totals{
-        QObject::tr("Fleet: %1 per 30-day month").arg(qs(shown.perMonth.total.display())),
-        QObject::tr("%1 per day · %2 utilized").arg(qs(shown.perDay.total.display()), percent(result.utilization)),
-        QObject::tr("%1 static + up to %2 elastic").arg(formatCount(result.staticGpus),
-                                                          formatGpus(result.elasticPeakGpus))};
-    for (int i = 0; i < totals.size(); ++i) {
-        painter.setFont(i == 0 ? bold : font);
-        painter.setPen(i == 0 ? ink : muted);
-        drawLabel(painter, QRectF(legend.left(), y + i * line, legend.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                  QFontMetricsF(painter.font()).elidedText(totals[i], Qt::ElideRight, legend.width()), placed, totals[i]);
+    painter.setFont(bold);
+    painter.setPen(ink);
+    drawLabel(painter, QRectF(legend.left(), y, legend.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+              boldMetrics.elidedText(fleetLine, Qt::ElideMiddle, legend.width()), placed, fleetLine);
+    y += line;
+    painter.setFont(small);
+    painter.setPen(muted);
+    const QStringList fleetLines = wrap ? wrapParts(smallMetrics, fleetDetails, legend.width())
+                                        : QStringList{fleetDetails.join(QStringLiteral(" · "))};
+    for (const QString &detail : fleetLines) {
+        drawLabel(painter, QRectF(legend.left(), y, legend.width(), smallLine), Qt::AlignLeft | Qt::AlignVCenter,
+                  smallMetrics.elidedText(detail, Qt::ElideMiddle, legend.width()), placed, detail);
+        y += smallLine;
     }
     if (!result.warnings.empty()) {
-        painter.setFont(font);
         painter.setPen(QColor(0xb0, 0x60, 0x00));
-        drawLabel(painter, QRectF(legend.left(), y + totals.size() * line, legend.width(), line),
+        painter.setFont(small);
+        drawLabel(painter, QRectF(legend.left(), y, legend.width(), smallLine),
                   Qt::AlignLeft | Qt::AlignVCenter,
                   QObject::tr("%n warning(s) with the evaluation", nullptr, int(result.warnings.size())), placed);
     }

@@ -406,7 +406,7 @@ void KvPage::recompute()
             shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
     }
     QStringList common;
-    std::vector<KvCurve> curves;
+    std::vector<QStringList> differing;
     for (Outcome &o : m_outcomes) {
         if (!o.error.isEmpty())
             continue;
@@ -415,9 +415,18 @@ void KvPage::recompute()
             if (!shared[size_t(i)])
                 parts << o.labelParts.value(i);
         o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
-        QString label = o.shortLabel;
+        differing.push_back(parts.isEmpty() ? o.labelParts : parts);
+    }
+    // The legend sits under a chart a few hundred pixels wide: its names are the shortest that
+    // still tell the variants apart; the table beside it gives each variant in full.
+    const std::vector<QString> legendNames = kvLegendNames(differing);
+    std::vector<KvCurve> curves;
+    for (const Outcome &o : m_outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QString label = legendNames[curves.size()];
         if (!o.result.fits)
-            label += tr(" — does not fit (%1 short)").arg(formatGiB(o.result.shortfallBytes));
+            label += tr(" — does not fit");
         curves.push_back({label, o.curve});
     }
     if (first && curves.size() > 1)
@@ -427,15 +436,20 @@ void KvPage::recompute()
     const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
                                            : tr("Concurrent streams vs context length — %1")
                                                  .arg(common.join(QStringLiteral(" · ")));
+    // On the chart, what the variants share goes on a second line: a narrow chart cuts one long line.
+    const QString chartTitle = common.isEmpty()
+        ? title.toHtmlEscaped()
+        : tr("<center>Concurrent streams vs context length<br>%1</center>").arg(common.join(QStringLiteral(" · ")).toHtmlEscaped());
     m_chart->setFigure({title,
-                        tr("Precision as weights/KV cache; streams per GPU group of TP GPUs. Block-paged KV "
+                        tr("Precision as weights/KV cache (one name when equal); the table names each variant in full. "
+                           "Streams per GPU group of TP GPUs. Block-paged KV "
                            "cache (block %1 tokens), memory utilization %2, reserve %3 per GPU. Dashed lines "
                            "mark the chosen contexts. Source: Headroom kv engine on the workspace catalog.")
                             .arg(m_serving.blockSize)
                             .arg(m_serving.memoryUtilization, 0, 'f', 2)
                             .arg(formatGiB(m_serving.reserveBytes)),
-                        [curves, contexts, title](QChart::ChartTheme theme) {
-                            return buildKvChart(curves, contexts, title, theme);
+                        [curves, contexts, chartTitle](QChart::ChartTheme theme) {
+                            return buildKvChart(curves, contexts, chartTitle, theme);
                         }});
     updateTable();
     updateExplanation();

@@ -39,8 +39,7 @@ constexpr qreal kFigureHeadingHeight = 44;
 constexpr qreal kFigureTop = 62;
 constexpr qreal kFigureBottomMargin = 10;
 constexpr qreal kFigureCaptionGap = 6;
-// Summary slide blocks.
-constexpr qreal kSummaryTileHeight = 82;
+// Summary slide: the gap under the recommendation.
 constexpr qreal kSummaryGap = 18;
 
 const QColor kInk(0x1b, 0x25, 0x33);
@@ -156,23 +155,62 @@ QSizeF svgSize(const QSvgRenderer &renderer)
     return renderer.viewBoxF().size().isEmpty() ? QSizeF(renderer.defaultSize()) : renderer.viewBoxF().size();
 }
 
-QFont summaryNameFont() { return deckFont(22, true); }
+// The summary is a table, one row per entry: the name and the headline numbers on one line,
+// the decision under them across the row. Four rows and the recommendation fit one slide.
+QFont summaryNameFont() { return deckFont(21, true); }
+QFont summaryValueFont() { return deckFont(21, true); }
 QFont summaryTextFont() { return deckFont(19); }
-QFont summaryLabelFont() { return deckFont(19); }
+QFont summaryHeaderFont() { return deckFont(19, true); }
 QFont recommendationFont() { return deckFont(22, true); }
+constexpr qreal kSummaryHeaderHeight = 34;
+constexpr qreal kSummaryRowPadding = 8;
 
 qreal recommendationHeight(const QString &text)
 {
-    return text.isEmpty() ? 0 : wrappedHeight(recommendationFont(), kContentWidth - 48, text) + 56 + kSummaryGap;
+    return text.isEmpty() ? 0 : wrappedHeight(recommendationFont(), kContentWidth - 48, text) + 46 + kSummaryGap;
 }
 
-qreal summaryEntryHeight(const DeckSummaryEntry &entry)
+// The headline numbers' labels across all entries, in first-seen order: the table's columns.
+QStringList summaryColumns(const std::vector<DeckSummaryEntry> &entries)
 {
-    qreal height = wrappedHeight(summaryNameFont(), kContentWidth, entry.name) + 4;
-    height += wrappedHeight(summaryTextFont(), kContentWidth, entry.decision) + 8;
-    if (!entry.figures.empty())
-        height += kSummaryTileHeight;
-    return height + kSummaryGap;
+    QStringList columns;
+    for (const DeckSummaryEntry &entry : entries)
+        for (const auto &figure : entry.figures)
+            if (!columns.contains(figure.first))
+                columns << figure.first;
+    return columns;
+}
+
+// Widths of the number columns (label or widest value, padded); the name column takes the rest.
+std::vector<qreal> summaryColumnWidths(const std::vector<DeckSummaryEntry> &entries, const QStringList &columns)
+{
+    const QFontMetricsF header(summaryHeaderFont()), value(summaryValueFont());
+    std::vector<qreal> widths;
+    for (const QString &column : columns) {
+        qreal width = header.horizontalAdvance(column);
+        for (const DeckSummaryEntry &entry : entries)
+            for (const auto &figure : entry.figures)
+                if (figure.first == column)
+                    width = std::max(width, value.horizontalAdvance(figure.second));
+        widths.push_back(std::ceil(width) + 2 * kCellPadding + 8);
+    }
+    return widths;
+}
+
+qreal summaryNameWidth(const std::vector<qreal> &widths)
+{
+    qreal used = 0;
+    for (qreal w : widths)
+        used += w;
+    return std::max<qreal>(kContentWidth * 0.25, kContentWidth - used) - 2 * kCellPadding;
+}
+
+qreal summaryRowHeight(const DeckSummaryEntry &entry, qreal nameWidth)
+{
+    const qreal top = std::max(wrappedHeight(summaryNameFont(), nameWidth, entry.name),
+                               QFontMetricsF(summaryValueFont()).height());
+    return kSummaryRowPadding + top + 2 + wrappedHeight(summaryTextFont(), kContentWidth - 2 * kCellPadding, entry.decision)
+        + kSummaryRowPadding;
 }
 
 // Column widths for a table: natural widths, scaled into the content width.
@@ -457,15 +495,16 @@ void DeckLayout::Plan::planSummary()
     page.kind = PageKind::Summary;
     page.heading = QCoreApplication::translate("DeckLayout", "Summary");
     page.recommendation = !deck.recommendation.isEmpty();
-    qreal y = kBodyTop + recommendationHeight(deck.recommendation);
+    const qreal nameWidth = summaryNameWidth(summaryColumnWidths(deck.summary, summaryColumns(deck.summary)));
+    qreal y = kBodyTop + recommendationHeight(deck.recommendation) + kSummaryHeaderHeight;
     for (int i = 0; i < int(deck.summary.size()); ++i) {
-        const qreal height = summaryEntryHeight(deck.summary[size_t(i)]);
-        if (y + height > kBodyBottom + kSummaryGap && page.summaryEnd > page.summaryBegin) {
+        const qreal height = summaryRowHeight(deck.summary[size_t(i)], nameWidth);
+        if (y + height > kBodyBottom && page.summaryEnd > page.summaryBegin) {
             pages.push_back(page);
             page.heading = QCoreApplication::translate("DeckLayout", "Summary (continued)");
             page.recommendation = false;
             page.summaryBegin = i;
-            y = kBodyTop;
+            y = kBodyTop + kSummaryHeaderHeight;
         }
         page.summaryEnd = i + 1;
         y += height;
@@ -569,58 +608,68 @@ void DeckLayout::Plan::paintSummary(QPainter &painter, const PageSpec &page) con
     qreal y = kBodyTop;
     if (page.recommendation) {
         const qreal textHeight = wrappedHeight(recommendationFont(), kContentWidth - 48, deck.recommendation);
-        const QRectF box(kMarginX, y, kContentWidth, textHeight + 56);
+        const QRectF box(kMarginX, y, kContentWidth, textHeight + 46);
         painter.fillRect(box, kHeaderFill);
         painter.fillRect(QRectF(box.left(), box.top(), 6, box.height()), kAccent);
         painter.setPen(kAccent);
         painter.setFont(deckFont(19, true));
-        painter.drawText(QRectF(box.left() + 24, box.top() + 8, box.width() - 48, 26), Qt::AlignLeft | Qt::AlignVCenter,
+        painter.drawText(QRectF(box.left() + 24, box.top() + 6, box.width() - 48, 26), Qt::AlignLeft | Qt::AlignVCenter,
                          QCoreApplication::translate("DeckLayout", "Recommendation"));
         painter.setPen(kInk);
         painter.setFont(recommendationFont());
-        painter.drawText(QRectF(box.left() + 24, box.top() + 38, box.width() - 48, textHeight),
+        painter.drawText(QRectF(box.left() + 24, box.top() + 34, box.width() - 48, textHeight),
                          Qt::AlignLeft | Qt::TextWordWrap, deck.recommendation);
         y += box.height() + kSummaryGap;
     }
+    if (page.summaryEnd <= page.summaryBegin)
+        return;
+    const QStringList columns = summaryColumns(deck.summary);
+    const std::vector<qreal> widths = summaryColumnWidths(deck.summary, columns);
+    const qreal nameWidth = summaryNameWidth(widths);
+    // Header row: the scenario, then one right-aligned column per headline number.
+    painter.fillRect(QRectF(kMarginX, y, kContentWidth, kSummaryHeaderHeight), kHeaderFill);
+    painter.setFont(summaryHeaderFont());
+    painter.setPen(kInk);
+    painter.drawText(QRectF(kMarginX + kCellPadding, y, nameWidth, kSummaryHeaderHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("DeckLayout", "Scenario"));
+    qreal x = kMarginX + kContentWidth;
+    std::vector<qreal> lefts(widths.size());
+    for (size_t c = widths.size(); c-- > 0;) {
+        x -= widths[c];
+        lefts[c] = x;
+    }
+    for (size_t c = 0; c < widths.size(); ++c)
+        painter.drawText(QRectF(lefts[c], y, widths[c] - kCellPadding, kSummaryHeaderHeight),
+                         Qt::AlignRight | Qt::AlignVCenter, columns[qsizetype(c)]);
+    y += kSummaryHeaderHeight;
     for (int i = page.summaryBegin; i < page.summaryEnd; ++i) {
         const DeckSummaryEntry &entry = deck.summary[size_t(i)];
+        const qreal height = summaryRowHeight(entry, nameWidth);
+        if ((i - page.summaryBegin) % 2 == 1)
+            painter.fillRect(QRectF(kMarginX, y, kContentWidth, height), kStripe);
+        painter.setPen(QPen(kRule, 1));
+        painter.drawLine(QPointF(kMarginX, y + height), QPointF(kMarginX + kContentWidth, y + height));
+        qreal top = y + kSummaryRowPadding;
         painter.setPen(kInk);
         painter.setFont(summaryNameFont());
-        const qreal nameHeight = wrappedHeight(painter.font(), kContentWidth, entry.name);
-        painter.drawText(QRectF(kMarginX, y, kContentWidth, nameHeight), Qt::AlignLeft | Qt::TextWordWrap, entry.name);
-        y += nameHeight + 4;
-        painter.setFont(summaryTextFont());
-        const qreal textHeight = wrappedHeight(painter.font(), kContentWidth, entry.decision);
-        painter.drawText(QRectF(kMarginX, y, kContentWidth, textHeight), Qt::AlignLeft | Qt::TextWordWrap,
-                         entry.decision);
-        y += textHeight + 8;
-        if (!entry.figures.empty()) {
-            const int count = int(entry.figures.size());
-            const qreal tileWidth = (kContentWidth - (count - 1) * kTileGap) / count;
-            for (int f = 0; f < count; ++f) {
-                const QRectF tile(kMarginX + f * (tileWidth + kTileGap), y, tileWidth, kSummaryTileHeight - 6);
-                painter.fillRect(tile, kStripe);
-                painter.fillRect(QRectF(tile.left(), tile.top(), 4, tile.height()), kAccent);
-                const QString &label = entry.figures[size_t(f)].first;
-                const QString &value = entry.figures[size_t(f)].second;
-                // The label on top, the value under it; the value shrinks (never below 14 pt)
-                // rather than being cut.
-                painter.setFont(summaryLabelFont());
-                painter.setPen(kMuted);
-                const QRectF labelRect(tile.left() + 14, tile.top() + 6, tile.width() - 22, 26);
-                painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
-                                 QFontMetricsF(painter.font()).elidedText(label, Qt::ElideRight, labelRect.width()));
-                int size = 26;
-                while (size > 19 && QFontMetricsF(deckFont(size, true)).horizontalAdvance(value) > tile.width() - 22)
-                    --size;
-                painter.setFont(deckFont(size, true));
-                painter.setPen(kInk);
-                painter.drawText(QRectF(tile.left() + 14, tile.top() + 34, tile.width() - 22, tile.height() - 38),
-                                 Qt::AlignLeft | Qt::AlignVCenter, value);
-            }
-            y += kSummaryTileHeight;
+        const qreal nameHeight = wrappedHeight(painter.font(), nameWidth, entry.name);
+        painter.drawText(QRectF(kMarginX + kCellPadding, top, nameWidth, nameHeight), Qt::AlignLeft | Qt::TextWordWrap,
+                         entry.name);
+        painter.setFont(summaryValueFont());
+        const qreal valueHeight = QFontMetricsF(painter.font()).height();
+        for (const auto &figure : entry.figures) {
+            const qsizetype c = columns.indexOf(figure.first);
+            painter.drawText(QRectF(lefts[size_t(c)], top, widths[size_t(c)] - kCellPadding, valueHeight),
+                             Qt::AlignRight | Qt::AlignVCenter, figure.second);
         }
-        y += kSummaryGap;
+        top += std::max(nameHeight, valueHeight) + 2;
+        painter.setFont(summaryTextFont());
+        painter.setPen(kMuted);
+        const qreal textWidth = kContentWidth - 2 * kCellPadding;
+        painter.drawText(QRectF(kMarginX + kCellPadding, top, textWidth, wrappedHeight(painter.font(), textWidth,
+                                                                                       entry.decision)),
+                         Qt::AlignLeft | Qt::TextWordWrap, entry.decision);
+        y += height;
     }
 }
 

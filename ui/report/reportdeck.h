@@ -57,8 +57,9 @@ struct DeckSummaryEntry {
     std::vector<std::pair<QString, QString>> figures;
 };
 
-// Everything a deck shows, in order: title page, the summary slide (recommendation and one
-// block per entry) when there is one, the items (one chart per page, tables paginated), the
+// Everything a deck shows, in order: title page, the summary slide (the recommendation and a
+// table with one row per entry: name, headline numbers, decision; four rows fit one slide, more
+// go on "Summary (continued)" slides) when there is one, the items (one chart per page, tables paginated), the
 // warnings (identical ones said once, with their count), then the assumptions as an appendix.
 // Page numbers in the footer.
 struct Deck {

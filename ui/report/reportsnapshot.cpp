@@ -22,10 +22,13 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QPainter>
+#include <QPaintEngine>
 #include <QPicture>
 #include <QSvgGenerator>
 #include <QTableWidget>
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <map>
 #include <set>
 
@@ -52,9 +55,106 @@ void figurePicture(const QByteArray &svg, QByteArray *picture, QSizeF *canvas)
     *canvas = QSizeF(box.captured(1).toDouble(), box.captured(2).toDouble());
 }
 
-// Custom-painted views are drawn this many times smaller than the slide and scaled up, so
-// that their 7.5 to 8.5 pt text reads at 11 to 13 pt on the page.
-constexpr qreal kPaintedSlideScale = 1.6;
+// A paint device that draws nothing and keeps the size of the smallest text drawn on it, in
+// points at its 96 dpi: a custom painter's smallest font as it comes out at a given size.
+class SmallestTextProbe : public QPaintDevice {
+public:
+    explicit SmallestTextProbe(const QSize &size)
+        : m_size(size)
+    {
+    }
+    // 0 when no text was drawn.
+    qreal smallestPoints() const { return m_engine->smallest; }
+    QPaintEngine *paintEngine() const override { return m_engine.get(); }
+
+protected:
+    int metric(PaintDeviceMetric metric) const override
+    {
+        switch (metric) {
+        case PdmWidth:
+            return m_size.width();
+        case PdmHeight:
+            return m_size.height();
+        case PdmDpiX:
+        case PdmDpiY:
+        case PdmPhysicalDpiX:
+        case PdmPhysicalDpiY:
+            return 96;
+        case PdmDepth:
+            return 32;
+        case PdmDevicePixelRatio:
+            return 1;
+        case PdmDevicePixelRatioScaled:
+            return int(QPaintDevice::devicePixelRatioFScale());
+        default:
+            return QPaintDevice::metric(metric);
+        }
+    }
+
+private:
+    class Engine : public QPaintEngine {
+    public:
+        Engine()
+            : QPaintEngine(AllFeatures)
+        {
+        }
+        qreal smallest = 0;
+        bool begin(QPaintDevice *) override { return true; }
+        bool end() override { return true; }
+        void updateState(const QPaintEngineState &state) override
+        {
+            if (state.state() & DirtyTransform)
+                m_transform = state.transform();
+        }
+        void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override {}
+        void drawPolygon(const QPointF *, int, PolygonDrawMode) override {}
+        void drawPath(const QPainterPath &) override {}
+        void drawTextItem(const QPointF &, const QTextItem &item) override
+        {
+            if (item.text().trimmed().isEmpty())
+                return;
+            const QFont font = item.font();
+            const qreal pixels = font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96.0 / 72.0;
+            const qreal points = pixels * std::sqrt(std::abs(m_transform.determinant())) * 0.75;
+            smallest = smallest > 0 ? std::min(smallest, points) : points;
+        }
+        Type type() const override { return User; }
+
+    private:
+        QTransform m_transform;
+    };
+    QSize m_size;
+    std::unique_ptr<Engine> m_engine = std::make_unique<Engine>();
+};
+
+// The smallest text of `figure` drawn into a canvas of `size`, in points (0 without text).
+qreal smallestTextAt(const ChartFigure &figure, const QSizeF &size)
+{
+    SmallestTextProbe probe(size.toSize());
+    QPainter painter(&probe);
+    renderFigure(painter, QRectF(QPointF(0, 0), size), figure);
+    painter.end();
+    return probe.smallestPoints();
+}
+
+// A custom-painted view keeps its own fonts (7 to 8.5 pt on screen): it is drawn on a canvas
+// of the slide figure's shape, smaller by the factor that brings its smallest text to
+// kSlideMinPointSize when the deck scales it up to the figure box. Painters pick smaller type
+// on smaller canvases, so the factor is measured again at the canvas it gives, a few times.
+QSizeF paintedSlideCanvas(const ChartFigure &figure)
+{
+    const QSizeF slide(kSlideFigureWidth, kSlideFigureHeight);
+    qreal scale = 1.6;
+    for (int round = 0; round < 4; ++round) {
+        const qreal smallest = smallestTextAt(figure, slide / scale);
+        if (smallest <= 0)
+            break;
+        if (smallest * scale >= kSlideMinPointSize)
+            break;
+        scale = kSlideMinPointSize / smallest * 1.001;
+    }
+    return slide / scale;
+}
 
 QString text(const std::string &value)
 {
@@ -138,7 +238,8 @@ store::ReportItem reportItemFromFigure(const ChartFigure &figure)
     }
     // Drawn for the slide: a chart is laid out at the size of the deck's figure box with its
     // text at least kSlideMinPointSize; a custom-painted view keeps its own fonts and is drawn
-    // on a canvas of the box's shape kPaintedSlideScale times smaller, which the deck scales up.
+    // on a canvas of the box's shape as much smaller as its smallest text needs to come out at
+    // kSlideMinPointSize when the deck scales it up (paintedSlideCanvas).
     QSizeF canvas(kSlideFigureWidth, kSlideFigureHeight);
     if (bare.build) {
         const auto build = figure.build;
@@ -149,7 +250,7 @@ store::ReportItem reportItemFromFigure(const ChartFigure &figure)
             return chart;
         };
     } else {
-        canvas /= kPaintedSlideScale;
+        canvas = paintedSlideCanvas(bare);
     }
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);

@@ -675,7 +675,8 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
         {memoryTitle,
          tr("Mixed-precision Adam on %1 of %2 (TP %3, PP %4): 16 bytes per parameter unsharded, optimizer "
             "states, then gradients, then weights sharded over the data-parallel ranks by ZeRO-1, 2 and 3. "
-            "Activations per Korthikanti et al. (2022), %5 attention, recomputation %6, micro-batch %7.")
+            "Weights and gradients in BF16, optimizer states in FP32. Activations per Korthikanti et al. (2022), "
+            "%5 attention, recomputation %6, micro-batch %7.")
              .arg(formatGpus(p.gpus), text(gpu.name))
              .arg(job.tp)
              .arg(job.pp)
