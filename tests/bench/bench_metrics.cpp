@@ -1,7 +1,7 @@
 // Serving metrics import benchmark: the largest export the importer takes in one file (near its
 // 512 MiB / 8 M row limits) — 6 replicas of 2 GPUs scraped every 60 s for 30 days, each scrape
-// the 4 DCGM gauges, the 5 vLLM gauges and counters read, and 13 latency histogram buckets
-// (6.5 M rows) — generated in a temporary folder, read (store::readMetricsCsv), stored in a
+// the DCGM utilization and framebuffer of both GPUs, 2 vLLM gauges, 3 counters and 13 latency
+// histogram buckets (22 rows; 5.7 M rows, 343 MiB) — generated in a temporary folder, read (store::readMetricsCsv), stored in a
 // workspace and read back, then rightsized, summarized and benchmarked as the Tracking page
 // does. Peak memory is the process's maximum resident set (getrusage).
 // `bench_metrics DAYS` for a shorter run.
