@@ -17,6 +17,8 @@ class Workspace;
 
 namespace headroom::ui {
 
+class ScenarioPoolsTable;
+
 // The Scenarios page's editor of one scenario: identity and term, rate card, GPU pools,
 // workload and training-job assignment, autoscaling and the reserve-and-pack policy. It
 // shows a scenario (load) and hands every change to the page's save function, which makes
@@ -51,16 +53,13 @@ private:
     void addLine(QFormLayout *form, const QString &label, const char *name, const QString &tip,
                  std::function<QString(const engine::Scenario &)> get,
                  std::function<void(engine::Scenario &, const QString &)> set);
-    void loadPools(const engine::Scenario &scenario);
     void loadAssignments(const engine::Scenario &scenario);
     bool edit(const QString &label, int mergeField, const std::function<void(engine::Scenario &)> &change);
-    void addPool();
-    void removePool();
 
     store::Workspace &m_workspace;
     SaveEdit m_saveEdit;
     QComboBox *m_rateCard = nullptr;
-    QTableWidget *m_pools = nullptr;
+    ScenarioPoolsTable *m_pools = nullptr;
     QTableWidget *m_assign = nullptr;
     std::vector<Binding> m_bindings;
     bool m_loading = false;

@@ -16,7 +16,6 @@ namespace headroom::ui {
 
 namespace {
 
-
 QString qs(const std::string &text)
 {
     return QString::fromStdString(text);
