@@ -28,11 +28,6 @@ QString qs(const std::string &text)
     return QString::fromStdString(text);
 }
 
-QString money(const engine::Money &m)
-{
-    return qs(m.display());
-}
-
 // A metric value of the comparison as text, in its unit.
 QString metricText(const engine::ComparisonMetric &m, const engine::Decimal &v, bool delta)
 {
@@ -42,7 +37,7 @@ QString metricText(const engine::ComparisonMetric &m, const engine::Decimal &v, 
     if (!delta && negative)
         sign = QStringLiteral("−");
     if (m.unit == "money")
-        return sign + money(engine::Money{magnitude, m.currency.empty() ? std::string("USD") : m.currency});
+        return sign + qs(engine::Money{magnitude, m.currency.empty() ? std::string("USD") : m.currency}.display());
     if (m.unit == "ratio")
         return sign + QLocale(QLocale::English).toString(magnitude.toDouble() * 100.0, 'f', 1) +
                (delta ? QStringLiteral(" pts") : QStringLiteral(" %"));
