@@ -7,9 +7,9 @@
 #include "engine/errors.h"
 #include "forecastcharts.h"
 #include "common/format.h"
-#include "store/podsdemand.h"
+#include "forecastimport.h"
+#include "forecasttext.h"
 #include "store/storeerror.h"
-#include "store/telemetrycsv.h"
 #include "store/workspace.h"
 
 #include <QComboBox>
@@ -48,7 +48,6 @@ struct ForecastPage::Outcome {
 namespace {
 
 constexpr int kHoursPerDay = 24;
-constexpr int kMaxReportLines = 8;
 const QString kErrorStyle = QStringLiteral("<span style='color:#c0392b'>%1</span>");
 
 // A workspace demand series written by this page, as one undo step: redo puts it, undo puts
@@ -106,39 +105,6 @@ QString money(const engine::Money &m)
     return QString::fromStdString(m.display());
 }
 
-QString hourText(int64_t startEpoch, int64_t hour)
-{
-    if (startEpoch <= 0)
-        return QObject::tr("hour %1").arg(hour);
-    return QDateTime::fromSecsSinceEpoch(startEpoch + hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:00"));
-}
-
-QString epochText(int64_t epoch)
-{
-    return QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:00")) +
-           QStringLiteral(" UTC");
-}
-
-QString defaultFile(ForecastPage::Source source)
-{
-    const QString path = source == ForecastPage::Source::Telemetry
-                             ? QDir(QStringLiteral(HEADROOM_SAMPLES_DIR)).filePath(QStringLiteral("telemetry.csv"))
-                             : QDir(QStringLiteral(HEADROOM_SAMPLE_TRACE_DIR)).filePath(QStringLiteral("openb_pod_list_default.csv"));
-    return QFileInfo::exists(path) ? QDir::cleanPath(path) : QString();
-}
-
-QComboBox *choice(QWidget *parent, const char *name, const QList<std::pair<QString, int>> &items, int current,
-                  const QString &tip)
-{
-    auto *box = new QComboBox(parent);
-    box->setObjectName(QLatin1String(name));
-    for (const auto &[text, value] : items)
-        box->addItem(text, value);
-    box->setCurrentIndex(box->findData(current));
-    box->setToolTip(tip);
-    return box;
-}
-
 void setCell(QTableWidget *table, int row, int column, const QString &text, bool numeric = true)
 {
     auto *item = new QTableWidgetItem(text);
@@ -155,11 +121,6 @@ void resetTable(QTableWidget *table, const QStringList &headers, int rows)
     table->setRowCount(rows);
 }
 
-QString probabilityName(double p)
-{
-    return QStringLiteral("P%1").arg(int(std::lround(p * 100)), 2, 10, QLatin1Char('0'));
-}
-
 } // namespace
 
 ForecastPage::ForecastPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
@@ -169,11 +130,11 @@ ForecastPage::ForecastPage(store::Workspace &workspace, QUndoStack *undoStack, Q
 {
     setObjectName("forecastPage");
     layOutPage(buildInputs(), buildResults(), 400);
-    connect(&m_workspace, &store::Workspace::demandSeriesChanged, this, &ForecastPage::refreshDemandSeries);
-    connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &ForecastPage::refreshRateCards);
-    refreshDemandSeries();
-    refreshRateCards();
-    refreshSourceWidgets();
+    connect(&m_workspace, &store::Workspace::demandSeriesChanged, m_inputs, &ForecastInputsPanel::refreshDemandSeries);
+    connect(&m_workspace, &store::Workspace::rateCardsChanged, m_inputs, &ForecastInputsPanel::refreshRateCards);
+    m_inputs->refreshDemandSeries();
+    m_inputs->refreshRateCards();
+    m_inputs->refreshSourceWidgets();
     m_fanChart->setFigure(emptyFigure(tr("Import demand history and fit to see the forecast")));
     m_compareChart->setFigure(emptyFigure(tr("Fit to compare decomposed and single-model forecasts")));
     updateButtons();
@@ -183,212 +144,20 @@ ForecastPage::~ForecastPage() = default;
 
 QWidget *ForecastPage::buildInputs()
 {
-    auto *panel = new QWidget;
-    auto *layout = new QVBoxLayout(panel);
-
-    // Source
-    auto *sourceBox = new QGroupBox(tr("Demand history"), panel);
-    auto *sourceForm = new QFormLayout(sourceBox);
-    m_source = choice(sourceBox, "forecastSource",
-                      {{tr("Telemetry CSV (long form)"), int(Source::Telemetry)},
-                       {tr("Pod trace CSV (Alibaba v2023)"), int(Source::Pods)},
-                       {tr("Workspace demand series"), int(Source::Workspace)}},
-                      int(Source::Telemetry),
-                      tr("Telemetry: timestamp,tenant,model,workload_type,gpus, one sample per row, aggregated to "
-                         "hourly means per primitive.\nPod trace: hourly GPU demand from pod creation and deletion "
-                         "times, split by GPU model or QoS class.\nWorkspace series: an hourly demand series "
-                         "already imported (one primitive)."));
-    m_fileRow = new QWidget(sourceBox);
-    auto *fileLayout = new QHBoxLayout(m_fileRow);
-    fileLayout->setContentsMargins(0, 0, 0, 0);
-    m_file = new QLineEdit(defaultFile(Source::Telemetry), m_fileRow);
-    m_file->setObjectName("forecastFile");
-    m_file->setToolTip(tr("CSV file to import"));
-    auto *browse = new QPushButton(tr("Browse…"), m_fileRow);
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = Dialogs::openFileName(this, tr("Choose a demand file"), tr("CSV files (*.csv)"));
-        if (!path.isEmpty())
-            m_file->setText(path);
-    });
-    fileLayout->addWidget(m_file, 1);
-    fileLayout->addWidget(browse);
-    m_split = choice(sourceBox, "forecastSplit",
-                     {{tr("GPU model"), int(engine::PodSplit::GpuModel)},
-                      {tr("QoS class"), int(engine::PodSplit::Qos)},
-                      {tr("None (total only)"), int(engine::PodSplit::None)}},
-                     int(engine::PodSplit::GpuModel),
-                     tr("How the pod trace's demand is split into primitives: by the GPU model a pod asks "
-                        "for (gpu_spec), by its QoS class, or not at all"));
-    m_splitLabel = new QLabel(tr("Split by:"), sourceBox);
-    m_series = new QComboBox(sourceBox);
-    m_series->setObjectName("forecastSeries");
-    m_series->setToolTip(tr("An hourly demand series of this workspace (imported on the Cost page or saved "
-                            "from a forecast)"));
-    m_seriesLabel = new QLabel(tr("Series:"), sourceBox);
-    m_import = new QPushButton(tr("&Import"), sourceBox);
-    m_import->setObjectName("forecastImport");
-    m_import->setToolTip(tr("Read the source; a bad file is reported with its line and field and changes nothing"));
-    connect(m_import, &QPushButton::clicked, this, &ForecastPage::importFromInputs);
-    m_report = new QLabel(tr("Nothing imported yet."), sourceBox);
-    m_report->setObjectName("forecastReport");
-    m_report->setWordWrap(true);
-    m_report->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    sourceForm->addRow(tr("Source:"), m_source);
-    sourceForm->addRow(tr("File:"), m_fileRow);
-    sourceForm->addRow(m_splitLabel, m_split);
-    sourceForm->addRow(m_seriesLabel, m_series);
-    sourceForm->addRow(m_import);
-    sourceForm->addRow(m_report);
-    connect(m_source, &QComboBox::currentIndexChanged, this, [this] {
-        const Source source = Source(m_source->currentData().toInt());
-        const QString other = defaultFile(source == Source::Telemetry ? Source::Pods : Source::Telemetry);
-        if (source != Source::Workspace && (m_file->text().isEmpty() || m_file->text() == other))
-            m_file->setText(defaultFile(source));
-        refreshSourceWidgets();
-    });
-
-    // Model
-    auto *modelBox = new QGroupBox(tr("Model (Holt-Winters)"), panel);
-    auto *model = new QFormLayout(modelBox);
-    m_trend = choice(modelBox, "forecastTrend",
-                     {{tr("None"), int(engine::TrendKind::None)},
-                      {tr("Additive"), int(engine::TrendKind::Additive)},
-                      {tr("Damped"), int(engine::TrendKind::Damped)}},
-                     // Damped by default: a straight-line trend carried over a 1- or 3-year
-                     // commitment term runs away from the history it was fitted on.
-                     int(engine::TrendKind::Damped),
-                     tr("Trend: none (flat level), additive (straight-line growth, β) or damped (growth that "
-                        "flattens out, φ < 1)"));
-    m_season = choice(modelBox, "forecastSeason",
-                      {{tr("None"), int(engine::SeasonKind::None)},
-                       {tr("Additive"), int(engine::SeasonKind::Additive)},
-                       {tr("Multiplicative"), int(engine::SeasonKind::Multiplicative)}},
-                      int(engine::SeasonKind::Additive),
-                      tr("Season: additive (the daily swing is a fixed number of GPUs) or multiplicative (the "
-                         "swing grows with the level; needs demand above 0 in every hour), γ"));
-    m_period = choice(modelBox, "forecastPeriod", {{tr("24 h (daily)"), 24}, {tr("168 h (weekly)"), 168}}, 24,
-                      tr("Season length in hours: 24 for a daily cycle, 168 for a weekly one (needs at least "
-                         "two weeks of history)"));
-    m_initial = choice(modelBox, "forecastInitial",
-                       {{tr("Estimated"), int(engine::InitialMethod::Estimated)},
-                        {tr("Heuristic"), int(engine::InitialMethod::Heuristic)}},
-                       int(engine::InitialMethod::Estimated),
-                       tr("Initial level, trend and season: estimated together with the smoothing parameters "
-                          "(the default, as statsmodels' initialization_method=\"estimated\"), or heuristic "
-                          "from the first two seasons (faster, usually a worse fit)"));
-    m_gaps = choice(modelBox, "forecastGaps",
-                    {{tr("Refuse"), int(engine::GapPolicy::Refuse)},
-                     {tr("Zero GPUs"), int(engine::GapPolicy::Zero)},
-                     {tr("Carry forward"), int(engine::GapPolicy::CarryForward)},
-                     {tr("Interpolate"), int(engine::GapPolicy::Interpolate)}},
-                    int(engine::GapPolicy::Refuse),
-                    tr("Hours without samples are never filled silently: refuse to fit, or treat them as 0 GPUs, "
-                       "repeat the last value, or draw a straight line between the neighbours"));
-    m_heldOut = newSpinBox(modelBox, "forecastHeldOut", 1, 60, 3, tr(" day(s)"),
-                     tr("The last days of history, hidden from the fit and scored: by rolling-origin backtest "
-                        "and by the decomposed-versus-single comparison"));
-    m_origins = newSpinBox(modelBox, "forecastOrigins", 1, 10, 3, tr(" origin(s)"),
-                     tr("Rolling-origin backtest: the held-out window split into this many consecutive windows, "
-                        "each forecast from a model fitted on everything before it"));
-    m_horizon = newSpinBox(modelBox, "forecastHorizon", 1, 90, 7, tr(" day(s)"),
-                     tr("How far ahead the fan chart forecasts, from the end of the history"));
-    m_quantiles = new QLineEdit(QStringLiteral("0.5, 0.95, 0.99"), modelBox);
-    m_quantiles->setObjectName("forecastQuantiles");
-    m_quantiles->setValidator(new QRegularExpressionValidator(
-        QRegularExpression(QStringLiteral("[0-9., ]*")), m_quantiles));
-    m_quantiles->setToolTip(tr("Probabilities (0–1, comma separated) whose pinball loss the backtest reports; "
-                               "P95/P99 are what a buffer is sized from"));
-    m_paths = newSpinBox(modelBox, "forecastPaths", 100, 5000, 500, tr(" path(s)"),
-                   tr("Simulated sample paths per model for the prediction intervals and the quantiles of the "
-                      "sum of primitives"));
-    m_paths->setSingleStep(100);
-    model->addRow(tr("Trend:"), m_trend);
-    model->addRow(tr("Season:"), m_season);
-    model->addRow(tr("Season length:"), m_period);
-    model->addRow(tr("Initial states:"), m_initial);
-    model->addRow(tr("Missing hours:"), m_gaps);
-    model->addRow(tr("Held-out window:"), m_heldOut);
-    model->addRow(tr("Backtest:"), m_origins);
-    model->addRow(tr("Horizon:"), m_horizon);
-    model->addRow(tr("Pinball quantiles:"), m_quantiles);
-    model->addRow(tr("Intervals from:"), m_paths);
-    connect(m_season, &QComboBox::currentIndexChanged, this,
-            [this] { m_period->setEnabled(m_season->currentData().toInt() != int(engine::SeasonKind::None)); });
-
-    m_fit = new QPushButton(tr("&Fit and backtest"), panel);
-    m_fit->setObjectName("forecastFit");
-    m_fit->setToolTip(tr("Fit every primitive and the total, backtest them and compare decomposed with single-"
-                         "model forecasts, in the background"));
-    m_cancel = new QPushButton(tr("&Cancel"), panel);
-    m_cancel->setObjectName("forecastCancel");
-    connect(m_fit, &QPushButton::clicked, this, &ForecastPage::fit);
-    connect(m_cancel, &QPushButton::clicked, this, &ForecastPage::cancel);
-    m_progress = new QProgressBar(panel);
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_status = new QLabel(tr("Import demand history, choose the model, then Fit."), panel);
-    m_status->setObjectName("forecastStatus");
-    m_status->setWordWrap(true);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_fit);
-    buttons->addWidget(m_cancel);
-
-    // Reservation and saving
-    auto *useBox = new QGroupBox(tr("Use the forecast"), panel);
-    auto *use = new QFormLayout(useBox);
-    m_rateCard = new QComboBox(useBox);
-    m_rateCard->setObjectName("forecastRateCard");
-    m_rateCard->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_rateCard->setMinimumContentsLength(18);
-    m_rateCard->setToolTip(tr("Rate card of the workspace: its committed rate is paid for every reserved GPU-hour, "
-                              "its on-demand rate for demand above the reservation"));
-    m_term = choice(useBox, "forecastTerm", {{tr("1-year commitment"), 1}, {tr("3-year commitment"), 3}}, 1,
-                    tr("Commitment term: the forecast is simulated over 8,760 or 26,280 hours"));
-    m_reserve = new QPushButton(tr("Use for &reservation"), useBox);
-    m_reserve->setObjectName("forecastReserve");
-    m_reserve->setToolTip(tr("Reserve for the forecast over the term, next to the look-back answer, both costed "
-                             "on the forecast demand"));
-    connect(m_reserve, &QPushButton::clicked, this, &ForecastPage::useForReservation);
-    m_saveQuantile = new QComboBox(useBox);
-    m_saveQuantile->setObjectName("forecastSaveQuantile");
-    for (double p : {0.5, 0.75, 0.95, 0.99})
-        m_saveQuantile->addItem(probabilityName(p), p);
-    m_saveQuantile->setToolTip(tr("Which quantile of the shown forecast to save, hour by hour"));
-    m_saveName = new QLineEdit(useBox);
-    m_saveName->setObjectName("forecastSaveName");
-    m_saveName->setPlaceholderText(tr("forecast P50"));
-    m_saveName->setToolTip(tr("Name of the workspace demand series; an existing one is replaced (undoable)"));
-    m_save = new QPushButton(tr("&Save as demand series"), useBox);
-    m_save->setObjectName("forecastSave");
-    m_save->setToolTip(tr("Save the forecast of the shown series as an hourly demand series the Cost page can use"));
-    connect(m_save, &QPushButton::clicked, this, [this] {
-        QString name = m_saveName->text().trimmed();
-        if (name.isEmpty())
-            name = m_saveName->placeholderText();
+    m_inputs = new ForecastInputsPanel(m_workspace);
+    connect(m_inputs, &ForecastInputsPanel::importRequested, this, &ForecastPage::importFromInputs);
+    connect(m_inputs, &ForecastInputsPanel::fitRequested, this, &ForecastPage::fit);
+    connect(m_inputs, &ForecastInputsPanel::cancelRequested, this, &ForecastPage::cancel);
+    connect(m_inputs, &ForecastInputsPanel::reservationRequested, this, &ForecastPage::useForReservation);
+    connect(m_inputs, &ForecastInputsPanel::saveRequested, this, [this] {
+        const QString name = m_inputs->saveName();
         QString error;
-        if (saveForecastSeries(name, m_saveQuantile->currentData().toDouble(), &error))
-            m_status->setText(tr("Saved the forecast as demand series \"%1\"; the Cost page lists it.").arg(name.toHtmlEscaped()));
+        if (saveForecastSeries(name, m_inputs->saveProbability(), &error))
+            m_inputs->setStatus(tr("Saved the forecast as demand series \"%1\"; the Cost page lists it.").arg(name.toHtmlEscaped()));
         else
-            m_status->setText(kErrorStyle.arg(tr("Not saved: %1").arg(error.toHtmlEscaped())));
+            m_inputs->setStatus(kErrorStyle.arg(tr("Not saved: %1").arg(error.toHtmlEscaped())));
     });
-    connect(m_saveQuantile, &QComboBox::currentIndexChanged, this, [this] {
-        m_saveName->setPlaceholderText(tr("forecast %1").arg(m_saveQuantile->currentText()));
-    });
-    use->addRow(tr("Rate card:"), m_rateCard);
-    use->addRow(tr("Commitment:"), m_term);
-    use->addRow(m_reserve);
-    use->addRow(tr("Quantile:"), m_saveQuantile);
-    use->addRow(tr("Series name:"), m_saveName);
-    use->addRow(m_save);
-
-    layout->addWidget(sourceBox);
-    layout->addWidget(modelBox);
-    layout->addLayout(buttons);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
-    layout->addWidget(useBox);
-    layout->addStretch();
-    return panel;
+    return m_inputs;
 }
 
 QWidget *ForecastPage::buildResults()
@@ -421,149 +190,32 @@ QWidget *ForecastPage::buildResults()
     return resultsColumn(m_chartTabs, m_tableTabs, m_explanation);
 }
 
-void ForecastPage::refreshSourceWidgets()
-{
-    const Source source = Source(m_source->currentData().toInt());
-    m_fileRow->setEnabled(source != Source::Workspace);
-    m_split->setVisible(source == Source::Pods);
-    m_splitLabel->setVisible(source == Source::Pods);
-    m_series->setVisible(source == Source::Workspace);
-    m_seriesLabel->setVisible(source == Source::Workspace);
-}
-
-void ForecastPage::refreshDemandSeries()
-{
-    const QString current = m_series->currentText();
-    m_series->clear();
-    m_series->addItems(m_workspace.demandSeriesNames());
-    m_series->setCurrentIndex(std::max(0, m_series->findText(current)));
-}
-
-void ForecastPage::refreshRateCards()
-{
-    const QString current = m_rateCard->currentData().toString();
-    m_rateCard->clear();
-    for (const engine::RateCard &card : m_workspace.rateCards())
-        m_rateCard->addItem(QStringLiteral("%1 · %2 · %3 · %4")
-                                .arg(QString::fromStdString(card.provider), QString::fromStdString(card.region),
-                                     QString::fromStdString(card.gpuId), QString::fromStdString(card.effectiveDate)),
-                            QString::fromStdString(card.key()));
-    int index = m_rateCard->findData(current);
-    if (index < 0) // first start: the AWS H100 card in force, as on the Cost page
-        for (int i = m_rateCard->count() - 1; i >= 0 && index < 0; --i)
-            if (m_rateCard->itemData(i).toString().startsWith(QLatin1String("AWS/")) &&
-                m_rateCard->itemData(i).toString().contains(QLatin1String("/h100-sxm@")))
-                index = i;
-    m_rateCard->setCurrentIndex(std::max(index, 0));
-}
-
 bool ForecastPage::importTelemetry(const QString &path, QString *error)
 {
     if (refuseWhileRunning(error))
         return false;
-    try {
-        const engine::HourlyTelemetry hourly = engine::aggregateHourly(store::readTelemetry(path));
-        ForecastInput input;
-        input.source = QFileInfo(path).fileName();
-        input.startEpochSeconds = hourly.startEpochSeconds;
-        int samples = 0;
-        QStringList lines;
-        for (const engine::PrimitiveSeries &p : hourly.primitives) {
-            input.names << QString::fromStdString(p.key.label());
-            input.series.push_back(p.gpus);
-            samples += p.samples;
-            if (!p.gaps.empty())
-                lines << tr("%1: %2 missing hours (first %3 – %4)")
-                             .arg(QString::fromStdString(p.key.label()))
-                             .arg(p.missingHours())
-                             .arg(epochText(p.gaps.front().firstHourEpoch), epochText(p.gaps.front().lastHourEpoch));
-        }
-        for (const engine::DuplicateSample &d : hourly.duplicates)
-            lines << tr("Duplicate: line %1 repeats line %2 (%3 at %4); the first is kept")
-                         .arg(d.line)
-                         .arg(d.firstLine)
-                         .arg(QString::fromStdString(d.key.label()), epochText(d.epochSeconds));
-        const qsizetype problems = lines.size();
-        if (lines.size() > kMaxReportLines) {
-            lines = lines.mid(0, kMaxReportLines);
-            lines << tr("… and %1 more").arg(problems - kMaxReportLines);
-        }
-        QString report = tr("%1: %2, %3, %4 from %5.")
-                             .arg(input.source.toHtmlEscaped())
-                             .arg(formatCountOf(samples, QT_TRANSLATE_NOOP("headroom::ui", "%n sample(s)")))
-                             .arg(formatCountOf(int64_t(hourly.primitives.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n primitive(s)")))
-                             .arg(formatCountOf(hourly.hours, QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")))
-                             .arg(epochText(hourly.startEpochSeconds));
-        report += hourly.hasGaps() || !hourly.duplicates.empty()
-                      ? tr(" %1 gap or duplicate findings; gaps are filled only by the policy you choose "
-                           "under Missing hours:<br>%2")
-                            .arg(problems)
-                            .arg(lines.join(QStringLiteral("<br>")).toHtmlEscaped().replace(QStringLiteral("&lt;br&gt;"), QStringLiteral("<br>")))
-                      : tr(" No gaps, no duplicates.");
-        setInput(std::move(input), report);
-        return true;
-    } catch (const store::StoreError &e) {
-        *error = e.message();
-    } catch (const engine::InputError &e) {
-        *error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what()));
-    }
-    return false;
+    return setImported(ForecastImport::telemetry(path, error));
 }
 
 bool ForecastPage::importPods(const QString &path, engine::PodSplit split, QString *error)
 {
     if (refuseWhileRunning(error))
         return false;
-    try {
-        const engine::PodDemand demand = engine::demandFromPods(store::readPodRecords(path), split);
-        ForecastInput input;
-        input.source = QFileInfo(path).fileName();
-        for (size_t i = 0; i < demand.names.size(); ++i) {
-            input.names << QString::fromStdString(demand.names[i]);
-            input.series.push_back(demand.gpus[i]);
-        }
-        const QString report = tr("%1: %2 pods with GPUs counted, %3 skipped (no GPU or no lifetime); %4 of "
-                                  "the trace clock, %5. Demand counts requested GPUs (GPUs × share), "
-                                  "scheduled or not.")
-                                   .arg(input.source.toHtmlEscaped())
-                                   .arg(formatCount(demand.podsCounted))
-                                   .arg(formatCount(demand.podsSkipped))
-                                   .arg(formatCountOf(demand.hours, QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")))
-                                   .arg(formatCountOf(int64_t(demand.names.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n primitive(s)")));
-        setInput(std::move(input), report);
-        return true;
-    } catch (const store::StoreError &e) {
-        *error = e.message();
-    } catch (const engine::InputError &e) {
-        *error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what()));
-    }
-    return false;
+    return setImported(ForecastImport::pods(path, split, error));
 }
 
 bool ForecastPage::importWorkspaceSeries(const QString &name, QString *error)
 {
     if (refuseWhileRunning(error))
         return false;
-    const auto series = m_workspace.demandSeries(name);
-    if (!series) {
-        *error = tr("demand series \"%1\" is not in the workspace").arg(name);
+    return setImported(ForecastImport::workspaceSeries(m_workspace, name, error));
+}
+
+bool ForecastPage::setImported(std::optional<ImportedDemand> imported)
+{
+    if (!imported)
         return false;
-    }
-    ForecastInput input;
-    input.source = tr("workspace series \"%1\"").arg(name);
-    input.startEpochSeconds = series->startEpochSeconds;
-    input.names << name;
-    std::vector<double> values;
-    values.reserve(series->gpus.size());
-    for (const engine::Decimal &g : series->gpus)
-        values.push_back(g.toDouble());
-    input.series.push_back(std::move(values));
-    setInput(std::move(input), tr("%1: %2%3.")
-                                   .arg(tr("Series \"%1\"").arg(name).toHtmlEscaped())
-                                   .arg(formatCountOf(int64_t(series->gpus.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")))
-                                   .arg(series->startEpochSeconds > 0
-                                            ? tr(" from %1").arg(epochText(series->startEpochSeconds))
-                                            : QString()));
+    setInput(std::move(imported->input), imported->report);
     return true;
 }
 
@@ -573,28 +225,28 @@ void ForecastPage::importFromInputs()
         return;
     QString error;
     bool ok = false;
-    switch (Source(m_source->currentData().toInt())) {
+    switch (m_inputs->source()) {
     case Source::Telemetry:
-        ok = importTelemetry(m_file->text().trimmed(), &error);
+        ok = importTelemetry(m_inputs->filePath(), &error);
         break;
     case Source::Pods:
-        ok = importPods(m_file->text().trimmed(), engine::PodSplit(m_split->currentData().toInt()), &error);
+        ok = importPods(m_inputs->filePath(), m_inputs->podSplit(), &error);
         break;
     case Source::Workspace:
-        ok = importWorkspaceSeries(m_series->currentText(), &error);
+        ok = importWorkspaceSeries(m_inputs->seriesName(), &error);
         break;
     }
     if (ok)
-        m_status->setText(tr("Imported %1 primitives. Choose the model, then Fit.").arg(m_input.names.size()));
+        m_inputs->setStatus(tr("Imported %1 primitives. Choose the model, then Fit.").arg(m_input.names.size()));
     else
-        m_status->setText(kErrorStyle.arg(tr("Not imported, nothing changed: %1").arg(error.toHtmlEscaped())));
+        m_inputs->setStatus(kErrorStyle.arg(tr("Not imported, nothing changed: %1").arg(error.toHtmlEscaped())));
 }
 
 void ForecastPage::setInput(ForecastInput input, const QString &report)
 {
     m_input = std::move(input);
     m_reportText = report;
-    m_report->setText(report);
+    m_inputs->setReport(report);
     m_run.reset();
     m_handOff.reset();
     m_shown = 0;
@@ -606,34 +258,6 @@ void ForecastPage::setInput(ForecastInput input, const QString &report)
     fillReservation();
     m_explanation->clear();
     updateButtons();
-}
-
-bool ForecastPage::readSettings(ForecastSettings *settings, QString *error) const
-{
-    settings->spec.trend = engine::TrendKind(m_trend->currentData().toInt());
-    settings->spec.season = engine::SeasonKind(m_season->currentData().toInt());
-    settings->spec.period = settings->spec.season == engine::SeasonKind::None ? 0 : m_period->currentData().toInt();
-    settings->initial = engine::InitialMethod(m_initial->currentData().toInt());
-    settings->gaps = engine::GapPolicy(m_gaps->currentData().toInt());
-    settings->heldOutHours = m_heldOut->value() * kHoursPerDay;
-    settings->backtestOrigins = m_origins->value();
-    settings->horizonHours = m_horizon->value() * kHoursPerDay;
-    settings->paths = m_paths->value();
-    settings->pinballQuantiles.clear();
-    for (const QString &part : m_quantiles->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const double q = part.trimmed().toDouble(&ok);
-        if (!ok || !(q > 0.0 && q < 1.0)) {
-            *error = tr("pinball quantiles: \"%1\" is not a probability between 0 and 1 (e.g. 0.95)").arg(part.trimmed());
-            return false;
-        }
-        settings->pinballQuantiles.push_back(q);
-    }
-    if (settings->pinballQuantiles.empty()) {
-        *error = tr("pinball quantiles: enter at least one probability, e.g. 0.5, 0.95");
-        return false;
-    }
-    return true;
 }
 
 bool ForecastPage::isRunning() const
@@ -657,9 +281,9 @@ void ForecastPage::startWorker(std::function<void(Outcome &, const RunProgress &
         }
         outcome->seconds = double(timer.nsecsElapsed()) / 1e9;
     };
-    m_progress->setValue(0);
-    m_status->setText(status);
-    m_job.start(this, m_progress, job, [this, outcome] { showOutcome(outcome); });
+    m_inputs->progressBar()->setValue(0);
+    m_inputs->setStatus(status);
+    m_job.start(this, m_inputs->progressBar(), job, [this, outcome] { showOutcome(outcome); });
     updateButtons();
 }
 
@@ -668,13 +292,13 @@ void ForecastPage::fit()
     if (isRunning())
         return;
     if (m_input.series.empty()) {
-        m_status->setText(kErrorStyle.arg(tr("Import demand history first.")));
+        m_inputs->setStatus(kErrorStyle.arg(tr("Import demand history first.")));
         return;
     }
     ForecastSettings settings;
     QString error;
-    if (!readSettings(&settings, &error)) {
-        m_status->setText(kErrorStyle.arg(tr("Not run: %1").arg(error.toHtmlEscaped())));
+    if (!m_inputs->readSettings(&settings, &error)) {
+        m_inputs->setStatus(kErrorStyle.arg(tr("Not run: %1").arg(error.toHtmlEscaped())));
         return;
     }
     const ForecastInput input = m_input;
@@ -689,18 +313,18 @@ void ForecastPage::useForReservation()
     if (isRunning())
         return;
     if (!m_run) {
-        m_status->setText(kErrorStyle.arg(tr("Fit a forecast first.")));
+        m_inputs->setStatus(kErrorStyle.arg(tr("Fit a forecast first.")));
         return;
     }
-    const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
+    const auto card = m_workspace.rateCard(m_inputs->rateCardKey());
     if (!card) {
-        m_status->setText(kErrorStyle.arg(tr("Choose a rate card (add one on the Rate cards page).")));
+        m_inputs->setStatus(kErrorStyle.arg(tr("Choose a rate card (add one on the Rate cards page).")));
         return;
     }
-    const bool threeYear = m_term->currentData().toInt() == 3;
+    const bool threeYear = m_inputs->threeYearTerm();
     const engine::Decimal reserved = threeYear ? card->reserved3y : card->reserved1y;
     if (reserved.isZero()) {
-        m_status->setText(kErrorStyle.arg(tr("This rate card offers no %1 commitment.").arg(threeYear ? tr("3-year") : tr("1-year"))));
+        m_inputs->setStatus(kErrorStyle.arg(tr("This rate card offers no %1 commitment.").arg(threeYear ? tr("3-year") : tr("1-year"))));
         return;
     }
     engine::ReservationForecastOptions options;
@@ -715,7 +339,7 @@ void ForecastPage::useForReservation()
     options.reservedRate = engine::Money{reserved, card->currency};
     options.elasticRate = engine::Money{card->onDemand, card->currency};
     options.seed = m_run->settings.seed;
-    m_handOffCard = m_rateCard->currentText();
+    m_handOffCard = m_inputs->rateCardText();
     const ForecastRun run = *m_run;
     startWorker([run, options](Outcome &outcome, const RunProgress &progress) {
                     outcome.handOff = runReservation(run, options, progress);
@@ -728,7 +352,7 @@ void ForecastPage::cancel()
     if (!isRunning())
         return;
     m_job.cancel();
-    m_status->setText(tr("Cancelling…"));
+    m_inputs->setStatus(tr("Cancelling…"));
 }
 
 bool ForecastPage::refuseWhileRunning(QString *error) const
@@ -743,14 +367,14 @@ void ForecastPage::showOutcome(std::shared_ptr<Outcome> outcome)
 {
     updateButtons();
     if (outcome->cancelled || !outcome->error.isEmpty()) {
-        m_progress->setValue(0);
-        m_status->setText(outcome->cancelled
+        m_inputs->progressBar()->setValue(0);
+        m_inputs->setStatus(outcome->cancelled
                               ? tr("Cancelled; the previous results are kept.")
                               : kErrorStyle.arg(tr("Not run: %1").arg(outcome->error.toHtmlEscaped())));
         emit finished(false);
         return;
     }
-    m_progress->setValue(1000);
+    m_inputs->progressBar()->setValue(1000);
     if (outcome->run) {
         m_run = std::move(outcome->run);
         m_handOff.reset();
@@ -760,13 +384,13 @@ void ForecastPage::showOutcome(std::shared_ptr<Outcome> outcome)
         fillComparison();
         fillReservation();
         showFan();
-        m_status->setText(tr("Fitted %1 in %2 s.").arg(formatCountOf(int64_t(m_run->series.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n model(s)"))).arg(outcome->seconds, 0, 'f', 1));
+        m_inputs->setStatus(tr("Fitted %1 in %2 s.").arg(formatCountOf(int64_t(m_run->series.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n model(s)"))).arg(outcome->seconds, 0, 'f', 1));
     }
     if (outcome->handOff) {
         m_handOff = std::move(outcome->handOff);
         fillReservation();
         m_tableTabs->setCurrentWidget(m_reservation);
-        m_status->setText(tr("Reservation from the forecast over %1 hours, %2 simulated paths (%3 s).")
+        m_inputs->setStatus(tr("Reservation from the forecast over %1 hours, %2 simulated paths (%3 s).")
                               .arg(formatCount(m_handOff->termHours))
                               .arg(m_handOff->paths)
                               .arg(outcome->seconds, 0, 'f', 1));
@@ -777,12 +401,7 @@ void ForecastPage::showOutcome(std::shared_ptr<Outcome> outcome)
 
 void ForecastPage::updateButtons()
 {
-    const bool running = isRunning();
-    m_fit->setEnabled(!running && !m_input.series.empty());
-    m_import->setEnabled(!running);
-    m_cancel->setEnabled(running);
-    m_reserve->setEnabled(!running && m_run.has_value());
-    m_save->setEnabled(!running && m_run.has_value());
+    m_inputs->updateButtons(isRunning(), !m_input.series.empty(), m_run.has_value());
 }
 
 void ForecastPage::fillPrimitivesTable()
@@ -1026,10 +645,7 @@ void ForecastPage::showFan()
     data.firstShownHour = std::max(0, int(s.history.size()) - shownHistory);
     const QString title = tr("%1: GPU demand forecast, next %2").arg(s.name, formatCountOf(steps / kHoursPerDay, QT_TRANSLATE_NOOP("headroom::ui", "%n day(s)")));
     const engine::SmoothingSpec &spec = m_run->settings.spec;
-    const QString model = tr("Holt-Winters, trend %1, season %2%3")
-                              .arg(m_trend->itemText(m_trend->findData(int(spec.trend))).toLower(),
-                                   m_season->itemText(m_season->findData(int(spec.season))).toLower(),
-                                   spec.period > 0 ? tr(" (%1 h)").arg(spec.period) : QString());
+    const QString model = m_inputs->modelText(spec);
     const QString how = m_shown == 0 && m_run->series.size() > 2
                             ? tr("Quantiles of the sum of %1 primitives' simulated paths (not the sum of their "
                                  "quantiles).").arg(m_run->series.size() - 1)
@@ -1121,7 +737,7 @@ QString ForecastPage::importReport() const
 
 QString ForecastPage::statusText() const
 {
-    return m_status->text();
+    return m_inputs->statusText();
 }
 
 QString ForecastPage::explanation() const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "forecastimport.h"
+#include "forecastinputs.h"
 #include "forecastrun.h"
 #include "common/backgroundjob.h"
 #include "common/page.h"
@@ -7,13 +9,7 @@
 #include <memory>
 #include <optional>
 
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
-class QProgressBar;
-class QPushButton;
-class QSpinBox;
 class QTableWidget;
 class QTabWidget;
 class QUndoStack;
@@ -35,7 +31,7 @@ class ForecastPage : public Page {
     Q_OBJECT
 public:
     // Where the input comes from (the source combo's order).
-    enum class Source { Telemetry, Pods, Workspace };
+    using Source = ForecastInputsPanel::Source;
 
     ForecastPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
     ~ForecastPage() override;
@@ -79,10 +75,8 @@ private:
     struct Outcome;
     QWidget *buildInputs();
     QWidget *buildResults();
-    void refreshSourceWidgets();
-    void refreshDemandSeries();
-    void refreshRateCards();
-    bool readSettings(ForecastSettings *settings, QString *error) const;
+    // Shows imported demand history; false (with the reason already in the error) when none.
+    bool setImported(std::optional<ImportedDemand> imported);
     void setInput(ForecastInput input, const QString &report);
     void startWorker(std::function<void(Outcome &, const RunProgress &)> work, const QString &status);
     void showOutcome(std::shared_ptr<Outcome> outcome);
@@ -96,38 +90,7 @@ private:
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
-    // source
-    QComboBox *m_source = nullptr;
-    QWidget *m_fileRow = nullptr;
-    QLineEdit *m_file = nullptr;
-    QComboBox *m_split = nullptr;
-    QLabel *m_splitLabel = nullptr;
-    QComboBox *m_series = nullptr;
-    QLabel *m_seriesLabel = nullptr;
-    QLabel *m_report = nullptr;
-    QPushButton *m_import = nullptr;
-    // model
-    QComboBox *m_trend = nullptr;
-    QComboBox *m_season = nullptr;
-    QComboBox *m_period = nullptr;
-    QComboBox *m_initial = nullptr;
-    QComboBox *m_gaps = nullptr;
-    QSpinBox *m_heldOut = nullptr;
-    QSpinBox *m_origins = nullptr;
-    QSpinBox *m_horizon = nullptr;
-    QLineEdit *m_quantiles = nullptr;
-    QSpinBox *m_paths = nullptr;
-    QPushButton *m_fit = nullptr;
-    QPushButton *m_cancel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_status = nullptr;
-    // reservation and saving
-    QComboBox *m_rateCard = nullptr;
-    QComboBox *m_term = nullptr;
-    QPushButton *m_reserve = nullptr;
-    QComboBox *m_saveQuantile = nullptr;
-    QLineEdit *m_saveName = nullptr;
-    QPushButton *m_save = nullptr;
+    ForecastInputsPanel *m_inputs = nullptr;
     // results
     QTabWidget *m_chartTabs = nullptr;
     ChartPanel *m_fanChart = nullptr;

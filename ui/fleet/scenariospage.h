@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/autoscale.h"
 #include "engine/scenario.h"
 #include "common/page.h"
+#include "common/refusededit.h"
 #include "store/exportfile.h"
 
 #include <QString>
@@ -12,12 +12,7 @@
 #include <optional>
 #include <vector>
 
-class QComboBox;
-class QFormLayout;
 class QLabel;
-class QListWidget;
-class QPlainTextEdit;
-class QPushButton;
 class QTabWidget;
 class QTableWidget;
 class QUndoStack;
@@ -29,7 +24,10 @@ class Workspace;
 namespace headroom::ui {
 
 class ChartPanel;
-class ScenarioDiagramView;
+class ScenarioComparePanel;
+class ScenarioEditor;
+class ScenarioEvaluationView;
+class ScenarioYamlPanel;
 
 // Scenarios (Outputs, DESIGN §3.9): fleet scenarios listed with author, version and last
 // change; an editor for identity, rate card, GPU pools, workload and training-job assignment,
@@ -62,7 +60,7 @@ public:
     // changed it and when) if someone else saved another version meanwhile. The page then
     // shows the current version with the refused values on top, for retrySave().
     int64_t loadedVersion() const { return m_loadedVersion; }
-    bool hasRefusedValues() const { return m_retry.has_value(); }
+    bool hasRefusedValues() const { return m_refused.values().has_value(); }
     // Saves the refused values over the version now shown (one undoable step).
     bool retrySave();
     // The History dialog of the selected scenario: versions, authors, times, Restore.
@@ -79,8 +77,8 @@ public:
     // Compare mode: 2–4 scenario names, the first being the baseline.
     void setCompared(const QStringList &names);
     QStringList compared() const;
-    const std::optional<engine::ScenarioComparison> &comparison() const { return m_comparison; }
-    const std::vector<engine::ScenarioResult> &comparedResults() const { return m_compareResults; }
+    const std::optional<engine::ScenarioComparison> &comparison() const;
+    const std::vector<engine::ScenarioResult> &comparedResults() const;
 
     // The deployment YAML shown (KEDA ScaledObject or DRA ResourceClaimTemplate).
     QString yamlText() const;
@@ -97,36 +95,18 @@ signals:
     void compareUpdated();
 
 private:
-    // One editor bound to a part of the scenario.
-    struct Binding {
-        std::function<void(const engine::Scenario &)> load;
-        QString label;
-    };
     QWidget *buildList();
-    QWidget *buildForm();
     QWidget *buildResults();
-    QWidget *buildCompare();
-    QWidget *buildDeployment();
-    void addLine(QFormLayout *form, const QString &label, const char *name, const QString &tip,
-                 std::function<QString(const engine::Scenario &)> get,
-                 std::function<void(engine::Scenario &, const QString &)> set);
     void refreshList();
     void refreshChoices();
     void loadForm();
-    void loadPools(const engine::Scenario &scenario);
-    void loadAssignments(const engine::Scenario &scenario);
     // Applies `change` to the stored scenario as one undoable step (merging with the previous
     // step of the same `mergeField`); invalid results are refused with the reason shown.
     bool edit(const QString &label, int mergeField, const std::function<void(engine::Scenario &)> &change);
     bool push(const std::optional<engine::Scenario> &before, const std::optional<engine::Scenario> &after,
               const QString &text, int mergeField = -1);
-    void addPool();
-    void removePool();
     void evaluate();
-    void showResult();
     void updateCompare();
-    void updateYaml();
-    void copyYaml();
     void setStatus(const QString &text, bool error = false);
     // A save refused by a conflict: the message, the current version reloaded, `refused` (the
     // values the user wanted) shown on top of it for a retry.
@@ -140,46 +120,21 @@ private:
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
     QTableWidget *m_list = nullptr;
-    QWidget *m_form = nullptr;
-    QComboBox *m_rateCard = nullptr;
-    QTableWidget *m_pools = nullptr;
-    QTableWidget *m_assign = nullptr;
+    ScenarioEditor *m_editor = nullptr;
     QLabel *m_status = nullptr;
     QString m_lastMessage; // the status as plain text
-    std::vector<Binding> m_bindings;
     bool m_loading = false;
     QString m_selectAfterRefresh;
     int64_t m_loadedVersion = 0;
-    std::optional<engine::Scenario> m_offlineBase;  // what the first edit made offline was based on
     std::optional<engine::Scenario> m_shown;  // the stored version the form was loaded from
-    std::optional<engine::Scenario> m_retry;
-    std::optional<int64_t> m_retryAfterReconnect;  // the version m_retry was based on, while offline
-    QPushButton *m_retryButton = nullptr;
+    RefusedEdit<engine::Scenario> m_refused;
 
     QTabWidget *m_resultTabs = nullptr;
-    ScenarioDiagramView *m_diagram = nullptr;
-    QTableWidget *m_resultTable = nullptr;
-    QListWidget *m_warnings = nullptr;
-    QLabel *m_summary = nullptr;
+    ScenarioEvaluationView *m_evaluation = nullptr;
     std::optional<engine::ScenarioResult> m_result;
     QString m_error;
-
-    QListWidget *m_compareList = nullptr;
-    QComboBox *m_baseline = nullptr;
-    QTableWidget *m_compareTable = nullptr;
-    QTabWidget *m_compareCharts = nullptr;
-    ChartPanel *m_costChart = nullptr;
-    ChartPanel *m_gpuChart = nullptr;
-    ChartPanel *m_utilChart = nullptr;
-    QLabel *m_compareNote = nullptr;
-    std::optional<engine::ScenarioComparison> m_comparison;
-    std::vector<engine::ScenarioResult> m_compareResults;
-
-    QComboBox *m_plan = nullptr;
-    QComboBox *m_yamlKind = nullptr;
-    QPlainTextEdit *m_yaml = nullptr;
-    QLabel *m_planNote = nullptr;
-    std::vector<engine::AutoscalePlan> m_plans;
+    ScenarioComparePanel *m_compare = nullptr;
+    ScenarioYamlPanel *m_yaml = nullptr;
 };
 
 } // namespace headroom::ui

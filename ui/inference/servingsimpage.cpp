@@ -10,7 +10,9 @@
 #include "engine/errors.h"
 #include "engine/inference_sizing.h"
 #include "engine/kv.h"
-#include "servingsimcharts.h"
+#include "servingsimcharttabs.h"
+#include "servingsimsummary.h"
+#include "servingsimtext.h"
 #include "store/steptimecsv.h"
 #include "store/storeerror.h"
 #include "store/workloadjson.h"
@@ -24,14 +26,11 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTabWidget>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -69,16 +68,6 @@ void selectData(QComboBox *combo, const QVariant &value)
     const int index = combo->findData(value);
     if (index >= 0)
         combo->setCurrentIndex(index);
-}
-
-QString percent(double share, int decimals = 1)
-{
-    return formatDecimal(share * 100, decimals, true) + QStringLiteral(" %");
-}
-
-QString msText(double value)
-{
-    return formatDecimal(value, value < 100 ? 1 : 0);
 }
 
 std::vector<engine::TraceRequest> readTraceFile(const QString &path, bool azure, int64_t sharedPrefix, double reuse,
@@ -126,42 +115,13 @@ ServingSimPage::ServingSimPage(store::Workspace &workspace, QUndoStack *undoStac
     , m_undoStack(undoStack)
 {
     setObjectName("servingSimPage");
-    m_hitChart = new ChartPanel(this);
-    m_hitChart->setObjectName("simHitRateChart");
-    m_ttftChart = new ChartPanel(this);
-    m_ttftChart->setObjectName("simTtftChart");
-    m_attainmentChart = new ChartPanel(this);
-    m_attainmentChart->setObjectName("simAttainmentChart");
-    auto *strip = new PaintedFigureView(this);
-    strip->setObjectName("simHeatStrip");
-
-    auto *stripPage = new QWidget(this);
-    auto *stripLayout = new QVBoxLayout(stripPage);
-    stripLayout->setContentsMargins(0, 0, 0, 0);
-    auto *stripRow = new QHBoxLayout;
-    m_stripMetric = new QComboBox(stripPage);
-    m_stripMetric->setObjectName("simStripMetric");
-    m_stripMetric->addItem(tr("Requests in flight (waiting + running)"));
-    m_stripMetric->addItem(tr("KV pool held by requests"));
-    m_stripMetric->setToolTip(tr("What the heat strip shades, per replica over time, for the router chosen on the left"));
-    stripRow->addWidget(new QLabel(tr("Shade:"), stripPage));
-    stripRow->addWidget(m_stripMetric);
-    stripRow->addStretch();
-    stripLayout->addLayout(stripRow);
-    stripLayout->addWidget(strip, 1);
-
-    m_tabs = new QTabWidget(this);
-    m_tabs->setObjectName("simTabs");
-    m_tabs->addTab(m_hitChart, tr("Hit rate vs cache"));
-    m_tabs->addTab(m_ttftChart, tr("TTFT vs replicas"));
-    m_tabs->addTab(m_attainmentChart, tr("SLO attainment vs replicas"));
-    m_tabs->addTab(stripPage, tr("Load over time"));
+    m_charts = new ServingSimChartTabs(this);
 
     m_table = newResultsTable("simResults");
     m_explanation = newExplanation("simExplanation");
-    layOutPage(buildInputs(), resultsColumn(m_tabs, m_table, m_explanation), 400);
+    layOutPage(buildInputs(), resultsColumn(m_charts->tabs(), m_table, m_explanation), 400);
 
-    connect(m_stripMetric, &QComboBox::currentIndexChanged, this, &ServingSimPage::updateCharts);
+    connect(m_charts, &ServingSimChartTabs::stripMetricChanged, this, &ServingSimPage::updateCharts);
     connect(m_router, &QComboBox::currentIndexChanged, this, [this] {
         updateCharts();
         updateTable();
@@ -419,7 +379,7 @@ std::optional<engine::WorkloadProfile> ServingSimPage::simulatedWorkload(const Q
         after.goodputSource = tr("serving simulation of %1: %2 needed for %3 within SLO, KV-aware router")
                                   .arg(r.traceName)
                                   .arg(formatCountOf(*r.replicasNeeded[size_t(kv)], QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
-                                  .arg(percent(r.target))
+                                  .arg(sharePercent(r.target))
                                   .toStdString();
         after.measuredMaxStreams.reset();
     }
@@ -440,7 +400,7 @@ bool ServingSimPage::useInSizing(const QString &workloadName)
     const engine::WorkloadProfile before = *m_workspace.workload(workloadName);
     QStringList changes;
     changes << tr("prefix hit rate %1 → %2 (simulated, tokens)")
-                   .arg(percent(before.prefixHitRate), percent(after->prefixHitRate));
+                   .arg(sharePercent(before.prefixHitRate), sharePercent(after->prefixHitRate));
     if (after->measuredGoodputTokensPerS)
         changes << tr("goodput %1 → %2 tokens/s per replica (simulated)")
                        .arg(before.measuredGoodputTokensPerS ? formatDecimal(*before.measuredGoodputTokensPerS, 1)
@@ -488,21 +448,12 @@ void ServingSimPage::refreshCatalogChoices()
 
 QList<ChartPanel *> ServingSimPage::chartPanels() const
 {
-    return {m_hitChart, m_ttftChart, m_attainmentChart};
+    return m_charts->chartPanels();
 }
 
 std::optional<ChartFigure> ServingSimPage::currentFigure() const
 {
-    switch (m_tabs->currentIndex()) {
-    case 1:
-        return m_ttftChart->figure();
-    case 2:
-        return m_attainmentChart->figure();
-    case 3:
-        return findChild<PaintedFigureView *>("simHeatStrip")->figure();
-    default:
-        return m_hitChart->figure();
-    }
+    return m_charts->currentFigure();
 }
 
 void ServingSimPage::setTrace(const QString &path, bool azure)
@@ -745,163 +696,12 @@ void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
 
 void ServingSimPage::updateCharts()
 {
-    auto *strip = findChild<PaintedFigureView *>("simHeatStrip");
-    if (!m_results) {
-        const QString why = tr("Run the simulation to see this chart.");
-        m_hitChart->setFigure(emptyFigure(tr("Prefix hit rate vs cache size per replica"), why));
-        m_ttftChart->setFigure(emptyFigure(tr("TTFT P95 vs replicas"), why));
-        m_attainmentChart->setFigure(emptyFigure(tr("SLO attainment vs replicas"), why));
-        HeatStrip empty;
-        empty.title = tr("Requests in flight per replica over time");
-        strip->setFigure({empty.title, QString(), {}, [empty](QPainter &p, const QRectF &r, const FigureInk &ink) { paintHeatStrip(p, r, empty, ink); }});
-        return;
-    }
-    const Results &r = *m_results;
-    const engine::ServingSimConfig &c = r.config;
-
-    SimLineChart hit;
-    hit.title = tr("Prefix hit rate vs cache size per replica");
-    hit.xTitle = tr("KV pool per replica (blocks of %1 tokens, log scale)").arg(c.blockSize);
-    hit.yTitle = tr("Prompt tokens from cache (%)");
-    hit.logX = true;
-    hit.markerX = double(c.kvBlocksPerReplica);
-    hit.markerLabel = tr("as set");
-    for (int i = 0; i < kRouters; ++i) {
-        SimLine line{routerName(routerAt(i)), {}, false};
-        for (const CachePoint &p : r.cacheSweep)
-            line.points.emplace_back(double(p.kvBlocks), p.hitRateTokens[i] * 100);
-        hit.lines.push_back(line);
-    }
-    if (!r.cacheSweep.empty()) {
-        hit.lines.push_back({tr("infinite cache (bound) %1").arg(percent(r.infiniteHitRateTokens)),
-                             {QPointF(double(r.cacheSweep.front().kvBlocks), r.infiniteHitRateTokens * 100),
-                              QPointF(double(r.cacheSweep.back().kvBlocks), r.infiniteHitRateTokens * 100)},
-                             true});
-    }
-    const QString caption = tr("%1, %2; %3 of %4 at %5 × the arrival rate.")
-                                .arg(r.setup, formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
-                                .arg(formatCountOf(r.runs[0].requests, QT_TRANSLATE_NOOP("headroom::ui", "%n request(s)")), r.traceName, formatDecimal(c.timeScale, 4));
-    m_hitChart->setFigure({hit.title, caption, [hit](QChart::ChartTheme theme) { return buildSimLineChart(hit, theme); }});
-
-    SimLineChart ttft;
-    ttft.title = tr("TTFT P95 vs replicas");
-    ttft.xTitle = tr("Replicas");
-    ttft.yTitle = tr("TTFT P95 (ms, log scale)");
-    ttft.logY = true;
-    ttft.markerX = double(c.replicas);
-    ttft.markerLabel = tr("as set");
-    SimLineChart att;
-    att.title = tr("SLO attainment vs replicas");
-    att.xTitle = tr("Replicas");
-    att.yTitle = tr("Within both SLOs (%)");
-    att.yMax = 100;
-    att.markerX = double(c.replicas);
-    att.markerLabel = tr("as set");
-    double lowest = 100;
-    for (int i = 0; i < kRouters; ++i) {
-        SimLine t{routerName(routerAt(i)), {}, false};
-        SimLine a{routerName(routerAt(i)), {}, false};
-        for (const ReplicaPoint &p : r.replicaSweep) {
-            t.points.emplace_back(p.replicas, p.ttftP95Ms[i]);
-            if (p.attainment[i]) {
-                a.points.emplace_back(p.replicas, *p.attainment[i] * 100);
-                lowest = std::min(lowest, *p.attainment[i] * 100);
-            }
-        }
-        ttft.lines.push_back(t);
-        att.lines.push_back(a);
-    }
-    if (!r.replicaSweep.empty()) {
-        ttft.lines.push_back({tr("TTFT SLO %1 ms").arg(msText(*c.ttftSloMs)),
-                              {QPointF(r.replicaSweep.front().replicas, *c.ttftSloMs),
-                               QPointF(r.replicaSweep.back().replicas, *c.ttftSloMs)},
-                              true});
-        att.lines.push_back({tr("target %1").arg(percent(r.target)),
-                             {QPointF(r.replicaSweep.front().replicas, r.target * 100),
-                              QPointF(r.replicaSweep.back().replicas, r.target * 100)},
-                             true});
-    }
-    att.yMin = std::max(0.0, std::floor(std::min(lowest, r.target * 100) / 10) * 10 - 10);
-    const QString sloCaption = tr("%1; SLOs: TTFT %2 ms, ITL %3 ms.").arg(caption, msText(*c.ttftSloMs), msText(*c.itlSloMs));
-    m_ttftChart->setFigure({ttft.title, sloCaption, [ttft](QChart::ChartTheme theme) { return buildSimLineChart(ttft, theme); }});
-    m_attainmentChart->setFigure({att.title, sloCaption, [att](QChart::ChartTheme theme) { return buildSimLineChart(att, theme); }});
-
-    const int shown = m_router->currentIndex();
-    const engine::ServingSimResult &run = r.runs[shown];
-    HeatStrip heat;
-    heat.timesS = run.sampleTimesS;
-    const bool kvUse = m_stripMetric->currentIndex() == 1;
-    heat.percent = kvUse;
-    heat.title = (kvUse ? tr("KV pool held per replica over time, %1 router") : tr("Requests in flight per replica over time, %1 router"))
-                     .arg(routerName(routerAt(shown)));
-    heat.valueLabel = kvUse ? tr("share of the pool held") : tr("requests in flight");
-    heat.maxValue = 1.0;
-    for (size_t rep = 0; rep < run.inFlight.size(); ++rep) {
-        std::vector<double> row;
-        if (kvUse) {
-            row = run.kvUsed[rep];
-        } else {
-            for (int v : run.inFlight[rep]) {
-                row.push_back(v);
-                heat.maxValue = std::max(heat.maxValue, double(v));
-            }
-        }
-        heat.rows.push_back(std::move(row));
-    }
-    const QString stripCaption = tr("%1, %2; darker is busier, and a row darker than the others is a hot spot.")
-                                     .arg(formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")), r.setup);
-    strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect, const FigureInk &ink) {
-        paintHeatStrip(p, rect, heat, ink);
-    }});
+    m_charts->show(m_results, m_router->currentIndex());
 }
 
 void ServingSimPage::updateTable()
 {
-    const QStringList headers{tr("Router"), tr("Hit rate (blocks)"), tr("Hit rate (prompt tokens)"),
-                              tr("TTFT P50 (ms)"), tr("TTFT P95 (ms)"), tr("TTFT P99 (ms)"), tr("ITL P95 (ms)"),
-                              tr("E2E P95 (ms)"), tr("Queue wait P95 (ms)"), tr("SLO attainment"),
-                              tr("Goodput (requests/s)"), tr("Preemptions"), tr("Busiest / mean requests"),
-                              tr("Replicas for target")};
-    m_table->clear();
-    m_table->setColumnCount(int(headers.size()));
-    m_table->setHorizontalHeaderLabels(headers);
-    if (!m_results) {
-        m_table->setRowCount(0);
-        return;
-    }
-    const Results &r = *m_results;
-    m_table->setRowCount(kRouters + 1);
-    auto set = [this](int row, int column, const QString &text) {
-        auto *item = new QTableWidgetItem(text);
-        item->setTextAlignment(column == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(row, column, item);
-    };
-    for (int i = 0; i < kRouters; ++i) {
-        const engine::ServingSimResult &s = r.runs[i];
-        QString name = routerName(routerAt(i));
-        if (i == m_router->currentIndex())
-            name += tr(" (shown)");
-        set(i, 0, name);
-        set(i, 1, percent(s.hitRateBlocks));
-        set(i, 2, percent(s.hitRateTokens));
-        set(i, 3, msText(s.ttftMs.p50));
-        set(i, 4, msText(s.ttftMs.p95));
-        set(i, 5, msText(s.ttftMs.p99));
-        set(i, 6, msText(s.itlMs.p95));
-        set(i, 7, msText(s.e2eMs.p95));
-        set(i, 8, msText(s.queueWaitMs.p95));
-        set(i, 9, s.sloAttainment ? percent(*s.sloAttainment) : tr("—"));
-        set(i, 10, formatDecimal(s.goodputPerS, 3));
-        set(i, 11, formatCount(s.preemptions));
-        set(i, 12, formatDecimal(s.loadMaxOverMean, 3, true));
-        set(i, 13, r.replicasNeeded[i] ? QString::number(*r.replicasNeeded[i])
-                                       : tr("over %1").arg(r.maxReplicasSearched));
-    }
-    set(kRouters, 0, tr("infinite cache (bound)"));
-    set(kRouters, 1, percent(r.infiniteHitRateBlocks));
-    set(kRouters, 2, percent(r.infiniteHitRateTokens));
-    for (int column = 3; column < int(headers.size()); ++column)
-        set(kRouters, column, tr("—"));
+    ServingSimSummary::fillTable(*m_table, m_results, m_router->currentIndex());
 }
 
 QString ServingSimPage::explanation() const
@@ -911,52 +711,7 @@ QString ServingSimPage::explanation() const
 
 void ServingSimPage::updateExplanation()
 {
-    if (!m_results) {
-        m_explanation->setText(tr("Choose a trace and a fleet, then Run: every router is replayed on the trace with a "
-                                  "finite prefix cache per replica. The trace's infinite-cache hit rate is only an upper "
-                                  "bound; a real fleet keeps less, because each replica's cache is finite and requests "
-                                  "sharing a prefix land on different replicas unless the router keeps them together."));
-        return;
-    }
-    const Results &r = *m_results;
-    const auto &rr = r.runs[routerIndex(engine::RouterKind::RoundRobin)];
-    const auto &ll = r.runs[routerIndex(engine::RouterKind::LeastLoaded)];
-    const auto &kv = r.runs[routerIndex(engine::RouterKind::KvAware)];
-    QString text = tr("With %1 of %2 (%3 blocks of %4 tokens each), the KV-aware router keeps %5 of prompt "
-                      "tokens cached against %6 for round-robin and %7 for least-loaded; a cache holding the whole "
-                      "trace would keep %8 — the bound no finite fleet reaches.")
-                       .arg(formatCountOf(r.config.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
-                       .arg(r.setup, formatCount(r.config.kvBlocksPerReplica))
-                       .arg(r.config.blockSize)
-                       .arg(percent(kv.hitRateTokens), percent(rr.hitRateTokens), percent(ll.hitRateTokens),
-                            percent(r.infiniteHitRateTokens));
-    text += QLatin1Char(' ');
-    text += tr("TTFT P95 is %1 ms with the KV-aware router against %2 ms with round-robin; %3 against %4 of requests "
-               "meet both TTFT %5 ms and ITL %6 ms.")
-                .arg(msText(kv.ttftMs.p95), msText(rr.ttftMs.p95),
-                     kv.sloAttainment ? percent(*kv.sloAttainment) : tr("—"),
-                     rr.sloAttainment ? percent(*rr.sloAttainment) : tr("—"), msText(*r.config.ttftSloMs),
-                     msText(*r.config.itlSloMs));
-    text += QLatin1Char(' ');
-    const auto &kvNeed = r.replicasNeeded[routerIndex(engine::RouterKind::KvAware)];
-    const auto &rrNeed = r.replicasNeeded[routerIndex(engine::RouterKind::RoundRobin)];
-    auto need = [&r](const std::optional<int> &n) {
-        return n ? formatCountOf(*n, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")) : tr("more than %1").arg(formatCountOf(r.maxReplicasSearched, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")));
-    };
-    if (!kvNeed && !rrNeed) {
-        text += tr("No fleet of up to %1 holds %2 of requests within the SLOs with either router: some "
-                   "requests miss them however many replicas serve (a prompt too long to prefill within the TTFT SLO "
-                   "on one replica, for one); lower the target or relax the SLOs.")
-                    .arg(formatCountOf(r.maxReplicasSearched, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
-                    .arg(percent(r.target));
-    } else {
-        text += tr("To hold %2 of requests within SLO takes %1 with the KV-aware router, against %3 with round-robin.")
-                    .arg(need(kvNeed), percent(r.target), need(rrNeed));
-    }
-    if (kv.rejected > 0)
-        text += QLatin1Char(' ') + tr("%1 need more blocks than a replica's pool and were left out.")
-                                       .arg(formatCountOf(kv.rejected, QT_TRANSLATE_NOOP("headroom::ui", "%n request(s)")));
-    m_explanation->setText(text);
+    m_explanation->setText(ServingSimSummary::explanation(m_results));
 }
 
 } // namespace headroom::ui

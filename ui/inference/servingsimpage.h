@@ -18,7 +18,6 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTabWidget;
 class QTableWidget;
 
 namespace headroom::store {
@@ -30,6 +29,7 @@ class QUndoStack;
 namespace headroom::ui {
 
 class ChartPanel;
+class ServingSimChartTabs;
 
 // Serving simulation (DESIGN §3.7b): a request trace replayed on a fleet of replicas with a
 // finite prefix cache each and a router in front (engine::simulateServing), run off the GUI
@@ -136,17 +136,13 @@ private:
     QDoubleSpinBox *m_ttftSlo = nullptr;
     QDoubleSpinBox *m_itlSlo = nullptr;
     QDoubleSpinBox *m_target = nullptr;
-    QComboBox *m_stripMetric = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
     QComboBox *m_useWorkload = nullptr;
     QPushButton *m_useInSizing = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
-    QTabWidget *m_tabs = nullptr;
-    ChartPanel *m_hitChart = nullptr;
-    ChartPanel *m_ttftChart = nullptr;
-    ChartPanel *m_attainmentChart = nullptr;
+    ServingSimChartTabs *m_charts = nullptr;
     QTableWidget *m_table = nullptr;
     QLabel *m_explanation = nullptr;
     std::optional<Results> m_results;

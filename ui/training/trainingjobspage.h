@@ -2,17 +2,13 @@
 
 #include "engine/training.h"
 #include "common/page.h"
+#include "common/refusededit.h"
 
 #include <QString>
 #include <cstdint>
-#include <functional>
 #include <optional>
-#include <vector>
 
-class QComboBox;
-class QFormLayout;
 class QLabel;
-class QPushButton;
 class QUndoStack;
 
 namespace headroom::store {
@@ -22,6 +18,7 @@ class Workspace;
 namespace headroom::ui {
 
 class NameList;
+class TrainingJobForm;
 
 // Training jobs (Inputs): training runs — model or parameter count, tokens, batch, GPU and
 // achieved throughput, target window or GPU count, parallelism and ZeRO stage, interconnect,
@@ -51,15 +48,7 @@ public:
     bool retrySave();
 
 private:
-    // One form editor bound to a field of the job.
-    struct Binding {
-        std::function<void(const engine::TrainingJob &)> load;
-        std::function<void(engine::TrainingJob &)> store;
-        QString label;
-    };
     QWidget *buildForm();
-    int bind(const QString &label, std::function<void(const engine::TrainingJob &)> load,
-             std::function<void(engine::TrainingJob &)> store);
     void refreshList();
     void refreshCatalogChoices();
     void loadForm();
@@ -75,23 +64,15 @@ private:
     void keepUntilReconnected(const QString &message, const std::optional<engine::TrainingJob> &base,
                               const std::optional<engine::TrainingJob> &refused);
     void saveAfterReconnect();
-    double peakTflops(const std::string &gpuId) const;
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack;
     NameList *m_list = nullptr;
-    QWidget *m_form = nullptr;
-    QComboBox *m_model = nullptr;
-    QComboBox *m_gpu = nullptr;
-    QLabel *m_summary = nullptr;
+    TrainingJobForm *m_form = nullptr;
     QLabel *m_status = nullptr;
-    QPushButton *m_retryButton = nullptr;
-    std::vector<Binding> m_bindings;
     int64_t m_loadedVersion = 0;
-    std::optional<engine::TrainingJob> m_offlineBase;  // what the first edit made offline was based on
     std::optional<engine::TrainingJob> m_shown;  // the stored version the form was loaded from
-    std::optional<engine::TrainingJob> m_retry;  // values a conflict refused
-    std::optional<int64_t> m_retryAfterReconnect; // the version m_retry was based on, while offline
+    RefusedEdit<engine::TrainingJob> m_refused;  // values a conflict or a lost connection refused
     bool m_loading = false;
     bool m_emptyNotice = false; // the status says there is nothing to edit
 };

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "engine/scenario.h"
+
+#include <QSplitter>
+#include <QString>
+#include <functional>
+#include <optional>
+
+class QLabel;
+class QListWidget;
+class QTableWidget;
+
+namespace headroom::store {
+class Workspace;
+}
+
+namespace headroom::ui {
+
+class ScenarioDiagramView;
+
+// The Evaluation tab of the Scenarios page: the static base / elastic top diagram above the
+// pools table (GPUs, peak need, headroom, utilization, exact cost per day, month and term),
+// a summary in words and the warnings of one evaluated scenario.
+class ScenarioEvaluationView : public QSplitter {
+    Q_OBJECT
+public:
+    // The page's read-only results table and explanation label (Page::newResultsTable,
+    // Page::newExplanation), made with the given object names.
+    struct ResultWidgets {
+        std::function<QTableWidget *(const char *objectName)> table;
+        std::function<QLabel *(const char *objectName)> explanation;
+    };
+
+    ScenarioEvaluationView(store::Workspace &workspace, const ResultWidgets &make, QWidget *parent = nullptr);
+
+    // Shows the evaluation of scenario `name`, or `error` when there is none.
+    void showResult(const std::optional<engine::ScenarioResult> &result, const QString &error, const QString &name);
+
+    ScenarioDiagramView *diagram() const { return m_diagram; }
+    QTableWidget *table() const { return m_resultTable; }
+
+private:
+    store::Workspace &m_workspace;
+    ScenarioDiagramView *m_diagram = nullptr;
+    QTableWidget *m_resultTable = nullptr;
+    QListWidget *m_warnings = nullptr;
+    QLabel *m_summary = nullptr;
+};
+
+} // namespace headroom::ui
