@@ -601,7 +601,8 @@ int runTrack(const QStringList &argList, Context &context)
     if (args.positionals().size() != 1)
         throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing or benchmarks"));
     const QString action = args.positionals().constFirst();
-    if (isServingTrackAction(action) || (action == QLatin1String("import") && args.has(QStringLiteral("metrics"))))
+    if (isServingTrackAction(action)
+        || ((action == QLatin1String("import") || action == QLatin1String("anomalies")) && args.has(QStringLiteral("metrics"))))
         return runServingTrack(action, args, context);
     if (action == QLatin1String("commitments"))
         rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"),
