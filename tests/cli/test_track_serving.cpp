@@ -448,7 +448,12 @@ TEST_CASE("track anomalies --metrics: a utilization dip sized in idle GPU-hours 
     REQUIRE(s.value("anomalies").toArray().size() == 1);
     CHECK(s.value("anomalies").toArray()[0].toObject().value("size_money") == a.value("size_money"));
 
-    // The tracking deck carries the anomalies.
+    // The tracking deck (a day of billing for its actuals) carries the anomalies.
+    const QString focus = writeFile(dir, QStringLiteral("march.csv"),
+                                    "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost\n"
+                                    "USD,2026-03-10T00:00:00Z,2026-03-11T00:00:00Z,Usage,120.50,120.50\n");
+    RUN_HEADROOM(billing, ws, {"track", "import", "--focus", focus});
+    REQUIRE(billing.exitCode == 0);
     const QString pdf = dir.filePath(QStringLiteral("tracking.pdf"));
     RUN_HEADROOM(report, ws, {"report", "--tracking", "-o", pdf});
     REQUIRE(report.exitCode == 0);
