@@ -105,6 +105,8 @@ track anomalies
                        ("spend"|"usage"), "kind", "date", "end_date", "spend",
                        "expected_spend", "money_size", "usage_hours",
                        "expected_usage_hours", "usage_hours_size"}]}
+  With --metrics: the daily GPU utilization and GPU-hours of the serving telemetry instead
+  (track anomalies --metrics, under Serving telemetry below).
 
 track plan
   A workspace scenario's planned cost per day against the daily effective cost of the
