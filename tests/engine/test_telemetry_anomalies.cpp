@@ -230,3 +230,19 @@ TEST_CASE("Telemetry anomalies: bad input names the field", "[telemetry-anomalie
         h.gpuUtilMean = std::numeric_limits<double>::quiet_NaN();
     CHECK(field(noUtil, {}) == "metrics");
 }
+
+TEST_CASE("Telemetry anomalies: a day without a utilization sample is interpolated and never flagged", "[telemetry-anomalies]")
+{
+    ServingHours hours = fleet({});
+    for (auto &h : hours.hours)
+        if (h.hour / 24 == kFirstDay + 20)
+            h.gpuUtilMean = std::numeric_limits<double>::quiet_NaN();
+    const TelemetryAnomalyReport report = detectTelemetryAnomalies(hours);
+    CHECK(report.unmeasuredDays == 1);
+    CHECK_FALSE(report.days[20].measured());
+    CHECK(report.days[20].gpuHours == Approx(report.gpuHours[20]));
+    CHECK(report.days[20].gpuHours > 0.0);
+    CHECK(report.utilization[20] == Approx((report.days[19].utilization() + report.days[21].utilization()) / 2.0));
+    for (const auto &a : report.anomalies)
+        CHECK_FALSE((a.series == TelemetrySeries::Utilization && a.day == kFirstDay + 20));
+}
