@@ -105,6 +105,8 @@ track anomalies
                        ("spend"|"usage"), "kind", "date", "end_date", "spend",
                        "expected_spend", "money_size", "usage_hours",
                        "expected_usage_hours", "usage_hours_size"}]}
+  With --metrics: the daily GPU utilization and GPU-hours of the serving telemetry instead
+  (track anomalies --metrics, under Serving telemetry below).
 
 track plan
   A workspace scenario's planned cost per day against the daily effective cost of the
@@ -601,7 +603,8 @@ int runTrack(const QStringList &argList, Context &context)
     if (args.positionals().size() != 1)
         throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing or benchmarks"));
     const QString action = args.positionals().constFirst();
-    if (isServingTrackAction(action) || (action == QLatin1String("import") && args.has(QStringLiteral("metrics"))))
+    if (isServingTrackAction(action)
+        || ((action == QLatin1String("import") || action == QLatin1String("anomalies")) && args.has(QStringLiteral("metrics"))))
         return runServingTrack(action, args, context);
     if (action == QLatin1String("commitments"))
         rejectOthers(args, action, {QStringLiteral("focus"), QStringLiteral("threshold"), QStringLiteral("trailing-hours"),

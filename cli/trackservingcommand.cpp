@@ -6,6 +6,7 @@
 #include "engine/calendar.h"
 #include "engine/errors.h"
 #include "engine/serving_metrics.h"
+#include "engine/telemetry_anomalies.h"
 #include "engine/sizing_options.h"
 #include "store/metricscsv.h"
 #include "store/workspace.h"
@@ -28,14 +29,17 @@ Serving telemetry:
                               [--busy-quantile Q] [--max-waiting W] [--headroom H]
                               [--slo-ms MS [--slo-metric ttft|e2e] [--slo-quantile Q]]
                               [--rate R [--currency C] | --gpu ID [--provider P]] [--json]
+       headroom track anomalies --metrics FILE.csv [--deployment D] [--period N] [--history N]
+                              [--rate R [--currency C] | --gpu ID [--provider P]] [--json]
        headroom track benchmarks [--metrics FILE.csv] [--add NAME --date YYYY-MM-DD [--note T]]
                               [--remove NAME] [--window-days N] [--deployment D]
                               [--rate R [--currency C] | --gpu ID [--provider P]] [--json]
 
 Serving telemetry is a DCGM-exporter / Prometheus range-query export in long form,
 timestamp,instance,gpu,metric,value[,deployment][,le] (core/store/README.md, "Serving
-metrics CSV"); le carries the upper bound of the latency histograms' bucket rows. Without --metrics, rightsizing and benchmarks read the metrics imported into the
-workspace (track import --metrics). Money needs a rate per GPU-hour: --rate, or --gpu for the
+metrics CSV"); le carries the upper bound of the latency histograms' bucket rows. Without
+--metrics, rightsizing and benchmarks read the metrics imported into the workspace (track
+import --metrics); anomalies read them with an empty value (--metrics=). Money needs a rate per GPU-hour: --rate, or --gpu for the
 lowest on-demand rate of the workspace's rate cards for that GPU in force today.
 
 track import --metrics
@@ -83,6 +87,30 @@ track rightsizing
                        "tokens_per_s", "tokens_per_s_peak", "running_mean", "waiting_mean",
                        "waiting_peak", "ttft_p50_ms", "ttft_p95_ms", "e2e_p95_ms"}]}
                        (latencies null where the metrics hold no histogram)
+
+track anomalies --metrics
+  Anomalies in GPU utilization measured by the telemetry. Per UTC day, over the replica-hours
+  with GPUs (of --deployment D, else the whole fleet):
+    GPU-hours      G = sum of GPUs x 1 h
+    busy GPU-hours B = sum of GPUs x mean GPU utilization / 100, over the replica-hours with
+                       a DCGM_FI_DEV_GPU_UTIL sample (measured GPU-hours M: their GPUs x 1 h)
+    utilization    U = B / M   (a replica-hour without a utilization sample is unknown, not
+                       idle; a day without any is interpolated and never flagged)
+  The first and last day are left out unless the hours cover them from 00:00 to 23:00 UTC.
+  Daily U and daily G each go through the detector of track anomalies (default --period 7;
+  at least 15 whole days). Size per day: a utilization anomaly (U - expected) x M, busy
+  GPU-hours above the forecast (negative: idle); a GPU-hours anomaly G - expected; a level
+  shift its mean residual per day. Money = the size rounded to 0.01 GPU-hour x rate, to the
+  cent (with --rate or --gpu).
+  --deployment D       one deployment only; default the whole fleet
+  --json               {"first_date", "last_date", "days", "deployment", "history",
+                       "utilization_half_width", "gpu_hours_half_width", "rate_per_gpu_hour",
+                       "currency", "partial_days_left_out", "unmeasured_days", "daily": [{"date",
+                       "gpu_hours", "measured_gpu_hours", "busy_gpu_hours", "utilization"}],
+                       "anomalies": [{"series" ("utilization"|"gpu_hours"), "kind", "date",
+                       "end_date", "utilization", "expected_utilization", "gpu_hours",
+                       "expected_gpu_hours", "size_gpu_hours", "size_money"}]}
+                       (utilization as a share 0-1; size_money and rate null without a rate)
 
 track benchmarks
   The workspace's named optimizations, each with the windows before ([date - N days, date))
@@ -484,6 +512,132 @@ int runBenchmarks(const Args &args, Context &context)
     return 0;
 }
 
+QString anomalyKindName(engine::AnomalyKind kind)
+{
+    switch (kind) {
+    case engine::AnomalyKind::Spike:
+        return QStringLiteral("spike");
+    case engine::AnomalyKind::Dip:
+        return QStringLiteral("dip");
+    case engine::AnomalyKind::LevelShift:
+        return QStringLiteral("level_shift");
+    }
+    return {};
+}
+
+// Anomalies in the daily fleet GPU utilization and GPU-hours of the serving telemetry.
+int runTelemetryAnomalies(const Args &args, Context &context)
+{
+    const QString action = QStringLiteral("anomalies");
+    const engine::ServingHours hours = hoursFor(args, context, action);
+    engine::TelemetryAnomalyOptions options;
+    if (const auto period = args.integer(QStringLiteral("period"), 0, 10000))
+        options.detector.period = int(*period);
+    if (const auto history = args.integer(QStringLiteral("history"), 1, 10'000'000))
+        options.detector.history = int(*history);
+    options.deployment = args.text(QStringLiteral("deployment")).value_or(QString()).toStdString();
+    QString rateSource;
+    options.ratePerGpuHour = rateFor(args, context, action, &rateSource);
+    engine::TelemetryAnomalyReport report;
+    try {
+        report = engine::detectTelemetryAnomalies(hours, options);
+    } catch (const engine::InputError &error) {
+        const QString flag = error.field() == "deployment" ? QStringLiteral("--deployment")
+            : error.field() == "period"                    ? QStringLiteral("--period")
+            : error.field() == "history"                   ? QStringLiteral("--history")
+            : error.field() == "rate"                      ? QStringLiteral("--rate")
+                                                           : QStringLiteral("--metrics");
+        throw UsageError(QStringLiteral("track anomalies: %1: %2").arg(flag, QString::fromUtf8(error.what())));
+    }
+    const auto date = [](int64_t day) { return qs(engine::isoDate(engine::dateFromDays(day))); };
+    // Sizes as shown: to 0.01 GPU-hour, the figure money is priced from.
+    const auto shownSize = [](double size) { return std::round(size * 100.0) / 100.0; };
+    if (args.has(QStringLiteral("json"))) {
+        QJsonArray daily;
+        for (const auto &d : report.days)
+            daily.append(QJsonObject{{QStringLiteral("date"), date(d.day)},
+                                     {QStringLiteral("gpu_hours"), d.gpuHours},
+                                     {QStringLiteral("measured_gpu_hours"), d.measuredGpuHours},
+                                     {QStringLiteral("busy_gpu_hours"), d.busyGpuHours},
+                                     {QStringLiteral("utilization"), number(d.utilization())}});
+        QJsonArray list;
+        for (const auto &a : report.anomalies)
+            list.append(QJsonObject{
+                {QStringLiteral("series"), a.series == engine::TelemetrySeries::Utilization ? QStringLiteral("utilization")
+                                                                                            : QStringLiteral("gpu_hours")},
+                {QStringLiteral("kind"), anomalyKindName(a.kind)},
+                {QStringLiteral("date"), date(a.day)},
+                {QStringLiteral("end_date"), date(a.endDay)},
+                {QStringLiteral("utilization"), a.utilization},
+                {QStringLiteral("expected_utilization"), a.expectedUtilization},
+                {QStringLiteral("gpu_hours"), a.gpuHours},
+                {QStringLiteral("expected_gpu_hours"), a.expectedGpuHours},
+                {QStringLiteral("size_gpu_hours"), shownSize(a.sizeGpuHours)},
+                {QStringLiteral("size_money"), a.sizeMoney ? QJsonValue(qs(a.sizeMoney->cents())) : QJsonValue()}});
+        context.out() << jsonText(QJsonObject{
+            {QStringLiteral("first_date"), date(report.days.front().day)},
+            {QStringLiteral("last_date"), date(report.days.back().day)},
+            {QStringLiteral("days"), qint64(report.days.size())},
+            {QStringLiteral("deployment"), options.deployment.empty() ? QJsonValue() : QJsonValue(qs(options.deployment))},
+            {QStringLiteral("history"), report.utilizationReport.history},
+            {QStringLiteral("utilization_half_width"), report.utilizationReport.halfWidth},
+            {QStringLiteral("gpu_hours_half_width"), report.gpuHoursReport.halfWidth},
+            {QStringLiteral("rate_per_gpu_hour"), options.ratePerGpuHour ? QJsonValue(rateString(*options.ratePerGpuHour)) : QJsonValue()},
+            {QStringLiteral("currency"), options.ratePerGpuHour ? QJsonValue(qs(options.ratePerGpuHour->currency)) : QJsonValue()},
+            {QStringLiteral("partial_days_left_out"), report.partialDaysLeftOut},
+            {QStringLiteral("unmeasured_days"), report.unmeasuredDays},
+            {QStringLiteral("daily"), daily},
+            {QStringLiteral("anomalies"), list}});
+        return 0;
+    }
+    QTextStream &out = context.out();
+    out << "GPU utilization and GPU-hours per UTC day of "
+        << (options.deployment.empty() ? QStringLiteral("the fleet") : QStringLiteral("deployment ") + qs(options.deployment))
+        << ", " << report.days.size() << " whole days from " << date(report.days.front().day) << " to "
+        << date(report.days.back().day) << "; model fitted on the first " << report.utilizationReport.history
+        << " days (P99.5 interval: utilization +/- " << formatDecimal(100.0 * report.utilizationReport.halfWidth, 1, true)
+        << " points, GPU-hours +/- " << formatDecimal(report.gpuHoursReport.halfWidth, 1, true) << ").\n";
+    if (report.partialDaysLeftOut > 0)
+        out << "Partial days at the ends left out: " << report.partialDaysLeftOut << ".\n";
+    if (report.unmeasuredDays > 0)
+        out << "Days without a utilization sample (interpolated, never flagged): " << report.unmeasuredDays << ".\n";
+    if (report.anomalies.empty()) {
+        out << "No anomaly.\n";
+        return 0;
+    }
+    std::vector<Table::Column> columns{{QStringLiteral("Series")},
+                                       {QStringLiteral("Kind")},
+                                       {QStringLiteral("Day")},
+                                       {QStringLiteral("Util %"), Table::Align::Right},
+                                       {QStringLiteral("Expected %"), Table::Align::Right},
+                                       {QStringLiteral("GPU-h"), Table::Align::Right},
+                                       {QStringLiteral("Expected GPU-h"), Table::Align::Right},
+                                       {QStringLiteral("Size (GPU-h/day)"), Table::Align::Right}};
+    if (options.ratePerGpuHour)
+        columns.push_back({QStringLiteral("Size (money/day)"), Table::Align::Right});
+    Table table(columns);
+    for (const auto &a : report.anomalies) {
+        QStringList row{a.series == engine::TelemetrySeries::Utilization ? QStringLiteral("utilization") : QStringLiteral("GPU-hours"),
+                        anomalyKindName(a.kind).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                        a.day == a.endDay ? date(a.day) : QStringLiteral("%1 (confirmed %2)").arg(date(a.day), date(a.endDay)),
+                        formatDecimal(100.0 * a.utilization, 1, true),
+                        formatDecimal(100.0 * a.expectedUtilization, 1, true),
+                        formatDecimal(a.gpuHours, 1, true),
+                        formatDecimal(a.expectedGpuHours, 1, true),
+                        formatDecimal(shownSize(a.sizeGpuHours), 2, true)};
+        if (a.sizeMoney)
+            row << moneyText(*a.sizeMoney);
+        table.addRow(row);
+    }
+    table.write(out);
+    out << "Size per day: (utilization - expected) x measured GPU-hours for utilization (negative: idle "
+           "GPU-hours), GPU-hours - expected for GPU-hours.";
+    if (options.ratePerGpuHour)
+        out << " Rate " << rateText(*options.ratePerGpuHour) << " per GPU-hour (" << rateSource << ").";
+    out << '\n';
+    return 0;
+}
+
 } // namespace
 
 const std::vector<OptionSpec> &servingTrackOptions()
@@ -512,6 +666,14 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
     if (action == QLatin1String("import")) {
         rejectOthers(args, action, {QStringLiteral("metrics")}, all);
         return runImportMetrics(args, context);
+    }
+    if (action == QLatin1String("anomalies")) {
+        rejectOthers(args, action,
+                     QStringList{QStringLiteral("metrics"), QStringLiteral("deployment"), QStringLiteral("period"),
+                                 QStringLiteral("history")}
+                         + money,
+                     all);
+        return runTelemetryAnomalies(args, context);
     }
     if (action == QLatin1String("rightsizing")) {
         rejectOthers(args, action,

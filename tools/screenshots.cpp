@@ -37,6 +37,8 @@
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QDateTime>
+#include <QTimeZone>
 #include <QTemporaryDir>
 #include <cmath>
 #include <cstdio>
@@ -74,6 +76,32 @@ QByteArray trackingSampleFocus()
             csv += QStringLiteral("USD,%1,%2,Usage,Committed,0,%3,,GPU Compute,us-east-1,ri-h100,,Unused\n")
                        .arg(day(d), day(d + 1), QString::number(840.0 - used, 'f', 2))
                        .toUtf8();
+    }
+    return csv;
+}
+
+// Six weeks of DCGM GPU utilization for the serving anomaly screen: four 2-GPU replicas all day
+// and a fifth for part of it, 62 % on weekdays and 38 % at weekends, a day at 20 % (day 30) and
+// two more replicas from day 35.
+QByteArray telemetrySample()
+{
+    QByteArray csv = "timestamp,instance,gpu,metric,value,deployment\n";
+    const qint64 first = QDateTime(QDate(2026, 1, 5), QTime(0, 0), QTimeZone::utc()).toSecsSinceEpoch();
+    for (int d = 0; d < 42; ++d) {
+        const bool weekend = d % 7 >= 5;
+        const double util = d == 30 ? 20.0 : (weekend ? 38.0 : 62.0) + ((d * 37) % 11 - 5) / 4.0;
+        const int fifthHours = weekend ? 4 : 10 + (d * 7919) % 5;
+        const int replicas = d >= 35 ? 7 : 5;
+        for (int h = 0; h < 24; ++h) {
+            const QByteArray t = QByteArray::number(first + (d * 24 + h) * 3600);
+            for (int r = 1; r <= replicas; ++r) {
+                if (r == 5 && h >= fifthHours)
+                    continue;
+                for (const char *gpu : {"0", "1"})
+                    csv += t + ",r" + QByteArray::number(r) + ',' + gpu + ",DCGM_FI_DEV_GPU_UTIL,"
+                        + QByteArray::number(util + (h % 6) - 2.5, 'f', 1) + ",chat\n";
+            }
+        }
     }
     return csv;
 }
@@ -151,6 +179,24 @@ int renderTracking(ui::MainWindow &window, const QDir &out, const QString &suffi
         return 1;
     }
     std::printf("%s\n", qPrintable(path));
+    // Six weeks of GPU telemetry in place of the sample: the utilization anomalies.
+    for (const auto &entry : window.workspace().servingMetricsImports())
+        window.workspace().removeServingMetricsImport(entry.id);
+    QFile telemetry(dir.filePath(QStringLiteral("fleet-telemetry-6-weeks.csv")));
+    if (!telemetry.open(QIODevice::WriteOnly) || telemetry.write(telemetrySample()) < 0)
+        return 1;
+    telemetry.close();
+    if (!serving->importFile(telemetry.fileName()))
+        return 1;
+    if (auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("servingTabs")))
+        tabs->setCurrentWidget(page->findChild<QTableWidget *>(QStringLiteral("servingAnomaliesTable")));
+    grab(QStringLiteral("page-tracking-serving-anomalies"));
+    const QString telemetryDeck = out.filePath(QStringLiteral("tracking-deck-telemetry%1.pdf").arg(suffix));
+    if (!ui::writeDeckPdf(ui::trackingDeck(window.workspace(), options), telemetryDeck, &error, {}, store::ExistingFile::Replace)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("%s\n", qPrintable(telemetryDeck));
     return 0;
 }
 

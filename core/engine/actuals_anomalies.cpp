@@ -9,10 +9,7 @@
 
 namespace headroom::engine {
 
-namespace {
-
-// Mean of observation and forecast over [first, last] (samples without a forecast skipped).
-std::pair<double, double> meanOver(const std::vector<double> &values, const std::vector<double> &expected, int first,
+std::pair<double, double> meanObservedAndExpected(const std::vector<double> &values, const std::vector<double> &expected, int first,
                                    int last)
 {
     double value = 0.0, forecast = 0.0;
@@ -28,8 +25,6 @@ std::pair<double, double> meanOver(const std::vector<double> &values, const std:
         return {0.0, 0.0};
     return {value / count, forecast / count};
 }
-
-} // namespace
 
 ActualsAnomalyReport detectActualsAnomalies(const ActualsSummary &actuals, const std::string &currency,
                                             const AnomalyOptions &options)
@@ -79,7 +74,7 @@ ActualsAnomalyReport detectActualsAnomalies(const ActualsSummary &actuals, const
             out.spend = a.kind == AnomalyKind::LevelShift ? Decimal::fromDouble(a.value).rounded(2) : spend[size_t(a.index)];
             out.expectedSpend = Decimal::fromDouble(a.expected).rounded(2);
         } else {
-            const auto [money, forecast] = meanOver(report.spend, report.spendReport.expected, a.index, a.endIndex);
+            const auto [money, forecast] = meanObservedAndExpected(report.spend, report.spendReport.expected, a.index, a.endIndex);
             out.spend = Decimal::fromDouble(money).rounded(2);
             out.expectedSpend = Decimal::fromDouble(forecast).rounded(2);
         }
@@ -89,7 +84,7 @@ ActualsAnomalyReport detectActualsAnomalies(const ActualsSummary &actuals, const
             out.expectedUsageHours = a.expected;
             out.usageHoursSize = a.size;
         } else if (anyUsage) {
-            const auto [hours, forecast] = meanOver(report.usageHours, report.usageReport.expected, a.index, a.endIndex);
+            const auto [hours, forecast] = meanObservedAndExpected(report.usageHours, report.usageReport.expected, a.index, a.endIndex);
             out.usageHours = hours;
             out.expectedUsageHours = forecast;
             out.usageHoursSize = hours - forecast;

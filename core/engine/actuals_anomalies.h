@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 // Anomalies in the imported actuals (DESIGN §3.7c): the daily spend of one currency
@@ -38,6 +39,12 @@ struct ActualsAnomalyReport {
     AnomalyReport usageReport;       // empty (history 0) when no row states usage hours
     std::vector<ActualsAnomaly> anomalies; // by day, spend before usage on one day
 };
+
+// The mean of the observations and of their one-step forecasts (AnomalyReport::expected) over
+// samples [first, last], samples without a forecast skipped; (0, 0) when none has one. How an
+// anomaly found in one series is sized in another series over the same samples.
+std::pair<double, double> meanObservedAndExpected(const std::vector<double> &values, const std::vector<double> &expected,
+                                                  int first, int last);
 
 // Both series over every day from the currency's first to its last charged day. An anomaly
 // keeps the detector's figures in the series it was found in (a shift: its mean level and

@@ -351,3 +351,135 @@ TEST_CASE("headroom report --tracking adds the rightsizing and benchmark history
     RUN_HEADROOM(notTracking, ws, {"report", "--gpu", "h100-sxm", "-o", dir.filePath(QStringLiteral("x.pdf"))});
     CHECK(notTracking.exitCode == 2);
 }
+
+namespace {
+
+// Six weeks of DCGM GPU utilization on the hour: four 2-GPU replicas all day and a fifth for
+// 10-14 hours on weekdays, 4 at weekends; 60 % on weekdays, 40 % at weekends ± up to one
+// point, and 20 % on day 30 (2026-04-01).
+int fifthReplicaHours(int d)
+{
+    return d % 7 >= 5 ? 4 : 10 + (d * 7919) % 5;
+}
+
+double dayUtilization(int d)
+{
+    if (d == 30)
+        return 20.0;
+    return (d % 7 >= 5 ? 40.0 : 60.0) + ((d * 37) % 11 - 5) / 5.0;
+}
+
+QByteArray sixWeeksCsv()
+{
+    QByteArray csv = "timestamp,instance,gpu,metric,value,deployment\n";
+    for (int d = 0; d < 42; ++d)
+        for (int h = 0; h < 24; ++h) {
+            const QByteArray t = QByteArray::number(kT0 + (d * 24 + h) * 3600);
+            const QByteArray util = QByteArray::number(dayUtilization(d), 'f', 1);
+            for (int r = 1; r <= 5; ++r) {
+                if (r == 5 && h >= fifthReplicaHours(d))
+                    continue;
+                for (const char *gpu : {"0", "1"})
+                    csv += t + ",r" + QByteArray::number(r) + ',' + gpu + ",DCGM_FI_DEV_GPU_UTIL," + util + ",chat\n";
+            }
+        }
+    return csv;
+}
+
+} // namespace
+
+TEST_CASE("track anomalies --metrics: a utilization dip sized in idle GPU-hours and money", "[track-serving-cli]")
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("six-weeks.csv"), sixWeeksCsv());
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"track", "anomalies", "--metrics", path, "--rate", "2.50", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("first_date").toString() == "2026-03-02");
+    CHECK(o.value("last_date").toString() == "2026-04-12");
+    CHECK(o.value("days").toInt() == 42);
+    CHECK(o.value("history").toInt() == 14);
+    CHECK(o.value("rate_per_gpu_hour").toString() == "2.50");
+    CHECK(o.value("currency").toString() == "USD");
+    CHECK(o.value("deployment").isNull());
+    CHECK(o.value("partial_days_left_out").toInt() == 0);
+    // Day 30 by hand: 4 × 2 GPUs × 24 h + 2 GPUs × the fifth's hours, all at 20 %.
+    const double gpuHours = 4 * 2 * 24 + 2 * fifthReplicaHours(30);
+    const QJsonObject day30 = o.value("daily").toArray().at(30).toObject();
+    CHECK(day30.value("date").toString() == "2026-04-01");
+    CHECK(day30.value("gpu_hours").toDouble() == Approx(gpuHours));
+    CHECK(day30.value("busy_gpu_hours").toDouble() == Approx(0.20 * gpuHours));
+    CHECK(day30.value("utilization").toDouble() == Approx(0.20));
+    const QJsonArray anomalies = o.value("anomalies").toArray();
+    REQUIRE(anomalies.size() == 1);
+    const QJsonObject a = anomalies[0].toObject();
+    CHECK(a.value("series").toString() == "utilization");
+    CHECK(a.value("kind").toString() == "dip");
+    CHECK(a.value("date").toString() == "2026-04-01");
+    CHECK(a.value("end_date").toString() == "2026-04-01");
+    CHECK(a.value("utilization").toDouble() == Approx(0.20));
+    const double expected = a.value("expected_utilization").toDouble();
+    CHECK(expected == Approx(0.60).margin(0.015));
+    CHECK(a.value("gpu_hours").toDouble() == Approx(gpuHours));
+    // Idle GPU-hours = (0.20 − expected) × GPU-hours, shown to 0.01; money = that × $2.50.
+    const double size = a.value("size_gpu_hours").toDouble();
+    CHECK(size == Approx((0.20 - expected) * gpuHours).margin(0.006));
+    CHECK(size < -0.38 * gpuHours);
+    const long cents = std::lround(size * 250.0);
+    CHECK(a.value("size_money").toString()
+          == QStringLiteral("-%1.%2").arg(-cents / 100).arg(-cents % 100, 2, 10, QLatin1Char('0')));
+
+    // The table.
+    RUN_HEADROOM(text, ws, {"track", "anomalies", "--metrics", path});
+    REQUIRE(text.exitCode == 0);
+    CHECK(text.out.contains("42 whole days from 2026-03-02 to 2026-04-12"));
+    CHECK(text.out.contains("dip"));
+    CHECK(text.out.contains("2026-04-01"));
+    CHECK(text.out.contains(QLocale(QLocale::English).toString(size, 'f', 2)));
+
+    // The workspace's import reads the same (an empty --metrics), one deployment the same.
+    RUN_HEADROOM(import, ws, {"track", "import", "--metrics", path});
+    REQUIRE(import.exitCode == 0);
+    RUN_HEADROOM(stored, ws, {"track", "anomalies", "--metrics=", "--deployment", "chat", "--rate", "2.50", "--json"});
+    REQUIRE(stored.exitCode == 0);
+    const QJsonObject s = parseJsonObject(stored.out);
+    CHECK(s.value("deployment").toString() == "chat");
+    REQUIRE(s.value("anomalies").toArray().size() == 1);
+    CHECK(s.value("anomalies").toArray()[0].toObject().value("size_money") == a.value("size_money"));
+
+    // The tracking deck (a day of billing for its actuals) carries the anomalies.
+    const QString focus = writeFile(dir, QStringLiteral("march.csv"),
+                                    "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost\n"
+                                    "USD,2026-03-10T00:00:00Z,2026-03-11T00:00:00Z,Usage,120.50,120.50\n");
+    RUN_HEADROOM(billing, ws, {"track", "import", "--focus", focus});
+    REQUIRE(billing.exitCode == 0);
+    const QString pdf = dir.filePath(QStringLiteral("tracking.pdf"));
+    RUN_HEADROOM(report, ws, {"report", "--tracking", "-o", pdf});
+    REQUIRE(report.exitCode == 0);
+    const QString deck = pdfText(pdf);
+    CHECK(deck.contains("Utilization anomalies from GPU telemetry"));
+    CHECK(deck.contains("Fleet GPU utilization by day"));
+}
+
+TEST_CASE("track anomalies --metrics: too few days, an unknown deployment and bad options exit 2", "[track-serving-cli]")
+{
+    QTemporaryDir dir;
+    CliFixture ws;
+    const QString shortFile = writeFile(dir, QStringLiteral("fleet.csv"), fleetCsv());
+    RUN_HEADROOM(few, ws, {"track", "anomalies", "--metrics", shortFile});
+    CHECK(few.exitCode == 2);
+    CHECK(few.err.contains("--metrics: the serving metrics cover 0 whole days; anomaly detection needs at least 15"));
+    const QString path = writeFile(dir, QStringLiteral("six-weeks.csv"), sixWeeksCsv());
+    RUN_HEADROOM(unknown, ws, {"track", "anomalies", "--metrics", path, "--deployment", "nope"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("--deployment: the serving metrics hold no deployment 'nope'"));
+    RUN_HEADROOM(both, ws, {"track", "anomalies", "--metrics", path, "--rate", "2", "--gpu", "h100-sxm"});
+    CHECK(both.exitCode == 2);
+    RUN_HEADROOM(other, ws, {"track", "anomalies", "--metrics", path, "--days", "7"});
+    CHECK(other.exitCode == 2);
+    CHECK(other.err.contains("--days does not apply here"));
+    RUN_HEADROOM(empty, ws, {"track", "anomalies", "--metrics="});
+    CHECK(empty.exitCode == 2);
+    CHECK(empty.err.contains("the workspace holds no serving metrics"));
+}

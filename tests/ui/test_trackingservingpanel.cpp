@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QComboBox>
 #include <QLineSeries>
+#include <QXYSeries>
 #include <QMap>
 #include <QDate>
 #include <QDateEdit>
@@ -72,7 +73,132 @@ QByteArray fleetCsv()
     return csv;
 }
 
+// Six weeks of DCGM GPU utilization on the hour: four 2-GPU replicas all day and a fifth for
+// 10-14 hours on weekdays, 4 at weekends; 60 % on weekdays and 40 % at weekends ± up to one
+// point, except day `dropDay` at 20 %.
+constexpr int kAnomalyDays = 42;
+
+int fifthReplicaHours(int d)
+{
+    return d % 7 >= 5 ? 4 : 10 + (d * 7919) % 5;
+}
+
+double dayUtilization(int d, int dropDay)
+{
+    if (d == dropDay)
+        return 20.0;
+    return (d % 7 >= 5 ? 40.0 : 60.0) + ((d * 37) % 11 - 5) / 5.0;
+}
+
+QByteArray utilizationCsv(int dropDay)
+{
+    QByteArray csv = "timestamp,instance,gpu,metric,value,deployment\n";
+    for (int d = 0; d < kAnomalyDays; ++d)
+        for (int h = 0; h < 24; ++h) {
+            const QByteArray t = QByteArray::number(kT0 + (d * 24 + h) * 3600);
+            const QByteArray util = QByteArray::number(dayUtilization(d, dropDay), 'f', 1);
+            for (int r = 1; r <= 5; ++r) {
+                if (r == 5 && h >= fifthReplicaHours(d))
+                    continue;
+                for (const char *gpu : {"0", "1"})
+                    csv += t + ",r" + QByteArray::number(r) + ',' + gpu + ",DCGM_FI_DEV_GPU_UTIL," + util + ",chat\n";
+            }
+        }
+    return csv;
+}
+
 } // namespace
+
+TEST_CASE("Tracking page Serving section: utilization anomalies from GPU telemetry with their size")
+{
+    TempWorkspace ws;
+    QTemporaryDir dir;
+    ui::TrackingPage page(*ws);
+    page.resize(1280, 800);
+    page.show();
+    page.showServing();
+    ui::TrackingServingPanel *panel = page.servingPanel();
+    REQUIRE(panel->importFile(writeFile(dir, "six-weeks.csv", utilizationCsv(30))));
+    auto *tabs = child<QTabWidget>(page, "servingTabs");
+    auto *anomalies = child<QTableWidget>(page, "servingAnomaliesTable");
+    tabs->setCurrentWidget(anomalies);
+    CHECK(tabs->tabText(tabs->currentIndex()) == "Anomalies");
+    // The chart follows the table.
+    CHECK(child<QTabWidget>(page, "servingChartTabs")->currentWidget() == child<ui::ChartPanel>(page, "servingUtilizationChart"));
+    CHECK(page.chartPanels().first()->objectName() == "servingUtilizationChart");
+
+    // Day 30 (2026-04-01) at 20 % against about 60 %: one dip, nothing else.
+    REQUIRE(anomalies->rowCount() == 1);
+    CHECK(anomalies->columnCount() == 8);   // no rate: no money column
+    CHECK(cell(anomalies, 0, 0) == "Utilization");
+    CHECK(cell(anomalies, 0, 1) == "Dip");
+    CHECK(cell(anomalies, 0, 2) == "2026-04-01");
+    CHECK(cell(anomalies, 0, 3) == "20.0");
+    const double expectedPercent = cell(anomalies, 0, 4).toDouble();
+    CHECK(expectedPercent == Approx(60.0).margin(1.5));
+    // GPU-hours by hand: 4 replicas × 2 GPUs × 24 h + 2 GPUs × the fifth's hours.
+    const double gpuHours = 4 * 2 * 24 + 2 * fifthReplicaHours(30);
+    CHECK(cell(anomalies, 0, 5) == QString::number(gpuHours, 'f', 1));
+    // Idle GPU-hours = (20 % − expected) × GPU-hours: the shown expected is rounded to 0.1 point.
+    const double size = cell(anomalies, 0, 7).toDouble();
+    CHECK(size == Approx((0.20 - expectedPercent / 100.0) * gpuHours).margin(0.0005 * gpuHours + 0.01));
+    REQUIRE(panel->analysis().anomalies);
+    const auto &found = panel->analysis().anomalies->anomalies.front();
+    CHECK(size == Approx((0.20 - found.expectedUtilization) * gpuHours).margin(0.006));
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("42 whole days from 2026-03-02 to 2026-04-12: 1 anomaly"));
+
+    // Priced: the size as shown × the H100's on-demand rate, to the cent.
+    engine::Decimal rate;
+    for (const auto &r : engine::onDemandRates((*ws).rateCards(), QDate::currentDate().toString(Qt::ISODate).toStdString()))
+        if (r.gpuId == "h100-sxm")
+            rate = r.perGpuHour.amount;
+    REQUIRE(rate.toDouble() > 0);
+    panel->setRateGpu(QStringLiteral("h100-sxm"));
+    REQUIRE(anomalies->columnCount() == 9);
+    CHECK(anomalies->horizontalHeaderItem(8)->text() == "Size (USD/day)");
+    const engine::Decimal shownSize = *engine::Decimal::parse(cell(anomalies, 0, 7).toStdString());
+    CHECK(cell(anomalies, 0, 8) == QString::fromStdString(engine::Money{(shownSize * rate).rounded(2), "USD"}.display()));
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("per GPU-hour"));
+
+    // The chart: 42 daily points, the dip marked at 20 %.
+    const ui::ChartFigure figure = child<ui::ChartPanel>(page, "servingUtilizationChart")->figure();
+    CHECK(figure.title == "Fleet GPU utilization by day");
+    std::unique_ptr<QChart> chart(figure.build(QChart::ChartThemeLight));
+    bool sawLine = false, sawDip = false;
+    for (QAbstractSeries *s : chart->series()) {
+        auto *xy = qobject_cast<QXYSeries *>(s);
+        REQUIRE(xy);
+        if (xy->name() == "Utilization") {
+            sawLine = true;
+            REQUIRE(xy->count() == kAnomalyDays);
+            CHECK(xy->at(0).y() == Approx(dayUtilization(0, 30)));
+            CHECK(xy->at(30).y() == Approx(20.0));
+        }
+        if (xy->objectName() == "utilizationAnomalies") {
+            sawDip = true;
+            REQUIRE(xy->count() == 1);
+            CHECK(xy->at(0).y() == Approx(20.0));
+        }
+        if (xy->name() == "GPU-hours")
+            CHECK(xy->at(30).y() == Approx(gpuHours));
+    }
+    CHECK(sawLine);
+    CHECK(sawDip);
+
+    // The table exports as shown.
+    const QString csv = dir.filePath("anomalies.csv");
+    REQUIRE(panel->exportCurrentTable(csv));
+    QFile file(csv);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QString exported = QString::fromUtf8(file.readAll());
+    CHECK(exported.startsWith("Series,Kind,Day,Utilization %,Expected %,GPU-hours,Expected GPU-hours,Size (GPU-h/day)"));
+    CHECK(exported.contains("Utilization,Dip,2026-04-01,20.0,"));
+
+    // Back to rightsizing: the load chart and the rightsizing reasoning.
+    tabs->setCurrentIndex(0);
+    CHECK(page.chartPanels().first()->objectName() == "servingLoadChart");
+    CHECK_FALSE(child<QLabel>(page, "servingExplanation")->text().contains("whole days from"));
+}
 
 TEST_CASE("Tracking page Serving section: metrics import, rightsizing with the saving, CSV export")
 {
@@ -134,7 +260,7 @@ TEST_CASE("Tracking page Serving section: metrics import, rightsizing with the s
     // The chart Export and Add to Report act on: the deployment's load against capacity.
     // Levels by hand: busy load 920 × 1.2 = 1,104; 2 recommended × 600 = 1,200; 4 running × 600 = 2,400.
     const QList<ui::ChartPanel *> charts = page.chartPanels();
-    REQUIRE(charts.size() == 2);
+    REQUIRE(charts.size() == 3);
     CHECK(charts.first()->objectName() == "servingLoadChart");
     const ui::ChartFigure figure = charts.first()->figure();
     CHECK(figure.title == "Load and capacity: chat");
@@ -236,4 +362,10 @@ TEST_CASE("Tracking page Serving section: a TTFT SLO read from the latency histo
     child<QSpinBox>(page, "servingTtftSlo")->setValue(2000);
     CHECK(cell(rightsizing, 0, 5) == "2");
     CHECK(child<QLabel>(page, "servingExplanation")->text().contains("within the SLO TTFT P95 ≤ 2000 ms (1788 ms)"));
+
+    // Twelve days: too few for the weekly anomaly model; said so, no rows.
+    child<QTabWidget>(page, "servingTabs")->setCurrentWidget(child<QTableWidget>(page, "servingAnomaliesTable"));
+    CHECK(child<QTableWidget>(page, "servingAnomaliesTable")->rowCount() == 0);
+    CHECK(child<QLabel>(page, "servingExplanation")->text().contains("need at least 15 whole days"));
+    CHECK(child<ui::ChartPanel>(page, "servingUtilizationChart")->figure().caption.contains("need at least 15 whole days"));
 }

@@ -508,4 +508,86 @@ ChartFigure goodputFigure(const ServingAnalysis &analysis)
             }};
 }
 
+ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis)
+{
+    const QString title = QObject::tr("Fleet GPU utilization by day");
+    if (!analysis.anomalies)
+        return emptyFigure(title, analysis.anomalyNote);
+    const engine::TelemetryAnomalyReport &r = *analysis.anomalies;
+    const QString caption = QObject::tr("Busy GPU-hours ÷ measured GPU-hours per UTC day (DCGM GPU utilization), its "
+                                        "one-step Holt-Winters forecast after the first %1 days, and the GPU-hours per "
+                                        "day on the right axis; anomalies marked.")
+                                .arg(r.utilizationReport.history);
+    const engine::TelemetryAnomalyReport copy = r;
+    return {title, caption, [copy, title](QChart::ChartTheme theme) {
+                QChart *chart = newStyledChart(title, theme);
+                const int64_t from = copy.days.front().day * kDay;
+                const int64_t to = (copy.days.back().day + 1) * kDay;
+                QDateTimeAxis *x = dateAxis(from, to, false);
+                auto *y = new QValueAxis;
+                y->setTitleText(QObject::tr("GPU utilization (%)"));
+                y->setLabelFormat(QStringLiteral("%.0f"));
+                auto *yHours = new QValueAxis;
+                yHours->setTitleText(QObject::tr("GPU-hours per day"));
+                yHours->setLabelFormat(QStringLiteral("%.0f"));
+                chart->addAxis(x, Qt::AlignBottom);
+                chart->addAxis(y, Qt::AlignLeft);
+                chart->addAxis(yHours, Qt::AlignRight);
+                const auto at = [&](int64_t day) { return xOf(day * kDay + kDay / 2); };
+                auto *utilization = new QLineSeries;
+                utilization->setName(QObject::tr("Utilization"));
+                auto *expected = new QLineSeries;
+                expected->setName(QObject::tr("Expected"));
+                auto *gpuHours = new QLineSeries;
+                gpuHours->setName(QObject::tr("GPU-hours"));
+                double topHours = 0.0;
+                for (size_t i = 0; i < copy.days.size(); ++i) {
+                    const engine::TelemetryDay &d = copy.days[i];
+                    if (d.measured())
+                        utilization->append(at(d.day), 100.0 * d.utilization());
+                    if (i < copy.utilizationReport.expected.size() && std::isfinite(copy.utilizationReport.expected[i]))
+                        expected->append(at(d.day), 100.0 * copy.utilizationReport.expected[i]);
+                    gpuHours->append(at(d.day), d.gpuHours);
+                    topHours = std::max(topHours, d.gpuHours);
+                }
+                QPen hoursPen(QColor(0x95, 0xa5, 0xa6));
+                hoursPen.setWidthF(1.4);
+                gpuHours->setPen(hoursPen);
+                QPen expectedPen(QColor(0x27, 0xae, 0x60));
+                expectedPen.setStyle(Qt::DashLine);
+                expectedPen.setWidthF(1.6);
+                expected->setPen(expectedPen);
+                QPen utilizationPen(actualColor(theme));
+                utilizationPen.setWidthF(2.2);
+                utilization->setPen(utilizationPen);
+                attach(chart, gpuHours, x, yHours);
+                attach(chart, expected, x, y);
+                attach(chart, utilization, x, y);
+                auto *utilAnomalies = new QScatterSeries;
+                utilAnomalies->setObjectName(QStringLiteral("utilizationAnomalies"));
+                utilAnomalies->setName(QObject::tr("Utilization anomaly"));
+                utilAnomalies->setMarkerSize(11);
+                utilAnomalies->setColor(QColor(0xe6, 0x7e, 0x22));
+                auto *hourAnomalies = new QScatterSeries;
+                hourAnomalies->setObjectName(QStringLiteral("gpuHourAnomalies"));
+                hourAnomalies->setName(QObject::tr("GPU-hours anomaly"));
+                hourAnomalies->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+                hourAnomalies->setMarkerSize(10);
+                hourAnomalies->setColor(QColor(0xc0, 0x39, 0x2b));
+                for (const engine::TelemetryAnomaly &a : copy.anomalies) {
+                    const size_t i = size_t(a.day - copy.days.front().day);
+                    if (a.series == engine::TelemetrySeries::Utilization)
+                        utilAnomalies->append(at(a.day), 100.0 * copy.utilization[i]);
+                    else
+                        hourAnomalies->append(at(a.day), copy.gpuHours[i]);
+                }
+                attach(chart, utilAnomalies, x, y);
+                attach(chart, hourAnomalies, x, yHours);
+                y->setRange(0, 100);
+                yHours->setRange(0, std::max(topHours * 1.15, 1.0));
+                yHours->applyNiceNumbers();
+                return chart;
+            }};
+}
+
 } // namespace headroom::ui

@@ -31,4 +31,8 @@ ChartFigure servingLoadFigure(const engine::RightsizingResult &result);
 // Goodput per GPU (generated tokens/s per GPU) by UTC day, with each optimization marked.
 ChartFigure goodputFigure(const ServingAnalysis &analysis);
 
+// The fleet's GPU utilization per UTC day (%) with its one-step forecast and anomalies marked,
+// and the GPU-hours per day on the right axis with theirs.
+ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis);
+
 } // namespace headroom::ui

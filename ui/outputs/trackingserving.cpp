@@ -5,6 +5,7 @@
 #include "report/reportsnapshot.h"
 
 #include "engine/calendar.h"
+#include "engine/errors.h"
 #include "engine/sizing_options.h"
 #include "store/csvreader.h"
 #include "store/workspace.h"
@@ -79,6 +80,24 @@ ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingS
         analysis.rightsizing = engine::rightsize(recent, options);
         analysis.replicas = engine::summarizeReplicas(recent);
         analysis.goodput = engine::dailyGoodput(all);
+        engine::TelemetryAnomalyOptions anomalyOptions;
+        anomalyOptions.ratePerGpuHour = analysis.rate;
+        try {
+            const auto days = engine::dailyTelemetry(all);
+            const int needed = engine::telemetryAnomalyMinimumDays(anomalyOptions.detector);
+            if (int(days.size()) < needed)
+                analysis.anomalyNote = QObject::tr("Utilization anomalies need at least %1 whole days (00:00 to 23:00 UTC) "
+                                                   "of serving metrics: two weeks to fit the weekly model on and a day "
+                                                   "after them. These metrics hold %2.")
+                                           .arg(needed)
+                                           .arg(days.size());
+            else
+                analysis.anomalies = engine::detectTelemetryAnomalies(all, anomalyOptions);
+        } catch (const engine::InputError &e) {
+            analysis.anomalyNote = QObject::tr("No utilization anomalies: %1.").arg(QString::fromUtf8(e.what()));
+        }
+    } else {
+        analysis.anomalyNote = QObject::tr("No serving metrics in this workspace.");
     }
     engine::BenchmarkOptions options;
     options.windowDays = settings.windowDays;
@@ -171,6 +190,95 @@ DeckTable benchmarkTable(const ServingAnalysis &analysis)
     return table;
 }
 
+namespace {
+
+QString kindText(engine::AnomalyKind kind)
+{
+    switch (kind) {
+    case engine::AnomalyKind::Spike:
+        return QObject::tr("Spike");
+    case engine::AnomalyKind::Dip:
+        return QObject::tr("Dip");
+    case engine::AnomalyKind::LevelShift:
+        return QObject::tr("Level shift");
+    }
+    return {};
+}
+
+QString signedNumber(double value, int decimals)
+{
+    const double rounded = std::round(value * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
+    return (rounded > 0 ? QStringLiteral("+") : QString()) + number(rounded == 0.0 ? 0.0 : rounded, decimals);
+}
+
+} // namespace
+
+DeckTable telemetryAnomalyTable(const ServingAnalysis &analysis)
+{
+    DeckTable table;
+    table.columns = {QObject::tr("Series"), QObject::tr("Kind"), QObject::tr("Day"),
+                     QObject::tr("Utilization %"), QObject::tr("Expected %"),
+                     QObject::tr("GPU-hours"), QObject::tr("Expected GPU-hours"),
+                     QObject::tr("Size (GPU-h/day)")};
+    if (analysis.rate)
+        table.columns << QObject::tr("Size (%1/day)").arg(qs(analysis.rate->currency));
+    if (!analysis.anomalies)
+        return table;
+    for (const engine::TelemetryAnomaly &a : analysis.anomalies->anomalies) {
+        QStringList row{a.series == engine::TelemetrySeries::Utilization ? QObject::tr("Utilization") : QObject::tr("GPU-hours"),
+                        kindText(a.kind),
+                        a.day == a.endDay ? day(a.day) : QObject::tr("%1 (confirmed %2)").arg(day(a.day), day(a.endDay)),
+                        number(100.0 * a.utilization, 1),
+                        number(100.0 * a.expectedUtilization, 1),
+                        number(a.gpuHours, 1),
+                        number(a.expectedGpuHours, 1),
+                        signedNumber(a.sizeGpuHours, 2)};
+        if (analysis.rate)
+            row << money(a.sizeMoney);
+        table.rows << row;
+    }
+    return table;
+}
+
+QString telemetryAnomalyExplanation(const ServingAnalysis &analysis)
+{
+    if (!analysis.anomalies)
+        return analysis.anomalyNote;
+    const engine::TelemetryAnomalyReport &r = *analysis.anomalies;
+    QStringList paragraphs;
+    paragraphs << QObject::tr("Per UTC day over every replica-hour with GPUs: GPU-hours = Σ GPUs × 1 h; busy GPU-hours = "
+                              "Σ GPUs × mean GPU utilization ÷ 100 over the replica-hours with a DCGM_FI_DEV_GPU_UTIL "
+                              "sample; fleet utilization = busy ÷ the GPU-hours of those replica-hours (a replica-hour "
+                              "without a utilization sample is unknown, not idle).");
+    paragraphs << QObject::tr("Each daily series runs through Holt-Winters with a weekly season fitted on the first %1 "
+                              "days: a day outside its one-step P99.5 interval (utilization ± %2 points, GPU-hours ± %3) "
+                              "is a spike or a dip; three in a row or a CUSUM alarm (k 0.5, h 8 standard deviations) a "
+                              "level shift. Size of a utilization anomaly = (utilization − expected) × the day's measured "
+                              "GPU-hours: busy GPU-hours above the forecast, idle GPU-hours below it; of a GPU-hours "
+                              "anomaly = GPU-hours − expected. A level shift is sized per day.")
+                      .arg(r.utilizationReport.history)
+                      .arg(number(100.0 * r.utilizationReport.halfWidth, 1))
+                      .arg(number(r.gpuHoursReport.halfWidth, 1));
+    if (analysis.rate)
+        paragraphs.back() += QObject::tr(" Money = the size in GPU-hours as shown × %1 per GPU-hour (%2), to the cent.")
+                                 .arg(qs(analysis.rate->displayRate()), analysis.rateSource);
+    else
+        paragraphs.back() += QObject::tr(" No rate chosen: sizes are not priced.");
+    QString found = QObject::tr("%1 whole days from %2 to %3: %4.")
+                        .arg(r.days.size())
+                        .arg(day(r.days.front().day), day(r.days.back().day))
+                        .arg(r.anomalies.empty()       ? QObject::tr("no anomaly")
+                             : r.anomalies.size() == 1 ? QObject::tr("1 anomaly")
+                                                       : QObject::tr("%1 anomalies").arg(r.anomalies.size()));
+    if (r.partialDaysLeftOut > 0)
+        found += QObject::tr(" Partial days at the ends left out: %1.").arg(r.partialDaysLeftOut);
+    if (r.unmeasuredDays > 0)
+        found += QObject::tr(" Days without a utilization sample (carried by interpolation, never flagged): %1.")
+                     .arg(r.unmeasuredDays);
+    paragraphs << found;
+    return paragraphs.join(QStringLiteral("\n\n"));
+}
+
 QString rightsizingExplanation(const ServingAnalysis &analysis)
 {
     QStringList paragraphs;
@@ -252,6 +360,21 @@ void appendServingPages(Deck &deck, const store::Workspace &workspace, const Ser
             replicas.caption += QObject::tr(" Deployment: %1.").arg(deployments.front());
         replicas.table = replicasTable(analysis, true);
         deck.items.push_back(replicas);
+    }
+    if (analysis.anomalies) {
+        deck.items.push_back(deckFigureItem(servingUtilizationFigure(analysis)));
+        DeckItem item;
+        item.kind = DeckItem::Kind::Table;
+        item.title = QObject::tr("Utilization anomalies from GPU telemetry");
+        item.caption = telemetryAnomalyExplanation(analysis);
+        item.table = telemetryAnomalyTable(analysis);
+        double idle = 0.0;
+        for (const auto &a : analysis.anomalies->anomalies)
+            if (a.series == engine::TelemetrySeries::Utilization && a.kind != engine::AnomalyKind::LevelShift && a.sizeGpuHours < 0)
+                idle -= std::round(a.sizeGpuHours * 100.0) / 100.0;   // as shown
+        item.keyFigures = {{QObject::tr("Anomalies"), QString::number(analysis.anomalies->anomalies.size())},
+                           {QObject::tr("Idle GPU-hours on dip days"), number(idle, 2)}};
+        deck.items.push_back(item);
     }
     if (!analysis.benchmarks.empty()) {
         DeckItem item;

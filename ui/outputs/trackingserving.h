@@ -4,6 +4,7 @@
 
 #include "engine/money.h"
 #include "engine/serving_metrics.h"
+#include "engine/telemetry_anomalies.h"
 
 #include <QString>
 #include <optional>
@@ -37,6 +38,10 @@ struct ServingAnalysis {
     std::vector<engine::DailyGoodput> goodput;   // every day held, every deployment
     int windowDays = 7;
     int trailingDays = 7;
+    // Anomalies in the fleet's daily GPU utilization and GPU-hours (every day held); none
+    // with the reason in anomalyNote when the metrics hold too few whole days.
+    std::optional<engine::TelemetryAnomalyReport> anomalies;
+    QString anomalyNote;
 };
 
 ServingAnalysis analyseServing(const store::Workspace &workspace, const ServingSettings &settings);
@@ -46,14 +51,20 @@ DeckTable rightsizingTable(const ServingAnalysis &analysis);
 // `forSlide`: the deck's narrower form (see its definition).
 DeckTable replicasTable(const ServingAnalysis &analysis, bool forSlide = false);
 DeckTable benchmarkTable(const ServingAnalysis &analysis);
+// One row per telemetry anomaly: series, kind, day, utilization and GPU-hours with their
+// forecasts, the size in GPU-hours and, with a rate, in money.
+DeckTable telemetryAnomalyTable(const ServingAnalysis &analysis);
+// How the daily series are built and searched, and what was found; or why nothing was searched.
+QString telemetryAnomalyExplanation(const ServingAnalysis &analysis);
 // The rightsizing rule and each deployment's reasoning, in paragraphs.
 QString rightsizingExplanation(const ServingAnalysis &analysis);
 
 // A table as CSV text (RFC 4180, a header row).
 QByteArray deckTableCsv(const DeckTable &table);
 
-// Appends the rightsizing and benchmark history pages to a tracking deck when the workspace
-// holds serving metrics (rightsizing) and optimizations (benchmark history).
+// Appends the rightsizing, utilization anomaly and benchmark history pages to a tracking deck
+// when the workspace holds serving metrics (rightsizing; anomalies once they cover enough
+// whole days) and optimizations (benchmark history).
 void appendServingPages(Deck &deck, const store::Workspace &workspace, const ServingSettings &settings);
 
 } // namespace headroom::ui

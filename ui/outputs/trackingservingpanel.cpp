@@ -170,15 +170,20 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_chartTabs->setObjectName("servingChartTabs");
     m_chartTabs->addTab(m_loadChart, tr("Load and capacity"));
     m_chartTabs->addTab(m_goodputChart, tr("Goodput per GPU"));
+    m_utilizationChart = new ChartPanel(this);
+    m_utilizationChart->setObjectName("servingUtilizationChart");
+    m_chartTabs->addTab(m_utilizationChart, tr("Utilization"));
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName("servingTabs");
     m_rightsizing = newTable("servingRightsizingTable", this);
     m_replicas = newTable("servingReplicasTable", this);
     m_benchmarks = newTable("servingBenchmarkTable", this);
+    m_anomalies = newTable("servingAnomaliesTable", this);
     m_tabs->addTab(m_rightsizing, tr("Rightsizing"));
     m_tabs->addTab(m_benchmarks, tr("Benchmark history"));
     m_tabs->addTab(m_replicas, tr("Replicas"));
+    m_tabs->addTab(m_anomalies, tr("Anomalies"));
     m_explanation = new QLabel(this);
     m_explanation->setObjectName("servingExplanation");
     m_explanation->setWordWrap(true);
@@ -221,10 +226,14 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
             exportCurrentTable(path);
     });
     connect(m_benchmarks, &QTableWidget::itemSelectionChanged, this, &TrackingServingPanel::updateButtons);
-    // The chart follows the table: the benchmark history beside goodput per GPU, the others
-    // beside load and capacity.
+    // The chart follows the table: the benchmark history beside goodput per GPU, the anomalies
+    // beside the daily utilization, the others beside load and capacity; the reasoning below
+    // follows it too.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        m_chartTabs->setCurrentWidget(m_tabs->currentWidget() == m_benchmarks ? m_goodputChart : m_loadChart);
+        m_chartTabs->setCurrentWidget(m_tabs->currentWidget() == m_benchmarks  ? m_goodputChart
+                                      : m_tabs->currentWidget() == m_anomalies ? m_utilizationChart
+                                                                               : m_loadChart);
+        showExplanation();
     });
     // The load chart follows the deployment picked in the rightsizing table.
     connect(m_rightsizing, &QTableWidget::itemSelectionChanged, this, &TrackingServingPanel::showLoadChart);
@@ -303,18 +312,28 @@ void TrackingServingPanel::recompute()
     fill(m_rightsizing, rightsizingTable(m_analysis));
     fill(m_replicas, replicasTable(m_analysis));
     fill(m_benchmarks, benchmarkTable(m_analysis));
+    fill(m_anomalies, telemetryAnomalyTable(m_analysis));
     m_goodputChart->setFigure(goodputFigure(m_analysis));
+    m_utilizationChart->setFigure(servingUtilizationFigure(m_analysis));
     if (!m_analysis.rightsizing.empty())
         m_rightsizing->selectRow(0);
     showLoadChart();
+    showExplanation();
+    updateButtons();
+}
+
+void TrackingServingPanel::showExplanation()
+{
     if (!m_analysis.hasMetrics)
         m_explanation->setText(tr("No serving metrics in this workspace yet. Import a DCGM-exporter / vLLM range-query "
                                   "export (Import metrics CSV…, or headroom track import --metrics FILE.csv) to see "
-                                  "whether fewer replicas would hold the measured load, and how each optimization "
-                                  "changed goodput per GPU and cost per 1M tokens."));
+                                  "whether fewer replicas would hold the measured load, how each optimization "
+                                  "changed goodput per GPU and cost per 1M tokens, and where the fleet's daily GPU "
+                                  "utilization left its forecast."));
+    else if (m_tabs->currentWidget() == m_anomalies)
+        m_explanation->setText(telemetryAnomalyExplanation(m_analysis));
     else
         m_explanation->setText(rightsizingExplanation(m_analysis));
-    updateButtons();
 }
 
 void TrackingServingPanel::updateButtons()
@@ -410,8 +429,10 @@ void TrackingServingPanel::showLoadChart()
 QList<ChartPanel *> TrackingServingPanel::chartPanels() const
 {
     // The chart on the tab shown first: File ▸ Export and Add to Report act on what is seen.
-    return m_chartTabs->currentIndex() == 1 ? QList<ChartPanel *>{m_goodputChart, m_loadChart}
-                                            : QList<ChartPanel *>{m_loadChart, m_goodputChart};
+    QList<ChartPanel *> panels{m_loadChart, m_goodputChart, m_utilizationChart};
+    if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget()))
+        panels.move(panels.indexOf(current), 0);
+    return panels;
 }
 
 std::optional<DeckTable> TrackingServingPanel::currentTable() const
@@ -423,9 +444,11 @@ std::optional<DeckTable> TrackingServingPanel::currentTable() const
 
 bool TrackingServingPanel::exportCurrentTable(const QString &path)
 {
-    const DeckTable table = m_tabs->currentIndex() == 0 ? rightsizingTable(m_analysis)
-        : m_tabs->currentIndex() == 1                   ? benchmarkTable(m_analysis)
-                                                        : replicasTable(m_analysis);
+    QWidget *current = m_tabs->currentWidget();
+    const DeckTable table = current == m_rightsizing ? rightsizingTable(m_analysis)
+        : current == m_benchmarks                    ? benchmarkTable(m_analysis)
+        : current == m_anomalies                     ? telemetryAnomalyTable(m_analysis)
+                                                     : replicasTable(m_analysis);
     try {
         store::writeExportFile(path, deckTableCsv(table), store::ExistingFile::Replace);
     } catch (const store::StoreError &e) {

@@ -25,8 +25,8 @@ class ChartPanel;
 
 // The Serving section of the Tracking page: serving metrics imported into the workspace
 // (DCGM-exporter / vLLM range-query CSV), each deployment's rightsizing with its saving and
-// reasoning, the replicas' measured figures, and the benchmark history of named
-// optimizations, which are added and removed here. Every table exports to CSV.
+// reasoning, the replicas' measured figures, anomalies in the fleet's daily GPU utilization and
+// GPU-hours, and the benchmark history of named optimizations, which are added and removed here. Every table exports to CSV.
 class TrackingServingPanel : public QWidget {
     Q_OBJECT
 public:
@@ -46,10 +46,11 @@ public:
     QTableWidget *rightsizingView() const { return m_rightsizing; }
     QTableWidget *benchmarkView() const { return m_benchmarks; }
     QTableWidget *replicasView() const { return m_replicas; }
+    QTableWidget *anomaliesView() const { return m_anomalies; }
     // The table on the visible tab, as shown.
     std::optional<DeckTable> currentTable() const;
     void setRateGpu(const QString &gpuId);
-    // The load-and-capacity and goodput charts, the one on the visible tab first.
+    // The load-and-capacity, goodput and utilization charts, the one on the visible tab first.
     QList<ChartPanel *> chartPanels() const;
 
 private:
@@ -58,6 +59,7 @@ private:
     void recompute();
     void updateButtons();
     void showLoadChart();
+    void showExplanation();
 
     store::Workspace &m_workspace;
     QComboBox *m_imports = nullptr;
@@ -77,10 +79,12 @@ private:
     QTabWidget *m_chartTabs = nullptr;
     ChartPanel *m_loadChart = nullptr;
     ChartPanel *m_goodputChart = nullptr;
+    ChartPanel *m_utilizationChart = nullptr;
     QTabWidget *m_tabs = nullptr;
     QTableWidget *m_rightsizing = nullptr;
     QTableWidget *m_replicas = nullptr;
     QTableWidget *m_benchmarks = nullptr;
+    QTableWidget *m_anomalies = nullptr;
     QLabel *m_explanation = nullptr;
     ServingAnalysis m_analysis;
     bool m_updating = false;
