@@ -336,19 +336,6 @@ int runCommitments(const Args &args, Context &context)
     return 0;
 }
 
-QString kindName(engine::AnomalyKind kind)
-{
-    switch (kind) {
-    case engine::AnomalyKind::Spike:
-        return QStringLiteral("spike");
-    case engine::AnomalyKind::Dip:
-        return QStringLiteral("dip");
-    case engine::AnomalyKind::LevelShift:
-        return QStringLiteral("level_shift");
-    }
-    return {};
-}
-
 QString seriesName(engine::AnomalySeries series)
 {
     return series == engine::AnomalySeries::Spend ? QStringLiteral("spend") : QStringLiteral("usage");
@@ -377,7 +364,7 @@ int runActualsAnomalies(const Args &args, Context &context)
         QJsonArray list;
         for (const auto &a : report.anomalies)
             list.append(QJsonObject{{QStringLiteral("series"), seriesName(a.series)},
-                                    {QStringLiteral("kind"), kindName(a.kind)},
+                                    {QStringLiteral("kind"), QString::fromLatin1(engine::toString(a.kind))},
                                     {QStringLiteral("date"), date(a.day)},
                                     {QStringLiteral("end_date"), date(a.endDay)},
                                     {QStringLiteral("spend"), cents(a.spend)},
@@ -412,7 +399,7 @@ int runActualsAnomalies(const Args &args, Context &context)
                  {QStringLiteral("Size (money/day)"), Table::Align::Right},
                  {QStringLiteral("Size (hours/day)"), Table::Align::Right}});
     for (const auto &a : report.anomalies)
-        table.addRow({seriesName(a.series), kindName(a.kind).replace(QLatin1Char('_'), QLatin1Char(' ')),
+        table.addRow({seriesName(a.series), QString::fromLatin1(engine::toString(a.kind)).replace(QLatin1Char('_'), QLatin1Char(' ')),
                       a.day == a.endDay ? date(a.day) : QStringLiteral("%1 (confirmed %2)").arg(date(a.day), date(a.endDay)),
                       qs(engine::Money{a.spend, currency}.display()), qs(engine::Money{a.expectedSpend, currency}.display()),
                       qs(engine::Money{a.moneySize, currency}.display()), formatDecimal(a.usageHoursSize, 1)});
@@ -437,7 +424,7 @@ int runAnomalies(const Args &args, Context &context)
     if (args.has(QStringLiteral("json"))) {
         QJsonArray list;
         for (const auto &a : report.anomalies) {
-            QJsonObject o{{QStringLiteral("kind"), kindName(a.kind)},
+            QJsonObject o{{QStringLiteral("kind"), QString::fromLatin1(engine::toString(a.kind))},
                           {QStringLiteral("index"), a.index},
                           {QStringLiteral("end_index"), a.endIndex},
                           {QStringLiteral("value"), a.value},
@@ -468,7 +455,7 @@ int runAnomalies(const Args &args, Context &context)
                  {QStringLiteral("Expected"), Table::Align::Right},
                  {QStringLiteral("Size"), Table::Align::Right}});
     for (const auto &a : report.anomalies)
-        table.addRow({kindName(a.kind).replace(QLatin1Char('_'), QLatin1Char(' ')),
+        table.addRow({QString::fromLatin1(engine::toString(a.kind)).replace(QLatin1Char('_'), QLatin1Char(' ')),
                       a.index == a.endIndex ? QString::number(a.index)
                                             : QStringLiteral("%1 (confirmed at %2)").arg(a.index).arg(a.endIndex),
                       formatDecimal(a.value, 3), formatDecimal(a.expected, 3), formatDecimal(a.size, 3)});

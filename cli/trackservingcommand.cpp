@@ -512,19 +512,6 @@ int runBenchmarks(const Args &args, Context &context)
     return 0;
 }
 
-QString anomalyKindName(engine::AnomalyKind kind)
-{
-    switch (kind) {
-    case engine::AnomalyKind::Spike:
-        return QStringLiteral("spike");
-    case engine::AnomalyKind::Dip:
-        return QStringLiteral("dip");
-    case engine::AnomalyKind::LevelShift:
-        return QStringLiteral("level_shift");
-    }
-    return {};
-}
-
 // Anomalies in the daily fleet GPU utilization and GPU-hours of the serving telemetry.
 int runTelemetryAnomalies(const Args &args, Context &context)
 {
@@ -565,7 +552,7 @@ int runTelemetryAnomalies(const Args &args, Context &context)
             list.append(QJsonObject{
                 {QStringLiteral("series"), a.series == engine::TelemetrySeries::Utilization ? QStringLiteral("utilization")
                                                                                             : QStringLiteral("gpu_hours")},
-                {QStringLiteral("kind"), anomalyKindName(a.kind)},
+                {QStringLiteral("kind"), QString::fromLatin1(engine::toString(a.kind))},
                 {QStringLiteral("date"), date(a.day)},
                 {QStringLiteral("end_date"), date(a.endDay)},
                 {QStringLiteral("utilization"), a.utilization},
@@ -618,7 +605,7 @@ int runTelemetryAnomalies(const Args &args, Context &context)
     Table table(columns);
     for (const auto &a : report.anomalies) {
         QStringList row{a.series == engine::TelemetrySeries::Utilization ? QStringLiteral("utilization") : QStringLiteral("GPU-hours"),
-                        anomalyKindName(a.kind).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                        QString::fromLatin1(engine::toString(a.kind)).replace(QLatin1Char('_'), QLatin1Char(' ')),
                         a.day == a.endDay ? date(a.day) : QStringLiteral("%1 (confirmed %2)").arg(date(a.day), date(a.endDay)),
                         formatDecimal(100.0 * a.utilization, 1, true),
                         formatDecimal(100.0 * a.expectedUtilization, 1, true),

@@ -173,6 +173,16 @@ DailyCost dailyEffectiveCost(const FocusCharges &charges, const std::string &cur
     return dailyEffectiveCost(summarizeActuals(charges), currency);
 }
 
+std::string_view toString(AnomalyKind kind)
+{
+    switch (kind) {
+    case AnomalyKind::Spike: return "spike";
+    case AnomalyKind::Dip: return "dip";
+    case AnomalyKind::LevelShift: return "level_shift";
+    }
+    return {};
+}
+
 AnomalyReport detectAnomalies(const std::vector<double> &series, const AnomalyOptions &options)
 {
     if (options.period < 0 || options.period == 1)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // Plan versus actual (DESIGN §3.7c): how well commitments are used, where a series leaves its
@@ -95,6 +96,8 @@ struct AnomalyOptions {
 };
 
 enum class AnomalyKind { Spike, Dip, LevelShift };
+// "spike", "dip", "level_shift" (as the CLI's JSON writes them).
+std::string_view toString(AnomalyKind kind);
 
 // A point outside the one-step P99.5 interval (Spike above, Dip below), or a level shift.
 struct Anomaly {

@@ -187,6 +187,8 @@ TEST_CASE("The window remembers its size and navigator width, and the palette, b
     }
     ui::MainWindow again(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
     again.show();
+    INFO("restored " << again.width() << " x " << again.height() << ", smallest the window can be "
+                     << again.minimumSizeHint().width() << " x " << again.minimumSizeHint().height());
     CHECK(again.size() == QSize(1280, 800));
     // Restored through the splitter's own layout, which may round by a few pixels.
     CHECK(std::abs(again.findChild<QSplitter *>("mainSplitter")->sizes().first() - 260) <= 4);

@@ -192,19 +192,6 @@ DeckTable benchmarkTable(const ServingAnalysis &analysis)
 
 namespace {
 
-QString kindText(engine::AnomalyKind kind)
-{
-    switch (kind) {
-    case engine::AnomalyKind::Spike:
-        return QObject::tr("Spike");
-    case engine::AnomalyKind::Dip:
-        return QObject::tr("Dip");
-    case engine::AnomalyKind::LevelShift:
-        return QObject::tr("Level shift");
-    }
-    return {};
-}
-
 QString signedNumber(double value, int decimals)
 {
     const double rounded = std::round(value * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
@@ -226,7 +213,7 @@ DeckTable telemetryAnomalyTable(const ServingAnalysis &analysis)
         return table;
     for (const engine::TelemetryAnomaly &a : analysis.anomalies->anomalies) {
         QStringList row{a.series == engine::TelemetrySeries::Utilization ? QObject::tr("Utilization") : QObject::tr("GPU-hours"),
-                        kindText(a.kind),
+                        anomalyKindName(a.kind),
                         a.day == a.endDay ? day(a.day) : QObject::tr("%1 (confirmed %2)").arg(day(a.day), day(a.endDay)),
                         number(100.0 * a.utilization, 1),
                         number(100.0 * a.expectedUtilization, 1),

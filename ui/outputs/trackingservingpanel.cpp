@@ -115,12 +115,6 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_ttftSlo->setToolTip(tr("Time to first token at P95 that an hour must meet to count toward a replica's capacity "
                              "(read from vllm:time_to_first_token_seconds_bucket); none: the waiting queue alone"));
     form->addRow(tr("TTFT SLO (P95)"), m_ttftSlo);
-    m_windowDays = new QSpinBox(metricsBox);
-    m_windowDays->setObjectName("servingWindowDays");
-    m_windowDays->setRange(1, 366);
-    m_windowDays->setValue(7);
-    m_windowDays->setSuffix(tr(" days"));
-    form->addRow(tr("Benchmark windows"), m_windowDays);
     metricsLayout->addLayout(form);
     controls->addWidget(metricsBox, 1);
 
@@ -140,6 +134,14 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_note->setObjectName("servingOptimizationNote");
     m_note->setPlaceholderText(tr("optional"));
     optimizationLayout->addRow(tr("Note"), m_note);
+    // With the optimizations they measure: both boxes keep five rows, the window fits 1280 × 800.
+    m_windowDays = new QSpinBox(optimizationBox);
+    m_windowDays->setObjectName("servingWindowDays");
+    m_windowDays->setRange(1, 366);
+    m_windowDays->setValue(7);
+    m_windowDays->setSuffix(tr(" days"));
+    m_windowDays->setToolTip(tr("Days before and after each optimization the benchmark history compares"));
+    optimizationLayout->addRow(tr("Benchmark windows"), m_windowDays);
     auto *buttons = new QHBoxLayout;
     m_add = new QPushButton(tr("Add"), optimizationBox);
     m_add->setObjectName("servingAddOptimization");
