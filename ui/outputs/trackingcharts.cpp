@@ -525,10 +525,10 @@ ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis)
                 const int64_t to = (copy.days.back().day + 1) * kDay;
                 QDateTimeAxis *x = dateAxis(from, to, false);
                 auto *y = new QValueAxis;
-                y->setTitleText(QObject::tr("GPU utilization (%)"));
+                y->setTitleText(QObject::tr("Utilization (%)"));
                 y->setLabelFormat(QStringLiteral("%.0f"));
                 auto *yHours = new QValueAxis;
-                yHours->setTitleText(QObject::tr("GPU-hours per day"));
+                yHours->setTitleText(QObject::tr("GPU-h a day"));
                 yHours->setLabelFormat(QStringLiteral("%.0f"));
                 chart->addAxis(x, Qt::AlignBottom);
                 chart->addAxis(y, Qt::AlignLeft);
