@@ -175,7 +175,7 @@ TEST_CASE("Scenarios page: the list shows who changed each scenario, the History
     CHECK(page.statusText().contains(QStringLiteral("Restored version %1 as version %2").arg(first).arg(edited + 1)));
     undo.undo();
     CHECK(ws.mine->scenario(kName)->pools.at(0).gpus == 80);
-    CHECK(ws.mine->scenarioHistory(kName).size() == ws.mine->scenarioHistory(kName).front().version);
+    CHECK(int64_t(ws.mine->scenarioHistory(kName).size()) == ws.mine->scenarioHistory(kName).front().version);
 }
 
 TEST_CASE("Scenarios page: another program's edit shows up within 2 s when the workspace is watched", "[team]")

@@ -53,19 +53,18 @@ QSplitter *Page::inputsBeside(QWidget *inputs, QWidget *results, int inputsWidth
     return split;
 }
 
-QWidget *Page::resultsColumn(QWidget *top, QWidget *table, QWidget *explanation)
+QWidget *resultsColumn(QWidget *parent, QWidget *top, QWidget *table, QWidget *explanation)
 {
-    auto *below = new QWidget(this);
+    auto *below = new QWidget(parent);
     auto *belowLayout = new QVBoxLayout(below);
     belowLayout->setContentsMargins(0, 0, 0, 0);
     belowLayout->addWidget(table, 3);
-    // A long explanation scrolls rather than being cut at the window's edge.
-    auto *scroll = new QScrollArea(this);
+    auto *scroll = new QScrollArea(parent);
     scroll->setWidget(explanation);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     belowLayout->addWidget(scroll, 2);
-    auto *column = new QSplitter(Qt::Vertical, this);
+    auto *column = new QSplitter(Qt::Vertical, parent);
     column->addWidget(top);
     column->addWidget(below);
     column->setStretchFactor(0, 3);

@@ -17,6 +17,10 @@ namespace headroom::ui {
 class ChartPanel;
 
 // A page of the workbench. Pages talk to the workspace, never to each other.
+// The results column of DESIGN §5 for any panel: `top` (charts) over the table and its
+// explanation, split by a movable handle; a long explanation scrolls rather than being cut.
+QWidget *resultsColumn(QWidget *parent, QWidget *top, QWidget *table, QWidget *explanation);
+
 class Page : public QWidget {
     Q_OBJECT
 public:
@@ -36,7 +40,7 @@ protected:
     // The same inputs-and-results pair as a splitter, for a page that shows it inside a tab.
     QSplitter *inputsBeside(QWidget *inputs, QWidget *results, int inputsWidth);
     // Results on the right: `top` (charts) above a read-only numbers table and an explanation.
-    QWidget *resultsColumn(QWidget *top, QWidget *table, QWidget *explanation);
+    QWidget *resultsColumn(QWidget *top, QWidget *table, QWidget *explanation) { return ui::resultsColumn(this, top, table, explanation); }
     // A read-only table of numbers and a selectable, word-wrapped explanation label.
     QTableWidget *newResultsTable(const char *objectName);
     QLabel *newExplanation(const char *objectName);

@@ -57,6 +57,15 @@ QColor actualColor(QChart::ChartTheme theme)
     return theme == QChart::ChartThemeLight ? QColor(0x1b, 0x4f, 0x72) : QColor(0x85, 0xc1, 0xe9);
 }
 
+// A line's colour, width and dash in one call.
+void setLinePen(QLineSeries *series, const QColor &color, qreal width, Qt::PenStyle style = Qt::SolidLine)
+{
+    QPen pen(color);
+    pen.setWidthF(width);
+    pen.setStyle(style);
+    series->setPen(pen);
+}
+
 QString moneyText(const engine::Decimal &amount, const std::string &currency)
 {
     return qs(engine::Money{amount, currency}.display());
@@ -195,10 +204,7 @@ ChartFigure utilizationTrackerFigure(const TrackingResult &result)
                                        .arg(QString::number(100.0 * copy.settings.threshold, 'f', 0)));
                 threshold->append(0, 100.0 * copy.settings.threshold);
                 threshold->append(1, 100.0 * copy.settings.threshold);
-                QPen pen(QColor(0xc0, 0x39, 0x2b));
-                pen.setStyle(Qt::DashLine);
-                pen.setWidthF(1.6);
-                threshold->setPen(pen);
+                setLinePen(threshold, QColor(0xc0, 0x39, 0x2b), 1.6, Qt::DashLine);
                 attach(chart, threshold, span, y);
                 return chart;
             }};
@@ -351,16 +357,9 @@ ChartFigure planFigure(const TrackingResult &result)
                     actual->append(at(d), d.actual.toDouble() / scale);
                     variance->append(at(d), d.cumulativeVariance.toDouble() / varScale);
                 }
-                QPen plannedPen(QColor(0x27, 0xae, 0x60));
-                plannedPen.setStyle(Qt::DashLine);
-                plannedPen.setWidthF(2.0);
-                planned->setPen(plannedPen);
-                QPen actualPen(actualColor(theme));
-                actualPen.setWidthF(2.2);
-                actual->setPen(actualPen);
-                QPen variancePen(QColor(0xc0, 0x39, 0x2b));
-                variancePen.setWidthF(1.4);
-                variance->setPen(variancePen);
+                setLinePen(planned, QColor(0x27, 0xae, 0x60), 2.0, Qt::DashLine);
+                setLinePen(actual, actualColor(theme), 2.2);
+                setLinePen(variance, QColor(0xc0, 0x39, 0x2b), 1.4);
                 attach(chart, planned, x, y);
                 attach(chart, actual, x, y);
                 attach(chart, variance, x, yVar);
@@ -383,10 +382,7 @@ void addLevel(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, int64_t from, i
     line->setName(name);
     line->append(xOf(from), value);
     line->append(xOf(to), value);
-    QPen pen(color);
-    pen.setStyle(style);
-    pen.setWidthF(2.0);
-    line->setPen(pen);
+    setLinePen(line, color, 2.0, style);
     attach(chart, line, x, y);
 }
 
@@ -424,9 +420,7 @@ ChartFigure servingLoadFigure(const engine::RightsizingResult &result)
                     load->append(xOf(h.hour * 3600 + 3600), h.load);
                     top = std::max(top, h.load);
                 }
-                QPen pen(actualColor(theme));
-                pen.setWidthF(1.4);
-                load->setPen(pen);
+                setLinePen(load, actualColor(theme), 1.4);
                 attach(chart, load, x, y);
                 const double needed = copy.busyLoad * (1.0 + copy.plannedHeadroom);
                 addLevel(chart, x, y, from, to, needed,
@@ -490,9 +484,7 @@ ChartFigure goodputFigure(const ServingAnalysis &analysis)
                     points->append(at, d.goodputPerGpu());
                     top = std::max(top, d.goodputPerGpu());
                 }
-                QPen pen(actualColor(theme));
-                pen.setWidthF(2.0);
-                line->setPen(pen);
+                setLinePen(line, actualColor(theme), 2.0);
                 points->setColor(actualColor(theme));
                 points->setBorderColor(actualColor(theme));
                 attach(chart, line, x, y);
@@ -550,16 +542,9 @@ ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis)
                     gpuHours->append(at(d.day), d.gpuHours);
                     topHours = std::max(topHours, d.gpuHours);
                 }
-                QPen hoursPen(QColor(0x95, 0xa5, 0xa6));
-                hoursPen.setWidthF(1.4);
-                gpuHours->setPen(hoursPen);
-                QPen expectedPen(QColor(0x27, 0xae, 0x60));
-                expectedPen.setStyle(Qt::DashLine);
-                expectedPen.setWidthF(1.6);
-                expected->setPen(expectedPen);
-                QPen utilizationPen(actualColor(theme));
-                utilizationPen.setWidthF(2.2);
-                utilization->setPen(utilizationPen);
+                setLinePen(gpuHours, QColor(0x95, 0xa5, 0xa6), 1.4);
+                setLinePen(expected, QColor(0x27, 0xae, 0x60), 1.6, Qt::DashLine);
+                setLinePen(utilization, actualColor(theme), 2.2);
                 attach(chart, gpuHours, x, yHours);
                 attach(chart, expected, x, y);
                 attach(chart, utilization, x, y);

@@ -5,6 +5,7 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
+#include "common/page.h"
 #include "report/reportsnapshot.h"
 
 #include "engine/sizing_options.h"
@@ -25,9 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -191,21 +190,7 @@ TrackingServingPanel::TrackingServingPanel(store::Workspace &workspace, QWidget 
     m_explanation->setWordWrap(true);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_explanation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    auto *explanationScroll = new QScrollArea(this);
-    explanationScroll->setWidget(m_explanation);
-    explanationScroll->setWidgetResizable(true);
-    explanationScroll->setFrameShape(QFrame::NoFrame);
-    auto *below = new QWidget(this);
-    auto *belowLayout = new QVBoxLayout(below);
-    belowLayout->setContentsMargins(0, 0, 0, 0);
-    belowLayout->addWidget(m_tabs, 3);
-    belowLayout->addWidget(explanationScroll, 2);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_chartTabs);
-    split->addWidget(below);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    layout->addWidget(resultsColumn(this, m_chartTabs, m_tabs, m_explanation), 1);
 
     connect(m_import, &QPushButton::clicked, this, &TrackingServingPanel::importWithDialog);
     connect(m_remove, &QPushButton::clicked, this, [this] {
