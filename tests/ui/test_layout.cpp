@@ -33,6 +33,7 @@
 #include <QPainter>
 #include <QStyleOptionHeader>
 #include <QTabWidget>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <algorithm>
@@ -161,6 +162,25 @@ void reveal(QWidget *widget)
                     tabs->setCurrentIndex(i);
 }
 
+// Tables shown on `page` whose columns are wider than their viewport, so that some column is
+// reached only by scrolling sideways.
+QStringList tablesScrollingSideways(QWidget *page)
+{
+    QStringList wide;
+    for (QAbstractItemView *view : page->findChildren<QAbstractItemView *>()) {
+        auto *table = qobject_cast<QTableView *>(view);
+        if (!table || !table->isVisibleTo(page) || !table->model() || table->model()->rowCount() == 0)
+            continue;
+        const int columns = table->horizontalHeader()->length();
+        if (columns > table->viewport()->width())
+            wide << QStringLiteral("%1 (columns %2 px in %3 px)")
+                        .arg(table->objectName())
+                        .arg(columns)
+                        .arg(table->viewport()->width());
+    }
+    return wide;
+}
+
 struct DemoWindow {
     QTemporaryDir dir;
     std::unique_ptr<ui::MainWindow> window;
@@ -217,6 +237,52 @@ TEST_CASE("Column headers fit their sections and charts shorten no legend or axi
     chart->scene()->addSimpleText("stray")->setPos(-400, -400);
     CHECK(chartTextsOutside(window.currentPage()).filter("stray").size() == 1);
     delete view;
+}
+
+TEST_CASE("Every table of every page and tab shows all its columns without sideways scrolling, at 1280×800 and 1440×900")
+{
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
+    for (const QSize size : kSizes) {
+        window.resize(size);
+        window.show();
+        for (QTreeWidgetItemIterator it(window.navigator()); *it; ++it) {
+            if (!(*it)->parent())
+                continue;
+            const QString title = (*it)->text(0);
+            REQUIRE(window.showPage(title));
+            QApplication::processEvents();
+            QWidget *page = window.currentPage();
+            QStringList wide = tablesScrollingSideways(page);
+            for (QTabWidget *tabs : page->findChildren<QTabWidget *>()) {
+                const int shown = tabs->currentIndex();
+                for (int i = 0; i < tabs->count(); ++i) {
+                    tabs->setCurrentIndex(i);
+                    QApplication::processEvents();
+                    for (const QString &table : tablesScrollingSideways(page))
+                        if (!wide.contains(table))
+                            wide << table;
+                }
+                tabs->setCurrentIndex(shown);
+            }
+            // The catalog and rate-card grids hold every field of an entry, one column each, as a
+            // spreadsheet does: they scroll sideways by design, their headers whole.
+            const QStringList grids{"gpuTable", "modelTable", "rateCardTable"};
+            wide.erase(std::remove_if(wide.begin(), wide.end(),
+                                      [&](const QString &t) { return grids.contains(t.section(' ', 0, 0)); }),
+                       wide.end());
+            INFO(title.toStdString() << " at " << size.width() << "×" << size.height());
+            CHECK(wide.join("; ").toStdString() == "");
+        }
+    }
+    // The check sees a table wider than its viewport.
+    auto *table = new QTableWidget(1, 2, window.currentPage());
+    table->setObjectName("wide");
+    table->horizontalHeader()->resizeSection(0, 2000);
+    table->show();
+    QApplication::processEvents();
+    CHECK(tablesScrollingSideways(window.currentPage()).filter("wide").size() == 1);
+    delete table;
 }
 
 TEST_CASE("The KV chart's legend entries read differently and fit, at 1280×800 and 1440×900")

@@ -5,6 +5,7 @@
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
 #include "ui/common/dialogs.h"
+#include "ui/common/format.h"
 #include "ui/mainwindow.h"
 #include "ui/fleet/scenariocharts.h"
 #include "ui/fleet/scenariospage.h"
@@ -14,6 +15,8 @@
 #include <QChart>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QTabWidget>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -150,7 +153,7 @@ TEST_CASE("Scenarios page: editing a pool re-evaluates at once, with exact money
     page.selectScenario("Support bot static");
     REQUIRE(page.result());
     CHECK(page.result()->costPerDay.cents() == "1532.16");
-    auto *table = page.findChild<QTableWidget *>("scenarioResultTable");
+    auto *table = page.findChild<QTableWidget *>("scenarioCostTable");
     REQUIRE(table);
     CHECK(tableText(table).contains("$1,532.16"));
     CHECK(tableText(table).contains("$45,964.80")); // 30 days
@@ -458,14 +461,14 @@ TEST_CASE("Scenarios page: the demo's reserved core over its 12 calendar months,
     CHECK(r.termHours == 8760);
     const engine::PoolResult &core = r.pools.at(0);
     REQUIRE(core.gpus == 240);
-    auto *table = page.findChild<QTableWidget *>("scenarioResultTable");
+    auto *table = page.findChild<QTableWidget *>("scenarioCostTable");
     REQUIRE(table);
-    CHECK(table->item(0, 8)->text() == "$3.8192 USD");
-    CHECK(table->item(0, 9)->text() == "$21,998.59");       // 240 × 3.8192 × 24
-    CHECK(table->item(0, 11)->text() == "$8,029,486.08");   // 240 × 3.8192 × 8,760 h
+    CHECK(table->item(0, 1)->text() == "$3.8192 USD");
+    CHECK(table->item(0, 2)->text() == "$21,998.59");       // 240 × 3.8192 × 24
+    CHECK(table->item(0, 4)->text() == "$8,029,486.08");   // 240 × 3.8192 × 8,760 h
     // Every money column's Fleet row is the sum of the rows shown above it.
     const int fleet = table->rowCount() - 1;
-    for (int column : {9, 10, 11}) {
+    for (int column : {2, 3, 4}) {
         INFO("column " << column);
         qint64 sum = 0;
         for (int row = 0; row < fleet; ++row) {
@@ -491,6 +494,52 @@ TEST_CASE("Scenarios page: the demo's reserved core over its 12 calendar months,
     start->setText("2028-02-30");
     emit start->editingFinished();
     CHECK((*ws).scenario("Chatbot core + flex")->startDate == "2028-01-01");
+}
+
+TEST_CASE("Scenarios page: the capacity view shows planned headroom and spare GPUs apart, and both views fit")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Chatbot core + flex");
+    REQUIRE(page.result());
+    auto *table = page.findChild<QTableWidget *>("scenarioCapacityTable");
+    REQUIRE(table);
+    REQUIRE(table->rowCount() == int(page.result()->pools.size()) + 1);
+    for (int row = 0; row < int(page.result()->pools.size()); ++row) {
+        const engine::PoolResult &p = page.result()->pools.at(size_t(row));
+        INFO(p.name);
+        CHECK(table->item(row, 0)->text().toStdString() == p.name);
+        CHECK(table->item(row, 1)->text() == QString::number(p.gpus));
+        CHECK(table->item(row, 2)->text() == QString::number(p.peakNeedGpus));
+        CHECK(table->item(row, 3)->text() == QString::number(p.plannedHeadroomGpus));
+        CHECK(table->item(row, 4)->text() == QString::number(p.spareAtPeak));
+        // Planned and spare add up to the headroom at peak the summary states.
+        CHECK(p.plannedHeadroomGpus + p.spareAtPeak == p.headroomAtPeak);
+        CHECK(table->item(row, 3)->toolTip().contains(
+            QStringLiteral("At the busiest hour %1 free").arg(ui::formatGpus(p.headroomAtPeak))));
+    }
+    // The demo's on-demand flex pool: 70 GPUs for a need of 70 at the peak, 48 of them planned headroom.
+    CHECK(table->item(1, 0)->text() == "flex on-demand");
+    CHECK(table->item(1, 2)->text() == "70");
+    CHECK(table->item(1, 3)->text() == "48");
+    CHECK(table->item(1, 4)->text() == "0");
+    CHECK(table->item(table->rowCount() - 1, 1)->text() == "240 + 80");
+
+    // In the window at 1280 × 800 the Evaluation tab gets about 515 px: both views whole.
+    auto *tabs = page.findChild<QTabWidget *>("scenarioTableTabs");
+    REQUIRE(tabs);
+    page.resize(1070, 740);
+    page.show();
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        QApplication::processEvents();
+        auto *shown = qobject_cast<QTableWidget *>(tabs->currentWidget());
+        REQUIRE(shown);
+        INFO(shown->objectName().toStdString() << " in " << shown->viewport()->width() << " px");
+        CHECK(shown->viewport()->width() <= 560);
+        CHECK(shown->horizontalHeader()->length() <= shown->viewport()->width());
+    }
 }
 
 TEST_CASE("Scenarios page: a 3-year reservation over a 12-month horizon shows the whole obligation and warns")

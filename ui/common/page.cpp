@@ -1,6 +1,7 @@
 #include "page.h"
 
 #include "chartpanel.h"
+#include "columnfit.h"
 #include "report/reportsnapshot.h"
 
 #include <QHeaderView>
@@ -79,7 +80,7 @@ QTableWidget *Page::newResultsTable(const char *objectName)
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->verticalHeader()->hide();
     table->setAlternatingRowColors(true);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    ColumnFit::fitColumns(table);
     m_resultsTables << table;
     return table;
 }

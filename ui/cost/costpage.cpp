@@ -1,5 +1,6 @@
 #include "costpage.h"
 
+#include "common/columnviews.h"
 #include "common/fields.h"
 #include "common/chartpanel.h"
 #include "costcharts.h"
@@ -87,8 +88,17 @@ CostPage::CostPage(store::Workspace &workspace, QWidget *parent)
     m_chartTabs->addTab(m_monthChart, tr("Monthly spend"));
 
     m_table = newResultsTable("costTable");
+    // Columns: option, reserved GPUs, reserved, on-demand, spot, total; then the same demand
+    // with no commitment, the saving against it and the reservation's utilization.
+    auto *views = new ColumnViews(
+        m_table,
+        {{tr("Cost"), tr("Each option's cost by tier, to the cent"), [](int c) { return c <= 5; }},
+         {tr("Against on-demand"), tr("Each option's total against the same demand with no commitment"),
+          [](int c) { return c <= 1 || c >= 5; }}},
+        this);
     m_recommendation = newExplanation("costRecommendation");
-    layOutPage(buildInputs(), resultsColumn(m_chartTabs, m_table, m_recommendation), 400);
+    layOutPage(buildInputs(),
+               resultsColumn(m_chartTabs, ColumnViews::above(views, m_table, this), m_recommendation), 400);
 
     connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &CostPage::refreshRateCards);
     connect(&m_workspace, &store::Workspace::demandSeriesChanged, this, &CostPage::refreshDemandChoices);

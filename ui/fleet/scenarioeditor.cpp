@@ -1,5 +1,6 @@
 #include "scenarioeditor.h"
 
+#include "common/columnfit.h"
 #include "common/fields.h"
 #include "scenariopoolstable.h"
 #include "store/workspace.h"
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTabBar>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
@@ -173,6 +175,18 @@ ScenarioEditor::ScenarioEditor(store::Workspace &workspace, SaveEdit saveEdit, Q
         },
         poolsBox);
     connect(m_pools, &ScenarioPoolsTable::inputRejected, this, &ScenarioEditor::inputRejected);
+    auto *poolViews = new QTabBar(poolsBox);
+    poolViews->setObjectName("scenarioPoolViews");
+    poolViews->setDocumentMode(true);
+    poolViews->setExpanding(false);
+    for (const QString &view : ScenarioPoolsTable::viewNames())
+        poolViews->addTab(view);
+    poolViews->setTabToolTip(ScenarioPoolsTable::GpusView, tr("GPU type, sizing and count of each pool"));
+    poolViews->setTabToolTip(ScenarioPoolsTable::PricingView, tr("How each pool is paid for: tier and owned rate"));
+    poolViews->setTabToolTip(ScenarioPoolsTable::SharingView, tr("How each pool's GPUs are shared: exclusive, MIG "
+                                                                 "with its layout, time-slicing or MPS"));
+    connect(poolViews, &QTabBar::currentChanged, m_pools, &ScenarioPoolsTable::showView);
+    poolsLayout->addWidget(poolViews);
     auto *addPoolButton = new QPushButton(tr("Add &pool"), poolsBox);
     addPoolButton->setToolTip(tr("Add a pool: an elastic on-demand pool when a static one exists, else a static one"));
     auto *removePoolButton = new QPushButton(tr("Remove pool"), poolsBox);
@@ -193,7 +207,6 @@ ScenarioEditor::ScenarioEditor(store::Workspace &workspace, SaveEdit saveEdit, Q
     m_assign = new QTableWidget(assignBox);
     m_assign->setObjectName("scenarioAssignments");
     m_assign->verticalHeader()->hide();
-    m_assign->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_assign->setMinimumHeight(160);
     m_assign->setToolTip(tr("Tick the pools that serve each workload or run each job. A workload is carried by the "
                             "first static pool ticked and its overflow by the first elastic pool ticked"));
@@ -440,9 +453,10 @@ void ScenarioEditor::loadAssignments(const Scenario &scenario)
     };
     std::stable_partition(rows.begin(), rows.end(), used);
 
-    QStringList headers{tr("Workload / training job")};
+    // Headers on two lines, so that the pools' columns fit the editor's width.
+    QStringList headers{tr("Workload /\ntraining job")};
     for (const auto &p : scenario.pools)
-        headers << tr("%1 (%2)").arg(qs(p.name), p.role() == engine::PoolRole::StaticBase ? tr("static")
+        headers << tr("%1\n(%2)").arg(qs(p.name), p.role() == engine::PoolRole::StaticBase ? tr("static")
                                                                                             : tr("elastic"));
     auto isChecked = [&](const Row &row, int pool) {
         const auto &list = row.training ? scenario.pools[size_t(pool)].trainingJobs : scenario.pools[size_t(pool)].workloads;
@@ -489,7 +503,7 @@ void ScenarioEditor::loadAssignments(const Scenario &scenario)
             m_assign->setItem(r, c + 1, check);
         }
     }
-    m_assign->resizeColumnsToContents();
+    ColumnFit::fitColumns(m_assign);
 }
 
 } // namespace headroom::ui

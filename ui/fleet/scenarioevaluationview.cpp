@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -37,6 +38,34 @@ QString gpuCount(int64_t count)
     return formatGpus(count);
 }
 
+// A table cell, right-aligned unless `right` is false.
+QTableWidgetItem *setCell(QTableWidget *table, int row, int column, const QString &text, bool right = true)
+{
+    auto *item = new QTableWidgetItem(text);
+    if (right)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    table->setItem(row, column, item);
+    return item;
+}
+
+// The first cell of a pool's row in both views: its name, with its role, GPUs, tier and
+// sharing in the tooltip.
+void poolCell(QTableWidget *table, int row, const engine::PoolResult &p)
+{
+    setCell(table, row, 0, qs(p.name), false)
+        ->setToolTip(QObject::tr("%1 · %2 × %3 · %4 · %5")
+                         .arg(p.role == engine::PoolRole::StaticBase ? QObject::tr("static base")
+                                                                     : QObject::tr("elastic top"),
+                              formatCount(p.gpus), qs(p.gpuId), tierName(p.tier), partitioningName(p.partitioning)));
+}
+
+QFont boldFont(const QTableWidget *table)
+{
+    QFont bold = table->font();
+    bold.setBold(true);
+    return bold;
+}
+
 } // namespace
 
 ScenarioEvaluationView::ScenarioEvaluationView(store::Workspace &workspace, const ResultWidgets &make,
@@ -45,7 +74,16 @@ ScenarioEvaluationView::ScenarioEvaluationView(store::Workspace &workspace, cons
     , m_workspace(workspace)
 {
     m_diagram = new ScenarioDiagramView(this);
-    m_resultTable = make.table("scenarioResultTable");
+    m_capacityTable = make.table("scenarioCapacityTable");
+    m_costTable = make.table("scenarioCostTable");
+    m_tableTabs = new QTabWidget(this);
+    m_tableTabs->setObjectName("scenarioTableTabs");
+    m_tableTabs->setDocumentMode(true);
+    m_tableTabs->addTab(m_capacityTable, tr("Capacity"));
+    m_tableTabs->addTab(m_costTable, tr("Cost"));
+    m_tableTabs->setTabToolTip(0, tr("GPUs per pool against the busiest hour's need, and the share of paid GPU-hours used"));
+    m_tableTabs->setTabToolTip(1, tr("Exact cost per pool: per day, per 30-day month and over the term; every total "
+                                     "is the sum of the figures shown"));
     m_warnings = new QListWidget(this);
     m_warnings->setObjectName("scenarioWarnings");
     m_warnings->setWordWrap(true);
@@ -55,7 +93,7 @@ ScenarioEvaluationView::ScenarioEvaluationView(store::Workspace &workspace, cons
     auto *below = new QWidget(this);
     auto *belowLayout = new QVBoxLayout(below);
     belowLayout->setContentsMargins(0, 0, 0, 0);
-    belowLayout->addWidget(m_resultTable, 3);
+    belowLayout->addWidget(m_tableTabs, 3);
     belowLayout->addWidget(m_summary);
     auto *warningsLabel = new QLabel(tr("Warnings"), below);
     QFont bold = warningsLabel->font();
@@ -69,13 +107,110 @@ ScenarioEvaluationView::ScenarioEvaluationView(store::Workspace &workspace, cons
     setStretchFactor(1, 2);
 }
 
+QTableWidget *ScenarioEvaluationView::table() const
+{
+    return m_tableTabs->currentIndex() == 1 ? m_costTable : m_capacityTable;
+}
+
+void ScenarioEvaluationView::showCapacity(const engine::ScenarioResult &r)
+{
+    QTableWidget *t = m_capacityTable;
+    const QStringList headers{tr("Pool"), tr("GPUs"), tr("Peak\nneed"), tr("Planned\nheadroom"), tr("Spare\nat peak"),
+                              tr("Utilization")};
+    t->setColumnCount(int(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->horizontalHeaderItem(1)->setToolTip(tr("Static: provisioned. Elastic: the most in use at once"));
+    t->horizontalHeaderItem(2)->setToolTip(tr("GPUs the pool's workloads need at the busiest hour, planned headroom "
+                                              "included"));
+    t->horizontalHeaderItem(3)->setToolTip(
+        tr("GPUs inference sizing planned into the peak need so that latency targets hold through a burst: free "
+           "by design at the busiest hour"));
+    t->horizontalHeaderItem(4)->setToolTip(tr("GPUs provisioned beyond the peak need: provisioned − used at the "
+                                              "busiest hour"));
+    t->horizontalHeaderItem(5)->setToolTip(tr("GPU-hours used ÷ GPU-hours paid for"));
+    t->setRowCount(int(r.pools.size()) + 1);
+    for (int i = 0; i < int(r.pools.size()); ++i) {
+        const auto &p = r.pools[size_t(i)];
+        poolCell(t, i, p);
+        auto *gpus = setCell(t, i, 1, formatCount(p.gpus));
+        if (p.autoSized)
+            gpus->setToolTip(p.reserveAnalysed ? tr("Sized for you: the reserve policy chose %1 (critical fractile %2)")
+                                                     .arg(*p.reserveAnalysed)
+                                                     .arg(p.criticalFractile, 0, 'f', 3)
+                                               : tr("Sized for you"));
+        setCell(t, i, 2, formatCount(p.peakNeedGpus));
+        const QString headroomTip = tr("At the busiest hour %1 free: %2 planned by inference sizing (inside the peak "
+                                       "need of %3) and %4 spare (%5 provisioned − %6 used)")
+                                        .arg(gpuCount(p.headroomAtPeak), gpuCount(p.plannedHeadroomGpus),
+                                             formatCount(p.peakNeedGpus), gpuCount(p.spareAtPeak),
+                                             formatCount(p.gpus), formatCount(p.gpus - p.spareAtPeak));
+        setCell(t, i, 3, formatCount(p.plannedHeadroomGpus))->setToolTip(headroomTip);
+        setCell(t, i, 4, formatCount(p.spareAtPeak))->setToolTip(headroomTip);
+        setCell(t, i, 5, percent(p.utilization));
+    }
+    const int total = int(r.pools.size());
+    const QFont bold = boldFont(t);
+    setCell(t, total, 0, tr("Fleet"), false)->setFont(bold);
+    setCell(t, total, 1, tr("%1 + %2").arg(formatCount(r.staticGpus), formatCount(r.elasticPeakGpus)))->setFont(bold);
+    t->item(total, 1)->setToolTip(tr("Static GPUs + the elastic GPUs in use at the peak"));
+    setCell(t, total, 5, percent(r.utilization))->setFont(bold);
+    t->resizeColumnsToContents();
+}
+
+void ScenarioEvaluationView::showCost(const engine::ScenarioResult &r, const engine::ScenarioMoneyTable &table)
+{
+    QTableWidget *t = m_costTable;
+    const QStringList headers{tr("Pool"), tr("Rate\nper GPU-h"), tr("Cost\nper day"), tr("Cost per\n30-day month"),
+                              tr("Cost\nover term")};
+    t->setColumnCount(int(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->horizontalHeaderItem(4)->setToolTip(
+        tr("The term's real hours: %1 h from %2 to %3").arg(formatCount(r.termHours), qs(r.startDate), qs(r.endDate)));
+    t->setRowCount(int(r.pools.size()) + 1);
+    // Printed money: each figure in cents, each total the sum of the figures shown.
+    for (int i = 0; i < int(r.pools.size()); ++i) {
+        const auto &p = r.pools[size_t(i)];
+        poolCell(t, i, p);
+        if (!p.priced) {
+            for (int c = 1; c <= 4; ++c)
+                setCell(t, i, c, tr("not priced"))->setForeground(QColor(0xc0, 0x39, 0x2b));
+            continue;
+        }
+        setCell(t, i, 1, qs(p.ratePerGpuHour.displayRate()) + QStringLiteral(" ") + qs(p.ratePerGpuHour.currency))
+            ->setToolTip(tr("Rate card %1: %2 per GPU-hour").arg(qs(p.rateCardKey), qs(p.ratePerGpuHour.amount.toString())));
+        const size_t shown = std::size_t(std::find(table.pools.begin(), table.pools.end(), p.name) - table.pools.begin());
+        setCell(t, i, 2, money(table.perDay.parts.at(shown)));
+        setCell(t, i, 3, money(table.perMonth.parts.at(shown)));
+        auto *termCell = setCell(t, i, 4, money(table.overTerm.parts.at(shown)));
+        if (p.commitment && !p.commitment->coversTerm && p.gpus > 0) {
+            termCell->setText(termCell->text() + QStringLiteral(" ⚠"));
+            termCell->setToolTip(tr("%1 of the %2 commitment owed in full (%3 to %4); %5 upfront.")
+                                     .arg(money(p.commitment->inHorizon), money(p.commitment->total),
+                                          qs(p.commitment->startDate), qs(p.commitment->endDate),
+                                          money(p.commitment->upfront)));
+        }
+    }
+    const int total = int(r.pools.size());
+    const QFont bold = boldFont(t);
+    setCell(t, total, 0, tr("Fleet"), false)->setFont(bold);
+    if (!table.pools.empty()) {
+        // Totals are the sums of the amounts shown, so the column adds up to the cent.
+        setCell(t, total, 2, money(table.perDay.total))->setFont(bold);
+        setCell(t, total, 3, money(table.perMonth.total))->setFont(bold);
+        setCell(t, total, 4, money(table.overTerm.total))->setFont(bold);
+    }
+    t->resizeColumnsToContents();
+}
+
 void ScenarioEvaluationView::showResult(const std::optional<engine::ScenarioResult> &result, const QString &error,
                                         const QString &name)
 {
     m_diagram->setResult(result);
     m_warnings->clear();
-    m_resultTable->clearContents();
-    m_resultTable->setRowCount(0);
+    for (QTableWidget *t : {m_capacityTable, m_costTable}) {
+        t->clearContents();
+        t->setRowCount(0);
+    }
     if (!result) {
         m_summary->setText(error.isEmpty() ? QString()
                                            : QStringLiteral("<span style='color:#c0392b'>%1</span>")
@@ -83,83 +218,9 @@ void ScenarioEvaluationView::showResult(const std::optional<engine::ScenarioResu
         return;
     }
     const engine::ScenarioResult &r = *result;
-    const QStringList headers{tr("Pool"),           tr("GPU"),           tr("Tier"),         tr("Sharing"),
-                              tr("GPUs"),           tr("Peak need"),     tr("Headroom at peak"), tr("Utilization"),
-                              tr("Rate per GPU-h"), tr("Cost per day"),  tr("Cost per 30-day month"), tr("Cost over term")};
-    m_resultTable->setColumnCount(int(headers.size()));
-    m_resultTable->setHorizontalHeaderLabels(headers);
-    m_resultTable->horizontalHeaderItem(4)->setToolTip(tr("Static: provisioned. Elastic: the most in use at once"));
-    m_resultTable->horizontalHeaderItem(6)->setToolTip(
-        tr("GPUs free at the busiest hour, in two parts: the headroom inference sizing planned into the need "
-           "(free by design, so latency targets hold through a burst; counted in the peak need) and the GPUs "
-           "spare beyond it (provisioned − used at the peak)"));
-    m_resultTable->horizontalHeaderItem(7)->setToolTip(tr("GPU-hours used ÷ GPU-hours paid for"));
-    m_resultTable->horizontalHeaderItem(11)->setToolTip(
-        tr("The term's real hours: %1 h from %2 to %3").arg(formatCount(r.termHours), qs(r.startDate), qs(r.endDate)));
-    m_resultTable->setRowCount(int(r.pools.size()) + 1);
-    auto cell = [this](int row, int column, const QString &text, bool right = true) {
-        auto *item = new QTableWidgetItem(text);
-        if (right)
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_resultTable->setItem(row, column, item);
-        return item;
-    };
-    // Printed money: each figure in cents, each total the sum of the figures shown.
     const engine::ScenarioMoneyTable table = engine::scenarioMoneyTable(r);
-    for (int i = 0; i < int(r.pools.size()); ++i) {
-        const auto &p = r.pools[size_t(i)];
-        cell(i, 0, qs(p.name), false)->setToolTip(p.role == engine::PoolRole::StaticBase ? tr("static base")
-                                                                                           : tr("elastic top"));
-        cell(i, 1, qs(p.gpuId), false);
-        cell(i, 2, tierName(p.tier), false);
-        cell(i, 3, partitioningName(p.partitioning), false);
-        auto *gpus = cell(i, 4, formatCount(p.gpus));
-        if (p.autoSized)
-            gpus->setToolTip(p.reserveAnalysed ? tr("Sized for you: the reserve policy chose %1 (critical fractile %2)")
-                                                     .arg(*p.reserveAnalysed)
-                                                     .arg(p.criticalFractile, 0, 'f', 3)
-                                               : tr("Sized for you"));
-        cell(i, 5, formatCount(p.peakNeedGpus));
-        cell(i, 6, tr("%1 (%2 planned, %3 spare)")
-                       .arg(formatCount(p.headroomAtPeak), formatCount(p.plannedHeadroomGpus), formatCount(p.spareAtPeak)))
-            ->setToolTip(tr("At the busiest hour: %1 planned by inference sizing (inside the peak need of %2) and %3 "
-                            "spare (%4 provisioned − %5 used)")
-                             .arg(gpuCount(p.plannedHeadroomGpus), formatCount(p.peakNeedGpus), gpuCount(p.spareAtPeak),
-                                  formatCount(p.gpus), formatCount(p.gpus - p.spareAtPeak)));
-        cell(i, 7, percent(p.utilization));
-        if (p.priced) {
-            cell(i, 8, qs(p.ratePerGpuHour.displayRate()) + QStringLiteral(" ") + qs(p.ratePerGpuHour.currency))
-                ->setToolTip(tr("Rate card %1: %2 per GPU-hour").arg(qs(p.rateCardKey), qs(p.ratePerGpuHour.amount.toString())));
-            const size_t shown = std::size_t(std::find(table.pools.begin(), table.pools.end(), p.name) - table.pools.begin());
-            cell(i, 9, money(table.perDay.parts.at(shown)));
-            cell(i, 10, money(table.perMonth.parts.at(shown)));
-            auto *termCell = cell(i, 11, money(table.overTerm.parts.at(shown)));
-            if (p.commitment && !p.commitment->coversTerm && p.gpus > 0) {
-                termCell->setText(termCell->text() + QStringLiteral(" ⚠"));
-                termCell->setToolTip(tr("%1 of the %2 commitment owed in full (%3 to %4); %5 upfront.")
-                                         .arg(money(p.commitment->inHorizon), money(p.commitment->total),
-                                              qs(p.commitment->startDate), qs(p.commitment->endDate),
-                                              money(p.commitment->upfront)));
-            }
-        } else {
-            for (int c = 8; c <= 11; ++c)
-                cell(i, c, tr("not priced"))->setForeground(QColor(0xc0, 0x39, 0x2b));
-        }
-    }
-    const int total = int(r.pools.size());
-    QFont bold = m_resultTable->font();
-    bold.setBold(true);
-    auto totalCell = [&](int column, const QString &text, bool right = true) { cell(total, column, text, right)->setFont(bold); };
-    totalCell(0, tr("Fleet"), false);
-    totalCell(4, tr("%1 + %2").arg(formatCount(r.staticGpus), formatCount(r.elasticPeakGpus)));
-    totalCell(7, percent(r.utilization));
-    if (!table.pools.empty()) {
-        // Totals are the sums of the amounts shown, so the column adds up to the cent.
-        totalCell(9, money(table.perDay.total));
-        totalCell(10, money(table.perMonth.total));
-        totalCell(11, money(table.overTerm.total));
-    }
-    m_resultTable->resizeColumnsToContents();
+    showCapacity(r);
+    showCost(r, table);
 
     const auto scenario = m_workspace.scenario(name);
     const int horizon = scenario ? scenario->horizonMonths : 0;

@@ -9,6 +9,7 @@
 
 class QLabel;
 class QListWidget;
+class QTabWidget;
 class QTableWidget;
 
 namespace headroom::store {
@@ -19,9 +20,10 @@ namespace headroom::ui {
 
 class ScenarioDiagramView;
 
-// The Evaluation tab of the Scenarios page: the static base / elastic top diagram above the
-// pools table (GPUs, peak need, headroom, utilization, exact cost per day, month and term),
-// a summary in words and the warnings of one evaluated scenario.
+// The Evaluation tab of the Scenarios page: the static base / elastic top diagram above two
+// views of the pools — capacity (GPUs, peak need, planned headroom, spare GPUs, utilization)
+// and cost (rate, exact cost per day, 30-day month and term) — a summary in words and the
+// warnings of one evaluated scenario.
 class ScenarioEvaluationView : public QSplitter {
     Q_OBJECT
 public:
@@ -38,12 +40,20 @@ public:
     void showResult(const std::optional<engine::ScenarioResult> &result, const QString &error, const QString &name);
 
     ScenarioDiagramView *diagram() const { return m_diagram; }
-    QTableWidget *table() const { return m_resultTable; }
+    QTableWidget *capacityTable() const { return m_capacityTable; }
+    QTableWidget *costTable() const { return m_costTable; }
+    // The table of the view shown (capacity or cost).
+    QTableWidget *table() const;
 
 private:
+    void showCapacity(const engine::ScenarioResult &r);
+    void showCost(const engine::ScenarioResult &r, const engine::ScenarioMoneyTable &money);
+
     store::Workspace &m_workspace;
     ScenarioDiagramView *m_diagram = nullptr;
-    QTableWidget *m_resultTable = nullptr;
+    QTabWidget *m_tableTabs = nullptr;
+    QTableWidget *m_capacityTable = nullptr;
+    QTableWidget *m_costTable = nullptr;
     QListWidget *m_warnings = nullptr;
     QLabel *m_summary = nullptr;
 };

@@ -1,5 +1,6 @@
 #include "scenariopoolstable.h"
 
+#include "common/columnfit.h"
 #include "common/fields.h"
 #include "scenariocharts.h"
 #include "store/workspace.h"
@@ -93,9 +94,25 @@ ScenarioPoolsTable::ScenarioPoolsTable(store::Workspace &workspace, ScenarioEdit
         tr("Owned pools: amortised cost of an owned GPU per GPU-hour in the rate card's currency. Empty: the "
            "3-year reserved rate stands in"));
     verticalHeader()->hide();
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setMinimumHeight(150);
+    showView(GpusView);
+}
+
+QStringList ScenarioPoolsTable::viewNames()
+{
+    return {tr("GPUs"), tr("Pricing"), tr("Sharing")};
+}
+
+void ScenarioPoolsTable::showView(int view)
+{
+    static const std::vector<int> columns[] = {{ColName, ColGpu, ColSizing, ColGpus},
+                                              {ColName, ColTier, ColOwnedRate},
+                                              {ColName, ColPartitioning, ColMig}};
+    const std::vector<int> &shown = columns[std::clamp(view, 0, 2)];
+    for (int c = 0; c < ColCount; ++c)
+        setColumnHidden(c, std::find(shown.begin(), shown.end(), c) == shown.end());
+    ColumnFit::fitColumns(this);
 }
 
 void ScenarioPoolsTable::editPool(int row, const QString &label, int mergeField,
@@ -146,6 +163,9 @@ void ScenarioPoolsTable::load(const Scenario &scenario)
             gpu->setToolTip(tr("GPU type of the pool, from the catalog"));
             for (const auto &g : gpus)
                 gpu->addItem(qs(g.name), qs(g.id));
+            // As wide as the usual GPU name; longer ones are shortened, whole in the list.
+            gpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            gpu->setMinimumContentsLength(14);
             connect(gpu, &QComboBox::currentIndexChanged, this, [=] {
                 const std::string id = gpu->currentData().toString().toStdString();
                 editPool(tr("Edit pool GPU"), field(ColGpu), [id](engine::Pool &p) { p.gpuId = id; });
@@ -266,7 +286,7 @@ void ScenarioPoolsTable::load(const Scenario &scenario)
         owned->setText(pool.ownedRatePerGpuHour ? qs(pool.ownedRatePerGpuHour->toString()) : QString());
         owned->setEnabled(pool.tier == engine::PoolTier::Owned);
     }
-    resizeColumnsToContents();
+    ColumnFit::fitColumns(this);
 }
 
 void ScenarioPoolsTable::addPool()

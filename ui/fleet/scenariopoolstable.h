@@ -11,9 +11,10 @@ class Workspace;
 namespace headroom::ui {
 
 // The GPU pools of the scenario editor, one row each with its editors: name, GPU, sizing,
-// GPU count, tier, sharing, MIG layout and owned rate. Every change goes to the editor's
-// save function as one undoable step; a pool cell's changes merge with the previous step of
-// the same cell.
+// GPU count, tier, sharing, MIG layout and owned rate, shown in three views so that each fits
+// a narrow editor (GPUs; pricing; sharing — the pool's name in each). Every change goes to the
+// editor's save function as one undoable step; a pool cell's changes merge with the previous
+// step of the same cell.
 class ScenarioPoolsTable : public QTableWidget {
     Q_OBJECT
 public:
@@ -25,6 +26,12 @@ public:
     void addPool();
     // Removes the pool of the selected row (the last when none is selected).
     void removePool();
+
+    enum View { GpusView, PricingView, SharingView };
+    // The names of the views, in order.
+    static QStringList viewNames();
+    // Shows the columns of `view` (a View).
+    void showView(int view);
 
 signals:
     // A value was not saved because it could not be read; `message` says why.

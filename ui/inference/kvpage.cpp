@@ -1,5 +1,6 @@
 #include "kvpage.h"
 
+#include "common/columnviews.h"
 #include "common/fields.h"
 #include "common/chartpanel.h"
 #include "engine/errors.h"
@@ -61,7 +62,15 @@ KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *pare
     m_results->horizontalHeader()->setMinimumSectionSize(60);
     m_results->setTextElideMode(Qt::ElideMiddle);
     m_explanation = newExplanation("kvExplanation");
-    layOutPage(buildInputs(), resultsColumn(m_chart, m_results, m_explanation), 470);
+    // Columns: variant, KV per token, weights, KV pool, blocks, then streams at each marked context.
+    auto *views = new ColumnViews(
+        m_results,
+        {{tr("Memory"), tr("Per GPU: KV cache per token, weights and the KV pool left, in blocks"),
+          [](int c) { return c <= 4; }},
+         {tr("Streams"), tr("Concurrent streams per replica at each marked context length"),
+          [](int c) { return c == 0 || c >= 4; }}},
+        this);
+    layOutPage(buildInputs(), resultsColumn(m_chart, ColumnViews::above(views, m_results, this), m_explanation), 470);
 
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);

@@ -118,18 +118,19 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     m_table = newResultsTable("trainingResults");
     m_table->setColumnCount(2);
     m_table->setHorizontalHeaderLabels({tr("Result"), tr("Value")});
-    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_mixTable = newResultsTable("trainingMixTable");
     m_mixTable->setColumnCount(3);
     m_mixTable->setHorizontalHeaderLabels({tr("Shared cluster"), tr("Partitioned"), tr("Dynamic sharing")});
-    // Columns as wide as their contents and headers; the table scrolls sideways when narrow.
-    m_mixTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_mixTable->horizontalHeader()->setStretchLastSection(true);
-    auto *tables = new QWidget(this);
-    auto *tablesLayout = new QHBoxLayout(tables);
-    tablesLayout->setContentsMargins(0, 0, 0, 0);
-    tablesLayout->addWidget(m_table, 1);
-    tablesLayout->addWidget(m_mixTable, 1);
+    // The job's results and the shared cluster's, one at a time at the page's full width.
+    auto *tables = new QTabWidget(this);
+    tables->setObjectName("trainingTableTabs");
+    tables->setDocumentMode(true);
+    tables->addTab(m_table, tr("Training job"));
+    tables->addTab(m_mixTable, tr("Shared cluster"));
+    tables->setTabToolTip(1, tr("The job beside the inference workloads: one shared cluster, partitioned or "
+                                "dynamically shared"));
     m_explanation = newExplanation("trainingExplanation");
     m_explanation->setTextFormat(Qt::RichText);
 
