@@ -65,10 +65,10 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
     }
 
     const bool aroundPoint = options.spread == PathSpread::AroundPoint;
-    if (aroundPoint && (models.size() != 1 || bootstrap || models.front().fitted.size() != history.size()
-                        || history.size() < 2))
-        throw InputError("spread", "paths around the point forecast take one model fitted on the history, without "
-                                   "a bootstrap");
+    if (aroundPoint && !bootstrap
+        && (models.size() != 1 || models.front().fitted.size() != history.size() || history.size() < 2))
+        throw InputError("spread", "paths around the point forecast take one model fitted on the history, or "
+                                   "several with the series each was fitted on (bootstrap_from)");
 
     const int steps = int(models.size()) + 2;
     const int term = options.termHours;
@@ -91,7 +91,15 @@ ReservationHandOff reservationFromForecast(const std::vector<double> &history,
     SamplePaths total;
     for (size_t i = 0; i < models.size(); ++i) {
         SamplePaths own;
-        if (aroundPoint) {
+        if (aroundPoint && bootstrap) {
+            // Each model's point forecast plus its residual at the training hour shared by all.
+            const std::vector<double> point = forecastSmoothing(models[i], term);
+            own.horizon = term;
+            own.paths = options.paths;
+            own.values.resize(hours.size());
+            for (size_t v = 0; v < hours.size(); ++v)
+                own.values[v] = point[v % size_t(term)] + options.bootstrapFrom[i][hours[v]] - models[i].fitted[hours[v]];
+        } else if (aroundPoint) {
             const SmoothingModel &model = models[i];
             const std::vector<double> point = forecastSmoothing(model, term);
             const size_t length = history.size();

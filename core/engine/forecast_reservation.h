@@ -23,7 +23,9 @@ inline constexpr int kMaxTermHours = 26304;     // 36 calendar months holding a 
 //    residual of the fit drawn at random from the history (after the first season): the
 //    hour-to-hour spread the history showed, not growing. For a term thousands of hours long
 //    fitted on a few weeks, where an hourly random-walk level says more about the model than
-//    about the demand (one model only).
+//    about the demand. One model fitted on the history; or several (a decomposed forecast) with
+//    bootstrapFrom, each drawing its residual at the same training hour, so the primitives'
+//    residuals keep their cross-correlation.
 enum class PathSpread { Simulated, AroundPoint };
 
 struct ReservationForecastOptions {
@@ -77,8 +79,8 @@ struct ReservationHandOff {
 // hourly total they were fitted on (GPUs, ≥ 0). Progress counts one step per simulated model
 // and one for each analysis. Throws InputError: "models" (none), "history" (empty, NaN or
 // negative), "term_hours", "paths", "lookback_hours", "bootstrap_from" (one series per model,
-// each as long as its model's fitted values), "spread" (AroundPoint with several models, with
-// bootstrapFrom, or with fitted values not as long as the history), and analyseReservation's errors
+// each as long as its model's fitted values), "spread" (AroundPoint with several models and no
+// bootstrapFrom, or one model whose fitted values are not as long as the history), and analyseReservation's errors
 // ("reserved_rate", "elastic_rate", "demand"); ForecastCancelled when cancelled.
 ReservationHandOff reservationFromForecast(const std::vector<double> &history,
                                            const std::vector<SmoothingModel> &models,

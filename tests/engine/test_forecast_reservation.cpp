@@ -249,3 +249,47 @@ TEST_CASE("paths around the point forecast keep the history's spread over a long
     CHECK(errorField([&] { reservationFromForecast(history, {model, model}, o); }) == "spread");
     CHECK(errorField([&] { reservationFromForecast(history, {flat(1.0)}, o); }) == "spread");
 }
+
+TEST_CASE("paths around the point forecasts of several primitives share each history hour's residuals",
+          "[forecast][reservation]")
+{
+    // Two primitives, 20 and 10 GPUs, each ±2 and ±1 of alternating noise in the same phase:
+    // their total is 30 ± 3, the residuals moving together.
+    std::vector<double> a, b, total;
+    for (int t = 0; t < 30 * 24; ++t) {
+        const double sign = t % 2 == 0 ? 1.0 : -1.0;
+        a.push_back(20.0 + 2.0 * sign);
+        b.push_back(10.0 + 1.0 * sign);
+        total.push_back(a.back() + b.back());
+    }
+    const std::vector<SmoothingModel> models{fitSmoothing(a, SmoothingSpec{}), fitSmoothing(b, SmoothingSpec{})};
+    ReservationForecastOptions o = rates(kOneYearHours, 8);
+    o.spread = PathSpread::AroundPoint;
+    o.bootstrapFrom = {a, b};
+    const ReservationHandOff around = reservationFromForecast(total, models, o);
+    // Every hour is the summed point forecasts plus both residuals of one history hour.
+    const double point = forecastSmoothing(models[0], 1).front() + forecastSmoothing(models[1], 1).front();
+    double lowest = 1e9, highest = -1e9;
+    for (size_t t = 1; t < total.size(); ++t) {
+        const double r = (a[t] - models[0].fitted[t]) + (b[t] - models[1].fitted[t]);
+        lowest = std::min(lowest, r);
+        highest = std::max(highest, r);
+    }
+    for (const auto &band : {around.forecastP05, around.forecastP95})
+        for (double v : band) {
+            CHECK(v >= point + lowest - 1e-9);
+            CHECK(v <= point + highest + 1e-9);
+        }
+    // The band does not widen over the year, and the optimum sits near the level of 30.
+    CHECK(around.forecastP95.back() - around.forecastP05.back()
+          == Approx(around.forecastP95.front() - around.forecastP05.front()).margin(1.0));
+    CHECK(std::abs(around.forecastOptimum.reserved - 30) <= 3);
+    double mean = 0;
+    for (double v : around.forecastMean)
+        mean += v;
+    CHECK(mean / double(around.forecastMean.size()) == Approx(30.0).margin(1.0));
+
+    // Several models need their series.
+    o.bootstrapFrom.clear();
+    CHECK(errorField([&] { reservationFromForecast(total, models, o); }) == "spread");
+}

@@ -32,7 +32,9 @@
 #include <QImage>
 #include <QPainter>
 #include <QStyleOptionHeader>
+#include <QTabBar>
 #include <QTabWidget>
+#include <functional>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTableWidget>
@@ -181,6 +183,42 @@ QStringList tablesScrollingSideways(QWidget *page)
     return wide;
 }
 
+// What `find` reports on `page` with each tab of each of its tab widgets shown in turn (and
+// as first shown), each finding once; the tabs are left as they were.
+QStringList onEveryTab(QWidget *page, const std::function<QStringList(QWidget *)> &find)
+{
+    QStringList found = find(page);
+    auto add = [&] {
+        for (const QString &f : find(page))
+            if (!found.contains(f))
+                found << f;
+    };
+    for (QTabWidget *tabs : page->findChildren<QTabWidget *>()) {
+        const int shown = tabs->currentIndex();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            add();
+        }
+        tabs->setCurrentIndex(shown);
+    }
+    for (QTabBar *bar : page->findChildren<QTabBar *>()) {
+        if (qobject_cast<QTabWidget *>(bar->parentWidget()))
+            continue;
+        const int shown = bar->currentIndex();
+        for (int i = 0; i < bar->count(); ++i) {
+            bar->setCurrentIndex(i);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            add();
+        }
+        bar->setCurrentIndex(shown);
+    }
+    QApplication::processEvents();
+    return found;
+}
+
 struct DemoWindow {
     QTemporaryDir dir;
     std::unique_ptr<ui::MainWindow> window;
@@ -207,9 +245,10 @@ TEST_CASE("Column headers fit their sections and charts shorten no legend or axi
             REQUIRE(window.showPage(title));
             QApplication::processEvents();
             INFO(title.toStdString() << " at " << size.width() << "×" << size.height());
-            CHECK(cutHeaders(window.currentPage()).join("; ").toStdString() == "");
-            CHECK(shortenedChartTexts(window.currentPage()).join("; ").toStdString() == "");
-            CHECK(chartTextsOutside(window.currentPage()).join("; ").toStdString() == "");
+            QWidget *page = window.currentPage();
+            CHECK(onEveryTab(page, cutHeaders).join("; ").toStdString() == "");
+            CHECK(onEveryTab(page, shortenedChartTexts).join("; ").toStdString() == "");
+            CHECK(onEveryTab(page, chartTextsOutside).join("; ").toStdString() == "");
         }
     }
     // The checks see a cut header and a shortened legend entry.
@@ -252,19 +291,7 @@ TEST_CASE("Every table of every page and tab shows all its columns without sidew
             const QString title = (*it)->text(0);
             REQUIRE(window.showPage(title));
             QApplication::processEvents();
-            QWidget *page = window.currentPage();
-            QStringList wide = tablesScrollingSideways(page);
-            for (QTabWidget *tabs : page->findChildren<QTabWidget *>()) {
-                const int shown = tabs->currentIndex();
-                for (int i = 0; i < tabs->count(); ++i) {
-                    tabs->setCurrentIndex(i);
-                    QApplication::processEvents();
-                    for (const QString &table : tablesScrollingSideways(page))
-                        if (!wide.contains(table))
-                            wide << table;
-                }
-                tabs->setCurrentIndex(shown);
-            }
+            QStringList wide = onEveryTab(window.currentPage(), tablesScrollingSideways);
             // The catalog and rate-card grids hold every field of an entry, one column each, as a
             // spreadsheet does: they scroll sideways by design, their headers whole.
             const QStringList grids{"gpuTable", "modelTable", "rateCardTable"};

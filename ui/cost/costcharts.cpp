@@ -182,6 +182,9 @@ QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, co
         series->append(upfrontSet);
     auto *x = new QBarCategoryAxis;
     x->append(categories);
+    // A year of months side by side leaves each label less than its width: upright, they stay whole.
+    if (categories.size() > 8)
+        x->setLabelsAngle(-90);
     const bool calendar = !months.empty() && !months.front().label.empty();
     x->setTitleText(calendar ? QObject::tr("Calendar month") : QObject::tr("30-day month of the series"));
     auto *y = new QValueAxis;

@@ -344,7 +344,7 @@ void ForecastPage::useForReservation()
     startWorker([run, options](Outcome &outcome, const RunProgress &progress) {
                     outcome.handOff = runReservation(run, options, progress);
                 },
-                tr("Simulating %1 hours of demand and optimising the reservation…").arg(formatCount(options.termHours)));
+                tr("Drawing %1 hours of demand and optimising the reservation…").arg(formatCount(options.termHours)));
 }
 
 void ForecastPage::cancel()
@@ -390,7 +390,7 @@ void ForecastPage::showOutcome(std::shared_ptr<Outcome> outcome)
         m_handOff = std::move(outcome->handOff);
         fillReservation();
         m_tableTabs->setCurrentWidget(m_reservation);
-        m_inputs->setStatus(tr("Reservation from the forecast over %1 hours, %2 simulated paths (%3 s).")
+        m_inputs->setStatus(tr("Reservation from the forecast over %1 hours, %2 paths around the point forecast (%3 s).")
                               .arg(formatCount(m_handOff->termHours))
                               .arg(m_handOff->paths)
                               .arg(outcome->seconds, 0, 'f', 1));
@@ -613,7 +613,10 @@ void ForecastPage::fillReservation()
             lines << tr("The rule \"%1\" (%2) would cost %3 more than no commitment at all.")
                          .arg(QString::fromStdString(c.rule).toHtmlEscaped(), formatGpus(c.reserved),
                               money(engine::shownDifference(c.expectedCost, h.allOnDemand)));
-    lines << tr("Costs are means over %1 simulated term-long paths of the decomposed forecast.").arg(h.paths);
+    lines << tr("Costs are means over %1 term-long paths: each primitive's point forecast (level, trend and season as "
+                "fitted) plus its residuals of the fit, drawn at one history hour for all primitives — the hour-to-hour "
+                "spread the history showed, not a random walk that wanders over a year.")
+                 .arg(h.paths);
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
 }
 

@@ -151,9 +151,17 @@ engine::ReservationHandOff runReservation(const ForecastRun &run, const engine::
     if (run.series.size() < 2)
         throw engine::InputError("models", "fit a forecast first");
     std::vector<engine::SmoothingModel> models;
-    for (size_t i = 1; i < run.series.size(); ++i)
+    engine::ReservationForecastOptions around = options;
+    // A term is thousands of hours; the fits saw a few weeks. Paths around each primitive's point
+    // forecast with its residuals (drawn at one shared history hour) keep the spread the history
+    // showed, where the state-space paths' random-walk levels wander off over a year.
+    around.spread = engine::PathSpread::AroundPoint;
+    around.bootstrapFrom.clear();
+    for (size_t i = 1; i < run.series.size(); ++i) {
         models.push_back(run.series[i].model);
-    return engine::reservationFromForecast(run.series.front().history, models, options, [&](int done, int total) {
+        around.bootstrapFrom.push_back(run.series[i].history);
+    }
+    return engine::reservationFromForecast(run.series.front().history, models, around, [&](int done, int total) {
         return !progress || progress(double(done) / double(std::max(total, 1)));
     });
 }

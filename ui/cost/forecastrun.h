@@ -70,7 +70,8 @@ std::vector<std::vector<double>> filledSeries(const ForecastInput &input, engine
 // series) or engine::ForecastCancelled.
 ForecastRun runForecast(const ForecastInput &input, const ForecastSettings &settings, const RunProgress &progress);
 
-// The reservation hand-off for the decomposed forecast of `run` (one model per primitive).
+// The reservation hand-off for the decomposed forecast of `run` (one model per primitive), on
+// paths around the primitives' point forecasts (engine::PathSpread::AroundPoint).
 engine::ReservationHandOff runReservation(const ForecastRun &run, const engine::ReservationForecastOptions &options,
                                           const RunProgress &progress);
 

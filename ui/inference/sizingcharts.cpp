@@ -112,10 +112,8 @@ QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
         categories << QString::fromStdString(id).remove(QStringLiteral("-sxm"));
     x->append(categories);
     x->setTitleText(QObject::tr("GPU type (a missing bar: does not fit or misses the SLO)"));
-    QFont small = x->labelsFont();
-    small.setPointSizeF(7.5);
-    x->setLabelsFont(small);
-    x->setLabelsAngle(-30);
+    // Upright labels: a catalog's worth of GPU types leaves each less than its width.
+    x->setLabelsAngle(-90);
     // Counts span orders of magnitude (a model squeezed onto small GPUs needs thousands): log scale.
     auto *y = new QLogValueAxis;
     y->setBase(10);

@@ -170,8 +170,8 @@ QChart *buildDaysVersusGpusChart(const std::vector<engine::DaysPoint> &points, s
     chart->addAxis(y, Qt::AlignLeft);
 
     const QColor lineColor = chart->titleBrush().color();
-    auto *fits = styledLine(QObject::tr("Days (chosen ZeRO stage fits)"), kWeightsColor, Qt::SolidLine, 2.4);
-    auto *tooBig = styledLine(QObject::tr("Days (model states do not fit)"), kWeightsColor, Qt::DotLine, 1.6);
+    auto *fits = styledLine(QObject::tr("Days, states fit"), kWeightsColor, Qt::SolidLine, 2.4);
+    auto *tooBig = styledLine(QObject::tr("Days, too big"), kWeightsColor, Qt::DotLine, 1.6);
     double minX = 1e18, maxX = 1, minY = 1e18, maxY = 1e-9;
     for (const engine::DaysPoint &p : points) {
         if (p.gpus <= 0 || !(p.days > 0))
@@ -307,8 +307,8 @@ QChart *buildMixTimelineChart(const engine::MixResult &mix, const QString &title
     return chart;
 }
 
-QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t installedGpus, int leadWeeks,
-                         const QString &title, QChart::ChartTheme theme)
+QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t installedGpus, const QString &title,
+                         QChart::ChartTheme theme)
 {
     QChart *chart = newStyledChart(title, theme);
     auto *series = new QStackedBarSeries;
@@ -352,13 +352,9 @@ QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t
     if (firstAdd >= 0) {
         const auto &m = months[size_t(firstAdd)];
         const double orderAt = std::max(-0.4, double(m.orderByMonth));
-        const QString label = m.orderByMonth < 0
-            ? QObject::tr("Order now (overdue): %1 needed in %2, lead %3")
-                  .arg(formatGpus(m.capacityToAdd), shortMonth(m.label),
-                       formatCountOf(leadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")))
-            : QObject::tr("Order by %1: %2 needed in %3, lead %4")
-                  .arg(shortMonth(m.orderByLabel), formatGpus(m.capacityToAdd), shortMonth(m.label))
-                  .arg(formatCountOf(leadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")));
+        // The legend names the date; the count and lead time are in the page's explanation.
+        const QString label = m.orderByMonth < 0 ? QObject::tr("Order now (overdue)")
+                                                 : QObject::tr("Order by %1").arg(shortMonth(m.orderByLabel));
         auto *order = styledLine(label, kLimitColor, Qt::DashLine, 1.4);
         order->append(orderAt, 0);
         order->append(orderAt, y->max());

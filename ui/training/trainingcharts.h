@@ -35,8 +35,8 @@ QChart *buildMixTimelineChart(const engine::MixResult &mix, const QString &title
 
 // Capacity needed per month (stacked inference and training GPUs), the capacity installed
 // after each month's additions (from `installedGpus` today), and the order-by month of the
-// first addition from the reservation lead time.
-QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t installedGpus, int leadWeeks,
-                         const QString &title, QChart::ChartTheme theme);
+// first addition (the months carry it, from the reservation lead time).
+QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t installedGpus, const QString &title,
+                         QChart::ChartTheme theme);
 
 } // namespace headroom::ui

@@ -728,8 +728,8 @@ void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::Gp
                  .arg(m_inferenceGrowth->value(), 0, 'f', 1)
                  .arg(m_trainingGrowth->value(), 0, 'f', 1)
                  .arg(formatCountOf(lead, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)"))),
-             [months, installed, lead, growthTitle](QChart::ChartTheme theme) {
-                 return buildGrowthChart(months, installed, lead, growthTitle, theme);
+             [months, installed, growthTitle](QChart::ChartTheme theme) {
+                 return buildGrowthChart(months, installed, growthTitle, theme);
              }});
     } else {
         showFigure(m_growthChart, emptyFigure(tr("Capacity growth"), tr("The growth plan could not be computed.")));
