@@ -60,7 +60,20 @@ QChart *buildPercentChart(const std::vector<PolicyRuns> &runs, const QString &ti
     // Below ~50 % arrived every policy places everything: start where they can differ.
     x->setRange(50, std::ceil(maxX / 10) * 10);
     x->setTickCount(int(std::ceil(maxX / 10)) - 4);
-    y->setRange(ideal ? 50 : 0, ideal ? 100 : std::ceil(maxY * 1.1 / 10) * 10);
+    // Ticks on round values: every 10 % from 50 to 100, or every 10 or 20 from 0 (a share of
+    // at most 100 % stays within 100).
+    if (ideal) {
+        y->setRange(50, 100);
+        y->setTickCount(6);
+    } else {
+        double top = std::max(10.0, std::ceil(maxY * 1.1 / 10) * 10);
+        if (maxY <= 100)
+            top = std::min(top, 100.0);
+        const double step = top <= 50 ? 10 : 20;
+        top = std::ceil(top / step) * step;
+        y->setRange(0, top);
+        y->setTickCount(int(top / step) + 1);
+    }
     return chart;
 }
 
@@ -153,7 +166,7 @@ QChart *buildUnallocatedChart(const std::vector<PolicyRuns> &runs, const QString
     for (const PolicyRuns &run : runs) {
         const auto &s = run.result.unallocatedGpusAt100;
         *set << s.mean;
-        categories << QStringLiteral("%1\n%2 ± %3").arg(policyName(run.policy)).arg(s.mean, 0, 'f', 0).arg(s.sd, 0, 'f', 1);
+        categories << QStringLiteral("%1\n%2 ± %3").arg(policyName(run.policy)).arg(s.mean, 0, 'f', 0).arg(s.sd, 0, 'f', s.sd < 10 ? 1 : 0);
         top = std::max(top, s.mean + s.sd);
     }
     set->setColor(QColor(0x4c, 0x78, 0xa8));
@@ -198,7 +211,7 @@ std::vector<size_t> requestClasses(const std::vector<const engine::frag::SeedsRe
 QString requestClassName(size_t index)
 {
     if (index == 0)
-        return QObject::tr("Fractional GPU");
+        return QObject::tr("< 1 GPU");
     return formatGpus(int64_t(index));
 }
 

@@ -369,7 +369,11 @@ void ScenarioEditor::addLine(QFormLayout *form, const QString &label, const char
     line->setToolTip(tip);
     form->addRow(label + QLatin1Char(':'), line);
     const int field = int(m_bindings.size());
-    m_bindings.push_back({[line, get](const Scenario &s) { line->setText(get(s)); }, label});
+    m_bindings.push_back({[line, get](const Scenario &s) {
+                              line->setText(get(s));
+                              line->setCursorPosition(0); // a long text shows its start
+                          },
+                          label});
     // edit() saves nothing when the text is what is stored already.
     connect(line, &QLineEdit::editingFinished, this, [this, line, set, field, label] {
         const QString text = line->text();

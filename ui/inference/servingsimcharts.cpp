@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QValueAxis>
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <limits>
 
@@ -36,7 +37,7 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
     if (spec.logY) {
         auto *logY = new QLogValueAxis;
         logY->setBase(10);
-        logY->setLabelFormat(QStringLiteral("%g"));
+        logY->setLabelFormat(QStringLiteral("%.7g")); // 1000000, not 1e+06 beside 100000
         logY->setMinorTickCount(8);
         y = logY;
     } else {
@@ -115,11 +116,14 @@ QChart *buildSimLineChart(const SimLineChart &spec, QChart::ChartTheme theme)
 
 namespace {
 
-QColor shade(double share)
+// The heat strip's colour for a share of the busiest value: from the paper to deep blue on a
+// light page, from the paper to light blue on a dark one, so the busy cells stand out on both.
+QColor shade(double share, const QColor &paper)
 {
     share = std::clamp(share, 0.0, 1.0);
-    // White to deep blue, perceptually even enough for a heat strip.
-    const QColor low(0xf4, 0xf8, 0xfc), high(0x08, 0x30, 0x6b);
+    const bool dark = paper.lightnessF() < 0.5;
+    const QColor low = dark ? paper.lighter(115) : QColor(0xf4, 0xf8, 0xfc);
+    const QColor high = dark ? QColor(0x9e, 0xca, 0xe1) : QColor(0x08, 0x30, 0x6b);
     return QColor::fromRgbF(low.redF() + (high.redF() - low.redF()) * share,
                             low.greenF() + (high.greenF() - low.greenF()) * share,
                             low.blueF() + (high.blueF() - low.blueF()) * share);
@@ -130,13 +134,28 @@ QString valueText(double value, bool percent)
     return percent ? QStringLiteral("%1 %").arg(std::lround(value * 100)) : QString::number(value, 'g', 4);
 }
 
-QString timeText(double seconds)
+// A round step for time ticks over `span` seconds, at most six ticks, and the unit it is
+// written in (seconds, minutes or hours, the same for every tick).
+struct TimeStep {
+    double seconds;
+    double unit;
+    const char *suffix;
+};
+
+TimeStep timeStep(double span)
 {
-    if (seconds >= 7200)
-        return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
-    if (seconds >= 120)
-        return QStringLiteral("%1 min").arg(std::lround(seconds / 60));
-    return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
+    static const double steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
+    double step = steps[std::size(steps) - 1];
+    for (double candidate : steps)
+        if (span / candidate <= 6) {
+            step = candidate;
+            break;
+        }
+    if (step < 60)
+        return {step, 1, " s"};
+    if (step < 3600)
+        return {step, 60, " min"};
+    return {step, 3600, " h"};
 }
 
 } // namespace
@@ -183,7 +202,7 @@ void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &stri
             const double to = s + 1 < samples ? strip.timesS[s + 1] : t1;
             const qreal left = plot.left() + (from - t0) / (t1 - t0) * plot.width();
             const qreal right = plot.left() + (to - t0) / (t1 - t0) * plot.width();
-            painter.fillRect(QRectF(left, top, std::max<qreal>(right - left, 0.8), rowHeight), shade(row[s] / maxValue));
+            painter.fillRect(QRectF(left, top, std::max<qreal>(right - left, 0.8), rowHeight), shade(row[s] / maxValue, colours.paper));
         }
         if (replicas <= 24 || r % ((replicas + 23) / 24) == 0) {
             painter.setPen(muted);
@@ -194,12 +213,13 @@ void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &stri
     painter.setPen(QPen(muted, 1));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
-    // Time axis: five ticks.
-    for (int i = 0; i <= 4; ++i) {
-        const qreal x = plot.left() + plot.width() * i / 4;
+    // Time axis: ticks at round times since the first arrival, all in one unit.
+    const TimeStep step = timeStep(t1 - t0);
+    for (double at = 0; at <= t1 - t0 + 1e-9; at += step.seconds) {
+        const qreal x = plot.left() + at / (t1 - t0) * plot.width();
         painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
         painter.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 16), Qt::AlignCenter,
-                         timeText(t0 + (t1 - t0) * i / 4));
+                         QString::number(at / step.unit, 'g', 4) + QLatin1String(step.suffix));
     }
     painter.setPen(ink);
     painter.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 16), Qt::AlignCenter,
@@ -208,7 +228,7 @@ void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &stri
     const QRectF key(plot.left(), plot.bottom() + 44, std::min<qreal>(260, plot.width() / 2), 10);
     for (int i = 0; i < 64; ++i)
         painter.fillRect(QRectF(key.left() + key.width() * i / 64, key.top(), key.width() / 64 + 0.5, key.height()),
-                         shade(i / 63.0));
+                         shade(i / 63.0, colours.paper));
     painter.setPen(QPen(muted, 1));
     painter.drawRect(key);
     painter.drawText(QRectF(key.right() + 8, key.top() - 4, plot.right() - key.right() - 8, 18),

@@ -162,7 +162,8 @@ void ServingSimChartTabs::show(const std::optional<ServingSimPage::Results> &res
                              true});
     }
     att.yMin = std::max(0.0, std::floor(std::min(lowest, r.target * 100) / 10) * 10 - 10);
-    const QString sloCaption = tr("%1; SLOs: TTFT %2 ms, ITL %3 ms.").arg(caption, msText(*c.ttftSloMs), msText(*c.itlSloMs));
+    const QString sentence = caption.endsWith(QLatin1Char('.')) ? caption.chopped(1) : caption;
+    const QString sloCaption = tr("%1; SLOs: TTFT %2 ms, ITL %3 ms.").arg(sentence, msText(*c.ttftSloMs), msText(*c.itlSloMs));
     m_ttftChart->setFigure({ttft.title, sloCaption, [ttft](QChart::ChartTheme theme) { return buildSimLineChart(ttft, theme); }});
     m_attainmentChart->setFigure({att.title, sloCaption, [att](QChart::ChartTheme theme) { return buildSimLineChart(att, theme); }});
 

@@ -1,6 +1,7 @@
 #include "servingsimpage.h"
 
 #include "cli/format.h"
+#include "common/columnviews.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
@@ -118,8 +119,18 @@ ServingSimPage::ServingSimPage(store::Workspace &workspace, QUndoStack *undoStac
     m_charts = new ServingSimChartTabs(this);
 
     m_table = newResultsTable("simResults");
+    // Columns: router; hit rates; TTFT P50/P95/P99, ITL, E2E, queue wait; SLO attainment,
+    // goodput, preemptions, load balance, replicas for the target.
+    auto *views = new ColumnViews(
+        m_table,
+        {{tr("Cache"), tr("Prefix cache hit rate per router"), [](int c) { return c <= 2; }},
+         {tr("Latency"), tr("Latency quantiles per router"), [](int c) { return c == 0 || (c >= 3 && c <= 8); }},
+         {tr("Service level"), tr("SLO attainment, goodput, preemptions, load balance and replicas for the target"),
+          [](int c) { return c == 0 || c >= 9; }}},
+        this);
     m_explanation = newExplanation("simExplanation");
-    layOutPage(buildInputs(), resultsColumn(m_charts->tabs(), m_table, m_explanation), 400);
+    layOutPage(buildInputs(), resultsColumn(m_charts->tabs(), ColumnViews::above(views, m_table, this), m_explanation),
+               400);
 
     connect(m_charts, &ServingSimChartTabs::stripMetricChanged, this, &ServingSimPage::updateCharts);
     connect(m_router, &QComboBox::currentIndexChanged, this, [this] {

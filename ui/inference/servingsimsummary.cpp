@@ -19,11 +19,11 @@ constexpr int kRouters = ServingSimPage::kRouters;
 void ServingSimSummary::fillTable(QTableWidget &table, const std::optional<ServingSimPage::Results> &results,
                                   int shownRouter)
 {
-    const QStringList headers{tr("Router"), tr("Hit rate (blocks)"), tr("Hit rate (prompt tokens)"),
-                              tr("TTFT P50 (ms)"), tr("TTFT P95 (ms)"), tr("TTFT P99 (ms)"), tr("ITL P95 (ms)"),
-                              tr("E2E P95 (ms)"), tr("Queue wait P95 (ms)"), tr("SLO attainment"),
-                              tr("Goodput (requests/s)"), tr("Preemptions"), tr("Busiest / mean requests"),
-                              tr("Replicas for target")};
+    const QStringList headers{tr("Router"),          tr("Hit rate\n(blocks)"),      tr("Hit rate\n(prompt tokens)"),
+                              tr("TTFT P50\n(ms)"),  tr("TTFT P95\n(ms)"),          tr("TTFT P99\n(ms)"),
+                              tr("ITL P95\n(ms)"),   tr("E2E P95\n(ms)"),           tr("Queue wait\nP95 (ms)"),
+                              tr("SLO\nattainment"), tr("Goodput\n(requests/s)"),   tr("Preemp-\ntions"),
+                              tr("Busiest /\nmean requests"), tr("Replicas\nfor target")};
     table.clear();
     table.setColumnCount(int(headers.size()));
     table.setHorizontalHeaderLabels(headers);
