@@ -207,4 +207,15 @@ ChartFigure emptyFigure(const QString &title, const QString &why)
             }};
 }
 
+QColor bandFill(const QChart *chart, const QColor &base, double strength)
+{
+    const QColor ground = chart->backgroundBrush().color();
+    const bool dark = ground.lightnessF() < 0.5;
+    const QColor ink = dark ? base.lighter(150) : base;
+    const double t = std::clamp(dark ? strength * 1.5 : strength, 0.0, 1.0);
+    return QColor::fromRgbF(ground.redF() + (ink.redF() - ground.redF()) * t,
+                            ground.greenF() + (ink.greenF() - ground.greenF()) * t,
+                            ground.blueF() + (ink.blueF() - ground.blueF()) * t);
+}
+
 } // namespace headroom::ui

@@ -28,6 +28,12 @@ void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size);
 // palette and on the exported slide. Series with colours of their own are left alone.
 void shareSeriesColours(QChart *chart, QChart::ChartTheme theme);
 
+// An opaque fill for a band (a forecast interval, a provisioned-but-idle area): `base` laid on
+// the chart's ground at `strength` (0 … 1). On a dark ground the colour is lighter and
+// stronger, so the band and its legend swatch stand out in either palette. Nested bands drawn
+// outermost first read as with transparency.
+QColor bandFill(const QChart *chart, const QColor &base, double strength);
+
 // An empty chart with a title and a caption saying why there is nothing to show, so that a
 // chart of older data is not left up.
 ChartFigure emptyFigure(const QString &title, const QString &why = QString());

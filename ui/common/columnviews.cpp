@@ -21,6 +21,7 @@ ColumnViews::ColumnViews(QTableView *table, std::vector<View> views, QWidget *pa
     connect(this, &QTabBar::currentChanged, this, &ColumnViews::apply);
     if (QAbstractItemModel *model = table->model()) {
         connect(model, &QAbstractItemModel::columnsInserted, this, &ColumnViews::apply);
+        connect(model, &QAbstractItemModel::columnsRemoved, this, &ColumnViews::apply);
         connect(model, &QAbstractItemModel::modelReset, this, &ColumnViews::apply);
     }
     apply();

@@ -93,4 +93,18 @@ QString fieldProblemsText(const std::vector<engine::FieldProblem> &problems,
     return lines.join(QStringLiteral("; "));
 }
 
+QString twoLines(const QString &text, int longerThan)
+{
+    if (text.size() <= longerThan)
+        return text;
+    const qsizetype middle = text.size() / 2;
+    qsizetype best = -1;
+    for (qsizetype i = 0; i < text.size(); ++i)
+        if (text.at(i) == QLatin1Char(' ') && (best < 0 || std::abs(i - middle) < std::abs(best - middle)))
+            best = i;
+    if (best < 0)
+        return text;
+    return text.left(best) + QLatin1Char('\n') + text.mid(best + 1);
+}
+
 } // namespace headroom::ui

@@ -17,7 +17,10 @@ QString formatCount(int64_t value);                  // "16,384"
 // each language its forms, and the count grouped as formatCount does:
 // formatCountOf(16384, QT_TRANSLATE_NOOP("headroom::ui", "%n GPU(s)")) → "16,384 GPUs", 1 → "1 GPU".
 QString formatCountOf(int64_t value, const char *numerusText);
-QString formatGpus(int64_t gpus);                    // "1 GPU", "6,212 GPUs"
+QString formatGpus(int64_t gpus);
+// `text` on two lines, broken at the space nearest its middle, when longer than `longerThan`
+// characters ("Support bot\nstatic"); unchanged when shorter or without a space.
+QString twoLines(const QString &text, int longerThan = 12);                    // "1 GPU", "6,212 GPUs"
 QString formatTokensShort(int64_t tokens);           // "16K", "1M", "1,500"
 double toGiB(int64_t bytes);
 QString upperName(std::string_view name);

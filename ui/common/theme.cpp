@@ -35,12 +35,30 @@ QPalette darkPalette()
     return p;
 }
 // Fusion with check box and radio button outlines that show on a dark palette too: Fusion draws
-// them a shade darker than the window, which on a dark window is all but invisible.
+// them a shade darker than the window, which on a dark window is all but invisible; and with a
+// closed combo box's text shortened in the middle ("AWS · us-east-1 … 2025-06-01") when the box
+// is narrower than its text, where Fusion cuts it off mid-letter. The list shows it whole.
 class HeadroomStyle : public QProxyStyle {
 public:
     HeadroomStyle()
         : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion")))
     {
+    }
+
+    void drawControl(ControlElement element, const QStyleOption *option, QPainter *painter,
+                     const QWidget *widget) const override
+    {
+        const auto *box = qstyleoption_cast<const QStyleOptionComboBox *>(option);
+        if (element != CE_ComboBoxLabel || !box || box->editable || box->currentText.isEmpty()) {
+            QProxyStyle::drawControl(element, option, painter, widget);
+            return;
+        }
+        QStyleOptionComboBox shortened = *box;
+        QRect field = subControlRect(CC_ComboBox, box, SC_ComboBoxEditField, widget);
+        if (!box->currentIcon.isNull())
+            field.setLeft(field.left() + box->iconSize.width() + 4);
+        shortened.currentText = box->fontMetrics.elidedText(box->currentText, Qt::ElideMiddle, field.width() - 2);
+        QProxyStyle::drawControl(element, &shortened, painter, widget);
     }
 
     void drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,

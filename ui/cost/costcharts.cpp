@@ -28,11 +28,11 @@ void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractA
 double moneyAxisScale(double maxValue, const QString &currency, QString *unitTitle)
 {
     if (maxValue >= 2e6) {
-        *unitTitle = QObject::tr("%1 millions").arg(currency);
+        *unitTitle = QObject::tr("%1 M").arg(currency); // millions, short enough for an axis title
         return 1e6;
     }
     if (maxValue >= 2e3) {
-        *unitTitle = QObject::tr("%1 thousands").arg(currency);
+        *unitTitle = QObject::tr("%1 k").arg(currency); // thousands
         return 1e3;
     }
     *unitTitle = currency;

@@ -23,7 +23,8 @@ QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int
 QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, const QString &currency,
                                const QString &title, QChart::ChartTheme theme);
 
-// Money axis scaling: "USD thousands" etc. Returns the divisor for values up to `maxValue`.
+// Money axis scaling: "USD k" (thousands), "USD M" (millions) or "USD". Returns the divisor
+// for values up to `maxValue`.
 double moneyAxisScale(double maxValue, const QString &currency, QString *unitTitle);
 
 } // namespace headroom::ui

@@ -109,9 +109,7 @@ QChart *buildFanChart(const FanChartData &data, const QString &title, QChart::Ch
             }
             auto *area = new QAreaSeries(upper, lower);
             area->setName(b.name);
-            QColor fill = band;
-            fill.setAlpha(b.alpha);
-            area->setColor(fill);
+            area->setColor(bandFill(chart, band, b.alpha / 255.0));
             area->setBorderColor(Qt::transparent);
             attach(chart, area, x, y);
         }

@@ -166,7 +166,7 @@ QChart *buildUnallocatedChart(const std::vector<PolicyRuns> &runs, const QString
     for (const PolicyRuns &run : runs) {
         const auto &s = run.result.unallocatedGpusAt100;
         *set << s.mean;
-        categories << QStringLiteral("%1\n%2 ± %3").arg(policyName(run.policy)).arg(s.mean, 0, 'f', 0).arg(s.sd, 0, 'f', s.sd < 10 ? 1 : 0);
+        categories << QStringLiteral("%1<br>%2 ± %3").arg(policyName(run.policy)).arg(s.mean, 0, 'f', 0).arg(s.sd, 0, 'f', s.sd < 10 ? 1 : 0);
         top = std::max(top, s.mean + s.sd);
     }
     set->setColor(QColor(0x4c, 0x78, 0xa8));

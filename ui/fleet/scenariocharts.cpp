@@ -57,7 +57,7 @@ QBarCategoryAxis *scenarioAxis(const std::vector<ScenarioResult> &results)
     auto *x = new QBarCategoryAxis;
     QStringList names;
     for (const auto &r : results)
-        names << qs(r.name);
+        names << twoLines(qs(r.name)).toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1String("<br>"));
     x->append(names);
     return x;
 }
@@ -311,8 +311,10 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
             continue;
         const QColor color = tierColor(p.tier);
         const QRectF band(QPointF(plot.left(), yOf(base + double(p.gpus))), QPointF(plot.right(), yOf(base)));
-        QColor tint = color;
-        tint.setAlpha(55);
+        // Provisioned but idle: a light tint, lighter and stronger on a dark page so it shows.
+        const bool dark = colours.paper.lightnessF() < 0.5;
+        QColor tint = dark ? color.lighter(140) : color;
+        tint.setAlpha(dark ? 95 : 55);
         painter.fillRect(band, tint);
         painter.fillPath(usedPath(p, std::vector<double>(24, base)), color);
         painter.setPen(QPen(color.darker(130), 1.2));
@@ -356,11 +358,11 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                 const QFontMetricsF boldMetrics(bold);
                 QString shown = text;
                 if (boldMetrics.horizontalAdvance(text) > box.width()) {
-                    const QString twoLines = QObject::tr("%1\nup to %2").arg(qs(p.name), formatGpus(p.gpus));
+                    const QString stacked = QObject::tr("%1\nup to %2").arg(qs(p.name), formatGpus(p.gpus));
                     const bool room = box.height() >= 2 * boldMetrics.height()
                         && boldMetrics.horizontalAdvance(qs(p.name)) <= box.width()
                         && boldMetrics.horizontalAdvance(QObject::tr("up to %1").arg(formatGpus(p.gpus))) <= box.width();
-                    shown = room ? twoLines
+                    shown = room ? stacked
                                  : firstThatFits(boldMetrics, {QObject::tr("%1 ≤ %2").arg(qs(p.name)).arg(p.gpus), qs(p.name)},
                                                  box.width());
                 }
@@ -572,7 +574,7 @@ QChart *buildCostByTierChart(const std::vector<ScenarioResult> &results, const Q
     }
     auto *x = scenarioAxis(results);
     auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("Cost per 30-day month (%1)").arg(unit));
+    y->setTitleText(QObject::tr("Per 30-day month (%1)").arg(unit));
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->setRange(0, std::max(1.0, maxValue / scale * 1.15));
     y->applyNiceNumbers();

@@ -1,5 +1,6 @@
 #include "scenariocomparepanel.h"
 
+#include "common/columnviews.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/format.h"
@@ -71,6 +72,8 @@ ScenarioComparePanel::ScenarioComparePanel(store::Workspace &workspace,
     });
     m_baseline = new QComboBox(this);
     m_baseline->setObjectName("scenarioBaseline");
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_baseline->setMinimumContentsLength(14);
     m_baseline->setToolTip(tr("The scenario the others are compared against: deltas are other − baseline"));
     connect(m_baseline, &QComboBox::currentIndexChanged, this, &ScenarioComparePanel::refresh);
     auto *side = new QFormLayout;
@@ -95,8 +98,15 @@ ScenarioComparePanel::ScenarioComparePanel(store::Workspace &workspace,
     m_compareCharts->addTab(m_costChart, tr("Monthly cost by tier"));
     m_compareCharts->addTab(m_gpuChart, tr("GPUs by pool"));
     m_compareCharts->addTab(m_utilChart, tr("Utilization"));
+    // Columns: metric, baseline, then each other scenario's value and its delta.
+    auto *views = new ColumnViews(
+        m_compareTable,
+        {{tr("Values"), tr("Each scenario's figures"), [](int c) { return c <= 1 || c % 2 == 0; }},
+         {tr("Δ vs baseline"), tr("Each scenario's figures minus the baseline's"),
+          [](int c) { return c == 0 || (c >= 3 && c % 2 == 1); }}},
+        this);
     split->addWidget(m_compareCharts);
-    split->addWidget(m_compareTable);
+    split->addWidget(ColumnViews::above(views, m_compareTable, this));
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
@@ -207,9 +217,11 @@ void ScenarioComparePanel::refresh()
     const auto &c = *m_comparison;
     QStringList headers{tr("Metric")};
     for (size_t i = 0; i < c.scenarios.size(); ++i) {
-        headers << (i == 0 ? tr("%1 (baseline)").arg(qs(c.scenarios[i])) : qs(c.scenarios[i]));
+        // Names on two lines, broken at the middle space, so that three scenarios fit side by side.
+        const QString name = twoLines(qs(c.scenarios[i]));
+        headers << (i == 0 ? tr("%1\n(baseline)").arg(name) : name);
         if (i > 0)
-            headers << tr("Δ vs baseline");
+            headers << tr("%1\nΔ vs baseline").arg(name);
     }
     m_compareTable->setColumnCount(int(headers.size()));
     m_compareTable->setHorizontalHeaderLabels(headers);

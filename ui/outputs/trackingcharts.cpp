@@ -340,9 +340,7 @@ ChartFigure planFigure(const TrackingResult &result)
                         }
                     auto *band = new QAreaSeries(upper, lower);
                     band->setName(QObject::tr("Forecast P05–P95"));
-                    QColor fill(0x2e, 0x86, 0xc1);
-                    fill.setAlpha(110);
-                    band->setColor(fill);
+                    band->setColor(bandFill(chart, QColor(0x2e, 0x86, 0xc1), 110 / 255.0));
                     band->setBorderColor(QColor(0x2e, 0x86, 0xc1));
                     attach(chart, band, x, y);
                 }
