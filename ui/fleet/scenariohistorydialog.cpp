@@ -1,4 +1,5 @@
 #include "scenariohistorydialog.h"
+#include "common/columnfit.h"
 
 #include "common/dialogs.h"
 #include "store/workspace.h"
@@ -35,9 +36,8 @@ ScenarioHistoryDialog::ScenarioHistoryDialog(const store::Workspace &workspace, 
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    ColumnFit::fitColumns(m_table); // long descriptions wrap instead of being cut
     for (int row = 0; row < int(versions.size()); ++row) {
         const store::ScenarioVersion &v = versions[size_t(row)];
         auto *version = new QTableWidgetItem(row == 0 ? tr("%1 (current)").arg(v.version) : QString::number(v.version));

@@ -1,5 +1,6 @@
 #include "sizingpage.h"
 
+#include "common/columnfit.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "engine/errors.h"
@@ -82,10 +83,8 @@ SizingPage::SizingPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     m_steps->setHorizontalHeaderLabels({tr("Step"), tr("Formula"), tr("Value")});
     m_steps->verticalHeader()->hide();
     m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_steps->setWordWrap(true);
-    m_steps->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_steps->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_steps->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_steps->horizontalHeader()->setStretchLastSection(true);
+    ColumnFit::fitColumns(m_steps); // formulas wrap to the page's width, rows as tall as their text
     m_explanation = new QLabel(this);
     m_explanation->setObjectName("sizingExplanation");
     m_explanation->setWordWrap(true);
@@ -508,7 +507,6 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
         m_steps->setItem(i, 1, new QTableWidgetItem(QString::fromStdString(s.formula)));
         m_steps->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(s.value)));
     }
-    m_steps->resizeRowsToContents();
 
     QStringList lines;
     if (!r.feasible) {

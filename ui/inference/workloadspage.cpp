@@ -12,6 +12,7 @@
 #include "common/entitycommand.h"
 #include "common/namelist.h"
 
+#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -314,6 +315,12 @@ QWidget *WorkloadsPage::buildForm()
     m_diurnal->verticalHeader()->hide();
     m_diurnal->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_diurnal->horizontalHeader()->setMinimumSectionSize(28);
+    // 24 hours side by side: values such as 0.25 on one line in the narrowest window.
+    QFont cells = m_diurnal->font();
+    cells.setPointSizeF(std::min(cells.pointSizeF(), 8.0));
+    m_diurnal->setFont(cells);
+    m_diurnal->setWordWrap(false);
+    m_diurnal->setTextElideMode(Qt::ElideNone);
     QStringList hours;
     for (int h = 0; h < 24; ++h)
         hours << QString::number(h);

@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QSvgRenderer>
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 namespace headroom::ui {
@@ -242,7 +243,7 @@ std::vector<qreal> columnWidths(const DeckTable &table)
     if (total <= 0)
         return widths;
     if (total > kContentWidth) {
-        // Too wide: narrow only the widest columns (their text is elided), to a common cap.
+        // Too wide: narrow only the widest columns (their text wraps), to a common cap.
         qreal low = 0;
         qreal high = *std::max_element(widths.begin(), widths.end());
         for (int i = 0; i < 40; ++i) {
@@ -258,6 +259,51 @@ std::vector<qreal> columnWidths(const DeckTable &table)
     for (qreal &w : widths)
         w *= target / total;
     return widths;
+}
+
+// A row is one line high, or up to kMaxCellLines when a text cell wraps in its column.
+constexpr int kMaxCellLines = 4;
+
+// The height `lines` lines of text take in `metrics`' font, as wrapped text is measured.
+qreal linesHeight(const QFontMetricsF &metrics, int lines)
+{
+    QStringList text;
+    for (int i = 0; i < lines; ++i)
+        text << QStringLiteral("X");
+    return metrics.boundingRect(QRectF(0, 0, 1e6, 1e6), Qt::TextWordWrap, text.join(QLatin1Char('\n'))).height();
+}
+
+// The lines cell `text` takes in a column `width` wide (the cell's padding excluded), at most
+// kMaxCellLines.
+int cellLines(const QFontMetricsF &metrics, qreal width, const QString &text)
+{
+    if (metrics.horizontalAdvance(text) <= width)
+        return 1;
+    const qreal wrapped = metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+    for (int lines = 2; lines < kMaxCellLines; ++lines)
+        if (wrapped <= linesHeight(metrics, lines) + 0.5)
+            return lines;
+    return kMaxCellLines;
+}
+
+qreal tableRowHeight(const DeckTable &table, const std::vector<qreal> &widths, int row)
+{
+    const QFontMetricsF metrics(cellFont());
+    int lines = 1;
+    const QStringList &cells = table.rows.at(row);
+    for (int column = 0; column < cells.size() && column < int(widths.size()); ++column)
+        lines = std::max(lines, cellLines(metrics, widths[size_t(column)] - 2 * kCellPadding, cells.at(column)));
+    return kTableRowHeight + linesHeight(metrics, lines) - linesHeight(metrics, 1);
+}
+
+// The height of rows [begin, end) of `table`.
+qreal tableRowsHeight(const DeckTable &table, int begin, int end)
+{
+    const std::vector<qreal> widths = columnWidths(table);
+    qreal height = 0;
+    for (int row = begin; row < end; ++row)
+        height += tableRowHeight(table, widths, row);
+    return height;
 }
 
 void paintTable(QPainter &painter, const DeckTable &table, int rowBegin, int rowEnd, qreal top)
@@ -300,19 +346,30 @@ void paintTable(QPainter &painter, const DeckTable &table, int rowBegin, int row
     painter.setFont(cellFont());
     const QFontMetricsF metrics(painter.font());
     for (int row = rowBegin; row < rowEnd; ++row) {
+        const qreal height = tableRowHeight(table, widths, row);
         if ((row - rowBegin) % 2 == 1)
-            painter.fillRect(QRectF(kMarginX, y, tableWidth, kTableRowHeight), kStripe);
+            painter.fillRect(QRectF(kMarginX, y, tableWidth, height), kStripe);
         painter.setPen(kInk);
         x = kMarginX;
         const QStringList &cells = table.rows.at(row);
         for (int column = 0; column < table.columns.size(); ++column) {
-            const QRectF cell(x + kCellPadding, y, widths[size_t(column)] - 2 * kCellPadding, kTableRowHeight);
-            const QString text = column < cells.size() ? metrics.elidedText(cells.at(column), Qt::ElideRight, cell.width())
-                                                       : QString();
-            painter.drawText(cell, Qt::AlignVCenter | (numeric[size_t(column)] ? Qt::AlignRight : Qt::AlignLeft), text);
+            const QRectF cell(x + kCellPadding, y, widths[size_t(column)] - 2 * kCellPadding, height);
+            const Qt::Alignment alignment = Qt::AlignVCenter | (numeric[size_t(column)] ? Qt::AlignRight : Qt::AlignLeft);
+            const QString text = column < cells.size() ? cells.at(column) : QString();
+            if (metrics.horizontalAdvance(text) <= cell.width()) {
+                painter.drawText(cell, alignment, text);
+            } else {
+                // Wrapped onto the row's lines; a text longer still ends in an ellipsis.
+                QString shown = text;
+                const qreal room = linesHeight(metrics, kMaxCellLines) + 0.5;
+                while (shown.size() > 1
+                       && metrics.boundingRect(QRectF(0, 0, cell.width(), 1e6), Qt::TextWordWrap, shown).height() > room)
+                    shown = shown.left(shown.size() - 2).trimmed() + QChar(0x2026);
+                painter.drawText(cell, alignment | Qt::TextWordWrap, shown);
+            }
             x += widths[size_t(column)];
         }
-        y += kTableRowHeight;
+        y += height;
     }
     painter.setPen(QPen(kRule, 1));
     painter.drawLine(QPointF(kMarginX, y), QPointF(kMarginX + tableWidth, y));
@@ -330,20 +387,31 @@ std::vector<std::vector<TableSlice>> flowTables(const std::vector<DeckSection> &
         const qreal headingHeight = sectionHeadings ? kSectionHeadingHeight : 0;
         int row = 0;
         bool continued = false;
+        const std::vector<qreal> widths = columnWidths(table);
+        // How many rows from `row` fit above the page's bottom when the table starts at `top`.
+        const auto rowsFitting = [&](qreal top) {
+            int fits = 0;
+            for (qreal at = top; row + fits < int(table.rows.size()); ++fits) {
+                at += tableRowHeight(table, widths, row + fits);
+                if (at > kBodyBottom)
+                    break;
+            }
+            return fits;
+        };
         do {
             const qreal fixed = headingHeight + kTableHeaderHeight;
-            int fits = int((kBodyBottom - y - fixed) / kTableRowHeight);
+            int fits = rowsFitting(y + fixed);
             const int remaining = int(table.rows.size()) - row;
             // Start a new page rather than leave a header with fewer than three rows.
             if (fits < std::min(remaining, 3) && !pages.back().empty()) {
                 pages.emplace_back();
                 y = kBodyTop;
-                fits = int((kBodyBottom - y - fixed) / kTableRowHeight);
+                fits = rowsFitting(y + fixed);
             }
             fits = std::max(fits, 1);
             const int end = std::min(int(table.rows.size()), row + fits);
             pages.back().push_back({section, row, end, continued});
-            y += fixed + (end - row) * kTableRowHeight + kSectionGap;
+            y += fixed + tableRowsHeight(table, row, end) + kSectionGap;
             row = end;
             continued = true;
             if (row < int(table.rows.size())) {
@@ -774,7 +842,7 @@ void DeckLayout::Plan::paintTables(QPainter &painter, const PageSpec &page) cons
             continue;
         }
         paintTable(painter, section.table, slice.rowBegin, slice.rowEnd, y);
-        y += kTableHeaderHeight + (slice.rowEnd - slice.rowBegin) * kTableRowHeight + kSectionGap;
+        y += kTableHeaderHeight + tableRowsHeight(section.table, slice.rowBegin, slice.rowEnd) + kSectionGap;
     }
 }
 
