@@ -309,7 +309,7 @@ int runRightsizing(const Args &args, Context &context)
                 {QStringLiteral("hours"), qint64(r.hours)},
                 {QStringLiteral("current_replicas"), r.currentReplicas},
                 {QStringLiteral("gpus_per_replica"), r.gpusPerReplica},
-                {QStringLiteral("busy_load"), r.busyLoad},
+                {QStringLiteral("busy_load"), r.hours ? QJsonValue(r.busyLoad) : QJsonValue()},
                 {QStringLiteral("busy_hour"), r.hours ? QJsonValue(hourIso(r.busyHour)) : QJsonValue()},
                 {QStringLiteral("busy_waiting_per_replica"), r.busyWaitingPerReplica},
                 {QStringLiteral("capacity_per_replica"), r.capacityPerReplica},
@@ -332,9 +332,9 @@ int runRightsizing(const Args &args, Context &context)
                                            {QStringLiteral("gpu_util_mean"), number(s.gpuUtilMean)},
                                            {QStringLiteral("gpu_util_peak"), number(s.gpuUtilPeak)},
                                            {QStringLiteral("kv_cache_mean"), number(s.kvCacheMean)},
-                                           {QStringLiteral("requests_per_s"), s.requestsPerSecond},
-                                           {QStringLiteral("tokens_per_s"), s.tokensPerSecond},
-                                           {QStringLiteral("tokens_per_s_peak"), s.tokensPerSecondPeak},
+                                           {QStringLiteral("requests_per_s"), number(s.requestsPerSecond)},
+                                           {QStringLiteral("tokens_per_s"), number(s.tokensPerSecond)},
+                                           {QStringLiteral("tokens_per_s_peak"), number(s.tokensPerSecondPeak)},
                                            {QStringLiteral("running_mean"), number(s.runningMean)},
                                            {QStringLiteral("waiting_mean"), number(s.waitingMean)},
                                            {QStringLiteral("waiting_peak"), number(s.waitingPeak)},
@@ -389,7 +389,7 @@ int runRightsizing(const Args &args, Context &context)
                  {QStringLiteral("Saving / month"), Table::Align::Right}});
     for (const auto &r : results)
         table.addRow({qs(r.deployment), QString::number(r.currentReplicas), QString::number(r.gpusPerReplica),
-                      QStringLiteral("%1 %2").arg(formatDecimal(r.busyLoad, 1, true), unit),
+                      r.hours ? QStringLiteral("%1 %2").arg(formatDecimal(r.busyLoad, 1, true), unit) : QStringLiteral("–"),
                       r.capacityPerReplica > 0 ? formatDecimal(r.capacityPerReplica, 1, true) : QStringLiteral("–"),
                       QString::number(r.recommendedReplicas) + (r.saturated ? QStringLiteral(" (queueing)") : QString()),
                       r.savingPerMonth ? moneyText(*r.savingPerMonth) : QStringLiteral("–")});

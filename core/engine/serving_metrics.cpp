@@ -434,9 +434,10 @@ std::vector<ReplicaSummary> summarizeReplicas(const ServingHours &hours)
         summary.ttftP50 = a.ttft.quantile(0.50);
         summary.ttftP95 = a.ttft.quantile(0.95);
         summary.e2eP95 = a.e2e.quantile(0.95);
-        summary.requestsPerSecond = a.req.perSecond();
-        summary.tokensPerSecond = a.gen.perSecond();
-        summary.tokensPerSecondPeak = a.genPeak;
+        // No counter with two samples: not measured (NaN), rather than a rate of zero.
+        summary.requestsPerSecond = a.req.measured() ? a.req.perSecond() : kNaN;
+        summary.tokensPerSecond = a.gen.measured() ? a.gen.perSecond() : kNaN;
+        summary.tokensPerSecondPeak = a.gen.measured() ? a.genPeak : kNaN;
         out.push_back(summary);
     }
     return out;
@@ -488,7 +489,9 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
             LatencyHistogram latency;   // the SLO's kind, every replica together
         };
         std::map<int64_t, HourTotal> perHour;
+        std::set<std::string> instances;
         for (const ServingHour *h : rows) {
+            instances.insert(h->instance);
             HourTotal &t = perHour[h->hour];
             ++t.replicas;
             r.gpusPerReplica = std::max(r.gpusPerReplica, h->gpus);
@@ -531,6 +534,8 @@ std::vector<RightsizingResult> rightsize(const ServingHours &hours, const Rights
         why << deployment << ": " << r.currentReplicas << " replica" << (r.currentReplicas == 1 ? "" : "s");
         if (r.gpusPerReplica > 0)
             why << " of " << r.gpusPerReplica << " GPU" << (r.gpusPerReplica == 1 ? "" : "s");
+        if (instances.size() > size_t(r.currentReplicas))
+            why << " in the latest hour (" << instances.size() << " seen over the window)";
         if (loads.empty()) {
             why << "; no " << unit << " measured (the file has no "
                 << (options.load == LoadMeasure::Tokens ? "vllm:generation_tokens_total" : "vllm:request_success_total")

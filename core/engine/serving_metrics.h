@@ -156,9 +156,9 @@ struct ReplicaSummary {
     double gpuUtilMean = 0.0;        // mean of the hourly means (NaN without samples)
     double gpuUtilPeak = 0.0;
     double kvCacheMean = 0.0;
-    double requestsPerSecond = 0.0;  // Σ increase ÷ Σ seconds over the hours
-    double tokensPerSecond = 0.0;    // generation tokens
-    double tokensPerSecondPeak = 0.0;// busiest hour
+    double requestsPerSecond = 0.0;  // Σ increase ÷ Σ seconds over the hours; NaN without a counter
+    double tokensPerSecond = 0.0;    // generation tokens; NaN without a counter
+    double tokensPerSecondPeak = 0.0;// busiest hour; NaN without a counter
     double runningMean = 0.0;
     double waitingMean = 0.0;
     double waitingPeak = 0.0;
@@ -219,7 +219,7 @@ struct RightsizingResult {
     int64_t hours = 0;                    // hours with a load measurement
     int currentReplicas = 0;              // R: replicas in the latest hour
     int gpusPerReplica = 0;               // most GPUs one replica showed in an hour; 0 = unknown
-    double busyLoad = 0.0;                // L, per second
+    double busyLoad = 0.0;                // L, per second (0 when hours == 0: nothing measured)
     int64_t busyHour = 0;                 // the hour at the quantile
     double busyWaitingPerReplica = 0.0;   // largest mean waiting per replica among hours with load ≥ L
     double capacityPerReplica = 0.0;      // C, per second; 0 = no unqueued hour with load

@@ -110,6 +110,9 @@ TEST_CASE("serving samples become replica-hours: gauge means and peaks, GPUs see
     CHECK(replicas[0].gpus == 2);
     CHECK(replicas[0].tokensPerSecond == Approx(230000.0 / 5400.0));
     CHECK(replicas[0].tokensPerSecondPeak == Approx(50.0));   // hour 10: 90,000 in 1,800 s
+    // No request counter with two samples in either hour: a rate not measured, not one of zero.
+    CHECK_FALSE(h10.requests.measured());
+    CHECK(std::isnan(replicas[0].requestsPerSecond));
 }
 
 TEST_CASE("two samples of one series at the same time are refused naming both lines", "[serving_metrics]")
@@ -209,7 +212,9 @@ TEST_CASE("rightsizing without a rate or without waiting data says why it gives 
     CHECK(unknown.recommendedReplicas == 4);
     CHECK_THAT(unknown.explanation, Catch::Contains("capacity per replica is not known"));
 
-    CHECK_THROWS_AS(rightsize(fleet(), {LoadMeasure::Tokens, 0.0}), InputError);
+    RightsizingOptions zeroQuantile;
+    zeroQuantile.busyQuantile = 0.0;
+    CHECK_THROWS_AS(rightsize(fleet(), zeroQuantile), InputError);
     RightsizingOptions bad;
     bad.plannedHeadroom = 1.0;
     CHECK_THROWS_AS(rightsize(fleet(), bad), InputError);

@@ -116,7 +116,7 @@ DeckTable rightsizingTable(const ServingAnalysis &analysis)
         table.rows << QStringList{qs(r.deployment),
                                   QString::number(r.currentReplicas),
                                   QString::number(r.gpusPerReplica),
-                                  number(r.busyLoad, 1),
+                                  r.hours ? number(r.busyLoad, 1) : QStringLiteral("–"),
                                   r.capacityPerReplica > 0 ? number(r.capacityPerReplica, 1) : QStringLiteral("–"),
                                   QString::number(r.recommendedReplicas)
                                       + (!r.saturated ? QString()
