@@ -362,8 +362,16 @@ QString PartitioningPage::summary() const
 
 std::optional<ChartFigure> PartitioningPage::currentFigure() const
 {
-    return m_view->figure(tr("Each row is one GPU: 8 memory slices above 7 compute slices; blocks are MIG instances "
-                             "labelled tenant · profile, created largest first; hatched slices are free."));
+    // The picture explains its rows in its own legend; the caption states what the layout saves.
+    if (!m_error.isEmpty() || m_pack.gpus <= 0)
+        return m_view->figure(QString());
+    const int64_t saved = std::max<int64_t>(m_pack.gpusWithoutMig - m_pack.gpus, 0);
+    return m_view->figure(tr("%1 with MIG instead of %2 with one model per GPU (%3 saved; %4, lower bound %5); slice "
+                             "memory used by tenants: %6 %.")
+                              .arg(formatGpus(m_pack.gpus), formatGpus(m_pack.gpusWithoutMig), formatCount(saved),
+                                   m_pack.optimal ? tr("proven minimum") : tr("heuristic"),
+                                   formatCount(m_pack.lowerBound))
+                              .arg(m_pack.memoryUtilization * 100, 0, 'f', 0));
 }
 
 } // namespace headroom::ui

@@ -373,6 +373,14 @@ void appendServingPages(Deck &deck, const store::Workspace &workspace, const Ser
                            .arg(analysis.rate ? QObject::tr(" Rate %1 per GPU-hour (%2).")
                                                     .arg(qs(analysis.rate->displayRate()), analysis.rateSource)
                                               : QObject::tr(" No rate chosen: costs are not priced."));
+        const bool anyMeasured = std::any_of(analysis.benchmarks.begin(), analysis.benchmarks.end(),
+                                             [](const engine::BenchmarkResult &b) {
+                                                 return b.before.measured() || b.after.measured();
+                                             });
+        if (!anyMeasured)
+            item.caption += QObject::tr(" No window around any optimization has replica-hours with GPUs and a "
+                                        "vllm:generation_tokens_total counter, so none can be measured yet: "
+                                        "import the vLLM metrics of those days.");
         item.table = benchmarkTable(analysis);
         deck.items.push_back(item);
         if (!analysis.goodput.empty())
