@@ -12,7 +12,10 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QLineSeries>
+#include <QDateTime>
+#include <QDateTimeAxis>
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <vector>
 
@@ -216,6 +219,39 @@ QColor bandFill(const QChart *chart, const QColor &base, double strength)
     return QColor::fromRgbF(ground.redF() + (ink.redF() - ground.redF()) * t,
                             ground.greenF() + (ink.greenF() - ground.greenF()) * t,
                             ground.blueF() + (ink.blueF() - ground.blueF()) * t);
+}
+
+double utcAxisX(int64_t epochSeconds)
+{
+    const double shift = -double(QDateTime::fromSecsSinceEpoch(epochSeconds).offsetFromUtc());
+    return (double(epochSeconds) + shift) * 1000.0;
+}
+
+QDateTimeAxis *utcDateAxis(int64_t fromEpoch, int64_t toEpoch, int maxTicks)
+{
+    constexpr int64_t kHour = 3600, kDay = 86400;
+    static const int64_t steps[] = {kHour, 2 * kHour, 3 * kHour, 6 * kHour, 12 * kHour, kDay,
+                                    2 * kDay, 3 * kDay, 7 * kDay, 14 * kDay, 28 * kDay, 56 * kDay, 91 * kDay};
+    const auto floorTo = [](int64_t t, int64_t unit) { return t >= 0 ? t / unit * unit : -((-t + unit - 1) / unit) * unit; };
+    toEpoch = std::max(toEpoch, fromEpoch + 1);
+    int64_t low = fromEpoch, high = toEpoch, step = steps[std::size(steps) - 1];
+    for (const int64_t candidate : steps) {
+        // Ticks of a day or more start at midnight UTC, shorter ones on a whole multiple of the step.
+        const int64_t start = floorTo(fromEpoch, std::min(candidate, kDay));
+        const int64_t intervals = (toEpoch - start + candidate - 1) / candidate;
+        if (intervals + 1 <= maxTicks || candidate == steps[std::size(steps) - 1]) {
+            low = start;
+            high = start + intervals * candidate;
+            step = candidate;
+            break;
+        }
+    }
+    auto *axis = new QDateTimeAxis;
+    axis->setFormat(step < kDay ? QStringLiteral("d MMM HH:mm") : QStringLiteral("d MMM"));
+    axis->setTitleText(QObject::tr("Date (UTC)"));
+    axis->setTickCount(int((high - low) / step) + 1);
+    axis->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisX(low))), QDateTime::fromMSecsSinceEpoch(qint64(utcAxisX(high))));
+    return axis;
 }
 
 } // namespace headroom::ui

@@ -9,6 +9,7 @@
 
 class QAbstractAxis;
 class QAbstractBarSeries;
+class QDateTimeAxis;
 
 // The look every chart of the workbench shares, so that screens and exported decks match.
 namespace headroom::ui {
@@ -33,6 +34,14 @@ void shareSeriesColours(QChart *chart, QChart::ChartTheme theme);
 // stronger, so the band and its legend swatch stand out in either palette. Nested bands drawn
 // outermost first read as with transparency.
 QColor bandFill(const QChart *chart, const QColor &base, double strength);
+
+// A date axis titled "Date (UTC)" over [fromEpoch, toEpoch] (seconds): the range widened to
+// round times so that every tick falls on a whole hour or day, the same step between ticks
+// (1, 2, 3, 6 or 12 hours; 1, 2, 3, 7, 14 or 28 days), at most `maxTicks` ticks. Values go on
+// it through utcAxisX, as QDateTimeAxis labels in local time.
+QDateTimeAxis *utcDateAxis(int64_t fromEpoch, int64_t toEpoch, int maxTicks = 9);
+// x of an epoch second on a utcDateAxis: milliseconds shifted so that the labels read UTC.
+double utcAxisX(int64_t epochSeconds);
 
 // An empty chart with a title and a caption saying why there is nothing to show, so that a
 // chart of older data is not left up.

@@ -58,14 +58,8 @@ QChart *buildFanChart(const FanChartData &data, const QString &title, QChart::Ch
 
     QAbstractAxis *x = nullptr;
     if (dated) {
-        auto *axis = new QDateTimeAxis;
-        const double hoursShown = double(history - first + steps);
-        axis->setFormat(hoursShown <= 24 * 4 ? QStringLiteral("d MMM HH:mm") : QStringLiteral("d MMM"));
-        axis->setTitleText(QObject::tr("Date (UTC)"));
-        axis->setTickCount(9);
-        axis->setRange(QDateTime::fromMSecsSinceEpoch(qint64(xOf(first))),
-                       QDateTime::fromMSecsSinceEpoch(qint64(xOf(history + std::max(steps, 1)))));
-        x = axis;
+        x = utcDateAxis(data.startEpochSeconds + int64_t(first) * 3600,
+                        data.startEpochSeconds + int64_t(history + std::max(steps, 1)) * 3600);
     } else {
         auto *axis = new QValueAxis;
         axis->setTitleText(QObject::tr("Hour of the series"));

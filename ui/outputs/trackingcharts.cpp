@@ -33,22 +33,14 @@ void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractA
     series->attachAxis(y);
 }
 
-// x of an epoch second on a QDateTimeAxis, which labels in local time: shifted so that the
-// labels read UTC.
 double xOf(int64_t epochSeconds)
 {
-    const double shift = -double(QDateTime::fromSecsSinceEpoch(epochSeconds).offsetFromUtc());
-    return (double(epochSeconds) + shift) * 1000.0;
+    return utcAxisX(epochSeconds);
 }
 
 QDateTimeAxis *dateAxis(int64_t from, int64_t to, bool hourly)
 {
-    auto *axis = new QDateTimeAxis;
-    axis->setFormat(hourly ? QStringLiteral("d MMM HH:mm") : QStringLiteral("d MMM"));
-    axis->setTitleText(QObject::tr("Date (UTC)"));
-    axis->setTickCount(hourly ? 7 : 8);
-    axis->setRange(QDateTime::fromMSecsSinceEpoch(qint64(xOf(from))), QDateTime::fromMSecsSinceEpoch(qint64(xOf(to))));
-    return axis;
+    return utcDateAxis(from, to, hourly ? 7 : 9);
 }
 
 // The actual-cost line: dark blue on the light theme, a lighter blue on dark ones.
