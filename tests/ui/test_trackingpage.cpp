@@ -160,7 +160,7 @@ TEST_CASE("Tracking page: a published FOCUS example gives the hand-computed comm
     CHECK(text(table, 0, 3) == "50.0 %");
     CHECK(text(table, 0, 5) == "$949.32");
     CHECK(text(table, 0, 6) == "$949.32");
-    CHECK(text(table, 0, 7) == "yes, below 80 %");
+    CHECK(text(table, 0, 7) == "yes: trailing below 80 %");
     CHECK(table->item(0, 0)->toolTip().contains("arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456"));
     // The next term: $79.11/h now; the demand ended idle, so the optimizer commits nothing (as
     // `headroom track commitments` says); no term end in the actuals (the purchase covers one

@@ -650,8 +650,14 @@ void TrackingPage::fillCommitments()
         m_commitments->setItem(row, 4, cell(percent(u.trailingUtilization), true));
         m_commitments->setItem(row, 5, cell(money(u.usedCost, u.currency), true));
         m_commitments->setItem(row, 6, cell(money(u.unusedCost, u.currency), true));
-        m_commitments->setItem(row, 7, cell(u.underUsed ? tr("yes, below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
+        // Judged on the trailing window, which the Trailing column shows.
+        m_commitments->setItem(row, 7, cell(u.underUsed ? tr("yes: trailing below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
                                                         : tr("no")));
+        m_commitments->item(row, 7)->setToolTip(
+            tr("Under-used when the utilization over the trailing window (%1) is below %2 %; over the whole import it "
+               "is %3.")
+                .arg(percent(u.trailingUtilization), QString::number(100.0 * r.settings.threshold, 'f', 0),
+                     percent(u.utilization)));
         m_commitments->item(row, 0)->setToolTip(tr("%1\nId: %2").arg(name, qs(u.id)));
 
         m_nextTerm->setItem(row, 0, cell(name));
