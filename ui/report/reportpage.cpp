@@ -130,7 +130,8 @@ ReportPage::ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     m_list->setDefaultDropAction(Qt::MoveAction);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->setWordWrap(true); // long titles on two lines, whole
+    m_list->setResizeMode(QListView::Adjust);
     m_list->setToolTip(tr("Charts and tables added with “Add to Report”. Drag to reorder, or use "
                           "Alt+Up / Alt+Down; Delete removes the selected item."));
     itemsLayout->addWidget(m_list, 1);
