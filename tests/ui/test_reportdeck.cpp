@@ -417,6 +417,31 @@ TEST_CASE("The demo scenario deck: summary first, appendix of what it uses, char
         }
     }
     CHECK(chartPages == 3);  // cost by tier, GPUs by pool, utilization
+
+    // The appendix wraps long cells instead of cutting them: each scenario's description is
+    // found whole in the PDF's text, and no cell ends in an ellipsis.
+    QString appendix;
+    for (int page = 0; page < layout.pageCount(); ++page)
+        if (layout.pageHeading(page).startsWith("Appendix"))
+            appendix += pageText(pdf, page + 1) + QLatin1Char(' ');
+    appendix = appendix.simplified();
+    CHECK_FALSE(appendix.contains(QChar(0x2026)));
+    for (const QString &name : names) {
+        const QString description = QString::fromStdString(workspace.scenario(name)->description).simplified();
+        INFO(description.toStdString());
+        REQUIRE(description.size() > 60);
+        // The page text runs the table's columns side by side, line by line: the description's
+        // words appear in order, other columns' words between them.
+        qsizetype at = 0;
+        for (const QString &word : description.split(QLatin1Char(' '))) {
+            at = appendix.indexOf(word, at);
+            if (at < 0)
+                FAIL_CHECK("missing from the appendix: " << word.toStdString());
+            if (at < 0)
+                break;
+            at += word.size();
+        }
+    }
 }
 
 TEST_CASE("The demo workspace's report: summary of the scenarios it shows, appendix of the workloads it names",

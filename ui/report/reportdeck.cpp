@@ -262,7 +262,7 @@ std::vector<qreal> columnWidths(const DeckTable &table)
 }
 
 // A row is one line high, or up to kMaxCellLines when a text cell wraps in its column.
-constexpr int kMaxCellLines = 4;
+constexpr int kMaxCellLines = 6;
 
 // The height `lines` lines of text take in `metrics`' font, as wrapped text is measured.
 qreal linesHeight(const QFontMetricsF &metrics, int lines)
