@@ -102,6 +102,7 @@ QLabel *Page::newResultCard(const char *objectName)
     label->setFrameShape(QFrame::StyledPanel);
     label->setAlignment(Qt::AlignCenter);
     label->setMinimumHeight(64);
+    label->setMargin(6); // the figure never touches the card's edge
     label->setTextFormat(Qt::RichText);
     label->setWordWrap(true);
     return label;
@@ -109,7 +110,9 @@ QLabel *Page::newResultCard(const char *objectName)
 
 QString Page::resultCardText(const QString &value, const QString &caption)
 {
-    return QStringLiteral("<div style='font-size:20pt; font-weight:600'>%1</div><div>%2</div>").arg(value, caption);
+    // Longer figures in smaller type, so that "$4,809,023.68" fits a quarter of the results column.
+    const int points = value.size() <= 6 ? 20 : value.size() <= 10 ? 17 : 15;
+    return QStringLiteral("<div style='font-size:%1pt; font-weight:600'>%2</div><div>%3</div>").arg(points).arg(value, caption);
 }
 
 } // namespace headroom::ui
