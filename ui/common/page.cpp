@@ -102,7 +102,7 @@ QLabel *Page::newResultCard(const char *objectName)
     label->setFrameShape(QFrame::StyledPanel);
     label->setAlignment(Qt::AlignCenter);
     label->setMinimumHeight(64);
-    label->setMargin(6); // the figure never touches the card's edge
+    label->setContentsMargins(6, 0, 6, 0); // the figure never touches the card's sides
     label->setTextFormat(Qt::RichText);
     label->setWordWrap(true);
     return label;
