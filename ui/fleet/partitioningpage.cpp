@@ -60,19 +60,21 @@ PartitioningPage::PartitioningPage(store::Workspace &workspace, QWidget *parent)
     scroll->setWidgetResizable(true);
 
     auto *editorBox = new QGroupBox(tr("Layout of the selected GPU"), this);
-    auto *editor = new QHBoxLayout(editorBox);
+    auto *editorColumn = new QVBoxLayout(editorBox);
+    auto *editor = new QHBoxLayout;
+    editorColumn->addLayout(editor);
     m_layoutEdit = new QLineEdit(editorBox);
     m_layoutEdit->setObjectName("migLayoutEdit");
     m_layoutEdit->setPlaceholderText(tr("click a GPU above, e.g. 3g.40gb@0,2g.20gb@4,1g.10gb@6"));
     m_layoutEdit->setToolTip(tr("Instances as profile@start, separated by commas; validated as you type"));
     m_layoutCheck = new QLabel(editorBox);
     m_layoutCheck->setObjectName("migLayoutCheck");
-    m_layoutCheck->setMinimumWidth(260);
     m_layoutCheck->setWordWrap(true);
     auto *apply = new QPushButton(tr("Apply"), editorBox);
-    editor->addWidget(m_layoutEdit, 2);
-    editor->addWidget(m_layoutCheck, 2);
+    // The layout across the box, its check in words under it.
+    editor->addWidget(m_layoutEdit, 1);
     editor->addWidget(apply);
+    editorColumn->addWidget(m_layoutCheck);
     connect(m_layoutEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
         const engine::MigGpuProfiles *profiles = currentProfiles();
         if (!profiles || text.trimmed().isEmpty()) {
