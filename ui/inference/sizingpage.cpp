@@ -347,6 +347,13 @@ void SizingPage::recompute()
     overrides.disaggregate = m_disaggregate->isChecked();
     engine::ServingAssumptions serving = m_serving;
     serving.residency = engine::KvResidency(m_residency->currentData().toInt());
+    // What this page sizes with: the workspace's assumptions, the residency as chosen above.
+    m_servingSummary->setText(serving.residency == m_serving.residency
+                                  ? tr("Sizing with: %1").arg(ServingAssumptionsDialog::summary(serving))
+                                  : tr("Sizing with: %1 (a what-if: the workspace's assumptions say KV residency %2)")
+                                        .arg(ServingAssumptionsDialog::summary(serving),
+                                             m_serving.residency == engine::KvResidency::Session ? tr("session")
+                                                                                                 : tr("request")));
     m_options.clear();
     try {
         m_result = engine::sizeInference(*workload, *model, *gpu, overrides, serving);
