@@ -351,7 +351,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
             painter.drawRect(cap);
             if (cap.height() >= 18) {
                 painter.setFont(bold);
-                painter.setPen(color.darker(140));
+                const bool darkPaper = colours.paper.lightnessF() < 0.5;
                 const QRectF box = cap.adjusted(8, 3, -8, -3);
                 const QString text = QObject::tr("%1 · up to %2").arg(qs(p.name), formatGpus(p.gpus));
                 // One line when it fits, else the cap under the name when the band holds two lines.
@@ -366,6 +366,12 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
                                  : firstThatFits(boldMetrics, {QObject::tr("%1 ≤ %2").arg(qs(p.name)).arg(p.gpus), qs(p.name)},
                                                  box.width());
                 }
+                // On a halo of the page's colour, so that grid lines and the used area under it do
+                // not cross the words.
+                QColor halo = colours.paper;
+                halo.setAlpha(215);
+                painter.fillRect(painter.boundingRect(box, Qt::AlignLeft | Qt::AlignTop, shown).adjusted(-3, -1, 3, 1), halo);
+                painter.setPen(darkPaper ? color.lighter(140) : color.darker(140));
                 drawLabel(painter, box, Qt::AlignLeft | Qt::AlignTop, shown, placed,
                           shown.contains(QChar(0x2026)) ? text : shown);
             }
