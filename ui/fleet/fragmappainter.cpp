@@ -126,7 +126,7 @@ QColor freeColor(int freeMilli)
 std::vector<LegendEntry> legendEntries()
 {
     std::vector<LegendEntry> entries{{freeColor(0), QObject::tr("allocated")},
-                                     {freeColor(500), QObject::tr("partly free (fragment risk)")},
+                                     {freeColor(250), QObject::tr("partly free (fragment risk)")}, // the shade of a quarter free, the most common
                                      {freeColor(1000), QObject::tr("free")}};
     for (int c = 0; c < 7; ++c)
         entries.push_back({fragCategoryColor(c),
