@@ -321,6 +321,7 @@ ChartFigure planFigure(const TrackingResult &result)
                 chart->addAxis(x, Qt::AlignBottom);
                 chart->addAxis(y, Qt::AlignLeft);
                 chart->addAxis(yVar, Qt::AlignRight);
+                yVar->setGridLineVisible(false); // the left axis draws the grid; two would not line up
                 const auto at = [&](const engine::PlanDay &d) { return xOf(d.day * kDay + kDay / 2); };
                 if (p.banded) {
                     auto *lower = new QLineSeries;
@@ -515,6 +516,7 @@ ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis)
                 chart->addAxis(x, Qt::AlignBottom);
                 chart->addAxis(y, Qt::AlignLeft);
                 chart->addAxis(yHours, Qt::AlignRight);
+                yHours->setGridLineVisible(false);
                 const auto at = [&](int64_t day) { return xOf(day * kDay + kDay / 2); };
                 auto *utilization = new QLineSeries;
                 utilization->setName(QObject::tr("Utilization"));
