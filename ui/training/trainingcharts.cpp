@@ -351,11 +351,13 @@ QChart *buildGrowthChart(const std::vector<engine::GrowthMonth> &months, int64_t
     y->applyNiceNumbers();
     if (firstAdd >= 0) {
         const auto &m = months[size_t(firstAdd)];
-        const double orderAt = std::max(-0.4, double(m.orderByMonth));
+        // Overdue: at the left edge of the first month, clear of the axis line.
+        const double orderAt = std::max(-0.3, double(m.orderByMonth));
         // The legend names the date; the count and lead time are in the page's explanation.
         const QString label = m.orderByMonth < 0 ? QObject::tr("Order now (overdue)")
                                                  : QObject::tr("Order by %1").arg(shortMonth(m.orderByLabel));
-        auto *order = styledLine(label, kLimitColor, Qt::DashLine, 1.4);
+        // Purple, apart from the red capacity line, so the legend tells them apart.
+        auto *order = styledLine(label, QColor(0x8e, 0x44, 0xad), Qt::DashLine, 1.6);
         order->append(orderAt, 0);
         order->append(orderAt, y->max());
         attach(chart, order, x, y);
