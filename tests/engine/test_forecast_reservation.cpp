@@ -207,6 +207,21 @@ TEST_CASE("a joint residual bootstrap widens the term forecast of primitives tha
     CHECK(errorField([&] { reservationFromForecast(history, models, options); }) == "bootstrap_from");
 }
 
+// Paths around the point forecast: every hour of the P05–P95 band is the point forecast plus
+// a residual of the fit (`residuals`, from the first hour on), so the band stays inside their
+// range and is as wide at the end of the term as at its start.
+static void checkBandAroundPoint(const ReservationHandOff &around, double point, const std::vector<double> &residuals)
+{
+    const auto [lowest, highest] = std::minmax_element(residuals.begin() + 1, residuals.end());
+    for (const auto &band : {around.forecastP05, around.forecastP95})
+        for (double v : band) {
+            CHECK(v >= point + *lowest - 1e-9);
+            CHECK(v <= point + *highest + 1e-9);
+        }
+    CHECK(around.forecastP95.back() - around.forecastP05.back()
+          == Approx(around.forecastP95.front() - around.forecastP05.front()).margin(1.0));
+}
+
 TEST_CASE("paths around the point forecast keep the history's spread over a long term", "[forecast][reservation]")
 {
     // 30 days of demand stepping down from 40 to 24 GPUs on day 22, ±2 GPUs of alternating
@@ -220,19 +235,10 @@ TEST_CASE("paths around the point forecast keep the history's spread over a long
     const ReservationHandOff around = reservationFromForecast(history, {model}, o);
     // Every value is the point forecast plus a residual of the fit: no wander, so the band at
     // the end of the year is as wide as at its start, and within the history's range.
-    const double point = forecastSmoothing(model, 1).front();
-    double lowest = 1e9, highest = -1e9;
-    for (size_t t = 1; t < history.size(); ++t) {
-        lowest = std::min(lowest, history[t] - model.fitted[t]);
-        highest = std::max(highest, history[t] - model.fitted[t]);
-    }
-    for (const auto &band : {around.forecastP05, around.forecastP95})
-        for (double v : band) {
-            CHECK(v >= point + lowest - 1e-9);
-            CHECK(v <= point + highest + 1e-9);
-        }
-    CHECK(around.forecastP95.back() - around.forecastP05.back()
-          == Approx(around.forecastP95.front() - around.forecastP05.front()).margin(1.0));
+    std::vector<double> residuals;
+    for (size_t t = 0; t < history.size(); ++t)
+        residuals.push_back(history[t] - model.fitted[t]);
+    checkBandAroundPoint(around, forecastSmoothing(model, 1).front(), residuals);
     // With on demand 1.5× the reserved rate the optimum is near the recent level of 24, not the
     // 30-day look-back's mix of 40 and 24.
     CHECK(std::abs(around.forecastOptimum.reserved - 24) <= 3);
@@ -268,21 +274,12 @@ TEST_CASE("paths around the point forecasts of several primitives share each his
     o.bootstrapFrom = {a, b};
     const ReservationHandOff around = reservationFromForecast(total, models, o);
     // Every hour is the summed point forecasts plus both residuals of one history hour.
-    const double point = forecastSmoothing(models[0], 1).front() + forecastSmoothing(models[1], 1).front();
-    double lowest = 1e9, highest = -1e9;
-    for (size_t t = 1; t < total.size(); ++t) {
-        const double r = (a[t] - models[0].fitted[t]) + (b[t] - models[1].fitted[t]);
-        lowest = std::min(lowest, r);
-        highest = std::max(highest, r);
-    }
-    for (const auto &band : {around.forecastP05, around.forecastP95})
-        for (double v : band) {
-            CHECK(v >= point + lowest - 1e-9);
-            CHECK(v <= point + highest + 1e-9);
-        }
-    // The band does not widen over the year, and the optimum sits near the level of 30.
-    CHECK(around.forecastP95.back() - around.forecastP05.back()
-          == Approx(around.forecastP95.front() - around.forecastP05.front()).margin(1.0));
+    std::vector<double> residuals;
+    for (size_t t = 0; t < total.size(); ++t)
+        residuals.push_back((a[t] - models[0].fitted[t]) + (b[t] - models[1].fitted[t]));
+    checkBandAroundPoint(around, forecastSmoothing(models[0], 1).front() + forecastSmoothing(models[1], 1).front(),
+                         residuals);
+    // The optimum sits near the level of 30.
     CHECK(std::abs(around.forecastOptimum.reserved - 30) <= 3);
     double mean = 0;
     for (double v : around.forecastMean)
