@@ -193,19 +193,8 @@ QStringList onEveryTab(QWidget *page, const std::function<QStringList(QWidget *)
             if (!found.contains(f))
                 found << f;
     };
-    for (QTabWidget *tabs : page->findChildren<QTabWidget *>()) {
-        const int shown = tabs->currentIndex();
-        for (int i = 0; i < tabs->count(); ++i) {
-            tabs->setCurrentIndex(i);
-            QApplication::processEvents();
-            QApplication::processEvents();
-            add();
-        }
-        tabs->setCurrentIndex(shown);
-    }
+    // Every tab bar, those of tab widgets included (switching the bar switches its widget).
     for (QTabBar *bar : page->findChildren<QTabBar *>()) {
-        if (qobject_cast<QTabWidget *>(bar->parentWidget()))
-            continue;
         const int shown = bar->currentIndex();
         for (int i = 0; i < bar->count(); ++i) {
             bar->setCurrentIndex(i);
