@@ -114,7 +114,7 @@ TEST_CASE("The scoring mode is chosen on the page and FGD's two scorings are com
     CHECK(bars->barSets()[1]->label().startsWith("FGD, the study's"));
     auto *axis = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
     REQUIRE(axis);
-    CHECK(axis->categories() == QStringList{"< 1 GPU", "1 GPU", "2 GPUs", "4 GPUs", "8 GPUs"});
+    CHECK(axis->categories() == QStringList{"&lt; 1 GPU", "1 GPU", "2 GPUs", "4 GPUs", "8 GPUs"});
     for (int c = 0; c < 5; ++c) {
         const size_t index = c == 0 ? 0 : size_t(1) << (c - 1);
         CHECK(bars->barSets()[0]->at(c) == Approx(ui::meanFailedAt100(page.fgdExact(), index)));

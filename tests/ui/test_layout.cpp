@@ -18,6 +18,9 @@
 #include "ui/mainwindow.h"
 
 #include <QApplication>
+#include <QToolTip>
+#include <QHelpEvent>
+#include <QComboBox>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QLineSeries>
@@ -531,4 +534,31 @@ TEST_CASE("An unchecked check box stands out from a dark window")
     // Fusion's light outline is the reference; the dark one must stand out at least as much.
     CHECK(light >= 40);
     CHECK(dark >= light);
+}
+
+TEST_CASE("A combo box too narrow for its text shows it shortened in the middle and whole in its tooltip")
+{
+    ui::applyTheme(ui::Theme::Light);
+    QWidget window;
+    auto *box = new QComboBox(&window);
+    const QString longText = QStringLiteral("AWS · us-east-1 · gpu_8x_h100_sxm5 · 2025-06-01");
+    box->addItem(longText);
+    box->setToolTip(QStringLiteral("The rate card"));
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(8);
+    box->setFixedWidth(160);
+    window.show();
+    QApplication::processEvents();
+    QHelpEvent tip(QEvent::ToolTip, QPoint(10, 10), box->mapToGlobal(QPoint(10, 10)));
+    QApplication::sendEvent(box, &tip);
+    CHECK(QToolTip::isVisible());
+    CHECK(QToolTip::text() == longText + "\n\nThe rate card");
+    QToolTip::hideText();
+    // Wide enough: the box's own tooltip only.
+    box->setFixedWidth(600);
+    QApplication::processEvents();
+    QHelpEvent wideTip(QEvent::ToolTip, QPoint(10, 10), box->mapToGlobal(QPoint(10, 10)));
+    QApplication::sendEvent(box, &wideTip);
+    CHECK(QToolTip::text() != longText + "\n\nThe rate card");
+    QToolTip::hideText();
 }

@@ -212,10 +212,12 @@ ChartFigure emptyFigure(const QString &title, const QString &why)
 
 QColor bandFill(const QChart *chart, const QColor &base, double strength)
 {
-    const QColor ground = chart->backgroundBrush().color();
-    const bool dark = ground.lightnessF() < 0.5;
+    // Light titles mean a dark theme; its plot ground is near this grey (the brush itself may be
+    // a gradient, whose colour says nothing).
+    const bool dark = chart->titleBrush().color().lightnessF() > 0.5;
+    const QColor ground = dark ? QColor(0x30, 0x32, 0x3a) : QColor(Qt::white);
     const QColor ink = dark ? base.lighter(150) : base;
-    const double t = std::clamp(dark ? strength * 1.5 : strength, 0.0, 1.0);
+    const double t = std::clamp(dark ? strength * 2.0 : strength, 0.0, 1.0);
     return QColor::fromRgbF(ground.redF() + (ink.redF() - ground.redF()) * t,
                             ground.greenF() + (ink.greenF() - ground.greenF()) * t,
                             ground.blueF() + (ink.blueF() - ground.blueF()) * t);

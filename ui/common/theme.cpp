@@ -1,6 +1,9 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QPainter>
 #include <QPalette>
 #include <QProxyStyle>
@@ -45,6 +48,18 @@ public:
     {
     }
 
+    // The width a closed combo box's text may take: up to its arrow (Fusion lets the text run
+    // a little past its edit field, into the gap before the arrow).
+    int comboTextRoom(const QStyleOptionComboBox &box, const QWidget *widget) const
+    {
+        QRect field = subControlRect(CC_ComboBox, &box, SC_ComboBoxEditField, widget);
+        const QRect arrow = subControlRect(CC_ComboBox, &box, SC_ComboBoxArrow, widget);
+        if (!box.currentIcon.isNull())
+            field.setLeft(field.left() + box.iconSize.width() + 4);
+        const int right = arrow.isValid() && arrow.left() > field.left() ? arrow.left() - 2 : field.right();
+        return right - field.left();
+    }
+
     void drawControl(ControlElement element, const QStyleOption *option, QPainter *painter,
                      const QWidget *widget) const override
     {
@@ -54,10 +69,7 @@ public:
             return;
         }
         QStyleOptionComboBox shortened = *box;
-        QRect field = subControlRect(CC_ComboBox, box, SC_ComboBoxEditField, widget);
-        if (!box->currentIcon.isNull())
-            field.setLeft(field.left() + box->iconSize.width() + 4);
-        shortened.currentText = box->fontMetrics.elidedText(box->currentText, Qt::ElideMiddle, field.width() - 2);
+        shortened.currentText = box->fontMetrics.elidedText(box->currentText, Qt::ElideMiddle, comboTextRoom(*box, widget));
         QProxyStyle::drawControl(element, &shortened, painter, widget);
     }
 
@@ -87,11 +99,43 @@ public:
     }
 };
 
+// A closed combo box whose text the style shortened shows it whole as its tooltip (above the
+// box's own tooltip, if it has one).
+class WholeComboText : public QObject {
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        auto *box = event->type() == QEvent::ToolTip ? qobject_cast<QComboBox *>(watched) : nullptr;
+        const auto *style = box ? dynamic_cast<const HeadroomStyle *>(box->style()) : nullptr;
+        if (!style || box->isEditable() || box->currentText().isEmpty())
+            return false;
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        option.currentText = box->currentText();
+        option.currentIcon = box->itemIcon(box->currentIndex());
+        option.iconSize = box->iconSize();
+        if (box->fontMetrics().horizontalAdvance(option.currentText) <= style->comboTextRoom(option, box))
+            return false;
+        const QString tip = box->toolTip().isEmpty() ? option.currentText
+                                                     : option.currentText + QStringLiteral("\n\n") + box->toolTip();
+        QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), tip, box);
+        return true;
+    }
+};
+
 } // namespace
 
 void applyTheme(Theme theme)
 {
     g_theme = theme;
+    if (!qApp->findChild<QObject *>(QStringLiteral("wholeComboText"), Qt::FindDirectChildrenOnly)) {
+        auto *filter = new WholeComboText(qApp);
+        filter->setObjectName(QStringLiteral("wholeComboText"));
+        qApp->installEventFilter(filter);
+    }
     QApplication::setStyle(new HeadroomStyle);
     QApplication::setPalette(theme == Theme::Dark ? darkPalette()
                                                   : QApplication::style()->standardPalette());

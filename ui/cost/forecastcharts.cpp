@@ -103,8 +103,12 @@ QChart *buildFanChart(const FanChartData &data, const QString &title, QChart::Ch
             }
             auto *area = new QAreaSeries(upper, lower);
             area->setName(b.name);
-            area->setColor(bandFill(chart, band, b.alpha / 255.0));
-            area->setBorderColor(Qt::transparent);
+            // Fill, edge and the bounding lines in one colour, so that the legend's swatch shows it.
+            const QColor fill = bandFill(chart, band, b.alpha / 255.0);
+            area->setColor(fill);
+            area->setBorderColor(fill);
+            upper->setColor(fill);
+            lower->setColor(fill);
             attach(chart, area, x, y);
         }
     }

@@ -244,7 +244,7 @@ QChart *buildFgdScoringChart(const engine::frag::SeedsResult &exact, const engin
         *exactSet << e;
         *studySet << s;
         top = std::max({top, e, s});
-        categories << requestClassName(c);
+        categories << requestClassName(c).toHtmlEscaped(); // the axis draws rich text: "< 1 GPU" escaped
     }
     auto *series = new QBarSeries;
     series->append(exactSet);

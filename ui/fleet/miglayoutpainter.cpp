@@ -193,7 +193,9 @@ void paintMigLayouts(QPainter &painter, const QRectF &rect, const MigLayoutPictu
                                       compute * computeCell - 2, computeBand.height() - 2);
             painter.drawRect(memoryBlock);
             painter.drawRect(computeBlock);
-            painter.setPen(QColor(0x15, 0x15, 0x15));
+            // Dark text on light blocks, white on dark ones (by relative luminance).
+            const double luminance = 0.2126 * color.redF() + 0.7152 * color.greenF() + 0.0722 * color.blueF();
+            painter.setPen(luminance < 0.45 ? QColor(Qt::white) : QColor(0x15, 0x15, 0x15));
             const QString tenant = QString::fromStdString(instance.tenant);
             const QString profileName = QString::fromStdString(instance.profile);
             drawLabel(painter, memoryBlock.adjusted(3, 0, -3, 0), Qt::AlignCenter,

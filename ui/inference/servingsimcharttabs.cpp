@@ -189,7 +189,7 @@ void ServingSimChartTabs::show(const std::optional<ServingSimPage::Results> &res
         }
         heat.rows.push_back(std::move(row));
     }
-    const QString stripCaption = tr("%1, %2; darker is busier, and a row darker than the others is a hot spot.")
+    const QString stripCaption = tr("%1, %2; the stronger the blue, the busier, and a row stronger than the others is a hot spot.")
                                      .arg(formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")), r.setup);
     strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect, const FigureInk &ink) {
         paintHeatStrip(p, rect, heat, ink);

@@ -333,8 +333,11 @@ ChartFigure planFigure(const TrackingResult &result)
                         }
                     auto *band = new QAreaSeries(upper, lower);
                     band->setName(QObject::tr("Forecast P05–P95"));
-                    band->setColor(bandFill(chart, QColor(0x2e, 0x86, 0xc1), 110 / 255.0));
-                    band->setBorderColor(QColor(0x2e, 0x86, 0xc1));
+                    const QColor fill = bandFill(chart, QColor(0x2e, 0x86, 0xc1), 110 / 255.0);
+                    band->setColor(fill);
+                    band->setBorderColor(fill);
+                    upper->setColor(fill);
+                    lower->setColor(fill);
                     attach(chart, band, x, y);
                 }
                 auto *planned = new QLineSeries;

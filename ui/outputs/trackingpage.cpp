@@ -8,6 +8,7 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/dialogs.h"
+#include "common/format.h"
 #include "engine/errors.h"
 #include "engine/scenario.h"
 #include "report/reportsnapshot.h"
@@ -605,7 +606,10 @@ void TrackingPage::fillCards()
     } else {
         m_cardUtilization->setText(resultCardText(
             percent(r.utilization()),
-            tr("Commitment utilization, %1 of %2 under-used").arg(r.underUsedCount()).arg(r.commitments.size())));
+            tr("Commitment utilization; %1 of %2 under-used over the last %3")
+                .arg(r.underUsedCount())
+                .arg(r.commitments.size())
+                .arg(formatCountOf(r.settings.trailingHours / 24, QT_TRANSLATE_NOOP("headroom::ui", "%n day(s)")))));
     }
     m_cardUnused->setText(resultCardText(money(r.unusedCost(), r.currency), tr("Paid for, unused")));
     m_cardOverflow->setText(resultCardText(money(r.onDemandOverflow, r.currency), tr("On-demand overflow")));
