@@ -550,8 +550,12 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
                         .arg(r.inFlightMean, 0, 'f', 1)
                         .arg(qLabel, formatCount(r.inFlightQuantileCount), formatCountOf(r.replicasMemoryRequest, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")),
                              formatCount(r.sessionsResident), formatCountOf(r.replicasMemorySession, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)"))));
+    // The engine's warning repeats the two figures just given: here only its call to act.
     if (!r.residencyWarning.empty())
-        lines << tr("<span style='color:#b9770e'>%1</span>").arg(QString::fromStdString(r.residencyWarning).toHtmlEscaped());
+        lines << tr("<span style='color:#b9770e'>The two residency models differ by %1 here: choose the residency "
+                    "model your serving engine runs (Edit ▸ Serving Assumptions).</span>")
+                     .arg(formatCountOf(std::abs(r.replicasMemorySession - r.replicasMemoryRequest),
+                                        QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")));
     // Quantization what-if: a lower precision that lets the model drop to a smaller GPU.
     const engine::WeightPrecision weights = engine::WeightPrecision(m_weights->currentData().toInt());
     const engine::KvPrecision kv = engine::KvPrecision(m_kv->currentData().toInt());
@@ -562,12 +566,15 @@ void SizingPage::showResult(const engine::WorkloadProfile &workload, const engin
             tier = &w;
     if (tier) {
         const auto gpu = m_workspace.gpu(QString::fromStdString(tier->gpuId));
-        lines << tr("Quantizing to %1 weights and %2 KV lets the model fit a smaller GPU: %3 of %4 "
-                    "against %5 here (the best options table compares them by cost).")
+        // At this page's tensor parallelism, as the GPU-type chart; the best options table
+        // searches TP 1–8 and may find fewer.
+        lines << tr("Quantizing to %1 weights and %2 KV lets the model fit a smaller GPU: %3 of %4 at TP %5 "
+                    "against %6 here (the best options table searches TP 1–8 and compares them by cost).")
                      .arg(upperName(engine::toString(tier->weights)), upperName(engine::toString(tier->kv)),
                           formatGpus(tier->result.gpus),
-                          gpu ? QString::fromStdString(gpu->name) : QString::fromStdString(tier->gpuId),
-                          formatCount(r.gpus));
+                          gpu ? QString::fromStdString(gpu->name) : QString::fromStdString(tier->gpuId))
+                     .arg(m_tp->value())
+                     .arg(formatCount(r.gpus));
     }
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
 }
