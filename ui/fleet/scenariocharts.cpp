@@ -52,6 +52,20 @@ QString namesList(const std::vector<ScenarioResult> &results)
     return names.join(QStringLiteral(", "));
 }
 
+// The diagram's title: what the scenario has of a static base and an elastic top.
+QString diagramTitle(const ScenarioResult &result)
+{
+    const bool base = std::any_of(result.pools.begin(), result.pools.end(),
+                                  [](const PoolResult &p) { return p.role == PoolRole::StaticBase; });
+    const bool top = std::any_of(result.pools.begin(), result.pools.end(),
+                                 [](const PoolResult &p) { return p.role == PoolRole::ElasticTop; });
+    if (base && !top)
+        return QObject::tr("%1: static pools").arg(qs(result.name));
+    if (top && !base)
+        return QObject::tr("%1: elastic pools").arg(qs(result.name));
+    return QObject::tr("%1: static base and elastic top").arg(qs(result.name));
+}
+
 QBarCategoryAxis *scenarioAxis(const std::vector<ScenarioResult> &results)
 {
     auto *x = new QBarCategoryAxis;
@@ -203,7 +217,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     painter.setPen(ink);
     const QRectF titleRect(rect.left(), rect.top() + 4, rect.width(), kPaintedTitleHeight - 4);
     {
-        const QString title = QObject::tr("%1: static base and elastic top").arg(qs(result.name));
+        const QString title = diagramTitle(result);
         drawLabel(painter, titleRect, Qt::AlignCenter,
                   QFontMetricsF(titleFont).elidedText(title, Qt::ElideMiddle, titleRect.width() - 8), placed, title);
     }
@@ -535,10 +549,23 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
 ChartFigure scenarioDiagramFigure(const ScenarioResult &result)
 {
     ChartFigure figure;
-    figure.title = QObject::tr("%1: static base and elastic top").arg(qs(result.name));
-    figure.caption = QObject::tr("GPUs per hour on the day of the peak. Static pools (owned or reserved) are paid "
-                                 "every hour: tint = provisioned, solid = in use. Elastic pools run only the GPUs "
-                                 "the overflow needs, inside the dashed outline of their cap.");
+    figure.title = diagramTitle(result);
+    QStringList caption{QObject::tr("GPUs per hour on the day of the peak.")};
+    for (const auto &p : result.pools) {
+        if (p.role == PoolRole::StaticBase) {
+            caption << QObject::tr("Static pools (owned or reserved) are paid every hour: tint = provisioned, solid "
+                                   "= in use.");
+            break;
+        }
+    }
+    for (const auto &p : result.pools) {
+        if (p.role == PoolRole::ElasticTop) {
+            caption << QObject::tr("Elastic pools run only the GPUs the demand above the base needs, inside the "
+                                   "dashed outline of their cap.");
+            break;
+        }
+    }
+    figure.caption = caption.join(QLatin1Char(' '));
     figure.paint = [result](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
         paintScenarioDiagram(painter, rect, result, ink);
     };
