@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <algorithm>
 
@@ -276,8 +277,17 @@ void ScenarioPoolsTable::load(const Scenario &scenario)
         }
         gpu->setCurrentIndex(gpu->findData(qs(pool.gpuId)));
         sizing->setCurrentIndex(sizing->findData(int(pool.sizing)));
-        count->setValue(int(std::min<int64_t>(pool.gpus, 100000)));
-        count->setEnabled(pool.sizing == engine::PoolSizing::Fixed);
+        // A pool sized for you has no count of its own to show: "auto" (its GPUs are in the
+        // evaluation); an elastic pool's 0 is "no cap".
+        const bool fixed = pool.sizing == engine::PoolSizing::Fixed;
+        count->setSpecialValueText(!fixed ? tr("auto")
+                                   : pool.role() == engine::PoolRole::ElasticTop ? tr("no cap")
+                                                                                : QString());
+        {
+            const QSignalBlocker quiet(count);
+            count->setValue(fixed ? int(std::min<int64_t>(pool.gpus, 100000)) : 0);
+        }
+        count->setEnabled(fixed);
         tier->setCurrentIndex(tier->findData(int(pool.tier)));
         sharing->setCurrentIndex(sharing->findData(int(pool.partitioning)));
         sharing->setEnabled(pool.role() == engine::PoolRole::StaticBase);
