@@ -269,14 +269,14 @@ TEST_CASE("Tracking page Serving section: metrics import, rightsizing with the s
     for (QAbstractSeries *s : chart->series())
         if (auto *line = qobject_cast<QLineSeries *>(s))
             series[line->name()] = line->points();
-    REQUIRE(series.contains("Generated tokens/s per hour, all replicas"));
-    CHECK(series["Generated tokens/s per hour, all replicas"].size() == 2 * 20);   // 20 hours, each drawn flat
-    CHECK(series["Busy-hour load × (1 + 0.20 headroom)"].first().y() == Approx(1104.0));
-    CHECK(series["Capacity of 2 replicas recommended"].first().y() == Approx(1200.0));
-    CHECK(series["Capacity of the 4 replicas running"].first().y() == Approx(2400.0));
+    REQUIRE(series.contains("Generated tokens/s"));
+    CHECK(series["Generated tokens/s"].size() == 2 * 20);   // 20 hours, each drawn flat
+    CHECK(series["Busy load + 20 % headroom"].first().y() == Approx(1104.0));
+    CHECK(series["2 replicas recommended"].first().y() == Approx(1200.0));
+    CHECK(series["4 replicas running"].first().y() == Approx(2400.0));
     // Σ of the hourly loads drawn = Σ over replicas and hours of the fleet's tokens/s.
     double drawn = 0;
-    const QList<QPointF> &load = series["Generated tokens/s per hour, all replicas"];
+    const QList<QPointF> &load = series["Generated tokens/s"];
     for (int i = 0; i < load.size(); i += 2)
         drawn += load[i].y();
     double expected = 0;

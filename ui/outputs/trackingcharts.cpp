@@ -407,7 +407,7 @@ ChartFigure servingLoadFigure(const engine::RightsizingResult &result)
                 chart->addAxis(y, Qt::AlignLeft);
                 double top = 0.0;
                 auto *load = new QLineSeries;
-                load->setName(QObject::tr("%1 per hour, all replicas").arg(perSecondUnit(copy.load)));
+                load->setName(perSecondUnit(copy.load)); // every replica together, each clock hour
                 for (const engine::HourLoad &h : copy.loadByHour) {
                     // Each hour drawn flat over its clock hour, as the counters credit it.
                     load->append(xOf(h.hour * 3600), h.load);
@@ -418,19 +418,19 @@ ChartFigure servingLoadFigure(const engine::RightsizingResult &result)
                 attach(chart, load, x, y);
                 const double needed = copy.busyLoad * (1.0 + copy.plannedHeadroom);
                 addLevel(chart, x, y, from, to, needed,
-                         QObject::tr("Busy-hour load × (1 + %1 headroom)").arg(QString::number(copy.plannedHeadroom, 'f', 2)),
+                         QObject::tr("Busy load + %1 % headroom").arg(QString::number(copy.plannedHeadroom * 100.0, 'f', 0)),
                          QColor(0xe6, 0x7e, 0x22), Qt::DashLine);
                 top = std::max(top, needed);
                 if (copy.capacityPerReplica > 0.0) {
                     const double recommended = copy.recommendedReplicas * copy.capacityPerReplica;
                     addLevel(chart, x, y, from, to, recommended,
-                             QObject::tr("Capacity of %n replica(s) recommended", nullptr, copy.recommendedReplicas),
+                             QObject::tr("%n replica(s) recommended", nullptr, copy.recommendedReplicas),
                              QColor(0x1e, 0x84, 0x49), Qt::SolidLine);
                     top = std::max(top, recommended);
                     if (copy.currentReplicas != copy.recommendedReplicas) {
                         const double now = copy.currentReplicas * copy.capacityPerReplica;
                         addLevel(chart, x, y, from, to, now,
-                                 QObject::tr("Capacity of the %n replica(s) running", nullptr, copy.currentReplicas),
+                                 QObject::tr("%n replica(s) running", nullptr, copy.currentReplicas),
                                  QColor(0x7f, 0x8c, 0x8d), Qt::DotLine);
                         top = std::max(top, now);
                     }
