@@ -16,13 +16,31 @@
 
 namespace headroom::ui {
 
+namespace {
+
+// The catalog's rows as the view shows them: sorted and filtered, each header's unit on a line
+// of its own ("Memory\n(GiB)"), so that a column is as narrow as its figures.
+class UnitsUnderHeaders : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        QVariant data = QSortFilterProxyModel::headerData(section, orientation, role);
+        if (orientation == Qt::Horizontal && role == Qt::DisplayRole)
+            return data.toString().replace(QStringLiteral(" ("), QStringLiteral("\n("));
+        return data;
+    }
+};
+
+} // namespace
+
 CatalogPanel::CatalogPanel(store::Workspace &workspace, CatalogKind kind, QUndoStack *undoStack, QWidget *parent)
     : QWidget(parent)
     , m_workspace(workspace)
     , m_kind(kind)
     , m_undoStack(undoStack)
     , m_model(new CatalogTableModel(workspace, kind, undoStack, this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new UnitsUnderHeaders(this))
     , m_view(new QTableView(this))
 {
     m_proxy->setSourceModel(m_model);
@@ -38,6 +56,8 @@ CatalogPanel::CatalogPanel(store::Workspace &workspace, CatalogKind kind, QUndoS
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // One line per entry, as a spreadsheet: columns as wide as their contents (units under the
+    // headers keep figure columns narrow); a grid wider than the page scrolls sideways.
     m_view->resizeColumnsToContents();
     connect(m_model, &QAbstractItemModel::modelReset, m_view, [this] { m_view->resizeColumnsToContents(); });
     connect(m_model, &CatalogTableModel::editRejected, this, [this](const QString &message) {
