@@ -5,6 +5,8 @@
 #include "engine/mig.h"
 #include "store/demoworkspace.h"
 #include "ui/common/chartpanel.h"
+#include "ui/common/columnfit.h"
+#include "ui/common/columnviews.h"
 #include "ui/common/chartstyle.h"
 #include "ui/common/page.h"
 #include "ui/common/paintedlabel.h"
@@ -561,4 +563,69 @@ TEST_CASE("A combo box too narrow for its text shows it shortened in the middle 
     QApplication::sendEvent(box, &wideTip);
     CHECK(QToolTip::text() != longText + "\n\nThe rate card");
     QToolTip::hideText();
+}
+
+TEST_CASE("ColumnFit narrows the wordy column to fit, keeps figures on one line and grows the rows that wrap")
+{
+    QWidget window;
+    window.resize(420, 300);
+    auto *table = new QTableWidget(2, 3, &window);
+    table->setGeometry(0, 0, 420, 300);
+    table->setHorizontalHeaderLabels({QStringLiteral("Note"), QStringLiteral("Cost"), QStringLiteral("GPUs")});
+    const QString wordy = QStringLiteral("A long explanation in many words that cannot fit the column on one line, nor on "
+                                         "two, as a reviewer's note about where a figure comes from often is");
+    table->setItem(0, 0, new QTableWidgetItem(wordy));
+    table->setItem(1, 0, new QTableWidgetItem(QStringLiteral("short")));
+    for (int row = 0; row < 2; ++row) {
+        auto *money = new QTableWidgetItem(QStringLiteral("$9,125,428.51"));
+        money->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        table->setItem(row, 1, money);
+        auto *gpus = new QTableWidgetItem(QStringLiteral("240 + 80"));
+        gpus->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        table->setItem(row, 2, gpus);
+    }
+    window.show();
+    ui::ColumnFit::fitColumns(table);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    const QFontMetrics metrics(table->font());
+    // Everything in view, the note narrowed; each figure whole on its line.
+    CHECK(table->horizontalHeader()->length() <= table->viewport()->width());
+    CHECK(table->columnWidth(0) < metrics.horizontalAdvance(wordy));
+    CHECK(table->columnWidth(1) > metrics.horizontalAdvance(QStringLiteral("$9,125,428.51")));
+    CHECK(table->columnWidth(2) > metrics.horizontalAdvance(QStringLiteral("240 + 80")));
+    // The wrapped row is taller than the one-line row.
+    CHECK(table->rowHeight(0) > table->rowHeight(1));
+    // Widened, the note takes one line again.
+    window.resize(2000, 300);
+    table->setGeometry(0, 0, 2000, 300);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    CHECK(table->columnWidth(0) >= metrics.horizontalAdvance(wordy));
+    CHECK(table->rowHeight(0) == table->rowHeight(1));
+}
+
+TEST_CASE("ColumnViews shows each view's columns and keeps the model's columns and numbers")
+{
+    QWidget window;
+    auto *table = new QTableWidget(1, 5, &window);
+    table->setObjectName("wideTable");
+    ui::ColumnViews views(table, {{QStringLiteral("First"), QString(), [](int c) { return c <= 2; }},
+                                  {QStringLiteral("Second"), QString(), [](int c) { return c == 0 || c >= 3; }}});
+    CHECK(views.objectName() == "wideTableViews");
+    CHECK(views.count() == 2);
+    auto shown = [&] {
+        QList<int> columns;
+        for (int c = 0; c < table->columnCount(); ++c)
+            if (!table->isColumnHidden(c))
+                columns << c;
+        return columns;
+    };
+    CHECK(shown() == QList<int>{0, 1, 2});
+    views.setCurrentIndex(1);
+    CHECK(shown() == QList<int>{0, 3, 4});
+    CHECK(table->columnCount() == 5);
+    // Columns added later follow the view shown.
+    table->setColumnCount(7);
+    CHECK(shown() == QList<int>{0, 3, 4, 5, 6});
 }

@@ -59,9 +59,8 @@ void ColumnFit::fitColumns(QTableView *table)
     auto *fit = table->findChild<ColumnFit *>(QStringLiteral("columnFit"), Qt::FindDirectChildrenOnly);
     if (!fit) {
         fit = new ColumnFit(table);
-        auto connectModel = [fit](QAbstractItemModel *model) {
-            if (!model)
-                return;
+        // Any change of the contents refits, once, after the change is complete.
+        if (QAbstractItemModel *model = table->model()) {
             connect(model, &QAbstractItemModel::modelReset, fit, &ColumnFit::fitLater);
             connect(model, &QAbstractItemModel::layoutChanged, fit, &ColumnFit::fitLater);
             connect(model, &QAbstractItemModel::rowsInserted, fit, &ColumnFit::fitLater);
@@ -70,8 +69,7 @@ void ColumnFit::fitColumns(QTableView *table)
             connect(model, &QAbstractItemModel::columnsRemoved, fit, &ColumnFit::fitLater);
             connect(model, &QAbstractItemModel::dataChanged, fit, &ColumnFit::fitLater);
             connect(model, &QAbstractItemModel::headerDataChanged, fit, &ColumnFit::fitLater);
-        };
-        connectModel(table->model());
+        }
     }
     fit->fit();
 }
