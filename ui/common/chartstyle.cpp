@@ -86,9 +86,21 @@ void styleChartForSlide(QChart *chart, qreal minPointSize, const QSizeF &size)
     chart->setMargins(QMargins(12, 8, 20, 8));
 }
 
-void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
-                   double labelAt, const QString &label, const QColor &color, qreal width)
+namespace {
+
+// Light titles mean a dark theme.
+bool darkChart(const QChart *chart)
 {
+    return chart->titleBrush().color().lightnessF() > 0.5;
+}
+
+} // namespace
+
+void addMarkerLine(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, double at, double bottom, double top,
+                   double labelAt, const QString &label, const QColor &lightColor, qreal width)
+{
+    // Marker colours are chosen for a light plot: lighter on a dark one, so the label reads.
+    const QColor color = darkChart(chart) ? lightColor.lighter(160) : lightColor;
     auto *line = new QLineSeries;
     line->setName(label);
     QPen pen(color);
@@ -212,9 +224,9 @@ ChartFigure emptyFigure(const QString &title, const QString &why)
 
 QColor bandFill(const QChart *chart, const QColor &base, double strength)
 {
-    // Light titles mean a dark theme; its plot ground is near this grey (the brush itself may be
-    // a gradient, whose colour says nothing).
-    const bool dark = chart->titleBrush().color().lightnessF() > 0.5;
+    // A dark theme's plot ground is near this grey (the brush itself may be a gradient, whose
+    // colour says nothing).
+    const bool dark = darkChart(chart);
     const QColor ground = dark ? QColor(0x30, 0x32, 0x3a) : QColor(Qt::white);
     const QColor ink = dark ? base.lighter(150) : base;
     const double t = std::clamp(dark ? strength * 2.0 : strength, 0.0, 1.0);

@@ -66,6 +66,16 @@ QString diagramTitle(const ScenarioResult &result)
     return QObject::tr("%1: static base and elastic top").arg(qs(result.name));
 }
 
+// "240 static + up to 80 GPUs elastic", or only the part the scenario has.
+QString fleetGpusText(const ScenarioResult &result)
+{
+    if (result.staticGpus > 0 && result.elasticPeakGpus > 0)
+        return QObject::tr("%1 static + up to %2 elastic").arg(formatCount(result.staticGpus), formatGpus(result.elasticPeakGpus));
+    if (result.elasticPeakGpus > 0)
+        return QObject::tr("up to %1 elastic").arg(formatGpus(result.elasticPeakGpus));
+    return QObject::tr("%1 static").arg(formatGpus(result.staticGpus));
+}
+
 QBarCategoryAxis *scenarioAxis(const std::vector<ScenarioResult> &results)
 {
     auto *x = new QBarCategoryAxis;
@@ -395,7 +405,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
 
     // Peak demand.
     if (peakTotal > 0) {
-        const QColor red(0xc0, 0x39, 0x2b);
+        const QColor red = colours.paper.lightnessF() < 0.5 ? QColor(0xf1, 0x94, 0x8a) : QColor(0xc0, 0x39, 0x2b);
         const qreal y = yOf(double(peakTotal));
         painter.setPen(QPen(red, 1.6, Qt::DashLine));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
@@ -470,8 +480,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
     const QString fleetLine = QObject::tr("Fleet: %1 per 30-day month").arg(qs(shown.perMonth.total.display()));
     const QStringList fleetDetails{QObject::tr("%1 per day").arg(qs(shown.perDay.total.display())),
                                    QObject::tr("%1 utilized").arg(percent(result.utilization)),
-                                   QObject::tr("%1 static + up to %2 elastic")
-                                       .arg(formatCount(result.staticGpus), formatGpus(result.elasticPeakGpus))};
+                                   fleetGpusText(result)};
     auto detailLines = [&](const std::vector<QStringList> &groups, bool wrap) {
         QStringList lines;
         for (const QStringList &group : groups)

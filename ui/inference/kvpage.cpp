@@ -70,7 +70,7 @@ KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *pare
          {tr("Streams"), tr("Concurrent streams per replica at each marked context length"),
           [](int c) { return c == 0 || c >= 4; }}},
         this);
-    layOutPage(buildInputs(), resultsColumn(m_chart, ColumnViews::above(views, m_results, this), m_explanation), 510);
+    layOutPage(buildInputs(), resultsColumn(m_chart, ColumnViews::above(views, m_results, this), m_explanation), 495);
 
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);

@@ -28,9 +28,13 @@ constexpr size_t kCommitmentCharts = 6;
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
 
+// "$4,227.07", "−$934,687.31": a negative amount with the minus sign the deck's other figures use.
 QString money(const engine::Decimal &amount, const std::string &currency)
 {
-    return qs(engine::Money{amount, currency}.display());
+    QString text = qs(engine::Money{amount, currency}.display());
+    if (text.startsWith(QLatin1Char('-')))
+        text.replace(0, 1, QChar(0x2212));
+    return text;
 }
 
 QString percent(double share)

@@ -261,8 +261,9 @@ std::vector<qreal> columnWidths(const DeckTable &table)
     return widths;
 }
 
-// A row is one line high, or up to kMaxCellLines when a text cell wraps in its column.
-constexpr int kMaxCellLines = 6;
+// A row is one line high, or up to kMaxCellLines when a text cell wraps in its column: a
+// description of a few sentences is shown whole.
+constexpr int kMaxCellLines = 10;
 
 // The height `lines` lines of text take in `metrics`' font, as wrapped text is measured.
 qreal linesHeight(const QFontMetricsF &metrics, int lines)
