@@ -45,13 +45,9 @@ QChart *buildFanChart(const FanChartData &data, const QString &title, QChart::Ch
 {
     QChart *chart = newStyledChart(title, theme);
     const bool dated = data.startEpochSeconds > 0;
-    // x of hour h of the series: ms since the epoch on a date axis, else the hour itself.
-    // QDateTimeAxis labels in local time: shift by the local offset so that labels read UTC.
-    const double localShiftMs =
-        dated ? -double(QDateTime::fromSecsSinceEpoch(data.startEpochSeconds).offsetFromUtc()) * 1000.0 : 0.0;
-    auto xOf = [&](double hour) {
-        return dated ? double(data.startEpochSeconds) * 1000.0 + localShiftMs + hour * kMsPerHour : hour;
-    };
+    // x of hour h of the series: a utcDateAxis x (ms, labels reading UTC), else the hour itself.
+    const double originX = dated ? utcAxisX(data.startEpochSeconds) : 0.0;
+    auto xOf = [&](double hour) { return dated ? originX + hour * kMsPerHour : hour; };
     const int history = int(data.history.size());
     const int first = std::clamp(data.firstShownHour, 0, std::max(0, history - 1));
     const int steps = data.quantiles.empty() ? 0 : int(data.quantiles.front().size());

@@ -33,16 +33,6 @@ void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractA
     series->attachAxis(y);
 }
 
-double xOf(int64_t epochSeconds)
-{
-    return utcAxisX(epochSeconds);
-}
-
-QDateTimeAxis *dateAxis(int64_t from, int64_t to, bool hourly)
-{
-    return utcDateAxis(from, to, hourly ? 7 : 9);
-}
-
 // The actual-cost line: dark blue on the light theme, a lighter blue on dark ones.
 QColor actualColor(QChart::ChartTheme theme)
 {
@@ -102,7 +92,7 @@ ChartFigure commitmentUtilizationFigure(const CommitmentTrack &track)
                 // Room after the marker for its label.
                 if (termInside)
                     to = std::max(to, copy.termEnd + (copy.termEnd - from) / 5);
-                QDateTimeAxis *x = dateAxis(from, to, hourly);
+                QDateTimeAxis *x = utcDateAxis(from, to, hourly ? 7 : 9);
                 auto *y = new QValueAxis;
                 y->setTitleText(QObject::tr("EffectiveCost per %1 (%2)").arg(hourly ? QObject::tr("hour") : QObject::tr("day"), unit));
                 y->setLabelFormat(QStringLiteral("%.2f"));
@@ -116,9 +106,9 @@ ChartFigure commitmentUtilizationFigure(const CommitmentTrack &track)
                     const double u0 = b.used.toDouble() / scale;
                     const double w0 = (b.used + b.unused).toDouble() / scale;
                     for (const int64_t t : {b.start, b.start + b.seconds}) {
-                        zero->append(xOf(t), 0);
-                        used->append(xOf(t), u0);
-                        whole->append(xOf(t), w0);
+                        zero->append(utcAxisX(t), 0);
+                        used->append(utcAxisX(t), u0);
+                        whole->append(utcAxisX(t), w0);
                     }
                 }
                 auto *usedArea = new QAreaSeries(used, zero);
@@ -137,7 +127,7 @@ ChartFigure commitmentUtilizationFigure(const CommitmentTrack &track)
                 y->setRange(0, std::max(top / scale * 1.15, 0.01));
                 y->applyNiceNumbers();
                 if (termInside)
-                    addMarkerLine(chart, x, y, xOf(copy.termEnd), y->min(), y->max(), y->max() * 0.93,
+                    addMarkerLine(chart, x, y, utcAxisX(copy.termEnd), y->min(), y->max(), y->max() * 0.93,
                                   QObject::tr("Term ends %1").arg(utcDate(copy.termEnd)), QColor(0xc0, 0x39, 0x2b));
                 return chart;
             }};
@@ -227,13 +217,13 @@ ChartFigure anomalyFigure(const TrackingResult &result, int highlighted)
                 const double scale = moneyAxisScale(top, qs(copy.currency), &unit);
                 const int64_t from = daily.firstDay * kDay;
                 const int64_t to = (daily.firstDay + int64_t(daily.cost.size())) * kDay;
-                QDateTimeAxis *x = dateAxis(from, to, false);
+                QDateTimeAxis *x = utcDateAxis(from, to);
                 auto *y = new QValueAxis;
                 y->setTitleText(QObject::tr("EffectiveCost per day (%1)").arg(unit));
                 y->setLabelFormat(QStringLiteral("%.1f"));
                 chart->addAxis(x, Qt::AlignBottom);
                 chart->addAxis(y, Qt::AlignLeft);
-                const auto at = [&](size_t i) { return xOf((daily.firstDay + int64_t(i)) * kDay + kDay / 2); };
+                const auto at = [&](size_t i) { return utcAxisX((daily.firstDay + int64_t(i)) * kDay + kDay / 2); };
                 auto *line = new QLineSeries;
                 line->setName(QObject::tr("Actual"));
                 for (size_t i = 0; i < daily.cost.size(); ++i)
@@ -311,7 +301,7 @@ ChartFigure planFigure(const TrackingResult &result)
                 const double varScale = moneyAxisScale(std::max(std::abs(lowVar), std::abs(highVar)), qs(p.currency), &varUnit);
                 const int64_t from = p.days.front().day * kDay;
                 const int64_t to = (p.days.back().day + 1) * kDay;
-                QDateTimeAxis *x = dateAxis(from, to, false);
+                QDateTimeAxis *x = utcDateAxis(from, to);
                 auto *y = new QValueAxis;
                 y->setTitleText(QObject::tr("Cost per day (%1)").arg(unit));
                 y->setLabelFormat(QStringLiteral("%.1f"));
@@ -322,7 +312,7 @@ ChartFigure planFigure(const TrackingResult &result)
                 chart->addAxis(y, Qt::AlignLeft);
                 chart->addAxis(yVar, Qt::AlignRight);
                 yVar->setGridLineVisible(false); // the left axis draws the grid; two would not line up
-                const auto at = [&](const engine::PlanDay &d) { return xOf(d.day * kDay + kDay / 2); };
+                const auto at = [&](const engine::PlanDay &d) { return utcAxisX(d.day * kDay + kDay / 2); };
                 if (p.banded) {
                     auto *lower = new QLineSeries;
                     auto *upper = new QLineSeries;
@@ -374,8 +364,8 @@ void addLevel(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, int64_t from, i
 {
     auto *line = new QLineSeries;
     line->setName(name);
-    line->append(xOf(from), value);
-    line->append(xOf(to), value);
+    line->append(utcAxisX(from), value);
+    line->append(utcAxisX(to), value);
     setLinePen(line, color, 2.0, style);
     attach(chart, line, x, y);
 }
@@ -398,7 +388,7 @@ ChartFigure servingLoadFigure(const engine::RightsizingResult &result)
                 const int64_t from = copy.loadByHour.front().hour * 3600;
                 const int64_t to = (copy.loadByHour.back().hour + 1) * 3600;
                 const bool hourly = to - from <= 3 * kDay;
-                QDateTimeAxis *x = dateAxis(from, to, hourly);
+                QDateTimeAxis *x = utcDateAxis(from, to, hourly ? 7 : 9);
                 auto *y = new QValueAxis;
                 // Short: the axis is as tall as the page's chart strip.
                 y->setTitleText(copy.load == engine::LoadMeasure::Tokens ? QObject::tr("Tokens/s") : QObject::tr("Requests/s"));
@@ -410,8 +400,8 @@ ChartFigure servingLoadFigure(const engine::RightsizingResult &result)
                 load->setName(perSecondUnit(copy.load)); // every replica together, each clock hour
                 for (const engine::HourLoad &h : copy.loadByHour) {
                     // Each hour drawn flat over its clock hour, as the counters credit it.
-                    load->append(xOf(h.hour * 3600), h.load);
-                    load->append(xOf(h.hour * 3600 + 3600), h.load);
+                    load->append(utcAxisX(h.hour * 3600), h.load);
+                    load->append(utcAxisX(h.hour * 3600 + 3600), h.load);
                     top = std::max(top, h.load);
                 }
                 setLinePen(load, actualColor(theme), 1.4);
@@ -459,7 +449,7 @@ ChartFigure goodputFigure(const ServingAnalysis &analysis)
                     from = std::min(from, b.optimization.day * kDay);
                     to = std::max(to, (b.optimization.day + 1) * kDay);
                 }
-                QDateTimeAxis *x = dateAxis(from, to, false);
+                QDateTimeAxis *x = utcDateAxis(from, to);
                 auto *y = new QValueAxis;
                 y->setTitleText(QObject::tr("Tokens/s per GPU"));
                 y->setLabelFormat(QStringLiteral("%.0f"));
@@ -473,7 +463,7 @@ ChartFigure goodputFigure(const ServingAnalysis &analysis)
                 double top = 0.0;
                 for (const engine::DailyGoodput &d : copy.goodput) {
                     // At the middle of its day.
-                    const double at = xOf(d.day * kDay + kDay / 2);
+                    const double at = utcAxisX(d.day * kDay + kDay / 2);
                     line->append(at, d.goodputPerGpu());
                     points->append(at, d.goodputPerGpu());
                     top = std::max(top, d.goodputPerGpu());
@@ -488,7 +478,7 @@ ChartFigure goodputFigure(const ServingAnalysis &analysis)
                 y->setRange(0, std::max(top * 1.25, 1.0));
                 y->applyNiceNumbers();
                 for (const engine::BenchmarkResult &b : copy.benchmarks)
-                    addMarkerLine(chart, x, y, xOf(b.optimization.day * kDay), y->min(), y->max(), y->max() * 0.95,
+                    addMarkerLine(chart, x, y, utcAxisX(b.optimization.day * kDay), y->min(), y->max(), y->max() * 0.95,
                                   qs(b.optimization.name), QColor(0x8e, 0x44, 0xad));
                 return chart;
             }};
@@ -509,7 +499,7 @@ ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis)
                 QChart *chart = newStyledChart(title, theme);
                 const int64_t from = copy.days.front().day * kDay;
                 const int64_t to = (copy.days.back().day + 1) * kDay;
-                QDateTimeAxis *x = dateAxis(from, to, false);
+                QDateTimeAxis *x = utcDateAxis(from, to);
                 auto *y = new QValueAxis;
                 y->setTitleText(QObject::tr("Utilization (%)"));
                 y->setLabelFormat(QStringLiteral("%.0f"));
@@ -520,7 +510,7 @@ ChartFigure servingUtilizationFigure(const ServingAnalysis &analysis)
                 chart->addAxis(y, Qt::AlignLeft);
                 chart->addAxis(yHours, Qt::AlignRight);
                 yHours->setGridLineVisible(false);
-                const auto at = [&](int64_t day) { return xOf(day * kDay + kDay / 2); };
+                const auto at = [&](int64_t day) { return utcAxisX(day * kDay + kDay / 2); };
                 auto *utilization = new QLineSeries;
                 utilization->setName(QObject::tr("Utilization"));
                 auto *expected = new QLineSeries;
