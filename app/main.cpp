@@ -1,5 +1,5 @@
 // headroom: the GUI by default, headless verbs for scripts and CI.
-#include "cli/cli.h"
+#include "cli/common/cli.h"
 #include "ui/common/application.h"
 #include "ui/common/plurals.h"
 #include "ui/report/reportcli.h"

@@ -10,7 +10,9 @@ function(headroom_add_test target prefix)
   cmake_parse_arguments(ARG "GUI;QT" "TEST_SPEC" "SOURCES;LIBS" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE Catch2::Catch2 ${ARG_LIBS})
-  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
+  # The suite's own folder too: tests sit in area folders and reach the suite's shared
+  # helpers as "common/x.h" (or an area's, "cost/costsupport.h").
+  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support ${CMAKE_CURRENT_SOURCE_DIR})
   if(ARG_QT OR ARG_GUI)
     target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support/testmain.cpp)
     target_link_libraries(${target} PRIVATE Qt6::Core)

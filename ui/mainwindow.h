@@ -1,6 +1,6 @@
 #pragma once
 
-#include "report/reporttarget.h"
+#include "ui/report/reporttarget.h"
 
 #include <QMainWindow>
 #include <QPointer>

@@ -2,9 +2,9 @@
 // (DESIGN §3.7, §7): analyseReservation over 8,760 hours must take < 5,000 µs.
 
 #include "benchtiming.h"
-#include "engine/cost.h"
-#include "engine/demand.h"
-#include "engine/money.h"
+#include "engine/cost/cost.h"
+#include "engine/cost/demand.h"
+#include "engine/common/money.h"
 
 #include <algorithm>
 #include <chrono>

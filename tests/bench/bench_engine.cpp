@@ -2,8 +2,8 @@
 // (DESIGN §3.1, §7): five variants × 64 context points must take < 1000 µs in total.
 
 #include "benchtiming.h"
-#include "engine/kv.h"
-#include "engine/types.h"
+#include "engine/inference/kv.h"
+#include "engine/catalog/specs.h"
 
 #include <algorithm>
 #include <chrono>

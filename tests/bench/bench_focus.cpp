@@ -3,11 +3,11 @@
 // through store::readFocusCsv, then runs the commitment analysis and the daily actuals on it.
 // Peak memory is the process's maximum resident set (getrusage), which the generator keeps
 // small by writing the file in blocks.
-#include "engine/actuals_anomalies.h"
-#include "engine/commitment_renewal.h"
-#include "engine/tracking.h"
-#include "store/focuscsv.h"
-#include "store/workspace.h"
+#include "engine/tracking/actuals_anomalies.h"
+#include "engine/tracking/commitment_renewal.h"
+#include "engine/tracking/tracking.h"
+#include "store/tracking/focuscsv.h"
+#include "store/common/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -4,9 +4,9 @@
 // /usr/bin/python3 has statsmodels, times its ExponentialSmoothing on the same 100 series
 // (heuristic and estimated initial states) and prints the ratios.
 
-#include "engine/forecast.h"
-#include "engine/forecast_compare.h"
-#include "engine/forecast_reservation.h"
+#include "engine/forecast/forecast.h"
+#include "engine/forecast/forecast_compare.h"
+#include "engine/forecast/forecast_reservation.h"
 
 #include <chrono>
 #include <cmath>

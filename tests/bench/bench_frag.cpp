@@ -5,8 +5,8 @@
 // 64× (node and task lists repeated; target < 2 s at 16×) with the buckets of interchangeable
 // nodes and, up to 4×, scoring every node; and ten tiny tasks (1 milli-GPU, one core) at load 1.3
 // and 10. `bench_frag --quick` skips the replicated clusters and the tiny tasks.
-#include "engine/frag.h"
-#include "store/fragtrace.h"
+#include "engine/fragmentation/frag.h"
+#include "store/fragmentation/fragtrace.h"
 
 #include <QCoreApplication>
 #include <algorithm>

@@ -5,9 +5,9 @@
 // workspace and read back, then rightsized, summarized and benchmarked as the Tracking page
 // does. Peak memory is the process's maximum resident set (getrusage).
 // `bench_metrics DAYS` for a shorter run.
-#include "engine/serving_metrics.h"
-#include "store/metricscsv.h"
-#include "store/workspace.h"
+#include "engine/tracking/serving_metrics.h"
+#include "store/tracking/metricscsv.h"
+#include "store/common/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,8 +2,8 @@
 // H100s (target < 50 ms) and the enumeration of maximal layouts of every shipped GPU table.
 
 #include "benchtiming.h"
-#include "engine/mig.h"
-#include "store/migprofiles.h"
+#include "engine/partitioning/mig.h"
+#include "store/partitioning/migprofiles.h"
 
 #include <algorithm>
 #include <chrono>

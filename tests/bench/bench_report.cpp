@@ -2,7 +2,7 @@
 // charts, a table and the warnings — built from a workspace and written, offscreen.
 #include "benchtiming.h"
 
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 #include "ui/common/chartpanel.h"
 #include "ui/cost/costpage.h"
 #include "ui/inference/kvpage.h"

@@ -3,10 +3,10 @@
 // holding 10,000 scenarios and listing them, target < 1 s.
 
 #include "benchtiming.h"
-#include "engine/scenario.h"
-#include "store/scenariojson.h"
-#include "store/scenarioinputs.h"
-#include "store/workspace.h"
+#include "engine/fleet/scenario.h"
+#include "store/fleet/scenariojson.h"
+#include "store/fleet/scenarioinputs.h"
+#include "store/common/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,11 +3,11 @@
 // (target < 0.5 s); a 20-point cache-size sweep of the same fleet on two threads (target < 5 s),
 // beside the same sweep on one thread.
 #include "benchtiming.h"
-#include "engine/inference_sizing.h"
-#include "engine/serving_sim.h"
-#include "store/workloadjson.h"
+#include "engine/inference/inference_sizing.h"
+#include "engine/serving/serving_sim.h"
+#include "store/inference/workloadjson.h"
 
-#include "../engine/models.h"
+#include "../engine/common/models.h"
 
 #include <chrono>
 #include <functional>

@@ -3,10 +3,10 @@
 // < 5,000 µs, and analysing the Mooncake trace is part of an import that must take < 300 ms.
 
 #include "benchtiming.h"
-#include "engine/inference_sizing.h"
-#include "engine/sizing_options.h"
-#include "engine/trace.h"
-#include "engine/workload.h"
+#include "engine/inference/inference_sizing.h"
+#include "engine/inference/sizing_options.h"
+#include "engine/serving/trace.h"
+#include "engine/inference/workload.h"
 
 #include <algorithm>
 #include <chrono>

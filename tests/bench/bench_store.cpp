@@ -1,9 +1,9 @@
 // Store benchmarks: importing the shipped request traces (read + analyse, target < 300 ms
 // for the Mooncake trace) and saving and reading back a year of hourly demand.
-#include "engine/demand.h"
-#include "engine/trace.h"
-#include "store/workloadjson.h"
-#include "store/workspace.h"
+#include "engine/cost/demand.h"
+#include "engine/serving/trace.h"
+#include "store/inference/workloadjson.h"
+#include "store/common/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

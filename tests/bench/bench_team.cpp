@@ -7,12 +7,12 @@
 // own, created and dropped here.
 
 #include "benchtiming.h"
-#include "engine/scenario.h"
-#include "store/demoworkspace.h"
-#include "store/scenariojson.h"
-#include "store/serverurl.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "engine/fleet/scenario.h"
+#include "store/common/demoworkspace.h"
+#include "store/fleet/scenariojson.h"
+#include "store/common/serverurl.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -4,8 +4,8 @@
 // one training sizing with its days-versus-GPUs curve.
 
 #include "benchtiming.h"
-#include "engine/capacity_mix.h"
-#include "engine/training.h"
+#include "engine/fleet/capacity_mix.h"
+#include "engine/training/training.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,11 +1,11 @@
 // UI benchmarks (DESIGN §7): cold start to the main window shown, and a KV page input
 // change until its chart is repainted, on the offscreen platform.
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 #include "ui/common/chartpanel.h"
 #include "ui/inference/kvpage.h"
-#include "store/migprofiles.h"
+#include "store/partitioning/migprofiles.h"
 #include "ui/mainwindow.h"
-#include "ui/fleet/miglayoutview.h"
+#include "ui/partitioning/miglayoutview.h"
 #include "ui/common/theme.h"
 
 #include <QApplication>

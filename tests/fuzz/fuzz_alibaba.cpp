@@ -2,9 +2,9 @@
 // the fragmentation simulator, pod list for hourly demand); the rest is the file.
 #include "fuzzsupport.h"
 
-#include "engine/telemetry.h"
-#include "store/fragtrace.h"
-#include "store/podsdemand.h"
+#include "engine/forecast/telemetry.h"
+#include "store/fragmentation/fragtrace.h"
+#include "store/forecast/podsdemand.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

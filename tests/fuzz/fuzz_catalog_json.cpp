@@ -2,8 +2,8 @@
 // computed, as the KV page does for a catalog entry.
 #include "fuzzsupport.h"
 
-#include "engine/kv.h"
-#include "store/catalogjson.h"
+#include "engine/inference/kv.h"
+#include "store/catalog/catalogjson.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

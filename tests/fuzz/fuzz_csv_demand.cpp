@@ -1,8 +1,8 @@
 // Hourly demand CSV → demand series → the exact reservation sweep over it.
 #include "fuzzsupport.h"
 
-#include "engine/cost.h"
-#include "store/costcsv.h"
+#include "engine/cost/cost.h"
+#include "store/cost/costcsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

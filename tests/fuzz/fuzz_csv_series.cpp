@@ -1,7 +1,7 @@
 // Forecast inputs: the first byte picks a value series CSV or a one-number-a-line file.
 #include "fuzzsupport.h"
 
-#include "store/seriescsv.h"
+#include "store/forecast/seriescsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

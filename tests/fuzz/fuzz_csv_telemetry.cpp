@@ -1,8 +1,8 @@
 // Telemetry CSV by primitive → samples → hourly series per primitive (and the total).
 #include "fuzzsupport.h"
 
-#include "engine/telemetry.h"
-#include "store/telemetrycsv.h"
+#include "engine/forecast/telemetry.h"
+#include "store/forecast/telemetrycsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
 // FOCUS cost-and-usage CSV → charge rows → commitment utilization and daily actuals.
 #include "fuzzsupport.h"
 
-#include "engine/tracking.h"
-#include "store/focuscsv.h"
+#include "engine/tracking/tracking.h"
+#include "store/tracking/focuscsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
 // Serving metrics CSV → replica-hours → per-replica summary, rightsizing and a benchmark window.
 #include "fuzzsupport.h"
 
-#include "engine/serving_metrics.h"
-#include "store/metricscsv.h"
+#include "engine/tracking/serving_metrics.h"
+#include "store/tracking/metricscsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

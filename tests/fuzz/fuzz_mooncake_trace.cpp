@@ -1,8 +1,8 @@
 // Mooncake trace JSONL → requests → trace statistics (with the prefix hit rate).
 #include "fuzzsupport.h"
 
-#include "engine/trace.h"
-#include "store/tracereaders.h"
+#include "engine/serving/trace.h"
+#include "store/serving/tracereaders.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

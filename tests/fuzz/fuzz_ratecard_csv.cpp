@@ -1,7 +1,7 @@
 // Rate card CSV → rate cards, written back to CSV.
 #include "fuzzsupport.h"
 
-#include "store/costcsv.h"
+#include "store/cost/costcsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

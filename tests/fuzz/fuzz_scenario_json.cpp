@@ -1,7 +1,7 @@
 // Fleet scenario JSON → scenario, written back to JSON.
 #include "fuzzsupport.h"
 
-#include "store/scenariojson.h"
+#include "store/fleet/scenariojson.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
 // Step-time CSV → table → decode and prefill lookups inside and beyond the measured range.
 #include "fuzzsupport.h"
 
-#include "engine/step_time_table.h"
-#include "store/steptimecsv.h"
+#include "engine/serving/step_time_table.h"
+#include "store/serving/steptimecsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // Training job JSON → training job, written back to JSON.
 #include "fuzzsupport.h"
 
-#include "store/trainingjson.h"
+#include "store/training/trainingjson.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

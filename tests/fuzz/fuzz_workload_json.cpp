@@ -1,7 +1,7 @@
 // Workload JSON → workload profile, written back to JSON.
 #include "fuzzsupport.h"
 
-#include "store/workloadjson.h"
+#include "store/inference/workloadjson.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

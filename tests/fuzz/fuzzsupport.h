@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/errors.h"
-#include "store/storeerror.h"
+#include "engine/common/errors.h"
+#include "store/common/storeerror.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "catalogentrydialog.h"
 
 #include "catalogtablemodel.h"
-#include "store/storeerror.h"
+#include "store/common/storeerror.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,8 +1,8 @@
 #include "catalogfields.h"
 
-#include "store/catalogjson.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/catalog/catalogjson.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

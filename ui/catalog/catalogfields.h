@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/ratecard.h"
+#include "engine/catalog/ratecard.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -4,10 +4,10 @@
 #include "catalogpanel.h"
 #include "catalogtablemodel.h"
 #include "common/dialogs.h"
-#include "store/catalogjson.h"
-#include "store/exportfile.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/catalog/catalogjson.h"
+#include "store/common/exportfile.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QAction>
 #include <QFile>

@@ -4,8 +4,8 @@
 #include "catalogentrydialog.h"
 #include "catalogtablemodel.h"
 #include "common/dialogs.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QHeaderView>
 #include <QLineEdit>

@@ -1,8 +1,8 @@
 #include "catalogtablemodel.h"
 
 #include "catalogcommand.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QColor>
 #include <QDate>

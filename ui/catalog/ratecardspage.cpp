@@ -4,10 +4,10 @@
 #include "catalogpage.h"
 #include "catalogpanel.h"
 #include "common/dialogs.h"
-#include "store/costcsv.h"
-#include "store/exportfile.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/cost/costcsv.h"
+#include "store/common/exportfile.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QFile>
 #include <QFileInfo>

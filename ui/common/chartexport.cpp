@@ -1,6 +1,6 @@
 #include "chartexport.h"
 
-#include "store/storeerror.h"
+#include "store/common/storeerror.h"
 
 #include "dialogs.h"
 #include "report/reporttarget.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "store/exportfile.h"
+#include "store/common/exportfile.h"
 
 #include <QChart>
 #include <QRectF>

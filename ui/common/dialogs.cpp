@@ -1,7 +1,7 @@
 #include "dialogs.h"
 
 #include "settings.h"
-#include "store/exportfile.h"
+#include "store/common/exportfile.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,9 +1,9 @@
 #include "entitycommand.h"
 
-#include "store/scenariojson.h"
-#include "store/trainingjson.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/fleet/scenariojson.h"
+#include "store/training/trainingjson.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QJsonObject>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/scenario.h"
-#include "engine/training.h"
-#include "engine/workload.h"
+#include "engine/fleet/scenario.h"
+#include "engine/training/training.h"
+#include "engine/inference/workload.h"
 
 #include <QUndoCommand>
 #include <cstdint>

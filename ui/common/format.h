@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/types.h"
+#include "engine/catalog/specs.h"
 
 #include <QString>
 #include <cstdint>

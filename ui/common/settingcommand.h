@@ -1,6 +1,6 @@
 #pragma once
 
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QUndoCommand>
 #include <utility>

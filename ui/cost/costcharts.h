@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/cost.h"
+#include "engine/cost/cost.h"
 
 #include <QChart>
 #include <QString>

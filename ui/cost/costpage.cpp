@@ -5,11 +5,11 @@
 #include "common/chartpanel.h"
 #include "costcharts.h"
 #include "common/dialogs.h"
-#include "engine/errors.h"
+#include "engine/common/errors.h"
 #include "common/format.h"
-#include "store/costcsv.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/cost/costcsv.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/cost.h"
+#include "engine/cost/cost.h"
 #include "common/page.h"
 
 #include <QString>

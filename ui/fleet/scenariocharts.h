@@ -2,7 +2,7 @@
 
 #include "common/chartexport.h"
 #include "common/paintedlabel.h"
-#include "engine/scenario.h"
+#include "engine/fleet/scenario.h"
 
 #include <QColor>
 #include <QRectF>

@@ -4,10 +4,10 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/format.h"
-#include "engine/errors.h"
+#include "engine/common/errors.h"
 #include "scenariocharts.h"
-#include "store/scenarioinputs.h"
-#include "store/workspace.h"
+#include "store/fleet/scenarioinputs.h"
+#include "store/common/workspace.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/chartexport.h"
-#include "engine/scenario.h"
+#include "engine/fleet/scenario.h"
 
 #include <QStringList>
 #include <QWidget>

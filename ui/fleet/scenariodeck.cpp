@@ -4,10 +4,10 @@
 #include "report/reportsnapshot.h"
 #include "scenariocharts.h"
 
-#include "engine/scenario.h"
-#include "store/scenarioinputs.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "engine/fleet/scenario.h"
+#include "store/fleet/scenarioinputs.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QDate>
 #include <QFileInfo>

@@ -2,7 +2,7 @@
 
 #include "report/reportdeck.h"
 
-#include "engine/scenario.h"
+#include "engine/fleet/scenario.h"
 
 #include <QStringList>
 

@@ -3,7 +3,7 @@
 #include "common/columnfit.h"
 #include "common/fields.h"
 #include "scenariopoolstable.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -3,7 +3,7 @@
 #include "common/format.h"
 #include "scenariocharts.h"
 #include "scenariodiagramview.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QLabel>
 #include <QListWidget>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/scenario.h"
+#include "engine/fleet/scenario.h"
 
 #include <QSplitter>
 #include <QString>

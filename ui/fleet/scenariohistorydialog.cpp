@@ -2,7 +2,7 @@
 #include "common/columnfit.h"
 
 #include "common/dialogs.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>

@@ -3,7 +3,7 @@
 #include "common/columnfit.h"
 #include "common/fields.h"
 #include "scenariocharts.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QComboBox>
 #include <QHeaderView>

@@ -4,7 +4,7 @@
 #include "common/dialogs.h"
 #include "common/entitycommand.h"
 #include "common/format.h"
-#include "engine/errors.h"
+#include "engine/common/errors.h"
 #include "report/reportsnapshot.h"
 #include "scenariocomparepanel.h"
 #include "scenariodiagramview.h"
@@ -12,10 +12,10 @@
 #include "scenarioevaluationview.h"
 #include "scenariohistorydialog.h"
 #include "scenarioyamlpanel.h"
-#include "store/scenarioinputs.h"
-#include "store/scenariojson.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/fleet/scenarioinputs.h"
+#include "store/fleet/scenariojson.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QDateTime>
 #include <QHeaderView>

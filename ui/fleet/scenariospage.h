@@ -1,9 +1,9 @@
 #pragma once
 
-#include "engine/scenario.h"
+#include "engine/fleet/scenario.h"
 #include "common/page.h"
 #include "common/refusededit.h"
-#include "store/exportfile.h"
+#include "store/common/exportfile.h"
 
 #include <QString>
 #include <QStringList>

@@ -2,11 +2,11 @@
 
 #include "common/dialogs.h"
 #include "common/format.h"
-#include "engine/errors.h"
-#include "store/autoscaleyaml.h"
-#include "store/scenarioinputs.h"
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "engine/common/errors.h"
+#include "store/fleet/autoscaleyaml.h"
+#include "store/fleet/scenarioinputs.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/autoscale.h"
-#include "engine/scenario.h"
-#include "store/exportfile.h"
+#include "engine/fleet/autoscale.h"
+#include "engine/fleet/scenario.h"
+#include "store/common/exportfile.h"
 
 #include <QString>
 #include <QWidget>

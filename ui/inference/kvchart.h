@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/kv.h"
+#include "engine/inference/kv.h"
 
 #include <QChart>
 #include <QString>

@@ -3,13 +3,13 @@
 #include "common/columnviews.h"
 #include "common/fields.h"
 #include "common/chartpanel.h"
-#include "engine/errors.h"
-#include "engine/inference_sizing.h"
+#include "engine/common/errors.h"
+#include "engine/inference/inference_sizing.h"
 #include "common/format.h"
 #include "kvchart.h"
 #include "servingassumptionsdialog.h"
 #include "common/settingcommand.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/inference_sizing.h"
-#include "engine/kv.h"
+#include "engine/inference/inference_sizing.h"
+#include "engine/inference/kv.h"
 #include "common/page.h"
 
 #include <QString>

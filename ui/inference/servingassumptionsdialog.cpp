@@ -3,7 +3,7 @@
 #include "common/fields.h"
 #include "common/format.h"
 #include "common/settingcommand.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

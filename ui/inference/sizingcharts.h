@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/inference_sizing.h"
+#include "engine/inference/inference_sizing.h"
 
 #include <QChart>
 #include <QString>

@@ -3,11 +3,11 @@
 #include "common/columnfit.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
-#include "engine/errors.h"
+#include "engine/common/errors.h"
 #include "common/format.h"
 #include "servingassumptionsdialog.h"
 #include "sizingcharts.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QCheckBox>
 #include <QDate>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/inference_sizing.h"
-#include "engine/sizing_options.h"
+#include "engine/inference/inference_sizing.h"
+#include "engine/inference/sizing_options.h"
 #include "common/page.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/workload.h"
+#include "engine/inference/workload.h"
 #include "common/page.h"
 
 #include <QString>

@@ -3,11 +3,11 @@
 #include "reportdeck.h"
 #include "reportsnapshot.h"
 #include "fleet/scenariodeck.h"
-#include "outputs/trackingdeck.h"
+#include "tracking/trackingdeck.h"
 
-#include "cli/args.h"
-#include "cli/outputfile.h"
-#include "store/workspace.h"
+#include "cli/common/args.h"
+#include "cli/common/outputfile.h"
+#include "store/common/workspace.h"
 
 #include <QApplication>
 #include <QDate>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cli/command.h"
+#include "cli/common/command.h"
 
 #include <QStringList>
 #include <memory>

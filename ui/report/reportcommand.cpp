@@ -1,6 +1,6 @@
 #include "reportcommand.h"
 
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 
 #include <QObject>
 

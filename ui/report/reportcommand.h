@@ -1,6 +1,6 @@
 #pragma once
 
-#include "store/reporttables.h"
+#include "store/report/reporttables.h"
 
 #include <QUndoCommand>
 

@@ -1,6 +1,6 @@
 #include "reportdeck.h"
 
-#include "store/storeerror.h"
+#include "store/common/storeerror.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

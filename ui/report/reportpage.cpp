@@ -5,8 +5,8 @@
 #include "reportdeck.h"
 #include "reportsnapshot.h"
 
-#include "store/storeerror.h"
-#include "store/workspace.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
 
 #include <QAbstractItemModel>
 #include <QDate>

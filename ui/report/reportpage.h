@@ -2,7 +2,7 @@
 
 #include "common/backgroundjob.h"
 #include "common/page.h"
-#include "store/reporttables.h"
+#include "store/report/reporttables.h"
 
 #include <memory>
 

@@ -4,12 +4,12 @@
 #include "common/format.h"
 #include "fleet/scenariodeck.h"
 
-#include "engine/errors.h"
-#include "engine/scenario.h"
-#include "store/scenarioinputs.h"
+#include "engine/common/errors.h"
+#include "engine/fleet/scenario.h"
+#include "store/fleet/scenarioinputs.h"
 
-#include "engine/money.h"
-#include "store/workspace.h"
+#include "engine/common/money.h"
+#include "store/common/workspace.h"
 
 #include <QBuffer>
 #include <QChart>

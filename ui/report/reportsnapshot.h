@@ -2,7 +2,7 @@
 
 #include "common/chartexport.h"
 #include "reportdeck.h"
-#include "store/reporttables.h"
+#include "store/report/reporttables.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/capacity_mix.h"
-#include "engine/training.h"
+#include "engine/fleet/capacity_mix.h"
+#include "engine/training/training.h"
 
 #include <QChart>
 #include <QString>

@@ -2,7 +2,7 @@
 
 #include "common/fields.h"
 #include "scaledcountbox.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 #include "trainingcharts.h"
 
 #include <QCheckBox>

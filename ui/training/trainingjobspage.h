@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/training.h"
+#include "engine/training/training.h"
 #include "common/page.h"
 #include "common/refusededit.h"
 

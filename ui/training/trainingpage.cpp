@@ -3,10 +3,10 @@
 #include "common/fields.h"
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
-#include "engine/errors.h"
-#include "engine/inference_sizing.h"
+#include "engine/common/errors.h"
+#include "engine/inference/inference_sizing.h"
 #include "common/format.h"
-#include "store/workspace.h"
+#include "store/common/workspace.h"
 #include "trainingcharts.h"
 
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/capacity_mix.h"
-#include "engine/ratecard.h"
-#include "engine/training.h"
+#include "engine/fleet/capacity_mix.h"
+#include "engine/catalog/ratecard.h"
+#include "engine/training/training.h"
 #include "common/page.h"
 
 #include <QString>

@@ -1,0 +1,288 @@
+#include "specs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace headroom::engine {
+
+namespace {
+
+constexpr int64_t kMaxGpuMemoryBytes = int64_t(4) << 40; // 4 TiB
+constexpr int kMaxGpusPerNode = 72;                      // NVL72 rack domain
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(a[i]))
+            != std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    }
+    return true;
+}
+
+std::string formatNumber(double value)
+{
+    char buffer[64];
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+        std::snprintf(buffer, sizeof buffer, "%.0f", value);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
+
+std::string formatNumber(int64_t value)
+{
+    return std::to_string(value);
+}
+
+std::string formatNumber(int value)
+{
+    return std::to_string(value);
+}
+
+class Checker {
+public:
+    explicit Checker(std::vector<FieldProblem> &problems) : m_problems(problems) {}
+
+    void add(const std::string &field, const std::string &message)
+    {
+        m_problems.push_back({field, message});
+    }
+
+    template <typename T>
+    void atLeast(const char *field, T value, T minimum)
+    {
+        if (!(value >= minimum))
+            add(field, std::string(field) + " must be at least " + formatNumber(minimum)
+                           + " (got " + formatNumber(value) + ")");
+    }
+
+    template <typename T>
+    void positive(const char *field, T value)
+    {
+        if (!(value > T(0)))
+            add(field, std::string(field) + " must be greater than 0 (got "
+                           + formatNumber(value) + ")");
+    }
+
+    template <typename T>
+    void inRange(const char *field, T value, T minimum, T maximum)
+    {
+        if (!(value >= minimum && value <= maximum))
+            add(field, std::string(field) + " must be between " + formatNumber(minimum)
+                           + " and " + formatNumber(maximum) + " (got " + formatNumber(value)
+                           + ")");
+    }
+
+    void catalogId(const std::string &id)
+    {
+        if (id.empty()) {
+            add("id", "id must not be empty");
+            return;
+        }
+        for (char c : id) {
+            const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.'
+                || c == '_' || c == '-';
+            if (!ok) {
+                add("id", "id may contain only lowercase letters, digits, '.', '_' and '-' (got \""
+                              + id + "\")");
+                return;
+            }
+        }
+    }
+
+    void displayName(const std::string &name)
+    {
+        if (name.empty())
+            add("name", "name must not be empty");
+    }
+
+private:
+    std::vector<FieldProblem> &m_problems;
+};
+
+} // namespace
+
+double bytesPerParam(WeightPrecision p)
+{
+    switch (p) {
+    case WeightPrecision::Bf16:
+    case WeightPrecision::Fp16:
+        return 2.0;
+    case WeightPrecision::Fp8:
+    case WeightPrecision::Int8:
+        return 1.0;
+    case WeightPrecision::Int4:
+        // 4 bits per weight plus one fp16 scale per 128-weight group (GPTQ/AWQ layout).
+        return 0.5 + 2.0 / 128.0;
+    }
+    return 2.0;
+}
+
+int kvElementBytes(KvPrecision p)
+{
+    return p == KvPrecision::Fp8 ? 1 : 2;
+}
+
+std::string_view toString(WeightPrecision p)
+{
+    switch (p) {
+    case WeightPrecision::Bf16: return "bf16";
+    case WeightPrecision::Fp16: return "fp16";
+    case WeightPrecision::Fp8: return "fp8";
+    case WeightPrecision::Int8: return "int8";
+    case WeightPrecision::Int4: return "int4";
+    }
+    return "bf16";
+}
+
+std::string_view toString(KvPrecision p)
+{
+    return p == KvPrecision::Fp8 ? "fp8" : "bf16";
+}
+
+std::string_view toString(AttentionKind k)
+{
+    switch (k) {
+    case AttentionKind::Mha: return "mha";
+    case AttentionKind::Gqa: return "gqa";
+    case AttentionKind::Mqa: return "mqa";
+    case AttentionKind::Mla: return "mla";
+    }
+    return "gqa";
+}
+
+std::optional<WeightPrecision> parseWeightPrecision(std::string_view text)
+{
+    for (WeightPrecision p : allWeightPrecisions()) {
+        if (equalsIgnoreCase(text, toString(p)))
+            return p;
+    }
+    return std::nullopt;
+}
+
+std::optional<KvPrecision> parseKvPrecision(std::string_view text)
+{
+    for (KvPrecision p : allKvPrecisions()) {
+        if (equalsIgnoreCase(text, toString(p)))
+            return p;
+    }
+    return std::nullopt;
+}
+
+std::optional<AttentionKind> parseAttentionKind(std::string_view text)
+{
+    for (AttentionKind k :
+         {AttentionKind::Mha, AttentionKind::Gqa, AttentionKind::Mqa, AttentionKind::Mla}) {
+        if (equalsIgnoreCase(text, toString(k)))
+            return k;
+    }
+    return std::nullopt;
+}
+
+const std::vector<WeightPrecision> &allWeightPrecisions()
+{
+    static const std::vector<WeightPrecision> all = {WeightPrecision::Bf16, WeightPrecision::Fp16,
+                                                     WeightPrecision::Fp8, WeightPrecision::Int8,
+                                                     WeightPrecision::Int4};
+    return all;
+}
+
+const std::vector<KvPrecision> &allKvPrecisions()
+{
+    static const std::vector<KvPrecision> all = {KvPrecision::Bf16, KvPrecision::Fp8};
+    return all;
+}
+
+std::vector<FieldProblem> validate(const GpuSpec &gpu)
+{
+    std::vector<FieldProblem> problems;
+    Checker check(problems);
+    check.catalogId(gpu.id);
+    check.displayName(gpu.name);
+    check.inRange<int64_t>("memory_bytes", gpu.memoryBytes, 1, kMaxGpuMemoryBytes);
+    check.positive("hbm_bandwidth_gbps", gpu.hbmBandwidthGBps);
+    check.positive("bf16_tflops", gpu.bf16Tflops);
+    check.atLeast("fp8_tflops", gpu.fp8Tflops, 0.0);
+    check.atLeast("nvlink_gbps", gpu.nvlinkGBps, 0.0);
+    check.positive("pcie_gbps", gpu.pcieGBps);
+    check.positive("tdp_w", gpu.tdpWatts);
+    check.inRange("gpus_per_node", gpu.gpusPerNode, 1, kMaxGpusPerNode);
+    check.positive("memory_nominal_gb", gpu.nominalMemoryGB);
+    return problems;
+}
+
+std::vector<FieldProblem> validate(const ModelSpec &model)
+{
+    std::vector<FieldProblem> problems;
+    Checker check(problems);
+    check.catalogId(model.id);
+    check.displayName(model.name);
+    check.positive("params_total", model.paramsTotal);
+    if (!(model.paramsActive > 0 && model.paramsActive <= model.paramsTotal))
+        check.add("params_active", "params_active must be greater than 0 and at most params_total ("
+                                       + formatNumber(model.paramsTotal) + ") (got "
+                                       + formatNumber(model.paramsActive) + ")");
+    check.atLeast("layers", model.layers, 1);
+    check.atLeast("hidden_size", model.hiddenSize, 1);
+    check.atLeast("attention_heads", model.attentionHeads, 1);
+    check.atLeast("head_dim", model.headDim, 1);
+
+    if (model.attention == AttentionKind::Mla) {
+        check.atLeast("kv_lora_rank", model.kvLoraRank, 1);
+        check.atLeast("qk_rope_head_dim", model.qkRopeHeadDim, 0);
+        check.atLeast("kv_heads", model.kvHeads, 0);
+    } else {
+        if (model.kvHeads < 1 || model.kvHeads > model.attentionHeads) {
+            check.add("kv_heads", "kv_heads must be between 1 and attention_heads ("
+                                      + formatNumber(int64_t(model.attentionHeads)) + ") (got "
+                                      + formatNumber(int64_t(model.kvHeads)) + ")");
+        } else if (model.attentionHeads % model.kvHeads != 0) {
+            check.add("kv_heads", "attention_heads (" + formatNumber(int64_t(model.attentionHeads))
+                                      + ") must be a multiple of kv_heads (got "
+                                      + formatNumber(int64_t(model.kvHeads)) + ")");
+        }
+        if (model.kvLoraRank != 0)
+            check.add("kv_lora_rank", "kv_lora_rank must be 0 unless attention is mla (got "
+                                          + formatNumber(int64_t(model.kvLoraRank)) + ")");
+        if (model.qkRopeHeadDim != 0)
+            check.add("qk_rope_head_dim",
+                      "qk_rope_head_dim must be 0 unless attention is mla (got "
+                          + formatNumber(int64_t(model.qkRopeHeadDim)) + ")");
+    }
+
+    check.inRange("sliding_layers", model.slidingLayers, 0, std::max(model.layers, 0));
+    if (model.slidingLayers > 0 && model.slidingWindow <= 0)
+        check.add("sliding_window", "sliding_window must be greater than 0 when sliding_layers is "
+                                        + formatNumber(int64_t(model.slidingLayers)) + " (got "
+                                        + formatNumber(int64_t(model.slidingWindow)) + ")");
+    else if (model.slidingLayers <= 0 && model.slidingWindow != 0)
+        check.add("sliding_window", "sliding_window must be 0 when sliding_layers is 0 (got "
+                                        + formatNumber(int64_t(model.slidingWindow)) + ")");
+    check.atLeast<int64_t>("max_context", model.maxContext, 1);
+    return problems;
+}
+
+const GpuSpec *findGpu(const std::vector<GpuSpec> &catalog, std::string_view id)
+{
+    for (const GpuSpec &gpu : catalog) {
+        if (gpu.id == id)
+            return &gpu;
+    }
+    return nullptr;
+}
+
+const ModelSpec *findModel(const std::vector<ModelSpec> &catalog, std::string_view id)
+{
+    for (const ModelSpec &model : catalog) {
+        if (model.id == id)
+            return &model;
+    }
+    return nullptr;
+}
+
+} // namespace headroom::engine

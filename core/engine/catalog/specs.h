@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom::engine {
+
+// Weight storage precision. Bytes per parameter: bf16/fp16 2, fp8/int8 1,
+// int4 0.5 plus one fp16 scale per 128-weight group.
+enum class WeightPrecision { Bf16, Fp16, Fp8, Int8, Int4 };
+// KV-cache element precision: bf16 2 bytes, fp8 1 byte.
+enum class KvPrecision { Bf16, Fp8 };
+
+double bytesPerParam(WeightPrecision p);
+int kvElementBytes(KvPrecision p);
+std::string_view toString(WeightPrecision p);
+std::string_view toString(KvPrecision p);
+std::optional<WeightPrecision> parseWeightPrecision(std::string_view text);
+std::optional<KvPrecision> parseKvPrecision(std::string_view text);
+const std::vector<WeightPrecision> &allWeightPrecisions();
+const std::vector<KvPrecision> &allKvPrecisions();
+
+// Attention layout. MHA/GQA/MQA share one KV formula; MLA caches a compressed latent.
+enum class AttentionKind { Mha, Gqa, Mqa, Mla };
+std::string_view toString(AttentionKind k);
+std::optional<AttentionKind> parseAttentionKind(std::string_view text);
+
+// One accelerator model from the catalog. Memory in bytes (as the device reports it),
+// bandwidths in GB/s (10^9 bytes per second), throughput in dense TFLOPS.
+struct GpuSpec {
+    std::string id;           // stable key, e.g. "h100-sxm"
+    std::string name;         // display name
+    std::string vendor;
+    int64_t memoryBytes = 0;  // usable memory as reported by the driver
+    double nominalMemoryGB = 0; // marketing size, GB (10^9) or as sold ("80GB")
+    double hbmBandwidthGBps = 0;
+    double bf16Tflops = 0;    // dense
+    double fp8Tflops = 0;     // dense; 0 when unsupported
+    double nvlinkGBps = 0;    // total per GPU; 0 when none
+    double pcieGBps = 0;      // per direction
+    double tdpWatts = 0;
+    int gpusPerNode = 8;
+    std::string source;       // where the figures come from
+};
+
+// One model architecture from the catalog.
+struct ModelSpec {
+    std::string id;           // e.g. "llama-3.1-8b"
+    std::string name;
+    double paramsTotal = 0;   // all parameters (memory)
+    double paramsActive = 0;  // parameters used per token (compute); == total unless MoE
+    int layers = 0;
+    int hiddenSize = 0;
+    int attentionHeads = 0;
+    int kvHeads = 0;
+    int headDim = 0;
+    AttentionKind attention = AttentionKind::Gqa;
+    int kvLoraRank = 0;       // MLA only
+    int qkRopeHeadDim = 0;    // MLA only
+    int slidingWindow = 0;    // tokens held by a sliding-window layer; 0 = none
+    int slidingLayers = 0;    // how many of `layers` use the sliding window
+    int64_t maxContext = 0;   // tokens
+    std::string source;
+
+    bool isMoe() const { return paramsActive > 0 && paramsActive < paramsTotal; }
+    bool isHybrid() const { return slidingWindow > 0 && slidingLayers > 0; }
+};
+
+// Catalog look-ups by id: the entry, or nullptr when the catalog has none with that id.
+const GpuSpec *findGpu(const std::vector<GpuSpec> &catalog, std::string_view id);
+const ModelSpec *findModel(const std::vector<ModelSpec> &catalog, std::string_view id);
+
+// A field-level validation problem ("layers", "must be at least 1").
+struct FieldProblem {
+    std::string field;
+    std::string message;
+};
+
+// Range checks shared by the store importer, the catalog editor and the CLI.
+std::vector<FieldProblem> validate(const GpuSpec &gpu);
+std::vector<FieldProblem> validate(const ModelSpec &model);
+
+} // namespace headroom::engine

@@ -1,0 +1,275 @@
+#include "autoscale.h"
+
+#include "engine/common/errors.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace headroom::engine {
+
+namespace {
+
+std::string number(double value, int decimals = 2)
+{
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// "NVIDIA H100 SXM 80GB" → "H100": the first word holding a digit, else the whole name.
+std::string productMatchOf(const GpuSpec *gpu, const std::string &id)
+{
+    const std::string name = gpu ? gpu->name : id;
+    size_t start = 0;
+    while (start < name.size()) {
+        size_t end = name.find(' ', start);
+        if (end == std::string::npos)
+            end = name.size();
+        const std::string word = name.substr(start, end - start);
+        if (std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isdigit(c); })
+            && std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isalpha(c); }))
+            return word;
+        start = end + 1;
+    }
+    return name;
+}
+
+} // namespace
+
+AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, const WorkloadProfile &workload,
+                            const SizingResult &sizing, const AutoscaleSettings &settings)
+{
+    if (pool.role() != PoolRole::ElasticTop)
+        throw InputError("pool", "pool \"" + pool.name + "\" is " + std::string(toString(pool.tier))
+                                     + ": only an elastic pool (on_demand or spot) is autoscaled");
+    const PoolWorkload *entry = nullptr;
+    for (const PoolWorkload &w : poolResult.workloads) {
+        if (w.name == workload.name && !w.training)
+            entry = &w;
+    }
+    if (!entry)
+        throw InputError("pool", "workload \"" + workload.name + "\" is not served by pool \"" + pool.name + "\"");
+    if (!(settings.hpaTolerance >= 0 && settings.hpaTolerance < 1))
+        throw InputError("hpa_tolerance", "hpa_tolerance must be at least 0 and below 1 (got "
+                                              + number(settings.hpaTolerance, 3) + ")");
+    if (settings.cooldownSeconds < 0)
+        throw InputError("cooldown_seconds", "cooldown_seconds must be at least 0 (got "
+                                                 + std::to_string(settings.cooldownSeconds) + ")");
+    if (settings.maxQueueDelayMs && !(*settings.maxQueueDelayMs > 0))
+        throw InputError("max_queue_delay_ms", "max_queue_delay_ms must be greater than 0 (got "
+                                                   + number(*settings.maxQueueDelayMs) + ")");
+    if (!sizing.feasible || sizing.goodputTokensPerS <= 0)
+        throw InputError("sizing", "workload \"" + workload.name + "\" cannot be served on " + pool.gpuId + ": "
+                                       + sizing.infeasibleReason);
+
+    AutoscalePlan plan;
+    plan.pool = pool.name;
+    plan.workload = workload.name;
+    plan.gpuId = pool.gpuId;
+    plan.tier = std::string(toString(pool.tier));
+    plan.gpusPerReplica = std::max(1, sizing.gpusPerReplica);
+
+    const double outputTokens = workload.outputTokens.p50;
+    plan.requestsPerSPerReplica = sizing.goodputTokensPerS / outputTokens;
+    double delayMs = 0;
+    if (settings.maxQueueDelayMs) {
+        delayMs = *settings.maxQueueDelayMs;
+    } else {
+        delayMs = workload.ttftP95Ms - sizing.prefillTimeMs;
+        if (!(delayMs > 0))
+            throw InputError("ttft_p95_ms", "the TTFT SLO of " + number(workload.ttftP95Ms, 0)
+                                                + " ms leaves no time to queue: a P95 prompt's prefill alone takes "
+                                                + number(sizing.prefillTimeMs, 0) + " ms");
+    }
+    plan.allowedQueueDelayS = delayMs / 1000.0;
+    plan.peakReplicas = std::max<int64_t>(1, (entry->peakGpus + plan.gpusPerReplica - 1) / plan.gpusPerReplica);
+    plan.maxThroughputRequestsPerS = plan.requestsPerSPerReplica * double(plan.peakReplicas);
+    plan.fleetQueueTarget = plan.maxThroughputRequestsPerS * plan.allowedQueueDelayS;
+    plan.thresholdPerReplica = plan.fleetQueueTarget / double(plan.peakReplicas);
+    plan.maxReplicas = std::max<int64_t>(1, poolResult.gpus / plan.gpusPerReplica);
+    plan.drainable = settings.drainToZero;
+    plan.minReplicas = plan.drainable ? 0 : 1;
+    plan.tolerance = settings.hpaTolerance;
+    plan.cooldownSeconds = settings.cooldownSeconds;
+    plan.pollingIntervalSeconds = settings.pollingIntervalSeconds;
+    plan.metric = settings.metric;
+    plan.prometheusAddress = settings.prometheusAddress;
+    plan.kubernetesNamespace = settings.kubernetesNamespace;
+
+    plan.steps.push_back({"Maximum request rate per replica at the SLO", "goodput ÷ P50 output tokens",
+                          number(sizing.goodputTokensPerS, 1) + " tokens/s ÷ " + number(outputTokens, 0) + " = "
+                              + number(plan.requestsPerSPerReplica, 3) + " requests/s ("
+                              + sizing.goodputSource + ")"});
+    plan.steps.push_back({"Allowed queueing delay",
+                          settings.maxQueueDelayMs ? "as set" : "TTFT P95 SLO − prefill time of a P95 prompt",
+                          settings.maxQueueDelayMs ? number(delayMs, 0) + " ms"
+                                                   : number(workload.ttftP95Ms, 0) + " ms − "
+                                                         + number(sizing.prefillTimeMs, 0) + " ms = "
+                                                         + number(delayMs, 0) + " ms"});
+    plan.steps.push_back({"Replicas at peak in this pool", "ceil(peak GPUs ÷ GPUs per replica)",
+                          std::to_string(entry->peakGpus) + " ÷ " + std::to_string(plan.gpusPerReplica) + " → "
+                              + std::to_string(plan.peakReplicas)});
+    plan.steps.push_back({"Fleet queue target (Little's law)", "max throughput × allowed delay",
+                          number(plan.maxThroughputRequestsPerS, 2) + " requests/s × "
+                              + number(plan.allowedQueueDelayS, 3) + " s = " + number(plan.fleetQueueTarget, 2)
+                              + " waiting requests"});
+    plan.steps.push_back({"KEDA threshold per replica", "fleet queue target ÷ replicas",
+                          number(plan.fleetQueueTarget, 2) + " ÷ " + std::to_string(plan.peakReplicas) + " = "
+                              + number(plan.thresholdPerReplica, 2)});
+    plan.steps.push_back({"Replica range", plan.drainable ? "0 (drained off-peak) … pool GPUs ÷ GPUs per replica"
+                                                          : "1 … pool GPUs ÷ GPUs per replica",
+                          std::to_string(plan.minReplicas) + " … " + std::to_string(plan.maxReplicas)});
+    return plan;
+}
+
+std::vector<AutoscalePlan> planScenarioAutoscale(const Scenario &scenario, const ScenarioInputs &inputs,
+                                                 const ScenarioResult &result)
+{
+    std::vector<AutoscalePlan> plans;
+    for (size_t p = 0; p < scenario.pools.size() && p < result.pools.size(); ++p) {
+        const Pool &pool = scenario.pools[p];
+        if (pool.role() != PoolRole::ElasticTop)
+            continue;
+        const GpuSpec *gpu = findGpu(inputs.gpus, pool.gpuId);
+        if (!gpu)
+            continue;
+        for (const PoolWorkload &entry : result.pools[p].workloads) {
+            if (entry.training)
+                continue;
+            const auto w = std::find_if(inputs.workloads.begin(), inputs.workloads.end(),
+                                        [&](const WorkloadProfile &x) { return x.name == entry.name; });
+            if (w == inputs.workloads.end())
+                continue;
+            const auto m = std::find_if(inputs.models.begin(), inputs.models.end(),
+                                        [&](const ModelSpec &x) { return x.id == w->modelId; });
+            if (m == inputs.models.end())
+                continue;
+            try {
+                SizingOverrides overrides;
+                overrides.gpuId = pool.gpuId;
+                const SizingResult sizing = sizeInference(*w, *m, *gpu, overrides, inputs.serving);
+                if (!sizing.feasible)
+                    continue;
+                plans.push_back(planAutoscale(pool, result.pools[p], *w, sizing, scenario.autoscale));
+            } catch (const InputError &) {
+                continue;  // evaluation warned about the workload
+            }
+        }
+    }
+    return plans;
+}
+
+std::vector<DeviceAlternative> deviceAlternatives(const std::vector<GpuSpec> &catalog, const std::string &gpuId,
+                                                  const std::vector<std::string> &fallbackGpuIds, int gpusPerReplica)
+{
+    std::vector<DeviceAlternative> alternatives;
+    std::vector<std::string> ids{gpuId};
+    for (const std::string &id : fallbackGpuIds) {
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    }
+    for (const std::string &id : ids) {
+        DeviceAlternative alternative;
+        alternative.gpuId = id;
+        alternative.name = kubernetesName(id);
+        alternative.productMatch = productMatchOf(findGpu(catalog, id), id);
+        alternative.count = std::max(1, gpusPerReplica);
+        alternatives.push_back(alternative);
+    }
+    return alternatives;
+}
+
+namespace {
+
+constexpr size_t kMaxLabel = 63;
+
+// `name` cut so that "-" and a 6-digit hash still fit in a label, without a trailing "-".
+std::string withHash(std::string name, const std::string &text)
+{
+    const std::string hash = shortNameHash(text);
+    if (name.size() > kMaxLabel - hash.size() - 1)
+        name.resize(kMaxLabel - hash.size() - 1);
+    while (!name.empty() && name.back() == '-')
+        name.pop_back();
+    return name.empty() ? hash : name + "-" + hash;
+}
+
+} // namespace
+
+std::string shortNameHash(const std::string &text)
+{
+    uint32_t hash = 2166136261u; // FNV-1a, 32 bits
+    for (unsigned char c : text) {
+        hash ^= c;
+        hash *= 16777619u;
+    }
+    char buffer[9];
+    std::snprintf(buffer, sizeof buffer, "%06x", unsigned(hash & 0xffffffu));
+    return buffer;
+}
+
+std::string kubernetesName(const std::string &text)
+{
+    std::string name;
+    for (unsigned char c : text) {
+        if (c < 0x80 && std::isalnum(c))
+            name += char(std::tolower(c));
+        else if (!name.empty() && name.back() != '-')
+            name += '-';
+    }
+    while (!name.empty() && name.back() == '-')
+        name.pop_back();
+    if (name.size() > kMaxLabel)
+        return withHash(name, text);
+    return name.empty() ? std::string("headroom") : name;
+}
+
+bool isDnsLabel(const std::string &text)
+{
+    if (text.empty() || text.size() > kMaxLabel)
+        return false;
+    for (unsigned char c : text) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+            return false;
+    }
+    return text.front() != '-' && text.back() != '-';
+}
+
+bool isPrometheusMetricName(const std::string &text)
+{
+    if (text.empty())
+        return false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+        if (!letter && !(i > 0 && c >= '0' && c <= '9'))
+            return false;
+    }
+    return true;
+}
+
+bool isPrometheusLabelName(const std::string &text)
+{
+    return isPrometheusMetricName(text) && text.find(':') == std::string::npos;
+}
+
+std::string KubernetesNames::nameFor(const std::string &text)
+{
+    for (const auto &[given, name] : m_given) {
+        if (given == text)
+            return name;
+    }
+    const auto taken = [this](const std::string &name) {
+        return std::any_of(m_given.begin(), m_given.end(), [&](const auto &g) { return g.second == name; });
+    };
+    std::string name = kubernetesName(text);
+    // A hash shared by two texts (one in 16.7 million) moves on to the hash of the text and a count.
+    for (int attempt = 1; taken(name); ++attempt)
+        name = withHash(kubernetesName(text), attempt == 1 ? text : text + "#" + std::to_string(attempt));
+    m_given.emplace_back(text, name);
+    return name;
+}
+
+} // namespace headroom::engine

@@ -1,0 +1,995 @@
+// The scheduler: cluster state, FGD and the baseline policies in the study's and the exact
+// scoring (frag_scheduler.h). Node fragmentation is kept incrementally: per node and target
+// type the free share below the type's per-GPU demand and the number of GPUs that meet it, so
+// a candidate placement is scored in O(types) and only the node that changed is recomputed.
+// Fragmentation is held as Σ count × milli-GPU (integers), so exact FGD compares candidates
+// exactly. A placement looks at buckets of nodes in the same scored state (frag_buckets.h,
+// NodeSearch::Buckets) or at every node (NodeSearch::EveryNode): both pick the node with the
+// least cost, then the first in the policy's tie order, among those that fit.
+#include "frag_scheduler.h"
+
+#include "engine/common/errors.h"
+#include "frag_buckets.h"
+#include "frag_random.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace headroom::engine::frag {
+
+std::string_view toString(ScoreMode mode)
+{
+    return mode == ScoreMode::Study ? "study" : "exact";
+}
+
+bool parseScoreMode(std::string_view text, ScoreMode *out)
+{
+    for (const ScoreMode mode : {ScoreMode::Study, ScoreMode::Exact}) {
+        if (toString(mode) == text) {
+            *out = mode;
+            return true;
+        }
+    }
+    return false;
+}
+
+namespace {
+
+constexpr uint64_t kAnyModel = ~uint64_t(0);
+constexpr int kMaxModels = 64;
+constexpr int kMaxGpusPerNode = 64;
+constexpr int kWholeNodeGpus = 8;
+constexpr uint32_t kRandomPolicyStream = 0x9E3779B9u;  // keeps the policy's draws apart from the shuffle's
+// Kubernetes score plugins (the study's policies) return whole numbers in [0, kMaxNodeScore].
+constexpr int64_t kMaxNodeScore = 100;
+constexpr int64_t kShareAffinity = 0;  // study: every fractional task is one clustering class
+
+// The study's FGD score of a node for a drop of `dropMilli` milli-GPU of node fragmentation:
+// int(sigmoid(drop / 1000) × 100), truncated as the study's int64 conversion does.
+int64_t fgdStudyScore(double dropMilli)
+{
+    const double sigmoid = 1.0 / (1.0 + std::exp(-dropMilli / 1000.0));
+    return int64_t(sigmoid * double(kMaxNodeScore));
+}
+
+struct Shape {
+    int64_t cpuMilli = 0;
+    int gpus = 0;
+    int gpuMilli = 0;
+    uint64_t models = kAnyModel;
+    int affinity = -1;            // GPU request class for clustering; -1 for CPU-only
+};
+
+struct NodeRt {
+    int64_t cpuFree = 0, memFree = 0, cpuCap = 0, memCap = 0;
+    int gpus = 0;
+    int model = -1;
+    int first = 0;                // offset of its GPUs in State::freeMilli
+    int64_t gpuFree = 0;
+    int maxFree = 0;
+    int fullyFree = 0;
+    int64_t fragCount = 0;        // Σ_types count × fragment milli-GPU
+    uint32_t version = 1;
+    bool reserved = false;
+    std::vector<std::pair<int, int>> affinities; // (class, tasks) hosted
+};
+
+// Whether the node hosts a running task of GPU request class `affinity` (GPU clustering).
+bool hostsClass(const NodeRt &node, int affinity)
+{
+    return std::any_of(node.affinities.begin(), node.affinities.end(),
+                       [affinity](const auto &entry) { return entry.first == affinity && entry.second > 0; });
+}
+
+// The fields every placement reads for every node, packed apart from the rest so that the scan
+// over all nodes stays in a few cache lines; refresh() copies them from NodeRt.
+struct NodeHot {
+    int64_t cpuFree = 0;
+    int64_t memFree = 0;
+    int maxFree = 0;
+    int fullyFree = 0;
+    int model = -1;
+    uint32_t version = 0;
+    bool reserved = false;
+};
+
+struct TypeRt {
+    int64_t cpuMilli = 0;
+    int gpus = 0;
+    int gpuMilli = 0;
+    uint64_t models = kAnyModel;
+    int64_t count = 0;
+    bool cpuOnly = false;
+};
+
+struct GpuChange {
+    int oldFree = 0, newFree = 0, count = 0;
+};
+
+struct CacheEntry {
+    uint32_t version = 0;
+    int gpu = -1;
+    int64_t delta = 0;
+};
+
+// A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
+struct BucketCost {
+    uint32_t version = 0;
+    double cost = 0;
+};
+
+// The lowest memory with which a task class found no node, and the release count then: while no
+// task has left since, the cluster has only shrunk, so that class with as much memory fails again.
+struct KnownFailure {
+    int64_t releases = -1;
+    int64_t memory = 0;
+};
+
+template <typename T>
+void appendBytes(std::string &key, const T &value)
+{
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    key.append(bytes, sizeof(T));
+}
+
+} // namespace
+
+struct Scheduler::State {
+    Policy policy = Policy::Fgd;
+    ScoreMode mode = ScoreMode::Study;
+    NodeSearch search = NodeSearch::Buckets;
+    SeededRandom random{0};
+    std::vector<int> rank;        // tie-break place of each node: the seed's ranking (study) or its index
+    std::vector<int> tie;         // the policy's tie order: rank, or the index for first-fit
+    NodeBuckets buckets;          // NodeSearch::Buckets (not for the random policy)
+    std::vector<std::vector<BucketCost>> bucketCosts; // [shape][bucket]
+    std::vector<KnownFailure> failures;               // [shape]
+    std::vector<int> reservedNodes;                   // in input order
+    int64_t releases = 0;
+    std::vector<NodeRt> nodes;
+    std::vector<NodeHot> hot;     // per node, kept equal to NodeRt's fields by refresh()
+    std::vector<int> freeMilli;
+    std::vector<TypeRt> types;
+    int64_t typeCountTotal = 0;
+    std::vector<int64_t> below;   // [node × types + type]
+    std::vector<int> atLeast;     // [node × types + type]
+    std::map<std::string, int> modelIds;
+    std::map<std::tuple<int64_t, int, int, uint64_t>, int> shapeIds;
+    std::map<std::pair<int, int>, int> affinityIds;
+    std::vector<Shape> shapes;
+    std::vector<CacheEntry> fgdCache; // [shape × nodes + node], NodeSearch::EveryNode
+    std::vector<int> candidates;
+    int64_t capacityMilli = 0;
+    int64_t allocatedMilli = 0;
+    int64_t fragCountTotal = 0;
+    int64_t maxCpuCap = 1;
+    int64_t maxGpuCap = 1;
+
+    int typeCount() const { return int(types.size()); }
+    const int *gpuFree(int n) const { return freeMilli.data() + nodes[n].first; }
+
+    bool modelOk(const NodeRt &node, uint64_t models) const
+    {
+        return models == kAnyModel || (node.model >= 0 && ((models >> node.model) & 1u));
+    }
+
+    void refresh(int n)
+    {
+        NodeRt &node = nodes[n];
+        const int *f = gpuFree(n);
+        node.gpuFree = 0;
+        node.maxFree = 0;
+        node.fullyFree = 0;
+        for (int g = 0; g < node.gpus; ++g) {
+            node.gpuFree += f[g];
+            node.maxFree = std::max(node.maxFree, f[g]);
+            node.fullyFree += f[g] == kMilliPerGpu ? 1 : 0;
+        }
+        const int64_t before = node.fragCount;
+        node.fragCount = 0;
+        const size_t base = size_t(n) * types.size();
+        for (size_t t = 0; t < types.size(); ++t) {
+            const TypeRt &type = types[t];
+            int64_t sum = 0;
+            int count = 0;
+            for (int g = 0; g < node.gpus; ++g) {
+                if (f[g] < type.gpuMilli)
+                    sum += f[g];
+                else
+                    ++count;
+            }
+            below[base + t] = sum;
+            atLeast[base + t] = count;
+            node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
+        }
+        fragCountTotal += node.fragCount - before;
+        ++node.version;
+        NodeHot &h = hot[size_t(n)];
+        h.cpuFree = node.cpuFree;
+        h.memFree = node.memFree;
+        h.maxFree = node.maxFree;
+        h.fullyFree = node.fullyFree;
+        h.model = node.model;
+        h.version = node.version;
+        h.reserved = node.reserved;
+    }
+
+    int64_t typeFragment(const NodeRt &node, const TypeRt &type, int64_t cpuFree, int64_t gpuFree,
+                         int64_t belowSum, int atLeastCount) const
+    {
+        if (type.cpuOnly || !modelOk(node, type.models))
+            return gpuFree;
+        if (cpuFree < type.cpuMilli || atLeastCount < type.gpus)
+            return gpuFree;
+        return belowSum;
+    }
+
+    // Σ count × fragment of node n after taking `cpu` and applying the GPU changes.
+    int64_t fragCountAfter(int n, int64_t cpu, const GpuChange *changes, int changeCount) const
+    {
+        const NodeRt &node = nodes[n];
+        const int64_t cpuFree = node.cpuFree - cpu;
+        int64_t gpuFree = node.gpuFree;
+        for (int c = 0; c < changeCount; ++c)
+            gpuFree -= int64_t(changes[c].oldFree - changes[c].newFree) * changes[c].count;
+        const size_t base = size_t(n) * types.size();
+        int64_t total = 0;
+        for (size_t t = 0; t < types.size(); ++t) {
+            const TypeRt &type = types[t];
+            int64_t sum = below[base + t];
+            int count = atLeast[base + t];
+            for (int c = 0; c < changeCount; ++c) {
+                const GpuChange &change = changes[c];
+                if (change.oldFree < type.gpuMilli)
+                    sum -= int64_t(change.oldFree) * change.count;
+                else
+                    count -= change.count;
+                if (change.newFree < type.gpuMilli)
+                    sum += int64_t(change.newFree) * change.count;
+                else
+                    count += change.count;
+            }
+            total += type.count * typeFragment(node, type, cpuFree, gpuFree, sum, count);
+        }
+        return total;
+    }
+
+    bool fits(int n, const Shape &shape, int64_t memory, bool wholeNodeTask) const
+    {
+        const NodeHot &node = hot[size_t(n)];
+        if (node.reserved && !wholeNodeTask)
+            return false;
+        if (node.cpuFree < shape.cpuMilli || node.memFree < memory)
+            return false;
+        if (shape.gpus == 0)
+            return true;
+        if (shape.models != kAnyModel && (node.model < 0 || !((shape.models >> node.model) & 1u)))
+            return false;
+        if (shape.gpuMilli == kMilliPerGpu)
+            return node.fullyFree >= shape.gpus;
+        if (shape.gpus == 1)
+            return node.maxFree >= shape.gpuMilli;
+        const int *f = gpuFree(n);
+        int count = 0;
+        for (int g = 0; g < nodes[size_t(n)].gpus; ++g)
+            count += f[g] >= shape.gpuMilli ? 1 : 0;
+        return count >= shape.gpus;
+    }
+
+    // The best-fitting GPUs for the shape: least free share that holds it, then lowest index.
+    int bestFitGpus(int n, const Shape &shape, int *out) const
+    {
+        const NodeRt &node = nodes[n];
+        const int *f = gpuFree(n);
+        uint64_t taken = 0;
+        for (int k = 0; k < shape.gpus; ++k) {
+            int best = -1;
+            for (int g = 0; g < node.gpus; ++g) {
+                if ((taken >> g) & 1u || f[g] < shape.gpuMilli)
+                    continue;
+                if (best < 0 || f[g] < f[best])
+                    best = g;
+            }
+            out[k] = best;
+            taken |= uint64_t(1) << best;
+        }
+        std::sort(out, out + shape.gpus);
+        return shape.gpus;
+    }
+
+    // Changes that taking `gpus` of node n for the shape makes, grouped by free share.
+    int changesFor(int n, const Shape &shape, const int *gpus, int gpuCount, GpuChange *out) const
+    {
+        const int *f = gpuFree(n);
+        int count = 0;
+        for (int i = 0; i < gpuCount; ++i) {
+            const int old = f[gpus[i]];
+            int c = 0;
+            while (c < count && out[c].oldFree != old)
+                ++c;
+            if (c == count)
+                out[count++] = {old, old - shape.gpuMilli, 0};
+            ++out[c].count;
+        }
+        return count;
+    }
+
+    // What FGD minimises for a placement that changes node fragmentation by `deltaCount`
+    // (Σ count × milli-GPU): that growth (exact), or minus the study's whole-number score.
+    int64_t fgdCost(int64_t deltaCount) const
+    {
+        if (mode == ScoreMode::Exact)
+            return deltaCount;
+        return -fgdStudyScore(-double(deltaCount) / double(std::max<int64_t>(typeCountTotal, 1)));
+    }
+
+    // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
+    CacheEntry fgdCompute(int n, int shapeId) const
+    {
+        const NodeRt &node = nodes[n];
+        const Shape &shape = shapes[size_t(shapeId)];
+        CacheEntry entry;
+        entry.version = node.version;
+        GpuChange changes[kMaxGpusPerNode];
+        if (shape.gpus == 0) {
+            entry.delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, 0) - node.fragCount);
+        } else if (shape.gpus == 1) {
+            const int *f = gpuFree(n);
+            bool first = true;
+            for (int g = 0; g < node.gpus; ++g) {
+                if (f[g] < shape.gpuMilli || std::find(f, f + g, f[g]) != f + g)
+                    continue;
+                changes[0] = {f[g], f[g] - shape.gpuMilli, 1};
+                const int64_t delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, 1) - node.fragCount);
+                if (first || delta < entry.delta) {
+                    entry.delta = delta;
+                    entry.gpu = g;
+                    first = false;
+                }
+            }
+        } else {
+            int chosen[kMaxGpusPerNode];
+            bestFitGpus(n, shape, chosen);
+            const int count = changesFor(n, shape, chosen, shape.gpus, changes);
+            entry.delta = fgdCost(fragCountAfter(n, shape.cpuMilli, changes, count) - node.fragCount);
+        }
+        return entry;
+    }
+
+    // fgdCompute, kept per node and shape until the node changes (NodeSearch::EveryNode).
+    CacheEntry fgdChoice(int n, int shapeId)
+    {
+        CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+        if (cached.version != nodes[n].version)
+            cached = fgdCompute(n, shapeId);
+        return cached;
+    }
+
+    double baselineScore(int n, const Shape &shape) const
+    {
+        const NodeRt &node = nodes[n];
+        const int64_t gpuAsk = int64_t(shape.gpus) * shape.gpuMilli;
+        switch (policy) {
+        case Policy::BestFit:
+            return 0.5 * double(node.cpuFree - shape.cpuMilli) / double(maxCpuCap)
+                 + 0.5 * double(node.gpuFree - gpuAsk) / double(maxGpuCap);
+        case Policy::DotProduct: {
+            const double cpuCap = double(std::max<int64_t>(node.cpuCap, 1));
+            double dot = double(shape.cpuMilli) / cpuCap * double(node.cpuFree) / cpuCap;
+            if (node.gpus > 0) {
+                const double gpuCap = double(node.gpus) * kMilliPerGpu;
+                dot += double(gpuAsk) / gpuCap * double(node.gpuFree) / gpuCap;
+            }
+            return dot;
+        }
+        case Policy::Packing: {
+            if (shape.gpus == 0)
+                return 0;
+            if (node.fullyFree == node.gpus)
+                return 2e6 + node.gpus;
+            int chosen[kMaxGpusPerNode];
+            bestFitGpus(n, shape, chosen);
+            const int *f = gpuFree(n);
+            int fullyFreeUsed = 0;
+            int64_t freeOnUsed = 0;
+            for (int i = 0; i < shape.gpus; ++i) {
+                fullyFreeUsed += f[chosen[i]] == kMilliPerGpu ? 1 : 0;
+                freeOnUsed += f[chosen[i]];
+            }
+            return fullyFreeUsed > 0 ? 1e6 + fullyFreeUsed : double(freeOnUsed);
+        }
+        case Policy::Clustering: {
+            if (shape.gpus == 0)
+                return 0;
+            const bool same = hostsClass(node, shape.affinity);
+            const size_t kinds = node.affinities.size();
+            const int tier = same ? (kinds == 1 ? 0 : 1) : (kinds == 0 ? 2 : 3);
+            return tier * 1e7 + double(node.gpuFree - gpuAsk);
+        }
+        case Policy::FirstFit:
+        case Policy::Random:
+        case Policy::Fgd:
+            return 0;
+        }
+        return 0;
+    }
+
+    // The study's whole-number score of node n for the shape (higher wins); see frag_scheduler.h.
+    int64_t studyScore(int n, const Shape &shape, int shapeId)
+    {
+        const NodeRt &node = nodes[n];
+        const int64_t gpuAsk = int64_t(shape.gpus) * shape.gpuMilli;
+        switch (policy) {
+        case Policy::Fgd: {
+            const CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+            return -(cached.version == hot[size_t(n)].version ? cached.delta : fgdChoice(n, shapeId).delta);
+        }
+        case Policy::BestFit: {
+            double left = 0;
+            left += double(node.cpuFree - shape.cpuMilli) / double(maxCpuCap) * 0.5;
+            left += double(node.gpuFree - gpuAsk) / double(maxGpuCap) * 0.5;
+            return int64_t((1.0 - left) * double(kMaxNodeScore));
+        }
+        case Policy::DotProduct: {
+            double dot = 0;
+            dot += double(node.cpuFree) / double(maxCpuCap) * (double(shape.cpuMilli) / double(maxCpuCap));
+            dot += double(node.gpuFree) / double(maxGpuCap) * (double(gpuAsk) / double(maxGpuCap));
+            return int64_t(double(kMaxNodeScore) * (1.0 - dot / 2.0));
+        }
+        case Policy::Packing: {
+            if (shape.gpus == 0)
+                return 0;
+            if (node.fullyFree == node.gpus)
+                return std::max<int64_t>(kMaxNodeScore / 3 - node.fullyFree, node.fullyFree);
+            int chosen[kMaxGpusPerNode];
+            bestFitGpus(n, shape, chosen);
+            const int *f = gpuFree(n);
+            int64_t fullyFreeUsed = 0;
+            int64_t freePctOnUsed = 0;
+            for (int i = 0; i < shape.gpus; ++i) {
+                fullyFreeUsed += f[chosen[i]] == kMilliPerGpu ? 1 : 0;
+                freePctOnUsed += int64_t(f[chosen[i]]) * 100 / kMilliPerGpu;
+            }
+            if (fullyFreeUsed > 0)
+                return std::max<int64_t>(kMaxNodeScore / 2 - fullyFreeUsed, kMaxNodeScore / 3);
+            return std::max<int64_t>(kMaxNodeScore - freePctOnUsed / 10, kMaxNodeScore / 2);
+        }
+        case Policy::Clustering: {
+            if (shape.gpus == 0)
+                return 0;
+            const bool same = hostsClass(node, shape.affinity);
+            const size_t kinds = node.affinities.size();
+            const int64_t band = same ? (kinds == 1 ? 3 : 2) : (kinds == 0 ? 1 : 0);
+            return kMaxNodeScore / 4 * (maxGpuCap - node.gpuFree) / maxGpuCap + kMaxNodeScore * band / 4;
+        }
+        case Policy::FirstFit:
+        case Policy::Random:
+            return 0;
+        }
+        return 0;
+    }
+
+    // The study's random policy: a GPU drawn uniformly among those that hold the share.
+    int randomGpu(int n, const Shape &shape)
+    {
+        const NodeRt &node = nodes[n];
+        const int *f = gpuFree(n);
+        int chosen = -1;
+        uint32_t holding = 0;
+        for (int g = 0; g < node.gpus; ++g) {
+            if (f[g] >= shape.gpuMilli && random.below(++holding) == 0)
+                chosen = g;
+        }
+        return chosen;
+    }
+
+    int shapeFor(const Task &task)
+    {
+        Shape shape;
+        shape.cpuMilli = task.cpuMilli;
+        if (sizeClass(task) != SizeClass::CpuOnly) {
+            shape.gpus = task.gpus;
+            shape.gpuMilli = task.gpuMilli;
+            if (!task.allowedModels.empty()) {
+                shape.models = 0;
+                for (const std::string &model : task.allowedModels) {
+                    const auto it = modelIds.find(model);
+                    if (it != modelIds.end())
+                        shape.models |= uint64_t(1) << it->second;
+                }
+            }
+            // The study's classes: "share-gpu" for every fractional task, "<k>-gpu" for k whole GPUs.
+            const bool share = mode == ScoreMode::Study && shape.gpuMilli < kMilliPerGpu;
+            const std::pair<int, int> key = share ? std::pair<int, int>{0, int(kShareAffinity)}
+                                                  : std::pair<int, int>{shape.gpus, shape.gpuMilli};
+            const auto affinity = affinityIds.try_emplace(key, int(affinityIds.size()));
+            shape.affinity = affinity.first->second;
+        }
+        const auto key = std::make_tuple(shape.cpuMilli, shape.gpus, shape.gpuMilli, shape.models);
+        const auto found = shapeIds.find(key);
+        if (found != shapeIds.end())
+            return found->second;
+        const int id = int(shapes.size());
+        shapeIds.emplace(key, id);
+        shapes.push_back(shape);
+        if (search == NodeSearch::EveryNode)
+            fgdCache.resize(shapes.size() * nodes.size());
+        bucketCosts.resize(shapes.size());
+        failures.resize(shapes.size());
+        return id;
+    }
+
+    bool bucketed() const { return search == NodeSearch::Buckets && policy != Policy::Random; }
+
+    // Whether the policy's score reads the free CPU (then the bucket key holds it): FGD through
+    // the task types' CPU needs, best-fit and dot-product directly; packing, clustering and
+    // first-fit not (their buckets check CPU per node). FGD keys it even on nodes without a free
+    // GPU, where fragmentation is nil whatever the CPU: buckets are listed by free CPU, so a
+    // CPU-only task passes over those with too little at once instead of node by node.
+    bool scoresCpu() const
+    {
+        switch (policy) {
+        case Policy::Fgd:
+        case Policy::BestFit:
+        case Policy::DotProduct: return true;
+        case Policy::Packing:
+        case Policy::Clustering:
+        case Policy::FirstFit:
+        case Policy::Random: return false;
+        }
+        return true;
+    }
+
+    // The bucket key of node n: its GPU model, GPU count, whether it is reserved, the free share of
+    // its GPUs in ascending order, and what else the policy scores (free CPU, the CPU capacity for
+    // exact dot-product, the request classes hosted for clustering). Memory is checked per node.
+    BucketState bucketState(int n) const
+    {
+        const NodeRt &node = nodes[size_t(n)];
+        BucketState state;
+        state.hot.cpuKeyed = scoresCpu();
+        state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
+        state.hot.maxFree = node.maxFree;
+        state.hot.fullyFree = node.fullyFree;
+        state.hot.model = node.model;
+        state.hot.reserved = node.reserved;
+        std::string &key = state.key;
+        key.reserve(32 + size_t(node.gpus) * 2);
+        appendBytes(key, int32_t(node.model));
+        appendBytes(key, int32_t(node.gpus));
+        appendBytes(key, char(node.reserved));
+        appendBytes(key, char(state.hot.cpuKeyed));
+        if (state.hot.cpuKeyed)
+            appendBytes(key, node.cpuFree);
+        if (policy == Policy::DotProduct && mode == ScoreMode::Exact)
+            appendBytes(key, node.cpuCap);
+        int sorted[kMaxGpusPerNode];
+        std::copy(gpuFree(n), gpuFree(n) + node.gpus, sorted);
+        std::sort(sorted, sorted + node.gpus);
+        for (int g = 0; g < node.gpus; ++g)
+            appendBytes(key, int16_t(sorted[g]));
+        if (policy == Policy::Clustering) {
+            std::vector<int> classes;
+            for (const auto &[affinity, tasks] : node.affinities) {
+                if (tasks > 0)
+                    classes.push_back(affinity);
+            }
+            std::sort(classes.begin(), classes.end());
+            for (const int affinity : classes)
+                appendBytes(key, int32_t(affinity));
+        }
+        return state;
+    }
+
+    void rebucket(int n)
+    {
+        if (bucketed())
+            buckets.move(n, bucketState(n));
+    }
+
+    // The shape's fit on every node of the bucket but for memory (and CPU when the key does not
+    // hold it), which is checked per node.
+    bool bucketFits(int bucket, const BucketHot &h, const Shape &shape, bool wholeNodeTask) const
+    {
+        if (h.reserved && !wholeNodeTask)
+            return false;
+        if (h.cpuKeyed && h.cpuFree < shape.cpuMilli)
+            return false;
+        if (shape.gpus == 0)
+            return true;
+        if (shape.models != kAnyModel && (h.model < 0 || !((shape.models >> h.model) & 1u)))
+            return false;
+        if (shape.gpuMilli == kMilliPerGpu)
+            return h.fullyFree >= shape.gpus;
+        if (shape.gpus == 1)
+            return h.maxFree >= shape.gpuMilli;
+        const int n = buckets.members(bucket).back();
+        const int *f = gpuFree(n);
+        int count = 0;
+        for (int g = 0; g < nodes[size_t(n)].gpus; ++g)
+            count += f[g] >= shape.gpuMilli ? 1 : 0;
+        return count >= shape.gpus;
+    }
+
+    // What the policy minimises for node n (every node of its bucket scores the same): FGD's
+    // cost, minus the study's whole-number score, or the exact baseline score.
+    double nodeCost(int n, const Shape &shape, int shapeId)
+    {
+        if (policy == Policy::Fgd)
+            return double(fgdCompute(n, shapeId).delta);
+        if (mode == ScoreMode::Study)
+            return -double(studyScore(n, shape, shapeId));
+        return baselineScore(n, shape);
+    }
+
+    // The node with the least cost, then the first in tie order, among the nodes that fit: each
+    // bucket that fits is scored once per shape (cached until its state changes) and only its
+    // nodes in tie order are checked for memory, up to the first that fits.
+    int chooseBucketed(const Shape &shape, int shapeId, int64_t memory, bool wholeNodeTask)
+    {
+        if (wholeNodeTask) {
+            for (const int n : reservedNodes) {
+                if (fits(n, shape, memory, true))
+                    return n;
+            }
+        }
+        std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        if (costs.size() < size_t(buckets.slots()))
+            costs.resize(size_t(buckets.slots()));
+        const int from = shape.gpus == 0                 ? 0
+                         : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
+                                                         : NodeBuckets::level(kMilliPerGpu, shape.gpus);
+        int best = -1;
+        int bestTie = INT_MAX;
+        double bestCost = 0;
+        buckets.forEachFrom(from, shape.cpuMilli, [&](int bucket) {
+            const BucketHot &h = buckets.hot(bucket);
+            if (!bucketFits(bucket, h, shape, wholeNodeTask))
+                return;
+            const std::vector<int> &members = buckets.members(bucket);
+            BucketCost &cached = costs[size_t(bucket)];
+            if (cached.version != h.version) {
+                cached.cost = nodeCost(members.back(), shape, shapeId);
+                cached.version = h.version;
+            }
+            const double cost = cached.cost;
+            if (best >= 0 && (cost > bestCost || (cost == bestCost && h.minTie >= bestTie)))
+                return;
+            for (auto it = members.rbegin(); it != members.rend(); ++it) {
+                const int n = *it;
+                if (best >= 0 && cost == bestCost && tie[size_t(n)] >= bestTie)
+                    break;
+                const NodeHot &node = hot[size_t(n)];
+                if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
+                    continue;
+                best = n;
+                bestTie = tie[size_t(n)];
+                bestCost = cost;
+                break;
+            }
+        }, [&](int bucket) {
+            __builtin_prefetch(&costs[size_t(bucket)]);
+            __builtin_prefetch(&buckets.hot(bucket));
+        });
+        return best;
+    }
+
+    int chooseNode(const Shape &shape, int shapeId, int64_t memory, bool wholeNodeTask)
+    {
+        if (bucketed())
+            return chooseBucketed(shape, shapeId, memory, wholeNodeTask);
+        const int count = int(nodes.size());
+        if (wholeNodeTask) {
+            for (int n = 0; n < count; ++n) {
+                if (nodes[n].reserved && fits(n, shape, memory, true))
+                    return n;
+            }
+        }
+        int best = -1;
+        if (policy == Policy::Fgd && mode == ScoreMode::Exact) {
+            int64_t bestDelta = 0;
+            for (int n = 0; n < count; ++n) {
+                if (!fits(n, shape, memory, wholeNodeTask))
+                    continue;
+                const CacheEntry &cached = fgdCache[size_t(shapeId) * nodes.size() + size_t(n)];
+                const int64_t delta = cached.version == hot[size_t(n)].version ? cached.delta : fgdChoice(n, shapeId).delta;
+                if (best < 0 || delta < bestDelta) {
+                    best = n;
+                    bestDelta = delta;
+                }
+            }
+            return best;
+        }
+        if (policy == Policy::Random) {
+            candidates.clear();
+            for (int n = 0; n < count; ++n) {
+                if (fits(n, shape, memory, wholeNodeTask))
+                    candidates.push_back(n);
+            }
+            return candidates.empty() ? -1 : candidates[random.below(uint32_t(candidates.size()))];
+        }
+        if (policy == Policy::FirstFit) {
+            for (int n = 0; n < count; ++n) {
+                if (fits(n, shape, memory, wholeNodeTask))
+                    return n;
+            }
+            return -1;
+        }
+        if (mode == ScoreMode::Study) {
+            // Nodes in index order (memory order); the highest score wins, then the lowest rank.
+            int64_t bestScore = 0;
+            for (int n = 0; n < count; ++n) {
+                if (!fits(n, shape, memory, wholeNodeTask))
+                    continue;
+                const int64_t score = studyScore(n, shape, shapeId);
+                if (best < 0 || score > bestScore || (score == bestScore && rank[size_t(n)] < rank[size_t(best)])) {
+                    best = n;
+                    bestScore = score;
+                }
+            }
+            return best;
+        }
+        double bestScore = 0;
+        for (int n = 0; n < count; ++n) {
+            if (!fits(n, shape, memory, wholeNodeTask))
+                continue;
+            const double score = baselineScore(n, shape);
+            if (best < 0 || score < bestScore) {
+                best = n;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+};
+
+Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workload, Policy policy,
+                     uint32_t seed, int reservedWholeNodes, ScoreMode mode, NodeSearch search)
+    : m_state(std::make_unique<State>())
+{
+    State &s = *m_state;
+    s.policy = policy;
+    s.mode = mode;
+    s.search = search;
+    s.random = SeededRandom(seed ^ kRandomPolicyStream);
+    if (reservedWholeNodes < 0)
+        throw InputError("reserved_whole_nodes", "the number of reserved nodes must not be negative");
+    for (const Node &node : nodes) {
+        if (node.gpus < 0 || node.gpus > kMaxGpusPerNode || node.cpuMilli < 0 || node.memoryMiB < 0)
+            throw InputError("nodes", "node " + node.id + ": CPU, memory and GPU count must be ≥ 0, at most 64 GPUs");
+        if (node.gpus > 0 && !node.gpuModel.empty())
+            s.modelIds.try_emplace(node.gpuModel, int(s.modelIds.size()));
+    }
+    if (s.modelIds.size() > size_t(kMaxModels))
+        throw InputError("nodes", "more than 64 GPU models");
+
+    int reservedLeft = reservedWholeNodes;
+    for (const Node &node : nodes) {
+        NodeRt rt;
+        rt.cpuFree = rt.cpuCap = node.cpuMilli;
+        rt.memFree = rt.memCap = node.memoryMiB;
+        rt.gpus = node.gpus;
+        const auto model = s.modelIds.find(node.gpuModel);
+        rt.model = node.gpus > 0 && model != s.modelIds.end() ? model->second : -1;
+        rt.first = int(s.freeMilli.size());
+        if (reservedLeft > 0 && node.gpus == kWholeNodeGpus) {
+            rt.reserved = true;
+            s.reservedNodes.push_back(int(s.nodes.size()));
+            --reservedLeft;
+        }
+        s.freeMilli.insert(s.freeMilli.end(), size_t(node.gpus), kMilliPerGpu);
+        s.capacityMilli += int64_t(node.gpus) * kMilliPerGpu;
+        s.maxCpuCap = std::max(s.maxCpuCap, node.cpuMilli);
+        s.maxGpuCap = std::max<int64_t>(s.maxGpuCap, int64_t(node.gpus) * kMilliPerGpu);
+        s.nodes.push_back(std::move(rt));
+    }
+    if (reservedLeft > 0)
+        throw InputError("reserved_whole_nodes", "more nodes to reserve than the cluster has 8-GPU nodes");
+
+    for (const TaskType &type : workload.types) {
+        TypeRt rt;
+        rt.cpuMilli = type.cpuMilli;
+        rt.cpuOnly = type.gpus <= 0 || type.gpuMilli <= 0;
+        rt.gpus = rt.cpuOnly ? 0 : type.gpus;
+        rt.gpuMilli = rt.cpuOnly ? 0 : type.gpuMilli;
+        rt.count = type.count;
+        if (!rt.cpuOnly && !type.allowedModels.empty()) {
+            rt.models = 0;
+            for (const std::string &model : type.allowedModels) {
+                const auto it = s.modelIds.find(model);
+                if (it != s.modelIds.end())
+                    rt.models |= uint64_t(1) << it->second;
+            }
+        }
+        s.typeCountTotal += rt.count;
+        s.types.push_back(rt);
+    }
+    // The tie-break ranking: a permutation drawn from the seed (study), else the input order.
+    s.rank.resize(s.nodes.size());
+    std::iota(s.rank.begin(), s.rank.end(), 0);
+    if (mode == ScoreMode::Study) {
+        for (size_t i = s.rank.size(); i > 1; --i)
+            std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
+    }
+    s.hot.resize(s.nodes.size());
+    s.below.assign(s.nodes.size() * s.types.size(), 0);
+    s.atLeast.assign(s.nodes.size() * s.types.size(), 0);
+    s.candidates.reserve(s.nodes.size());
+    for (int n = 0; n < int(s.nodes.size()); ++n)
+        s.refresh(n);
+    s.tie = policy == Policy::FirstFit ? std::vector<int>(s.nodes.size()) : s.rank;
+    if (policy == Policy::FirstFit)
+        std::iota(s.tie.begin(), s.tie.end(), 0);
+    if (s.bucketed()) {
+        std::vector<BucketState> states;
+        states.reserve(s.nodes.size());
+        for (int n = 0; n < int(s.nodes.size()); ++n)
+            states.push_back(s.bucketState(n));
+        s.buckets.build(s.tie, std::move(states));
+    }
+}
+
+Scheduler::~Scheduler() = default;
+
+Placement Scheduler::place(const Task &task)
+{
+    State &s = *m_state;
+    if (task.gpus < 0 || task.gpus > kMaxGpusPerNode || task.gpuMilli < 0 || task.gpuMilli > kMilliPerGpu
+        || task.cpuMilli < 0 || task.memoryMiB < 0)
+        throw InputError("tasks", "task " + task.id + ": CPU and memory must be ≥ 0, GPUs 0..64, GPU share 0..1000");
+    const int shapeId = s.shapeFor(task);
+    const Shape &shape = s.shapes[size_t(shapeId)];
+    const bool wholeNodeTask = shape.gpus >= kWholeNodeGpus;
+    Placement placement;
+    KnownFailure &failure = s.failures[size_t(shapeId)];
+    const bool fast = s.search == NodeSearch::Buckets;
+    if (fast && failure.releases == s.releases && task.memoryMiB >= failure.memory)
+        return placement;
+    const int n = s.chooseNode(shape, shapeId, task.memoryMiB, wholeNodeTask);
+    if (n < 0) {
+        if (failure.releases != s.releases || task.memoryMiB < failure.memory)
+            failure = {s.releases, task.memoryMiB};
+        return placement;
+    }
+    placement.node = n;
+    NodeRt &node = s.nodes[size_t(n)];
+    if (shape.gpus == 1 && s.policy == Policy::Fgd) {
+        placement.gpus.push_back(s.search == NodeSearch::Buckets ? s.fgdCompute(n, shapeId).gpu
+                                                                 : s.fgdChoice(n, shapeId).gpu);
+    } else if (shape.gpus == 1 && shape.gpuMilli < kMilliPerGpu && s.policy == Policy::Random
+               && s.mode == ScoreMode::Study) {
+        placement.gpus.push_back(s.randomGpu(n, shape));
+    } else if (shape.gpus > 0) {
+        placement.gpus.resize(size_t(shape.gpus));
+        s.bestFitGpus(n, shape, placement.gpus.data());
+    }
+    node.cpuFree -= shape.cpuMilli;
+    node.memFree -= task.memoryMiB;
+    int *f = s.freeMilli.data() + node.first;
+    for (const int g : placement.gpus)
+        f[g] -= shape.gpuMilli;
+    s.allocatedMilli += int64_t(shape.gpus) * shape.gpuMilli;
+    if (shape.affinity >= 0) {
+        auto it = std::find_if(node.affinities.begin(), node.affinities.end(),
+                               [&](const auto &a) { return a.first == shape.affinity; });
+        if (it == node.affinities.end())
+            node.affinities.emplace_back(shape.affinity, 1);
+        else
+            ++it->second;
+    }
+    s.refresh(n);
+    s.rebucket(n);
+    return placement;
+}
+
+void Scheduler::release(const Task &task, const Placement &placement)
+{
+    State &s = *m_state;
+    const int shapeId = s.shapeFor(task);
+    const Shape &shape = s.shapes[size_t(shapeId)];
+    const int n = placement.node;
+    if (n < 0 || n >= int(s.nodes.size()) || int(placement.gpus.size()) != shape.gpus)
+        throw InputError("placement", "task " + task.id + ": the placement does not match the task");
+    NodeRt &node = s.nodes[size_t(n)];
+    int *f = s.freeMilli.data() + node.first;
+    for (size_t i = 0; i < placement.gpus.size(); ++i) {
+        const int g = placement.gpus[i];
+        if (g < 0 || g >= node.gpus || f[g] + shape.gpuMilli > kMilliPerGpu
+            || std::find(placement.gpus.begin(), placement.gpus.begin() + std::ptrdiff_t(i), g)
+                   != placement.gpus.begin() + std::ptrdiff_t(i))
+            throw InputError("placement", "task " + task.id + ": GPU " + std::to_string(g) + " does not hold it");
+    }
+    if (node.cpuFree + shape.cpuMilli > node.cpuCap || node.memFree + task.memoryMiB > node.memCap)
+        throw InputError("placement", "task " + task.id + ": node " + std::to_string(n) + " does not hold it");
+    auto affinity = std::find_if(node.affinities.begin(), node.affinities.end(),
+                                 [&](const auto &a) { return a.first == shape.affinity; });
+    if (shape.affinity >= 0 && affinity == node.affinities.end())
+        throw InputError("placement", "task " + task.id + ": node " + std::to_string(n) + " does not hold it");
+    node.cpuFree += shape.cpuMilli;
+    node.memFree += task.memoryMiB;
+    for (const int g : placement.gpus)
+        f[g] += shape.gpuMilli;
+    s.allocatedMilli -= int64_t(shape.gpus) * shape.gpuMilli;
+    if (shape.affinity >= 0 && --affinity->second == 0)
+        node.affinities.erase(affinity);
+    ++s.releases;
+    s.refresh(n);
+    s.rebucket(n);
+}
+
+int Scheduler::tieRank(int node) const
+{
+    return m_state->rank.at(size_t(node));
+}
+
+int Scheduler::bucketCount() const
+{
+    return m_state->bucketed() ? m_state->buckets.bucketCount() : 0;
+}
+
+int Scheduler::nodeCount() const
+{
+    return int(m_state->nodes.size());
+}
+
+NodeFree Scheduler::nodeFree(int node) const
+{
+    const State &s = *m_state;
+    const NodeRt &rt = s.nodes.at(size_t(node));
+    NodeFree free;
+    free.cpuMilli = rt.cpuFree;
+    for (const auto &[name, id] : s.modelIds) {
+        if (id == rt.model)
+            free.gpuModel = name;
+    }
+    free.freeMilli.assign(s.gpuFree(node), s.gpuFree(node) + rt.gpus);
+    return free;
+}
+
+int64_t Scheduler::capacityMilli() const
+{
+    return m_state->capacityMilli;
+}
+
+int64_t Scheduler::allocatedMilli() const
+{
+    return m_state->allocatedMilli;
+}
+
+double Scheduler::fragmentMilli() const
+{
+    const State &s = *m_state;
+    return s.typeCountTotal > 0 ? double(s.fragCountTotal) / double(s.typeCountTotal) : 0.0;
+}
+
+double Scheduler::nodeFragmentMilli(int node) const
+{
+    const State &s = *m_state;
+    return s.typeCountTotal > 0 ? double(s.nodes.at(size_t(node)).fragCount) / double(s.typeCountTotal) : 0.0;
+}
+
+NodeCategory Scheduler::category(int node, int type) const
+{
+    const State &s = *m_state;
+    const NodeRt &rt = s.nodes.at(size_t(node));
+    const TypeRt &t = s.types.at(size_t(type));
+    const bool cpuFits = rt.cpuFree >= t.cpuMilli;
+    if (t.cpuOnly)
+        return cpuFits ? NodeCategory::CpuOnlyFits : NodeCategory::CpuOnlyLacksCpu;
+    if (t.models != kAnyModel && !s.modelOk(rt, t.models))
+        return NodeCategory::ModelMismatch;
+    const bool gpuFits = s.atLeast[size_t(node) * s.types.size() + size_t(type)] >= t.gpus;
+    if (cpuFits)
+        return gpuFits ? NodeCategory::Fits : NodeCategory::LacksGpu;
+    return gpuFits ? NodeCategory::LacksCpu : NodeCategory::LacksBoth;
+}
+
+} // namespace headroom::engine::frag

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "engine/catalog/specs.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <vector>
+
+// JSON form of catalog entries, the same keys as the shipped files in data/:
+// {"gpus": [...], "models": [...]}; either key may be absent. See data/README.md.
+namespace headroom::store {
+
+QJsonObject gpuToJson(const engine::GpuSpec &gpu);
+QJsonObject modelToJson(const engine::ModelSpec &model);
+
+struct Catalog {
+    std::vector<engine::GpuSpec> gpus;
+    std::vector<engine::ModelSpec> models;
+};
+
+// Parses and validates every entry; throws StoreError naming the source, entry (index
+// and id) and field of the first problem.
+Catalog parseCatalog(const QByteArray &json, const QString &sourceName);
+Catalog readCatalogFile(const QString &path);
+QByteArray catalogToJson(const Catalog &catalog);
+
+} // namespace headroom::store

@@ -1,0 +1,302 @@
+// `headroom kv` end to end: golden values of DESIGN §3.1 from the command line.
+#include "common/clirunner.h"
+
+#include <catch2/catch.hpp>
+
+#include <QJsonArray>
+
+namespace {
+
+constexpr qint64 kGiB = qint64(1) << 30;
+
+// The 8B-class golden case: 64 layers × 8 KV heads × 128 head_dim, 8 GiB of parameters.
+const QStringList kGoldenArchitecture = {"--layers", "64", "--kv-heads", "8", "--head-dim", "128",
+                                         "--params", "8589934592"};
+
+qint64 integer(const QJsonObject &o, const char *key)
+{
+    INFO("key " << key);
+    REQUIRE(o.contains(QLatin1String(key)));
+    const QJsonValue v = o.value(QLatin1String(key));
+    REQUIRE(v.isDouble());
+    REQUIRE(v.toDouble() == double(v.toInteger()));
+    return v.toInteger();
+}
+
+// Streams reported at `context` in a kv --json result.
+qint64 streamsAt(const QJsonObject &result, qint64 context)
+{
+    for (const QJsonValue &v : result.value("streams").toArray()) {
+        if (v.toObject().value("context").toInteger() == context)
+            return integer(v.toObject(), "streams");
+    }
+    FAIL("no stream entry for context " << context);
+    return -1;
+}
+
+} // namespace
+
+TEST_CASE("kv --json reproduces the 8B-class golden pool and 14 streams at 16K")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {QStringList{"kv"} + kGoldenArchitecture
+                         + QStringList{"--memory-gib", "80", "--util", "0.92", "--reserve-gib", "0", "--context", "16384", "--json"}});
+    REQUIRE(r.exitCode == 0);
+    REQUIRE(r.err.isEmpty());
+    const QJsonObject o = parseJsonObject(r.out);
+
+    CHECK(integer(o, "kv_bytes_per_token") == 262144);
+    CHECK(integer(o, "weights_bytes") == 17179869184);
+    // floor(80 GiB × 0.92) − 16 GiB = 79,027,398,246 − 17,179,869,184
+    CHECK(integer(o, "pool_bytes") == 61847529062);
+    CHECK(integer(o, "block_size") == 16);
+    CHECK(integer(o, "blocks") == 61847529062 / (16 * 262144));
+    const QJsonArray streams = o.value("streams").toArray();
+    REQUIRE(streams.size() == 1);
+    CHECK(integer(streams.at(0).toObject(), "context") == 16384);
+    CHECK(integer(streams.at(0).toObject(), "streams") == 14);
+    CHECK(o.value("fits").toBool());
+}
+
+TEST_CASE("kv table shows the figures and the plain-language explanation")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {QStringList{"kv"} + kGoldenArchitecture
+                         + QStringList{"--memory-gib", "80", "--util", "0.92", "--reserve-gib", "0", "--context", "16384"}});
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.contains("memory-bound: 14 streams of 16,384 tokens fit in 57.6 GiB of KV pool"));
+    CHECK(r.out.contains("262,144 B (256.0 KiB)"));
+    CHECK(r.out.contains("16.0 GiB per GPU"));
+    CHECK(r.out.contains("57.6 GiB"));
+    // One aligned row per context under the header.
+    const QStringList lines = r.out.split('\n');
+    const auto header = std::find_if(lines.begin(), lines.end(),
+                                     [](const QString &l) { return l.contains("bytes per stream"); });
+    REQUIRE(header != lines.end());
+    const QString row = *(header + 1);
+    CHECK(row.simplified() == "16,384 14 4.0 GiB");
+    CHECK(row.size() == header->size());
+}
+
+TEST_CASE("kv raw architecture: Llama-3-70B (80 layers, GQA 8) costs 320 KiB per token")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"kv", "--layers", "80", "--kv-heads", "8", "--heads", "64", "--head-dim", "128",
+                         "--params", "70600000000", "--memory-gib", "80", "--tp", "2", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    // TP 2 splits the 8 KV heads: 4 per rank, half of the 327,680 B of a single GPU.
+    CHECK(integer(o, "kv_bytes_per_token") == 163840);
+
+    RUN_HEADROOM(single, ws, {"kv", "--layers", "80", "--kv-heads", "8", "--head-dim", "128",
+                              "--params", "70600000000", "--memory-gib", "192", "--json"});
+    REQUIRE(single.exitCode == 0);
+    const QJsonObject s = parseJsonObject(single.out);
+    CHECK(integer(s, "kv_bytes_per_token") == 327680);
+    CHECK(integer(s, "weights_bytes") == 141200000000);
+    // Default contexts when none are given.
+    CHECK(s.value("streams").toArray().size() == 2);
+    CHECK(streamsAt(s, 4096) > streamsAt(s, 16384));
+}
+
+TEST_CASE("kv raw MLA: DeepSeek-V3 latent cache is 70,272 B per token and not split by TP")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"kv", "--layers", "61", "--mla-rank", "512", "--rope-dim", "64",
+                         "--params", "671000000000", "--memory-gib", "141", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(integer(o, "kv_bytes_per_token") == 70272);
+    // 1.342 TB of bf16 weights cannot fit one 141 GiB GPU.
+    CHECK_FALSE(o.value("fits").toBool());
+    CHECK(integer(o, "shortfall_bytes") > 0);
+
+    RUN_HEADROOM(tp8, ws, {"kv", "--layers", "61", "--mla-rank", "512", "--rope-dim", "64",
+                           "--heads", "128", "--params", "671000000000", "--memory-gib", "141",
+                           "--tp", "8", "--weights", "fp8", "--json"});
+    REQUIRE(tp8.exitCode == 0);
+    const QJsonObject p = parseJsonObject(tp8.out);
+    CHECK(integer(p, "kv_bytes_per_token") == 70272);
+    CHECK(integer(p, "weights_bytes") == 671000000000 / 8);
+    CHECK(p.value("fits").toBool());
+    CHECK(streamsAt(p, 16384) > 0);
+}
+
+TEST_CASE("kv says when the weights do not fit")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {QStringList{"kv"} + kGoldenArchitecture
+                         + QStringList{"--memory-gib", "16", "--context", "4096"}});
+    REQUIRE(r.exitCode == 0);
+    // usable = floor(16 GiB × 0.9) = 14.4 GiB; the weights need 16 GiB and the workspace's
+    // serving assumptions reserve 2 GiB: 3.6 GiB more.
+    CHECK(r.out.contains("does not fit: weights and reserve need 3.6 GiB more than the 14.4 GiB usable"));
+
+    RUN_HEADROOM(j, ws, {QStringList{"kv"} + kGoldenArchitecture
+                         + QStringList{"--memory-gib", "16", "--context", "4096", "--json"}});
+    REQUIRE(j.exitCode == 0);
+    const QJsonObject o = parseJsonObject(j.out);
+    CHECK_FALSE(o.value("fits").toBool());
+    CHECK(integer(o, "shortfall_bytes") == 18 * kGiB - (16 * kGiB * 9) / 10);
+    CHECK(streamsAt(o, 4096) == 0);
+}
+
+TEST_CASE("kv precisions: fp8 weights halve weight memory, fp8 KV halves bytes per token")
+{
+    CliFixture ws;
+    const QStringList base = QStringList{"kv"} + kGoldenArchitecture
+        + QStringList{"--memory-gib", "80", "--context", "16384", "--json"};
+    RUN_HEADROOM(bf16, ws, {base});
+    RUN_HEADROOM(fp8, ws, {base + QStringList{"--weights", "fp8", "--kv-dtype", "fp8"}});
+    REQUIRE(bf16.exitCode == 0);
+    REQUIRE(fp8.exitCode == 0);
+    const QJsonObject a = parseJsonObject(bf16.out);
+    const QJsonObject b = parseJsonObject(fp8.out);
+    CHECK(integer(b, "weights_bytes") * 2 == integer(a, "weights_bytes"));
+    CHECK(integer(b, "kv_bytes_per_token") * 2 == integer(a, "kv_bytes_per_token"));
+    CHECK(streamsAt(b, 16384) > 2 * streamsAt(a, 16384));
+}
+
+TEST_CASE("kv reserve, block size, shared prefix and sliding window change the pool as stated")
+{
+    CliFixture ws;
+    const QStringList base = QStringList{"kv"} + kGoldenArchitecture
+        + QStringList{"--memory-gib", "80", "--util", "0.92", "--context", "16384", "--json"};
+    const QStringList noReserve{"--reserve-gib", "0"};
+    RUN_HEADROOM(plain, ws, {base + noReserve});
+    RUN_HEADROOM(reserved, ws, {base + QStringList{"--reserve-gib", "4", "--block", "32"}});
+    RUN_HEADROOM(prefix, ws, {base + noReserve + QStringList{"--prefix-tokens", "8192"}});
+    RUN_HEADROOM(window, ws, {base + noReserve + QStringList{"--window", "4096", "--sliding-layers", "32"}});
+    REQUIRE(plain.exitCode == 0);
+    REQUIRE(reserved.exitCode == 0);
+    REQUIRE(prefix.exitCode == 0);
+    REQUIRE(window.exitCode == 0);
+    const QJsonObject p = parseJsonObject(plain.out);
+    const QJsonObject r = parseJsonObject(reserved.out);
+    CHECK(integer(r, "pool_bytes") == integer(p, "pool_bytes") - 4 * kGiB);
+    CHECK(integer(r, "block_size") == 32);
+    CHECK(integer(r, "blocks") == integer(r, "pool_bytes") / (32 * 262144));
+    // Half of every stream's context is the shared prefix, held once: more streams fit.
+    CHECK(streamsAt(parseJsonObject(prefix.out), 16384) > streamsAt(p, 16384));
+    // Half the layers keep only 4,096 tokens: more streams fit.
+    CHECK(streamsAt(parseJsonObject(window.out), 16384) > streamsAt(p, 16384));
+}
+
+TEST_CASE("kv with --model and --gpu reads the seeded workspace (Llama 3.1 8B on H100 SXM)")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(integer(o, "kv_bytes_per_token") == 131072);
+    CHECK(o.value("model").toString() == "llama-3.1-8b");
+    CHECK(o.value("gpu").toString() == "h100-sxm");
+    CHECK(streamsAt(o, 16384) > 0);
+    // Default contexts plus the model's maximum.
+    CHECK(o.value("streams").toArray().size() == 3);
+
+    RUN_HEADROOM(table, ws, {"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm"});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("memory-bound: "));
+    CHECK(table.out.contains("llama-3.1-8b"));
+}
+
+TEST_CASE("kv with an imported model and GPU uses their figures")
+{
+    CliFixture ws;
+    const QString file = ws.writeFile("catalog.json", catalogJson("test-gpu-96", {"test-model-8b"}));
+    RUN_HEADROOM(imported, ws, {"import", file});
+    REQUIRE(imported.exitCode == 0);
+    RUN_HEADROOM(r, ws, {"kv", "--context", "8192", "--json", "--model", "test-model-8b",
+                         "--gpu", "test-gpu-96"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(integer(o, "kv_bytes_per_token") == 2 * 32 * 8 * 128 * 2);
+    CHECK(integer(o, "weights_bytes") == 16000000000);
+    CHECK(integer(o, "memory_bytes") == 96 * kGiB);
+    // the workspace's serving assumptions: utilization 0.9, reserve 2 GiB
+    CHECK(integer(o, "pool_bytes") == (96 * kGiB * 9) / 10 - 16000000000 - 2 * kGiB);
+    CHECK(o.value("streams").toArray().size() == 1);
+}
+
+TEST_CASE("kv with an unknown model or GPU id exits 2 and names the closest ids")
+{
+    CliFixture ws;
+    const QString file = ws.writeFile(
+        "catalog.json", catalogJson("test-gpu-96", {"test-model-8b", "test-model-70b", "other-model"}));
+    REQUIRE(ws.run({"import", file}).exitCode == 0);
+
+    RUN_HEADROOM(model, ws, {"kv", "--model", "test-model-7b", "--gpu", "test-gpu-96"});
+    CHECK(model.exitCode == 2);
+    CHECK(model.out.isEmpty());
+    CHECK(model.err.startsWith("headroom: unknown model 'test-model-7b'; closest: test-model-8b"));
+    CHECK(model.err.contains("test-model-70b"));
+
+    RUN_HEADROOM(gpu, ws, {"kv", "--model", "test-model-8b", "--gpu", "test-gpu-69"});
+    CHECK(gpu.exitCode == 2);
+    CHECK(gpu.err.contains("unknown GPU 'test-gpu-69'; closest: test-gpu-96"));
+}
+
+TEST_CASE("kv rejects out-of-range and malformed values with exit 2, naming the flag")
+{
+    CliFixture ws;
+    const QStringList base = QStringList{"kv"} + kGoldenArchitecture + QStringList{"--memory-gib", "80"};
+
+    RUN_HEADROOM(util, ws, {base + QStringList{"--util", "1.5"}});
+    CHECK(util.exitCode == 2);
+    CHECK(util.out.isEmpty());
+    CHECK(util.err.startsWith("headroom: "));
+    CHECK(util.err.contains("util"));
+    CHECK(util.err.contains("1.5"));
+
+    RUN_HEADROOM(layers, ws, {"kv", "--layers", "abc", "--kv-heads", "8", "--head-dim", "128",
+                              "--params", "8e9", "--memory-gib", "80"});
+    CHECK(layers.exitCode == 2);
+    CHECK(layers.err.trimmed() == "headroom: --layers: expected an integer, got 'abc'");
+
+    RUN_HEADROOM(weights, ws, {base + QStringList{"--weights", "fp3"}});
+    CHECK(weights.exitCode == 2);
+    CHECK(weights.err.contains("--weights: unknown precision 'fp3'"));
+
+    RUN_HEADROOM(heads, ws, {base + QStringList{"--heads", "12"}});
+    CHECK(heads.exitCode == 2);
+    CHECK(heads.err.contains("kv_heads"));
+
+    RUN_HEADROOM(tp, ws, {base + QStringList{"--tp", "3"}});
+    CHECK(tp.exitCode == 2);
+    CHECK(tp.err.contains("tp"));
+
+    RUN_HEADROOM(context, ws, {base + QStringList{"--context", "0"}});
+    CHECK(context.exitCode == 2);
+    CHECK(context.err.contains("--context"));
+}
+
+TEST_CASE("kv reports bad command lines: unknown flag, missing value, missing or conflicting inputs")
+{
+    CliFixture ws;
+    const QStringList base = QStringList{"kv"} + kGoldenArchitecture;
+
+    RUN_HEADROOM(unknown, ws, {base + QStringList{"--memory-gib", "80", "--colour", "red"}});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("unknown option '--colour'"));
+
+    RUN_HEADROOM(missing, ws, {base + QStringList{"--memory-gib"}});
+    CHECK(missing.exitCode == 2);
+    CHECK(missing.err.contains("--memory-gib: missing value"));
+
+    RUN_HEADROOM(noMemory, ws, {base});
+    CHECK(noMemory.exitCode == 2);
+    CHECK(noMemory.err.contains("--gpu"));
+
+    RUN_HEADROOM(noModel, ws, {"kv", "--memory-gib", "80"});
+    CHECK(noModel.exitCode == 2);
+    CHECK(noModel.err.contains("--model"));
+
+    RUN_HEADROOM(both, ws, {base + QStringList{"--memory-gib", "80", "--model", "llama-3.1-8b"}});
+    CHECK(both.exitCode == 2);
+    CHECK(both.err.contains("--model cannot be combined with"));
+
+    RUN_HEADROOM(half, ws, {base + QStringList{"--memory-gib", "80", "--mla-rank", "512"}});
+    CHECK(half.exitCode == 2);
+    CHECK(half.err.contains("--mla-rank needs --rope-dim"));
+}

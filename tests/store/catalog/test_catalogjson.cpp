@@ -1,0 +1,244 @@
+#include "common/storetestsupport.h"
+
+#include "store/catalog/catalogjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+
+using namespace headroom;
+using namespace headroom::store;
+using namespace headroom::store::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+QByteArray documentWith(const QString &key, const QJsonArray &entries)
+{
+    QJsonObject root;
+    root.insert(key, entries);
+    return QJsonDocument(root).toJson();
+}
+
+QByteArray gpusWith(const QJsonObject &gpu)
+{
+    return documentWith(QStringLiteral("gpus"), QJsonArray{gpuToJson(sampleGpu("first")), gpu});
+}
+
+QByteArray modelsWith(const QJsonObject &model)
+{
+    return documentWith(QStringLiteral("models"),
+                        QJsonArray{modelToJson(sampleModel("first")), model});
+}
+
+} // namespace
+
+TEST_CASE("shipped catalogs parse and validate")
+{
+    const Catalog gpus = readCatalogFile(sourceFile(QStringLiteral("data/gpus.json")));
+    const Catalog models = readCatalogFile(sourceFile(QStringLiteral("data/models.json")));
+    CHECK(gpus.gpus.size() >= 9);
+    CHECK(gpus.models.empty());
+    CHECK(models.models.size() >= 7);
+    CHECK(models.gpus.empty());
+    for (const auto &gpu : gpus.gpus)
+        CHECK(engine::validate(gpu).empty());
+    for (const auto &model : models.models)
+        CHECK(engine::validate(model).empty());
+}
+
+TEST_CASE("export then parse gives back every field")
+{
+    Catalog catalog;
+    catalog.gpus = {sampleGpu("b-gpu"), sampleGpu("a-gpu")};
+    catalog.gpus[1].memoryBytes = (int64_t(1) << 40) + 12345;  // exact above 2^32
+    engine::ModelSpec gqa = sampleModel("dense");
+    gqa.attention = engine::AttentionKind::Gqa;
+    gqa.paramsTotal = gqa.paramsActive = 8030261248.25;
+    gqa.attentionHeads = 32;
+    gqa.kvHeads = 8;
+    gqa.kvLoraRank = gqa.qkRopeHeadDim = 0;
+    gqa.maxContext = int64_t(1) << 33;
+    catalog.models = {sampleModel("moe"), gqa};
+
+    const Catalog back = parseCatalog(catalogToJson(catalog), QStringLiteral("export.json"));
+    REQUIRE(back.gpus.size() == 2);
+    REQUIRE(back.models.size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+        CHECK(gpuToJson(back.gpus[i]) == gpuToJson(catalog.gpus[i]));
+        CHECK(modelToJson(back.models[i]) == modelToJson(catalog.models[i]));
+    }
+    CHECK(back.gpus[1].memoryBytes == (int64_t(1) << 40) + 12345);
+    CHECK(back.models[0].paramsTotal == 671026419200.5);
+    CHECK(back.models[1].maxContext == int64_t(1) << 33);
+    CHECK(back.gpus[0].source == catalog.gpus[0].source);
+}
+
+TEST_CASE("export writes keys in the order of the shipped files")
+{
+    Catalog catalog;
+    catalog.gpus = {sampleGpu()};
+    catalog.models = {sampleModel()};
+    const QString text = QString::fromUtf8(catalogToJson(catalog));
+    CHECK(text.indexOf(QLatin1String("\"id\"")) < text.indexOf(QLatin1String("\"name\"")));
+    CHECK(text.indexOf(QLatin1String("\"name\"")) < text.indexOf(QLatin1String("\"vendor\"")));
+    CHECK(text.indexOf(QLatin1String("\"memory_bytes\": 85520809984")) > 0);
+    CHECK(text.indexOf(QLatin1String("\"gpus_per_node\""))
+          < text.indexOf(QLatin1String("\"source\"")));
+    CHECK(text.indexOf(QLatin1String("\"gpus\"")) < text.indexOf(QLatin1String("\"models\"")));
+    CHECK(text.contains(QLatin1String("\n      \"attention\": \"mla\",\n")));
+}
+
+TEST_CASE("export of only models leaves out the empty GPU list")
+{
+    Catalog catalog;
+    catalog.models = {sampleModel()};
+    const QJsonObject root = QJsonDocument::fromJson(catalogToJson(catalog)).object();
+    CHECK_FALSE(root.contains(QLatin1String("gpus")));
+    CHECK(root.value(QLatin1String("models")).toArray().size() == 1);
+
+    const Catalog empty = parseCatalog(catalogToJson(Catalog{}), QStringLiteral("empty.json"));
+    CHECK(empty.gpus.empty());
+    CHECK(empty.models.empty());
+}
+
+TEST_CASE("malformed JSON names the source, line and column")
+{
+    const QByteArray json = "{\n  \"gpus\": [\n    {\"id\": \"x\",}\n  ]\n}\n";
+    const std::string message = storeErrorOf([&] { parseCatalog(json, "broken.json"); });
+    CHECK_THAT(message, Contains("broken.json: line 3, column"));
+    CHECK_THAT(message, Contains("byte"));
+}
+
+TEST_CASE("the top level must be an object with gpus and/or models")
+{
+    CHECK_THAT(storeErrorOf([] { parseCatalog("[]", "a.json"); }),
+               Contains("a.json: the top level must be an object"));
+    CHECK_THAT(storeErrorOf([] { parseCatalog("{}", "b.json"); }),
+               Contains("b.json: no \"gpus\" or \"models\" array"));
+    CHECK_THAT(storeErrorOf([] { parseCatalog(R"({"gpus": [], "rates": []})", "c.json"); }),
+               Contains("c.json: unknown top-level key \"rates\""));
+    CHECK_THAT(storeErrorOf([] { parseCatalog(R"({"models": {}})", "d.json"); }),
+               Contains("d.json: \"models\" must be an array, got an object"));
+    CHECK_THAT(storeErrorOf([] { parseCatalog(R"({"gpus": [42]})", "e.json"); }),
+               Contains("e.json: gpus[0]: expected an object, got a number"));
+}
+
+TEST_CASE("a missing key names the entry and the field")
+{
+    QJsonObject gpu = gpuToJson(sampleGpu("h100-sxm"));
+    gpu.remove(QStringLiteral("tdp_w"));
+    CHECK(storeErrorOf([&] { parseCatalog(gpusWith(gpu), "gpus.json"); })
+          == "gpus.json: gpus[1] (id \"h100-sxm\"): field \"tdp_w\": missing");
+
+    QJsonObject model = modelToJson(sampleModel("m"));
+    model.remove(QStringLiteral("id"));
+    CHECK(storeErrorOf([&] { parseCatalog(modelsWith(model), "models.json"); })
+          == "models.json: models[1]: field \"id\": missing");
+}
+
+TEST_CASE("a value of the wrong JSON type names the entry and the field")
+{
+    QJsonObject gpu = gpuToJson(sampleGpu("g"));
+    gpu.insert(QStringLiteral("bf16_tflops"), QStringLiteral("989"));
+    CHECK(storeErrorOf([&] { parseCatalog(gpusWith(gpu), "gpus.json"); })
+          == "gpus.json: gpus[1] (id \"g\"): field \"bf16_tflops\": expected a number, got a "
+             "string");
+
+    QJsonObject model = modelToJson(sampleModel("m"));
+    model.insert(QStringLiteral("name"), true);
+    CHECK(storeErrorOf([&] { parseCatalog(modelsWith(model), "models.json"); })
+          == "models.json: models[1] (id \"m\"): field \"name\": expected a string, got a "
+             "boolean");
+
+    model = modelToJson(sampleModel("m"));
+    model.insert(QStringLiteral("layers"), QJsonValue());
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(modelsWith(model), "models.json"); }),
+               Contains("field \"layers\": expected a number, got null"));
+}
+
+TEST_CASE("integer fields reject fractions and out-of-range values")
+{
+    QJsonObject model = modelToJson(sampleModel("m"));
+    model.insert(QStringLiteral("kv_lora_rank"), 511.5);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(modelsWith(model), "models.json"); }),
+               Contains("models[1] (id \"m\"): field \"kv_lora_rank\": expected a whole number"));
+
+    model = modelToJson(sampleModel("m"));
+    model.insert(QStringLiteral("layers"), 1e10);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(modelsWith(model), "models.json"); }),
+               Contains("field \"layers\": 10000000000 is out of range"));
+
+    QJsonObject gpu = gpuToJson(sampleGpu("g"));
+    gpu.insert(QStringLiteral("memory_bytes"), 1e30);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(gpu), "gpus.json"); }),
+               Contains("field \"memory_bytes\": 1e+30 is out of range"));
+
+    // Integers written in the file are read exactly, not through a rounded double.
+    QByteArray exact = gpusWith(gpuToJson(sampleGpu("g")));
+    exact.replace("85520809984", "85520809983");
+    CHECK(parseCatalog(exact, "gpus.json").gpus[1].memoryBytes == 85520809983);
+}
+
+TEST_CASE("unknown keys are rejected by name")
+{
+    QJsonObject gpu = gpuToJson(sampleGpu("g"));
+    gpu.insert(QStringLiteral("fp4_tflops"), 10);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(gpu), "gpus.json"); }),
+               Contains("gpus.json: gpus[1] (id \"g\"): unknown field \"fp4_tflops\""));
+
+    QJsonObject model = modelToJson(sampleModel("m"));
+    model.insert(QStringLiteral("rope_theta"), 1);
+    model.insert(QStringLiteral("vocab"), 1);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(modelsWith(model), "models.json"); }),
+               Contains("unknown fields \"rope_theta\", \"vocab\""));
+}
+
+TEST_CASE("a duplicate id in one file is an error")
+{
+    const std::string message = storeErrorOf([] {
+        parseCatalog(modelsWith(modelToJson(sampleModel("first"))), "models.json");
+    });
+    CHECK(message
+          == "models.json: models[1] (id \"first\"): field \"id\": duplicate id \"first\" (also "
+             "models[0])");
+}
+
+TEST_CASE("values the engine rejects name the entry and the field")
+{
+    engine::ModelSpec model = sampleModel("qwen2.5-32b");
+    model.attention = engine::AttentionKind::Gqa;
+    model.kvLoraRank = model.qkRopeHeadDim = 0;
+    model.attentionHeads = 40;
+    model.kvHeads = 0;
+    const std::string message = storeErrorOf(
+        [&] { parseCatalog(modelsWith(modelToJson(model)), "models.json"); });
+    CHECK_THAT(message,
+               Contains("models.json: models[1] (id \"qwen2.5-32b\"): field \"kv_heads\": "
+                        "kv_heads must be"));
+
+    engine::GpuSpec gpu = sampleGpu("g");
+    gpu.gpusPerNode = 0;
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(gpuToJson(gpu)), "gpus.json"); }),
+               Contains("gpus[1] (id \"g\"): field \"gpus_per_node\": gpus_per_node must be"));
+
+    QJsonObject attention = modelToJson(sampleModel("m"));
+    attention.insert(QStringLiteral("attention"), QStringLiteral("linear"));
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(modelsWith(attention), "models.json"); }),
+               Contains("field \"attention\": attention must be one of mha, gqa, mqa, mla "
+                        "(got \"linear\")"));
+}
+
+TEST_CASE("reading a catalog file names the file")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString missing = dir.filePath(QStringLiteral("nope.json"));
+    CHECK_THAT(storeErrorOf([&] { readCatalogFile(missing); }),
+               Contains("Cannot read catalog file \"" + missing.toStdString() + "\""));
+
+    const QString broken = dir.filePath(QStringLiteral("broken.json"));
+    writeBytes(broken, "{\"gpus\": [");
+    CHECK_THAT(storeErrorOf([&] { readCatalogFile(broken); }),
+               Contains(broken.toStdString() + ": line 1"));
+}

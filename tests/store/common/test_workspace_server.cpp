@@ -1,0 +1,442 @@
+// Team workspaces on a PostgreSQL server: the URL, connection failures, the schema version
+// row, refusal of newer and foreign databases, and two programs creating one workspace at
+// once. The [server] tests run only in the "store-pg: " suite (HEADROOM_STORE_BACKEND=postgresql
+// with HEADROOM_TEST_SERVER from scripts/pgserver.sh), and fail there when the server is missing.
+#include "storetestsupport.h"
+
+#include "store/catalog/catalogjson.h"
+#include "store/common/demoworkspace.h"
+#include "store/common/serverurl.h"
+#include "store/common/workspace.h"
+#include "store/common/workspacecopy.h"
+#include "store/tracking/focuscsv.h"
+#include "store/tracking/metricscsv.h"
+
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+using namespace headroom;
+using namespace headroom::store;
+using namespace headroom::store::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// The test server's location with another database or user.
+ServerLocation testServerWith(const QString &database, const QString &user = {})
+{
+    const QString url = qEnvironmentVariable("HEADROOM_TEST_SERVER");
+    if (url.isEmpty())
+        FAIL("HEADROOM_TEST_SERVER is not set; run the tests through scripts/pgserver.sh");
+    ServerLocation location = parseServerUrl(url);
+    location.database = database;
+    if (!user.isEmpty())
+        location.user = user;
+    return location;
+}
+
+// A local TCP port nothing listens on: one the kernel just handed out and took back.
+int closedPort()
+{
+    const int socket = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(socket >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    const bool bound = ::bind(socket, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
+                       && ::getsockname(socket, reinterpret_cast<sockaddr *>(&address), &length) == 0;
+    ::close(socket);
+    REQUIRE(bound);
+    return ntohs(address.sin_port);
+}
+
+size_t shippedGpuCount()
+{
+    return readCatalogFile(QStringLiteral(":/catalogs/gpus.json")).gpus.size();
+}
+
+} // namespace
+
+TEST_CASE("a server URL gives user, host, port, database and TLS options", "[workspace][url]")
+{
+    const ServerLocation location = parseServerUrl(
+        QStringLiteral("postgresql://planner@db.example.com:6543/capacity?sslmode=verify-full&sslrootcert=/etc/ca.pem"));
+    CHECK(location.user == QLatin1String("planner"));
+    CHECK(location.host == QLatin1String("db.example.com"));
+    CHECK(location.port == 6543);
+    CHECK(location.database == QLatin1String("capacity"));
+    CHECK(location.connectOptions() == QLatin1String("sslmode=verify-full;sslrootcert=/etc/ca.pem"));
+    CHECK(location.url()
+          == QLatin1String("postgresql://planner@db.example.com:6543/capacity?sslmode=verify-full&sslrootcert=/etc/ca.pem"));
+
+    const ServerLocation defaults = parseServerUrl(QStringLiteral("postgres://db/plans"));
+    CHECK(defaults.user.isEmpty());
+    CHECK(defaults.port == 5432);
+    CHECK(defaults.database == QLatin1String("plans"));
+    CHECK(isServerUrl(QStringLiteral("postgresql://db/plans")));
+    CHECK_FALSE(isServerUrl(QStringLiteral("/home/me/plans.headroom")));
+}
+
+TEST_CASE("a bad server URL is refused saying what is wrong, never echoing a password", "[workspace][url]")
+{
+    const std::string withPassword =
+        storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql://planner:s3cret@db/plans")); });
+    CHECK_THAT(withPassword, Contains("password") && Contains(".pgpass"));
+    CHECK_THAT(withPassword, !Contains("s3cret"));
+    CHECK_THAT(storeErrorOf([] { Workspace workspace(QStringLiteral("postgresql://u:s3cret@db/plans")); }),
+               !Contains("s3cret"));
+    CHECK_THAT(storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql://db")); }),
+               Contains("database"));
+    CHECK_THAT(storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql:///plans")); }),
+               Contains("host"));
+    CHECK_THAT(storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql://db:99999/plans")); }),
+               Contains("port") || Contains("not a valid URL"));
+    CHECK_THAT(storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql://db/plans?sslmode=sometimes")); }),
+               Contains("sslmode") && Contains("verify-full"));
+    CHECK_THAT(storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql://db/plans?options=-c%20x")); }),
+               Contains("unknown option \"options\""));
+}
+
+TEST_CASE("a server workspace keeps its schema version in a table and is seeded once", "[server]")
+{
+    WorkspaceLocation location;
+    {
+        Workspace workspace(location.path());
+        CHECK(workspace.isServer());
+        CHECK(workspace.path() == location.path());
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
+        CHECK(workspace.gpus().size() == shippedGpuCount());
+        workspace.putGpu(sampleGpu("team-gpu"));
+    }
+    Workspace reopened(location.path());
+    CHECK(reopened.gpus().size() == shippedGpuCount() + 1);
+    RawDatabase raw(location.path());
+    CHECK(raw.schemaVersion() == Workspace::kSchemaVersion);
+    CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM headroom_schema")).toInt() == 1);
+    CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM workspace_info WHERE key = 'created_at'")).toInt() == 1);
+    CHECK_THAT(storeErrorOf([&] { reopened.saveCopyAs(QStringLiteral("/tmp/never-written.headroom")); }),
+               Contains("headroom pull"));
+}
+
+TEST_CASE("a server workspace from a newer schema is refused and left untouched", "[server]")
+{
+    WorkspaceLocation location;
+    { Workspace create(location.path()); }
+    RawDatabase raw(location.path());
+    raw.exec(QStringLiteral("UPDATE headroom_schema SET version = 99"));
+    raw.exec(QStringLiteral("DELETE FROM gpu WHERE id = 'h100-sxm'"));
+    const int gpus = raw.scalar(QStringLiteral("SELECT COUNT(*) FROM gpu")).toInt();
+
+    const std::string message = storeErrorOf([&] { Workspace workspace(location.path()); });
+    CHECK_THAT(message, Contains("newer Headroom") && Contains("schema 99")
+                            && Contains(location.path().toStdString()));
+    CHECK(raw.schemaVersion() == 99);
+    CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM gpu")).toInt() == gpus);
+}
+
+TEST_CASE("a server database holding other tables is refused and left untouched", "[server]")
+{
+    WorkspaceLocation location;
+    RawDatabase raw(location.path());
+    raw.exec(QStringLiteral("CREATE TABLE invoices (id INTEGER PRIMARY KEY)"));
+    CHECK_THAT(storeErrorOf([&] { Workspace workspace(location.path()); }),
+               Contains("not a Headroom workspace"));
+    CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM information_schema.tables "
+                                    "WHERE table_schema = current_schema()"))
+              .toInt()
+          == 1);
+}
+
+TEST_CASE("a refused connection, a missing database and a wrong password are told apart", "[server]")
+{
+    ServerLocation closed = testServerWith(QStringLiteral("postgres"));
+    closed.port = closedPort();
+    const std::string refused = storeErrorOf([&] { Workspace workspace(closed.url()); });
+    CHECK_THAT(refused, Contains("no server is listening") && Contains(closed.url().toStdString()));
+
+    const ServerLocation missing = testServerWith(QStringLiteral("no_such_database"));
+    CHECK_THAT(storeErrorOf([&] { Workspace workspace(missing.url()); }),
+               Contains("database no_such_database does not exist"));
+
+    // scripts/pgserver.sh makes this role ask for its password.
+    const ServerLocation guarded = testServerWith(QStringLiteral("postgres"), QStringLiteral("headroom_password"));
+    const std::string wrong = storeErrorOf(
+        [&] { Workspace workspace(guarded.url(), ServerCredentials{QStringLiteral("wrong-password")}); });
+    CHECK_THAT(wrong, Contains("refused the password") && Contains("headroom_password"));
+    CHECK_THAT(wrong, !Contains("wrong-password"));
+}
+
+TEST_CASE("a password given by the caller opens the server workspace", "[server]")
+{
+    WorkspaceLocation location;
+    RawDatabase raw(location.path());
+    raw.exec(QStringLiteral("GRANT ALL ON SCHEMA public TO headroom_password"));
+    ServerLocation guarded = parseServerUrl(location.path());
+    guarded.user = QStringLiteral("headroom_password");
+    Workspace workspace(guarded.url(), ServerCredentials{QStringLiteral("right-password")});
+    CHECK(workspace.path() == guarded.url());
+    CHECK(workspace.gpus().size() == shippedGpuCount());
+}
+
+TEST_CASE("two programs creating the same server workspace at once both open it, seeded once", "[server]")
+{
+    for (int run = 0; run < 3; ++run) {
+        WorkspaceLocation location;
+        const QString url = location.path();
+        std::atomic<int> opened{0};
+        std::vector<std::string> failures(2);
+        std::vector<std::thread> programs;
+        for (int i = 0; i < 2; ++i) {
+            programs.emplace_back([&, i] {
+                try {
+                    Workspace workspace(url);
+                    if (workspace.gpus().size() == shippedGpuCount())
+                        ++opened;
+                } catch (const StoreError &error) {
+                    failures[size_t(i)] = error.message().toStdString();
+                }
+            });
+        }
+        for (auto &program : programs)
+            program.join();
+        INFO(failures[0] << " | " << failures[1]);
+        CHECK(opened == 2);
+        RawDatabase raw(url);
+        CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM workspace_info WHERE key = 'created_at'")).toInt() == 1);
+        CHECK(raw.scalar(QStringLiteral("SELECT COUNT(*) FROM gpu")).toInt() == int(shippedGpuCount()));
+    }
+}
+
+namespace {
+
+// Every row of every workspace table as text ("<table>|col=value|…", NULL as "<null>"),
+// sorted, so two workspaces on either backend compare row for row.
+QStringList tableDump(const QString &location)
+{
+    RawDatabase raw(location);
+    QStringList dump;
+    for (const QString &table : workspaceTables()) {
+        const int rows = raw.scalar(QStringLiteral("SELECT COUNT(*) FROM %1").arg(table)).toInt();
+        dump << QStringLiteral("%1 rows: %2").arg(table).arg(rows);
+        for (const QString &row : raw.rows(QStringLiteral("SELECT * FROM %1").arg(table)))
+            dump << table + QLatin1Char('|') + row;
+    }
+    dump.sort();
+    return dump;
+}
+
+} // namespace
+
+TEST_CASE("a workspace copied to the server and back holds every table exactly", "[server]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString original = createDemoWorkspace(dir.filePath(QStringLiteral("demo.headroom")));
+    {
+        Workspace source(original);
+        ReportItem item;
+        item.kind = ReportItem::Kind::Text;
+        item.title = QStringLiteral("Notes — ünïcode, 'quotes'");
+        item.caption = QStringLiteral("caption");
+        item.content = QStringLiteral("line one\nline two");
+        source.appendReportItem(item);
+        // Two imports, one with every actuals table filled (commitment hours, scopes, on-demand).
+        source.importActuals(QStringLiteral("aws_overflow_150pct.csv"),
+                             engine::summarizeActuals(readFocusCsv(QStringLiteral(HEADROOM_SHARED_DATA
+                                                                                  "/focus-examples/aws_overflow_150pct.csv"))));
+        source.importActuals(QStringLiteral("azure.csv"),
+                             engine::summarizeActuals(readFocusCsv(QStringLiteral(HEADROOM_SHARED_DATA
+                                                                                  "/focus-examples/azure_reservation_no_upfront_100pct.csv"))));
+        // Serving metrics (replica-hours with NULL gauges among them) and an optimization.
+        const MetricsFile metrics = readMetricsCsv(QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/serving-metrics.csv"));
+        source.importServingMetrics(QStringLiteral("serving-metrics.csv"), metrics.rows, metrics.ignoredRows(),
+                                    metrics.hours);
+        source.addOptimization({"FP8 weights", 20522, "weights in FP8"});
+        REQUIRE_FALSE(source.scenarioNames().isEmpty());
+        REQUIRE_FALSE(source.workloads().empty());
+        REQUIRE_FALSE(source.trainingJobs().empty());
+        REQUIRE_FALSE(source.demandSeriesNames().isEmpty());
+    }
+    const QStringList before = tableDump(original);
+    INFO(before.filter(QStringLiteral(" rows: ")).join(QLatin1Char('\n')).toStdString());
+    for (const QString &table : workspaceTables())
+        CHECK(before.indexOf(QRegularExpression(QStringLiteral("%1 rows: [1-9][0-9]*").arg(table))) >= 0);
+
+    WorkspaceLocation server;
+    const QString pulled = dir.filePath(QStringLiteral("pulled.headroom"));
+    {
+        const Workspace source(original);
+        Workspace target(server.path());
+        CHECK(target.isNew());
+        target.replaceContents(source);
+    }
+    CHECK(tableDump(server.path()) == before);
+    {
+        const Workspace source(server.path());
+        CHECK_FALSE(source.isNew());
+        Workspace target(pulled);
+        target.replaceContents(source);
+        CHECK(target.scenarioNames() == source.scenarioNames());
+    }
+    CHECK(tableDump(pulled) == before);
+}
+
+TEST_CASE("a copy that fails half way leaves the target workspace as it was", "[server]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString original = createDemoWorkspace(dir.filePath(QStringLiteral("demo.headroom")));
+    WorkspaceLocation server;
+    { Workspace create(server.path()); }
+    const QStringList before = tableDump(server.path());
+    {
+        // A scenario the server's table cannot take (a CHECK only there) breaks the copy late.
+        RawDatabase raw(server.path());
+        raw.exec(QStringLiteral("ALTER TABLE scenario ADD CONSTRAINT refuse_all CHECK (version < 0)"));
+    }
+    const Workspace source(original);
+    Workspace target(server.path());
+    CHECK_THAT(storeErrorOf([&] { target.replaceContents(source); }),
+               Contains("scenario") && Contains(server.path().toStdString()));
+    CHECK(tableDump(server.path()) == before);
+}
+
+TEST_CASE("several programs editing one scenario on the server at once lose no update", "[server]")
+{
+    WorkspaceLocation location;
+    const QString url = location.path();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString demo = createDemoWorkspace(dir.filePath(QStringLiteral("demo.headroom")));
+    engine::Scenario shared;
+    int startVersion = 0;
+    {
+        const Workspace source(demo);
+        Workspace workspace(url);
+        workspace.replaceContents(source);
+        const QString name = demoScenarioNames().constFirst();
+        shared = *workspace.scenario(name);
+        startVersion = workspace.scenarioSummary(name)->version;
+    }
+    constexpr int kWriters = 8;
+    constexpr int kEdits = 25;
+    std::atomic<int> applied{0};
+    std::vector<std::string> failures(kWriters);
+    std::vector<std::thread> writers;
+    for (int w = 0; w < kWriters; ++w) {
+        writers.emplace_back([&, w] {
+            try {
+                Workspace workspace(url);
+                for (int i = 0; i < kEdits; ++i) {
+                    engine::Scenario edit = shared;
+                    edit.description = "writer " + std::to_string(w) + " edit " + std::to_string(i);
+                    workspace.putScenario(edit);
+                    ++applied;
+                }
+            } catch (const StoreError &error) {
+                failures[size_t(w)] += error.message().toStdString() + "\n";
+            }
+        });
+    }
+    for (auto &writer : writers)
+        writer.join();
+    for (const std::string &failure : failures)
+        CHECK(failure.empty());
+    CHECK(applied == kWriters * kEdits);
+    // Every put read the version and wrote version + 1 under the workspace's write lock.
+    Workspace workspace(url);
+    CHECK(workspace.scenarioSummary(QString::fromStdString(shared.name))->version == startVersion + kWriters * kEdits);
+}
+
+namespace {
+
+// Ends every other session on the workspace's database, as an administrator or a dropped
+// network would: the workspace's own connection is gone from then on.
+void endOtherSessions(const QString &url)
+{
+    const RawDatabase admin(url);
+    admin.exec(QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
+}
+
+} // namespace
+
+TEST_CASE("a lost server connection fails the step with nothing written, and reconnecting resumes", "[server]")
+{
+    WorkspaceLocation location;
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    Workspace workspace(location.path());
+    workspace.replaceContents(Workspace(createDemoWorkspace(dir.filePath(QStringLiteral("demo.headroom")))));
+    const QString name = demoScenarioNames().constFirst();
+    const int64_t opened = workspace.scenarioSummary(name)->version;
+    engine::Scenario edited = *workspace.scenario(name);
+    edited.description = "edited while the connection was down";
+
+    endOtherSessions(location.path());
+    try {
+        workspace.saveScenario(edited, opened);
+        FAIL("the save on a lost connection succeeded");
+    } catch (const ConnectionLostError &e) {
+        CHECK_THAT(e.message().toStdString(), Contains("the connection to the server was lost; nothing was changed"));
+    }
+    CHECK_FALSE(workspace.isReconnecting());
+
+    QSignalSpy lost(&workspace, &Workspace::connectionLost);
+    QSignalSpy restored(&workspace, &Workspace::connectionRestored);
+    QSignalSpy scenarios(&workspace, &Workspace::scenariosChanged);
+    workspace.startReconnecting(50);
+    CHECK(workspace.isReconnecting());
+    REQUIRE(lost.count() == 1);
+    CHECK(lost.at(0).at(0).toString().contains(location.path()));
+    REQUIRE(restored.wait(5000));
+    CHECK_FALSE(workspace.isReconnecting());
+    CHECK(scenarios.count() >= 1);  // pages reload what others may have changed meanwhile
+
+    // The step left nothing behind; the same save on the version it was based on now works.
+    const RawDatabase raw(location.path());
+    CHECK(raw.scalar(QStringLiteral("SELECT version FROM scenario WHERE name = '%1'").arg(name)).toLongLong() == opened);
+    CHECK(workspace.saveScenario(edited, opened) == opened + 1);
+    CHECK(workspace.scenario(name)->description == "edited while the connection was down");
+
+    // Reconnecting once, directly, also works; on a file it does nothing.
+    endOtherSessions(location.path());
+    CHECK_THROWS_AS(workspace.scenarioSummaries(), ConnectionLostError);
+    workspace.reconnect();
+    CHECK(workspace.scenarioSummary(name)->version == opened + 1);
+}
+
+TEST_CASE("a workspace that stays unreachable keeps trying to reconnect", "[server]")
+{
+    WorkspaceLocation location;
+    Workspace workspace(location.path());
+    QSignalSpy restored(&workspace, &Workspace::connectionRestored);
+    // The database is dropped under the workspace: every attempt fails, none is announced.
+    endOtherSessions(location.path());
+    {
+        const RawDatabase admin(qEnvironmentVariable("HEADROOM_TEST_SERVER"));
+        admin.exec(QStringLiteral("ALTER DATABASE %1 ALLOW_CONNECTIONS false")
+                       .arg(parseServerUrl(location.path()).database));
+    }
+    workspace.startReconnecting(20);
+    CHECK_FALSE(restored.wait(300));
+    CHECK(workspace.isReconnecting());
+    CHECK_THROWS_AS(workspace.reconnect(), StoreError);
+    {
+        const RawDatabase admin(qEnvironmentVariable("HEADROOM_TEST_SERVER"));
+        admin.exec(QStringLiteral("ALTER DATABASE %1 ALLOW_CONNECTIONS true")
+                       .arg(parseServerUrl(location.path()).database));
+    }
+    REQUIRE(restored.wait(5000));
+    CHECK_FALSE(workspace.isReconnecting());
+}

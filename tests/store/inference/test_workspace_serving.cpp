@@ -1,0 +1,141 @@
+#include "common/storetestsupport.h"
+
+#include "store/fleet/scenarioinputs.h"
+#include "store/inference/servingtables.h"
+#include "store/common/workspace.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+
+using namespace headroom;
+using namespace headroom::store;
+using namespace headroom::store::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+engine::ServingAssumptions changedAssumptions()
+{
+    engine::ServingAssumptions a;
+    a.prefillEfficiency = 0.45;
+    a.decodeBandwidthEfficiency = 0.65;
+    a.decodeComputeEfficiency = 0.4;
+    a.memoryUtilization = 0.85;
+    a.blockSize = 32;
+    a.reserveBytes = 3LL << 30;
+    a.plannedHeadroom = 0.25;
+    a.inFlightQuantile = 0.995;
+    a.queueingAllowanceMs = 150;
+    a.residency = engine::KvResidency::Session;
+    return a;
+}
+
+} // namespace
+
+TEST_CASE("Serving assumptions are the defaults until set, then survive reopening", "[workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("serving.headroom"));
+    const QString path = location.path();
+    {
+        Workspace workspace(path);
+        CHECK(workspace.servingAssumptions() == engine::ServingAssumptions{});
+        int changes = 0;
+        QObject::connect(&workspace, &Workspace::servingAssumptionsChanged, [&] { ++changes; });
+        workspace.setServingAssumptions(changedAssumptions());
+        CHECK(changes == 1);
+    }
+    Workspace reopened(path);
+    CHECK(reopened.servingAssumptions() == changedAssumptions());
+    // Scenarios size with the same set.
+    CHECK(scenarioInputs(reopened).serving == changedAssumptions());
+}
+
+TEST_CASE("Serving assumptions out of range are refused by field and change nothing", "[workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("serving.headroom"));
+    Workspace workspace(location.path());
+    workspace.setServingAssumptions(changedAssumptions());
+    engine::ServingAssumptions bad = changedAssumptions();
+    bad.memoryUtilization = 1.2;
+    CHECK_THAT(storeErrorOf([&] { workspace.setServingAssumptions(bad); }),
+               Contains("memory_utilization") && Contains("1.2"));
+    bad = changedAssumptions();
+    bad.inFlightQuantile = 1.0;
+    CHECK_THAT(storeErrorOf([&] { workspace.setServingAssumptions(bad); }), Contains("in_flight_quantile"));
+    bad = changedAssumptions();
+    bad.blockSize = 0;
+    CHECK_THAT(storeErrorOf([&] { workspace.setServingAssumptions(bad); }), Contains("block_size"));
+    bad = changedAssumptions();
+    bad.reserveBytes = -1;
+    CHECK_THAT(storeErrorOf([&] { workspace.setServingAssumptions(bad); }), Contains("reserve_bytes"));
+    CHECK(workspace.servingAssumptions() == changedAssumptions());
+}
+
+TEST_CASE("Serving assumptions JSON: absent keys take defaults, unknown keys and bad values are named", "[workspace]")
+{
+    const QJsonObject json = servingAssumptionsToJson(changedAssumptions());
+    CHECK(json.value("kv_residency").toString() == "session");
+    CHECK(json.value("reserve_bytes").toInteger() == 3LL << 30);
+    CHECK(servingAssumptionsFromJson(json, "test") == changedAssumptions());
+
+    engine::ServingAssumptions onlyResidency;
+    onlyResidency.residency = engine::KvResidency::Session;
+    CHECK(servingAssumptionsFromJson(QJsonObject{{"kv_residency", "session"}}, "test") == onlyResidency);
+
+    CHECK_THAT(storeErrorOf([] { servingAssumptionsFromJson(QJsonObject{{"utilisation", 0.9}}, "test"); }),
+               Contains("utilisation"));
+    CHECK_THAT(storeErrorOf([] { servingAssumptionsFromJson(QJsonObject{{"kv_residency", "pinned"}}, "test"); }),
+               Contains("kv_residency") && Contains("pinned"));
+    CHECK_THAT(storeErrorOf([] { servingAssumptionsFromJson(QJsonObject{{"block_size", 4096}}, "test"); }),
+               Contains("block_size"));
+}
+
+TEST_CASE("KV variants are saved in order with their TP, and refused when incomplete", "[workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("variants.headroom"));
+    const QString path = location.path();
+    const std::vector<engine::KvVariant> variants = {
+        {"llama-3.1-70b", "h100-sxm", engine::WeightPrecision::Fp8, engine::KvPrecision::Fp8, 2},
+        {"llama-3.1-8b", "h200", engine::WeightPrecision::Int4, engine::KvPrecision::Bf16, 1},
+    };
+    {
+        Workspace workspace(path);
+        CHECK_FALSE(workspace.kvVariants());
+        int changes = 0;
+        QObject::connect(&workspace, &Workspace::kvVariantsChanged, [&] { ++changes; });
+        workspace.setKvVariants(variants);
+        CHECK(changes == 1);
+        std::vector<engine::KvVariant> bad = variants;
+        bad[1].tp = 0;
+        CHECK_THAT(storeErrorOf([&] { workspace.setKvVariants(bad); }), Contains("tp"));
+        bad = variants;
+        bad[0].modelId.clear();
+        CHECK_THAT(storeErrorOf([&] { workspace.setKvVariants(bad); }), Contains("model"));
+        CHECK(changes == 1);
+    }
+    Workspace reopened(path);
+    REQUIRE(reopened.kvVariants());
+    CHECK(*reopened.kvVariants() == variants);
+    reopened.setKvVariants({});
+    REQUIRE(reopened.kvVariants());
+    CHECK(reopened.kvVariants()->empty());
+}
+
+TEST_CASE("A damaged stored serving document is reported with the file and key", "[workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("damaged.headroom"));
+    const QString path = location.path();
+    {
+        Workspace workspace(path);
+        workspace.setServingAssumptions(changedAssumptions());
+    }
+    {
+        RawDatabase raw(path);
+        raw.exec(QStringLiteral("UPDATE workspace_info SET value = '{\"memory_utilization\": \"high\"}' "
+                                "WHERE key = 'serving_assumptions'"));
+    }
+    Workspace workspace(path);
+    const std::string message = storeErrorOf([&] { (void)workspace.servingAssumptions(); });
+    CHECK_THAT(message, Contains(path.toStdString()) && Contains("serving_assumptions")
+                            && Contains("memory_utilization"));
+}

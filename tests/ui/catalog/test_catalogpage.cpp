@@ -1,0 +1,208 @@
+#include "common/uitestsupport.h"
+
+#include "ui/catalog/catalogentrydialog.h"
+#include "ui/catalog/catalogpage.h"
+#include "ui/catalog/catalogtablemodel.h"
+#include "ui/common/dialogs.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+using namespace headroom;
+using ui::CatalogKind;
+
+namespace {
+
+// Fills the modal entry form once it is shown, then presses OK.
+void fillAndAcceptDialog(const std::function<void(QDialog *)> &fill)
+{
+    QTimer::singleShot(0, [fill] {
+        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+        REQUIRE(dialog);
+        fill(dialog);
+        auto *buttons = dialog->findChild<QDialogButtonBox *>();
+        QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        if (dialog->isVisible()) // refused: record, then cancel
+            dialog->reject();
+    });
+}
+
+void setText(QDialog *dialog, const char *name, const QString &text)
+{
+    auto *line = dialog->findChild<QLineEdit *>(name);
+    REQUIRE(line);
+    line->clear();
+    QTest::keyClicks(line, text);
+}
+
+} // namespace
+
+TEST_CASE("Catalog tables list the seeded GPUs and models with units in the headers")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    auto *gpus = page.tableModel(CatalogKind::Gpus);
+    auto *models = page.tableModel(CatalogKind::Models);
+    QAbstractItemModelTester gpuTester(gpus, QAbstractItemModelTester::FailureReportingMode::Warning);
+    QAbstractItemModelTester modelTester(models, QAbstractItemModelTester::FailureReportingMode::Warning);
+    CHECK(gpus->rowCount() == int((*ws).gpus().size()));
+    CHECK(gpus->rowCount() >= 9);
+    CHECK(models->rowCount() >= 7);
+    QStringList headers;
+    for (int c = 0; c < gpus->columnCount(); ++c)
+        headers << gpus->headerData(c, Qt::Horizontal).toString();
+    CHECK(headers.contains("Memory (GiB)"));
+    CHECK(headers.contains("HBM bandwidth (GB/s)"));
+    const int h100 = gpus->rowOfId("h100-sxm");
+    REQUIRE(h100 >= 0);
+    const int memoryColumn = int(headers.indexOf("Memory (GiB)"));
+    // 81,559 MiB as nvidia-smi reports it = 79.65 GiB
+    CHECK(gpus->data(gpus->index(h100, memoryColumn)).toString() == "79.65");
+}
+
+TEST_CASE("Adding a GPU through the form, then undo and redo")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    page.showKind(CatalogKind::Gpus);
+    const size_t before = (*ws).gpus().size();
+
+    fillAndAcceptDialog([](QDialog *dialog) {
+        setText(dialog, "id", "rtx-6000-ada");
+        setText(dialog, "name", "NVIDIA RTX 6000 Ada");
+        setText(dialog, "vendor", "NVIDIA");
+        dialog->findChild<QDoubleSpinBox *>("memory_bytes")->setValue(47.5);
+        dialog->findChild<QDoubleSpinBox *>("memory_nominal_gb")->setValue(48);
+        dialog->findChild<QDoubleSpinBox *>("hbm_bandwidth_gbps")->setValue(960);
+        dialog->findChild<QDoubleSpinBox *>("bf16_tflops")->setValue(364.2);
+        dialog->findChild<QDoubleSpinBox *>("pcie_gbps")->setValue(32);
+        dialog->findChild<QDoubleSpinBox *>("tdp_w")->setValue(300);
+        dialog->findChild<QSpinBox *>("gpus_per_node")->setValue(4);
+        setText(dialog, "source", "NVIDIA RTX 6000 Ada datasheet");
+    });
+    page.addWithDialog();
+
+    REQUIRE((*ws).gpus().size() == before + 1);
+    const auto added = (*ws).gpu("rtx-6000-ada");
+    REQUIRE(added);
+    CHECK(added->memoryBytes == int64_t(47.5 * 1073741824.0));
+    CHECK(added->gpusPerNode == 4);
+    CHECK(page.tableModel(CatalogKind::Gpus)->rowOfId("rtx-6000-ada") >= 0);
+    CHECK(undo.count() == 1);
+
+    undo.undo();
+    CHECK_FALSE((*ws).gpu("rtx-6000-ada"));
+    CHECK((*ws).gpus().size() == before);
+    CHECK(page.tableModel(CatalogKind::Gpus)->rowOfId("rtx-6000-ada") < 0);
+
+    undo.redo();
+    CHECK((*ws).gpu("rtx-6000-ada"));
+}
+
+TEST_CASE("The entry form refuses an invalid GPU and names the field - nothing is written")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    page.showKind(CatalogKind::Gpus);
+    const size_t before = (*ws).gpus().size();
+    QString shownError;
+    fillAndAcceptDialog([&shownError](QDialog *dialog) {
+        setText(dialog, "id", "broken-gpu");
+        setText(dialog, "name", "");
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        shownError = dialog->findChild<QLabel *>("catalogEntryError")->text();
+    });
+    page.addWithDialog();
+    CHECK(shownError.contains("name"));
+    CHECK((*ws).gpus().size() == before);
+    CHECK(undo.count() == 0);
+}
+
+TEST_CASE("Editing a cell in place is undoable - an out-of-range edit is refused with the field named")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    auto *models = page.tableModel(CatalogKind::Models);
+    QString rejected;
+    QObject::connect(models, &ui::CatalogTableModel::editRejected, [&](const QString &m) { rejected = m; });
+    const int row = models->rowOfId("llama-3.1-8b");
+    REQUIRE(row >= 0);
+    int layersColumn = -1;
+    for (int c = 0; c < models->columnCount(); ++c)
+        if (models->headerData(c, Qt::Horizontal).toString() == "Layers")
+            layersColumn = c;
+    REQUIRE(layersColumn >= 0);
+
+    CHECK(models->setData(models->index(row, layersColumn), 40));
+    CHECK((*ws).model("llama-3.1-8b")->layers == 40);
+    undo.undo();
+    CHECK((*ws).model("llama-3.1-8b")->layers == 32);
+
+    CHECK_FALSE(models->setData(models->index(models->rowOfId("llama-3.1-8b"), layersColumn), 0));
+    CHECK(rejected.contains("layers"));
+    CHECK((*ws).model("llama-3.1-8b")->layers == 32);
+    CHECK(undo.count() == 1);
+}
+
+TEST_CASE("Delete removes the selected model and undo restores every field")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    page.showKind(CatalogKind::Models);
+    const auto original = (*ws).model("deepseek-v3");
+    REQUIRE(original);
+    QTableView *view = page.tableView(CatalogKind::Models);
+    const auto matches = view->model()->match(view->model()->index(0, 0), ui::CatalogTableModel::kIdRole,
+                                              "deepseek-v3", 1, Qt::MatchExactly);
+    REQUIRE(matches.size() == 1);
+    view->setCurrentIndex(matches.first());
+    page.deleteSelected();
+    CHECK_FALSE((*ws).model("deepseek-v3"));
+    undo.undo();
+    const auto restored = (*ws).model("deepseek-v3");
+    REQUIRE(restored);
+    CHECK(restored->kvLoraRank == original->kvLoraRank);
+    CHECK(restored->paramsTotal == original->paramsTotal);
+    CHECK(restored->source == original->source);
+}
+
+TEST_CASE("Importing a bad catalog file changes nothing and says which field is wrong")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    QTemporaryDir dir;
+    QFile bad(dir.filePath("bad.json"));
+    REQUIRE(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"models": [{"id": "x", "name": "X", "params_total": 1e9, "params_active": 1e9, "layers": -3,
+        "hidden_size": 1, "attention_heads": 1, "kv_heads": 1, "head_dim": 1, "attention": "mha",
+        "kv_lora_rank": 0, "qk_rope_head_dim": 0, "sliding_window": 0, "sliding_layers": 0,
+        "max_context": 10, "source": "test"}]})");
+    bad.close();
+    const size_t before = (*ws).models().size();
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::queueFileAnswer(bad.fileName());
+    page.importJson();
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    ui::Dialogs::setScripted(false);
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains("layers"));
+    CHECK(shown.first().contains("Nothing was imported"));
+    CHECK((*ws).models().size() == before);
+    CHECK(undo.count() == 0);
+}

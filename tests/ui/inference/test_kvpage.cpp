@@ -1,0 +1,256 @@
+#include "common/uitestsupport.h"
+
+#include "ui/common/chartpanel.h"
+#include "ui/common/chartlabels.h"
+#include "ui/inference/kvchart.h"
+#include "ui/inference/kvpage.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace headroom;
+using ui::KvPage;
+
+namespace {
+
+QList<QLineSeries *> variantSeries(QChart *chart)
+{
+    QList<QLineSeries *> out;
+    for (QAbstractSeries *s : chart->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s); line && line->pen().style() != Qt::DashLine) // not a marker
+            out << line;
+    return out;
+}
+
+bool drewInk(QWidget *widget)
+{
+    const QImage image = widget->grab().toImage();
+    const QRgb background = image.pixel(2, 2);
+    int differing = 0;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            differing += image.pixel(x, y) != background;
+    return differing > 200;
+}
+
+} // namespace
+
+TEST_CASE("KV page starts with 8B model variants on H100 and H200, BF16 and FP8")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    const auto variants = page.variants();
+    REQUIRE(variants.size() == 4);
+    CHECK(variants[0].modelId == "llama-3.1-8b");
+    CHECK(variants[0].gpuId == "h100-sxm");
+    CHECK(variants[1].gpuId == "h200");
+    CHECK(variants[2].weights == engine::WeightPrecision::Fp8);
+    REQUIRE(page.outcomes().size() == 4);
+    for (const auto &o : page.outcomes()) {
+        CHECK(o.error.isEmpty());
+        CHECK(o.result.fits);
+    }
+    // Llama 3.1 8B: 32 layers × 8 KV heads × 128 × 2 × 2 bytes = 128 KiB per token in BF16.
+    CHECK(page.outcomes()[0].result.kvBytesPerToken == 131072);
+    CHECK(page.outcomes()[2].result.kvBytesPerToken == 65536);
+}
+
+TEST_CASE("KV chart has one line per variant over a log context axis from 1K to the max context")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    page.resize(1400, 900);
+    QChart *chart = page.chartPanels().first()->chart();
+    REQUIRE(chart);
+    const auto lines = variantSeries(chart);
+    REQUIRE(lines.size() == 4);
+    for (QLineSeries *line : lines) {
+        REQUIRE(line->count() == KvPage::kCurvePoints);
+        CHECK(line->at(0).x() == 1024);
+        CHECK(line->at(line->count() - 1).x() == 131072);
+        for (int i = 1; i < line->count(); ++i)
+            CHECK(line->at(i).y() <= line->at(i - 1).y());
+    }
+    auto *x = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Horizontal).value(0));
+    REQUIRE(x);
+    CHECK(x->titleText().contains("tokens"));
+    CHECK(x->min() == 1024);
+    auto *y = qobject_cast<QLogValueAxis *>(chart->axes(Qt::Vertical).value(0));
+    REQUIRE(y);
+    CHECK(y->titleText().contains("Streams"));
+    CHECK(y->min() == 1);
+    CHECK(y->max() >= lines.first()->at(0).y());
+    // what all variants share (the model) moves from the legend into the title
+    CHECK(page.chartPanels().first()->figure().title == "Concurrent streams vs context length — Llama 3.1 8B");
+    CHECK(chart->title() == "<center>Concurrent streams vs context length<br>Llama 3.1 8B</center>");
+    // and the legend cuts the rest to what tells the lines apart; the table keeps it whole
+    CHECK(lines.first()->name() == "H100 · BF16");
+    CHECK(page.outcomes().front().shortLabel == "H100 SXM5 80GB · BF16/BF16");
+    // marker lines at the chosen contexts are drawn but kept out of the legend; their labels
+    // are placed by the chart's label layer
+    CHECK(chart->series().size() == 4 + 3);
+    const ui::ChartLabels *markers = ui::ChartLabels::find(chart);
+    REQUIRE(markers);
+    CHECK(markers->requests().size() == 3);
+    page.show();
+    CHECK(drewInk(page.chartPanels().first()));
+}
+
+TEST_CASE("Changing the weight precision recomputes and changes the chart's series")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    QSignalSpy recomputed(&page, &KvPage::recomputed);
+    QChart *before = page.chartPanels().first()->chart();
+    const double streamsBefore = variantSeries(before).first()->at(0).y();
+    const QString nameBefore = variantSeries(before).first()->name();
+
+    auto *table = page.findChild<QTableWidget *>("kvVariants");
+    REQUIRE(table);
+    auto *weights = qobject_cast<QComboBox *>(table->cellWidget(0, 2));
+    REQUIRE(weights);
+    weights->setCurrentIndex(weights->findText("FP8"));
+
+    CHECK(recomputed.count() == 1);
+    QChart *after = page.chartPanels().first()->chart();
+    const auto lines = variantSeries(after);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines.first()->name() != nameBefore);
+    CHECK(lines.first()->name().contains("FP8/BF16"));
+    // FP8 weights free about 7.5 GiB of an H100 for KV: more streams at every context.
+    CHECK(lines.first()->at(0).y() > streamsBefore);
+    CHECK(page.outcomes()[0].result.weightsBytes * 2 ==
+          Approx(double(page.outcomes()[1].result.weightsBytes)).epsilon(0.0001));
+}
+
+TEST_CASE("The workspace's serving assumptions drive the page, and marked contexts recompute at once")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    const int64_t poolBefore = page.outcomes()[0].result.poolBytes;
+    auto *summary = page.findChild<QLabel *>("kvServingSummary");
+    REQUIRE(summary);
+    CHECK(summary->text().contains("Memory utilization 0.90"));
+    CHECK(summary->text().contains("reserve 2.0 GiB"));
+    // 80 GiB H100 at 0.9, minus 2 GiB reserve and 8.03 B BF16 weights: the default pool.
+    engine::ServingAssumptions a = (*ws).servingAssumptions();
+    a.memoryUtilization = 0.5;
+    a.blockSize = 32;
+    (*ws).setServingAssumptions(a);
+    CHECK(page.outcomes()[0].result.poolBytes < poolBefore);
+    CHECK(page.outcomes()[0].result.blockSize == 32);
+    CHECK(summary->text().contains("Memory utilization 0.50"));
+    CHECK(summary->text().contains("block 32 tokens"));
+
+    auto *contexts = page.findChild<QLineEdit *>("kvContexts");
+    REQUIRE(contexts);
+    contexts->clear();
+    QTest::keyClicks(contexts, "8192, 16K");
+    REQUIRE(page.markedContexts() == std::vector<int64_t>{8192, 16384});
+    REQUIRE(page.outcomes()[0].result.streams.size() == 2);
+    CHECK(page.outcomes()[0].result.streams[1].context == 16384);
+    auto *results = page.findChild<QTableWidget *>("kvResults");
+    REQUIRE(results);
+    CHECK(results->columnCount() == 5 + 2);
+    CHECK(results->horizontalHeaderItem(4)->text() == "Blocks\n(32 tokens)");
+    CHECK(results->horizontalHeaderItem(6)->text() == "Streams @\n16,384 tokens");
+}
+
+TEST_CASE("Each KV variant has its own TP, and the lines are saved in the workspace with undo")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    CHECK_FALSE((*ws).kvVariants());
+    {
+        KvPage page(*ws, &undo);
+        auto *table = page.findChild<QTableWidget *>("kvVariants");
+        REQUIRE(table);
+        REQUIRE(table->columnCount() == 5);
+        auto *tp = qobject_cast<QSpinBox *>(table->cellWidget(1, 4));
+        REQUIRE(tp);
+        const int64_t weightsTp1 = page.outcomes()[1].result.weightsBytes;
+        tp->setValue(2);
+        CHECK(page.variants()[1].tp == 2);
+        CHECK(page.variants()[0].tp == 1);
+        // TP 2 splits the weights: half per GPU on that line only.
+        CHECK(page.outcomes()[1].result.weightsBytes * 2 == Approx(double(weightsTp1)).epsilon(1e-6));
+        CHECK(page.outcomes()[0].result.weightsBytes == weightsTp1); // line 0 keeps TP 1
+        REQUIRE((*ws).kvVariants());
+        CHECK((*ws).kvVariants()->at(1).tp == 2);
+        CHECK(undo.count() == 1);
+        // the legend names what differs: TP 1 and TP 2 lines
+        QChart *chart = page.chartPanels().first()->chart();
+        bool sawTp2 = false;
+        for (QLineSeries *line : variantSeries(chart))
+            sawTp2 = sawTp2 || line->name().contains("TP 2");
+        CHECK(sawTp2);
+
+        auto *remove = page.findChild<QPushButton *>("kvRemoveVariant");
+        REQUIRE(remove);
+        table->setCurrentCell(3, 0);
+        remove->click();
+        CHECK(page.variants().size() == 3);
+        CHECK((*ws).kvVariants()->size() == 3);
+        CHECK(undo.count() == 2);
+
+        undo.undo();
+        CHECK(page.variants().size() == 4);
+        CHECK((*ws).kvVariants()->size() == 4);
+        undo.undo();
+        CHECK(page.variants()[1].tp == 1);
+        CHECK((*ws).kvVariants()->at(1).tp == 1);
+        undo.redo();
+        CHECK(page.variants()[1].tp == 2);
+    }
+    // A page opened later shows the saved lines, not the first look.
+    KvPage reopened(*ws, &undo);
+    REQUIRE(reopened.variants().size() == 4);
+    CHECK(reopened.variants()[1].tp == 2);
+}
+
+TEST_CASE("The explanation says why in words, and a model that does not fit says by how much")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    CHECK(page.explanation().contains("memory-bound"));
+    CHECK(page.explanation().contains("tokens fit in"));
+    CHECK(page.explanation().contains("GiB of KV pool"));
+
+    page.setVariants({{"llama-3.1-405b", "h100-sxm", engine::WeightPrecision::Bf16, engine::KvPrecision::Bf16}});
+    REQUIRE(page.outcomes().size() == 1);
+    const auto &o = page.outcomes().front();
+    CHECK_FALSE(o.result.fits);
+    CHECK(o.result.shortfallBytes > 600LL * (1LL << 30));
+    CHECK(page.explanation().contains("does not fit"));
+    CHECK(page.explanation().contains("GiB more than"));
+    auto *results = page.findChild<QTableWidget *>("kvResults");
+    CHECK(results->item(0, 3)->text().contains("short"));
+    const auto lines = variantSeries(page.chartPanels().first()->chart());
+    REQUIRE(lines.size() == 1);
+    CHECK(lines.first()->name().contains("does not fit"));
+}
+
+TEST_CASE("KV legend names keep the fewest words that tell the variants apart")
+{
+    CHECK(ui::kvLegendNames({{"H100 SXM5 80GB", "BF16/BF16"}, {"H200 SXM 141GB", "BF16/BF16"},
+                             {"H100 SXM5 80GB", "FP8/FP8"}, {"H200 SXM 141GB", "FP8/BF16"}})
+          == std::vector<QString>{"H100 · BF16", "H200 · BF16", "H100 · FP8", "H200 · FP8/BF16"});
+    // Two GPUs that share their first word keep the word that differs.
+    CHECK(ui::kvLegendNames({{"H100 SXM5 80GB"}, {"H100 PCIe 80GB"}})
+          == std::vector<QString>{"H100 SXM5", "H100 PCIe"});
+    CHECK(ui::kvLegendNames({{"TP 1"}, {"TP 2"}}) == std::vector<QString>{"TP 1", "TP 2"});
+    // The same variant twice is numbered, never shown as two equal names.
+    CHECK(ui::kvLegendNames({{"H100", "FP8/FP8"}, {"H100", "FP8/FP8"}})
+          == std::vector<QString>{"H100 · FP8", "H100 · FP8 (2)"});
+}

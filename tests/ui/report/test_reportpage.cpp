@@ -1,0 +1,342 @@
+#include "common/uitestsupport.h"
+
+#include "engine/inference/workload.h"
+#include "ui/common/chartpanel.h"
+#include "ui/common/dialogs.h"
+#include "ui/inference/kvpage.h"
+#include "ui/mainwindow.h"
+#include "ui/report/reportdeck.h"
+#include "ui/report/reportpage.h"
+#include "ui/report/reportsnapshot.h"
+
+#include <QAction>
+#include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace headroom;
+
+namespace {
+
+QString runTool(const QString &tool, const QStringList &args)
+{
+    REQUIRE_FALSE(QStandardPaths::findExecutable(tool).isEmpty());
+    QProcess p;
+    p.start(tool, args);
+    REQUIRE(p.waitForFinished(20000));
+    REQUIRE(p.exitCode() == 0);
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+int pdfPages(const QString &path)
+{
+    const QString info = runTool("pdfinfo", {path});
+    const QRegularExpressionMatch match = QRegularExpression("Pages:\\s+(\\d+)").match(info);
+    REQUIRE(match.hasMatch());
+    return match.captured(1).toInt();
+}
+
+QString pdfText(const QString &path)
+{
+    return runTool("pdftotext", {"-layout", path, "-"});
+}
+
+// `pdffonts` rows after its two header lines; the "emb" column is the third from the right.
+QStringList pdfFontRows(const QString &path)
+{
+    QStringList rows = runTool("pdffonts", {path}).split('\n', Qt::SkipEmptyParts);
+    REQUIRE(rows.size() > 2);
+    return rows.mid(2);
+}
+
+store::ReportItem textItem(const QString &title)
+{
+    store::ReportItem item;
+    item.kind = store::ReportItem::Kind::Text;
+    item.title = title;
+    item.content = "About " + title;
+    return item;
+}
+
+QStringList titles(const store::Workspace &workspace)
+{
+    QStringList result;
+    for (const auto &item : workspace.reportItems())
+        result << item.title;
+    return result;
+}
+
+QAction *actionWithShortcut(QWidget &window, const QKeySequence &keys)
+{
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->shortcut() == keys)
+            return action;
+    }
+    return nullptr;
+}
+
+bool waitForExport(QSignalSpy &finished)
+{
+    return QTest::qWaitFor([&] { return finished.count() > 0; }, 30000);
+}
+
+} // namespace
+
+TEST_CASE("Add to Report from a chart panel stores a vector snapshot, says so and undoes", "[report]")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    REQUIRE(window.showPage("KV & concurrency"));
+    ui::ChartPanel *panel = window.kvPage()->chartPanels().first();
+    REQUIRE(panel->addToReport());
+
+    auto items = window.workspace().reportItems();
+    REQUIRE(items.size() == 1);
+    CHECK(items[0].kind == store::ReportItem::Kind::Figure);
+    CHECK(items[0].title == panel->figure().title);
+    CHECK(items[0].caption == panel->figure().caption);
+    CHECK(items[0].content.contains("<svg"));
+    CHECK(items[0].content.contains("Context length"));  // axis titles stay text in the SVG
+    CHECK(window.statusBar()->currentMessage().contains("to the report (1 item)"));
+    CHECK(window.reportPage()->itemList()->count() == 1);
+
+    window.undoStack()->undo();
+    CHECK(window.workspace().reportItems().empty());
+    CHECK(window.reportPage()->itemList()->count() == 0);
+    window.undoStack()->redo();
+    CHECK(window.workspace().reportItems().size() == 1);
+
+    // Ctrl+Shift+R adds the current page's figure, custom-painted views too.
+    QAction *add = actionWithShortcut(window, QKeySequence("Ctrl+Shift+R"));
+    REQUIRE(add);
+    REQUIRE(window.showPage("Partitioning"));
+    add->trigger();
+    items = window.workspace().reportItems();
+    REQUIRE(items.size() == 2);
+    CHECK(items[1].kind == store::ReportItem::Kind::Figure);
+    CHECK(items[1].content.contains("<svg"));
+    CHECK(window.statusBar()->currentMessage().contains("(2 items)"));
+
+    // A page's results table, as shown.
+    REQUIRE(window.showPage("KV & concurrency"));
+    const auto table = window.kvPage()->currentTable();
+    REQUIRE(table.has_value());
+    window.addCurrentTableToReport();
+    items = window.workspace().reportItems();
+    REQUIRE(items.size() == 3);
+    CHECK(items[2].kind == store::ReportItem::Kind::Table);
+    CHECK(items[2].title == "KV & concurrency: results");
+    CHECK(items[2].content.contains(table->columns.first()));
+
+    // The Report page has nothing to add and says so instead of failing.
+    REQUIRE(window.showPage("Report"));
+    add->trigger();
+    CHECK(window.workspace().reportItems().size() == 3);
+    CHECK(window.statusBar()->currentMessage().contains("no chart"));
+}
+
+TEST_CASE("Report items reorder with the buttons and Alt+arrows, Delete removes, all undoable", "[report]")
+{
+    TempWorkspace ws;
+    for (const char *title : {"Alpha", "Bravo", "Charlie"})
+        (*ws).appendReportItem(textItem(title));
+    QUndoStack stack;
+    ui::ReportPage page(*ws, &stack);
+    page.resize(1200, 800);
+    page.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&page));
+    QListWidget *list = page.itemList();
+    REQUIRE(list->count() == 3);
+
+    list->setCurrentRow(0);
+    QTest::mouseClick(page.findChild<QPushButton *>("reportDown"), Qt::LeftButton);
+    CHECK(titles(*ws) == QStringList{"Bravo", "Alpha", "Charlie"});
+    CHECK(list->currentRow() == 1);
+
+    QApplication::setActiveWindow(&page);
+    list->setFocus();
+    REQUIRE(QTest::qWaitFor([&] { return list->hasFocus(); }, 2000));
+    QTest::keyClick(list, Qt::Key_Down, Qt::AltModifier);
+    CHECK(titles(*ws) == QStringList{"Bravo", "Charlie", "Alpha"});
+    QTest::keyClick(list, Qt::Key_Up, Qt::AltModifier);
+    QTest::keyClick(list, Qt::Key_Up, Qt::AltModifier);
+    CHECK(titles(*ws) == QStringList{"Alpha", "Bravo", "Charlie"});
+    CHECK(list->currentRow() == 0);
+
+    QTest::keyClick(list, Qt::Key_Delete);
+    CHECK(titles(*ws) == QStringList{"Bravo", "Charlie"});
+    CHECK(stack.count() == 5);
+
+    stack.undo();
+    CHECK(titles(*ws) == QStringList{"Alpha", "Bravo", "Charlie"});
+    stack.undo();
+    stack.undo();
+    CHECK(titles(*ws) == QStringList{"Bravo", "Charlie", "Alpha"});
+    while (stack.canUndo())
+        stack.undo();
+    CHECK(titles(*ws) == QStringList{"Alpha", "Bravo", "Charlie"});
+
+    // A drag within the list moves the row in the list model first; the move is then stored.
+    const int steps = stack.index();
+    REQUIRE(list->model()->moveRows(QModelIndex(), 0, 1, QModelIndex(), 3));
+    REQUIRE(QTest::qWaitFor([&] { return titles(*ws) == QStringList{"Bravo", "Charlie", "Alpha"}; }, 2000));
+    CHECK(stack.index() == steps + 1);
+    stack.undo();
+    CHECK(titles(*ws) == QStringList{"Alpha", "Bravo", "Charlie"});
+
+    // Title page fields are stored as they are typed, and typing undoes as one step.
+    auto *title = page.findChild<QLineEdit *>("reportTitle");
+    REQUIRE(title);
+    title->setFocus();
+    QTest::keyClicks(title, "Q3 plan");
+    CHECK((*ws).reportSettings().title == "Q3 plan");
+    const int before = stack.index();
+    stack.undo();
+    CHECK((*ws).reportSettings().title.isEmpty());
+    CHECK(stack.index() == before - 1);
+}
+
+TEST_CASE("The report exports to a 16:9 vector PDF deck with embedded fonts, title, captions and money", "[report]")
+{
+    TempWorkspace ws;
+    (*ws).setReportSettings({"Q3 GPU capacity plan", "Ana Ruiz", "2 December 2026"});
+    ui::KvPage kv(*ws);
+    const ui::ChartFigure figure = kv.chartPanels().first()->figure();
+    (*ws).appendReportItem(ui::reportItemFromFigure(figure));
+    ui::DeckTable longTable;
+    longTable.columns = {"Hour", "GPU", "GPUs", "Cost"};
+    for (int hour = 0; hour < 30; ++hour)
+        longTable.rows << QStringList{QString::number(hour), "h100-sxm", QString::number(100 + hour),
+                                       QString("$%1.50").arg(1000 + hour)};
+    (*ws).appendReportItem(ui::reportItemFromTable("Hourly fleet", "Thirty hours around the peak.", longTable));
+
+    QUndoStack stack;
+    ui::ReportPage page(*ws, &stack);
+    page.itemList()->setCurrentRow(0);
+    // title, summary, the chart, the 30-row table on two pages (17 + 13 rows), warnings (the
+    // shipped committed rates of the H100 cards are examples), then the assumptions of what the
+    // items use (the table names h100-sxm: its rate cards) as an appendix
+    CHECK(page.deckPageCount() == 7);
+    CHECK(page.previewPage() == 2);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath("deck.pdf");
+    QSignalSpy finished(&page, &ui::ReportPage::exportFinished);
+    page.startExport(path);
+    REQUIRE(waitForExport(finished));
+    REQUIRE(finished.first().at(0).toBool());
+
+    CHECK(pdfPages(path) == 7);
+    const QString info = runTool("pdfinfo", {path});
+    CHECK(info.contains("960 x 540 pts"));  // 13.333 × 7.5 in, 16:9
+    const QString text = pdfText(path);
+    INFO(text.toStdString());
+    CHECK(text.contains("Q3 GPU capacity plan"));
+    CHECK(text.contains("Ana Ruiz"));
+    CHECK(text.contains("Summary"));
+    CHECK(text.contains("Appendix: assumptions"));
+    CHECK(text.indexOf("Appendix: assumptions") > text.indexOf("Thirty hours around the peak."));
+    CHECK(text.contains("$6.88"));  // AWS H100 on-demand rate in force
+    // Every rate with all the digits its card holds: AWS 1-year, GCP per GPU from $87.8325 / 8.
+    CHECK(text.contains("$4.2656"));
+    CHECK(text.contains("$10.9790625"));
+    CHECK(text.contains("$3.8192"));
+    CHECK(text.contains(figure.title));
+    CHECK(text.contains(figure.caption.left(40)));
+    CHECK(text.contains("Thirty hours around the peak."));
+    CHECK(text.contains("Hourly fleet (continued)"));
+    CHECK(text.contains("$1029.50"));
+    CHECK(text.contains("Warnings"));
+    CHECK(text.contains(QRegularExpression("7\\s*/\\s*7")));
+    for (const QString &row : pdfFontRows(path)) {
+        INFO(row.toStdString());
+        const QStringList columns = row.simplified().split(' ');
+        REQUIRE(columns.size() >= 5);
+        CHECK(columns.at(columns.size() - 5) == "yes");  // emb
+    }
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    CHECK_FALSE(file.readAll().contains("/Subtype /Image"));
+}
+
+TEST_CASE("A failed or cancelled export says why and leaves the previous file as it was", "[report]")
+{
+    TempWorkspace ws;
+    for (int i = 0; i < 40; ++i)
+        (*ws).appendReportItem(textItem(QString("Note %1").arg(i)));
+    QUndoStack stack;
+    ui::ReportPage page(*ws, &stack);
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::takeShownMessages();
+
+    QTemporaryDir dir;
+    const QString unwritable = dir.filePath("no/such/folder/deck.pdf");
+    QSignalSpy finished(&page, &ui::ReportPage::exportFinished);
+    page.startExport(unwritable);
+    REQUIRE(waitForExport(finished));
+    CHECK_FALSE(finished.first().at(0).toBool());
+    CHECK(finished.first().at(1).toString().contains(unwritable));
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains(unwritable));
+    CHECK((*ws).reportItems().size() == 40);
+
+    const QString existing = dir.filePath("deck.pdf");
+    {
+        QFile file(existing);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("previous deck");
+    }
+    finished.clear();
+    page.startExport(existing);
+    page.cancelExport();
+    REQUIRE(waitForExport(finished));
+    CHECK_FALSE(finished.first().at(0).toBool());
+    CHECK(finished.first().at(1).toString().contains("cancelled"));
+    QFile file(existing);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    CHECK(file.readAll() == "previous deck");
+    CHECK(ui::Dialogs::takeShownMessages().isEmpty());
+    ui::Dialogs::setScripted(false);
+}
+
+TEST_CASE("Deck warnings say each problem once, naming everything it concerns")
+{
+    TempWorkspace ws;
+    // Three workloads on a GPU the catalog lacks, one on a model it lacks.
+    for (const char *name : {"alpha", "beta", "gamma"}) {
+        engine::WorkloadProfile w;
+        w.name = name;
+        w.modelId = "llama-3.1-8b";
+        w.gpuId = "h100-sxm";
+        w.dailyActiveUsers = 1000;
+        w.requestsPerUserPerDay = 5;
+        w.diurnal = engine::diurnalShape(engine::DiurnalPreset::Flat);
+        w.promptTokens = {500, 2000};
+        w.outputTokens = {100, 400};
+        (*ws).putWorkload(w);
+    }
+    REQUIRE((*ws).removeGpu(QStringLiteral("h100-sxm")));
+    const QStringList warnings = ui::workspaceWarnings(*ws);
+    QStringList examples, gpu;
+    for (const QString &line : warnings) {
+        if (line.contains("are examples"))
+            examples << line;
+        if (line.contains("on the GPU"))
+            gpu << line;
+    }
+    // The shipped rate cards in force with example committed rates: one line, counted.
+    REQUIRE(examples.size() == 1);
+    CHECK(examples.front().contains(QRegularExpression("The committed rates of \\d+ rate cards \\(")));
+    REQUIRE(gpu.size() == 1);
+    CHECK(gpu.front() == "3 workloads (alpha, beta and gamma) run on the GPU h100-sxm, which is not in the catalog.");
+    QStringList unique = warnings;
+    CHECK(unique.removeDuplicates() == 0);
+}

@@ -1,0 +1,736 @@
+#include "trackingpage.h"
+#include "trackingservingpanel.h"
+
+#include "commitmentnextterm.h"
+
+#include "trackingcharts.h"
+
+#include "common/chartpanel.h"
+#include "common/chartstyle.h"
+#include "common/dialogs.h"
+#include "common/format.h"
+#include "engine/common/errors.h"
+#include "engine/fleet/scenario.h"
+#include "report/reportsnapshot.h"
+#include "store/tracking/focuscsv.h"
+#include "store/fleet/scenarioinputs.h"
+#include "store/common/storeerror.h"
+#include "store/common/workspace.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace headroom::ui {
+
+namespace {
+
+const QString kErrorStyle = QStringLiteral("<span style='color:#c0392b'>%1</span>");
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+QString money(const engine::Decimal &amount, const std::string &currency)
+{
+    return qs(engine::Money{amount, currency}.display());
+}
+
+QString percent(double share)
+{
+    return QStringLiteral("%1 %").arg(QString::number(100.0 * share, 'f', 1));
+}
+
+QTableWidgetItem *cell(const QString &text, bool number = false)
+{
+    auto *item = new QTableWidgetItem(text);
+    if (number)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+// What the worker thread hands back.
+struct ImportOutcome {
+    std::optional<engine::ActualsSummary> summary;
+    QStringList warnings;
+    QString error;
+    bool cancelled = false;
+    double seconds = 0;
+};
+
+} // namespace
+
+TrackingPage::TrackingPage(store::Workspace &workspace, QWidget *parent)
+    : Page(parent)
+    , m_workspace(workspace)
+{
+    setObjectName("trackingPage");
+    // Billing: its inputs beside its results; Serving: the whole width for its own inputs and tables.
+    QWidget *billing = inputsBeside(buildInputs(), buildResults(), 330);
+    m_serving = new TrackingServingPanel(m_workspace, this);
+    m_sections = new QTabWidget(this);
+    m_sections->setObjectName("trackingSections");
+    m_sections->addTab(billing, tr("Billing"));
+    m_sections->addTab(m_serving, tr("Serving"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_sections);
+    connect(&m_workspace, &store::Workspace::actualsChanged, this, &TrackingPage::refreshImports);
+    connect(&m_workspace, &store::Workspace::scenariosChanged, this, &TrackingPage::refreshScenarios);
+    refreshScenarios();
+    refreshImports();
+}
+
+TrackingPage::~TrackingPage()
+{
+    if (m_worker) {
+        if (m_cancelled)
+            *m_cancelled = true;
+        m_worker->wait();
+    }
+}
+
+QWidget *TrackingPage::buildInputs()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+
+    auto *actualsBox = new QGroupBox(tr("Billing actuals"), panel);
+    auto *actualsLayout = new QVBoxLayout(actualsBox);
+    m_imports = new QComboBox(actualsBox);
+    m_imports->setObjectName("trackingImports");
+    m_imports->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_imports->setMinimumContentsLength(16);
+    m_imports->setPlaceholderText(tr("No actuals imported"));
+    m_imports->setToolTip(tr("Imported FOCUS files, newest first; the workspace keeps each file's summary"));
+    actualsLayout->addWidget(m_imports);
+    auto *buttons = new QHBoxLayout;
+    m_import = new QPushButton(tr("Import FOCUS CSV…"), actualsBox);
+    m_import->setObjectName("trackingImport");
+    m_import->setToolTip(tr("A FinOps FOCUS 1.x cost-and-usage export: ChargePeriodStart/End, ChargeCategory, "
+                            "BilledCost, EffectiveCost, CommitmentDiscountId/Status, … A file of the same name "
+                            "replaces its earlier import."));
+    m_remove = new QPushButton(tr("Remove"), actualsBox);
+    m_remove->setObjectName("trackingRemove");
+    buttons->addWidget(m_import, 1);
+    buttons->addWidget(m_remove);
+    actualsLayout->addLayout(buttons);
+    auto *progressRow = new QHBoxLayout;
+    m_progress = new QProgressBar(actualsBox);
+    m_progress->setObjectName("trackingProgress");
+    m_progress->setRange(0, 1000);
+    m_cancel = new QPushButton(tr("Cancel"), actualsBox);
+    m_cancel->setObjectName("trackingCancel");
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    actualsLayout->addLayout(progressRow);
+    m_status = new QLabel(actualsBox);
+    m_status->setObjectName("trackingStatus");
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for a wrapped message (file, line and field of a refused import).
+    m_status->setMinimumHeight(m_status->fontMetrics().lineSpacing() * 4);
+    m_status->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    actualsLayout->addWidget(m_status);
+    layout->addWidget(actualsBox);
+
+    auto *settingsBox = new QGroupBox(tr("Tracking"), panel);
+    auto *form = new QFormLayout(settingsBox);
+    m_currency = new QComboBox(settingsBox);
+    m_currency->setObjectName("trackingCurrency");
+    m_currency->setToolTip(tr("Amounts in different currencies are never added: one currency at a time"));
+    form->addRow(tr("Currency"), m_currency);
+    m_threshold = new QDoubleSpinBox(settingsBox);
+    m_threshold->setObjectName("trackingThreshold");
+    m_threshold->setRange(1, 100);
+    m_threshold->setDecimals(0);
+    m_threshold->setValue(80);
+    m_threshold->setSuffix(tr(" % utilization"));
+    m_threshold->setToolTip(tr("A commitment is flagged under-used when its utilization over the trailing window "
+                               "is below this"));
+    form->addRow(tr("Under-used below"), m_threshold);
+    m_trailingDays = new QSpinBox(settingsBox);
+    m_trailingDays->setObjectName("trackingTrailingDays");
+    m_trailingDays->setRange(1, 3660);
+    m_trailingDays->setValue(30);
+    m_trailingDays->setSuffix(tr(" days"));
+    m_trailingDays->setToolTip(tr("The trailing window, back from each commitment's last charged hour"));
+    form->addRow(tr("Trailing window"), m_trailingDays);
+    m_scenario = new QComboBox(settingsBox);
+    m_scenario->setObjectName("trackingScenario");
+    m_scenario->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scenario->setMinimumContentsLength(12);
+    m_scenario->setToolTip(tr("The fleet scenario whose planned cost per day is compared with the actuals"));
+    form->addRow(tr("Plan (scenario)"), m_scenario);
+    m_driftDays = new QSpinBox(settingsBox);
+    m_driftDays->setObjectName("trackingDriftDays");
+    m_driftDays->setRange(1, 60);
+    m_driftDays->setValue(3);
+    m_driftDays->setSuffix(tr(" days"));
+    m_driftDays->setToolTip(tr("Drift: this many days in a row outside the forecast's P0.5–P99.5 band"));
+    form->addRow(tr("Drift after"), m_driftDays);
+    layout->addWidget(settingsBox);
+    layout->addStretch(1);
+
+    connect(m_import, &QPushButton::clicked, this, &TrackingPage::importWithDialog);
+    connect(m_cancel, &QPushButton::clicked, this, &TrackingPage::cancel);
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        if (m_importId == 0 || isRunning())
+            return;
+        try {
+            m_workspace.removeActualsImport(m_importId);
+        } catch (const store::StoreError &e) {
+            m_status->setText(kErrorStyle.arg(e.message().toHtmlEscaped()));
+        }
+    });
+    connect(m_imports, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating)
+            loadImport();
+    });
+    for (QComboBox *box : {m_currency, m_scenario})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            if (!m_updating)
+                recompute();
+        });
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!m_updating)
+            recompute();
+    });
+    for (QSpinBox *box : {m_trailingDays, m_driftDays})
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            if (!m_updating)
+                recompute();
+        });
+    updateButtons();
+    return panel;
+}
+
+QWidget *TrackingPage::buildResults()
+{
+    m_resultsStack = new QStackedWidget(this);
+    m_empty = new QLabel(m_resultsStack);
+    m_empty->setObjectName("trackingEmpty");
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setMargin(40);
+    m_empty->setText(tr("<p style='font-size:13pt'>No billing actuals in this workspace yet.</p>"
+                        "<p>Import a FOCUS 1.x cost-and-usage export (Import FOCUS CSV… on the left, or "
+                        "<code>headroom track import --focus FILE.csv</code>) to see how the commitments are used, "
+                        "where spend leaves its forecast and how far it drifts from a scenario's plan.</p>"));
+    m_resultsStack->addWidget(m_empty);
+
+    auto *cards = new QWidget(this);
+    auto *cardRow = new QHBoxLayout(cards);
+    cardRow->setContentsMargins(0, 0, 0, 0);
+    m_cardCost = newResultCard("trackingCardCost");
+    m_cardUtilization = newResultCard("trackingCardUtilization");
+    m_cardUnused = newResultCard("trackingCardUnused");
+    m_cardOverflow = newResultCard("trackingCardOverflow");
+    for (QLabel *card : {m_cardCost, m_cardUtilization, m_cardUnused, m_cardOverflow})
+        cardRow->addWidget(card, 1);
+
+    m_utilizationChart = new ChartPanel(this);
+    m_utilizationChart->setObjectName("trackingUtilizationChart");
+    m_trackerChart = new ChartPanel(this);
+    m_trackerChart->setObjectName("trackingTrackerChart");
+    m_planChart = new ChartPanel(this);
+    m_planChart->setObjectName("trackingPlanChart");
+    m_anomalyChart = new ChartPanel(this);
+    m_anomalyChart->setObjectName("trackingAnomalyChart");
+    auto *utilizationTab = new QWidget(this);
+    auto *utilizationLayout = new QVBoxLayout(utilizationTab);
+    utilizationLayout->setContentsMargins(0, 4, 0, 0);
+    auto *choiceRow = new QHBoxLayout;
+    m_commitmentChoice = new QComboBox(utilizationTab);
+    m_commitmentChoice->setObjectName("trackingCommitmentChoice");
+    m_commitmentChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_commitmentChoice->setMinimumContentsLength(30);
+    choiceRow->addWidget(new QLabel(tr("Commitment"), utilizationTab));
+    choiceRow->addWidget(m_commitmentChoice, 1);
+    utilizationLayout->addLayout(choiceRow);
+    utilizationLayout->addWidget(m_utilizationChart, 1);
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName("trackingChartTabs");
+    m_chartTabs->addTab(utilizationTab, tr("Commitment utilization"));
+    m_chartTabs->addTab(m_trackerChart, tr("All commitments"));
+    m_chartTabs->addTab(m_planChart, tr("Plan vs actual"));
+    m_chartTabs->addTab(m_anomalyChart, tr("Anomalies"));
+    connect(m_commitmentChoice, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating)
+            showCommitmentChart();
+    });
+
+    m_commitments = newResultsTable("trackingCommitmentsTable");
+    m_anomalies = newResultsTable("trackingAnomaliesTable");
+    m_anomalies->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_anomalies->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_planDays = newResultsTable("trackingPlanTable");
+    m_tableTabs = new QTabWidget(this);
+    m_tableTabs->setObjectName("trackingTableTabs");
+    m_tableTabs->addTab(m_commitments, tr("Commitments"));
+    m_nextTerm = newResultsTable("trackingNextTermTable");
+    m_tableTabs->addTab(m_nextTerm, tr("Next term"));
+    m_tableTabs->addTab(m_anomalies, tr("Anomalies"));
+    m_tableTabs->addTab(m_planDays, tr("Plan vs actual by day"));
+    connect(m_anomalies, &QTableWidget::itemSelectionChanged, this, [this] {
+        const auto rows = m_anomalies->selectionModel()->selectedRows();
+        highlightAnomaly(rows.isEmpty() ? -1 : rows.first().row());
+    });
+    m_explanation = newExplanation("trackingExplanation");
+
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(cards);
+    topLayout->addWidget(m_chartTabs, 1);
+    m_resultsStack->addWidget(resultsColumn(top, m_tableTabs, m_explanation));
+    return m_resultsStack;
+}
+
+void TrackingPage::showServing()
+{
+    m_sections->setCurrentWidget(m_serving);
+}
+
+QList<ChartPanel *> TrackingPage::chartPanels() const
+{
+    if (m_sections->currentWidget() == m_serving)
+        return m_serving->chartPanels();
+    // The chart on the tab shown first: File ▸ Export and Add to Report act on what is seen.
+    QList<ChartPanel *> panels{m_utilizationChart, m_trackerChart, m_planChart, m_anomalyChart};
+    const int shown = m_chartTabs->currentIndex();
+    if (shown > 0)
+        panels.move(shown, 0);
+    return panels;
+}
+
+std::optional<DeckTable> TrackingPage::currentTable() const
+{
+    if (m_sections->currentWidget() == m_serving)
+        return m_serving->currentTable();
+    if (auto *table = qobject_cast<QTableWidget *>(m_tableTabs->currentWidget()))
+        return snapshotTable(*table);
+    return Page::currentTable();
+}
+
+bool TrackingPage::isRunning() const
+{
+    return m_worker && m_worker->isRunning();
+}
+
+QString TrackingPage::statusText() const
+{
+    return m_status->text();
+}
+
+void TrackingPage::updateButtons()
+{
+    const bool running = isRunning();
+    m_import->setEnabled(!running && !m_workspace.isReadOnly());
+    m_remove->setEnabled(!running && m_importId != 0 && !m_workspace.isReadOnly());
+    m_cancel->setEnabled(running);
+    m_imports->setEnabled(!running);
+}
+
+void TrackingPage::importWithDialog()
+{
+    const QString path = Dialogs::openFileName(this, tr("Import a FOCUS cost-and-usage export"),
+                                               tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        importFile(path);
+}
+
+void TrackingPage::importFile(const QString &path)
+{
+    if (isRunning())
+        return;
+    auto outcome = std::make_shared<ImportOutcome>();
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    m_cancelled = cancelled;
+    QPointer<QProgressBar> bar = m_progress;
+    m_worker.reset(QThread::create([outcome, cancelled, bar, path] {
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            store::FocusOptions options;
+            options.progress = [bar, cancelled](double share) {
+                if (bar)
+                    QMetaObject::invokeMethod(bar, "setValue", Qt::QueuedConnection, Q_ARG(int, int(share * 900)));
+                return !cancelled->load();
+            };
+            const engine::FocusCharges charges = store::readFocusCsv(path, options);
+            for (const std::string &w : charges.warnings)
+                outcome->warnings << qs(w);
+            if (!cancelled->load())
+                outcome->summary = engine::summarizeActuals(charges);
+        } catch (const store::StoreError &e) {
+            outcome->error = e.message();
+        } catch (const engine::InputError &e) {
+            outcome->error = QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what()));
+        } catch (const store::FocusImportCancelled &) {
+            outcome->cancelled = true;
+        } catch (const std::bad_alloc &) {
+            outcome->error = tr("%1: not enough memory to read the file").arg(QFileInfo(path).fileName());
+        }
+        outcome->cancelled = outcome->cancelled || cancelled->load();
+        outcome->seconds = double(timer.nsecsElapsed()) / 1e9;
+    }));
+    connect(m_worker.get(), &QThread::finished, this, [this, outcome, path] {
+        bool stored = false;
+        if (outcome->cancelled) {
+            m_status->setText(tr("Import cancelled: nothing was stored."));
+        } else if (!outcome->error.isEmpty()) {
+            m_status->setText(kErrorStyle.arg(tr("Not imported: %1").arg(outcome->error).toHtmlEscaped()));
+        } else {
+            try {
+                const QString name = QFileInfo(path).fileName();
+                m_importId = m_workspace.importActuals(name, *outcome->summary);
+                stored = true;
+                QString text = tr("Imported %1: %2 charge rows in %3 s.")
+                                   .arg(name)
+                                   .arg(outcome->summary->rows)
+                                   .arg(QString::number(outcome->seconds, 'f', 2));
+                if (!outcome->warnings.isEmpty())
+                    text += QLatin1Char(' ') + tr("Note: %1").arg(outcome->warnings.join(QLatin1Char(' ')));
+                m_status->setText(text.toHtmlEscaped());
+            } catch (const store::StoreError &e) {
+                m_status->setText(kErrorStyle.arg(tr("Not imported: %1").arg(e.message()).toHtmlEscaped()));
+            }
+        }
+        m_progress->setValue(stored ? 1000 : 0);
+        m_worker.release()->deleteLater();
+        if (stored)
+            refreshImports();
+        updateButtons();
+        emit finished(stored);
+    });
+    m_progress->setValue(0);
+    m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    m_worker->start();
+    updateButtons();
+}
+
+void TrackingPage::cancel()
+{
+    if (!isRunning())
+        return;
+    if (m_cancelled)
+        *m_cancelled = true;
+    m_status->setText(tr("Cancelling…"));
+}
+
+void TrackingPage::refreshImports()
+{
+    const qint64 wanted = m_importId;
+    m_updating = true;
+    m_imports->clear();
+    int index = 0;
+    for (const store::ActualsImport &entry : m_workspace.actualsImports()) {
+        if (entry.id == wanted)
+            index = m_imports->count();
+        m_imports->addItem(tr("%1 (%2 rows, %3)").arg(entry.fileName).arg(entry.rowCount).arg(entry.importedAt.left(10)),
+                           entry.id);
+    }
+    m_imports->setCurrentIndex(m_imports->count() > 0 ? index : -1);
+    m_updating = false;
+    loadImport();
+}
+
+void TrackingPage::refreshScenarios()
+{
+    const QString wanted = m_scenario->currentData().toString();
+    m_updating = true;
+    m_scenario->clear();
+    m_scenario->addItem(tr("(none)"), QString());
+    for (const QString &name : m_workspace.scenarioNames())
+        m_scenario->addItem(name, name);
+    const int index = m_scenario->findData(wanted);
+    m_scenario->setCurrentIndex(index >= 0 ? index : 0);
+    m_updating = false;
+    if (m_actuals)
+        recompute();
+}
+
+void TrackingPage::loadImport()
+{
+    m_actuals.reset();
+    m_nextTerms.reset();
+    m_result.reset();
+    m_importId = m_imports->currentIndex() >= 0 ? m_imports->currentData().toLongLong() : 0;
+    if (m_importId != 0) {
+        try {
+            m_actuals = m_workspace.actuals(m_importId);
+        } catch (const store::StoreError &e) {
+            m_status->setText(kErrorStyle.arg(e.message().toHtmlEscaped()));
+        }
+    }
+    const QString wanted = m_currency->currentText();
+    m_updating = true;
+    m_currency->clear();
+    if (m_actuals)
+        for (const std::string &c : m_actuals->currencies)
+            m_currency->addItem(qs(c));
+    const int index = m_currency->findText(wanted);
+    m_currency->setCurrentIndex(index >= 0 ? index : (m_currency->count() > 0 ? 0 : -1));
+    m_updating = false;
+    updateButtons();
+    recompute();
+}
+
+void TrackingPage::recompute()
+{
+    m_result.reset();
+    m_highlighted = -1;
+    if (!m_actuals || m_actuals->currencies.empty()) {
+        m_resultsStack->setCurrentWidget(m_empty);
+        for (ChartPanel *panel : {m_utilizationChart, m_trackerChart, m_planChart, m_anomalyChart})
+            panel->setFigure(emptyFigure(tr("Tracking"), tr("No billing actuals imported.")));
+        for (QTableWidget *table : {m_commitments, m_anomalies, m_planDays}) {
+            table->clear();
+            table->setRowCount(0);
+            table->setColumnCount(0);
+        }
+        return;
+    }
+    m_resultsStack->setCurrentIndex(1);
+    TrackingSettings settings;
+    settings.currency = m_currency->currentText().toStdString();
+    settings.threshold = m_threshold->value() / 100.0;
+    settings.trailingHours = int64_t(m_trailingDays->value()) * 24;
+    settings.driftPeriods = m_driftDays->value();
+    std::optional<PlanInput> plan;
+    QString planError;
+    if (const QString name = m_scenario->currentData().toString(); !name.isEmpty()) {
+        try {
+            if (const auto scenario = m_workspace.scenario(name)) {
+                const engine::ScenarioResult evaluated =
+                    engine::evaluateScenario(*scenario, store::scenarioInputs(m_workspace));
+                plan = PlanInput{name, evaluated.costPerDay};
+            }
+        } catch (const engine::InputError &e) {
+            planError = tr("Scenario %1 cannot be evaluated: %2").arg(name, QString::fromUtf8(e.what()));
+        } catch (const store::StoreError &e) {
+            planError = e.message();
+        }
+    }
+    try {
+        // The next terms depend on the import and the trailing window only.
+        if (!m_nextTerms || m_nextTermsKey != std::make_pair(m_importId, settings.trailingHours)) {
+            m_nextTerms = nextTerms(*m_actuals, settings);
+            m_nextTermsKey = {m_importId, settings.trailingHours};
+        }
+        m_result = analyseTracking(*m_actuals, settings, plan, &*m_nextTerms);
+        if (!planError.isEmpty())
+            m_result->planNote = planError;
+    } catch (const engine::InputError &e) {
+        m_status->setText(kErrorStyle.arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        return;
+    }
+    fillCards();
+    fillCommitments();
+    fillAnomalies();
+    m_trackerChart->setFigure(utilizationTrackerFigure(*m_result));
+    m_planChart->setFigure(planFigure(*m_result));
+
+    // Plan by day.
+    m_planDays->clear();
+    if (m_result->planResult) {
+        const engine::PlanVsActual &p = *m_result->planResult;
+        m_planDays->setColumnCount(6);
+        m_planDays->setHorizontalHeaderLabels({tr("Day (UTC)"), tr("Planned"), tr("Actual"), tr("Variance"),
+                                               tr("Cumulative variance"), tr("Forecast P05–P95")});
+        m_planDays->setRowCount(int(p.days.size()));
+        for (int r = 0; r < int(p.days.size()); ++r) {
+            const engine::PlanDay &d = p.days[size_t(r)];
+            m_planDays->setItem(r, 0, cell(utcDay(d.day)));
+            m_planDays->setItem(r, 1, cell(money(d.planned, p.currency), true));
+            m_planDays->setItem(r, 2, cell(money(d.actual, p.currency), true));
+            m_planDays->setItem(r, 3, cell(money(d.variance, p.currency), true));
+            m_planDays->setItem(r, 4, cell(money(d.cumulativeVariance, p.currency), true));
+            m_planDays->setItem(r, 5, cell(d.p05 ? QStringLiteral("%1 – %2%3")
+                                                       .arg(QString::number(*d.p05, 'f', 2), QString::number(*d.p95, 'f', 2),
+                                                            d.outsideP99 ? tr(" (outside P99)") : QString())
+                                                 : QString(),
+                                           true));
+        }
+    } else {
+        m_planDays->setRowCount(0);
+        m_planDays->setColumnCount(0);
+    }
+
+    const TrackingResult &r = *m_result;
+    QStringList notes;
+    notes << tr("Utilization = used EffectiveCost ÷ (used + unused EffectiveCost) over the usage rows carrying a "
+                "CommitmentDiscountStatus; hours count the distinct clock hours with a used / an unused row. "
+                "On-demand overflow: on-demand usage in a service and region a commitment covers, in hours when "
+                "it had nothing unused.");
+    if (r.currencies.size() > 1)
+        notes << tr("These actuals hold %1 currencies; only %2 is shown — they are never added.")
+                     .arg(r.currencies.size())
+                     .arg(qs(r.currency));
+    if (!r.anomalies)
+        notes << r.anomalyNote;
+    else
+        notes << usageAnomalyNote(r);
+    for (const CommitmentTrack &t : r.commitments)
+        if (t.next)
+            notes << tr("%1, next term: %2").arg(qs(t.usage.name.empty() ? t.usage.id : t.usage.name), nextTermReasoning(t));
+    if (!r.planResult)
+        notes << r.planNote;
+    m_explanation->setText(notes.join(QStringLiteral("\n\n")));
+}
+
+void TrackingPage::fillCards()
+{
+    const TrackingResult &r = *m_result;
+    const QString days = !r.daily ? QString()
+                         : r.daily->cost.size() == 1 ? tr("on 1 day")
+                                                     : tr("over %1 days").arg(r.daily->cost.size());
+    m_cardCost->setText(resultCardText(money(r.totalEffective, r.currency), tr("Effective cost %1").arg(days)));
+    if (r.commitments.empty()) {
+        m_cardUtilization->setText(resultCardText(tr("—"), tr("No commitment usage")));
+    } else {
+        m_cardUtilization->setText(resultCardText(
+            percent(r.utilization()),
+            tr("Commitment utilization; %1 of %2 under-used over the last %3")
+                .arg(r.underUsedCount())
+                .arg(r.commitments.size())
+                .arg(formatCountOf(r.settings.trailingHours / 24, QT_TRANSLATE_NOOP("headroom::ui", "%n day(s)")))));
+    }
+    m_cardUnused->setText(resultCardText(money(r.unusedCost(), r.currency), tr("Paid for, unused")));
+    m_cardOverflow->setText(resultCardText(money(r.onDemandOverflow, r.currency), tr("On-demand overflow")));
+}
+
+void TrackingPage::fillCommitments()
+{
+    const TrackingResult &r = *m_result;
+    const QString wanted = m_commitmentChoice->currentData().toString();
+    m_updating = true;
+    m_commitmentChoice->clear();
+    for (const CommitmentTrack &c : r.commitments)
+        m_commitmentChoice->addItem(qs(c.usage.name.empty() ? c.usage.id : c.usage.name + " — " + c.usage.id),
+                                    qs(c.usage.id));
+    const int index = m_commitmentChoice->findData(wanted);
+    m_commitmentChoice->setCurrentIndex(index >= 0 ? index : (r.commitments.empty() ? -1 : 0));
+    m_updating = false;
+    showCommitmentChart();
+
+    // Two tables rather than one of 14 columns: what each commitment did, and its next term.
+    m_commitments->clear();
+    m_commitments->setColumnCount(8);
+    m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Used h"), tr("Unused h"), tr("Utilization"),
+                                              tr("Trailing"), tr("Used cost"), tr("Unused cost"), tr("Under-used")});
+    m_commitments->horizontalHeaderItem(1)->setToolTip(tr("Hours with a used row"));
+    m_commitments->horizontalHeaderItem(2)->setToolTip(tr("Hours with an unused row"));
+    m_commitments->horizontalHeaderItem(4)->setToolTip(tr("Utilization over the trailing window"));
+    m_commitments->setRowCount(int(r.commitments.size()));
+    m_nextTerm->clear();
+    m_nextTerm->setColumnCount(6);
+    m_nextTerm->setHorizontalHeaderLabels({tr("Commitment"), tr("Days to renewal"), tr("Now → recommended"),
+                                           tr("Expected utilization"), tr("Saving per term"), tr("Id")});
+    m_nextTerm->setRowCount(int(r.commitments.size()));
+    for (int row = 0; row < int(r.commitments.size()); ++row) {
+        const CommitmentTrack &track = r.commitments[size_t(row)];
+        const engine::CommitmentUsage &u = track.usage;
+        const QString name = qs(u.name.empty() ? u.id : u.name);
+        m_commitments->setItem(row, 0, cell(name));
+        m_commitments->setItem(row, 1, cell(QString::number(u.hoursUsed), true));
+        m_commitments->setItem(row, 2, cell(QString::number(u.hoursUnused), true));
+        m_commitments->setItem(row, 3, cell(percent(u.utilization), true));
+        m_commitments->setItem(row, 4, cell(percent(u.trailingUtilization), true));
+        m_commitments->setItem(row, 5, cell(money(u.usedCost, u.currency), true));
+        m_commitments->setItem(row, 6, cell(money(u.unusedCost, u.currency), true));
+        // Judged on the trailing window, which the Trailing column shows.
+        m_commitments->setItem(row, 7, cell(u.underUsed ? tr("yes: trailing below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
+                                                        : tr("no")));
+        m_commitments->item(row, 7)->setToolTip(
+            tr("Under-used when the utilization over the trailing window (%1) is below %2 %; over the whole import it "
+               "is %3.")
+                .arg(percent(u.trailingUtilization), QString::number(100.0 * r.settings.threshold, 'f', 0),
+                     percent(u.utilization)));
+        m_commitments->item(row, 0)->setToolTip(tr("%1\nId: %2").arg(name, qs(u.id)));
+
+        m_nextTerm->setItem(row, 0, cell(name));
+        m_nextTerm->setItem(row, 5, cell(qs(u.id)));
+        fillNextTerm(m_nextTerm, row, 1, track);
+    }
+}
+
+void TrackingPage::showCommitmentChart()
+{
+    if (!m_result)
+        return;
+    const QString id = m_commitmentChoice->currentData().toString();
+    for (const CommitmentTrack &c : m_result->commitments)
+        if (qs(c.usage.id) == id) {
+            m_utilizationChart->setFigure(commitmentUtilizationFigure(c));
+            return;
+        }
+    m_utilizationChart->setFigure(emptyFigure(tr("Commitment utilization"),
+                                              tr("No usage row in %1 carries a CommitmentDiscountStatus.")
+                                                  .arg(qs(m_result->currency))));
+}
+
+void TrackingPage::fillAnomalies()
+{
+    const TrackingResult &r = *m_result;
+    m_updating = true;
+    m_anomalies->clear();
+    if (r.anomalies && r.daily) {
+        m_anomalies->setColumnCount(7);
+        m_anomalies->setHorizontalHeaderLabels({tr("Kind"), tr("Day (UTC)"), tr("Actual"), tr("Expected"),
+                                                tr("Size"), tr("P99.5 interval"), tr("Usage hours (size)")});
+        const auto &list = r.anomalies->anomalies;
+        m_anomalies->setRowCount(int(list.size()));
+        for (int row = 0; row < int(list.size()); ++row) {
+            const engine::Anomaly &a = list[size_t(row)];
+            const auto amount = [&](double v) { return money(engine::Decimal::fromDouble(v).rounded(2), r.currency); };
+            QString when = utcDay(r.daily->firstDay + a.index);
+            if (a.endIndex != a.index)
+                when += tr(" (confirmed %1)").arg(utcDay(r.daily->firstDay + a.endIndex));
+            m_anomalies->setItem(row, 0, cell(anomalyKindName(a.kind)));
+            m_anomalies->setItem(row, 1, cell(when));
+            m_anomalies->setItem(row, 2, cell(amount(a.value), true));
+            m_anomalies->setItem(row, 3, cell(amount(a.expected), true));
+            m_anomalies->setItem(row, 4, cell(a.kind == engine::AnomalyKind::LevelShift ? tr("%1 a day").arg(amount(a.size))
+                                                                                        : amount(a.size),
+                                              true));
+            m_anomalies->setItem(row, 5, cell(a.kind == engine::AnomalyKind::LevelShift
+                                                  ? QString()
+                                                  : QStringLiteral("%1 – %2").arg(amount(a.lower), amount(a.upper)),
+                                              true));
+            m_anomalies->setItem(row, 6, cell(usageHoursCell(r, a), true));
+        }
+    } else {
+        m_anomalies->setRowCount(0);
+        m_anomalies->setColumnCount(0);
+    }
+    m_updating = false;
+    m_anomalyChart->setFigure(anomalyFigure(r, -1));
+}
+
+void TrackingPage::highlightAnomaly(int index)
+{
+    if (m_updating || !m_result)
+        return;
+    m_highlighted = index;
+    m_anomalyChart->setFigure(anomalyFigure(*m_result, index));
+    if (index >= 0)
+        m_chartTabs->setCurrentWidget(m_anomalyChart);
+}
+
+} // namespace headroom::ui
