@@ -436,6 +436,11 @@ JointEstimate estimateJointly(const std::vector<double> &series, const Smoothing
     for (size_t i = 0; i < starts.size() && chosen.size() < kStarts; ++i)
         chosen.push_back(starts[i].x);
     chosen.push_back(layout.pack(SmoothingParams{0.001, 0.000001, 0.000999, 0.98}, heuristic));
+    // And a level that moves with a season that does not (gamma at its bound, where statsmodels
+    // often ends, e.g. its co2 data with a multiplicative season): descents from the grid may
+    // settle in a basin away from that edge, depending on the last bits of exp and log.
+    if (hasSeason(spec))
+        chosen.push_back(layout.pack(SmoothingParams{0.7, 0.007, 0.000001, 0.98}, heuristic));
     for (const std::vector<double> &start : chosen) {
         // The states that fit the start's parameters best, then the joint descent.
         SmoothingParams p;
