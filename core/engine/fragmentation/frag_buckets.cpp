@@ -30,6 +30,8 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
         lvl.clear();
     m_nonEmpty.fill(0);
     m_live = 0;
+    m_changes.clear();
+    ++m_generation;
     // Append, then sort each bucket once: inserting one by one would shift large buckets.
     for (size_t n = 0; n < states.size(); ++n) {
         const int bucket = acquire(std::move(states[n]));
@@ -81,6 +83,7 @@ int NodeBuckets::acquire(BucketState &&state)
     m_byKey.emplace(b.key, bucket);
     linkLevel(bucket);
     ++m_live;
+    m_changes.push_back(bucket);
     return bucket;
 }
 
@@ -93,6 +96,7 @@ void NodeBuckets::release(int bucket)
     ++m_hot[size_t(bucket)].version;  // scores cached for the old state no longer hold
     m_free.push_back(bucket);
     --m_live;
+    m_changes.push_back(bucket);
 }
 
 void NodeBuckets::insertMember(int bucket, int n)
@@ -102,22 +106,29 @@ void NodeBuckets::insertMember(int bucket, int n)
     const auto at = std::lower_bound(members.begin(), members.end(), tie,
                                      [this](int member, int value) { return m_tie[size_t(member)] > value; });
     members.insert(at, n);
-    m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
+    if (members.back() == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
+        m_hot[size_t(bucket)].minTie = tie;
+        if (members.size() > 1)
+            m_changes.push_back(bucket);
+    }
 }
 
 void NodeBuckets::eraseMember(int bucket, int n)
 {
     std::vector<int> &members = m_buckets[size_t(bucket)].members;
     if (members.back() == n) {
+        // The tie winner left: logged (an emptied bucket is logged by release).
         members.pop_back();
+        if (!members.empty()) {
+            m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
+            m_changes.push_back(bucket);
+        }
     } else {
         const int tie = m_tie[size_t(n)];
         const auto at = std::lower_bound(members.begin(), members.end(), tie,
                                          [this](int member, int value) { return m_tie[size_t(member)] > value; });
         members.erase(at);
     }
-    if (!members.empty())
-        m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
 }
 
 NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const

@@ -51,6 +51,16 @@ public:
     const std::vector<int> &members(int bucket) const { return m_buckets[size_t(bucket)].members; }
     int slots() const { return int(m_buckets.size()); }
     int bucketCount() const { return m_live; }
+    bool live(int bucket) const { return !m_buckets[size_t(bucket)].members.empty(); }
+
+    // Every change of what a bucket offers a placement — its state (a bucket given a state or
+    // emptied) or its tie winner (minTie) — in order; members that come or go behind the winner
+    // are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
+    // a task class) replays the changes since it last looked instead of visiting every bucket.
+    // `generation` changes when build() starts the log anew.
+    size_t changeCount() const { return m_changes.size(); }
+    int change(size_t i) const { return m_changes[i]; }
+    uint64_t generation() const { return m_generation; }
 
     // Calls f(bucket) for every bucket at a level ≥ `from` whose nodes may have `cpu` free
     // (buckets whose key holds no CPU are always visited), and ahead(bucket) a few buckets before
@@ -109,6 +119,8 @@ private:
     std::vector<std::vector<LevelEntry>> m_levels = std::vector<std::vector<LevelEntry>>(kLevels);
     std::array<uint64_t, (kLevels + 63) / 64> m_nonEmpty{};
     int m_live = 0;
+    std::vector<int> m_changes;
+    uint64_t m_generation = 0;
 };
 
 } // namespace headroom::engine::frag

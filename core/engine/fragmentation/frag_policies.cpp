@@ -16,6 +16,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <map>
@@ -120,9 +121,42 @@ struct CacheEntry {
 };
 
 // A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
+// `indexed`: the bucket is in the class's index under (cost, tie).
 struct BucketCost {
     uint32_t version = 0;
     double cost = 0;
+    int tie = 0;
+    bool indexed = false;
+};
+
+// A bucket in a task class's index: least cost first, then the bucket whose tie-winning node
+// comes first.
+struct IndexEntry {
+    double cost = 0;
+    int tie = 0;
+    int bucket = 0;
+    bool operator>(const IndexEntry &other) const
+    {
+        if (cost != other.cost)
+            return cost > other.cost;
+        return tie != other.tie ? tie > other.tie : bucket > other.bucket;
+    }
+};
+
+// The buckets that can hold a task class (but for memory, and CPU where the key does not hold
+// it) as a binary heap, least IndexEntry on top, kept for a class placed often by replaying the
+// buckets' change log since it last looked, so a placement visits a handful of buckets instead
+// of all of them. A changed bucket is pushed anew; its older entries stay behind, stale (they
+// differ from the bucket's BucketCost), are dropped when they reach the top, and all of them when
+// the heap has grown to twice the buckets it holds.
+struct ShapeIndex {
+    std::vector<IndexEntry> heap;
+    int64_t entries = 0;          // buckets indexed (BucketCost::indexed)
+    uint64_t generation = 0;      // of the buckets' log the index follows; 0: not kept
+    size_t logPosition = 0;       // changes applied
+    size_t lastQuery = 0;         // the log's length at the class's last placement
+    double meanGap = -1;          // moving average of the changes between placements; < 0: none yet
+    bool queried = false;
 };
 
 // The lowest memory with which a task class found no node, and the release count then: while no
@@ -151,6 +185,8 @@ struct Scheduler::State {
     std::vector<int> tie;         // the policy's tie order: rank, or the index for first-fit
     NodeBuckets buckets;          // NodeSearch::Buckets (not for the random policy)
     std::vector<std::vector<BucketCost>> bucketCosts; // [shape][bucket]
+    std::vector<ShapeIndex> shapeIndexes;             // [shape]
+    std::vector<IndexEntry> taken;                    // chooseIndexed's entries taken off the heap
     std::vector<KnownFailure> failures;               // [shape]
     std::vector<int> reservedNodes;                   // in input order
     int64_t releases = 0;
@@ -523,6 +559,7 @@ struct Scheduler::State {
         if (search == NodeSearch::EveryNode)
             fgdCache.resize(shapes.size() * nodes.size());
         bucketCosts.resize(shapes.size());
+        shapeIndexes.resize(shapes.size());
         failures.resize(shapes.size());
         return id;
     }
@@ -630,6 +667,135 @@ struct Scheduler::State {
         return baselineScore(n, shape);
     }
 
+    // The bucket's entry in the class's index, brought up to its state: pushed under its cost and
+    // tie-winning node while it is live and can hold the class, else only marked out (its entries
+    // in the heap are then stale).
+    void reindex(ShapeIndex &index, std::vector<BucketCost> &costs, int bucket, const Shape &shape, int shapeId,
+                 bool wholeNodeTask)
+    {
+        BucketCost &entry = costs[size_t(bucket)];
+        const bool live = buckets.live(bucket);
+        const BucketHot &h = buckets.hot(bucket);
+        if (entry.indexed && live && entry.version == h.version && entry.tie == h.minTie)
+            return; // unchanged for this class
+        if (entry.indexed) {
+            entry.indexed = false;
+            --index.entries;
+        }
+        if (!live || !bucketFits(bucket, h, shape, wholeNodeTask))
+            return;
+        if (entry.version != h.version) {
+            entry.cost = nodeCost(buckets.members(bucket).back(), shape, shapeId);
+            entry.version = h.version;
+        }
+        entry.tie = h.minTie;
+        entry.indexed = true;
+        ++index.entries;
+        index.heap.push_back({entry.cost, entry.tie, bucket});
+        std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+    }
+
+    // The heap of the class's index made anew from the buckets it holds, stale entries dropped.
+    static void compact(ShapeIndex &index, const std::vector<BucketCost> &costs)
+    {
+        index.heap.clear();
+        for (size_t b = 0; b < costs.size(); ++b) {
+            if (costs[b].indexed)
+                index.heap.push_back({costs[b].cost, costs[b].tie, int(b)});
+        }
+        std::make_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+    }
+
+    // Whether the class's placement reads its index, brought up to date first. Keeping an index
+    // costs a replay of every bucket change between two placements of the class (kReplayCost
+    // bucket visits each); a scan costs a visit to every bucket that can hold the class (as many
+    // as its last scan visited). A class keeps an index while its mean gap between placements (a
+    // moving average, in changes) makes the replay at most half the scan — it starts one, built
+    // from every bucket, when the replay is at most a quarter — and scans otherwise. The larger
+    // the fleet, the more buckets a scan visits and the more classes keep an index: a placement
+    // then costs a replay of a few changes per such class, whatever the number of buckets.
+    bool useIndex(int shapeId, const Shape &shape, bool wholeNodeTask)
+    {
+        constexpr double kIndexGap = 1024;
+        ShapeIndex &index = shapeIndexes[size_t(shapeId)];
+        std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        const size_t now = buckets.changeCount();
+        if (index.queried) {
+            const double gap = double(now - index.lastQuery);
+            index.meanGap = index.meanGap < 0 ? gap : 0.75 * index.meanGap + 0.25 * gap;
+        }
+        index.lastQuery = now;
+        index.queried = true;
+        const bool current = index.generation != 0 && index.generation == buckets.generation();
+        if (index.meanGap < 0 || index.meanGap > (current ? 4 * kIndexGap : kIndexGap)) {
+            index.generation = 0;
+            return false;
+        }
+        if (current) {
+            for (size_t i = index.logPosition; i < now; ++i)
+                reindex(index, costs, buckets.change(i), shape, shapeId, wholeNodeTask);
+            if (int64_t(index.heap.size()) > 2 * index.entries + 64)
+                compact(index, costs);
+        } else {
+            index.heap.clear();
+            index.entries = 0;
+            for (BucketCost &entry : costs)
+                entry.indexed = false;
+            for (int b = 0; b < buckets.slots(); ++b)
+                reindex(index, costs, b, shape, shapeId, wholeNodeTask);
+            index.generation = buckets.generation();
+        }
+        index.logPosition = now;
+        return true;
+    }
+
+    // chooseBucketed's choice read from the class's index: buckets by least cost, then tie-winning
+    // node, taken off the heap (stale entries for good, the others put back after); each one's
+    // nodes in tie order up to the first with the memory (and CPU) the task needs, until no later
+    // bucket can do better.
+    int chooseIndexed(int shapeId, const Shape &shape, int64_t memory)
+    {
+        ShapeIndex &index = shapeIndexes[size_t(shapeId)];
+        const std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        std::vector<IndexEntry> &heap = index.heap;
+        const auto later = std::greater<IndexEntry>();
+        taken.clear();
+        int best = -1;
+        int bestTie = INT_MAX;
+        double bestCost = 0;
+        while (!heap.empty()) {
+            const IndexEntry entry = heap.front();
+            const BucketCost &now = costs[size_t(entry.bucket)];
+            const bool stale = !now.indexed || now.cost != entry.cost || now.tie != entry.tie;
+            if (!stale && best >= 0 && (entry.cost > bestCost || entry.tie >= bestTie))
+                break;
+            std::pop_heap(heap.begin(), heap.end(), later);
+            heap.pop_back();
+            if (stale)
+                continue;
+            taken.push_back(entry);
+            const BucketHot &h = buckets.hot(entry.bucket);
+            const std::vector<int> &members = buckets.members(entry.bucket);
+            for (auto it = members.rbegin(); it != members.rend(); ++it) {
+                const int n = *it;
+                if (best >= 0 && tie[size_t(n)] >= bestTie)
+                    break;
+                const NodeHot &node = hot[size_t(n)];
+                if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
+                    continue;
+                best = n;
+                bestTie = tie[size_t(n)];
+                bestCost = entry.cost;
+                break;
+            }
+        }
+        for (const IndexEntry &entry : taken) {
+            heap.push_back(entry);
+            std::push_heap(heap.begin(), heap.end(), later);
+        }
+        return best;
+    }
+
     // The node with the least cost, then the first in tie order, among the nodes that fit: each
     // bucket that fits is scored once per shape (cached until its state changes) and only its
     // nodes in tie order are checked for memory, up to the first that fits.
@@ -644,6 +810,8 @@ struct Scheduler::State {
         std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
         if (costs.size() < size_t(buckets.slots()))
             costs.resize(size_t(buckets.slots()));
+        if (useIndex(shapeId, shape, wholeNodeTask))
+            return chooseIndexed(shapeId, shape, memory);
         const int from = shape.gpus == 0                 ? 0
                          : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
                                                          : NodeBuckets::level(kMilliPerGpu, shape.gpus);
