@@ -26,9 +26,18 @@ options of set (defaults in brackets):
   --memory-utilization F          share of GPU memory the server may use, (0, 1] [0.9]
   --reserve-gib F                 activation peak + runtime overhead per GPU, 0–1024 GiB [2]
   --block-size N                  tokens per paged KV block, 1–1024 [16]
-  --prefill-efficiency F          share of peak dense TFLOPS reached in prefill, (0, 1] [0.5]
-  --decode-bandwidth-efficiency F share of HBM bandwidth reached in decode, (0, 1] [0.7]
-  --decode-compute-efficiency F   share of peak TFLOPS reached in decode, (0, 1] [0.5]
+  --prefill-efficiency F          for GPUs without a measured profile in the catalog: share of
+                                  peak dense TFLOPS large passes reach, (0, 1] [0.5]
+  --decode-bandwidth-efficiency F likewise, share of HBM bandwidth weights and KV stream at [0.7]
+  --decode-compute-efficiency F   likewise, share of peak TFLOPS a one-token pass reaches [0.5]
+  --max-num-batched-tokens N      tokens one iteration schedules; 0: vLLM's default for the GPU
+                                  (8,192 on GPUs of 70 GiB and more but A100s, else 2,048) [0]
+  --max-num-seqs N                requests running at once per replica; 0: vLLM's default
+                                  (1,024 on those GPUs, else 256) [0]
+  --chunked-prefill on|off        prompts split into chunks that ride with decodes [on]
+  --prefix-caching on|off         KV of shared prompt prefixes reused [on]
+  --request-overhead-ms F         fixed time of every request outside the GPU passes (API
+                                  server, tokenizer), added to TTFT, 0–60,000 ms [12]
   --planned-headroom F            capacity kept free at peak by design, 0–10 (0.2 = 20 %) [0.2]
   --in-flight-quantile F          quantile of requests in flight memory is sized for, (0, 1) [0.99]
   --queueing-allowance-ms F       wait before prefill counted in the time in system, ms [200]
@@ -55,6 +64,11 @@ const Field kFields[] = {
     {"in-flight-quantile", "in_flight_quantile"},
     {"queueing-allowance-ms", "queueing_allowance_ms"},
     {"kv-residency", "kv_residency"},
+    {"max-num-batched-tokens", "max_num_batched_tokens"},
+    {"max-num-seqs", "max_num_seqs"},
+    {"chunked-prefill", "chunked_prefill"},
+    {"prefix-caching", "prefix_caching"},
+    {"request-overhead-ms", "request_overhead_ms"},
 };
 
 QString flagFor(const std::string &key)
@@ -82,6 +96,13 @@ void print(const engine::ServingAssumptions &a, bool json, Context &context)
         {QStringLiteral("In-flight quantile"), QStringLiteral("P%1").arg(formatDecimal(a.inFlightQuantile * 100, 3))},
         {QStringLiteral("Queueing allowance"), QStringLiteral("%1 ms").arg(formatDecimal(a.queueingAllowanceMs, 3))},
         {QStringLiteral("KV residency"), QString::fromUtf8(engine::toString(a.residency).data())},
+        {QStringLiteral("Max batched tokens"), a.maxNumBatchedTokens > 0 ? formatInteger(a.maxNumBatchedTokens)
+                                                                           : QStringLiteral("vLLM's default for the GPU")},
+        {QStringLiteral("Max running requests"), a.maxNumSeqs > 0 ? formatInteger(a.maxNumSeqs)
+                                                                   : QStringLiteral("vLLM's default for the GPU")},
+        {QStringLiteral("Chunked prefill"), a.chunkedPrefill ? QStringLiteral("on") : QStringLiteral("off")},
+        {QStringLiteral("Prefix caching"), a.prefixCaching ? QStringLiteral("on") : QStringLiteral("off")},
+        {QStringLiteral("Request overhead"), QStringLiteral("%1 ms").arg(formatDecimal(a.requestOverheadMs, 3))},
     };
     for (const auto &[label, value] : rows)
         context.out() << QStringLiteral("%1  %2\n").arg(label + QLatin1Char(':'), -29).arg(value);
@@ -91,6 +112,19 @@ void print(const engine::ServingAssumptions &a, bool json, Context &context)
 double numberOr(const Args &args, const char *flag, double current)
 {
     return args.number(QLatin1String(flag)).value_or(current);
+}
+
+// on|off given with --FLAG, or `current` when the flag is absent.
+bool onOff(const Args &args, const char *flag, bool current)
+{
+    const auto text = args.text(QLatin1String(flag));
+    if (!text)
+        return current;
+    if (*text == QLatin1String("on"))
+        return true;
+    if (*text == QLatin1String("off"))
+        return false;
+    throw UsageError(QStringLiteral("%1: expected on or off, got '%2'").arg(Args::flag(QLatin1String(flag)), *text));
 }
 
 engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions a)
@@ -120,6 +154,13 @@ engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions
     a.plannedHeadroom = numberOr(args, "planned-headroom", a.plannedHeadroom);
     a.inFlightQuantile = numberOr(args, "in-flight-quantile", a.inFlightQuantile);
     a.queueingAllowanceMs = numberOr(args, "queueing-allowance-ms", a.queueingAllowanceMs);
+    if (const auto v = args.integer(QStringLiteral("max-num-batched-tokens"), 0, engine::kMaxBatchedTokens))
+        a.maxNumBatchedTokens = *v;
+    if (const auto v = args.integer(QStringLiteral("max-num-seqs"), 0, engine::kMaxNumSeqs))
+        a.maxNumSeqs = int(*v);
+    a.chunkedPrefill = onOff(args, "chunked-prefill", a.chunkedPrefill);
+    a.prefixCaching = onOff(args, "prefix-caching", a.prefixCaching);
+    a.requestOverheadMs = numberOr(args, "request-overhead-ms", a.requestOverheadMs);
     if (const auto text = args.text(QStringLiteral("kv-residency"))) {
         const auto residency = engine::parseKvResidency(text->toStdString());
         if (!residency)

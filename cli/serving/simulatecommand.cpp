@@ -24,7 +24,8 @@ const char kUsage[] = R"(usage: headroom simulate --trace FILE --format mooncake
          (--model ID --gpu ID [--weights P] [--kv-dtype P] [--tp N] | --kv-blocks N)
          [--step-times FILE] --replicas N [--router round-robin|least-loaded|kv]
          [--overlap-weight F] [--temperature F] [--block-size N] [--no-prefix-cache]
-         [--time-scale F] [--seed N] [--ttft-slo-ms F --itl-slo-ms F]
+         [--max-num-seqs N] [--max-num-batched-tokens N] [--no-chunked-prefill]
+         [--request-overhead-ms F] [--time-scale F] [--seed N] [--ttft-slo-ms F --itl-slo-ms F]
          [--find-replicas [--attainment F] | --sweep PARAMETER=V1,V2,...] [--json]
 
 Replays a request trace, event by event, on a fleet of replicas with continuous batching,
@@ -38,8 +39,9 @@ options:
   --trace FILE            the request trace (required)
   --format F              mooncake (JSONL with 512-token hash_ids) or azure (CSV, no hashes)
   --model ID --gpu ID     the replica: the KV pool from the kv analysis (memory utilization and
-                          reserve from the workspace's serving assumptions) and step times from
-                          the roofline of the sizing analysis
+                          reserve from the workspace's serving assumptions) and iteration times
+                          from the step-cost model of the sizing analysis: one forward pass over
+                          every scheduled token, with the GPU's measured efficiency profile
   --weights P             bf16|fp16|fp8|int8|int4 (default bf16)
   --kv-dtype P            bf16|fp8 (default bf16)
   --tp N                  GPUs per replica, tensor parallel (default 1)
@@ -58,8 +60,18 @@ options:
   --overlap-weight F      weight of new prefill blocks in the kv router's cost (default 1)
   --temperature F         0 (default): the lowest cost; above 0: a replica drawn with
                           probability ∝ exp(−cost ÷ F)
-  --block-size N          tokens per KV block, 1–1024 (default 512, the trace's hash block)
+  --block-size N          tokens per KV block, 1–1024 (default: mooncake 512, the trace's hash
+                          block; azure the workspace's block size, 16 as vLLM's)
   --no-prefix-cache       no prefix caching: every prompt is computed in full
+  --max-num-seqs N        requests running at once per replica (default: the workspace's serving
+                          assumptions, else vLLM's for the GPU: 1,024 on GPUs of 70 GiB and more
+                          but A100s, else 256)
+  --max-num-batched-tokens N
+                          tokens one iteration schedules (default: the workspace's, else vLLM's:
+                          8,192 on those GPUs, else 2,048)
+  --no-chunked-prefill    prompts are prefilled whole, in iterations of their own
+  --request-overhead-ms F fixed time of every request outside the GPU (API server, tokenizer),
+                          added to TTFT and E2E (default: the workspace's serving assumptions)
   --time-scale F          arrival-rate multiplier: 2 replays the trace twice as fast (default 1)
   --seed N                seed of the router's sampling (default 1)
   --ttft-slo-ms F         time-to-first-token SLO; with --itl-slo-ms
@@ -74,8 +86,9 @@ options:
   --hit-rate F            azure: share of each prompt reusable from earlier requests (default 0)
   --json                  print JSON instead of a table
 
-Azure traces have no prefix hashes: they are generated from --shared-prefix and --hit-rate
-(block i of a prompt of n tokens is the shared system prompt when it ends within the first
+Azure traces have no prefix hashes: they are generated from --shared-prefix and --hit-rate at
+the block size simulated (the smallest of a block-size sweep), so a shared system prompt hits
+block by block (block i of a prompt of n tokens is the shared system prompt when it ends within the first
 --shared-prefix tokens, reusable context when it ends within the first hit-rate × n tokens,
 else unique to the request). Exit code 2 on bad input, with the reason on stderr.
 )";
@@ -88,9 +101,10 @@ std::vector<OptionSpec> options()
     for (const char *name : {"trace", "format", "model", "gpu", "weights", "kv-dtype", "tp", "kv-blocks",
                              "replicas", "router", "overlap-weight", "temperature", "block-size", "time-scale",
                              "seed", "ttft-slo-ms", "itl-slo-ms", "attainment", "max-replicas", "shared-prefix",
-                             "hit-rate", "step-times", "sweep"})
+                             "hit-rate", "step-times", "sweep", "max-num-seqs", "max-num-batched-tokens",
+                             "request-overhead-ms"})
         specs.push_back({QLatin1String(name)});
-    for (const char *name : {"no-prefix-cache", "find-replicas", "json"})
+    for (const char *name : {"no-prefix-cache", "no-chunked-prefill", "find-replicas", "json"})
         specs.push_back({QLatin1String(name), false});
     return specs;
 }
@@ -106,7 +120,33 @@ double numberAtLeast(const Args &args, const QString &name, double fallback, dou
     return value;
 }
 
-std::vector<engine::TraceRequest> readTrace(const Args &args)
+bool azureTrace(const Args &args)
+{
+    return args.text(QStringLiteral("format")) == QStringLiteral("azure");
+}
+
+// Tokens per KV block by default: Mooncake's hash block, else the workspace's block size.
+int defaultBlockSize(const Args &args, Context &context)
+{
+    return azureTrace(args) ? context.workspace().servingAssumptions().blockSize : engine::kTraceBlockTokens;
+}
+
+// The block size generated prefix hashes cover: the one simulated, the smallest of a sweep.
+int hashBlockSize(const Args &args, Context &context)
+{
+    int block = int(args.integer(QStringLiteral("block-size"), 1, engine::kMaxBlockSize).value_or(defaultBlockSize(args, context)));
+    if (const auto text = args.text(QStringLiteral("sweep")); text && text->startsWith(QStringLiteral("block-size="))) {
+        for (const QString &part : text->mid(11).split(QLatin1Char(','))) {
+            bool ok = false;
+            const int value = part.trimmed().toInt(&ok);
+            if (ok && value >= 1)
+                block = std::min(block, value);
+        }
+    }
+    return block;
+}
+
+std::vector<engine::TraceRequest> readTrace(const Args &args, int hashBlock)
 {
     const auto path = args.text(QStringLiteral("trace"));
     if (!path)
@@ -127,7 +167,7 @@ std::vector<engine::TraceRequest> readTrace(const Args &args)
     const double hitRate = args.number(QStringLiteral("hit-rate")).value_or(0);
     if (hitRate < 0 || hitRate > 1)
         throw UsageError(QStringLiteral("--hit-rate: must be between 0 and 1, got %1").arg(QString::number(hitRate, 'g', 6)));
-    return engine::withGeneratedHashes(store::readAzureTrace(*path), prefix, hitRate);
+    return engine::withGeneratedHashes(store::readAzureTrace(*path), prefix, hitRate, hashBlock);
 }
 
 engine::RouterKind parseRouter(const Args &args)
@@ -201,7 +241,9 @@ engine::ServingSimConfig buildConfig(const Args &args, Context &context, const s
     c.replicas = int(args.integer(QStringLiteral("replicas"), 1, 4096).value_or(0));
     if (!args.has(QStringLiteral("replicas")))
         throw UsageError(QStringLiteral("--replicas N is required"));
-    c.blockSize = int(args.integer(QStringLiteral("block-size"), 1, engine::kMaxBlockSize).value_or(engine::kTraceBlockTokens));
+    c.blockSize = int(args.integer(QStringLiteral("block-size"), 1, engine::kMaxBlockSize).value_or(defaultBlockSize(args, context)));
+    if (azureTrace(args))
+        c.traceBlockSize = hashBlockSize(args, context);
     if (const auto v = overridden("block-size"))
         c.blockSize = int(*v);
     c.prefixCache = !args.has(QStringLiteral("no-prefix-cache"));
@@ -256,14 +298,21 @@ engine::ServingSimConfig buildConfig(const Args &args, Context &context, const s
         in.blockSize = c.blockSize;
         const engine::KvResult kv = engine::analyseKv(in);
         c.kvBlocksPerReplica = kvBlocks ? *kvBlocks : engine::kvBlocksPerReplica(in);
-        if (!c.stepTable)
-            c.stepModel = engine::replicaRoofline(in.model, gpu, in.weights, kv, tp, serving);
+        engine::applyServingAssumptions(c, serving, in.model, gpu, in.weights, kv, tp);
     } else {
         for (const char *flag : {"weights", "kv-dtype", "tp"})
             if (args.has(QLatin1String(flag)))
                 throw UsageError(QStringLiteral("--%1 needs --model and --gpu").arg(QLatin1String(flag)));
         c.kvBlocksPerReplica = *kvBlocks;
     }
+    if (const auto v = args.integer(QStringLiteral("max-num-seqs"), 1, engine::kMaxNumSeqs))
+        c.maxBatch = int(*v);
+    if (const auto v = args.integer(QStringLiteral("max-num-batched-tokens"), 1, engine::kMaxBatchedTokens))
+        c.tokenBudget = *v;
+    if (args.has(QStringLiteral("no-chunked-prefill")))
+        c.chunkedPrefill = false;
+    if (args.has(QStringLiteral("request-overhead-ms")))
+        c.requestOverheadMs = numberAtLeast(args, QStringLiteral("request-overhead-ms"), 0, 0, true);
     return c;
 }
 
@@ -483,7 +532,7 @@ int runSimulate(const QStringList &argv, Context &context)
         throw UsageError(QStringLiteral("--find-replicas needs step times: give --model and --gpu, or --step-times"));
     if (find && !config.ttftSloMs)
         throw UsageError(QStringLiteral("--find-replicas needs --ttft-slo-ms and --itl-slo-ms"));
-    const std::vector<engine::TraceRequest> trace = readTrace(args);
+    const std::vector<engine::TraceRequest> trace = readTrace(args, hashBlockSize(args, context));
     if (sweep)
         return runSweep(args, context, *sweep, trace);
 

@@ -50,7 +50,7 @@ int main()
     ServingSimConfig config;
     config.replicas = 8;
     config.kvBlocksPerReplica = kvBlocksPerReplica(in);
-    config.stepModel = replicaRoofline(in.model, test::h100Sxm(), in.weights, kv, 1, assumptions);
+    config.stepModel = stepCostModel(in.model, test::h100Sxm(), in.weights, kv, 1, assumptions);
     config.router = RouterKind::KvAware;
     config.ttftSloMs = 2000;
     config.itlSloMs = 50;

@@ -69,6 +69,7 @@ std::vector<CatalogField> modelFields()
         field("sliding_window", QObject::tr("Window"), "tokens", QObject::tr("Tokens a sliding-window layer holds; 0 = no sliding window"), Type::Integer, 1, 0, 100000000),
         field("sliding_layers", QObject::tr("Window layers"), {}, QObject::tr("How many layers use the sliding window; 0 = none"), Type::Integer, 1, 0, 1000),
         field("max_context", QObject::tr("Max context"), "tokens", QObject::tr("Longest context the model supports"), Type::Integer, 1, 1, 100000000),
+        field("vocab_size", QObject::tr("Vocabulary"), "tokens", QObject::tr("Vocabulary size (config.json vocab_size): the LM head, vocabulary × hidden, runs only for sampled tokens; 0 = unknown, every parameter counted per token"), Type::Integer, 1, 0, 100000000),
         field("source", QObject::tr("Source"), {}, QObject::tr("Where the figures come from"), Type::Text),
     };
     for (CatalogField &f : fields) {

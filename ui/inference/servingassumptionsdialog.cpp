@@ -5,6 +5,7 @@
 #include "common/settingcommand.h"
 #include "store/common/workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -55,11 +56,14 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     setCountSuffix(m_blockSize, tr(" token(s)"));
     m_blockSize->setToolTip(tr("Paged-attention block size, 1–1024 tokens. A stream occupies whole blocks."));
     m_prefill = newBox(this, "servingPrefillEfficiency", 1, 100, 0, 5, tr(" %"),
-                       tr("Share of the GPU's peak dense TFLOPS reached in prefill, 1–100 %."));
+                       tr("For a GPU without a measured profile in the catalog: share of its peak dense TFLOPS "
+                          "large passes reach, 1–100 %. A catalog GPU's own profile wins."));
     m_decodeBandwidth = newBox(this, "servingDecodeBandwidth", 1, 100, 0, 5, tr(" %"),
-                               tr("Share of HBM bandwidth reached in decode, 1–100 %."));
+                               tr("For a GPU without a measured profile: share of HBM bandwidth weights and KV "
+                                  "stream at, 1–100 %."));
     m_decodeCompute = newBox(this, "servingDecodeCompute", 1, 100, 0, 5, tr(" %"),
-                             tr("Share of peak TFLOPS reached in decode, 1–100 %."));
+                             tr("For a GPU without a measured profile: share of peak TFLOPS a one-token pass "
+                                "reaches, 1–100 %."));
     m_headroom = newBox(this, "servingHeadroom", 0, 1000, 0, 5, tr(" %"),
                         tr("Capacity kept free at peak by design, 0–1000 % of what the load needs."));
     m_quantile = newBox(this, "servingQuantile", 50, 99.99, 2, 0.1, QString(),
@@ -74,6 +78,33 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     m_residency->addItem(tr("Session — every open session keeps its KV"), int(engine::KvResidency::Session));
     m_residency->setToolTip(tr("Which streams hold KV cache, and so what the memory side is sized for. Inference "
                                "sizing can try the other one as a what-if."));
+    m_batchedTokens = new QSpinBox(this);
+    m_batchedTokens->setObjectName("servingBatchedTokens");
+    m_batchedTokens->setRange(0, int(engine::kMaxBatchedTokens));
+    m_batchedTokens->setSingleStep(512);
+    m_batchedTokens->setSpecialValueText(tr("vLLM's default"));
+    setCountSuffix(m_batchedTokens, tr(" token(s)"));
+    m_batchedTokens->setToolTip(tr("Tokens one iteration schedules (vLLM's max_num_batched_tokens), 1–1,048,576; "
+                                   "vLLM's default: 8,192 on GPUs of 70 GiB and more but A100s, else 2,048."));
+    m_numSeqs = new QSpinBox(this);
+    m_numSeqs->setObjectName("servingNumSeqs");
+    m_numSeqs->setRange(0, engine::kMaxNumSeqs);
+    m_numSeqs->setSingleStep(64);
+    m_numSeqs->setSpecialValueText(tr("vLLM's default"));
+    setCountSuffix(m_numSeqs, tr(" request(s)"));
+    m_numSeqs->setToolTip(tr("Requests running at once per replica (vLLM's max_num_seqs), 1–65,536; vLLM's "
+                             "default: 1,024 on GPUs of 70 GiB and more but A100s, else 256."));
+    m_chunkedPrefill = new QCheckBox(tr("Chunked prefill"), this);
+    m_chunkedPrefill->setObjectName("servingChunkedPrefill");
+    m_chunkedPrefill->setToolTip(tr("Prompts split into chunks that ride in the same passes as decodes (vLLM V1 "
+                                    "always); off: a prompt is prefilled whole in a pass of its own."));
+    m_prefixCaching = new QCheckBox(tr("Prefix caching"), this);
+    m_prefixCaching->setObjectName("servingPrefixCaching");
+    m_prefixCaching->setToolTip(tr("KV of shared prompt prefixes reused (vLLM's default); off: every prompt is "
+                                   "computed in full and the workloads' hit rates are ignored."));
+    m_requestOverhead = newBox(this, "servingRequestOverhead", 0, 60'000, 1, 1, tr(" ms"),
+                               tr("Fixed time of every request outside the GPU passes — API server, tokenizer, "
+                                  "scheduling — added to TTFT, 0–60,000 ms."));
     form->addRow(tr("Memory &utilization:"), m_utilization);
     form->addRow(tr("Activation + runtime &reserve per GPU:"), m_reserve);
     form->addRow(tr("KV &block size:"), m_blockSize);
@@ -84,6 +115,11 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     form->addRow(tr("In-flight &quantile:"), m_quantile);
     form->addRow(tr("&Queueing allowance:"), m_allowance);
     form->addRow(tr("KV &residency:"), m_residency);
+    form->addRow(tr("Max batched &tokens:"), m_batchedTokens);
+    form->addRow(tr("Max running requ&ests:"), m_numSeqs);
+    form->addRow(QString(), m_chunkedPrefill);
+    form->addRow(QString(), m_prefixCaching);
+    form->addRow(tr("Request &overhead:"), m_requestOverhead);
     layout->addLayout(form);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel
@@ -110,6 +146,11 @@ engine::ServingAssumptions ServingAssumptionsDialog::assumptions() const
     a.inFlightQuantile = m_quantile->value() / 100.0;
     a.queueingAllowanceMs = m_allowance->value();
     a.residency = engine::KvResidency(m_residency->currentData().toInt());
+    a.maxNumBatchedTokens = m_batchedTokens->value();
+    a.maxNumSeqs = m_numSeqs->value();
+    a.chunkedPrefill = m_chunkedPrefill->isChecked();
+    a.prefixCaching = m_prefixCaching->isChecked();
+    a.requestOverheadMs = m_requestOverhead->value();
     return a;
 }
 
@@ -125,6 +166,11 @@ void ServingAssumptionsDialog::setAssumptions(const engine::ServingAssumptions &
     m_quantile->setValue(a.inFlightQuantile * 100.0);
     m_allowance->setValue(a.queueingAllowanceMs);
     m_residency->setCurrentIndex(m_residency->findData(int(a.residency)));
+    m_batchedTokens->setValue(int(a.maxNumBatchedTokens));
+    m_numSeqs->setValue(a.maxNumSeqs);
+    m_chunkedPrefill->setChecked(a.chunkedPrefill);
+    m_prefixCaching->setChecked(a.prefixCaching);
+    m_requestOverhead->setValue(a.requestOverheadMs);
 }
 
 bool ServingAssumptionsDialog::edit(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)
@@ -149,6 +195,7 @@ bool ServingAssumptionsDialog::edit(store::Workspace &workspace, QUndoStack *und
     keep(after.plannedHeadroom, before.plannedHeadroom, shown.plannedHeadroom);
     keep(after.inFlightQuantile, before.inFlightQuantile, shown.inFlightQuantile);
     keep(after.queueingAllowanceMs, before.queueingAllowanceMs, shown.queueingAllowanceMs);
+    keep(after.requestOverheadMs, before.requestOverheadMs, shown.requestOverheadMs);
     if (after == before)
         return false;
     apply(workspace, undoStack, after);

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -51,6 +52,11 @@ private:
     QDoubleSpinBox *m_quantile = nullptr;
     QDoubleSpinBox *m_allowance = nullptr;
     QComboBox *m_residency = nullptr;
+    QSpinBox *m_batchedTokens = nullptr;
+    QSpinBox *m_numSeqs = nullptr;
+    QCheckBox *m_chunkedPrefill = nullptr;
+    QCheckBox *m_prefixCaching = nullptr;
+    QDoubleSpinBox *m_requestOverhead = nullptr;
 };
 
 } // namespace headroom::ui

@@ -72,14 +72,15 @@ void selectData(QComboBox *combo, const QVariant &value)
 }
 
 std::vector<engine::TraceRequest> readTraceFile(const QString &path, bool azure, int64_t sharedPrefix, double reuse,
-                                                int limit)
+                                                int limit, int hashBlock)
 {
     if (path.isEmpty())
         throw store::StoreError(QObject::tr("Trace: choose a Mooncake JSONL or Azure CSV file."));
     if (!QFileInfo(path).isFile())
         throw store::StoreError(QObject::tr("Trace: %1 does not exist or is not a file.").arg(path));
     std::vector<engine::TraceRequest> trace =
-        azure ? engine::withGeneratedHashes(store::readAzureTrace(path), sharedPrefix, reuse) : store::readMooncakeTrace(path);
+        azure ? engine::withGeneratedHashes(store::readAzureTrace(path), sharedPrefix, reuse, hashBlock)
+              : store::readMooncakeTrace(path);
     if (limit > 0 && trace.size() > size_t(limit))
         trace.resize(size_t(limit));
     return trace;
@@ -514,6 +515,9 @@ std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::Router
     engine::ServingSimConfig c;
     c.replicas = m_replicas->value();
     c.blockSize = m_blockSize->value();
+    // Generated hashes (Azure) cover the simulated block size, so a shared prompt hits block by block.
+    if (m_format->currentIndex() == 1)
+        c.traceBlockSize = c.blockSize;
     c.prefixCache = m_prefixCache->isChecked();
     c.router = router;
     c.overlapWeight = m_overlap->value();
@@ -544,8 +548,7 @@ std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::Router
         in.blockSize = c.blockSize;
         const engine::KvResult kv = engine::analyseKv(in);
         c.kvBlocksPerReplica = m_kvBlocks->value() > 0 ? m_kvBlocks->value() : engine::kvBlocksPerReplica(in);
-        if (!c.stepTable)
-            c.stepModel = engine::replicaRoofline(in.model, *gpu, in.weights, kv, in.tp, serving);
+        engine::applyServingAssumptions(c, serving, in.model, *gpu, in.weights, kv, in.tp);
         engine::validate(c);
     } catch (const engine::InputError &e) {
         const QString field = QString::fromStdString(e.field());
@@ -563,7 +566,7 @@ std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::Router
 std::vector<engine::TraceRequest> ServingSimPage::readTrace() const
 {
     return readTraceFile(m_trace->text().trimmed(), m_format->currentIndex() == 1, m_sharedPrefix->value(),
-                         m_reuse->value() / 100.0, m_limit->value());
+                         m_reuse->value() / 100.0, m_limit->value(), m_blockSize->value());
 }
 
 bool ServingSimPage::isRunning() const
@@ -604,6 +607,7 @@ bool ServingSimPage::run()
     const int64_t sharedPrefix = m_sharedPrefix->value();
     const double reuse = m_reuse->value() / 100.0;
     const int limit = m_limit->value();
+    const int hashBlock = m_blockSize->value();
     const double target = m_target->value() / 100.0;
     const QString traceName = QFileInfo(path).fileName();
     const QString setup = tr("%1 on %2, %3 weights, %4 KV, TP %5, %6")
@@ -612,7 +616,7 @@ bool ServingSimPage::run()
                               .arg(m_tp->value())
                               .arg(config->stepTable ? tr("step times from the table %1")
                                                            .arg(QFileInfo(m_stepTimes->text().trimmed()).fileName())
-                                                     : tr("roofline step times"));
+                                                     : tr("step-cost model times"));
 
     auto outcome = std::make_shared<Outcome>();
     const engine::ServingSimConfig fleet = *config;
@@ -625,7 +629,7 @@ bool ServingSimPage::run()
         QElapsedTimer timer;
         timer.start();
         try {
-            const std::vector<engine::TraceRequest> trace = readTraceFile(path, azure, sharedPrefix, reuse, limit);
+            const std::vector<engine::TraceRequest> trace = readTraceFile(path, azure, sharedPrefix, reuse, limit, hashBlock);
             if (progress.cancelled())
                 throw Cancelled{};
             engine::ServingStudyOptions options;

@@ -213,6 +213,18 @@ std::vector<FieldProblem> validate(const GpuSpec &gpu)
     check.positive("tdp_w", gpu.tdpWatts);
     check.inRange("gpus_per_node", gpu.gpusPerNode, 1, kMaxGpusPerNode);
     check.positive("memory_nominal_gb", gpu.nominalMemoryGB);
+    if (gpu.efficiency) {
+        const GpuEfficiency &e = *gpu.efficiency;
+        check.inRange("efficiency.bandwidth", e.bandwidth, 0.01, 1.0);
+        check.inRange("efficiency.kv_bandwidth", e.kvBandwidth, 0.01, 1.0);
+        check.inRange("efficiency.matmul_small", e.matmulSmall, 0.0, 1.0);
+        check.inRange("efficiency.matmul_peak", e.matmulPeak, 0.01, 1.0);
+        check.inRange("efficiency.matmul_half_tokens", e.matmulHalfTokens, 0.0, 1e6);
+        check.inRange("efficiency.attention", e.attention, 0.01, 1.0);
+        check.inRange("efficiency.allreduce_latency_us", e.allReduceLatencyUs, 0.0, 1e4);
+        check.inRange("efficiency.link", e.linkEfficiency, 0.01, 1.0);
+        check.inRange("efficiency.iteration_overhead_ms", e.iterationOverheadMs, 0.0, 1e3);
+    }
     return problems;
 }
 
@@ -264,6 +276,14 @@ std::vector<FieldProblem> validate(const ModelSpec &model)
         check.add("sliding_window", "sliding_window must be 0 when sliding_layers is 0 (got "
                                         + formatNumber(int64_t(model.slidingWindow)) + ")");
     check.atLeast<int64_t>("max_context", model.maxContext, 1);
+    check.inRange<int64_t>("vocab_size", model.vocabSize, 0, 100000000);
+    if (model.vocabSize > 0 && model.hiddenSize > 0) {
+        const double head = double(model.vocabSize) * double(model.hiddenSize) * (model.tiedEmbeddings ? 1 : 2);
+        if (head >= model.paramsTotal)
+            check.add("vocab_size", "vocab_size × hidden_size (" + formatNumber(head)
+                                        + (model.tiedEmbeddings ? "" : ", twice for untied embeddings")
+                                        + ") must be less than params_total (" + formatNumber(model.paramsTotal) + ")");
+    }
     return problems;
 }
 

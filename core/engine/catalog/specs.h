@@ -28,6 +28,22 @@ enum class AttentionKind { Mha, Gqa, Mqa, Mla };
 std::string_view toString(AttentionKind k);
 std::optional<AttentionKind> parseAttentionKind(std::string_view text);
 
+// What a GPU reaches of its datasheet figures in LLM serving, for the step-cost model
+// (inference/step_cost.h), each measured or derived from a cited measurement (`source`).
+struct GpuEfficiency {
+    double bandwidth = 0;            // η_bw: share of HBM bandwidth weights stream at
+    double kvBandwidth = 0;          // η_kv: share attention's KV reads stream at
+    double matmulSmall = 0;          // η_mm of a pass of one token
+    double matmulPeak = 0;           // η_mm of large passes
+    double matmulHalfTokens = 0;     // tokens per pass where η_mm is half-way between the two
+    double attention = 0;            // η_attn: share of BF16 peak prefill attention reaches
+    double allReduceLatencyUs = 0;   // fixed time of one all-reduce between TP ranks
+    double linkEfficiency = 0;       // share of the link's one-direction bandwidth an all-reduce moves
+    double iterationOverheadMs = 0;  // per forward pass: scheduling, sampling, launches
+    std::string source;
+    bool operator==(const GpuEfficiency &) const = default;
+};
+
 // One accelerator model from the catalog. Memory in bytes (as the device reports it),
 // bandwidths in GB/s (10^9 bytes per second), throughput in dense TFLOPS.
 struct GpuSpec {
@@ -44,6 +60,7 @@ struct GpuSpec {
     double tdpWatts = 0;
     int gpusPerNode = 8;
     std::string source;       // where the figures come from
+    std::optional<GpuEfficiency> efficiency; // measured serving profile; none: the workspace's
 };
 
 // One model architecture from the catalog.
@@ -63,6 +80,8 @@ struct ModelSpec {
     int slidingWindow = 0;    // tokens held by a sliding-window layer; 0 = none
     int slidingLayers = 0;    // how many of `layers` use the sliding window
     int64_t maxContext = 0;   // tokens
+    int64_t vocabSize = 0;    // tokens of the vocabulary; 0 = unknown (LM head counted per token)
+    bool tiedEmbeddings = false; // the LM head shares the input embedding's weights
     std::string source;
 
     bool isMoe() const { return paramsActive > 0 && paramsActive < paramsTotal; }

@@ -1,30 +1,9 @@
 #include "goodput.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace headroom::engine {
-
-namespace {
-
-double flopsPerSecond(const ReplicaRoofline &replica, double efficiency)
-{
-    return double(replica.tp) * replica.tflops * 1e12 * efficiency;
-}
-
-} // namespace
-
-double decodeBandwidthSeconds(const ReplicaRoofline &replica, int64_t batch, double context)
-{
-    const double bytes = double(replica.weightsBytes)
-        + double(batch) * kvReadBytesPerStream(replica, context);
-    return bytes / (replica.hbmBandwidthGBps * 1e9 * replica.decodeBandwidthEfficiency);
-}
-
-double decodeComputeSeconds(const ReplicaRoofline &replica, int64_t batch)
-{
-    return 2.0 * replica.activeParams * double(batch)
-        / flopsPerSecond(replica, replica.decodeComputeEfficiency);
-}
 
 double computeTflops(const GpuSpec &gpu, WeightPrecision weights)
 {
@@ -33,55 +12,68 @@ double computeTflops(const GpuSpec &gpu, WeightPrecision weights)
     return gpu.bf16Tflops;
 }
 
-double prefillTokensPerSecond(const ReplicaRoofline &replica)
+double prefillSeconds(const StepCostModel &model, double tokens, double chunk)
 {
-    return flopsPerSecond(replica, replica.prefillEfficiency) / (2.0 * replica.activeParams);
+    if (tokens <= 0)
+        return 0;
+    const double step = chunk > 0 ? chunk : tokens;
+    double seconds = 0;
+    for (double done = 0; done < tokens; done += step)
+        seconds += stepCost(model, prefillStep(model, std::min(step, tokens - done), done)).totalS;
+    return seconds;
 }
 
-double prefillSeconds(const ReplicaRoofline &replica, double tokens)
+double prefillTokensPerSecond(const StepCostModel &model, double chunk, double promptTokens)
 {
-    return 2.0 * replica.activeParams * tokens
-        / flopsPerSecond(replica, replica.prefillEfficiency);
+    const double offset = std::max(promptTokens - chunk, 0.0) / 2.0;
+    return chunk / stepCost(model, prefillStep(model, chunk, offset)).totalS;
 }
 
-double kvReadBytesPerStream(const ReplicaRoofline &replica, double context)
+double decodeStepSeconds(const StepCostModel &model, int64_t batch, double context)
 {
-    const double slidingTokens = replica.kvPerToken.window > 0
-        ? std::min(context, double(replica.kvPerToken.window))
-        : context;
-    return double(replica.kvPerToken.fullLayers) * context
-        + double(replica.kvPerToken.slidingLayers) * slidingTokens;
+    return stepCost(model, decodeStep(model, double(batch), context)).totalS;
 }
 
-double decodeStepSeconds(const ReplicaRoofline &replica, int64_t batch, double context)
+StepBatch mixedStep(const StepCostModel &model, double batch, double context, double prefillPerDecode,
+                    double prefillPairsPerToken)
 {
-    return std::max(decodeBandwidthSeconds(replica, batch, context),
-                    decodeComputeSeconds(replica, batch));
+    StepBatch b = decodeStep(model, batch, context);
+    const double prefill = batch * prefillPerDecode;
+    b.prefillTokens = prefill;
+    b.attentionPairsFull = prefill * prefillPairsPerToken;
+    b.attentionPairsSliding = model.slidingWindow > 0 ? prefill * std::min(prefillPairsPerToken, double(model.slidingWindow))
+                                                      : b.attentionPairsFull;
+    return b;
 }
 
-DecodeGoodput decodeGoodput(const ReplicaRoofline &replica, int64_t maxBatch, double context,
-                            double itlSeconds)
+DecodeGoodput decodeGoodput(const StepCostModel &model, int64_t maxBatch, double context, double itlSeconds,
+                            double prefillPerDecode, double prefillPairsPerToken)
 {
+    const auto pass = [&](int64_t batch) {
+        return stepCost(model, mixedStep(model, double(batch), context, prefillPerDecode, prefillPairsPerToken));
+    };
     DecodeGoodput g;
-    g.bestStepSeconds = decodeStepSeconds(replica, 1, context);
+    g.cost = pass(1);
+    g.bestStepSeconds = g.cost.totalS;
     g.stepSeconds = g.bestStepSeconds;
     if (maxBatch < 1 || g.bestStepSeconds > itlSeconds)
         return g;
 
-    // The step time never falls as the batch grows, so the feasible batches are [1, b*].
+    // The pass never gets shorter as the batch grows, so the feasible batches are [1, b*].
     int64_t low = 1;
     int64_t high = maxBatch;
     while (low < high) {
         const int64_t middle = low + (high - low + 1) / 2;
-        if (decodeStepSeconds(replica, middle, context) <= itlSeconds)
+        if (pass(middle).totalS <= itlSeconds)
             low = middle;
         else
             high = middle - 1;
     }
     g.batch = low;
-    g.stepSeconds = decodeStepSeconds(replica, low, context);
+    g.cost = pass(low);
+    g.stepSeconds = g.cost.totalS;
     g.tokensPerSecond = double(low) / g.stepSeconds;
-    g.memoryBound = decodeBandwidthSeconds(replica, low, context) >= decodeComputeSeconds(replica, low);
+    g.memoryBound = !g.cost.computeBound();
     return g;
 }
 

@@ -139,20 +139,43 @@ std::string replicasText(int64_t count)
 
 } // namespace
 
-ReplicaRoofline replicaRoofline(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
-                                const KvResult &kv, int tp, const ServingAssumptions &assumptions)
+StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
+                            const KvResult &kv, int tp, const ServingAssumptions &assumptions)
 {
-    ReplicaRoofline roofline;
-    roofline.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
-    roofline.weightsBytes = kv.weightsBytes;
-    roofline.kvPerToken = kv.perToken;
-    roofline.tp = tp;
-    roofline.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
-    roofline.tflops = computeTflops(gpu, weights);
-    roofline.prefillEfficiency = assumptions.prefillEfficiency;
-    roofline.decodeBandwidthEfficiency = assumptions.decodeBandwidthEfficiency;
-    roofline.decodeComputeEfficiency = assumptions.decodeComputeEfficiency;
-    return roofline;
+    StepCostModel m;
+    m.activeParams = model.paramsActive > 0 ? model.paramsActive : model.paramsTotal;
+    if (model.vocabSize > 0) {
+        m.headParams = double(model.vocabSize) * double(model.hiddenSize);
+        m.embeddingParams = model.tiedEmbeddings ? 0.0 : m.headParams;
+    }
+    m.layers = model.layers;
+    m.slidingLayers = model.slidingLayers;
+    m.slidingWindow = model.slidingWindow;
+    m.hiddenSize = model.hiddenSize;
+    m.attentionHeads = model.attentionHeads;
+    m.headDim = model.headDim;
+    m.weightsBytes = kv.weightsBytes;
+    m.kvPerToken = kv.perToken;
+    m.tp = tp;
+    m.hbmBandwidthGBps = gpu.hbmBandwidthGBps;
+    m.tflops = computeTflops(gpu, weights);
+    m.attentionTflops = gpu.bf16Tflops;
+    m.linkGBps = gpu.nvlinkGBps > 0 ? gpu.nvlinkGBps / 2.0 : gpu.pcieGBps;
+    m.measuredProfile = gpu.efficiency.has_value();
+    m.efficiency = gpu.efficiency ? *gpu.efficiency
+                                  : fallbackEfficiency(assumptions.prefillEfficiency, assumptions.decodeBandwidthEfficiency,
+                                                       assumptions.decodeComputeEfficiency);
+    return m;
+}
+
+SchedulerLimits schedulerLimits(const ServingAssumptions &assumptions, const GpuSpec &gpu)
+{
+    SchedulerLimits limits = vllmSchedulerDefaults(gpu);
+    if (assumptions.maxNumBatchedTokens > 0)
+        limits.maxNumBatchedTokens = assumptions.maxNumBatchedTokens;
+    if (assumptions.maxNumSeqs > 0)
+        limits.maxNumSeqs = assumptions.maxNumSeqs;
+    return limits;
 }
 
 std::string_view toString(KvResidency residency)
@@ -181,7 +204,7 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     SizingResult r;
     Breakdown steps(r.steps);
     const int tp = w.tp;
-    const double hit = w.prefixHitRate;
+    const double hit = assumptions.prefixCaching ? w.prefixHitRate : 0.0;
     r.gpusPerReplica = tp;
 
     // A measurement belongs to the GPU, precisions and TP it was taken on.
@@ -261,18 +284,24 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     HEADROOM_STEP("KV per stream", "(P95 prompt + P95 output) × KV bytes per token per GPU, block-rounded",
               perStream);
 
-    // The replica's roofline (goodput module): prefill and decode times for both sides.
-    const ReplicaRoofline roofline = replicaRoofline(model, gpu, w.weights, kv, tp, assumptions);
-    const std::string flopsText = number(roofline.tflops) + " TFLOPS ("
-        + (roofline.tflops == gpu.bf16Tflops ? "bf16" : "fp8") + ")";
+    // The replica's step-cost model (one forward pass per iteration) and its scheduler.
+    const StepCostModel stepModel = stepCostModel(model, gpu, w.weights, kv, tp, assumptions);
+    const SchedulerLimits limits = schedulerLimits(assumptions, gpu);
+    const double chunk = assumptions.chunkedPrefill ? double(limits.maxNumBatchedTokens) : 0.0;
+    const std::string profileText = stepModel.measuredProfile
+        ? gpu.name + "'s measured profile (η_bw " + number(stepModel.efficiency.bandwidth) + ", η_mm up to "
+            + number(stepModel.efficiency.matmulPeak) + ", " + number(stepModel.efficiency.iterationOverheadMs)
+            + " ms per pass)"
+        : "the workspace's efficiencies (no measured profile for " + gpu.name + ")";
 
 
     // --- Requests in flight (Little's law), at a given decode batch per replica.
     const double meanContext = w.promptTokens.p50 + w.outputTokens.p50;
-    r.prefillTimeP50Ms = prefillSeconds(roofline, w.promptTokens.p50 * (1.0 - hit)) * 1000.0;
+    r.prefillTimeP50Ms = assumptions.requestOverheadMs
+        + prefillSeconds(stepModel, w.promptTokens.p50 * (1.0 - hit), chunk) * 1000.0;
     const auto inFlightAt = [&](int64_t batch) {
         r.operatingBatch = batch;
-        r.operatingStepMs = decodeStepSeconds(roofline, batch, meanContext) * 1000.0;
+        r.operatingStepMs = decodeStepSeconds(stepModel, batch, meanContext) * 1000.0;
         r.timeInSystemMs = assumptions.queueingAllowanceMs + r.prefillTimeP50Ms
             + w.outputTokens.p50 * r.operatingStepMs;
         r.inFlightMean = littleInSystem(r.peakRequestsPerS, r.timeInSystemMs / 1000.0);
@@ -375,37 +404,56 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     }
     setMemoryReplicas();
 
-    // --- Compute side: roofline (goodput module).
+    // --- Compute side: the step-cost model, one forward pass per iteration.
     const double itlS = w.itlP95Ms / 1000.0;
     const double uncachedP95 = w.promptTokens.p95 * (1.0 - hit);
-    r.prefillTimeMs = prefillSeconds(roofline, uncachedP95) * 1000.0;
+    r.prefillTimeMs = assumptions.requestOverheadMs + prefillSeconds(stepModel, uncachedP95, chunk) * 1000.0;
     const bool ttftMet = r.prefillTimeMs <= w.ttftP95Ms;
+    const StepCost firstPass = stepCost(stepModel, prefillStep(stepModel, chunk > 0 ? std::min(chunk, uncachedP95) : uncachedP95));
     HEADROOM_STEP("Prefill time of a P95 prompt",
-              "2 × N_active × P95 prompt × (1 − hit rate) ÷ (TP × peak FLOPS × η_prefill)",
-              "2 × " + params(roofline.activeParams) + " × " + number(w.promptTokens.p95) + " × (1 − "
-                  + percent(hit) + ") ÷ (" + std::to_string(tp) + " × " + flopsText + " × "
-                  + number(assumptions.prefillEfficiency) + ") = " + number(r.prefillTimeMs)
-                  + " ms " + (ttftMet ? "≤ " : "> ") + number(w.ttftP95Ms) + " ms TTFT SLO");
-    r.prefillCapacityTokensPerS = prefillTokensPerSecond(roofline);
-    HEADROOM_STEP("Prefill throughput per replica", "TP × peak FLOPS × η_prefill ÷ (2 × N_active)",
-              std::to_string(tp) + " × " + flopsText + " × " + number(assumptions.prefillEfficiency)
-                  + " ÷ (2 × " + params(roofline.activeParams) + ") = "
+              "request overhead + passes of at most max_num_batched_tokens: overhead + max(weights ÷ (HBM × η_bw), "
+              "2 × N × tokens ÷ (TP × peak × η_mm)) + attention + all-reduces",
+              number(assumptions.requestOverheadMs) + " ms + " + number(uncachedP95) + " uncached tokens ("
+                  + number(w.promptTokens.p95) + " × (1 − " + percent(hit) + ")) in "
+                  + (chunk > 0 ? "chunks of " + number(chunk) : std::string("one pass")) + " (first pass "
+                  + number(firstPass.totalS * 1000.0) + " ms: linear " + number(firstPass.linearS * 1000.0)
+                  + " ms at η_mm " + number(firstPass.matmulEfficiency) + ", attention "
+                  + number(firstPass.attentionS * 1000.0) + " ms, all-reduce " + number(firstPass.allReduceS * 1000.0)
+                  + " ms) = " + number(r.prefillTimeMs) + " ms " + (ttftMet ? "≤ " : "> ") + number(w.ttftP95Ms)
+                  + " ms TTFT SLO; " + profileText);
+    const double prefillChunk = chunk > 0 ? chunk : std::max(w.promptTokens.p50 * (1.0 - hit), 1.0);
+    r.prefillCapacityTokensPerS = prefillTokensPerSecond(stepModel, prefillChunk, w.promptTokens.p50 * (1.0 - hit));
+    HEADROOM_STEP("Prefill throughput per replica", "chunk ÷ time of a pass of that chunk",
+              number(prefillChunk) + " tokens ÷ "
+                  + number(prefillChunk / r.prefillCapacityTokensPerS * 1000.0) + " ms = "
                   + number(r.prefillCapacityTokensPerS) + " tokens/s");
 
-    // ITL is a P95 target, so the decode step is timed with every stream at the P95 context.
+    // ITL is a P95 target, so the decode step is timed with every stream at the P95 context. In
+    // an aggregated replica the prompts' tokens ride in the same passes (chunked prefill): each
+    // decode brings prefill demand ÷ decode demand prompt tokens along.
+    const bool riding = !overrides.disaggregate && r.decodeTokensPerS > 0;
+    const double prefillPerDecode = riding ? r.prefillTokensPerS / r.decodeTokensPerS : 0.0;
+    const double pairsPerToken = w.promptTokens.p50 * (1.0 + hit) / 2.0;
+    int64_t batchCap = std::min<int64_t>(r.streamsPerReplica, limits.maxNumSeqs);
+    if (chunk > 0)
+        batchCap = std::min<int64_t>(batchCap, int64_t(std::floor(chunk / (1.0 + prefillPerDecode))));
     const DecodeGoodput decode =
-        decodeGoodput(roofline, r.streamsPerReplica, double(r.contextTokens), itlS);
+        decodeGoodput(stepModel, std::max<int64_t>(batchCap, 1), double(r.contextTokens), itlS, prefillPerDecode, pairsPerToken);
     r.decodeBatch = decode.batch;
     r.decodeStepMs = decode.stepSeconds * 1000.0;
     const int64_t shownBatch = std::max<int64_t>(decode.batch, 1);
+    const StepCost &pass = decode.cost;
     HEADROOM_STEP("Decode step",
-              "max((weights + batch × context × KV bytes per token) ÷ (HBM × η_bw), "
-              "2 × N_active × batch ÷ (TP × peak FLOPS × η_decode))",
+              "one pass: overhead + max(weights ÷ (HBM × η_bw), 2 × N × tokens ÷ (TP × peak × η_mm)) + KV read ÷ "
+              "(HBM × η_kv) + prefill attention + 2 all-reduces per layer",
               "batch " + grouped(shownBatch) + " of " + grouped(r.streamsPerReplica) + " at "
-                  + grouped(r.contextTokens) + " tokens on " + number(gpu.hbmBandwidthGBps)
-                  + " GB/s: max(" + number(decodeBandwidthSeconds(roofline, shownBatch, double(r.contextTokens)) * 1000.0)
-                  + " ms memory, " + number(decodeComputeSeconds(roofline, shownBatch) * 1000.0)
-                  + " ms compute) = " + number(r.decodeStepMs) + " ms "
+                  + grouped(r.contextTokens) + " tokens"
+                  + (riding ? " with " + number(prefillPerDecode * double(shownBatch)) + " prompt tokens riding" : std::string())
+                  + " on " + number(gpu.hbmBandwidthGBps) + " GB/s: " + number(pass.overheadS * 1000.0)
+                  + " ms overhead + max(" + number(pass.weightsS * 1000.0) + " ms weights, "
+                  + number(pass.linearComputeS * 1000.0) + " ms compute) + " + number(pass.kvReadS * 1000.0)
+                  + " ms KV + " + number(pass.attentionS * 1000.0) + " ms attention + "
+                  + number(pass.allReduceS * 1000.0) + " ms all-reduce = " + number(r.decodeStepMs) + " ms "
                   + (decode.batch > 0 ? "≤ " : "> ") + number(w.itlP95Ms) + " ms ITL SLO"
                   + (decode.batch > 0 ? (decode.memoryBound ? " (bandwidth-bound)" : " (compute-bound)")
                                       : ""));
@@ -453,26 +501,18 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
                   grouped(decode.batch) + " ÷ " + number(r.decodeStepMs) + " ms = "
                       + number(r.goodputTokensPerS) + " tokens/s (estimated)");
         decodeComputeNeed = buffer * r.decodeTokensPerS / r.goodputTokensPerS;
+        computeNeed = decodeComputeNeed;
+        r.replicasCompute = ceilCount(computeNeed);
         if (overrides.disaggregate) {
-            computeNeed = decodeComputeNeed;
-            r.replicasCompute = ceilCount(computeNeed);
             HEADROOM_STEP("Replicas for compute (decode pool)",
                       "ceil(traffic P95/mean × decode demand ÷ goodput)",
                       "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
                           + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
         } else {
-            // An aggregated replica shares its time between decode and prefill.
-            computeNeed = buffer
-                * (r.decodeTokensPerS / r.goodputTokensPerS
-                   + r.prefillTokensPerS / r.prefillCapacityTokensPerS);
-            r.replicasCompute = ceilCount(computeNeed);
             HEADROOM_STEP("Replicas for compute",
-                      "ceil(traffic P95/mean × (decode demand ÷ goodput + prefill demand ÷ "
-                      "prefill throughput))",
-                      "ceil(" + number(buffer) + " × (" + number(r.decodeTokensPerS) + " ÷ "
-                          + number(r.goodputTokensPerS) + " + " + number(r.prefillTokensPerS)
-                          + " ÷ " + number(r.prefillCapacityTokensPerS) + ")) = "
-                          + grouped(r.replicasCompute));
+                      "ceil(traffic P95/mean × decode demand ÷ goodput), the prefill riding in the same passes",
+                      "ceil(" + number(buffer) + " × " + number(r.decodeTokensPerS) + " ÷ "
+                          + number(r.goodputTokensPerS) + ") = " + grouped(r.replicasCompute));
         }
     }
 
@@ -622,7 +662,9 @@ bool operator==(const ServingAssumptions &a, const ServingAssumptions &b)
         && a.decodeComputeEfficiency == b.decodeComputeEfficiency && a.memoryUtilization == b.memoryUtilization
         && a.blockSize == b.blockSize && a.reserveBytes == b.reserveBytes && a.plannedHeadroom == b.plannedHeadroom
         && a.inFlightQuantile == b.inFlightQuantile && a.queueingAllowanceMs == b.queueingAllowanceMs
-        && a.residency == b.residency;
+        && a.residency == b.residency && a.maxNumBatchedTokens == b.maxNumBatchedTokens
+        && a.maxNumSeqs == b.maxNumSeqs && a.chunkedPrefill == b.chunkedPrefill && a.prefixCaching == b.prefixCaching
+        && a.requestOverheadMs == b.requestOverheadMs;
 }
 
 std::vector<FieldProblem> validate(const ServingAssumptions &a)
@@ -649,6 +691,16 @@ std::vector<FieldProblem> validate(const ServingAssumptions &a)
     if (!(a.queueingAllowanceMs >= 0 && a.queueingAllowanceMs <= 3.6e6))
         problems.push_back({"queueing_allowance_ms", "queueing_allowance_ms must be between 0 and 3,600,000 (got "
                                                          + number(a.queueingAllowanceMs) + ")"});
+    if (a.maxNumBatchedTokens < 0 || a.maxNumBatchedTokens > kMaxBatchedTokens)
+        problems.push_back({"max_num_batched_tokens", "max_num_batched_tokens must be 0 (vLLM's default) or between 1 and "
+                                                          + grouped(kMaxBatchedTokens) + " (got "
+                                                          + std::to_string(a.maxNumBatchedTokens) + ")"});
+    if (a.maxNumSeqs < 0 || a.maxNumSeqs > kMaxNumSeqs)
+        problems.push_back({"max_num_seqs", "max_num_seqs must be 0 (vLLM's default) or between 1 and "
+                                                + grouped(kMaxNumSeqs) + " (got " + std::to_string(a.maxNumSeqs) + ")"});
+    if (!(a.requestOverheadMs >= 0 && a.requestOverheadMs <= 60000))
+        problems.push_back({"request_overhead_ms", "request_overhead_ms must be between 0 and 60,000 (got "
+                                                       + number(a.requestOverheadMs) + ")"});
     if (!(a.plannedHeadroom >= 0 && a.plannedHeadroom <= 10))
         problems.push_back({"planned_headroom", "planned_headroom must be between 0 and 10 (got "
                                                     + number(a.plannedHeadroom) + ")"});

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "goodput.h"
+#include "step_cost.h"
 #include "kv.h"
 #include "workload.h"
 
@@ -23,9 +24,11 @@ std::optional<KvResidency> parseKvResidency(std::string_view text);
 
 // Roofline efficiencies and serving settings; defaults are typical for vLLM-class servers.
 struct ServingAssumptions {
-    double prefillEfficiency = 0.5;      // share of peak dense TFLOPS reached in prefill
-    double decodeBandwidthEfficiency = 0.7; // share of HBM bandwidth reached in decode
-    double decodeComputeEfficiency = 0.5;
+    // The step-cost model's efficiencies for a GPU without a measured profile in the catalog
+    // (fallbackEfficiency in step_cost.h); a GPU's own profile wins.
+    double prefillEfficiency = 0.5;      // share of peak dense TFLOPS reached by large passes
+    double decodeBandwidthEfficiency = 0.7; // share of HBM bandwidth reached streaming weights and KV
+    double decodeComputeEfficiency = 0.5;   // share of peak dense TFLOPS reached by a one-token pass
     double memoryUtilization = 0.9;
     int blockSize = 16;
     int64_t reserveBytes = 2LL << 30;    // activations + runtime per GPU
@@ -33,7 +36,20 @@ struct ServingAssumptions {
     double inFlightQuantile = 0.99;      // quantile of the in-flight count memory is sized for
     double queueingAllowanceMs = 200;    // wait before prefill counted in the time in system
     KvResidency residency = KvResidency::Request; // which streams hold KV cache
+    // The serving engine's scheduler, as vLLM's (`vllm serve`): tokens and sequences one
+    // iteration may schedule (0: vLLM's default for the GPU, vllmSchedulerDefaults), chunked
+    // prefill (off: a prompt is prefilled in one pass) and prefix caching (off: nothing reused).
+    int64_t maxNumBatchedTokens = 0;
+    int maxNumSeqs = 0;
+    bool chunkedPrefill = true;
+    bool prefixCaching = true;
+    // Fixed time of every request before its first token outside the GPU passes: API server,
+    // tokenization, scheduling (the fidelity suite's low-load TTFT references).
+    double requestOverheadMs = 12;
 };
+
+// The scheduler limits in force for `gpu`: the assumptions' where set, else vLLM's defaults.
+SchedulerLimits schedulerLimits(const ServingAssumptions &assumptions, const GpuSpec &gpu);
 bool operator==(const ServingAssumptions &a, const ServingAssumptions &b);
 
 // Range checks of every serving assumption (field names as in the workspace's JSON form:
@@ -41,11 +57,13 @@ bool operator==(const ServingAssumptions &a, const ServingAssumptions &b);
 // workspace, the editor and the CLI.
 std::vector<FieldProblem> validate(const ServingAssumptions &assumptions);
 
-// The roofline of one replica of `tp` GPUs serving `model` at `weights` precision: active
-// parameters (MoE: active, else total), the weights and KV bytes per rank from `kv`, the
-// GPU's bandwidth and the TFLOPS the weights compute at, and the assumptions' efficiencies.
-ReplicaRoofline replicaRoofline(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
-                                const KvResult &kv, int tp, const ServingAssumptions &assumptions);
+// The step-cost model of one replica of `tp` GPUs serving `model` at `weights` precision:
+// active parameters (MoE: active, else total) with the LM head and embedding apart when the
+// vocabulary is known, the architecture attention and all-reduces need, the weights and KV
+// bytes per rank from `kv`, the GPU's bandwidth, TFLOPS and link, and its measured efficiency
+// profile (else the assumptions' fallback).
+StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
+                            const KvResult &kv, int tp, const ServingAssumptions &assumptions);
 
 // What-if overrides on top of the profile.
 struct SizingOverrides {

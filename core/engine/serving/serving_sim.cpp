@@ -445,11 +445,12 @@ private:
         m_lastChangeS = timeS;
         --m_inFlightTotal;
         --rep.inFlight;
-        const double e2e = timeS - r.arrivalS;
+        const double overheadS = m_timed ? m_config.requestOverheadMs / 1000.0 : 0.0;
+        const double e2e = timeS - r.arrivalS + overheadS;
         m_e2e.push_back(e2e);
         m_completionS = std::max(m_completionS, timeS);
         if (m_timed) {
-            const double ttft = r.firstTokenS - r.arrivalS;
+            const double ttft = r.firstTokenS - r.arrivalS + overheadS;
             m_ttft.push_back(ttft);
             m_queueWait.push_back(r.firstAdmitS - r.arrivalS);
             bool withinSlo = m_config.ttftSloMs && ttft * 1000.0 <= *m_config.ttftSloMs;
@@ -512,30 +513,53 @@ private:
         int64_t budget = m_config.tokenBudget;
         double contextSum = 0;
         int64_t decodes = 0;
-        for (size_t i = 0; i < rep.running.size() && budget > 0; ++i) {
-            const int index = rep.running[i];
-            SimRequest &r = m_prepared.requests[size_t(index)];
-            if (r.prefillDone < r.prefillTarget)
-                continue;
-            const int64_t context = r.prompt + r.generated;
-            bool preempted = false;
-            while (blocksFor(context + 1, m_config.blockSize) > r.promptBlocks + r.privateHeld
-                   && !rep.growPrivate(r)) {
-                const bool self = rep.running.back() == index;
-                preempt(rep, timeS);
-                if (self) {
-                    preempted = true;
-                    break;
+        StepBatch pass;
+        const StepCostModel *model = m_config.stepModel ? &*m_config.stepModel : nullptr;
+        // Without chunked prefill an iteration prefills the prompts that fit, whole, or decodes.
+        const bool prefillOnly = !m_config.chunkedPrefill && rep.waitingHead < rep.waiting.size()
+            && int(rep.running.size()) < m_config.maxBatch;
+        const auto scheduleDecodes = [&] {
+            for (size_t i = 0; i < rep.running.size() && budget > 0; ++i) {
+                const int index = rep.running[i];
+                SimRequest &r = m_prepared.requests[size_t(index)];
+                if (r.prefillDone < r.prefillTarget)
+                    continue;
+                const int64_t context = r.prompt + r.generated;
+                bool preempted = false;
+                while (blocksFor(context + 1, m_config.blockSize) > r.promptBlocks + r.privateHeld
+                       && !rep.growPrivate(r)) {
+                    const bool self = rep.running.back() == index;
+                    preempt(rep, timeS);
+                    if (self) {
+                        preempted = true;
+                        break;
+                    }
                 }
+                if (preempted)
+                    break;
+                plan.push_back({index, 0});
+                contextSum += double(context);
+                if (model)
+                    pass.kvReadBytes += kvReadBytes(*model, double(context));
+                ++decodes;
+                --budget;
             }
-            if (preempted)
-                break;
-            plan.push_back({index, 0});
-            contextSum += double(context);
-            ++decodes;
-            --budget;
-        }
+        };
+        if (!prefillOnly)
+            scheduleDecodes();
         int64_t prefillTokens = 0;
+        const auto addChunk = [&](const SimRequest &r, int64_t chunk) {
+            prefillTokens += chunk;
+            budget -= chunk;
+            if (!model)
+                return;
+            const double offset = double(r.prefillDone);
+            pass.kvReadBytes += kvReadBytes(*model, offset);
+            pass.attentionPairsFull += attentionPairs(double(chunk), offset);
+            pass.attentionPairsSliding += attentionPairs(double(chunk), offset, model->slidingWindow);
+            if (r.prefillDone + chunk >= r.prefillTarget)
+                pass.sampled += 1;
+        };
         for (size_t i = 0; i < rep.running.size() && budget > 0; ++i) {
             const int index = rep.running[i];
             SimRequest &r = m_prepared.requests[size_t(index)];
@@ -543,23 +567,26 @@ private:
                 continue;
             const int64_t chunk = std::min(budget, r.prefillTarget - r.prefillDone);
             plan.push_back({index, chunk});
-            prefillTokens += chunk;
-            budget -= chunk;
+            addChunk(r, chunk);
         }
         bool admitted = false;
         while (budget > 0 && rep.waitingHead < rep.waiting.size()
                && int(rep.running.size()) < m_config.maxBatch) {
             const int index = rep.waiting[rep.waitingHead];
             SimRequest &r = m_prepared.requests[size_t(index)];
+            // Unchunked, a prompt waits for an iteration with room for all of it (alone, it
+            // always goes, as a prompt longer than the budget does in vLLM's first pass).
+            if (!m_config.chunkedPrefill && r.prefillTarget - r.prefillDone > budget && prefillTokens > 0)
+                break;
             if (!admit(rep, r, timeS))
                 break;
             admitted = true;
             ++rep.waitingHead;
             rep.running.push_back(index);
-            const int64_t chunk = std::min(budget, r.prefillTarget - r.prefillDone);
+            const int64_t remaining = r.prefillTarget - r.prefillDone; // after the prefix cache's hit
+            const int64_t chunk = m_config.chunkedPrefill ? std::min(budget, remaining) : remaining;
             plan.push_back({index, chunk});
-            prefillTokens += chunk;
-            budget -= chunk;
+            addChunk(r, chunk);
         }
         if (rep.waitingHead == rep.waiting.size()) {
             rep.waiting.clear();
@@ -567,17 +594,24 @@ private:
         }
         if (admitted)
             logChange(replicaIndex, timeS);
+        if (prefillOnly && plan.empty())
+            scheduleDecodes(); // the head's blocks cannot be found: decode meanwhile
         if (plan.empty()) {
             if (!rep.running.empty() || rep.waitingHead < rep.waiting.size())
                 throw std::logic_error("serving simulation: a replica with work planned nothing");
             rep.busy = false;
             return false;
         }
-        const double meanContext = decodes > 0 ? contextSum / double(decodes) : 0.0;
-        const double seconds = m_table
-            ? m_table->decodeSeconds(decodes, meanContext) + m_table->prefillSeconds(double(prefillTokens))
-            : decodeStepSeconds(*m_config.stepModel, decodes, meanContext)
-                + prefillSeconds(*m_config.stepModel, double(prefillTokens));
+        double seconds = 0;
+        if (m_table) {
+            const double meanContext = decodes > 0 ? contextSum / double(decodes) : 0.0;
+            seconds = m_table->decodeSeconds(decodes, meanContext) + m_table->prefillSeconds(double(prefillTokens));
+        } else {
+            pass.decodes = double(decodes);
+            pass.prefillTokens = double(prefillTokens);
+            pass.sampled += double(decodes);
+            seconds = stepCost(*model, pass).totalS;
+        }
         m_load[size_t(replicaIndex)].busySeconds += seconds;
         rep.busy = true;
         m_events.push({timeS + seconds, replicaIndex});
@@ -852,8 +886,11 @@ void validate(const ServingSimConfig &c)
     if (c.itlSloMs && (!std::isfinite(*c.itlSloMs) || *c.itlSloMs <= 0))
         throw InputError("itl_slo_ms", "itl_slo_ms must be above 0");
     if (c.stepModel && (c.stepModel->activeParams <= 0 || c.stepModel->hbmBandwidthGBps <= 0
-                        || c.stepModel->tflops <= 0 || c.stepModel->tp < 1))
-        throw InputError("model", "the step model needs positive parameters, bandwidth, TFLOPS and TP");
+                        || c.stepModel->tflops <= 0 || c.stepModel->attentionTflops <= 0 || c.stepModel->tp < 1
+                        || (c.stepModel->tp > 1 && c.stepModel->linkGBps <= 0)))
+        throw InputError("model", "the step model needs positive parameters, bandwidth, TFLOPS, TP and (under TP) a link");
+    if (!(c.requestOverheadMs >= 0 && c.requestOverheadMs <= 60000))
+        throw InputError("request_overhead_ms", "request_overhead_ms must be between 0 and 60,000");
     if (c.stepTable)
         validate(*c.stepTable);
 }
@@ -938,6 +975,20 @@ int64_t kvBlocksPerReplica(const KvInputs &in)
         throw InputError("memory", "the weights leave no KV pool on this GPU (short by "
                                        + std::to_string(kv.shortfallBytes / kGiB) + " GiB)");
     return kv.blocks;
+}
+
+void applyServingAssumptions(ServingSimConfig &config, const ServingAssumptions &assumptions, const ModelSpec &model,
+                             const GpuSpec &gpu, WeightPrecision weights, const KvResult &kv, int tp)
+{
+    if (!config.stepTable)
+        config.stepModel = stepCostModel(model, gpu, weights, kv, tp, assumptions);
+    const SchedulerLimits limits = schedulerLimits(assumptions, gpu);
+    config.tokenBudget = limits.maxNumBatchedTokens;
+    config.maxBatch = limits.maxNumSeqs;
+    config.chunkedPrefill = assumptions.chunkedPrefill;
+    config.prefixCache = config.prefixCache && assumptions.prefixCaching;
+    config.requestOverheadMs = assumptions.requestOverheadMs;
+    config.gpusPerReplica = tp;
 }
 
 std::vector<TraceRequest> withGeneratedHashes(std::vector<TraceRequest> trace, int64_t sharedPrefixTokens,

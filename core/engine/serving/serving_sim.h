@@ -37,15 +37,20 @@
 //   goes back to the front of the queue and recomputes prompt and generated tokens), then
 //   gives the token budget left to prefill chunks, of running prefills first and then of
 //   waiting requests admitted in arrival order (the queue head blocks the rest when its
-//   blocks cannot be found). Iteration time = decodeStepSeconds(decode batch, mean decode
-//   context) + prefillSeconds(prefill tokens), the roofline of the goodput module; an
-//   iteration with no decodes still reads the weights once. With a measured step-time table
-//   (step_time_table.h; it wins over the roofline when both are given) the iteration time is
-//   the table's decode time at (decode batch, mean decode context), 0 with no decodes, plus
-//   its prefill time at the prefill tokens, 0 with none.
+//   blocks cannot be found). At most maxBatch requests run (vLLM's max_num_seqs) and an
+//   iteration schedules at most tokenBudget tokens (max_num_batched_tokens). Without chunked
+//   prefill a prompt is prefilled whole, and an iteration either prefills the prompts that
+//   fit or decodes (vLLM's scheduler without chunking). Iteration time = the step-cost model's
+//   one forward pass over every scheduled token (step_cost.h): decodes with their contexts'
+//   KV reads and prefill chunks with their attention over the tokens before them, sampling a
+//   token for each decode and each prefill that finishes. With a measured step-time table
+//   (step_time_table.h; it wins over the model when both are given) the iteration time is the
+//   table's decode time at (decode batch, mean decode context), 0 with no decodes, plus its
+//   prefill time at the prefill tokens, 0 with none.
 // - Without a step model (no model/GPU, no table), only the cache is simulated: every request
 //   runs alone and instantly at its arrival; latencies are not computed.
-// - Latencies: TTFT = first token − arrival; ITL of a request = (E2E − TTFT) ÷ (output − 1)
+// - Latencies: TTFT = first token − arrival + requestOverheadMs (the API server's and the
+//   tokenizer's fixed time, outside the GPU passes), E2E likewise; ITL of a request = (E2E − TTFT) ÷ (output − 1)
 //   (its mean inter-token gap; none for one-token outputs); queue wait = first admission −
 //   arrival; percentiles are type 7 over requests.
 namespace headroom::engine {
@@ -74,11 +79,13 @@ struct ServingSimConfig {
     double temperature = 0.0;
     double timeScale = 1.0;            // arrival-rate multiplier, > 0
     uint64_t seed = 1;
-    std::optional<ReplicaRoofline> stepModel; // step times; none: cache-only simulation
+    std::optional<StepCostModel> stepModel; // step times; none: cache-only simulation
     std::optional<StepTimeTable> stepTable;   // measured step times; wins over stepModel
     int gpusPerReplica = 1;            // for GPU-seconds
-    int64_t tokenBudget = 8192;        // tokens per iteration (decodes + prefill chunks)
-    int maxBatch = 256;                // running requests per replica
+    int64_t tokenBudget = 8192;        // tokens per iteration (max_num_batched_tokens)
+    int maxBatch = 1024;               // running requests per replica (max_num_seqs)
+    bool chunkedPrefill = true;
+    double requestOverheadMs = 0;      // fixed time per request added to TTFT and E2E
     std::optional<double> ttftSloMs;   // both SLOs or neither
     std::optional<double> itlSloMs;
     int timeSamples = 200;             // points of the in-flight and KV-use series
@@ -153,6 +160,13 @@ std::vector<ServingSimResult> simulateServingMany(const std::vector<TraceRequest
 // Needs a step model and both SLOs (InputError "ttft_slo_ms" / "model" otherwise).
 std::optional<int> findReplicas(const std::vector<TraceRequest> &trace, const ServingSimConfig &config,
                                 double target, int maxReplicas = 256);
+
+// The replica as the workspace's serving assumptions describe it: its step-cost model (unless a
+// step-time table is set), its scheduler — tokenBudget and maxBatch from max_num_batched_tokens
+// and max_num_seqs (vLLM's defaults for the GPU where unset), chunked prefill, prefix caching —
+// and the per-request overhead.
+void applyServingAssumptions(ServingSimConfig &config, const ServingAssumptions &assumptions, const ModelSpec &model,
+                             const GpuSpec &gpu, WeightPrecision weights, const KvResult &kv, int tp);
 
 // KV blocks of one replica from the kv engine: analyseKv(in).blocks (a block spans every TP
 // rank). InputError "memory" when the weights leave no pool.

@@ -45,6 +45,10 @@ public:
         fail(QStringLiteral("field ") + quoted(field) + QStringLiteral(": ") + message);
     }
 
+    bool has(const QString &key) const { return m_object.contains(key); }
+    const QJsonObject &object() const { return m_object; }
+    const QString &location() const { return m_location; }
+
     void checkKeys(const QStringList &known) const
     {
         QStringList unknown;
@@ -59,7 +63,7 @@ public:
             fail(QStringLiteral("unknown fields %1 (fields are: %2)")
                      .arg(unknown.join(QStringLiteral(", ")), known.join(QStringLiteral(", "))));
         for (const QString &key : known) {
-            if (!m_object.contains(key))
+            if (!m_object.contains(key) && !optionalCatalogKeys().contains(key))
                 failField(key, QStringLiteral("missing"));
         }
     }
@@ -143,6 +147,12 @@ engine::GpuSpec readGpu(const EntryReader &in)
     gpu.tdpWatts = in.number(QStringLiteral("tdp_w"));
     gpu.gpusPerNode = in.integer(QStringLiteral("gpus_per_node"));
     gpu.source = in.string(QStringLiteral("source"));
+    if (in.has(QStringLiteral("efficiency"))) {
+        const QJsonValue value = in.object().value(QStringLiteral("efficiency"));
+        if (!value.isObject())
+            in.failField(QStringLiteral("efficiency"), QStringLiteral("expected an object, got ") + jsonTypeName(value));
+        gpu.efficiency = efficiencyFromJson(value.toObject(), in.location());
+    }
     return gpu;
 }
 
@@ -166,6 +176,14 @@ engine::ModelSpec readModel(const EntryReader &in)
     model.slidingLayers = in.integer(QStringLiteral("sliding_layers"));
     model.maxContext = in.integer64(QStringLiteral("max_context"));
     model.source = in.string(QStringLiteral("source"));
+    if (in.has(QStringLiteral("vocab_size")))
+        model.vocabSize = in.integer64(QStringLiteral("vocab_size"));
+    if (in.has(QStringLiteral("tied_embeddings"))) {
+        const QJsonValue value = in.object().value(QStringLiteral("tied_embeddings"));
+        if (!value.isBool())
+            in.failField(QStringLiteral("tied_embeddings"), QStringLiteral("expected true or false, got ") + jsonTypeName(value));
+        model.tiedEmbeddings = value.toBool();
+    }
     return model;
 }
 
@@ -215,9 +233,14 @@ void writeEntries(QByteArray &out, const QString &key, const QStringList &order,
     out += "  " + jsonScalarText(key) + ": [";
     for (size_t i = 0; i < entries.size(); ++i) {
         out += i == 0 ? "\n    {\n" : ",\n    {\n";
-        for (qsizetype k = 0; k < order.size(); ++k) {
-            out += "      " + jsonScalarText(order[k]) + ": " + jsonScalarText(entries[i].value(order[k]));
-            out += k + 1 < order.size() ? ",\n" : "\n";
+        QStringList present;
+        for (const QString &key : order) {
+            if (entries[i].contains(key))
+                present << key;
+        }
+        for (qsizetype k = 0; k < present.size(); ++k) {
+            out += "      " + jsonScalarText(present[k]) + ": " + jsonScalarText(entries[i].value(present[k]));
+            out += k + 1 < present.size() ? ",\n" : "\n";
         }
         out += "    }";
     }
@@ -242,6 +265,8 @@ QJsonObject gpuToJson(const engine::GpuSpec &gpu)
     object.insert(QStringLiteral("tdp_w"), gpu.tdpWatts);
     object.insert(QStringLiteral("gpus_per_node"), gpu.gpusPerNode);
     object.insert(QStringLiteral("source"), QString::fromStdString(gpu.source));
+    if (gpu.efficiency)
+        object.insert(QStringLiteral("efficiency"), efficiencyToJson(*gpu.efficiency));
     return object;
 }
 
@@ -266,7 +291,60 @@ QJsonObject modelToJson(const engine::ModelSpec &model)
     object.insert(QStringLiteral("sliding_layers"), model.slidingLayers);
     object.insert(QStringLiteral("max_context"), qint64(model.maxContext));
     object.insert(QStringLiteral("source"), QString::fromStdString(model.source));
+    if (model.vocabSize > 0)
+        object.insert(QStringLiteral("vocab_size"), qint64(model.vocabSize));
+    if (model.tiedEmbeddings)
+        object.insert(QStringLiteral("tied_embeddings"), true);
     return object;
+}
+
+QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
+{
+    return QJsonObject{
+        {QStringLiteral("bandwidth"), e.bandwidth},
+        {QStringLiteral("kv_bandwidth"), e.kvBandwidth},
+        {QStringLiteral("matmul_small"), e.matmulSmall},
+        {QStringLiteral("matmul_peak"), e.matmulPeak},
+        {QStringLiteral("matmul_half_tokens"), e.matmulHalfTokens},
+        {QStringLiteral("attention"), e.attention},
+        {QStringLiteral("allreduce_latency_us"), e.allReduceLatencyUs},
+        {QStringLiteral("link"), e.linkEfficiency},
+        {QStringLiteral("iteration_overhead_ms"), e.iterationOverheadMs},
+        {QStringLiteral("source"), QString::fromStdString(e.source)},
+    };
+}
+
+engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QString &location)
+{
+    const auto fail = [&](const QString &message) {
+        throw StoreError(location + QStringLiteral(": field \"efficiency\": ") + message);
+    };
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!efficiencyKeys().contains(it.key()))
+            fail(QStringLiteral("unknown field %1 (fields are: %2)")
+                     .arg(quotedValue(it.key()), efficiencyKeys().join(QStringLiteral(", "))));
+    }
+    const auto number = [&](const char *key) {
+        const QJsonValue value = object.value(QLatin1String(key));
+        if (!value.isDouble())
+            fail(QStringLiteral("%1: expected a number, got %2").arg(QLatin1String(key), jsonTypeName(value)));
+        return value.toDouble();
+    };
+    engine::GpuEfficiency e;
+    e.bandwidth = number("bandwidth");
+    e.kvBandwidth = number("kv_bandwidth");
+    e.matmulSmall = number("matmul_small");
+    e.matmulPeak = number("matmul_peak");
+    e.matmulHalfTokens = number("matmul_half_tokens");
+    e.attention = number("attention");
+    e.allReduceLatencyUs = number("allreduce_latency_us");
+    e.linkEfficiency = number("link");
+    e.iterationOverheadMs = number("iteration_overhead_ms");
+    const QJsonValue source = object.value(QStringLiteral("source"));
+    if (!source.isString())
+        fail(QStringLiteral("source: expected a string, got %1").arg(jsonTypeName(source)));
+    e.source = source.toString().toStdString();
+    return e;
 }
 
 Catalog parseCatalog(const QByteArray &json, const QString &sourceName)

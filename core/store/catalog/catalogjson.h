@@ -12,6 +12,10 @@ namespace headroom::store {
 
 QJsonObject gpuToJson(const engine::GpuSpec &gpu);
 QJsonObject modelToJson(const engine::ModelSpec &model);
+// A GPU's measured serving profile as the catalog's "efficiency" object (catalogkeys.h,
+// efficiencyKeys); StoreError naming `location` and the field for a malformed one.
+QJsonObject efficiencyToJson(const engine::GpuEfficiency &efficiency);
+engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QString &location);
 
 struct Catalog {
     std::vector<engine::GpuSpec> gpus;

@@ -11,7 +11,7 @@ const QStringList &gpuKeys()
         QStringLiteral("bf16_tflops"),  QStringLiteral("fp8_tflops"),
         QStringLiteral("nvlink_gbps"),  QStringLiteral("pcie_gbps"),
         QStringLiteral("tdp_w"),        QStringLiteral("gpus_per_node"),
-        QStringLiteral("source"),
+        QStringLiteral("source"),       QStringLiteral("efficiency"),
     };
     return keys;
 }
@@ -27,6 +27,26 @@ const QStringList &modelKeys()
         QStringLiteral("kv_lora_rank"),    QStringLiteral("qk_rope_head_dim"),
         QStringLiteral("sliding_window"),  QStringLiteral("sliding_layers"),
         QStringLiteral("max_context"),     QStringLiteral("source"),
+        QStringLiteral("vocab_size"),      QStringLiteral("tied_embeddings"),
+    };
+    return keys;
+}
+
+const QStringList &optionalCatalogKeys()
+{
+    static const QStringList keys = {QStringLiteral("efficiency"), QStringLiteral("vocab_size"),
+                                     QStringLiteral("tied_embeddings")};
+    return keys;
+}
+
+const QStringList &efficiencyKeys()
+{
+    static const QStringList keys = {
+        QStringLiteral("bandwidth"),          QStringLiteral("kv_bandwidth"),
+        QStringLiteral("matmul_small"),       QStringLiteral("matmul_peak"),
+        QStringLiteral("matmul_half_tokens"), QStringLiteral("attention"),
+        QStringLiteral("allreduce_latency_us"), QStringLiteral("link"),
+        QStringLiteral("iteration_overhead_ms"), QStringLiteral("source"),
     };
     return keys;
 }

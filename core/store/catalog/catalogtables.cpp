@@ -1,10 +1,13 @@
 #include "catalogtables.h"
 
 #include "store/common/sqlsupport.h"
+#include "catalogjson.h"
 #include "catalogkeys.h"
 #include "store/common/storeerror.h"
 
 #include <QSqlDatabase>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QStringList>
 
@@ -25,7 +28,7 @@ QString text(const std::string &value)
     return QString::fromStdString(value);
 }
 
-engine::GpuSpec gpuFromRow(const QSqlQuery &query)
+engine::GpuSpec gpuFromRow(const QSqlQuery &query, const QString &path)
 {
     engine::GpuSpec gpu;
     int column = 0;
@@ -42,6 +45,10 @@ engine::GpuSpec gpuFromRow(const QSqlQuery &query)
     gpu.tdpWatts = query.value(column++).toDouble();
     gpu.gpusPerNode = query.value(column++).toInt();
     gpu.source = query.value(column++).toString().toStdString();
+    const QByteArray efficiency = query.value(column++).toString().toUtf8();
+    if (!efficiency.isEmpty())
+        gpu.efficiency = efficiencyFromJson(QJsonDocument::fromJson(efficiency).object(),
+                                            QStringLiteral("%1: GPU \"%2\"").arg(path, text(gpu.id)));
     return gpu;
 }
 
@@ -70,6 +77,8 @@ engine::ModelSpec modelFromRow(const QSqlQuery &query, const QString &path)
     model.slidingLayers = query.value(column++).toInt();
     model.maxContext = query.value(column++).toLongLong();
     model.source = query.value(column++).toString().toStdString();
+    model.vocabSize = query.value(column++).toLongLong();
+    model.tiedEmbeddings = query.value(column++).toInt() != 0;
     return model;
 }
 
@@ -88,7 +97,7 @@ std::vector<engine::GpuSpec> CatalogTables::gpus() const
     execPrepared(query, m_path, QStringLiteral("cannot read GPUs"));
     std::vector<engine::GpuSpec> result;
     while (query.next())
-        result.push_back(gpuFromRow(query));
+        result.push_back(gpuFromRow(query, m_path));
     return result;
 }
 
@@ -101,7 +110,7 @@ std::optional<engine::GpuSpec> CatalogTables::gpu(const QString &id) const
     execPrepared(query, m_path, QStringLiteral("cannot read GPU \"%1\"").arg(id));
     if (!query.next())
         return std::nullopt;
-    return gpuFromRow(query);
+    return gpuFromRow(query, m_path);
 }
 
 std::vector<engine::ModelSpec> CatalogTables::models() const
@@ -145,6 +154,9 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
     query.bindValue(QStringLiteral(":tdp_w"), gpu.tdpWatts);
     query.bindValue(QStringLiteral(":gpus_per_node"), gpu.gpusPerNode);
     query.bindValue(QStringLiteral(":source"), text(gpu.source));
+    query.bindValue(QStringLiteral(":efficiency"),
+                    gpu.efficiency ? QString::fromUtf8(QJsonDocument(efficiencyToJson(*gpu.efficiency)).toJson(QJsonDocument::Compact))
+                                   : QString());
     execPrepared(query, m_path, QStringLiteral("cannot save GPU \"%1\"").arg(text(gpu.id)));
 }
 
@@ -170,6 +182,8 @@ void CatalogTables::upsertModel(const engine::ModelSpec &model) const
     query.bindValue(QStringLiteral(":sliding_layers"), model.slidingLayers);
     query.bindValue(QStringLiteral(":max_context"), qlonglong(model.maxContext));
     query.bindValue(QStringLiteral(":source"), text(model.source));
+    query.bindValue(QStringLiteral(":vocab_size"), qlonglong(model.vocabSize));
+    query.bindValue(QStringLiteral(":tied_embeddings"), model.tiedEmbeddings ? 1 : 0);
     execPrepared(query, m_path, QStringLiteral("cannot save model \"%1\"").arg(text(model.id)));
 }
 

@@ -430,6 +430,33 @@ void addServingLatencyHistograms(const QSqlDatabase &db, const QString &path)
                       path, what);
 }
 
+// Schema 11: the step-cost model's catalog facts — a GPU's measured serving profile (its
+// "efficiency" object as compact JSON, '' for none) and a model's vocabulary and tied
+// embeddings. Entries under a shipped id get the shipped values; others have none (the
+// workspace's efficiencies and the LM head counted per token apply to them).
+void addStepCostFacts(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the catalog tables");
+    execStatement(db, QStringLiteral("ALTER TABLE gpu ADD COLUMN efficiency TEXT NOT NULL DEFAULT ''"), path, what);
+    execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN vocab_size BIGINT NOT NULL DEFAULT 0"), path, what);
+    execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN tied_embeddings INTEGER NOT NULL DEFAULT 0"), path,
+                  what);
+    const CatalogTables tables(db.connectionName(), path);
+    for (const engine::GpuSpec &shipped : readCatalogFile(kShippedGpus).gpus) {
+        if (auto gpu = tables.gpu(QString::fromStdString(shipped.id)); gpu && shipped.efficiency) {
+            gpu->efficiency = shipped.efficiency;
+            tables.upsertGpu(*gpu);
+        }
+    }
+    for (const engine::ModelSpec &shipped : readCatalogFile(kShippedModels).models) {
+        if (auto model = tables.model(QString::fromStdString(shipped.id)); model && shipped.vocabSize > 0) {
+            model->vocabSize = shipped.vocabSize;
+            model->tiedEmbeddings = shipped.tiedEmbeddings;
+            tables.upsertModel(*model);
+        }
+    }
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -442,6 +469,7 @@ const MigrationStep kSteps[] = {
     {8, &createServingMetricsTables},
     {9, &addActualsRatesAndUsageHours},
     {10, &addServingLatencyHistograms},
+    {11, &addStepCostFacts},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

@@ -22,7 +22,10 @@ const QStringList kAssumptionKeys = {
     QStringLiteral("block_size"), QStringLiteral("prefill_efficiency"),
     QStringLiteral("decode_bandwidth_efficiency"), QStringLiteral("decode_compute_efficiency"),
     QStringLiteral("planned_headroom"), QStringLiteral("in_flight_quantile"),
-    QStringLiteral("queueing_allowance_ms"), QStringLiteral("kv_residency")};
+    QStringLiteral("queueing_allowance_ms"), QStringLiteral("kv_residency"),
+    QStringLiteral("max_num_batched_tokens"), QStringLiteral("max_num_seqs"),
+    QStringLiteral("chunked_prefill"), QStringLiteral("prefix_caching"),
+    QStringLiteral("request_overhead_ms")};
 
 QString variantSource(const QString &source, qsizetype index)
 {
@@ -44,6 +47,11 @@ QJsonObject servingAssumptionsToJson(const engine::ServingAssumptions &a)
         {QStringLiteral("in_flight_quantile"), a.inFlightQuantile},
         {QStringLiteral("queueing_allowance_ms"), a.queueingAllowanceMs},
         {QStringLiteral("kv_residency"), QString::fromUtf8(engine::toString(a.residency).data())},
+        {QStringLiteral("max_num_batched_tokens"), qint64(a.maxNumBatchedTokens)},
+        {QStringLiteral("max_num_seqs"), a.maxNumSeqs},
+        {QStringLiteral("chunked_prefill"), a.chunkedPrefill},
+        {QStringLiteral("prefix_caching"), a.prefixCaching},
+        {QStringLiteral("request_overhead_ms"), a.requestOverheadMs},
     };
 }
 
@@ -64,6 +72,11 @@ engine::ServingAssumptions servingAssumptionsFromJson(const QJsonObject &object,
     a.queueingAllowanceMs = in.number(QStringLiteral("queueing_allowance_ms"), d.queueingAllowanceMs);
     a.residency = in.choice(QStringLiteral("kv_residency"), d.residency, engine::parseKvResidency,
                             QStringLiteral("request, session"));
+    a.maxNumBatchedTokens = in.integer64(QStringLiteral("max_num_batched_tokens"), d.maxNumBatchedTokens);
+    a.maxNumSeqs = in.integer(QStringLiteral("max_num_seqs"), d.maxNumSeqs);
+    a.chunkedPrefill = in.boolean(QStringLiteral("chunked_prefill"), d.chunkedPrefill);
+    a.prefixCaching = in.boolean(QStringLiteral("prefix_caching"), d.prefixCaching);
+    a.requestOverheadMs = in.number(QStringLiteral("request_overhead_ms"), d.requestOverheadMs);
     in.checkProblems(engine::validate(a));
     return a;
 }

@@ -28,7 +28,7 @@ const std::vector<TraceRequest> &mooncake()
 }
 
 // Llama 3.1 8B, bf16, on one H100 SXM with the default serving assumptions.
-ReplicaRoofline llamaOnH100(int blockSize, int64_t *blocks)
+StepCostModel llamaOnH100(int blockSize, int64_t *blocks)
 {
     const ServingAssumptions assumptions;
     KvInputs in;
@@ -40,7 +40,7 @@ ReplicaRoofline llamaOnH100(int blockSize, int64_t *blocks)
     const KvResult kv = analyseKv(in);
     if (blocks)
         *blocks = kvBlocksPerReplica(in);
-    return replicaRoofline(in.model, headroom::test::h100Sxm(), in.weights, kv, 1, assumptions);
+    return stepCostModel(in.model, headroom::test::h100Sxm(), in.weights, kv, 1, assumptions);
 }
 
 // The reference of the issue, written from its definition: walk the requests in arrival
@@ -180,7 +180,7 @@ TEST_CASE("temperature 0 routes deterministically and higher temperature spreads
     // At half the trace's arrival rate and a heavy overlap weight, cache reuse outweighs load
     // and requests pile onto the replicas holding popular prefixes (max/mean load 1.23).
     ServingSimConfig config = timedFleet(8, RouterKind::KvAware);
-    config.overlapWeight = 100;
+    config.overlapWeight = 1000;
     config.timeScale = 0.5;
     const ServingSimResult first = simulateServing(trace, config);
     config.seed = 99; // the seed only matters when sampling

@@ -37,7 +37,7 @@ void requireStepTimesError(const std::string &words, Body body)
     }
 }
 
-ReplicaRoofline llamaOnH100(int64_t *blocks)
+StepCostModel llamaStepModel(int64_t *blocks)
 {
     const ServingAssumptions assumptions;
     KvInputs in;
@@ -49,7 +49,7 @@ ReplicaRoofline llamaOnH100(int64_t *blocks)
     const KvResult kv = analyseKv(in);
     if (blocks)
         *blocks = kvBlocksPerReplica(in);
-    return replicaRoofline(in.model, headroom::test::h100Sxm(), in.weights, kv, 1, assumptions);
+    return stepCostModel(in.model, headroom::test::h100Sxm(), in.weights, kv, 1, assumptions);
 }
 
 } // namespace
@@ -161,7 +161,7 @@ TEST_CASE("a simulation timed by a step-time table matches a hand computation", 
     CHECK(r.lastCompletionS == Approx(0.159008));
     CHECK(r.perReplica[0].busySeconds == Approx(0.159008));
     // The table wins over a roofline given beside it.
-    c.stepModel = llamaOnH100(nullptr);
+    c.stepModel = llamaStepModel(nullptr);
     const ServingSimResult both = simulateServing(trace, c);
     CHECK(both.stepModel == StepModelKind::Table);
     CHECK(both.lastCompletionS == Approx(0.159008));
@@ -174,7 +174,7 @@ TEST_CASE("a simulation timed by a step-time table matches a hand computation", 
     CHECK(toString(StepModelKind::Table) == "table");
 }
 
-TEST_CASE("a step-time table sampled from the roofline reproduces the roofline simulation", "[step-times][data]")
+TEST_CASE("a step-time table sampled from the step-cost model reproduces it when requests run alone", "[step-times][data]")
 {
     SKIP_WITHOUT_PUBLIC_TRACES("traces");
     static const std::vector<TraceRequest> trace = headroom::test::readMooncake(
@@ -182,41 +182,41 @@ TEST_CASE("a step-time table sampled from the roofline reproduces the roofline s
     ServingSimConfig c;
     c.replicas = 8;
     c.blockSize = 16;
-    c.stepModel = llamaOnH100(&c.kvBlocksPerReplica);
-    c.ttftSloMs = 2000;
-    c.itlSloMs = 50;
-    // The decode grid samples decodeStepSeconds, the prefill points prefillSeconds (linear), so
-    // the table differs from the roofline only between grid lines where the compute term takes
-    // over, and in iterations without decodes (the roofline still reads the weights once there,
-    // the table charges the prefill alone).
+    c.stepModel = llamaStepModel(&c.kvBlocksPerReplica);
+    // Requests never overlap and every prompt fits one pass: each request is one prefill pass,
+    // then decode passes of batch 1 — the passes a table samples. (Where decodes and prefill
+    // chunks share a pass, the model's one forward pass differs from the table's sum of a decode
+    // and a prefill time by design.)
+    c.timeScale = 0.0001;
+    c.tokenBudget = 1 << 18;
     StepTimeTable table;
-    for (int64_t b : {1, 2, 4, 8, 16, 32, 64, 128, 192, 256})
-        for (int64_t ctx : {0, 2048, 8192, 16384, 32768, 65536, 131072})
+    for (int64_t b : {1, 2, 4})
+        for (int64_t ctx : {0, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072})
             table.decode.push_back({b, ctx, decodeStepSeconds(*c.stepModel, b, double(ctx)) * 1000.0});
-    for (int64_t p : {512, 8192})
+    for (int64_t p = 64; p < 4096; p *= 2)
+        table.prefill.push_back({p, prefillSeconds(*c.stepModel, double(p)) * 1000.0});
+    for (int64_t p = 4096; p <= 131072; p += 4096) // attention is quadratic: finer where it counts
         table.prefill.push_back({p, prefillSeconds(*c.stepModel, double(p)) * 1000.0});
     ServingSimConfig tabled = c;
     tabled.stepModel.reset();
     tabled.stepTable = table;
     const std::vector<ServingSimResult> runs = simulateServingMany(trace, {c, tabled});
-    const ServingSimResult &roof = runs[0];
+    const ServingSimResult &model = runs[0];
     const ServingSimResult &tab = runs[1];
-    REQUIRE(roof.stepModel == StepModelKind::Roofline);
+    REQUIRE(model.stepModel == StepModelKind::Roofline);
     REQUIRE(tab.stepModel == StepModelKind::Table);
-    INFO("TTFT P50/P95/P99 roofline " << roof.ttftMs.p50 << " / " << roof.ttftMs.p95 << " / " << roof.ttftMs.p99
+    INFO("TTFT P50/P95/P99 model " << model.ttftMs.p50 << " / " << model.ttftMs.p95 << " / " << model.ttftMs.p99
          << " ms, table " << tab.ttftMs.p50 << " / " << tab.ttftMs.p95 << " / " << tab.ttftMs.p99
-         << "; ITL roofline " << roof.itlMs.p50 << " / " << roof.itlMs.p95 << " / " << roof.itlMs.p99
+         << "; ITL model " << model.itlMs.p50 << " / " << model.itlMs.p95 << " / " << model.itlMs.p99
          << " ms, table " << tab.itlMs.p50 << " / " << tab.itlMs.p95 << " / " << tab.itlMs.p99);
-    // Measured: TTFT P50/P95/P99 379.5 / 1436.2 / 2897.8 ms (roofline) against 377.5 / 1442.3 /
-    // 2843.6 (table); ITL 8.756 / 21.14 / 113.6 against 8.769 / 21.46 / 116.8 ms: within 0.6 %,
-    // 1.5 % and 2.9 %. Tolerance: 2 % at P50 and P95, 4 % at P99 (the tail moves most when an
-    // iteration's time shifts a few requests across a queue).
-    CHECK(tab.completed == roof.completed);
-    CHECK(tab.ttftMs.p50 == Approx(roof.ttftMs.p50).epsilon(0.02));
-    CHECK(tab.ttftMs.p95 == Approx(roof.ttftMs.p95).epsilon(0.02));
-    CHECK(tab.ttftMs.p99 == Approx(roof.ttftMs.p99).epsilon(0.04));
-    CHECK(tab.itlMs.p50 == Approx(roof.itlMs.p50).epsilon(0.02));
-    CHECK(tab.itlMs.p95 == Approx(roof.itlMs.p95).epsilon(0.02));
-    CHECK(tab.itlMs.p99 == Approx(roof.itlMs.p99).epsilon(0.04));
-    CHECK(tab.hitRateBlocks == Approx(roof.hitRateBlocks).margin(0.005));
+    // Between sample points the table is linear where the model curves (η_mm, quadratic
+    // attention): 3 % at P50 and P95, 5 % at P99.
+    CHECK(tab.completed == model.completed);
+    CHECK(tab.ttftMs.p50 == Approx(model.ttftMs.p50).epsilon(0.03));
+    CHECK(tab.ttftMs.p95 == Approx(model.ttftMs.p95).epsilon(0.03));
+    CHECK(tab.ttftMs.p99 == Approx(model.ttftMs.p99).epsilon(0.05));
+    CHECK(tab.itlMs.p50 == Approx(model.itlMs.p50).epsilon(0.03));
+    CHECK(tab.itlMs.p95 == Approx(model.itlMs.p95).epsilon(0.03));
+    CHECK(tab.itlMs.p99 == Approx(model.itlMs.p99).epsilon(0.05));
+    CHECK(tab.hitRateBlocks == Approx(model.hitRateBlocks).margin(0.005));
 }
