@@ -156,7 +156,7 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
     query.bindValue(QStringLiteral(":source"), text(gpu.source));
     query.bindValue(QStringLiteral(":efficiency"),
                     gpu.efficiency ? QString::fromUtf8(QJsonDocument(efficiencyToJson(*gpu.efficiency)).toJson(QJsonDocument::Compact))
-                                   : QString());
+                                   : QStringLiteral(""));
     execPrepared(query, m_path, QStringLiteral("cannot save GPU \"%1\"").arg(text(gpu.id)));
 }
 

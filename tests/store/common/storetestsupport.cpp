@@ -237,4 +237,11 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropStepCostFacts(RawDatabase &raw)
+{
+    raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN efficiency"));
+    raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN vocab_size"));
+    raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN tied_embeddings"));
+}
+
 } // namespace headroom::store::test

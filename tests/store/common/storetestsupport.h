@@ -76,4 +76,7 @@ private:
     bool m_server = false;
 };
 
+// Takes schema 11 (the step-cost model's catalog columns) back out of a file.
+void dropStepCostFacts(RawDatabase &raw);
+
 } // namespace headroom::store::test

@@ -46,6 +46,8 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
+    if (version < 11)  // schema 11: the step-cost model's catalog columns
+        dropStepCostFacts(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)

@@ -298,8 +298,9 @@ TEST_CASE("opening a workspace from before change tracking keeps its scenarios a
     }
     {
         RawDatabase raw(location.path());
-        // Schema 5: before change tracking (6), billing actuals (7), serving metrics (8) and the
-        // actuals' rates and usage hours (9).
+        // Schema 5: before change tracking (6), billing actuals (7), serving metrics (8), the
+        // actuals' rates and usage hours (9) and the step-cost model's catalog columns (11).
+        dropStepCostFacts(raw);
         for (const char *table : {"serving_metrics_hour", "serving_metrics_import", "serving_optimization"})
             raw.exec(QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
         for (const char *table : {"actuals_commitment_rate", "actuals_day", "actuals_on_demand", "actuals_commitment_scope",

@@ -52,6 +52,7 @@ void dropActuals(RawDatabase &raw)
 void downgradeToVersion3(const QString &path)
 {
     RawDatabase raw(path);
+    dropStepCostFacts(raw);
     dropActuals(raw);
     raw.exec(QStringLiteral("DROP TABLE scenario_history"));
     raw.exec(QStringLiteral("DROP TABLE training_job"));
@@ -177,6 +178,7 @@ TEST_CASE("opening a schema 4 workspace adds the goodput source, every workload 
     }
     {
         RawDatabase raw(path);
+        dropStepCostFacts(raw);
         dropActuals(raw);
         dropChangeTracking(raw);
         raw.exec(QStringLiteral("ALTER TABLE workload DROP COLUMN goodput_source"));
