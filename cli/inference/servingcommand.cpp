@@ -37,7 +37,7 @@ options of set (defaults in brackets):
   --chunked-prefill on|off        prompts split into chunks that ride with decodes [on]
   --prefix-caching on|off         KV of shared prompt prefixes reused [on]
   --request-overhead-ms F         fixed time of every request outside the GPU passes (API
-                                  server, tokenizer), added to TTFT, 0–60,000 ms [12]
+                                  server, tokenizer), added to TTFT, 0–60,000 ms [50]
   --planned-headroom F            capacity kept free at peak by design, 0–10 (0.2 = 20 %) [0.2]
   --in-flight-quantile F          quantile of requests in flight memory is sized for, (0, 1) [0.99]
   --queueing-allowance-ms F       wait before prefill counted in the time in system, ms [200]

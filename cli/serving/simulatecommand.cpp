@@ -25,7 +25,8 @@ const char kUsage[] = R"(usage: headroom simulate --trace FILE --format mooncake
          [--step-times FILE] --replicas N [--router round-robin|least-loaded|kv]
          [--overlap-weight F] [--temperature F] [--block-size N] [--no-prefix-cache]
          [--max-num-seqs N] [--max-num-batched-tokens N] [--no-chunked-prefill]
-         [--request-overhead-ms F] [--time-scale F] [--seed N] [--ttft-slo-ms F --itl-slo-ms F]
+         [--request-overhead-ms F] [--time-scale F | --concurrency N] [--seed N]
+         [--ttft-slo-ms F --itl-slo-ms F]
          [--find-replicas [--attainment F] | --sweep PARAMETER=V1,V2,...] [--json]
 
 Replays a request trace, event by event, on a fleet of replicas with continuous batching,
@@ -73,6 +74,9 @@ options:
   --request-overhead-ms F fixed time of every request outside the GPU (API server, tokenizer),
                           added to TTFT and E2E (default: the workspace's serving assumptions)
   --time-scale F          arrival-rate multiplier: 2 replays the trace twice as fast (default 1)
+  --concurrency N         closed loop, as `vllm bench serve --max-concurrency N`: N requests in
+                          flight, the next in trace order sent when one completes (timestamps
+                          ignored; needs step times)
   --seed N                seed of the router's sampling (default 1)
   --ttft-slo-ms F         time-to-first-token SLO; with --itl-slo-ms
   --itl-slo-ms F          inter-token latency SLO (a request's mean gap between tokens)
@@ -102,7 +106,7 @@ std::vector<OptionSpec> options()
                              "replicas", "router", "overlap-weight", "temperature", "block-size", "time-scale",
                              "seed", "ttft-slo-ms", "itl-slo-ms", "attainment", "max-replicas", "shared-prefix",
                              "hit-rate", "step-times", "sweep", "max-num-seqs", "max-num-batched-tokens",
-                             "request-overhead-ms"})
+                             "request-overhead-ms", "concurrency"})
         specs.push_back({QLatin1String(name)});
     for (const char *name : {"no-prefix-cache", "no-chunked-prefill", "find-replicas", "json"})
         specs.push_back({QLatin1String(name), false});
@@ -311,6 +315,13 @@ engine::ServingSimConfig buildConfig(const Args &args, Context &context, const s
         c.tokenBudget = *v;
     if (args.has(QStringLiteral("no-chunked-prefill")))
         c.chunkedPrefill = false;
+    if (const auto v = args.integer(QStringLiteral("concurrency"), 1, kIntMax)) {
+        if (args.has(QStringLiteral("time-scale")))
+            throw UsageError(QStringLiteral("--concurrency and --time-scale do not go together: a closed loop ignores the timestamps"));
+        if (!c.stepModel && !c.stepTable)
+            throw UsageError(QStringLiteral("--concurrency needs step times: give --model and --gpu, or --step-times"));
+        c.concurrency = int(*v);
+    }
     if (args.has(QStringLiteral("request-overhead-ms")))
         c.requestOverheadMs = numberAtLeast(args, QStringLiteral("request-overhead-ms"), 0, 0, true);
     return c;
@@ -356,6 +367,11 @@ QJsonObject toJson(const engine::ServingSimConfig &c, const engine::ServingSimRe
         {QStringLiteral("itl_ms"), percentiles(r, r.itlMs)},
         {QStringLiteral("e2e_ms"), percentiles(r, r.e2eMs)},
         {QStringLiteral("queue_wait_ms"), percentiles(r, r.queueWaitMs)},
+        {QStringLiteral("mean_ttft_ms"), r.timed ? QJsonValue(r.meanTtftMs) : null},
+        {QStringLiteral("mean_itl_ms"), r.timed ? QJsonValue(r.meanItlMs) : null},
+        {QStringLiteral("mean_e2e_ms"), r.timed ? QJsonValue(r.meanE2eS * 1000.0) : null},
+        {QStringLiteral("output_tokens_per_s"), r.timed ? QJsonValue(r.outputTokensPerS) : null},
+        {QStringLiteral("concurrency"), c.concurrency > 0 ? QJsonValue(c.concurrency) : null},
         {QStringLiteral("slo_attainment"), r.sloAttainment ? QJsonValue(*r.sloAttainment) : null},
         {QStringLiteral("goodput_per_s"), r.sloAttainment ? QJsonValue(r.goodputPerS) : null},
         {QStringLiteral("preemptions"), qint64(r.preemptions)},

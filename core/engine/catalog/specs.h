@@ -39,6 +39,7 @@ struct GpuEfficiency {
     double attention = 0;            // η_attn: share of BF16 peak prefill attention reaches
     double allReduceLatencyUs = 0;   // fixed time of one all-reduce between TP ranks
     double linkEfficiency = 0;       // share of the link's one-direction bandwidth an all-reduce moves
+    double layerOverheadUs = 0;      // per layer per pass: kernel launches and tails beside streaming
     double iterationOverheadMs = 0;  // per forward pass: scheduling, sampling, launches
     std::string source;
     bool operator==(const GpuEfficiency &) const = default;

@@ -63,7 +63,7 @@ StepCost stepCost(const StepCostModel &m, const StepBatch &b)
     StepCost c;
     const double tokens = b.tokens();
     const double tp = double(m.tp);
-    c.overheadS = e.iterationOverheadMs / 1000.0;
+    c.overheadS = e.iterationOverheadMs / 1000.0 + double(m.layers) * e.layerOverheadUs / 1e6;
     c.weightsS = double(m.weightsBytes) / (m.hbmBandwidthGBps * 1e9 * e.bandwidth);
     const double bodyParams = std::max(m.activeParams - m.headParams - m.embeddingParams, 0.0);
     const double linearFlops = 2.0 * (bodyParams * tokens + m.headParams * b.sampled) / tp;

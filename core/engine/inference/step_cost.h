@@ -10,7 +10,7 @@
 // the tokens an iteration schedules — decode sequences with their contexts and prefill chunks
 // with their offsets — as the serving engine runs it, one pass for all of them:
 //
-//   T = overhead
+//   T = overhead + layers × per-layer overhead
 //     + max(weights per rank ÷ (HBM × η_bw), linear FLOPs per rank ÷ (peak × η_mm(tokens)))
 //     + KV bytes read ÷ (HBM × η_kv)
 //     + prefill attention FLOPs per rank ÷ (BF16 peak × η_attn)
@@ -68,7 +68,7 @@ struct StepCost {
     double kvReadS = 0;
     double attentionS = 0;
     double allReduceS = 0;
-    double overheadS = 0;
+    double overheadS = 0;            // per pass and per layer
     double matmulEfficiency = 0;     // η_mm at this pass's tokens
     double totalS = 0;
     bool computeBound() const { return linearComputeS > weightsS; }
@@ -78,7 +78,7 @@ struct StepCost {
 // serving assumptions: η_bw and η_kv the decode bandwidth efficiency, η_mm from the decode
 // compute efficiency at one token to the prefill efficiency at large passes (half-way at 128
 // tokens), η_attn the prefill efficiency, 25 µs and 70 % of the link per all-reduce, 1 ms per
-// pass.
+// pass and nothing per layer.
 GpuEfficiency fallbackEfficiency(double prefillEfficiency, double decodeBandwidthEfficiency,
                                  double decodeComputeEfficiency);
 

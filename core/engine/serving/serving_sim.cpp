@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <queue>
 #include <random>
@@ -321,6 +322,12 @@ public:
         m_changes.resize(size_t(config.replicas));
         m_load.resize(size_t(config.replicas));
         m_plans.resize(size_t(config.replicas));
+        if (m_timed && config.concurrency > 0) {
+            for (SimRequest &r : m_prepared.requests)
+                r.arrivalS = std::numeric_limits<double>::infinity();
+            for (int user = 0; user < config.concurrency; ++user)
+                issueNext(config.rampUpS * double(user) / double(config.concurrency));
+        }
     }
 
     ServingSimResult run()
@@ -434,6 +441,21 @@ private:
         return true;
     }
 
+    // Closed loop: the next request in trace order is sent at `timeS` (one that can never run
+    // is passed over, its user sending the one after).
+    void issueNext(double timeS)
+    {
+        while (m_nextIssue < m_prepared.requests.size()) {
+            SimRequest &r = m_prepared.requests[m_nextIssue++];
+            // Sent in trace order: never before the one sent last (a reply during the ramp-up
+            // waits for the ramp's next send).
+            m_lastIssueS = std::max(m_lastIssueS, timeS);
+            r.arrivalS = m_lastIssueS;
+            if (!r.rejected)
+                return;
+        }
+    }
+
     void finish(int index, double timeS)
     {
         SimRequest &r = m_prepared.requests[size_t(index)];
@@ -460,6 +482,9 @@ private:
                 withinSlo = withinSlo && itl * 1000.0 <= *m_config.itlSloMs;
             }
             m_withinSlo += withinSlo ? 1 : 0;
+            m_outputTokens += r.output;
+            if (m_config.concurrency > 0)
+                issueNext(timeS + overheadS); // the client sends its next request on the reply
         }
         logChange(r.replica, timeS);
     }
@@ -734,8 +759,17 @@ private:
         for (double e : m_e2e)
             sum += e;
         out.meanE2eS = sum / double(out.completed);
+        const auto meanMs = [](const std::vector<double> &seconds) {
+            double total = 0;
+            for (double s : seconds)
+                total += s;
+            return seconds.empty() ? 0.0 : total / double(seconds.size()) * 1000.0;
+        };
+        out.meanTtftMs = meanMs(m_ttft);
+        out.meanItlMs = meanMs(m_itl);
         if (makespan > 0) {
             out.throughputPerS = double(out.completed) / makespan;
+            out.outputTokensPerS = double(m_outputTokens) / makespan;
             out.meanInFlight = m_inFlightArea / makespan;
         }
         if (m_config.ttftSloMs) {
@@ -801,6 +835,9 @@ private:
     double m_completionS = 0;
     std::vector<double> m_ttft;
     std::vector<double> m_itl;
+    size_t m_nextIssue = 0;                  // closed loop: the next request to send
+    double m_lastIssueS = 0;
+    int64_t m_outputTokens = 0;
     std::vector<double> m_e2e;
     std::vector<double> m_queueWait;
 };
@@ -876,6 +913,10 @@ void validate(const ServingSimConfig &c)
         throw InputError("max_batch", "max_batch must be at least 1 request");
     if (c.gpusPerReplica < 1)
         throw InputError("tp", "GPUs per replica must be at least 1");
+    if (c.concurrency < 0)
+        throw InputError("concurrency", "concurrency must be 0 (open loop) or at least 1 request");
+    if (!(c.rampUpS >= 0 && std::isfinite(c.rampUpS)))
+        throw InputError("ramp_up_s", "ramp_up_s must be a finite number of seconds, at least 0");
     if (c.timeSamples < 1 || c.timeSamples > 100000)
         throw InputError("time_samples", "time_samples must be 1 to 100,000");
     if (c.ttftSloMs.has_value() != c.itlSloMs.has_value())

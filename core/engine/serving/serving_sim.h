@@ -78,6 +78,11 @@ struct ServingSimConfig {
     double overlapWeight = 1.0;
     double temperature = 0.0;
     double timeScale = 1.0;            // arrival-rate multiplier, > 0
+    // Closed loop, as `vllm bench serve --max-concurrency` drives a server: at most this many
+    // requests in flight, the next (in trace order) sent when one completes, the trace's
+    // timestamps ignored; 0: open loop at the trace's timestamps. Timed runs only.
+    int concurrency = 0;
+    double rampUpS = 0;                // closed loop: the first `concurrency` requests spread over this
     uint64_t seed = 1;
     std::optional<StepCostModel> stepModel; // step times; none: cache-only simulation
     std::optional<StepTimeTable> stepTable;   // measured step times; wins over stepModel
@@ -93,7 +98,7 @@ struct ServingSimConfig {
 
 // Range checks: InputError naming "replicas", "kv_blocks", "block_size", "temperature",
 // "overlap_weight", "time_scale", "token_budget", "max_batch", "ttft_slo_ms", "itl_slo_ms",
-// "tp", "time_samples"; a step-time table as validate(StepTimeTable) ("step_times").
+// "tp", "time_samples", "concurrency"; a step-time table as validate(StepTimeTable) ("step_times").
 void validate(const ServingSimConfig &config);
 
 struct LatencyPercentiles {
@@ -128,6 +133,9 @@ struct ServingSimResult {
     LatencyPercentiles e2eMs;
     LatencyPercentiles queueWaitMs;
     double meanE2eS = 0;
+    double meanTtftMs = 0;             // timed only: means over requests, as benchmarks report
+    double meanItlMs = 0;
+    double outputTokensPerS = 0;       // generated tokens ÷ makespan
     double firstArrivalS = 0;
     double lastCompletionS = 0;        // makespan = lastCompletionS − firstArrivalS
     double throughputPerS = 0;         // completed ÷ makespan

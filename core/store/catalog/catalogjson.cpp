@@ -309,6 +309,7 @@ QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
         {QStringLiteral("attention"), e.attention},
         {QStringLiteral("allreduce_latency_us"), e.allReduceLatencyUs},
         {QStringLiteral("link"), e.linkEfficiency},
+        {QStringLiteral("layer_overhead_us"), e.layerOverheadUs},
         {QStringLiteral("iteration_overhead_ms"), e.iterationOverheadMs},
         {QStringLiteral("source"), QString::fromStdString(e.source)},
     };
@@ -339,6 +340,7 @@ engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QStrin
     e.attention = number("attention");
     e.allReduceLatencyUs = number("allreduce_latency_us");
     e.linkEfficiency = number("link");
+    e.layerOverheadUs = number("layer_overhead_us");
     e.iterationOverheadMs = number("iteration_overhead_ms");
     const QJsonValue source = object.value(QStringLiteral("source"));
     if (!source.isString())

@@ -46,7 +46,8 @@ const QStringList &efficiencyKeys()
         QStringLiteral("matmul_small"),       QStringLiteral("matmul_peak"),
         QStringLiteral("matmul_half_tokens"), QStringLiteral("attention"),
         QStringLiteral("allreduce_latency_us"), QStringLiteral("link"),
-        QStringLiteral("iteration_overhead_ms"), QStringLiteral("source"),
+        QStringLiteral("layer_overhead_us"), QStringLiteral("iteration_overhead_ms"),
+        QStringLiteral("source"),
     };
     return keys;
 }

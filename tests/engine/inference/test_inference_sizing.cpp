@@ -27,6 +27,7 @@ SizingResult size(const WorkloadProfile &w, const Sized &how)
 {
     ServingAssumptions assumptions;
     assumptions.residency = how.residency;
+    assumptions.requestOverheadMs = 12; // the hand computations below add 12 ms to every TTFT
     return sizeInference(w, llama31_8b(), h100Sxm(), how.overrides, assumptions);
 }
 

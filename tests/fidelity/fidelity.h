@@ -1,0 +1,78 @@
+#pragma once
+
+#include "engine/catalog/specs.h"
+#include "engine/inference/inference_sizing.h"
+
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The fidelity suite: published measurements of LLM serving (references/serving_measurements.csv,
+// their sources in references/SOURCES.md) replayed through the serving simulation with the
+// shipped catalogs and the default serving assumptions, and the error of every prediction.
+namespace headroom::fidelity {
+
+struct Reference {
+    std::string id;
+    std::string engine;            // vllm, nim, trtllm, sglang
+    std::string model;
+    std::string gpu;
+    int tp = 1;
+    std::string weights;           // bf16, fp8, nvfp4, fp8-block, '' (the checkpoint's BF16)
+    std::string kv;
+    double inputTokens = 0;        // 0: not published
+    double outputTokens = 0;
+    std::string loadKind;          // concurrency (closed loop), rate (Poisson), offline (one batch)
+    double load = 0;
+    std::optional<double> ttftMs;
+    std::optional<double> itlMs;
+    std::optional<double> e2eMs;   // published, or TTFT + (output − 1) × ITL for a closed loop
+    std::optional<double> tokensPerS;
+};
+
+// Reads the references CSV; throws std::runtime_error naming the line for a malformed row.
+std::vector<Reference> readReferences(const QString &path);
+
+struct Catalogs {
+    std::vector<engine::GpuSpec> gpus;
+    std::vector<engine::ModelSpec> models;
+};
+Catalogs shippedCatalogs(const QString &dataDir);
+
+struct Prediction {
+    bool supported = false;
+    std::string why;               // when not supported: what the catalog or model lacks
+    double ttftMs = 0;             // means over requests, as the references report
+    double itlMs = 0;
+    double e2eMs = 0;              // offline: the batch's latency (the last request's end)
+    double tokensPerS = 0;         // output tokens per second of the deployment
+    double queueWaitP50Ms = 0;
+};
+
+// One reference replayed: its model, GPU, precisions and TP from the catalogs, one replica,
+// requests of its fixed lengths (no shared prefixes) under its load — a closed loop of its
+// concurrency (six rounds of requests, the first spread over one mean request time), Poisson
+// arrivals at its rate, or one batch offline (no API server: no request overhead).
+Prediction predict(const Reference &reference, const Catalogs &catalogs, const engine::ServingAssumptions &assumptions);
+
+// A reference the model shows saturated where the measurement was served: TTFT over 5 × the
+// measured one (and over one second) while the measured TTFT is below one second.
+bool shownSaturated(const Reference &reference, const Prediction &prediction);
+
+struct MetricError {
+    std::string metric;            // ttft, itl, e2e, throughput
+    int count = 0;
+    double mape = 0;               // mean |predicted − measured| ÷ measured, %
+    double medianApe = 0;
+    double meanSignedPct = 0;      // mean (predicted − measured) ÷ measured, %: + is slow/high
+};
+
+std::vector<MetricError> metricErrors(const std::vector<Reference> &references,
+                                      const std::vector<Prediction> &predictions);
+
+// The references the suite holds the model to: vLLM and NIM measurements with published
+// lengths and a supported model, GPU and precision.
+bool isTarget(const Reference &reference);
+
+} // namespace headroom::fidelity
