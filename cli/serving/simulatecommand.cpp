@@ -415,7 +415,7 @@ void writeTable(QTextStream &out, const QString &trace, const engine::ServingSim
     if (r.timed) {
         fields.push_back({QStringLiteral("step times"), r.stepModel == engine::StepModelKind::Table
                                                             ? QStringLiteral("measured table (--step-times)")
-                                                            : QStringLiteral("roofline of the model on the GPU")});
+                                                            : QStringLiteral("step-cost model of the model on the GPU")});
         fields.push_back({QStringLiteral("TTFT"), percentilesText(r.ttftMs)});
         fields.push_back({QStringLiteral("inter-token latency"), percentilesText(r.itlMs)});
         fields.push_back({QStringLiteral("end to end"), percentilesText(r.e2eMs)});
@@ -521,7 +521,7 @@ int runSweep(const Args &args, Context &context, const Sweep &sweep, const std::
                               !timed ? QStringLiteral(" (cache only: no step times)")
                               : results.front().stepModel == engine::StepModelKind::Table
                                   ? QStringLiteral(" (step times from the table)")
-                                  : QStringLiteral(" (roofline step times)"));
+                                  : QStringLiteral(" (step-cost model times)"));
     table.write(context.out());
     return 0;
 }

@@ -232,7 +232,7 @@ QWidget *ServingSimPage::buildInputs()
     replicaForm->addRow(tr("KV &pool:"), m_kvBlocks);
     m_stepTimes = new QLineEdit(replicaBox);
     m_stepTimes->setObjectName("simStepTimes");
-    m_stepTimes->setPlaceholderText(tr("roofline"));
+    m_stepTimes->setPlaceholderText(tr("step-cost model"));
     m_stepTimes->setToolTip(tr("Measured step times, CSV phase,batch,context_tokens,prefill_tokens,ms (decode rows "
                                "on a batch × context grid, prefill rows by tokens). When set, iteration times come "
                                "from this table instead of the roofline; the model and GPU then size only the pool."));

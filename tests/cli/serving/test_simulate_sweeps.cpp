@@ -162,7 +162,7 @@ TEST_CASE("simulate --sweep points equal single runs at each value")
     text.removeAll("--json");
     RUN_HEADROOM(rows, ws, (text + QStringList{"--sweep", "temperature=0,0.5,2"}));
     REQUIRE(rows.exitCode == 0);
-    CHECK(rows.out.contains("sweep of temperature (roofline step times)"));
+    CHECK(rows.out.contains("sweep of temperature (step-cost model times)"));
     CHECK(rows.out.contains("TTFT P95"));
     const QStringList lines = rows.out.split('\n', Qt::SkipEmptyParts);
     CHECK(lines.filter(QRegularExpression("^\\s*(0|0\\.5|2)\\s+[0-9,]+\\s")).size() == 3);
