@@ -14,6 +14,7 @@
 #include "ui/report/reportpage.h"
 #include "ui/fleet/scenariodeck.h"
 #include "ui/fleet/scenariohistorydialog.h"
+#include "ui/inference/servingassumptionsdialog.h"
 #include "ui/fleet/scenariospage.h"
 #include "ui/inference/sizingpage.h"
 #include "ui/training/trainingjobspage.h"
@@ -459,6 +460,15 @@ int main(int argc, char *argv[])
         QApplication::processEvents();
         const QString path = out.filePath(QStringLiteral("dialog-scenario-history%1.png").arg(suffix));
         history.grab().save(path);
+        std::printf("%s\n", qPrintable(path));
+    }
+    {
+        // Edit ▸ Serving Assumptions: the workspace's assumptions and vLLM's scheduler.
+        ui::ServingAssumptionsDialog assumptions(window.workspace().servingAssumptions(), &window);
+        assumptions.show();
+        QApplication::processEvents();
+        const QString path = out.filePath(QStringLiteral("dialog-serving-assumptions%1.png").arg(suffix));
+        assumptions.grab().save(path);
         std::printf("%s\n", qPrintable(path));
     }
     scenarios->setCompared({QStringLiteral("Support bot static"), QStringLiteral("Support bot elastic"),

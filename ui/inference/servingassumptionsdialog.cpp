@@ -37,8 +37,9 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     setObjectName("servingAssumptionsDialog");
     setWindowTitle(tr("Serving Assumptions"));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("One set for the whole workspace: the KV page, Inference sizing, Scenarios and "
-                                "the command line all size with these. Each page shows which were used."),
+    auto *intro = new QLabel(tr("One set for the whole workspace: the KV page, Inference sizing, Serving simulation, "
+                                "Scenarios and the command line all size with these. Each page shows which were used. "
+                                "The three efficiencies apply to GPUs without a measured profile in the catalog."),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
