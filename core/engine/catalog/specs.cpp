@@ -278,6 +278,17 @@ std::vector<FieldProblem> validate(const ModelSpec &model)
                                         + formatNumber(int64_t(model.slidingWindow)) + ")");
     check.atLeast<int64_t>("max_context", model.maxContext, 1);
     check.inRange<int64_t>("vocab_size", model.vocabSize, 0, 100000000);
+    check.inRange("experts", model.experts, 0, 65536);
+    if (model.experts > 0 && !(model.expertsPerToken >= 1 && model.expertsPerToken < model.experts))
+        check.add("experts_per_token", "experts_per_token must be at least 1 and less than experts ("
+                                           + formatNumber(int64_t(model.experts)) + ") (got "
+                                           + formatNumber(int64_t(model.expertsPerToken)) + ")");
+    else if (model.experts == 0 && model.expertsPerToken != 0)
+        check.add("experts_per_token", "experts_per_token must be 0 when experts is 0 (got "
+                                           + formatNumber(int64_t(model.expertsPerToken)) + ")");
+    if (model.experts > 0 && !model.isMoe())
+        check.add("experts", "a model with experts activates fewer parameters than it holds: params_active must be "
+                             "less than params_total");
     if (model.vocabSize > 0 && model.hiddenSize > 0) {
         const double head = double(model.vocabSize) * double(model.hiddenSize) * (model.tiedEmbeddings ? 1 : 2);
         if (head >= model.paramsTotal)

@@ -83,10 +83,21 @@ struct ModelSpec {
     int64_t maxContext = 0;   // tokens
     int64_t vocabSize = 0;    // tokens of the vocabulary; 0 = unknown (LM head counted per token)
     bool tiedEmbeddings = false; // the LM head shares the input embedding's weights
+    int experts = 0;          // routed experts per MoE layer; 0 = dense or unknown
+    int expertsPerToken = 0;  // routed experts each token visits (top-k); 0 with experts = 0
     std::string source;
 
     bool isMoe() const { return paramsActive > 0 && paramsActive < paramsTotal; }
     bool isHybrid() const { return slidingWindow > 0 && slidingLayers > 0; }
+    // Parameters of the routed experts, all layers: with E experts of which k are active,
+    // active = dense + experts × k ÷ E and total = dense + experts, so
+    // experts = (total − active) ÷ (1 − k ÷ E). 0 when the expert counts are unknown.
+    double expertParams() const
+    {
+        if (experts < 1 || expertsPerToken < 1 || expertsPerToken >= experts || !isMoe())
+            return 0;
+        return (paramsTotal - paramsActive) / (1.0 - double(expertsPerToken) / double(experts));
+    }
 };
 
 // Catalog look-ups by id: the entry, or nullptr when the catalog has none with that id.

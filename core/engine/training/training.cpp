@@ -94,11 +94,16 @@ int64_t maxReplicas(const TrainingSetup &setup)
     return std::max<int64_t>(1, int64_t(std::floor(sequencesPerStep(setup) / smallestMicroBatch(setup) + 1e-9)));
 }
 
-// GPUs of `gpus` that compute: whole replicas, no more replicas than the batch feeds.
+// GPUs of `gpus` that compute: whole replicas, no more replicas than the batch feeds, a
+// multiple of ep (each group of ep replicas holds every expert once).
 int64_t computingGpus(const TrainingSetup &setup, int64_t gpus)
 {
     const int64_t width = replicaWidth(setup);
-    return std::min(gpus / width, maxReplicas(setup)) * width;
+    int64_t replicas = std::min(gpus / width, maxReplicas(setup));
+    const int64_t ep = std::max(1, setup.job.ep);
+    if (replicas >= ep)
+        replicas -= replicas % ep;
+    return replicas * width;
 }
 
 bool fullRecompute(const TrainingSetup &setup)
@@ -114,10 +119,24 @@ double flopsPerToken(const TrainingSetup &setup)
                                     setup.job.recompute);
 }
 
+bool measuredRate(const TrainingSetup &setup)
+{
+    return setup.job.throughputBasis != ThroughputBasis::Mfu;
+}
+
+// The rate in FLOPs the GPUs execute (recomputation included): a model-FLOPs measurement
+// scaled by the FLOPs per token over 6·N, so that days = total FLOPs ÷ (GPUs × rate) holds for
+// every basis.
 double nominalTflopsPerGpu(const TrainingSetup &setup)
 {
-    if (setup.job.throughputBasis == ThroughputBasis::AchievedTflops)
+    switch (setup.job.throughputBasis) {
+    case ThroughputBasis::AchievedTflops:
         return setup.job.throughput;
+    case ThroughputBasis::AchievedModelTflops:
+        return setup.job.throughput * flopsPerToken(setup) / (6.0 * setup.activeParams);
+    case ThroughputBasis::Mfu:
+        break;
+    }
     return setup.gpu.bf16Tflops * setup.job.throughput;
 }
 
@@ -199,6 +218,25 @@ double activationBytesPerSequence(const TrainingSetup &setup)
            + logitsBytes(setup.job.seqLen, 1, vocabFor(setup), setup.job.tp);
 }
 
+// Model states per GPU at `stage` on `gpus` GPUs. A mixture of experts with ep > 1 holds its
+// dense part over tp·pp (sharded over the dp replicas) and its experts over tp·pp·ep (sharded
+// over dp ÷ ep).
+MemoryBreakdown statesAt(const TrainingSetup &setup, int stage, int64_t gpus)
+{
+    const int64_t shards = shardDegree(setup, gpus);
+    const int ep = std::max(1, setup.job.ep);
+    if (setup.expertParams <= 0 || ep == 1)
+        return modelStateMemory(setup.params, stage, shards, setup.job.tp, setup.job.pp);
+    MemoryBreakdown dense = modelStateMemory(setup.params - setup.expertParams, stage, shards, setup.job.tp,
+                                             setup.job.pp);
+    const MemoryBreakdown expert = modelStateMemory(setup.expertParams, stage, std::max<int64_t>(1, shards / ep),
+                                                    setup.job.tp, setup.job.pp * ep);
+    dense.weightsBytes += expert.weightsBytes;
+    dense.gradientsBytes += expert.gradientsBytes;
+    dense.optimizerBytes += expert.optimizerBytes;
+    return dense;
+}
+
 // The micro-batch at `stage` on `gpus` GPUs: the job's, or the largest that fits beside the
 // model states (activations grow linearly with it), at least 1 and at most the replica's share
 // of the global batch.
@@ -212,8 +250,7 @@ int64_t microBatchAt(const TrainingSetup &setup, int stage, int64_t gpus)
         return 1;
     const double perReplica = sequencesPerReplica(setup, gpus);
     const int64_t cap = std::max<int64_t>(1, int64_t(std::floor(perReplica + 1e-9)));
-    const MemoryBreakdown states = modelStateMemory(setup.params, stage, shardDegree(setup, gpus), setup.job.tp,
-                                                    setup.job.pp);
+    const MemoryBreakdown states = statesAt(setup, stage, gpus);
     const double room = usableMemory(setup) - states.modelStateBytes();
     const double perSequence = activationBytesPerSequence(setup);
     int64_t fitting = room > 0 ? int64_t(std::floor(room / perSequence)) : 0;
@@ -230,8 +267,7 @@ int64_t accumulationSteps(const TrainingSetup &setup, int64_t gpus, int64_t micr
 
 MemoryBreakdown memoryAt(const TrainingSetup &setup, int stage, int64_t gpus)
 {
-    MemoryBreakdown memory = modelStateMemory(setup.params, stage, shardDegree(setup, gpus), setup.job.tp,
-                                              setup.job.pp);
+    MemoryBreakdown memory = statesAt(setup, stage, gpus);
     memory.microBatch = microBatchAt(setup, stage, gpus);
     const int b = int(memory.microBatch);
     memory.logitsBytes = logitsBytes(setup.job.seqLen, b, vocabFor(setup), setup.job.tp);
@@ -247,24 +283,27 @@ int64_t minGpusFor(const TrainingSetup &setup, int stage, int64_t fleetCap)
 {
     const int64_t width = replicaWidth(setup);
     const int64_t replicaCap = std::max<int64_t>(1, fleetCap / width);
-    if (memoryAt(setup, stage, width).fits)
-        return width;
+    const int64_t step = std::max(1, setup.job.ep);
+    if (memoryAt(setup, stage, step * width).fits)
+        return step * width;
     if (stage == 0)
         return 0;
-    // total(N) = fixed + sharded / N; solve for N, then confirm by evaluation.
-    const MemoryBreakdown one = memoryAt(setup, stage, width);
-    const MemoryBreakdown two = modelStateMemory(setup.params, stage, 2, setup.job.tp, setup.job.pp);
-    const double sharded = 2.0 * (one.modelStateBytes() - two.modelStateBytes());
-    const double fixed = one.totalBytes() - sharded;
+    // total(N) = fixed + sharded / N over N replicas (a multiple of ep, which shards the
+    // experts over N ÷ ep); solve for N from two evaluations, then confirm by evaluation.
+    const MemoryBreakdown a = statesAt(setup, stage, step * width);
+    const MemoryBreakdown b = statesAt(setup, stage, 2 * step * width);
+    const double sharded = 2.0 * double(step) * (a.modelStateBytes() - b.modelStateBytes());
+    const double fixed = memoryAt(setup, stage, step * width).totalBytes() - sharded / double(step);
     const double room = usableMemory(setup) - fixed;
     if (room <= 0)
         return 0;
-    int64_t shards = std::max<int64_t>(1, ceilCount(sharded / room));
+    int64_t shards = std::max<int64_t>(step, ceilCount(sharded / room));
+    shards = (shards + step - 1) / step * step;
     const int64_t shardCap = setup.job.dp > 0 ? std::min<int64_t>(setup.job.dp, replicaCap) : replicaCap;
-    while (shards > 1 && memoryAt(setup, stage, (shards - 1) * width).fits)
-        --shards;
+    while (shards > step && memoryAt(setup, stage, (shards - step) * width).fits)
+        shards -= step;
     while (shards <= shardCap && !memoryAt(setup, stage, shards * width).fits)
-        ++shards;
+        shards += step;
     if (shards > shardCap)
         return 0;
     return shards * width;
@@ -288,7 +327,15 @@ std::string stageFormula(int stage)
 
 std::string_view toString(ThroughputBasis b)
 {
-    return b == ThroughputBasis::AchievedTflops ? "tflops" : "mfu";
+    switch (b) {
+    case ThroughputBasis::AchievedTflops:
+        return "tflops";
+    case ThroughputBasis::AchievedModelTflops:
+        return "model_tflops";
+    case ThroughputBasis::Mfu:
+        break;
+    }
+    return "mfu";
 }
 
 std::string_view toString(TrainingTarget t)
@@ -350,7 +397,7 @@ std::optional<Recomputation> parseRecomputation(std::string_view text)
 
 std::optional<ThroughputBasis> parseThroughputBasis(std::string_view text)
 {
-    for (ThroughputBasis b : {ThroughputBasis::AchievedTflops, ThroughputBasis::Mfu})
+    for (ThroughputBasis b : {ThroughputBasis::AchievedTflops, ThroughputBasis::Mfu, ThroughputBasis::AchievedModelTflops})
         if (text == toString(b))
             return b;
     return std::nullopt;
@@ -411,8 +458,17 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
     atLeast("seq_len", job.seqLen, 1);
     atLeast("micro_batch", job.microBatch, 0);
     atLeast("vocab_size", job.vocabSize, 0);
-    positive("global_batch_tokens", job.globalBatchTokens);
+    if (!(job.globalBatchTokens >= 0 && std::isfinite(job.globalBatchTokens)))
+        add("global_batch_tokens", "global_batch_tokens must be 0 (follows the fleet) or greater (got "
+                                       + number(job.globalBatchTokens) + ")");
     atMostValue("global_batch_tokens", job.globalBatchTokens, 1e12, "10^12");
+    if (!(job.maxBatchTokens >= 0 && std::isfinite(job.maxBatchTokens)))
+        add("max_batch_tokens", "max_batch_tokens must be 0 (the default ceiling) or greater (got "
+                                    + number(job.maxBatchTokens) + ")");
+    atMostValue("max_batch_tokens", job.maxBatchTokens, 1e12, "10^12");
+    if (job.seqLen >= 1 && job.maxBatchTokens > 0 && job.maxBatchTokens < job.seqLen)
+        add("max_batch_tokens", "max_batch_tokens must hold at least one sequence of seq_len = "
+                                    + number(job.seqLen) + " tokens (got " + number(job.maxBatchTokens) + ")");
     if (job.seqLen >= 1 && job.microBatch >= 0 && job.globalBatchTokens > 0
         && job.globalBatchTokens < double(job.seqLen) * std::max(1, job.microBatch))
         add("global_batch_tokens", "global_batch_tokens must hold at least one micro-batch of micro_batch × seq_len = "
@@ -434,11 +490,13 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
                  && job.targetValue <= 1e9)) {
         add("target_value", "target_value must be a whole number of GPUs, at least 1 (got " + number(job.targetValue) + ")");
     }
-    atLeast("tp", job.tp, 1);
-    atLeast("pp", job.pp, 1);
+    atLeast("tp", job.tp, 0);
+    atLeast("pp", job.pp, 0);
+    atLeast("ep", job.ep, 0);
     atLeast("dp", job.dp, 0);
-    if (job.zeroStage < 0 || job.zeroStage > kMaxZeroStage)
-        add("zero_stage", "zero_stage must be 0, 1, 2 or 3 (got " + std::to_string(job.zeroStage) + ")");
+    if (job.zeroStage < -1 || job.zeroStage > kMaxZeroStage)
+        add("zero_stage", "zero_stage must be 0, 1, 2 or 3, or −1 for searched (got " + std::to_string(job.zeroStage)
+                              + ")");
     atLeast("cpu_cores_per_gpu", job.cpuCoresPerGpu, 0);
     if (!job.startDate.empty() && !isIsoDate(job.startDate))
         add("start_date", "start_date must be a date as YYYY-MM-DD (got \"" + job.startDate + "\")");
@@ -569,7 +627,18 @@ TrainingSetup resolveTraining(const TrainingJob &job, const GpuSpec &gpu, const 
     } else if (catalog) {
         setup.params = catalog->paramsTotal;
         setup.activeParams = catalog->paramsActive > 0 ? catalog->paramsActive : catalog->paramsTotal;
+        setup.expertParams = catalog->expertParams();
+        if (setup.expertParams > 0) {
+            setup.experts = catalog->experts;
+            setup.expertsPerToken = catalog->expertsPerToken;
+        }
     }
+    if (job.ep > 1 && setup.experts == 0)
+        fail("ep", "ep = " + std::to_string(job.ep) + " needs a mixture-of-experts model with its expert counts "
+                   "(experts, experts_per_token) in the catalog");
+    if (job.ep > 1 && setup.experts % job.ep != 0)
+        fail("ep", "ep = " + std::to_string(job.ep) + " must divide the model's " + std::to_string(setup.experts)
+                       + " experts");
     if (!(setup.params > 0))
         fail("params", "the model " + job.modelId + " has no parameter count: give params");
     if (job.throughputBasis == ThroughputBasis::Mfu && !(gpu.bf16Tflops > 0))
@@ -586,7 +655,7 @@ TrainingSetup resolveTraining(const TrainingJob &job, const GpuSpec &gpu, const 
     return setup;
 }
 
-CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
+CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus, bool modelMeasured)
 {
     const TrainingJob &job = setup.job;
     const int64_t width = replicaWidth(setup);
@@ -602,7 +671,8 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
     comm.microBatchesPerReplica = std::max<int64_t>(1, ceilCount(microBatches));
     comm.dpLink = "none";
     comm.tpLink = "none";
-    if (job.throughputBasis == ThroughputBasis::AchievedTflops) {
+    comm.epLink = "none";
+    if (measuredRate(setup) && !modelMeasured) {
         comm.applied = false;
         comm.stepSeconds = comm.computeSeconds;
         comm.efficiency = 1;
@@ -610,12 +680,18 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
     }
 
     const int perNode = setup.gpu.gpusPerNode;
+    const int ep = std::max(1, job.ep);
+    const double expertParams = ep > 1 ? setup.expertParams : 0.0;
     if (replicas > 1) {
         const bool oneNode = computing <= perNode;
         comm.dpLink = oneNode ? intraLinkName(setup) : std::string(toString(job.interNode));
         comm.dpBandwidthGBps = oneNode ? intraBandwidth(setup) : interBandwidth(setup);
-        const double gradientBytes = 2.0 * setup.params / double(width);
-        double volume = 2.0 * double(replicas - 1) / double(replicas) * gradientBytes;
+        // Ring all-reduce of bf16 gradients: the dense ones over all replicas, the experts'
+        // over the replicas ÷ ep holding the same experts.
+        auto ring = [](double bytes, double ranks) { return ranks > 1 ? 2.0 * (ranks - 1) / ranks * bytes : 0.0; };
+        const double denseBytes = 2.0 * (setup.params - expertParams) / double(width);
+        const double expertBytes = 2.0 * expertParams / (double(width) * ep);
+        double volume = ring(denseBytes, double(replicas)) + ring(expertBytes, double(replicas) / ep);
         if (job.zeroStage == 3)
             volume *= 1.5;
         comm.dpSeconds = volume / (comm.dpBandwidthGBps * kGiga);
@@ -624,6 +700,7 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
         const double hidden = setup.assumptions.overlapEfficiency * backwardShare * comm.computeSeconds;
         comm.dpExposedSeconds = std::max(0.0, comm.dpSeconds - hidden);
     }
+    const double layersPerStage = std::ceil(double(setup.arch.layers) / job.pp);
     if (job.tp > 1) {
         const bool inNode = job.tp <= perNode;
         comm.tpLink = inNode ? intraLinkName(setup) : std::string(toString(job.interNode));
@@ -631,15 +708,61 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus)
         const double activation = 2.0 * job.seqLen * double(microBatch) * setup.arch.hidden;
         const double perAllReduce = 2.0 * double(job.tp - 1) / job.tp * activation;
         const double allReduces = fullRecompute(setup) ? 6.0 : 4.0;
-        const double layersPerStage = double(setup.arch.layers) / job.pp;
         const double volume = layersPerStage * microBatches * allReduces * perAllReduce;
         comm.tpSeconds = volume / (comm.tpBandwidthGBps * kGiga);
     }
-    if (job.pp > 1)
+    if (ep > 1 && setup.expertsPerToken > 0) {
+        const bool inNode = int64_t(job.tp) * ep <= perNode;
+        comm.epLink = inNode ? intraLinkName(setup) : std::string(toString(job.interNode));
+        comm.epBandwidthGBps = inNode ? intraBandwidth(setup) : interBandwidth(setup);
+        const double tokens = double(job.seqLen) * double(microBatch) / job.tp;
+        const double perAllToAll = tokens * setup.expertsPerToken * setup.arch.hidden * 2.0 * (ep - 1) / ep;
+        const double allToAlls = fullRecompute(setup) ? 6.0 : 4.0;
+        comm.epSeconds = layersPerStage * microBatches * allToAlls * perAllToAll / (comm.epBandwidthGBps * kGiga);
+    }
+    if (job.pp > 1) {
         comm.bubbleSeconds = comm.computeSeconds * double(job.pp - 1) / microBatches;
-    comm.stepSeconds = comm.computeSeconds + comm.dpExposedSeconds + comm.tpSeconds + comm.bubbleSeconds;
+        comm.imbalanceSeconds = comm.computeSeconds * (layersPerStage * job.pp / setup.arch.layers - 1.0);
+    }
+    comm.stepSeconds = comm.computeSeconds + comm.dpExposedSeconds + comm.tpSeconds + comm.epSeconds
+                       + comm.bubbleSeconds + comm.imbalanceSeconds;
     comm.efficiency = comm.computeSeconds / comm.stepSeconds;
     return comm;
+}
+
+int64_t computingGpuCount(const TrainingSetup &setup, int64_t gpus)
+{
+    return computingGpus(setup, gpus);
+}
+
+MemoryBreakdown trainingMemory(const TrainingSetup &setup, int64_t gpus)
+{
+    return memoryAt(setup, setup.job.zeroStage, computingGpus(setup, gpus));
+}
+
+double autoBatchTokens(const TrainingSetup &setup, int64_t gpus)
+{
+    const TrainingJob &job = setup.job;
+    const int64_t replicas = std::max<int64_t>(1, gpus / replicaWidth(setup));
+    const double perReplica = double(std::max(1, job.microBatch))
+                              * (job.pp > 1 ? double(setup.assumptions.pipelineMicroBatchesPerStage) * job.pp : 1.0);
+    const double floorTokens = setup.assumptions.minBatchTokens;
+    const double ceiling = std::max(floorTokens, job.maxBatchTokens > 0 ? job.maxBatchTokens
+                                                                        : setup.assumptions.maxBatchTokens);
+    const double wanted = std::clamp(double(replicas) * perReplica * job.seqLen, floorTokens, ceiling);
+    const double sequences = std::max(1.0, std::floor(wanted / job.seqLen + 1e-9));
+    return sequences * job.seqLen;
+}
+
+std::string autoBatchRule(const TrainingSetup &setup)
+{
+    const double ceiling = setup.job.maxBatchTokens > 0 ? setup.job.maxBatchTokens : setup.assumptions.maxBatchTokens;
+    return "the batch follows the fleet: " + number(setup.assumptions.minBatchTokens)
+           + " tokens per step, raised until every data-parallel replica gets a micro-batch per step ("
+           + std::to_string(setup.assumptions.pipelineMicroBatchesPerStage)
+           + " × pp with pipeline parallelism, keeping the bubble under 20 %), at most "
+           + number(ceiling) + (setup.job.maxBatchTokens > 0 ? " (max_batch_tokens)" : " (max_batch_tokens to change)")
+           + ", in whole sequences";
 }
 
 double effectiveTflopsPerGpu(const TrainingSetup &setup, int64_t gpus)
@@ -748,12 +871,63 @@ PreemptionLoss preemptionLoss(double days, int64_t gpus, double interruptionsPer
     return loss;
 }
 
-TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const ModelSpec *model,
+namespace {
+
+std::string layoutText(const TrainingLayout &layout, int64_t dataParallel)
+{
+    std::string text = "tp " + std::to_string(layout.tp) + " × pp " + std::to_string(layout.pp);
+    if (layout.ep > 1)
+        text += " × ep " + std::to_string(layout.ep);
+    return text + " × dp " + count(dataParallel) + ", ZeRO-" + std::to_string(layout.zeroStage) + ", recomputation "
+           + std::string(toString(layout.recompute));
+}
+
+} // namespace
+
+TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const ModelSpec *model,
                           const TrainingPricing &pricing, const TrainingAssumptions &assumptions)
 {
-    const TrainingSetup setup = resolveTraining(job, gpu, model, assumptions);
-    const int64_t width = replicaWidth(setup);
+    const TrainingSetup resolved = resolveTraining(input, gpu, model, assumptions);
     TrainingPlan plan;
+    TrainingSetup setup = resolved;
+    plan.batchFollowsFleet = input.globalBatchTokens == 0;
+    plan.searched = layoutSearched(input);
+    if (plan.searched || plan.batchFollowsFleet) {
+        // The fleet the layout and the batch are chosen for: the GPUs given; for a window, the
+        // compute-only fleet (communication only adds GPUs), and a batch for up to the largest
+        // fleet communication could ask (1 ÷ the minimum efficiency of it).
+        int64_t fleet = 0;
+        int64_t batchFleet = 0;
+        if (input.target == TrainingTarget::GpuCount) {
+            fleet = batchFleet = int64_t(input.targetValue);
+        } else {
+            const double rate = nominalTflopsPerGpu(resolved) * kTera;
+            fleet = std::max<int64_t>(1, ceilCount(totalFlops(resolved) / (input.targetValue * kSecondsPerDay * rate)));
+            batchFleet = ceilCount(double(fleet) / assumptions.minEfficiency);
+        }
+        if (plan.searched) {
+            const LayoutSearch search = searchLayouts(resolved, fleet);
+            plan.layoutsEvaluated = search.evaluated;
+            plan.layoutsFitting = search.fitting;
+            if (search.best.empty()) {
+                std::string message = "no layout fits the memory on " + count(fleet) + " GPUs ("
+                                      + count(search.evaluated) + " tried)";
+                if (search.smallest)
+                    message += ": the smallest, " + layoutText(search.smallest->layout, fleet / (int64_t(search.smallest->layout.tp) * search.smallest->layout.pp))
+                               + ", needs " + bytes(search.smallest->memory.totalBytes()) + " per GPU of "
+                               + bytes(usableMemory(resolved)) + " usable (activations "
+                               + bytes(search.smallest->memory.activationsBytes) + ")";
+                fail("zero_stage", message);
+            }
+            setup = withLayout(resolved, search.best.front().layout, fleet);
+            plan.layouts = search.best;
+        }
+        if (plan.batchFollowsFleet)
+            setup.job.globalBatchTokens = autoBatchTokens(setup, batchFleet);
+    }
+    const TrainingJob &job = setup.job;
+    plan.layout = {job.tp, job.pp, std::max(1, job.ep), job.zeroStage, job.recompute, job.globalBatchTokens};
+    const int64_t width = replicaWidth(setup);
     plan.params = setup.params;
     plan.tokens = job.tokens;
     plan.totalFlops = totalFlops(setup);
@@ -834,12 +1008,47 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
             plan.cost = *pricing.ratePerGpuHour * Decimal::fromInt(plan.billedGpuHours);
     }
 
+    if (job.throughputBasis == ThroughputBasis::Mfu)
+        plan.impliedMfu = job.throughput * plan.comm.efficiency;
+    else if (gpu.bf16Tflops > 0)
+        plan.impliedMfu = nominalTflopsPerGpu(setup) * 6.0 * setup.activeParams / flopsPerToken(setup) / gpu.bf16Tflops;
+    if (plan.gpus < plan.gpusRaw) {
+        const int64_t fed = maxReplicas(setup);
+        std::string why;
+        if (fed < plan.gpusRaw / width)
+            why = "a batch of " + number(job.globalBatchTokens) + " tokens (" + number(sequencesPerStep(setup))
+                  + " sequences, micro-batch " + std::to_string(smallestMicroBatch(setup)) + ") feeds at most "
+                  + count(fed) + " replicas of tp × pp = " + count(width) + " GPUs";
+        else
+            why = count(plan.gpusRaw) + " is not a multiple of tp × pp = " + count(width)
+                  + (job.ep > 1 ? " with replicas in groups of ep = " + std::to_string(job.ep) : "");
+        plan.warnings.push_back(count(plan.gpusRaw - plan.gpus) + " of " + count(plan.gpusRaw) + " GPUs would idle: " + why
+                                + "; raise global_batch_tokens (or max_batch_tokens), change the layout, or plan "
+                                + count(plan.gpus) + " GPUs");
+    }
+
     // The explanation, formula with numbers, in reading order.
     const std::string source = job.params > 0 ? "given" : "catalog " + job.modelId;
     lines.push_back("Model: " + quantity(setup.params) + " parameters (" + source + ")"
                     + (setup.activeParams < setup.params ? ", " + quantity(setup.activeParams) + " active per token" : ""));
     if (setup.arch.estimated)
         lines.push_back(setup.arch.note);
+    if (plan.searched && !plan.layouts.empty())
+        lines.push_back("Layout searched on " + count(plan.gpusRaw) + " GPUs: " + count(plan.layoutsEvaluated)
+                        + " layouts tried (tp within the " + std::to_string(gpu.gpusPerNode)
+                        + "-GPU NVLink domain, pp up to the layers" + (setup.experts > 0 ? ", ep dividing the experts" : "")
+                        + ", ZeRO stage, recomputation), " + count(plan.layoutsFitting)
+                        + " fit memory; fastest by modelled step time: "
+                        + layoutText(plan.layout, plan.layouts.front().dataParallel));
+    if (plan.batchFollowsFleet)
+        lines.push_back("Batch: " + autoBatchRule(setup) + " → " + number(job.globalBatchTokens) + " tokens ("
+                        + number(sequencesPerStep(setup)) + " sequences of " + std::to_string(job.seqLen) + ")");
+    if (setup.expertParams > 0)
+        lines.push_back("Mixture of experts: " + std::to_string(setup.experts) + " experts, "
+                        + std::to_string(setup.expertsPerToken) + " per token; experts hold "
+                        + quantity(setup.expertParams) + " of the parameters, sharded over ep = "
+                        + std::to_string(std::max(1, job.ep)) + "; FLOPs from the " + quantity(setup.activeParams)
+                        + " active");
     const double extraPerToken = flopsPerToken(setup) - 6.0 * setup.activeParams;
     if (fullRecompute(setup))
         lines.push_back("Total FLOPs = 8 × N × D = 8 × " + quantity(setup.activeParams) + " × " + quantity(job.tokens)
@@ -860,6 +1069,10 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
     if (job.throughputBasis == ThroughputBasis::AchievedTflops)
         lines.push_back("Rate per GPU: achieved " + number(job.throughput)
                         + " TFLOP/s, taken as measured (no communication overhead added)");
+    else if (job.throughputBasis == ThroughputBasis::AchievedModelTflops)
+        lines.push_back("Rate per GPU: achieved " + number(job.throughput) + " TFLOP/s of model FLOPs (6·N per token), "
+                        "taken as measured: " + fixed2(nominalTflopsPerGpu(setup))
+                        + " TFLOP/s of the FLOPs counted here (no communication overhead added)");
     else
         lines.push_back("Rate per GPU = peak " + number(gpu.bf16Tflops) + " TFLOP/s × MFU " + number(job.throughput)
                         + " = " + fixed2(nominalTflopsPerGpu(setup)) + " TFLOP/s before communication");
@@ -874,10 +1087,18 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
         if (plan.comm.tpSeconds > 0)
             step += "; tensor parallel " + seconds(plan.comm.tpSeconds) + " over " + linkLabel(plan.comm.tpLink) + " at "
                     + number(plan.comm.tpBandwidthGBps) + " GB/s";
+        if (plan.comm.epSeconds > 0)
+            step += "; expert all-to-all " + seconds(plan.comm.epSeconds) + " over " + linkLabel(plan.comm.epLink)
+                    + " at " + number(plan.comm.epBandwidthGBps) + " GB/s";
         if (plan.comm.bubbleSeconds > 0)
             step += "; pipeline bubble (pp − 1) ÷ m = " + seconds(plan.comm.bubbleSeconds);
+        if (plan.comm.imbalanceSeconds > 0)
+            step += "; uneven stages (⌈L ÷ pp⌉ = " + number(std::ceil(double(setup.arch.layers) / job.pp))
+                    + " layers on the longest) " + seconds(plan.comm.imbalanceSeconds);
         step += " → efficiency " + percent(plan.comm.efficiency);
         lines.push_back(step);
+        lines.push_back("MFU after communication = MFU " + number(job.throughput) + " × efficiency "
+                        + percent(plan.comm.efficiency) + " = " + percent(plan.impliedMfu));
     }
     lines.push_back("Days = FLOPs ÷ (GPUs × rate × efficiency) ÷ 86,400 = " + scientific(plan.totalFlops) + " ÷ ("
                     + count(plan.gpus) + " × " + fixed2(nominalTflopsPerGpu(setup)) + " × 10^12 × "
@@ -885,9 +1106,8 @@ TrainingPlan sizeTraining(const TrainingJob &job, const GpuSpec &gpu, const Mode
     if (job.target == TrainingTarget::WindowDays)
         lines.push_back("Fewest GPUs finishing within " + number(job.targetValue) + " days: " + count(plan.gpusRaw)
                         + " (a multiple of tp × pp = " + count(width) + ")");
-    else if (plan.gpus < plan.gpusRaw)
-        lines.push_back(count(plan.gpusRaw) + " GPUs given; " + count(plan.gpus)
-                        + " compute (whole replicas of tp × pp, at most one per micro-batch of the global batch)");
+    for (const std::string &warning : plan.warnings)
+        lines.push_back("Warning: " + warning);
     if (plan.nodeRounded)
         lines.push_back("tp = " + std::to_string(job.tp) + " needs NVLink inside a node: " + count(plan.gpusRaw)
                         + " GPUs → " + count(plan.nodes) + " whole nodes of " + std::to_string(perNode) + " = "

@@ -16,8 +16,12 @@
 namespace headroom::engine {
 
 // How the job's speed is given: achieved dense TFLOP/s per GPU (measured; taken as is, no
-// communication overhead added) or model FLOPs utilization, a share of the GPU's peak BF16.
-enum class ThroughputBasis { AchievedTflops, Mfu };
+// communication overhead added) counting every FLOP the GPUs execute, recomputation included
+// (hardware FLOPs, as Megatron-LM reports them); achieved TFLOP/s counting the model's 6·N
+// FLOPs per token only (model FLOPs, as MFU figures are reported: whatever recomputation the
+// run did is inside the measurement); or model FLOPs utilization, a share of the GPU's peak
+// BF16 before communication.
+enum class ThroughputBasis { AchievedTflops, Mfu, AchievedModelTflops };
 // What the plan is solved for: the GPUs that finish in a window of days, or the days a
 // given GPU count needs.
 enum class TrainingTarget { WindowDays, GpuCount };
@@ -32,7 +36,7 @@ enum class AttentionKernel { Flash, Eager };
 // attention core, dropping the score term); full (keep each layer's input, redo its forward).
 enum class Recomputation { None, Selective, Full };
 
-std::string_view toString(ThroughputBasis b); // "tflops", "mfu"
+std::string_view toString(ThroughputBasis b); // "tflops", "mfu", "model_tflops"
 std::string_view toString(TrainingTarget t);  // "days", "gpus"
 std::string_view toString(IntraNodeLink l);   // "nvlink", "pcie"
 std::string_view toString(InterNodeLink l);   // "infiniband", "roce", "ethernet"
@@ -55,7 +59,10 @@ struct TrainingJob {
     double tokens = 0;                      // tokens: training tokens D
     int seqLen = 4096;                      // seq_len: tokens per sequence
     double globalBatchTokens = 4194304;     // global_batch_tokens: tokens per optimizer step
-                                            //   (sequences × seq_len), 4 Mi by default
+                                            //   (sequences × seq_len), 4 Mi by default; 0 =
+                                            //   follows the fleet (autoBatchTokens)
+    double maxBatchTokens = 0;              // max_batch_tokens: ceiling of the batch that follows
+                                            //   the fleet; 0 = the assumption's (16 Mi)
     int microBatch = 0;                     // micro_batch: sequences per GPU per forward pass;
                                             //   0 = the largest that fits (gradient accumulation
                                             //   makes up the rest of the per-replica batch), or 1
@@ -63,18 +70,26 @@ struct TrainingJob {
     AttentionKernel attention = AttentionKernel::Flash;  // attention
     Recomputation recompute = Recomputation::None;       // recompute (true/false in older
                                                          //   files: full/none)
+    bool recomputeFixed = false;            // recompute_fixed: the search keeps recompute as given
     int vocabSize = 0;                      // vocab_size: for the logits; 0 = the assumption's
     std::string gpuId = "h100-sxm";         // gpu_id: catalog GPU
     ThroughputBasis throughputBasis = ThroughputBasis::Mfu; // throughput_basis
     double throughput = 0.4;                // throughput: TFLOP/s per GPU, or MFU in (0, 1]
     TrainingTarget target = TrainingTarget::WindowDays;     // target
     double targetValue = 30;                // target_value: window in days, or GPU count
+    // Layout: tp, pp and ep of 0 and zero_stage −1 are searched (searchLayouts); what is given
+    // constrains the search. While any is searched, recomputation is searched too, from the
+    // job's level up (none → selective → full).
     int tp = 1;                             // tp: tensor-parallel degree
-    int pp = 1;                             // pp: pipeline-parallel degree
+    int pp = 1;                             // pp: pipeline-parallel degree (stages of
+                                            //   ⌈layers ÷ pp⌉ layers; the longest sets the pace)
+    int ep = 1;                             // ep: expert-parallel degree of a mixture of experts
+                                            //   (divides the experts and the data-parallel
+                                            //   replicas); 1 for a dense model
     int dp = 0;                             // dp: ZeRO sharding degree (data-parallel ranks the
                                             //   model states are sharded over); 0 = all ranks
                                             //   of the fleet, gpus ÷ (tp·pp)
-    int zeroStage = 1;                      // zero_stage: 0–3
+    int zeroStage = 1;                      // zero_stage: 0–3, −1 = searched
     IntraNodeLink intraNode = IntraNodeLink::NvLink;        // intra_node
     InterNodeLink interNode = InterNodeLink::InfiniBand;    // inter_node
     int cpuCoresPerGpu = 12;                // cpu_cores_per_gpu
@@ -86,7 +101,7 @@ struct TrainingJob {
 
 // Range checks: params and model_id both missing, non-positive tokens/params/seq_len/
 // global_batch_tokens/micro_batch/throughput, MFU above 1, target_value ≤ 0 (or not a whole
-// count of GPUs), tp/pp < 1, dp < 0, zero_stage outside 0–3, cpu_cores_per_gpu < 0, a
+// count of GPUs), tp/pp/ep < 0, dp < 0, zero_stage outside −1–3, cpu_cores_per_gpu < 0, a
 // malformed start_date, a non-positive checkpoint interval on a preemptible job.
 std::vector<FieldProblem> validate(const TrainingJob &job);
 
@@ -103,6 +118,11 @@ struct TrainingAssumptions {
     double minEfficiency = 0.5;         // a fleet spending less of each step computing is not sensible
     double restartHours = 0.25;         // after a preemption: reschedule and load the checkpoint
     int vocabSize = 128256;             // when the job gives none: Llama 3's tokenizer
+    double minBatchTokens = 4194304;    // the batch that follows the fleet starts here (4 Mi)
+    double maxBatchTokens = 16777216;   // and stops here (16 Mi, Llama 3 405B's) unless the job
+                                        //   sets max_batch_tokens
+    int pipelineMicroBatchesPerStage = 4; // that batch gives each replica this many micro-batches
+                                        //   per pipeline stage: bubble (pp−1) ÷ (m+pp−1) < 20 %
 };
 
 // Total training compute, FLOPs: 6·N·D, or 8·N·D with full activation recomputation
@@ -172,6 +192,9 @@ struct TrainingSetup {
     GpuSpec gpu;
     double params = 0;                  // total: memory
     double activeParams = 0;            // per token: compute (< params for a mixture of experts)
+    double expertParams = 0;            // of params, the routed experts' (sharded by ep); 0 dense
+    int experts = 0;                    // routed experts per layer; 0 = dense or not known
+    int expertsPerToken = 0;            // top-k
     Architecture arch;
     TrainingAssumptions assumptions;
 };
@@ -195,16 +218,38 @@ struct CommOverhead {
     double dpSeconds = 0;               // gradient traffic per step
     double dpExposedSeconds = 0;        // not hidden behind the backward pass
     double tpSeconds = 0;
+    double epSeconds = 0;               // expert all-to-all (dispatch and combine, both passes)
     double bubbleSeconds = 0;
-    double stepSeconds = 0;             // compute + exposed DP + TP + bubble
+    double imbalanceSeconds = 0;        // the longest of uneven pipeline stages sets the pace
+    double stepSeconds = 0;             // compute + exposed DP + TP + EP + bubble + imbalance
     double efficiency = 1;              // compute ÷ step, (0, 1]
     double dpBandwidthGBps = 0;         // achieved, per GPU
     double tpBandwidthGBps = 0;
+    double epBandwidthGBps = 0;
     std::string dpLink;                 // "nvlink", "pcie", "infiniband", "roce", "ethernet", "none"
     std::string tpLink;
+    std::string epLink;
     int64_t microBatchesPerReplica = 0; // per step
 };
-CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus);
+// Mixture of experts with ep > 1: each MoE layer sends every token's hidden state to its k
+// experts and back, forward and backward: 4 all-to-alls of s·b·k·h bf16 ÷ tp per micro-batch,
+// (ep−1)/ep of it leaving the GPU, over NVLink when tp·ep GPUs share a node. Expert gradients
+// reduce over dp ÷ ep replicas. A measured rate is taken as is (applied = false) unless
+// `modelMeasured`, which models the step at the measured rate (the layout search ranks by it).
+CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus, bool modelMeasured = false);
+// Memory per GPU at the job's ZeRO stage on `gpus` GPUs, with the micro-batch the plan would
+// use; `fits` set. Mixture of experts: dense states over tp·pp and the dp replicas, expert
+// states over tp·pp·ep and dp ÷ ep.
+MemoryBreakdown trainingMemory(const TrainingSetup &setup, int64_t gpus);
+// GPUs of `gpus` that compute: whole replicas of tp·pp, no more than the batch feeds (one
+// micro-batch each), a multiple of ep replicas.
+int64_t computingGpuCount(const TrainingSetup &setup, int64_t gpus);
+// Tokens per step of a batch that follows the fleet: the minimum (4 Mi), raised until each of
+// the gpus ÷ (tp·pp) replicas gets one micro-batch per step (pipelineMicroBatchesPerStage × pp
+// with pipelines), at most the ceiling (max_batch_tokens, or 16 Mi); whole sequences.
+double autoBatchTokens(const TrainingSetup &setup, int64_t gpus);
+// The rule autoBatchTokens follows, in words, for the explanation and the guide.
+std::string autoBatchRule(const TrainingSetup &setup);
 
 // Peak-relative rate actually reached per GPU, TFLOP/s: the achieved figure as given, or
 // peak BF16 × MFU × efficiency at `gpus`.
@@ -250,6 +295,42 @@ struct TrainingPricing {
     double interruptionsPerGpuHour = 0; // used when the job is preemptible
 };
 
+// A parallel layout: what the search chooses where the job leaves it open.
+struct TrainingLayout {
+    int tp = 1;
+    int pp = 1;
+    int ep = 1;
+    int zeroStage = 1;
+    Recomputation recompute = Recomputation::None;
+    double globalBatchTokens = 0;       // tokens per step: the job's or autoBatchTokens
+};
+// One layout of the search, evaluated on the fleet.
+struct LayoutCandidate {
+    TrainingLayout layout;
+    int64_t computingGpus = 0;          // whole replicas the batch feeds
+    int64_t dataParallel = 0;
+    MemoryBreakdown memory;             // fits, by construction
+    CommOverhead comm;                  // modelled step, also for a measured rate
+    double days = 0;                    // as the plan reports them (a measured rate as is)
+    double modelledDays = 0;            // steps × modelled step time: the ranking key
+};
+struct LayoutSearch {
+    std::vector<LayoutCandidate> best;  // fastest first, at most `keep`
+    int64_t evaluated = 0;              // layouts tried
+    int64_t fitting = 0;                // of them, fitting memory
+    std::optional<LayoutCandidate> smallest; // when none fits: the one needing least memory
+};
+// True when the job leaves any of tp, pp, ep or zero_stage to the search.
+bool layoutSearched(const TrainingJob &job);
+// The setup with `layout` applied (a batch of 0 follows the fleet at `gpus`).
+TrainingSetup withLayout(const TrainingSetup &setup, const TrainingLayout &layout, int64_t gpus);
+// Every layout the job allows on `gpus` GPUs: tp a power of two dividing the attention heads
+// within the NVLink domain (GPUs per node), pp up to the layers, ep dividing the experts and
+// the replicas, ZeRO 0–3, recomputation from the job's level up; those whose memory fits,
+// those keeping every GPU computing first, then ranked by modelled days (steps × step time: compute, exposed gradient reduce and ZeRO-3
+// gathers, tensor-parallel all-reduces, expert all-to-all, pipeline bubble and imbalance).
+LayoutSearch searchLayouts(const TrainingSetup &setup, int64_t gpus, size_t keep = 5);
+
 // Everything the training page and the CLI show.
 struct TrainingPlan {
     double params = 0;
@@ -280,6 +361,14 @@ struct TrainingPlan {
     CommOverhead comm;                  // at `gpus`
     FleetLimit fleetLimit;
     std::optional<PreemptionLoss> preemption; // when the job is preemptible
+    TrainingLayout layout;              // the layout planned: the job's, or the search's best
+    bool searched = false;              // the layout (or part of it) came from the search
+    std::vector<LayoutCandidate> layouts;     // the search's best, fastest first (empty: none)
+    int64_t layoutsEvaluated = 0;
+    int64_t layoutsFitting = 0;
+    bool batchFollowsFleet = false;     // global_batch_tokens was 0
+    double impliedMfu = 0;              // MFU basis: MFU × communication efficiency
+    std::vector<std::string> warnings;  // GPUs left idle, and the like, with the numbers
     std::vector<std::string> explanation;     // formula with numbers, one line each
 };
 // Solves the job for its target. For a window, GPUs = max(fewest meeting the window, fewest

@@ -74,6 +74,8 @@ inline engine::ModelSpec deepseekV3()
     m.kvLoraRank = 512;
     m.qkRopeHeadDim = 64;
     m.maxContext = 163840;
+    m.experts = 256;
+    m.expertsPerToken = 8;
     return m;
 }
 

@@ -699,8 +699,9 @@ TEST_CASE("bad training input is rejected naming the field", "[training]")
         TrainingJob job = measuredJob();
         job.name.clear();
         job.zeroStage = 4;
-        job.tp = 0;
-        job.pp = 0;
+        job.tp = -1;
+        job.pp = -1;
+        job.ep = -1;
         job.dp = -1;
         job.seqLen = 0;
         job.startDate = "2026-02-30";
@@ -712,7 +713,7 @@ TEST_CASE("bad training input is rejected naming the field", "[training]")
         std::vector<std::string> fields;
         for (const FieldProblem &problem : validate(job))
             fields.push_back(problem.field);
-        for (const char *field : {"name", "zero_stage", "tp", "pp", "dp", "seq_len", "start_date",
+        for (const char *field : {"name", "zero_stage", "tp", "pp", "ep", "dp", "seq_len", "start_date",
                                   "cpu_cores_per_gpu", "target_value", "checkpoint_interval_hours"})
             CHECK(std::find(fields.begin(), fields.end(), field) != fields.end());
         CHECK(validate(measuredJob()).empty());
