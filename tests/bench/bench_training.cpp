@@ -1,7 +1,8 @@
 // Times the mixed-cluster plan (DESIGN §3.3, §7): 10 inference workloads with hourly GPU need
 // and 5 training jobs, hourly over 24 months (17,520 h), partitioned and dynamically shared
 // with the shared pool sized automatically, must take < 50 ms. Also times the growth plan and
-// one training sizing with its days-versus-GPUs curve.
+// one training sizing with its days-versus-GPUs curve, and the layout search for Llama 3.1 405B
+// on 16,384 GPUs and DeepSeek-V3 on 2,048 (< 200 ms each, so the page stays interactive).
 
 #include "benchtiming.h"
 #include "engine/fleet/capacity_mix.h"
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace headroom::engine;
@@ -102,5 +104,58 @@ int main()
     });
     std::printf("  training sizing (70B, 30-day window, MFU with overhead) + curve: median %.2f ms -> %lld GPUs, %.1f days\n",
                 sizing.medianMillis(), static_cast<long long>(plan.gpusNodeRounded), plan.days);
+
+    // Layout search: nothing of the layout given.
+    ModelSpec llama;
+    llama.id = "llama-3.1-405b";
+    llama.paramsTotal = llama.paramsActive = 405853388800;
+    llama.layers = 126;
+    llama.hiddenSize = 16384;
+    llama.attentionHeads = 128;
+    ModelSpec deepseek;
+    deepseek.id = "deepseek-v3";
+    deepseek.paramsTotal = 671026419200;
+    deepseek.paramsActive = 37552297472;
+    deepseek.layers = 61;
+    deepseek.hiddenSize = 7168;
+    deepseek.attentionHeads = 128;
+    deepseek.experts = 256;
+    deepseek.expertsPerToken = 8;
+    struct SearchCase {
+        const char *what;
+        const ModelSpec *model;
+        double tokens;
+        int seqLen;
+        double batchTokens;
+        int64_t gpus;
+    };
+    for (const SearchCase &c : {SearchCase{"Llama 3.1 405B, 16,384 GPUs", &llama, 15.6e12, 8192, 16777216, 16384},
+                                SearchCase{"DeepSeek-V3 (MoE), 2,048 GPUs", &deepseek, 14.8e12, 4096, 15360.0 * 4096, 2048}}) {
+        TrainingJob open;
+        open.name = "search";
+        open.modelId = c.model->id;
+        open.tokens = c.tokens;
+        open.seqLen = c.seqLen;
+        open.globalBatchTokens = c.batchTokens;
+        open.microBatch = 1;
+        open.throughputBasis = ThroughputBasis::Mfu;
+        open.throughput = 0.45;
+        open.target = TrainingTarget::GpuCount;
+        open.targetValue = double(c.gpus);
+        open.tp = 0;
+        open.pp = 0;
+        open.ep = 0;
+        open.virtualStages = 0;
+        open.zeroStage = -1;
+        TrainingPlan searched;
+        const Timing search = measure(2, 15, [&] { searched = sizeTraining(open, gpu, c.model); });
+        std::printf("  layout search, %s: median %.1f ms, min %.1f ms (%lld layouts, %lld fit); target < 200 ms: %s\n"
+                    "    -> tp %d × pp %d (%d chunks) × ep %d × dp %lld, ZeRO-%d, recompute %s: %.1f days, MFU after communication %.1f %%\n",
+                    c.what, search.medianMillis(), search.minMillis(), static_cast<long long>(searched.layoutsEvaluated),
+                    static_cast<long long>(searched.layoutsFitting), search.medianMillis() < 200 ? "PASS" : "FAIL",
+                    searched.layout.tp, searched.layout.pp, searched.layout.virtualStages, searched.layout.ep,
+                    static_cast<long long>(searched.dataParallel), searched.layout.zeroStage,
+                    std::string(toString(searched.layout.recompute)).c_str(), searched.days, 100 * searched.impliedMfu);
+    }
     return 0;
 }

@@ -70,6 +70,8 @@ std::vector<CatalogField> modelFields()
         field("sliding_layers", QObject::tr("Window layers"), {}, QObject::tr("How many layers use the sliding window; 0 = none"), Type::Integer, 1, 0, 1000),
         field("max_context", QObject::tr("Max context"), "tokens", QObject::tr("Longest context the model supports"), Type::Integer, 1, 1, 100000000),
         field("vocab_size", QObject::tr("Vocabulary"), "tokens", QObject::tr("Vocabulary size (config.json vocab_size): the LM head, vocabulary × hidden, runs only for sampled tokens; 0 = unknown, every parameter counted per token"), Type::Integer, 1, 0, 100000000),
+        field("experts", QObject::tr("Experts"), {}, QObject::tr("Routed experts per MoE layer (n_routed_experts, num_local_experts); 0 for a dense model. Training shards the experts by the expert-parallel degree"), Type::Integer, 1, 0, 65536),
+        field("experts_per_token", QObject::tr("Experts/token"), {}, QObject::tr("Routed experts each token visits (top-k, num_experts_per_tok); 0 for a dense model"), Type::Integer, 1, 0, 65535),
         field("source", QObject::tr("Source"), {}, QObject::tr("Where the figures come from"), Type::Text),
     };
     for (CatalogField &f : fields) {

@@ -156,9 +156,11 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
     auto *batch = new ScaledCountBox(tr(" tokens"), this);
     batch->setObjectName("trainingJobGlobalBatch");
     setCountSuffix(batch, tr(" token(s)"));
-    batch->setRange(1, 1e12);
+    batch->setRange(0, 1e12);
+    batch->setSpecialValueText(tr("follows the fleet"));
     batch->setToolTip(tr("Global batch: tokens per optimizer step over all data-parallel replicas (sequences × "
-                         "sequence length, e.g. 4M). Sets how often gradients are exchanged"));
+                         "sequence length, e.g. 4M). Sets how often gradients are exchanged. 0 = follows the fleet: "
+                         "4M, raised until every replica gets a micro-batch (4 × PP with pipelines), at most 16M"));
     modelForm->addRow(tr("Global batch:"), batch);
     commitOn(batch, &QDoubleSpinBox::valueChanged,
              bind(tr("global batch"), [batch](const TrainingJob &j) { batch->setValue(j.globalBatchTokens); },
@@ -185,7 +187,8 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
     auto *recompute = comboBox(this, "trainingJobRecompute",
                                tr("Activation recomputation: selective recomputes the attention core (with eager "
                                   "attention, 4·L·s·h FLOPs per token more); full keeps only each layer's input for "
-                                  "one extra forward pass (8·N·D instead of 6·N·D FLOPs)"),
+                                  "one extra forward pass (8·N·D instead of 6·N·D FLOPs). While the layout is searched, "
+                                  "recomputation is searched from this level up"),
                                {{tr("None"), int(engine::Recomputation::None)},
                                 {tr("Selective"), int(engine::Recomputation::Selective)},
                                 {tr("Full"), int(engine::Recomputation::Full)}});
@@ -210,7 +213,12 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
                               "communication overhead modelled on top) or achieved TFLOP/s per GPU as measured "
                               "(taken as is, no overhead added)"),
                            {{tr("MFU (share of peak)"), int(engine::ThroughputBasis::Mfu)},
-                            {tr("Achieved TFLOP/s per GPU"), int(engine::ThroughputBasis::AchievedTflops)}});
+                            {tr("Achieved TFLOP/s per GPU"), int(engine::ThroughputBasis::AchievedTflops)},
+                            {tr("Achieved model TFLOP/s per GPU"), int(engine::ThroughputBasis::AchievedModelTflops)}});
+    basis->setToolTip(basis->toolTip()
+                      + tr(". Achieved TFLOP/s count every FLOP executed, recomputation included (as Megatron-LM "
+                           "reports them); model TFLOP/s count 6·N per token only (as MFU is reported), so "
+                           "recomputation is inside the measurement"));
     auto *throughput = numberBox(this, "trainingJobThroughput", 0, 100, 1, tr(" %"), QString());
     hardwareForm->addRow(tr("Throughput given as:"), basis);
     hardwareForm->addRow(tr("Throughput:"), throughput);
@@ -239,7 +247,9 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
                           return;
                       // Keep the same speed in the other unit, from the GPU's peak.
                       const double peak = peakTflops(j.gpuId);
-                      if (to == engine::ThroughputBasis::AchievedTflops)
+                      if (to != engine::ThroughputBasis::Mfu && j.throughputBasis != engine::ThroughputBasis::Mfu)
+                          ; // both measured TFLOP/s: the number stays
+                      else if (to != engine::ThroughputBasis::Mfu)
                           j.throughput = peak > 0 ? std::round(j.throughput * peak * 10) / 10 : 400;
                       else
                           j.throughput = peak > 0 ? std::clamp(std::round(j.throughput / peak * 1000) / 1000, 0.001, 1.0)
@@ -308,12 +318,23 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
 
     // Parallelism and memory
     auto [parallelBox, parallelForm] = group(tr("Parallelism and memory"));
-    auto *tp = integerBox(this, "trainingJobTp", 1, 512, tr(" GPU(s)"),
-                          tr("Tensor parallelism: GPUs splitting every layer, 1 … 512. Above 1 it needs NVLink, so the "
-                             "job takes whole nodes"));
-    auto *pp = integerBox(this, "trainingJobPp", 1, 512, tr(" stage(s)"),
-                          tr("Pipeline parallelism: stages the layers are split into, 1 … 512; adds a bubble of "
-                             "(PP − 1) ÷ micro-batches per step"));
+    auto *tp = integerBox(this, "trainingJobTp", 0, 512, tr(" GPU(s)"),
+                          tr("Tensor parallelism: GPUs splitting every layer, 1 … 512, or searched (within the NVLink "
+                             "domain). Above 1 it needs NVLink, so the job takes whole nodes"));
+    tp->setSpecialValueText(tr("searched"));
+    auto *pp = integerBox(this, "trainingJobPp", 0, 512, tr(" stage(s)"),
+                          tr("Pipeline parallelism: stages the layers are split into, 1 … 512, or searched; adds a "
+                             "bubble of (PP − 1) ÷ micro-batches per step"));
+    pp->setSpecialValueText(tr("searched"));
+    auto *virtualStages = integerBox(this, "trainingJobVirtualStages", 0, 128, tr(" chunk(s) per GPU"),
+                                     tr("Interleaved pipeline (Megatron-LM): layer chunks each GPU holds, 1 … 128, or "
+                                        "searched; the bubble shrinks to (PP − 1) ÷ (chunks × micro-batches) for as "
+                                        "many more stage-to-stage sends"));
+    virtualStages->setSpecialValueText(tr("searched"));
+    auto *ep = integerBox(this, "trainingJobEp", 0, 4096, tr(" GPU(s)"),
+                          tr("Expert parallelism of a mixture of experts: GPUs the experts are spread over, dividing "
+                             "the experts and the data-parallel replicas, or searched; 1 for a dense model"));
+    ep->setSpecialValueText(tr("searched"));
     auto *dp = integerBox(this, "trainingJobDp", 0, 1 << 20, tr(" rank(s)"),
                           tr("Ranks the ZeRO-sharded model states are spread over; 0 = all data-parallel replicas "
                              "of the fleet (GPUs ÷ (TP × PP))"));
@@ -321,12 +342,15 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
     auto *zero = comboBox(this, "trainingJobZero",
                           tr("ZeRO stage: which model states are sharded over the data-parallel ranks (mixed-"
                              "precision Adam, 16 bytes per parameter unsharded)"),
-                          {{tr("0 — nothing sharded (16 Ψ)"), 0},
+                          {{tr("Searched — the fastest that fits"), -1},
+                           {tr("0 — nothing sharded (16 Ψ)"), 0},
                            {tr("1 — optimizer states (4 Ψ + 12 Ψ/N)"), 1},
                            {tr("2 — + gradients (2 Ψ + 14 Ψ/N)"), 2},
                            {tr("3 — + weights (16 Ψ/N)"), 3}});
     parallelForm->addRow(tr("Tensor parallel (TP):"), tp);
     parallelForm->addRow(tr("Pipeline parallel (PP):"), pp);
+    parallelForm->addRow(tr("Interleaved chunks:"), virtualStages);
+    parallelForm->addRow(tr("Expert parallel (EP):"), ep);
     parallelForm->addRow(tr("ZeRO sharding (DP):"), dp);
     parallelForm->addRow(tr("ZeRO stage:"), zero);
     commitOn(tp, &QSpinBox::valueChanged,
@@ -335,6 +359,12 @@ TrainingJobForm::TrainingJobForm(store::Workspace &workspace, QWidget *parent)
     commitOn(pp, &QSpinBox::valueChanged,
              bind(tr("PP"), [pp](const TrainingJob &j) { pp->setValue(j.pp); },
                   [pp](TrainingJob &j) { j.pp = pp->value(); }));
+    commitOn(virtualStages, &QSpinBox::valueChanged,
+             bind(tr("interleaved chunks"), [virtualStages](const TrainingJob &j) { virtualStages->setValue(j.virtualStages); },
+                  [virtualStages](TrainingJob &j) { j.virtualStages = virtualStages->value(); }));
+    commitOn(ep, &QSpinBox::valueChanged,
+             bind(tr("EP"), [ep](const TrainingJob &j) { ep->setValue(j.ep); },
+                  [ep](TrainingJob &j) { j.ep = ep->value(); }));
     commitOn(dp, &QSpinBox::valueChanged,
              bind(tr("DP"), [dp](const TrainingJob &j) { dp->setValue(j.dp); },
                   [dp](TrainingJob &j) { j.dp = dp->value(); }));

@@ -131,6 +131,15 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     tables->addTab(m_mixTable, tr("Shared cluster"));
     tables->setTabToolTip(1, tr("The job beside the inference workloads: one shared cluster, partitioned or "
                                 "dynamically shared"));
+    m_layoutTable = newResultsTable("trainingLayouts");
+    m_layoutTable->setColumnCount(10);
+    m_layoutTable->setHorizontalHeaderLabels({tr("TP"), tr("PP × chunks"), tr("EP"), tr("DP"), tr("ZeRO"), tr("Recompute"),
+                                              tr("Memory per GPU"), tr("Step (s)"), tr("Of it communicating"),
+                                              tr("Days")});
+    m_layoutTable->horizontalHeader()->setStretchLastSection(true);
+    tables->addTab(m_layoutTable, tr("Layouts searched"));
+    tables->setTabToolTip(2, tr("Where the job leaves TP, PP, EP or the ZeRO stage open: the five fastest layouts "
+                                "that fit memory, by the modelled step"));
     m_explanation = newExplanation("trainingExplanation");
     m_explanation->setTextFormat(Qt::RichText);
 
@@ -337,6 +346,7 @@ void TrainingPage::showError(const QString &message)
         c->setText(resultCardText(QStringLiteral("—"), QString()));
     m_table->setRowCount(0);
     m_mixTable->setRowCount(0);
+    m_layoutTable->setRowCount(0);
     const QString why = tr("Nothing to show: %1").arg(message);
     showFigure(m_memoryChart, emptyFigure(tr("Memory per GPU by ZeRO stage"), why));
     showFigure(m_daysChart, emptyFigure(tr("Days versus GPUs"), why));
@@ -354,7 +364,7 @@ void TrainingPage::recompute()
     m_growth.clear();
     m_mixJobNames.clear();
     m_error.clear();
-    const auto job = m_workspace.trainingJob(m_job->currentText());
+    auto job = m_workspace.trainingJob(m_job->currentText());
     if (!job) {
         showError(tr("No training job to size yet: add one on the Training jobs page."));
         emit recomputed();
@@ -398,6 +408,16 @@ void TrainingPage::recompute()
     try {
         const engine::ModelSpec *modelPtr = model ? &*model : nullptr;
         m_plan = engine::sizeTraining(*job, *gpu, modelPtr, pricing);
+        // The layout planned (the search's where the job leaves it open) for the curve and
+        // every figure below.
+        const engine::TrainingLayout &layout = m_plan->layout;
+        job->tp = layout.tp;
+        job->pp = layout.pp;
+        job->ep = layout.ep;
+        job->zeroStage = layout.zeroStage;
+        job->virtualStages = layout.virtualStages;
+        job->recompute = layout.recompute;
+        job->globalBatchTokens = layout.globalBatchTokens;
         m_daysCurve = engine::daysVersusGpus(engine::resolveTraining(*job, *gpu, modelPtr), 40);
     } catch (const engine::InputError &e) {
         m_plan.reset();
@@ -575,6 +595,24 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
                                : resultCardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
 
     std::vector<std::pair<QString, QString>> rows;
+    for (const std::string &warning : p.warnings)
+        rows.push_back({tr("Warning"), text(warning)});
+    rows.push_back({tr("Layout"), tr("TP %1 × PP %2%3 × DP %4, ZeRO-%5, recomputation %6, %7 tokens per step%8%9")
+                                      .arg(job.tp)
+                                      .arg(job.virtualStages > 1 ? tr("%1 (%2 interleaved chunks per GPU)")
+                                                                       .arg(job.pp)
+                                                                       .arg(job.virtualStages)
+                                                                 : QString::number(job.pp))
+                                      .arg(job.ep > 1 ? tr(" × EP %1").arg(job.ep) : QString())
+                                      .arg(formatCount(p.dataParallel))
+                                      .arg(job.zeroStage)
+                                      .arg(text(std::string(engine::toString(job.recompute))),
+                                           formatScaledCount(p.layout.globalBatchTokens),
+                                           p.batchFollowsFleet ? tr(" (follows the fleet)") : QString(),
+                                           p.searched ? tr(" — searched: %1 layouts tried, %2 fit")
+                                                            .arg(formatCount(p.layoutsEvaluated),
+                                                                 formatCount(p.layoutsFitting))
+                                                      : QString())});
     rows.push_back({tr("Total compute"), tr("%1 FLOPs (%2 per token × %3 tokens)")
                                               .arg(flops(p.totalFlops), flops(p.totalFlops / p.tokens),
                                                    formatScaledCount(p.tokens))});
@@ -630,6 +668,29 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
         m_table->setItem(i, 0, new QTableWidgetItem(rows[size_t(i)].first));
         m_table->setItem(i, 1, new QTableWidgetItem(rows[size_t(i)].second));
         m_table->item(i, 1)->setToolTip(rows[size_t(i)].second);
+    }
+
+    m_layoutTable->setRowCount(int(p.layouts.size()));
+    for (int i = 0; i < int(p.layouts.size()); ++i) {
+        const engine::LayoutCandidate &c = p.layouts[size_t(i)];
+        const double talk = c.comm.stepSeconds - c.comm.computeSeconds;
+        const QString stages = c.layout.virtualStages > 1 ? tr("%1 × %2").arg(c.layout.pp).arg(c.layout.virtualStages)
+                                                          : QString::number(c.layout.pp);
+        const QStringList cells = {QString::number(c.layout.tp), stages,
+                                   QString::number(c.layout.ep), formatCount(c.dataParallel),
+                                   QString::number(c.layout.zeroStage),
+                                   text(std::string(engine::toString(c.layout.recompute))),
+                                   tr("%1 (activations %2)").arg(formatGiB(int64_t(c.memory.totalBytes())),
+                                                                 formatGiB(int64_t(c.memory.activationsBytes))),
+                                   number(c.comm.stepSeconds, 2),
+                                   tr("%1 s (%2)").arg(number(talk, 2), percent(c.comm.stepSeconds > 0 ? talk / c.comm.stepSeconds : 0)),
+                                   days(c.days)};
+        for (int column = 0; column < int(cells.size()); ++column) {
+            auto *item = new QTableWidgetItem(cells[column]);
+            if (column != 5 && column != 6)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_layoutTable->setItem(i, column, item);
+        }
     }
 }
 

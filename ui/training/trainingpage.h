@@ -87,6 +87,7 @@ private:
     ChartPanel *m_growthChart = nullptr;
     QTableWidget *m_table = nullptr;
     QTableWidget *m_mixTable = nullptr;
+    QTableWidget *m_layoutTable = nullptr;   // the search's fastest layouts
     QLabel *m_explanation = nullptr;
 
     mutable std::map<ChartPanel *, ChartFigure> m_pendingFigures;

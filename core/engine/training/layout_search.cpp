@@ -45,6 +45,17 @@ std::vector<int> expertDegrees(const TrainingSetup &setup)
     return degrees;
 }
 
+// Interleaved chunks per GPU: the job's, or 1 and powers of two while every chunk keeps a layer.
+std::vector<int> virtualDegrees(const TrainingSetup &setup, int pp)
+{
+    if (setup.job.virtualStages > 0)
+        return {setup.job.virtualStages};
+    std::vector<int> degrees{1};
+    for (int v = 2; pp > 1 && int64_t(pp) * v <= setup.arch.layers; v *= 2)
+        degrees.push_back(v);
+    return degrees;
+}
+
 std::vector<Recomputation> recomputations(const TrainingSetup &setup)
 {
     if (setup.job.recomputeFixed)
@@ -74,7 +85,7 @@ bool faster(const LayoutCandidate &a, const LayoutCandidate &b)
 
 bool layoutSearched(const TrainingJob &job)
 {
-    return job.tp == 0 || job.pp == 0 || job.ep == 0 || job.zeroStage < 0;
+    return job.tp == 0 || job.pp == 0 || job.ep == 0 || job.virtualStages == 0 || job.zeroStage < 0;
 }
 
 TrainingSetup withLayout(const TrainingSetup &setup, const TrainingLayout &layout, int64_t gpus)
@@ -84,6 +95,7 @@ TrainingSetup withLayout(const TrainingSetup &setup, const TrainingLayout &layou
     out.job.pp = layout.pp;
     out.job.ep = layout.ep;
     out.job.zeroStage = layout.zeroStage;
+    out.job.virtualStages = layout.virtualStages;
     out.job.recompute = layout.recompute;
     out.job.globalBatchTokens = layout.globalBatchTokens > 0 ? layout.globalBatchTokens : autoBatchTokens(out, gpus);
     return out;
@@ -107,9 +119,12 @@ LayoutSearch searchLayouts(const TrainingSetup &setup, int64_t gpus, size_t keep
             for (int ep : eps) {
                 if (replicas < ep)
                     continue;
+                for (int v : virtualDegrees(setup, pp)) {
+                if (v > 1 && pp == 1)
+                    continue;
                 for (Recomputation recompute : levels) {
                     for (int stage : stages) {
-                        TrainingLayout layout{tp, pp, ep, stage, recompute, setup.job.globalBatchTokens};
+                        TrainingLayout layout{tp, pp, ep, stage, v, recompute, setup.job.globalBatchTokens};
                         const TrainingSetup trial = withLayout(setup, layout, gpus);
                         layout.globalBatchTokens = trial.job.globalBatchTokens;
                         ++search.evaluated;
@@ -124,6 +139,9 @@ LayoutSearch searchLayouts(const TrainingSetup &setup, int64_t gpus, size_t keep
                         }
                         ++search.fitting;
                         candidate.comm = communicationOverhead(trial, gpus, true);
+                        // Megatron-LM's interleaved schedule runs the micro-batches in groups of pp.
+                        if (v > 1 && candidate.comm.microBatchesPerReplica % pp != 0)
+                            continue;
                         candidate.computingGpus = computingGpuCount(trial, gpus);
                         candidate.dataParallel = candidate.computingGpus / (int64_t(tp) * pp);
                         const double steps = trial.job.tokens / trial.job.globalBatchTokens;
@@ -137,6 +155,7 @@ LayoutSearch searchLayouts(const TrainingSetup &setup, int64_t gpus, size_t keep
                         if (best.size() > keep)
                             best.pop_back();
                     }
+                }
                 }
             }
         }

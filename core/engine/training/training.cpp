@@ -271,8 +271,12 @@ MemoryBreakdown memoryAt(const TrainingSetup &setup, int stage, int64_t gpus)
     memory.microBatch = microBatchAt(setup, stage, gpus);
     const int b = int(memory.microBatch);
     memory.logitsBytes = logitsBytes(setup.job.seqLen, b, vocabFor(setup), setup.job.tp);
-    memory.activationsBytes = activationBytes(setup.arch, setup.job.seqLen, b, setup.job.tp, setup.job.attention,
-                                              setup.job.recompute)
+    // An interleaved pipeline's first stage holds L·(1 + (pp−1) ÷ (pp·v)) layers' activations
+    // (Korthikanti et al. 2022, §4.2.3).
+    const int v = std::max(1, setup.job.virtualStages);
+    const double interleave = v > 1 ? 1.0 + double(setup.job.pp - 1) / (double(setup.job.pp) * v) : 1.0;
+    memory.activationsBytes = interleave * activationBytes(setup.arch, setup.job.seqLen, b, setup.job.tp,
+                                                           setup.job.attention, setup.job.recompute)
                               + memory.logitsBytes;
     memory.fits = memory.totalBytes() <= usableMemory(setup);
     return memory;
@@ -493,6 +497,9 @@ std::vector<FieldProblem> validate(const TrainingJob &job)
     atLeast("tp", job.tp, 0);
     atLeast("pp", job.pp, 0);
     atLeast("ep", job.ep, 0);
+    atLeast("virtual_stages", job.virtualStages, 0);
+    if (job.virtualStages > 1 && job.pp == 1)
+        add("virtual_stages", "virtual_stages above 1 needs pipeline parallelism, pp > 1 (got pp = 1)");
     atLeast("dp", job.dp, 0);
     if (job.zeroStage < -1 || job.zeroStage > kMaxZeroStage)
         add("zero_stage", "zero_stage must be 0, 1, 2 or 3, or −1 for searched (got " + std::to_string(job.zeroStage)
@@ -633,6 +640,12 @@ TrainingSetup resolveTraining(const TrainingJob &job, const GpuSpec &gpu, const 
             setup.expertsPerToken = catalog->expertsPerToken;
         }
     }
+    // A dense model (or one without expert counts) has no expert parallelism to search.
+    if (setup.experts == 0 && job.ep == 0)
+        setup.job.ep = 1;
+    // A single stage has nothing to interleave.
+    if (job.pp == 1 && job.virtualStages == 0)
+        setup.job.virtualStages = 1;
     if (job.ep > 1 && setup.experts == 0)
         fail("ep", "ep = " + std::to_string(job.ep) + " needs a mixture-of-experts model with its expert counts "
                    "(experts, experts_per_token) in the catalog");
@@ -672,6 +685,7 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus, boo
     comm.dpLink = "none";
     comm.tpLink = "none";
     comm.epLink = "none";
+    comm.ppLink = "none";
     if (measuredRate(setup) && !modelMeasured) {
         comm.applied = false;
         comm.stepSeconds = comm.computeSeconds;
@@ -700,7 +714,9 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus, boo
         const double hidden = setup.assumptions.overlapEfficiency * backwardShare * comm.computeSeconds;
         comm.dpExposedSeconds = std::max(0.0, comm.dpSeconds - hidden);
     }
-    const double layersPerStage = std::ceil(double(setup.arch.layers) / job.pp);
+    const int v = std::max(1, job.virtualStages);
+    const double layersPerChunk = std::ceil(double(setup.arch.layers) / (double(job.pp) * v));
+    const double layersPerStage = layersPerChunk * v;
     if (job.tp > 1) {
         const bool inNode = job.tp <= perNode;
         comm.tpLink = inNode ? intraLinkName(setup) : std::string(toString(job.interNode));
@@ -721,11 +737,18 @@ CommOverhead communicationOverhead(const TrainingSetup &setup, int64_t gpus, boo
         comm.epSeconds = layersPerStage * microBatches * allToAlls * perAllToAll / (comm.epBandwidthGBps * kGiga);
     }
     if (job.pp > 1) {
-        comm.bubbleSeconds = comm.computeSeconds * double(job.pp - 1) / microBatches;
+        comm.bubbleSeconds = comm.computeSeconds * double(job.pp - 1) / (double(v) * microBatches);
         comm.imbalanceSeconds = comm.computeSeconds * (layersPerStage * job.pp / setup.arch.layers - 1.0);
+        // Each chunk boundary sends a micro-batch's activations forward and their gradients
+        // back: s·b·h bf16, split over tp; between nodes unless a replica fits in one.
+        const bool inNode = int64_t(job.tp) * job.pp <= perNode;
+        comm.ppLink = inNode ? intraLinkName(setup) : std::string(toString(job.interNode));
+        const double bandwidth = inNode ? intraBandwidth(setup) : interBandwidth(setup);
+        const double perSend = 2.0 * job.seqLen * double(microBatch) * setup.arch.hidden / job.tp;
+        comm.ppSeconds = 2.0 * v * microBatches * perSend / (bandwidth * kGiga);
     }
     comm.stepSeconds = comm.computeSeconds + comm.dpExposedSeconds + comm.tpSeconds + comm.epSeconds
-                       + comm.bubbleSeconds + comm.imbalanceSeconds;
+                       + comm.ppSeconds + comm.bubbleSeconds + comm.imbalanceSeconds;
     comm.efficiency = comm.computeSeconds / comm.stepSeconds;
     return comm;
 }
@@ -878,6 +901,8 @@ std::string layoutText(const TrainingLayout &layout, int64_t dataParallel)
     std::string text = "tp " + std::to_string(layout.tp) + " × pp " + std::to_string(layout.pp);
     if (layout.ep > 1)
         text += " × ep " + std::to_string(layout.ep);
+    if (layout.virtualStages > 1)
+        text += " (" + std::to_string(layout.virtualStages) + " interleaved chunks per GPU)";
     return text + " × dp " + count(dataParallel) + ", ZeRO-" + std::to_string(layout.zeroStage) + ", recomputation "
            + std::string(toString(layout.recompute));
 }
@@ -891,7 +916,7 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
     TrainingPlan plan;
     TrainingSetup setup = resolved;
     plan.batchFollowsFleet = input.globalBatchTokens == 0;
-    plan.searched = layoutSearched(input);
+    plan.searched = layoutSearched(resolved.job);
     if (plan.searched || plan.batchFollowsFleet) {
         // The fleet the layout and the batch are chosen for: the GPUs given; for a window, the
         // compute-only fleet (communication only adds GPUs), and a batch for up to the largest
@@ -906,6 +931,10 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
             batchFleet = ceilCount(double(fleet) / assumptions.minEfficiency);
         }
         if (plan.searched) {
+            const int64_t narrowest = int64_t(std::max(1, input.tp)) * std::max(1, input.pp);
+            if (fleet < narrowest)
+                fail("target_value", "the job needs at least tp × pp = " + count(narrowest) + " GPUs (got "
+                                         + count(fleet) + ")");
             const LayoutSearch search = searchLayouts(resolved, fleet);
             plan.layoutsEvaluated = search.evaluated;
             plan.layoutsFitting = search.fitting;
@@ -926,7 +955,8 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
             setup.job.globalBatchTokens = autoBatchTokens(setup, batchFleet);
     }
     const TrainingJob &job = setup.job;
-    plan.layout = {job.tp, job.pp, std::max(1, job.ep), job.zeroStage, job.recompute, job.globalBatchTokens};
+    plan.layout = {job.tp, job.pp, std::max(1, job.ep), job.zeroStage, std::max(1, job.virtualStages), job.recompute,
+                   job.globalBatchTokens};
     const int64_t width = replicaWidth(setup);
     plan.params = setup.params;
     plan.tokens = job.tokens;
@@ -987,6 +1017,10 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
         noFit(plan.gpus);
 
     plan.comm = communicationOverhead(setup, plan.gpus);
+    if (job.virtualStages > 1 && plan.comm.microBatchesPerReplica % job.pp != 0)
+        fail("virtual_stages", "an interleaved pipeline runs its micro-batches in groups of pp = " + std::to_string(job.pp)
+                                   + ": each replica has " + count(plan.comm.microBatchesPerReplica)
+                                   + " per step; change the batch, the micro-batch or pp");
     plan.days = daysForGpus(setup, plan.gpus);
     plan.effectiveTflopsPerGpu = nominalTflopsPerGpu(setup) * plan.comm.efficiency;
     const int perNode = gpu.gpusPerNode;
@@ -1090,8 +1124,12 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
         if (plan.comm.epSeconds > 0)
             step += "; expert all-to-all " + seconds(plan.comm.epSeconds) + " over " + linkLabel(plan.comm.epLink)
                     + " at " + number(plan.comm.epBandwidthGBps) + " GB/s";
+        if (plan.comm.ppSeconds > 0)
+            step += "; stage-to-stage sends " + seconds(plan.comm.ppSeconds) + " over " + linkLabel(plan.comm.ppLink);
         if (plan.comm.bubbleSeconds > 0)
-            step += "; pipeline bubble (pp − 1) ÷ m = " + seconds(plan.comm.bubbleSeconds);
+            step += job.virtualStages > 1 ? "; pipeline bubble (pp − 1) ÷ (v × m), v = " + std::to_string(job.virtualStages)
+                                                + " interleaved chunks, = " + seconds(plan.comm.bubbleSeconds)
+                                          : "; pipeline bubble (pp − 1) ÷ m = " + seconds(plan.comm.bubbleSeconds);
         if (plan.comm.imbalanceSeconds > 0)
             step += "; uneven stages (⌈L ÷ pp⌉ = " + number(std::ceil(double(setup.arch.layers) / job.pp))
                     + " layers on the longest) " + seconds(plan.comm.imbalanceSeconds);

@@ -83,6 +83,12 @@ struct TrainingJob {
     int tp = 1;                             // tp: tensor-parallel degree
     int pp = 1;                             // pp: pipeline-parallel degree (stages of
                                             //   ⌈layers ÷ pp⌉ layers; the longest sets the pace)
+    int virtualStages = 1;                  // virtual_stages: interleaved pipeline (Megatron-LM):
+                                            //   each GPU holds this many non-adjacent chunks of
+                                            //   layers, the bubble shrinks to (pp−1) ÷ (v·m) for
+                                            //   v times the stage-to-stage sends; needs pp > 1 and
+                                            //   micro-batches per replica a multiple of pp; 0 =
+                                            //   searched
     int ep = 1;                             // ep: expert-parallel degree of a mixture of experts
                                             //   (divides the experts and the data-parallel
                                             //   replicas); 1 for a dense model
@@ -219,9 +225,10 @@ struct CommOverhead {
     double dpExposedSeconds = 0;        // not hidden behind the backward pass
     double tpSeconds = 0;
     double epSeconds = 0;               // expert all-to-all (dispatch and combine, both passes)
+    double ppSeconds = 0;               // activations and their gradients sent between stages
     double bubbleSeconds = 0;
     double imbalanceSeconds = 0;        // the longest of uneven pipeline stages sets the pace
-    double stepSeconds = 0;             // compute + exposed DP + TP + EP + bubble + imbalance
+    double stepSeconds = 0;             // compute + exposed DP + TP + EP + stage sends + bubble + imbalance
     double efficiency = 1;              // compute ÷ step, (0, 1]
     double dpBandwidthGBps = 0;         // achieved, per GPU
     double tpBandwidthGBps = 0;
@@ -229,6 +236,7 @@ struct CommOverhead {
     std::string dpLink;                 // "nvlink", "pcie", "infiniband", "roce", "ethernet", "none"
     std::string tpLink;
     std::string epLink;
+    std::string ppLink;
     int64_t microBatchesPerReplica = 0; // per step
 };
 // Mixture of experts with ep > 1: each MoE layer sends every token's hidden state to its k
@@ -301,6 +309,7 @@ struct TrainingLayout {
     int pp = 1;
     int ep = 1;
     int zeroStage = 1;
+    int virtualStages = 1;
     Recomputation recompute = Recomputation::None;
     double globalBatchTokens = 0;       // tokens per step: the job's or autoBatchTokens
 };

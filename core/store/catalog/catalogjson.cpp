@@ -178,6 +178,10 @@ engine::ModelSpec readModel(const EntryReader &in)
     model.source = in.string(QStringLiteral("source"));
     if (in.has(QStringLiteral("vocab_size")))
         model.vocabSize = in.integer64(QStringLiteral("vocab_size"));
+    if (in.has(QStringLiteral("experts")))
+        model.experts = in.integer(QStringLiteral("experts"));
+    if (in.has(QStringLiteral("experts_per_token")))
+        model.expertsPerToken = in.integer(QStringLiteral("experts_per_token"));
     if (in.has(QStringLiteral("tied_embeddings"))) {
         const QJsonValue value = in.object().value(QStringLiteral("tied_embeddings"));
         if (!value.isBool())
@@ -293,6 +297,10 @@ QJsonObject modelToJson(const engine::ModelSpec &model)
     object.insert(QStringLiteral("source"), QString::fromStdString(model.source));
     if (model.vocabSize > 0)
         object.insert(QStringLiteral("vocab_size"), qint64(model.vocabSize));
+    if (model.experts > 0) {
+        object.insert(QStringLiteral("experts"), model.experts);
+        object.insert(QStringLiteral("experts_per_token"), model.expertsPerToken);
+    }
     if (model.tiedEmbeddings)
         object.insert(QStringLiteral("tied_embeddings"), true);
     return object;

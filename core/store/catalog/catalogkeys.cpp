@@ -28,6 +28,7 @@ const QStringList &modelKeys()
         QStringLiteral("sliding_window"),  QStringLiteral("sliding_layers"),
         QStringLiteral("max_context"),     QStringLiteral("source"),
         QStringLiteral("vocab_size"),      QStringLiteral("tied_embeddings"),
+        QStringLiteral("experts"),         QStringLiteral("experts_per_token"),
     };
     return keys;
 }
@@ -35,7 +36,8 @@ const QStringList &modelKeys()
 const QStringList &optionalCatalogKeys()
 {
     static const QStringList keys = {QStringLiteral("efficiency"), QStringLiteral("vocab_size"),
-                                     QStringLiteral("tied_embeddings")};
+                                     QStringLiteral("tied_embeddings"), QStringLiteral("experts"),
+                                     QStringLiteral("experts_per_token")};
     return keys;
 }
 

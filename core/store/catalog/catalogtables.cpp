@@ -79,6 +79,8 @@ engine::ModelSpec modelFromRow(const QSqlQuery &query, const QString &path)
     model.source = query.value(column++).toString().toStdString();
     model.vocabSize = query.value(column++).toLongLong();
     model.tiedEmbeddings = query.value(column++).toInt() != 0;
+    model.experts = query.value(column++).toInt();
+    model.expertsPerToken = query.value(column++).toInt();
     return model;
 }
 
@@ -184,6 +186,8 @@ void CatalogTables::upsertModel(const engine::ModelSpec &model) const
     query.bindValue(QStringLiteral(":source"), text(model.source));
     query.bindValue(QStringLiteral(":vocab_size"), qlonglong(model.vocabSize));
     query.bindValue(QStringLiteral(":tied_embeddings"), model.tiedEmbeddings ? 1 : 0);
+    query.bindValue(QStringLiteral(":experts"), model.experts);
+    query.bindValue(QStringLiteral(":experts_per_token"), model.expertsPerToken);
     execPrepared(query, m_path, QStringLiteral("cannot save model \"%1\"").arg(text(model.id)));
 }
 

@@ -448,11 +448,35 @@ void addStepCostFacts(const QSqlDatabase &db, const QString &path)
             tables.upsertGpu(*gpu);
         }
     }
+    // The model columns only (later steps add model columns this step's file does not have yet).
     for (const engine::ModelSpec &shipped : readCatalogFile(kShippedModels).models) {
-        if (auto model = tables.model(QString::fromStdString(shipped.id)); model && shipped.vocabSize > 0) {
-            model->vocabSize = shipped.vocabSize;
-            model->tiedEmbeddings = shipped.tiedEmbeddings;
-            tables.upsertModel(*model);
+        if (shipped.vocabSize <= 0)
+            continue;
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("UPDATE model SET vocab_size = :vocab, tied_embeddings = :tied WHERE id = :id"));
+        query.bindValue(QStringLiteral(":vocab"), qlonglong(shipped.vocabSize));
+        query.bindValue(QStringLiteral(":tied"), shipped.tiedEmbeddings ? 1 : 0);
+        query.bindValue(QStringLiteral(":id"), QString::fromStdString(shipped.id));
+        execPrepared(query, path, what);
+    }
+}
+
+// Schema 12: a mixture of experts' routed experts per layer and experts per token, for
+// expert parallelism in training. Entries under a shipped id get the shipped counts; others
+// have none (0: trained as if dense in memory).
+void addExpertCounts(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the model table");
+    execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN experts INTEGER NOT NULL DEFAULT 0"), path, what);
+    execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN experts_per_token INTEGER NOT NULL DEFAULT 0"), path,
+                  what);
+    const CatalogTables tables(db.connectionName(), path);
+    for (const engine::ModelSpec &shipped : readCatalogFile(kShippedModels).models) {
+        if (auto model = tables.model(QString::fromStdString(shipped.id)); model && shipped.experts > 0) {
+            model->experts = shipped.experts;
+            model->expertsPerToken = shipped.expertsPerToken;
+            if (engine::validate(*model).empty())
+                tables.upsertModel(*model);
         }
     }
 }
@@ -470,6 +494,7 @@ const MigrationStep kSteps[] = {
     {9, &addActualsRatesAndUsageHours},
     {10, &addServingLatencyHistograms},
     {11, &addStepCostFacts},
+    {12, &addExpertCounts},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

@@ -27,9 +27,11 @@ const QStringList &trainingJobKeys()
         QStringLiteral("tokens"),
         QStringLiteral("seq_len"),
         QStringLiteral("global_batch_tokens"),
+        QStringLiteral("max_batch_tokens"),
         QStringLiteral("micro_batch"),
         QStringLiteral("attention"),
         QStringLiteral("recompute"),
+        QStringLiteral("recompute_fixed"),
         QStringLiteral("vocab_size"),
         QStringLiteral("gpu_id"),
         QStringLiteral("throughput_basis"),
@@ -38,6 +40,8 @@ const QStringList &trainingJobKeys()
         QStringLiteral("target_value"),
         QStringLiteral("tp"),
         QStringLiteral("pp"),
+        QStringLiteral("ep"),
+        QStringLiteral("virtual_stages"),
         QStringLiteral("dp"),
         QStringLiteral("zero_stage"),
         QStringLiteral("intra_node"),
@@ -60,9 +64,13 @@ QJsonObject trainingJobToJson(const engine::TrainingJob &job)
     object.insert(QStringLiteral("tokens"), job.tokens);
     object.insert(QStringLiteral("seq_len"), job.seqLen);
     object.insert(QStringLiteral("global_batch_tokens"), job.globalBatchTokens);
+    if (job.maxBatchTokens > 0)
+        object.insert(QStringLiteral("max_batch_tokens"), job.maxBatchTokens);
     object.insert(QStringLiteral("micro_batch"), job.microBatch);
     object.insert(QStringLiteral("attention"), text(engine::toString(job.attention)));
     object.insert(QStringLiteral("recompute"), text(engine::toString(job.recompute)));
+    if (job.recomputeFixed)
+        object.insert(QStringLiteral("recompute_fixed"), true);
     object.insert(QStringLiteral("vocab_size"), job.vocabSize);
     object.insert(QStringLiteral("gpu_id"), QString::fromStdString(job.gpuId));
     object.insert(QStringLiteral("throughput_basis"), text(engine::toString(job.throughputBasis)));
@@ -71,6 +79,8 @@ QJsonObject trainingJobToJson(const engine::TrainingJob &job)
     object.insert(QStringLiteral("target_value"), job.targetValue);
     object.insert(QStringLiteral("tp"), job.tp);
     object.insert(QStringLiteral("pp"), job.pp);
+    object.insert(QStringLiteral("ep"), job.ep);
+    object.insert(QStringLiteral("virtual_stages"), job.virtualStages);
     object.insert(QStringLiteral("dp"), job.dp);
     object.insert(QStringLiteral("zero_stage"), job.zeroStage);
     object.insert(QStringLiteral("intra_node"), text(engine::toString(job.intraNode)));
@@ -97,6 +107,7 @@ engine::TrainingJob trainingJobFromJson(const QJsonObject &object, const QString
     job.tokens = in.number(QStringLiteral("tokens"), defaults.tokens);
     job.seqLen = in.integer(QStringLiteral("seq_len"), defaults.seqLen);
     job.globalBatchTokens = in.number(QStringLiteral("global_batch_tokens"), defaults.globalBatchTokens);
+    job.maxBatchTokens = in.number(QStringLiteral("max_batch_tokens"), defaults.maxBatchTokens);
     job.microBatch = in.integer(QStringLiteral("micro_batch"), defaults.microBatch);
     job.attention = in.choice(QStringLiteral("attention"), defaults.attention, engine::parseAttentionKernel,
                               QStringLiteral("\"flash\", \"eager\""));
@@ -111,16 +122,20 @@ engine::TrainingJob trainingJobFromJson(const QJsonObject &object, const QString
     else
         job.recompute = in.choice(QStringLiteral("recompute"), defaults.recompute, engine::parseRecomputation,
                                   QStringLiteral("\"none\", \"selective\", \"full\" (or true/false)"));
+    job.recomputeFixed = in.boolean(QStringLiteral("recompute_fixed"), defaults.recomputeFixed);
     job.vocabSize = in.integer(QStringLiteral("vocab_size"), defaults.vocabSize);
     job.gpuId = in.string(QStringLiteral("gpu_id"), defaults.gpuId);
     job.throughputBasis = in.choice(QStringLiteral("throughput_basis"), defaults.throughputBasis,
-                                    engine::parseThroughputBasis, QStringLiteral("\"tflops\", \"mfu\""));
+                                    engine::parseThroughputBasis,
+                                    QStringLiteral("\"tflops\", \"mfu\", \"model_tflops\""));
     job.throughput = in.number(QStringLiteral("throughput"), defaults.throughput);
     job.target = in.choice(QStringLiteral("target"), defaults.target, engine::parseTrainingTarget,
                            QStringLiteral("\"days\", \"gpus\""));
     job.targetValue = in.number(QStringLiteral("target_value"), defaults.targetValue);
     job.tp = in.integer(QStringLiteral("tp"), defaults.tp);
     job.pp = in.integer(QStringLiteral("pp"), defaults.pp);
+    job.ep = in.integer(QStringLiteral("ep"), defaults.ep);
+    job.virtualStages = in.integer(QStringLiteral("virtual_stages"), defaults.virtualStages);
     job.dp = in.integer(QStringLiteral("dp"), defaults.dp);
     job.zeroStage = in.integer(QStringLiteral("zero_stage"), defaults.zeroStage);
     job.intraNode = in.choice(QStringLiteral("intra_node"), defaults.intraNode, engine::parseIntraNodeLink,

@@ -35,9 +35,10 @@ QJsonObject trainJson(const CliFixture &ws, const QStringList &args)
     return parseJsonObject(r.out);
 }
 
-// 70 billion parameters on 1.4 trillion tokens at a measured 400 TFLOP/s per H100, tp 8, ZeRO-3.
+// 70 billion parameters on 1.4 trillion tokens at a measured 400 TFLOP/s per H100, tp 8 × pp 1,
+// ZeRO-3, the 4 Mi-token batch.
 const QStringList kMeasured = {"--params", "70e9", "--tokens", "1.4e12", "--tflops-per-gpu", "400",
-                               "--tp", "8", "--zero", "3"};
+                               "--tp", "8", "--pp", "1", "--zero", "3", "--global-batch-tokens", "4194304"};
 
 } // namespace
 
@@ -106,7 +107,8 @@ TEST_CASE("train --mfu lengthens the run by the communication overhead across no
 {
     CliFixture ws;
     // Peak 989 × 0.4 = 395.6 TFLOP/s before overhead.
-    const QStringList common = {"--params", "70e9", "--tokens", "1.4e12", "--tp", "8", "--zero", "3", "--gpus", "1024"};
+    const QStringList common = {"--params", "70e9", "--tokens", "1.4e12", "--tp", "8", "--pp", "1", "--zero", "3",
+                                "--gpus", "1024", "--global-batch-tokens", "4194304"};
     const QJsonObject mfu = trainJson(ws, common + QStringList{"--mfu", "0.4"});
     const QJsonObject measured = trainJson(ws, common + QStringList{"--tflops-per-gpu", "395.6"});
     CHECK(number(mfu, "efficiency") < 1.0);
@@ -119,7 +121,7 @@ TEST_CASE("train: a catalog model and a non-default GPU")
 {
     CliFixture ws;
     const QJsonObject o = trainJson(ws, {"--model", "llama-3.1-70b", "--tokens", "15e12", "--gpu", "h200", "--gpus",
-                                         "2048", "--mfu", "0.4", "--tp", "8", "--zero", "1"});
+                                         "2048", "--mfu", "0.4", "--tp", "8", "--pp", "1", "--zero", "1"});
     CHECK(o.value("gpu").toString() == "h200");
     CHECK(number(o, "total_flops") == Approx(6 * 70553706496.0 * 15e12).epsilon(0.01));
 }
@@ -146,7 +148,7 @@ TEST_CASE("train: attention kernel, recomputation and the micro-batch that fits"
     // 7.5B parameters on 64 GPUs at ZeRO-3 with flash attention (the default) fit, at the
     // largest micro-batch that does, accumulating the rest of the replica's 16 sequences.
     const QStringList job = {"--params", "7.5e9", "--tokens", "1e9", "--gpus", "64", "--tflops-per-gpu", "100",
-                             "--zero", "3"};
+                             "--zero", "3", "--tp", "1", "--pp", "1", "--global-batch-tokens", "4194304"};
     const QJsonObject flash = trainJson(ws, job);
     CHECK(flash.value("memory_fits").toBool(false));
     CHECK(flash.value("attention").toString() == "flash");
@@ -209,11 +211,15 @@ TEST_CASE("train: bad input exits 2 with the reason")
         {QStringList{"--params", "7e9", "--tokens", "1e12", "--gpus", "8", "--zero", "4"} + rate, "--zero:"},
         {QStringList{"--params", "7e9", "--tokens", "1e12", "--gpus", "8", "--gpu", "h100-sxn"} + rate,
          "unknown GPU 'h100-sxn'"},
-        {QStringList{"--params", "70e9", "--tokens", "1.4e12", "--days", "0.01", "--tp", "8", "--zero", "3", "--recompute"}
+        {QStringList{"--params", "70e9", "--tokens", "1.4e12", "--days", "0.01", "--tp", "8", "--pp", "1", "--zero", "3",
+                     "--recompute"}
              + rate,
          "no fleet meets a 0.01-day window: the largest sensible fleet"},
-        {QStringList{"--params", "1e13", "--tokens", "1e12", "--gpus", "8", "--recompute"} + rate,
+        {QStringList{"--params", "1e13", "--tokens", "1e12", "--gpus", "8", "--recompute", "--tp", "1", "--pp", "1", "--zero",
+                     "3"} + rate,
          "the model does not fit even with ZeRO-3 on 8 GPUs"},
+        {QStringList{"--params", "1e13", "--tokens", "1e12", "--gpus", "8"} + rate,
+         "no layout fits the memory on 8 GPUs"},
         {QStringList{"--params", "7e9", "--tokens", "1e12", "--gpus", "4", "--tp", "8"} + rate,
          "the job needs at least tp × pp = 8 GPUs"},
     };
@@ -223,4 +229,69 @@ TEST_CASE("train: bad input exits 2 with the reason")
         CHECK(r.out.isEmpty());
         CHECK(r.err.startsWith("headroom: " + message));
     }
+}
+
+TEST_CASE("train: with no layout given the search plans it, lists the five fastest and feeds every GPU")
+{
+    CliFixture ws;
+    // Megatron-LM's 1 T model on 3,072 A100s at 163 TFLOP/s (Narayanan et al. 2021, §5.1: 84 days).
+    const QJsonObject o = trainJson(ws, {"--params", "1e12", "--tokens", "450e9", "--recompute", "--gpus", "3072",
+                                         "--tflops-per-gpu", "163", "--gpu", "a100-sxm-80gb", "--seq-len", "2048"});
+    CHECK(o.value("layout_searched").toBool(false));
+    CHECK(o.value("memory_fits").toBool(false));
+    CHECK(integer(o, "gpus") == 3072);
+    CHECK(o.value("warnings").toArray().isEmpty());
+    CHECK(o.value("recompute").toString() == "full");
+    CHECK(number(o, "days") == Approx(84).epsilon(0.05));
+    const QJsonArray layouts = o.value("layouts").toArray();
+    REQUIRE(layouts.size() == 5);
+    for (const QJsonValue &value : layouts) {
+        const QJsonObject layout = value.toObject();
+        CHECK(number(layout, "memory_per_gpu_bytes") <= 0.9 * 85899345920.0);
+        CHECK(integer(layout, "tp") * integer(layout, "pp") * integer(layout, "dp") == integer(layout, "computing_gpus"));
+    }
+    CHECK(integer(layouts.at(0).toObject(), "tp") == integer(o, "tp"));
+    CHECK(integer(layouts.at(0).toObject(), "pp") == integer(o, "pp"));
+
+    RUN_HEADROOM(table, ws, {"train", "--params", "1e12", "--tokens", "450e9", "--recompute", "--gpus", "3072",
+                             "--tflops-per-gpu", "163", "--gpu", "a100-sxm-80gb", "--seq-len", "2048"});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("fastest layouts (modelled step; every one fits memory):"));
+    CHECK(table.out.contains("(searched: "));
+    CHECK(table.out.contains("Layout searched on 3,072 GPUs"));
+
+    // Llama 3.1 405B on 16,384 H100s: a layout that fits, every GPU computing.
+    const QJsonObject llama = trainJson(ws, {"--model", "llama-3.1-405b", "--tokens", "15.6e12", "--gpus", "16384",
+                                             "--model-tflops-per-gpu", "400", "--seq-len", "8192",
+                                             "--global-batch-tokens", "16777216"});
+    CHECK(llama.value("memory_fits").toBool(false));
+    CHECK(integer(llama, "gpus") == 16384);
+    CHECK(llama.value("warnings").toArray().isEmpty());
+    CHECK(integer(llama, "tp") <= 8);
+    CHECK(number(llama, "implied_mfu") == Approx(400.0 / 989.0));
+}
+
+TEST_CASE("train: a batch too small for the fleet is a warning with the numbers")
+{
+    CliFixture ws;
+    const QStringList args = {"--params", "70e9", "--tokens", "1.4e12", "--tflops-per-gpu", "400", "--gpus", "1024",
+                              "--tp", "8", "--pp", "1", "--zero", "1", "--global-batch-tokens", "262144",
+                              "--micro-batch", "1"};
+    const QJsonObject o = trainJson(ws, args);
+    // 262,144 tokens ÷ 4,096 = 64 sequences feed 64 replicas of 8: 512 of 1,024 GPUs compute.
+    const QJsonArray warnings = o.value("warnings").toArray();
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings.at(0).toString().startsWith("512 of 1,024 GPUs would idle: a batch of 262,144 tokens"));
+    RUN_HEADROOM(table, ws, {QStringList{"train"} + args});
+    REQUIRE(table.exitCode == 0);
+    CHECK(table.out.contains("\nwarning: 512 of 1,024 GPUs would idle"));
+
+    // The batch that follows the fleet feeds them all.
+    QStringList follows = args;
+    follows.removeAt(follows.indexOf("--global-batch-tokens") + 1);
+    follows.removeAt(follows.indexOf("--global-batch-tokens"));
+    const QJsonObject fed = trainJson(ws, follows);
+    CHECK(fed.value("warnings").toArray().isEmpty());
+    CHECK(fed.value("batch_follows_fleet").toBool(false));
+    CHECK(number(fed, "global_batch_tokens") == 4194304);
 }

@@ -210,6 +210,7 @@ TEST_CASE("Llama 3 405B on 16,384 H100s fits its published layout and the search
     open.tp = 0;
     open.pp = 0;
     open.zeroStage = -1;
+    open.virtualStages = 0;
     open.recompute = Recomputation::None;
     const TrainingPlan searched = sizeTraining(open, h100Sxm(), &model);
     CHECK(searched.gpus == 16384);
@@ -265,6 +266,7 @@ TEST_CASE("DeepSeek-V3 on 2,048 GPUs: memory sharded by expert parallelism, FLOP
     open.pp = 0;
     open.ep = 0;
     open.zeroStage = -1;
+    open.virtualStages = 0;
     open.recompute = Recomputation::None;
     const TrainingPlan searched = sizeTraining(open, h100Sxm(), &model);
     CHECK(searched.gpus == 2048);
@@ -372,6 +374,7 @@ TEST_CASE("MFU mode reports the chosen layout's step and the MFU after communica
     job.targetValue = 16384;
     job.tp = 0;
     job.pp = 0;
+    job.virtualStages = 0;
     job.zeroStage = -1;
     const TrainingPlan plan = sizeTraining(job, h100Sxm(), &model);
     checkLayoutsFit(plan);
@@ -379,10 +382,49 @@ TEST_CASE("MFU mode reports the chosen layout's step and the MFU after communica
     CHECK(plan.impliedMfu == Approx(0.5 * plan.comm.efficiency));
     CHECK(plan.impliedMfu < 0.5);
     const double parts = plan.comm.computeSeconds + plan.comm.dpExposedSeconds + plan.comm.tpSeconds
-                         + plan.comm.epSeconds + plan.comm.bubbleSeconds + plan.comm.imbalanceSeconds;
+                         + plan.comm.epSeconds + plan.comm.ppSeconds + plan.comm.bubbleSeconds
+                         + plan.comm.imbalanceSeconds;
     CHECK(plan.comm.stepSeconds == Approx(parts));
     bool explained = false;
     for (const std::string &line : plan.explanation)
         explained = explained || line.rfind("MFU after communication", 0) == 0;
     CHECK(explained);
+}
+
+TEST_CASE("an interleaved pipeline shrinks the bubble by its chunks and holds more activations", "[training][layout]")
+{
+    // Llama 3 405B's layout on 16,384 H100s: TP 8 × PP 16, 16 micro-batches per replica.
+    const ModelSpec model = llama31_405b();
+    TrainingJob job;
+    job.name = "interleaved";
+    job.modelId = model.id;
+    job.tokens = 15.6e12;
+    job.seqLen = 8192;
+    job.globalBatchTokens = 2048.0 * 8192;
+    job.microBatch = 1;
+    job.recompute = Recomputation::Full;
+    job.gpuId = "h100-sxm";
+    job.throughputBasis = ThroughputBasis::Mfu;
+    job.throughput = 0.5;
+    job.target = TrainingTarget::GpuCount;
+    job.targetValue = 16384;
+    job.tp = 8;
+    job.pp = 16;
+    job.zeroStage = 1;
+    const TrainingPlan plain = sizeTraining(job, h100Sxm(), &model);
+    job.virtualStages = 4;
+    const TrainingPlan interleaved = sizeTraining(job, h100Sxm(), &model);
+    REQUIRE(plain.comm.microBatchesPerReplica == 16);
+    CHECK(plain.comm.bubbleSeconds == Approx(plain.comm.computeSeconds * 15.0 / 16.0));
+    CHECK(interleaved.comm.bubbleSeconds == Approx(interleaved.comm.computeSeconds * 15.0 / (4.0 * 16.0)));
+    CHECK(interleaved.comm.ppSeconds == Approx(4 * plain.comm.ppSeconds));
+    CHECK(interleaved.days < plain.days);
+    // Layers' activations × (1 + 15 ÷ 64); the logits are not interleaved.
+    CHECK(interleaved.memory.activationsBytes - interleaved.memory.logitsBytes
+          == Approx((plain.memory.activationsBytes - plain.memory.logitsBytes) * (1.0 + 15.0 / 64.0)));
+    // Micro-batches in groups of pp: 24 per replica with pp 16 cannot interleave.
+    job.globalBatchTokens = 24.0 * 128 * 8192;
+    CHECK_THROWS_AS(sizeTraining(job, h100Sxm(), &model), InputError);
+    job.pp = 1;
+    CHECK(validate(job).front().field == "virtual_stages");
 }

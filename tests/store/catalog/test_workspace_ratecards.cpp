@@ -325,3 +325,31 @@ TEST_CASE("removing a rate card deletes that effective date only and signals onc
     workspace.putRateCards({});
     CHECK(changes == 1);
 }
+
+TEST_CASE("older workspaces gain the shipped models' expert counts and vocabularies", "[workspace][file]")
+{
+    for (int version : {10, 11}) {
+        INFO("schema " << version);
+        WorkspaceLocation location(QStringLiteral("v%1.headroom").arg(version));
+        { Workspace workspace(location.path()); }
+        {
+            RawDatabase raw(location.path());
+            if (version < 11)
+                dropStepCostFacts(raw);
+            else
+                dropExpertCounts(raw);
+            raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(version));
+        }
+        Workspace workspace(location.path());
+        CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
+        const auto deepseek = workspace.model(QStringLiteral("deepseek-v3"));
+        REQUIRE(deepseek.has_value());
+        CHECK(deepseek->experts == 256);
+        CHECK(deepseek->expertsPerToken == 8);
+        CHECK(deepseek->vocabSize == 129280);
+        const auto dense = workspace.model(QStringLiteral("llama-3.1-405b"));
+        REQUIRE(dense.has_value());
+        CHECK(dense->experts == 0);
+        CHECK(dense->vocabSize == 128256);
+    }
+}

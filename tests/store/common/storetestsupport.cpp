@@ -237,8 +237,15 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropExpertCounts(RawDatabase &raw)
+{
+    raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN experts"));
+    raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN experts_per_token"));
+}
+
 void dropStepCostFacts(RawDatabase &raw)
 {
+    dropExpertCounts(raw);
     raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN efficiency"));
     raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN vocab_size"));
     raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN tied_embeddings"));

@@ -76,7 +76,9 @@ private:
     bool m_server = false;
 };
 
-// Takes schema 11 (the step-cost model's catalog columns) back out of a file.
+// Takes schema 12 (a model's expert counts) back out of a file.
+void dropExpertCounts(RawDatabase &raw);
+// Takes schemas 11 (the step-cost model's catalog columns) and 12 back out of a file.
 void dropStepCostFacts(RawDatabase &raw);
 
 } // namespace headroom::store::test

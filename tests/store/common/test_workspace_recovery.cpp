@@ -46,8 +46,10 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM gpu"));
     raw.exec(QStringLiteral("DELETE FROM model"));
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
-    if (version < 11)  // schema 11: the step-cost model's catalog columns
+    if (version < 11)  // schema 11: the step-cost model's catalog columns (and 12's)
         dropStepCostFacts(raw);
+    else if (version < 12)  // schema 12: a model's expert counts
+        dropExpertCounts(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)
