@@ -64,13 +64,11 @@ QJsonObject trainingJobToJson(const engine::TrainingJob &job)
     object.insert(QStringLiteral("tokens"), job.tokens);
     object.insert(QStringLiteral("seq_len"), job.seqLen);
     object.insert(QStringLiteral("global_batch_tokens"), job.globalBatchTokens);
-    if (job.maxBatchTokens > 0)
-        object.insert(QStringLiteral("max_batch_tokens"), job.maxBatchTokens);
+    object.insert(QStringLiteral("max_batch_tokens"), job.maxBatchTokens);
     object.insert(QStringLiteral("micro_batch"), job.microBatch);
     object.insert(QStringLiteral("attention"), text(engine::toString(job.attention)));
     object.insert(QStringLiteral("recompute"), text(engine::toString(job.recompute)));
-    if (job.recomputeFixed)
-        object.insert(QStringLiteral("recompute_fixed"), true);
+    object.insert(QStringLiteral("recompute_fixed"), job.recomputeFixed);
     object.insert(QStringLiteral("vocab_size"), job.vocabSize);
     object.insert(QStringLiteral("gpu_id"), QString::fromStdString(job.gpuId));
     object.insert(QStringLiteral("throughput_basis"), text(engine::toString(job.throughputBasis)));
