@@ -124,8 +124,8 @@ GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
     if (g.server && g.server->isEmpty() && !lenient)
         throw UsageError(QStringLiteral("--server: missing value"));
     if (g.server && !g.server->isEmpty() && !store::isServerUrl(*g.server) && !lenient)
-        throw UsageError(QStringLiteral("--server: expected postgresql://user@host:port/database, got '%1'")
-                             .arg(*g.server));
+        throw UsageError(QStringLiteral("--server: expected postgresql://user@host:port/database, got %1")
+                             .arg(store::displayServerUrl(*g.server)));
     if (g.workspace && g.demo && !lenient)
         throw UsageError(QStringLiteral("--demo and --workspace exclude each other: --demo works on a fresh demo "
                                         "workspace"));

@@ -423,7 +423,7 @@ QSqlDatabase openServerDatabase(const ServerLocation &location, const ServerCred
         hasTimeout = hasTimeout || option.first == QLatin1String("connect_timeout");
     if (!hasTimeout)
         options += (options.isEmpty() ? QString() : QStringLiteral(";"))
-                   + QStringLiteral("connect_timeout=10");
+                   + QStringLiteral("connect_timeout='10'");
     db.setConnectOptions(options);
     if (!db.open()) {
         const QString detail = db.lastError().text().trimmed();
