@@ -148,3 +148,21 @@ TEST_CASE("scenario history and restore on the server name the database role", "
     CHECK(workspace.scenarioHistory(QStringLiteral("team plan")).size() == 3);
     CHECK(workspace.scenarioHistory(QStringLiteral("team plan")).front().changedBy == role);
 }
+
+TEST_CASE("push refuses a file whose text holds a NUL character with a clear message", "[server]")
+{
+    CliFixture f;
+    WorkspaceLocation server;
+    // Files written before NUL was refused may hold one (SQLite keeps it; PostgreSQL cannot).
+    const QString file = f.filePath("nul.headroom");
+    { headroom::store::Workspace created(file); }
+    {
+        headroom::store::test::RawDatabase raw(file);
+        raw.exec(QStringLiteral("UPDATE gpu SET name = 'H100' || char(0) || ''');DROP TABLE gpu;--' "
+                                "WHERE id = 'h100-sxm'"));
+    }
+    const CliResult push = f.runBare({"push", "--workspace", file, "--server", server.path()});
+    INFO(push.err.toStdString());
+    CHECK(push.exitCode == 2);
+    CHECK_THAT(push.err.toStdString(), Contains("NUL character") && !Contains("syntax error"));
+}

@@ -16,6 +16,7 @@
 #include "store/forecast/telemetrycsv.h"
 #include "store/serving/tracereaders.h"
 #include "store/inference/workloadjson.h"
+#include "store/common/workspace.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -241,4 +242,41 @@ TEST_CASE("shown values are cut at 40 characters and control characters made vis
     CHECK(shownValue(QString(41, QLatin1Char('a'))) == QString(40, QLatin1Char('a')) + QStringLiteral("…"));
     CHECK(shownValue(QStringLiteral("a\nb\tc")) == QStringLiteral("a\\nb\\x09c"));
     CHECK(shownValue(QByteArray(100'000'000 / 1000, 'z')).size() == 41);
+}
+
+TEST_CASE("a NUL character in any JSON text is refused where it stands", "[importlimits]")
+{
+    // As the escape \u0000 in a name or a description, and as a raw byte.
+    CHECK(storeErrorOf([] {
+              parseScenario("{\"name\": \"Chat\\u0000bot\", \"pools\": []}", QStringLiteral("s.json"));
+          })
+          == "s.json: line 1, column 15 (byte 14): a NUL character (U+0000); no text may hold one");
+    CHECK_THAT(storeErrorOf([] {
+                   parseWorkload("{\n  \"name\": \"w\",\n  \"description\": \"a\\u0000\"\n}", QStringLiteral("w.json"));
+               }),
+               Contains("w.json: line 3,") && Contains("NUL character"));
+    CHECK_THAT(storeErrorOf([] { parseCatalog(QByteArray("{\"gpus\": [{\"id\": \"a\0b\"}]}", 25), QStringLiteral("c.json")); }),
+               Contains("c.json: line 1, column 20") && Contains("NUL character"));
+    // An escaped backslash before "u0000" is a backslash and the text "u0000", not a NUL.
+    CHECK_THAT(storeErrorOf([] { parseScenario("{\"name\": \"a\\\\u0000\", \"pools\": 3}", QStringLiteral("s.json")); }),
+               !Contains("NUL"));
+}
+
+TEST_CASE("no text holding a NUL character is written to a workspace, file or server", "[workspace]")
+{
+    WorkspaceLocation location;
+    Workspace workspace(location.path());
+    engine::GpuSpec gpu = sampleGpu("nul-gpu");
+    gpu.name = std::string("H100\0 evil", 10);
+    CHECK_THAT(storeErrorOf([&] { workspace.putGpu(gpu); }), Contains("NUL character") && Contains("nothing was changed"));
+    CHECK_FALSE(workspace.gpu(QStringLiteral("nul-gpu")));
+
+    // Every other character reaches the server as data: the Qt PostgreSQL driver writes bound
+    // values into the statement, escaped; quotes, backslashes and dollar quotes stay text.
+    gpu.name = "H100 '); DROP TABLE gpu; -- \\' \\\\ $$x$$ E'\\x41' \xe2\x80\xae \xf0\x9f\x98\x80";
+    workspace.putGpu(gpu);
+    const auto stored = workspace.gpu(QStringLiteral("nul-gpu"));
+    REQUIRE(stored);
+    CHECK(stored->name == gpu.name);
+    CHECK(workspace.gpus().size() > 1);
 }
