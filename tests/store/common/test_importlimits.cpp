@@ -15,6 +15,7 @@
 #include "store/forecast/seriescsv.h"
 #include "store/forecast/telemetrycsv.h"
 #include "store/serving/tracereaders.h"
+#include "store/tracking/metricscsv.h"
 #include "store/inference/workloadjson.h"
 #include "store/common/workspace.h"
 
@@ -279,4 +280,22 @@ TEST_CASE("no text holding a NUL character is written to a workspace, file or se
     REQUIRE(stored);
     CHECK(stored->name == gpu.name);
     CHECK(workspace.gpus().size() > 1);
+}
+
+TEST_CASE("a column named twice in a CSV header is refused, not read from the last one", "[importlimits]")
+{
+    CHECK_THAT(storeErrorOf([] {
+                   parseTelemetry("timestamp,tenant,model,workload_type,gpus,GPUS\n2026-03-02T14:00:00Z,a,m,chat,1,999\n",
+                                  QStringLiteral("t.csv"));
+               }),
+               Contains("t.csv: line 1: field \"GPUS\": the column appears twice (fields 5 and 6)"));
+    CHECK_THAT(storeErrorOf([] {
+                   parseMetricsCsv("timestamp,instance,gpu,metric,value,value\n2026-03-02T14:00:00Z,r1,0,gpu_util,0.5,0.9\n",
+                                   QStringLiteral("m.csv"));
+               }),
+               Contains("m.csv: line 1: field \"value\": the column appears twice (fields 5 and 6)"));
+    CHECK_THAT(storeErrorOf([] { parsePodRecords(kPodHeader.trimmed() + ",num_gpu\np,1,1000,0,10,2\n", QStringLiteral("p.csv")); }),
+               Contains("p.csv: line 1: field \"num_gpu\": the column appears twice (fields 2 and 6)"));
+    CHECK_THAT(storeErrorOf([] { parseFragNodes("sn,cpu_milli,memory_mib,gpu,model,gpu\nn1,1000,1024,1,V100M16,8\n", QStringLiteral("n.csv")); }),
+               Contains("n.csv: line 1: column \"gpu\" appears twice (fields 4 and 6)"));
 }
