@@ -412,7 +412,8 @@ std::unique_ptr<store::Workspace> MainWindow::openServer(const QString &url, con
 {
     if (!store::isServerUrl(url)) {
         Dialogs::warning(this, title,
-                         tr("“%1” is not a server URL: give postgresql://user@host:port/database.").arg(url));
+                         tr("%1 is not a server URL: give postgresql://user@host:port/database.")
+                             .arg(store::displayServerUrl(url)));
         return nullptr;
     }
     store::ServerCredentials credentials;

@@ -27,6 +27,7 @@
 #include "store/common/workspace.h"
 
 #include <QFileInfo>
+#include <QIODevice>
 #include <QScopeGuard>
 #include <new>
 #include <optional>
@@ -124,8 +125,8 @@ GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
     if (g.server && g.server->isEmpty() && !lenient)
         throw UsageError(QStringLiteral("--server: missing value"));
     if (g.server && !g.server->isEmpty() && !store::isServerUrl(*g.server) && !lenient)
-        throw UsageError(QStringLiteral("--server: expected postgresql://user@host:port/database, got '%1'")
-                             .arg(*g.server));
+        throw UsageError(QStringLiteral("--server: expected postgresql://user@host:port/database, got %1")
+                             .arg(store::displayServerUrl(*g.server)));
     if (g.workspace && g.demo && !lenient)
         throw UsageError(QStringLiteral("--demo and --workspace exclude each other: --demo works on a fresh demo "
                                         "workspace"));
@@ -227,6 +228,26 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     if (code != 0)
         context.discardCreatedWorkspace();
+    return code;
+}
+
+// Flushes both streams and checks that everything the verb wrote arrived: output that could
+// not be written (a full disk, a closed pipe or terminal) turns success into exit code 2, so a
+// script never takes a cut file for a whole one.
+int finishOutput(QTextStream &out, QTextStream &err, int code)
+{
+    out.flush();
+    if (out.status() != QTextStream::Ok) {
+        const QString reason = out.device() ? out.device()->errorString() : QString();
+        err << "headroom: cannot write the output"
+            << (reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason))
+            << "; what was written is incomplete\n";
+        if (code == 0)
+            code = 2;
+    }
+    err.flush();
+    if (err.status() != QTextStream::Ok && code == 0)
+        code = 2;
     return code;
 }
 
@@ -336,9 +357,7 @@ int run(const QStringList &args, QTextStream &out, QTextStream &err, const std::
         err << "headroom: internal error: " << QString::fromStdString(e.what()) << '\n';
         code = 1;
     }
-    out.flush();
-    err.flush();
-    return code;
+    return finishOutput(out, err, code);
 }
 
 } // namespace headroom::cli

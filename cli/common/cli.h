@@ -29,8 +29,9 @@ WindowOptions windowOptions(const QStringList &args);
 QString verbOf(const QStringList &args);
 
 // Runs one verb; args exclude the program name. Returns the exit code: 0 on success,
-// 2 on bad input with the reason written to err. `extraCommands` are verbs a higher layer
-// adds (the report, which paints and so lives with the widgets); they are listed in help.
+// 2 on bad input or on output that could not be written (stdout on a full disk), with the
+// reason written to err. `extraCommands` are verbs a higher layer adds (the report, which
+// paints and so lives with the widgets); they are listed in help.
 int run(const QStringList &args, QTextStream &out, QTextStream &err,
         const std::vector<Command> &extraCommands = {});
 

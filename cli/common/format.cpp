@@ -14,7 +14,10 @@ Table::Table(std::vector<Column> columns) : m_columns(std::move(columns)) {}
 
 void Table::addRow(const QStringList &cells)
 {
-    m_rows.push_back(cells);
+    QStringList shown;
+    for (const QString &cell : cells)
+        shown << printable(cell);
+    m_rows.push_back(shown);
 }
 
 void Table::write(QTextStream &out) const
@@ -56,6 +59,22 @@ void writeFields(QTextStream &out, const std::vector<std::pair<QString, QString>
         width = std::max(width, label.size());
     for (const auto &[label, value] : fields)
         out << label.leftJustified(width + 2) << value << '\n';
+}
+
+QString printable(const QString &text)
+{
+    const auto isControl = [](QChar c) { return c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0); };
+    if (std::none_of(text.begin(), text.end(), isControl))
+        return text;
+    QString out;
+    out.reserve(text.size() + 8);
+    for (const QChar c : text) {
+        if (isControl(c))
+            out += QStringLiteral("\\x") + QString::number(c.unicode(), 16).toUpper().rightJustified(2, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
 }
 
 QString formatInteger(qint64 value)

@@ -43,6 +43,12 @@ QString formatBytes(qint64 bytes);
 // "1 GPU", "3 GPUs".
 QString countOf(qint64 count, const QString &singular, const QString &plural);
 
+// `text` safe to echo on a terminal: every control character (C0, DEL, C1 — an escape
+// sequence's ESC or CSI among them) written as \xHH, so a name read from a file cannot move
+// the cursor, recolour or retitle the terminal. Table cells are passed through it; verbs
+// echoing names read from files elsewhere write them with it.
+QString printable(const QString &text);
+
 // Edit (Levenshtein) distance between two strings.
 int editDistance(const QString &a, const QString &b);
 // Up to `count` of `known` nearest to `wanted` by edit distance, nearest first.

@@ -256,12 +256,12 @@ std::vector<double> telemetrySeries(const QString &path, const std::optional<QSt
     if (primitive) {
         const QStringList parts = primitive->split(QLatin1Char('/'));
         if (parts.size() != 3)
-            throw UsageError(QStringLiteral("--primitive: expected tenant/model/workload_type, got '%1'").arg(*primitive));
+            throw UsageError(QStringLiteral("--primitive: expected tenant/model/workload_type, got '%1'").arg(printable(*primitive)));
         const engine::PrimitiveKey key{parts[0].trimmed().toStdString(), parts[1].trimmed().toStdString(),
                                        parts[2].trimmed().toStdString()};
         QStringList known;
         for (const engine::PrimitiveSeries &p : hourly.primitives) {
-            const QString name = QString::fromStdString(p.key.tenant + "/" + p.key.model + "/" + p.key.workloadType);
+            const QString name = printable(QString::fromStdString(p.key.tenant + "/" + p.key.model + "/" + p.key.workloadType));
             if (!(p.key == key)) {
                 known << name;
                 continue;
@@ -275,13 +275,13 @@ std::vector<double> telemetrySeries(const QString &path, const std::optional<QSt
             return p.gpus;
         }
         throw UsageError(QStringLiteral("--primitive: no primitive '%1' in %2; it has %3")
-                             .arg(*primitive, path, known.join(QLatin1String(", "))));
+                             .arg(printable(*primitive), path, known.join(QLatin1String(", "))));
     }
     for (const engine::PrimitiveSeries &p : hourly.primitives)
         if (!p.gaps.empty())
             throw UsageError(QStringLiteral("--telemetry: %1 has %2 without samples, the first at %3; "
                                             "gaps are not filled (pick another --primitive)")
-                                 .arg(QString::fromStdString(p.key.tenant + "/" + p.key.model + "/" + p.key.workloadType),
+                                 .arg(printable(QString::fromStdString(p.key.tenant + "/" + p.key.model + "/" + p.key.workloadType)),
                                       countOf(p.missingHours(), QStringLiteral("hour"), QStringLiteral("hours")),
                                       hourText(p.gaps.front().firstHourEpoch)));
     label = QStringLiteral("%1 (total of %2)")

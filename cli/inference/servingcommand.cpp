@@ -196,9 +196,10 @@ int runServing(const QStringList &argv, Context &context)
     }
     if (action != QLatin1String("set"))
         throw UsageError(QStringLiteral("unknown serving action '%1'; expected show or set").arg(action));
-    store::Workspace &workspace = context.workspace();
-    const engine::ServingAssumptions updated = applySet(args, workspace.servingAssumptions());
-    workspace.setServingAssumptions(updated);
+    // Read, change and write in one write transaction: concurrent `serving set` calls that
+    // change different fields all keep their change.
+    const engine::ServingAssumptions updated = context.workspace().updateServingAssumptions(
+        [&](const engine::ServingAssumptions &stored) { return applySet(args, stored); });
     print(updated, json, context);
     return 0;
 }

@@ -325,13 +325,13 @@ int runCommitments(const Args &args, Context &context)
         if (!heading)
             out << "\nNext term (" << renewal.termHours << " h):\n";
         heading = true;
-        out << "  " << (c.name.empty() ? qs(c.id) : qs(c.name)) << (c.underUsed ? " [under-used]" : "") << ": ";
+        out << "  " << printable(c.name.empty() ? qs(c.id) : qs(c.name)) << (c.underUsed ? " [under-used]" : "") << ": ";
         if (r->available)
             out << qs(engine::Money{r->currentPerHour, currency}.display()) << "/h now, recommended "
                 << qs(engine::Money{r->recommendedPerHour, currency}.display()) << "/h, expected utilization "
                 << formatDecimal(100.0 * r->recommendedUtilization, 1, true) << "%, saving "
                 << qs(r->savingPerTerm.display()) << " per term. ";
-        out << qs(r->reasoning) << '\n';
+        out << printable(qs(r->reasoning)) << '\n';
     }
     return 0;
 }

@@ -2,7 +2,6 @@
 
 #include "common/fields.h"
 #include "common/format.h"
-#include "common/settingcommand.h"
 #include "store/common/workspace.h"
 
 #include <QCheckBox>
@@ -13,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <cmath>
@@ -28,6 +28,26 @@ QDoubleSpinBox *newBox(QWidget *parent, const char *name, double min, double max
     box->setSingleStep(step);
     return box;
 }
+
+// An undoable edit of the serving assumptions that writes only the fields it changed, over
+// what is stored when it runs (Workspace::changeServingAssumptions): another program's edit of
+// other fields in between survives both redo and undo.
+class ChangeServingAssumptionsCommand : public QUndoCommand {
+public:
+    ChangeServingAssumptionsCommand(store::Workspace &workspace, engine::ServingAssumptions before,
+                                    engine::ServingAssumptions after, const QString &text)
+        : QUndoCommand(text), m_workspace(workspace), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+
+    void redo() override { m_workspace.changeServingAssumptions(m_before, m_after); }
+    void undo() override { m_workspace.changeServingAssumptions(m_after, m_before); }
+
+private:
+    store::Workspace &m_workspace;
+    engine::ServingAssumptions m_before;
+    engine::ServingAssumptions m_after;
+};
 
 } // namespace
 
@@ -209,8 +229,7 @@ void ServingAssumptionsDialog::apply(store::Workspace &workspace, QUndoStack *un
     const engine::ServingAssumptions before = workspace.servingAssumptions();
     if (after == before)
         return;
-    auto *command = new SettingCommand<engine::ServingAssumptions>(
-        workspace, before, after, &store::Workspace::setServingAssumptions, tr("Change Serving Assumptions"));
+    auto *command = new ChangeServingAssumptionsCommand(workspace, before, after, tr("Change Serving Assumptions"));
     if (undoStack) {
         undoStack->push(command);
     } else {

@@ -5,6 +5,7 @@
 #include "fleet/scenariodeck.h"
 #include "tracking/trackingdeck.h"
 
+#include "cli/catalog/lookup.h"
 #include "cli/common/args.h"
 #include "cli/common/outputfile.h"
 #include "store/common/workspace.h"
@@ -140,6 +141,9 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
             options.threshold = *threshold;
         }
         options.servingGpu = parsed.text(QStringLiteral("gpu")).value_or(QString());
+        // An unknown id is a typo, not a GPU without a price: refused, naming the closest ids.
+        if (!options.servingGpu.isEmpty())
+            options.servingGpu = QString::fromStdString(cli::findGpu(workspace, options.servingGpu).id);
         deck = trackingDeck(workspace, options);
     } else if (scenarios.isEmpty()) {
         if (workspace.reportItems().empty())

@@ -350,8 +350,16 @@ CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const Im
         throw StoreError(QStringLiteral("%1: the file is empty; %2").arg(sourceName, emptyHint));
     CsvTable table;
     table.header = *it;
-    for (int i = 0; i < table.header.fields.size(); ++i)
-        table.columns.insert(table.header.fields.at(i).trimmed().toLower(), i);
+    for (int i = 0; i < table.header.fields.size(); ++i) {
+        const QString name = table.header.fields.at(i).trimmed().toLower();
+        // A second column of the same name would silently win over the first.
+        if (!name.isEmpty() && table.columns.contains(name))
+            failCsvField(sourceName, table.header.line, shownValue(table.header.fields.at(i)),
+                         QStringLiteral("the column appears twice (fields %1 and %2)")
+                             .arg(table.columns.value(name) + 1)
+                             .arg(i + 1));
+        table.columns.insert(name, i);
+    }
     for (const QString &name : requiredColumns)
         if (!table.columns.contains(name))
             failCsvField(sourceName, table.header.line, name,

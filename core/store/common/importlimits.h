@@ -31,6 +31,10 @@ constexpr ImportLimits kAzureTrace{"trace CSV (Azure)", 512 * kMiB, 10'000'000, 
 constexpr ImportLimits kMooncakeTrace{"trace JSONL (Mooncake)", 512 * kMiB, 10'000'000, 4 * kMiB};
 // hash_ids of one Mooncake request: 65,536 blocks of 512 tokens = a 32 M-token prompt.
 constexpr qsizetype kMaxMooncakeHashIds = 65'536;
+// Prompt or output tokens of one trace request (Azure ContextTokens/GeneratedTokens, Mooncake
+// input_length/output_length): ten times the longest context any catalog model serves, small
+// enough that simulating the request's KV blocks stays within memory and time.
+constexpr qint64 kMaxRequestTokens = 10'000'000;
 constexpr ImportLimits kNodeList{"node list CSV", 16 * kMiB, 100'000, 4096};
 constexpr ImportLimits kPodList{"pod list CSV", 64 * kMiB, 1'000'000, 4096};
 // Twenty leap years of hours, the longest span any hourly series may cover.

@@ -50,8 +50,39 @@ QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceNam
     return parseJsonDocument(json, sourceName);
 }
 
+namespace {
+
+// The byte offset of the first NUL character a JSON text holds, as a raw byte or as the escape
+// \u0000 (not preceded by an escaping backslash), or -1.
+qsizetype firstNul(const QByteArray &json)
+{
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        if (json.at(i) == '\0')
+            return i;
+        if (json.at(i) != '\\')
+            continue;
+        // An escape: "\\" is a backslash, "\u0000" a NUL; skip the escaped character.
+        if (i + 5 < json.size() && json.at(i + 1) == 'u' && json.mid(i + 2, 4) == "0000")
+            return i;
+        ++i;
+    }
+    return -1;
+}
+
+} // namespace
+
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName)
 {
+    // Text may not hold U+0000 (a workspace on a server cannot store it): refused where it is.
+    if (const qsizetype nul = firstNul(json); nul >= 0) {
+        const QByteArray before = json.left(nul);
+        throw StoreError(QStringLiteral("%1: line %2, column %3 (byte %4): a NUL character (U+0000); "
+                                        "no text may hold one")
+                             .arg(sourceName)
+                             .arg(before.count('\n') + 1)
+                             .arg(nul - (before.lastIndexOf('\n') + 1) + 1)
+                             .arg(nul));
+    }
     QJsonParseError error;
     QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError) {

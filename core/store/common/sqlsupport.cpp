@@ -4,6 +4,7 @@
 
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QVariant>
 
 namespace headroom::store {
 
@@ -90,6 +91,15 @@ bool isSqlite(const QSqlDatabase &db)
 
 void execPrepared(QSqlQuery &query, const QString &path, const QString &what)
 {
+    // No text in a workspace holds U+0000: SQLite would keep it, PostgreSQL's text cannot, and
+    // the Qt PostgreSQL driver writes values into the statement text, where it would end the
+    // statement. Every importer refuses it first; this is the last guard for every writer.
+    const QVariantList values = query.boundValues();
+    for (const QVariant &value : values)
+        if (value.typeId() == QMetaType::QString && value.toString().contains(QChar(0)))
+            throw StoreError(QStringLiteral("%1: %2: a text holds the NUL character (U+0000), which "
+                                            "no text in a workspace may hold; nothing was changed")
+                                 .arg(path, what));
     if (!query.exec())
         raise(path, what, query.lastError());
 }

@@ -423,7 +423,7 @@ QSqlDatabase openServerDatabase(const ServerLocation &location, const ServerCred
         hasTimeout = hasTimeout || option.first == QLatin1String("connect_timeout");
     if (!hasTimeout)
         options += (options.isEmpty() ? QString() : QStringLiteral(";"))
-                   + QStringLiteral("connect_timeout=10");
+                   + QStringLiteral("connect_timeout='10'");
     db.setConnectOptions(options);
     if (!db.open()) {
         const QString detail = db.lastError().text().trimmed();
@@ -1187,6 +1187,33 @@ void Workspace::setServingAssumptions(const engine::ServingAssumptions &assumpti
         transaction.commit();
     }
     emit servingAssumptionsChanged();
+}
+
+engine::ServingAssumptions Workspace::updateServingAssumptions(
+    const std::function<engine::ServingAssumptions(const engine::ServingAssumptions &)> &change)
+{
+    d->requireWritable(QStringLiteral("save the serving assumptions"));
+    engine::ServingAssumptions updated;
+    {
+        SqlTransaction transaction(d->database(), d->path);
+        updated = change(d->servingTables().assumptions());
+        if (const auto problems = engine::validate(updated); !problems.empty())
+            throw StoreError(QStringLiteral("Serving assumptions: field \"%1\": %2")
+                                 .arg(QString::fromStdString(problems.front().field),
+                                      QString::fromStdString(problems.front().message)));
+        d->servingTables().putAssumptions(updated);
+        transaction.commit();
+    }
+    emit servingAssumptionsChanged();
+    return updated;
+}
+
+engine::ServingAssumptions Workspace::changeServingAssumptions(const engine::ServingAssumptions &from,
+                                                               const engine::ServingAssumptions &to)
+{
+    return updateServingAssumptions([&](const engine::ServingAssumptions &current) {
+        return mergeServingAssumptions(current, from, to);
+    });
 }
 
 std::optional<std::vector<engine::KvVariant>> Workspace::kvVariants() const

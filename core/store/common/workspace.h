@@ -14,6 +14,7 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -136,6 +137,15 @@ public:
     // the defaults until set. Setting validates first; throws StoreError naming the field.
     engine::ServingAssumptions servingAssumptions() const;
     void setServingAssumptions(const engine::ServingAssumptions &assumptions);
+    // Reads the stored assumptions, applies `change` and stores its result in one write
+    // transaction, so a concurrent change of other fields by another program is never lost
+    // (an exception from `change` leaves everything as it was). Returns what was stored.
+    engine::ServingAssumptions updateServingAssumptions(
+        const std::function<engine::ServingAssumptions(const engine::ServingAssumptions &)> &change);
+    // Stores only the fields in which `to` differs from `from` (an edit the caller made on a
+    // set it read earlier), over the assumptions stored now, in one write transaction.
+    engine::ServingAssumptions changeServingAssumptions(const engine::ServingAssumptions &from,
+                                                        const engine::ServingAssumptions &to);
     // The KV page's lines; nullopt until first saved. Throws StoreError naming the field.
     std::optional<std::vector<engine::KvVariant>> kvVariants() const;
     void setKvVariants(const std::vector<engine::KvVariant> &variants);

@@ -82,8 +82,16 @@ Table readTable(const QByteArray &csv, const QString &source, const ImportLimits
     if (it == records.end())
         throw StoreError(QStringLiteral("%1: no %2: the file is empty").arg(source, what));
     const CsvRecord &header = *it;
-    for (int i = 0; i < header.fields.size(); ++i)
+    for (int i = 0; i < header.fields.size(); ++i) {
+        if (!header.fields.at(i).isEmpty() && table.columns.contains(header.fields.at(i)))
+            throw StoreError(QStringLiteral("%1: line %2: column \"%3\" appears twice (fields %4 and %5)")
+                                 .arg(source)
+                                 .arg(header.line)
+                                 .arg(shownValue(header.fields.at(i)))
+                                 .arg(table.columns.value(header.fields.at(i)) + 1)
+                                 .arg(i + 1));
         table.columns.insert(header.fields.at(i), i);
+    }
     for (const QString &column : required) {
         if (!table.columns.contains(column))
             throw StoreError(QStringLiteral("%1: line %2: missing column \"%3\"; the header must have %4")

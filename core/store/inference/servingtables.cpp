@@ -81,6 +81,19 @@ engine::ServingAssumptions servingAssumptionsFromJson(const QJsonObject &object,
     return a;
 }
 
+engine::ServingAssumptions mergeServingAssumptions(const engine::ServingAssumptions &current,
+                                                   const engine::ServingAssumptions &from,
+                                                   const engine::ServingAssumptions &to)
+{
+    const QJsonObject before = servingAssumptionsToJson(from);
+    const QJsonObject after = servingAssumptionsToJson(to);
+    QJsonObject merged = servingAssumptionsToJson(current);
+    for (const QString &key : kAssumptionKeys)
+        if (after.value(key) != before.value(key))
+            merged.insert(key, after.value(key));
+    return servingAssumptionsFromJson(merged, QStringLiteral("Serving assumptions"));
+}
+
 QJsonArray kvVariantsToJson(const std::vector<engine::KvVariant> &variants)
 {
     QJsonArray array;

@@ -23,6 +23,13 @@ QJsonObject servingAssumptionsToJson(const engine::ServingAssumptions &assumptio
 // Throws StoreError naming `source` and the field; the result passes engine::validate().
 engine::ServingAssumptions servingAssumptionsFromJson(const QJsonObject &object, const QString &source);
 
+// `current` with every field in which `to` differs from `from` taken from `to`: one edit
+// (from → to) laid over a set another program may have changed since `from` was read. Throws
+// StoreError when the merged set fails engine::validate().
+engine::ServingAssumptions mergeServingAssumptions(const engine::ServingAssumptions &current,
+                                                   const engine::ServingAssumptions &from,
+                                                   const engine::ServingAssumptions &to);
+
 // KV variants JSON: [{"model": id, "gpu": id, "weights": "bf16", "kv_dtype": "fp8", "tp": 2}].
 QJsonArray kvVariantsToJson(const std::vector<engine::KvVariant> &variants);
 std::vector<engine::KvVariant> kvVariantsFromJson(const QJsonArray &array, const QString &source);

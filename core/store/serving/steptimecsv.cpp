@@ -22,6 +22,8 @@ const QString kBatch = QStringLiteral("batch");
 const QString kContext = QStringLiteral("context_tokens");
 const QString kPrefill = QStringLiteral("prefill_tokens");
 const QString kMs = QStringLiteral("ms");
+// The longest step a row may give: an hour.
+constexpr double kMaxStepMs = 3'600'000;
 
 // Comment lines (first character "#") become blank lines, so line numbers stay those of the file.
 QByteArray withoutComments(const QByteArray &csv)
@@ -29,7 +31,9 @@ QByteArray withoutComments(const QByteArray &csv)
     QByteArray out = csv;
     bool lineStart = true;
     bool inComment = false;
-    for (qsizetype i = 0; i < out.size(); ++i) {
+    // A UTF-8 byte-order mark stays (the CSV reader skips it) and the line still starts after it.
+    const qsizetype first = out.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    for (qsizetype i = first; i < out.size(); ++i) {
         const char ch = out[i];
         if (ch == '\n') {
             lineStart = true;
@@ -90,6 +94,11 @@ engine::StepTimeTable parseStepTimes(const QByteArray &csv, const QString &sourc
             failCsvField(sourceName, line, kMs, QStringLiteral("'%1' is not a finite number").arg(shownValue(msText)));
         if (ms <= 0)
             failCsvField(sourceName, line, kMs, QStringLiteral("%1 ms is not above 0").arg(shownValue(msText)));
+        // Sums of step times stay finite (1e308 ms used to print "inf ms").
+        if (ms > kMaxStepMs)
+            failCsvField(sourceName, line, kMs, QStringLiteral("%1 ms is beyond any real step (at most %2 ms, an hour)")
+                                                    .arg(shownValue(msText))
+                                                    .arg(kMaxStepMs, 0, 'f', 0));
         const QString phase = field(kPhase).toLower();
         if (phase == QLatin1String("decode")) {
             mustBeEmpty(sourceName, line, kPrefill, field(kPrefill), phase);

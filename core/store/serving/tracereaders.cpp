@@ -284,11 +284,21 @@ void checkAzureHeader(QByteArrayView line, const LineErrors &errors)
                         .arg(QLatin1String(kAzureHeader), shown(line)));
 }
 
+// Refuses a request's token count past limits::kMaxRequestTokens before anything is sized by it.
+void checkRequestTokens(int64_t tokens, const char *name, const LineErrors &errors)
+{
+    if (tokens > limits::kMaxRequestTokens)
+        errors.failField(name, QStringLiteral("%1 tokens; a request may have at most %2 (see \"Import limits\")")
+                                   .arg(tokens)
+                                   .arg(limits::kMaxRequestTokens));
+}
+
 int64_t tokenCount(QByteArrayView field, const char *name, const LineErrors &errors)
 {
     int64_t value = 0;
     if (!parseWholeNumber(field, value))
         errors.failField(name, QStringLiteral("expected a whole number, got ") + shown(field));
+    checkRequestTokens(value, name, errors);
     return value;
 }
 
@@ -303,6 +313,10 @@ int64_t jsonCount(const QJsonValue &value, const char *name, const LineErrors &e
     const double approx = value.toDouble();
     if (approx != std::trunc(approx) || approx < 0)
         errors.failField(name, QStringLiteral("expected a whole number ≥ 0, got %1").arg(approx));
+    if (approx > double(limits::kMaxRequestTokens))
+        errors.failField(name, QStringLiteral("%1 tokens; a request may have at most %2 (see \"Import limits\")")
+                                   .arg(QString::fromUtf8(jsonScalarText(value)))
+                                   .arg(limits::kMaxRequestTokens));
     const qint64 exact = value.toInteger(0);
     if (exact != value.toInteger(1))
         errors.failField(name, QStringLiteral("%1 is out of range").arg(approx));

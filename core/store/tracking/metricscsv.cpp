@@ -87,8 +87,15 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
             headerLine = record.line;
             headerFields = int(record.fields.size());
             QHash<QString, int> columns;
-            for (int i = 0; i < record.fields.size(); ++i)
-                columns.insert(record.fields.at(i).trimmed().toLower(), i);
+            for (int i = 0; i < record.fields.size(); ++i) {
+                const QString name = record.fields.at(i).trimmed().toLower();
+                if (!name.isEmpty() && columns.contains(name))
+                    failCsvField(sourceName, record.line, shownValue(record.fields.at(i)),
+                                 QStringLiteral("the column appears twice (fields %1 and %2)")
+                                     .arg(columns.value(name) + 1)
+                                     .arg(i + 1));
+                columns.insert(name, i);
+            }
             for (const QString &name : {kTimestamp, kInstance, kGpu, kMetric, kValue})
                 if (!columns.contains(name))
                     failCsvField(sourceName, record.line, name,

@@ -11,6 +11,8 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 
+#include <memory>
+
 CliFixture::CliFixture()
 {
     REQUIRE(m_dir.isValid());
@@ -46,6 +48,31 @@ CliResult CliFixture::run(const QStringList &args) const
 
 CliResult CliFixture::runBare(const QStringList &args) const
 {
+    return runBareTo(args, QString());
+}
+
+CliResult CliFixture::runBareTo(const QStringList &args, const QString &stdoutFile) const
+{
+    QProcess process;
+    start(process, args, stdoutFile);
+    return finish(process);
+}
+
+std::vector<CliResult> CliFixture::runBareConcurrently(const QList<QStringList> &invocations) const
+{
+    std::vector<std::unique_ptr<QProcess>> processes;
+    for (const QStringList &args : invocations) {
+        processes.push_back(std::make_unique<QProcess>());
+        start(*processes.back(), args);
+    }
+    std::vector<CliResult> results;
+    for (auto &process : processes)
+        results.push_back(finish(*process));
+    return results;
+}
+
+void CliFixture::start(QProcess &process, const QStringList &args, const QString &stdoutFile) const
+{
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // Headless: nothing the CLI does may need a display.
     for (const char *name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
@@ -57,12 +84,17 @@ CliResult CliFixture::runBare(const QStringList &args) const
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/.config"));
     env.insert(QStringLiteral("XDG_CACHE_HOME"), home + QStringLiteral("/.cache"));
 
-    QProcess process;
     process.setProcessEnvironment(env);
     process.setWorkingDirectory(m_dir.path());
+    if (!stdoutFile.isEmpty())
+        process.setStandardOutputFile(stdoutFile);
     process.start(QStringLiteral(HEADROOM_BINARY), args);
     REQUIRE(process.waitForStarted(10000));
     process.closeWriteChannel();
+}
+
+CliResult CliFixture::finish(QProcess &process)
+{
     REQUIRE(process.waitForFinished(60000));
     REQUIRE(process.exitStatus() == QProcess::NormalExit);
 

@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <vector>
+
+class QProcess;
 
 // Runs the real `headroom` binary headless: no display variables, HOME and XDG folders in a
 // temporary directory, and a workspace of its own.
@@ -28,8 +31,16 @@ public:
     CliResult run(const QStringList &args) const;
     // `headroom args...` exactly as given (no --workspace added).
     CliResult runBare(const QStringList &args) const;
+    // runBare with standard output going to `stdoutFile` (e.g. /dev/full); `out` stays empty.
+    CliResult runBareTo(const QStringList &args, const QString &stdoutFile) const;
+    // Starts every invocation (`headroom args...`, as runBare) at once and waits for all.
+    std::vector<CliResult> runBareConcurrently(const QList<QStringList> &invocations) const;
 
 private:
+    // A started process with the fixture's headless environment.
+    void start(QProcess &process, const QStringList &args, const QString &stdoutFile = {}) const;
+    static CliResult finish(QProcess &process);
+
     QTemporaryDir m_dir;
 };
 

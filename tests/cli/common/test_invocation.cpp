@@ -8,7 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <QBuffer>
 #include <QCoreApplication>
+#include <QTextStream>
 #include <QDir>
 #include <QFile>
 #include <QScopeGuard>
@@ -109,6 +111,43 @@ TEST_CASE("help, --help, a verb's --help and --version exit 0")
     const CliResult version = ws.runBare({"--version"});
     CHECK(version.exitCode == 0);
     CHECK(version.out == "headroom 0.1.0\n");
+}
+
+TEST_CASE("output that cannot be written exits 2 with a message, from every kind of verb")
+{
+    CliFixture ws;
+    // A cron job piping this into kubectl must not take an empty file for the answer.
+    const QList<QStringList> verbs = {
+        {"--demo", "autoscale", "--scenario", "Support bot elastic", "--emit", "keda"},
+        {"--demo", "scenario", "list", "--json"},
+        {"--workspace", ws.workspace(), "catalog", "gpus"},
+        {"--workspace", ws.workspace(), "export"},
+        {"--version"},
+        {"help"},
+    };
+    ws.run({"catalog", "gpus"});
+    for (const QStringList &args : verbs) {
+        INFO(args.join(' ').toStdString());
+        REQUIRE(ws.runBare(args).exitCode == 0);
+        const CliResult full = ws.runBareTo(args, QStringLiteral("/dev/full"));
+        INFO(full.err.toStdString());
+        CHECK(full.exitCode == 2);
+        CHECK_THAT(full.err.toStdString(),
+                   Catch::Matchers::Contains("headroom: cannot write the output")
+                       && Catch::Matchers::Contains("No space left on device"));
+    }
+}
+
+TEST_CASE("run() reports a stream that refuses writes")
+{
+    QByteArray sink;
+    QBuffer readOnly(&sink);
+    REQUIRE(readOnly.open(QIODevice::ReadOnly));
+    QTextStream out(&readOnly);
+    QString errText;
+    QTextStream err(&errText);
+    CHECK(run({"--version"}, out, err) == 2);
+    CHECK(errText.startsWith("headroom: cannot write the output"));
 }
 
 TEST_CASE("an unknown verb exits 2 and lists the known ones")

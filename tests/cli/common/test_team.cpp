@@ -33,6 +33,23 @@ TEST_CASE("a --server URL must be postgresql, and excludes --workspace except fo
     CHECK_THAT(password.err.toStdString(), Contains(".pgpass") && !Contains("s3cret"));
 }
 
+TEST_CASE("a --server URL that hides settings or a password is refused without showing the secret")
+{
+    CliFixture f;
+    for (const QString url : {QStringLiteral("postgresql://planner@127.0.0.1:1/plans?password=S3cret"),
+                              QStringLiteral("postgresql://planner@127.0.0.1:1/plans?sslpassword=S3cret"),
+                              QStringLiteral("postgresql://planner@127.0.0.1:1/plans?application_name=x%20password=S3cret"),
+                              QStringLiteral("postgresql://planner@127.0.0.1:1/plans?application_name=x%20user=postgres"),
+                              QStringLiteral("postgresql://planner@127.0.0.1:1/plans?sslmode=require&sslmode=disable"),
+                              QStringLiteral("mysql://planner:S3cret@127.0.0.1:1/plans")}) {
+        const CliResult result = f.runBare({"--server", url, "scenario", "list"});
+        INFO(url.toStdString() << "\n" << result.err.toStdString());
+        CHECK(result.exitCode == 2);
+        CHECK_THAT(result.err.toStdString(), !Contains("S3cret") && !Contains("user=postgres")
+                                                 && !Contains("no server is listening"));
+    }
+}
+
 TEST_CASE("a verb on a server nothing listens at fails with a clear message")
 {
     CliFixture f;
@@ -130,4 +147,22 @@ TEST_CASE("scenario history and restore on the server name the database role", "
     CHECK(workspace.scenario(QStringLiteral("team plan"))->pools[0].gpus == 8);
     CHECK(workspace.scenarioHistory(QStringLiteral("team plan")).size() == 3);
     CHECK(workspace.scenarioHistory(QStringLiteral("team plan")).front().changedBy == role);
+}
+
+TEST_CASE("push refuses a file whose text holds a NUL character with a clear message", "[server]")
+{
+    CliFixture f;
+    WorkspaceLocation server;
+    // Files written before NUL was refused may hold one (SQLite keeps it; PostgreSQL cannot).
+    const QString file = f.filePath("nul.headroom");
+    { headroom::store::Workspace created(file); }
+    {
+        headroom::store::test::RawDatabase raw(file);
+        raw.exec(QStringLiteral("UPDATE gpu SET name = 'H100' || char(0) || ''');DROP TABLE gpu;--' "
+                                "WHERE id = 'h100-sxm'"));
+    }
+    const CliResult push = f.runBare({"push", "--workspace", file, "--server", server.path()});
+    INFO(push.err.toStdString());
+    CHECK(push.exitCode == 2);
+    CHECK_THAT(push.err.toStdString(), Contains("NUL character") && !Contains("syntax error"));
 }

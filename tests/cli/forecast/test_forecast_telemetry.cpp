@@ -149,3 +149,19 @@ TEST_CASE("forecast --telemetry refuses a small file whose dense hourly series w
     CHECK(cut.err.contains("line 2: field 5: longer than 4096 characters"));
     CHECK(cut.err.size() < 400);
 }
+
+TEST_CASE("forecast --telemetry escapes control characters in the primitive names it echoes")
+{
+    CliFixture ws;
+    const QByteArray evil = "glo\x1b]0;pwned\x07" "bex";
+    const QString path = ws.writeFile("telemetry.csv", telemetry().replace("globex", evil));
+    RUN_HEADROOM(unknown, ws, ({"forecast", "--telemetry", path, "--primitive", "acme/llama/batch"}));
+    CHECK(unknown.exitCode == 2);
+    CHECK_FALSE(unknown.err.contains(QChar(0x1b)));
+    CHECK(unknown.err.contains("glo\\x1B]0;pwned\\x07bex/mixtral/batch"));
+    RUN_HEADROOM(table, ws, ({"forecast", "--telemetry", path, "--primitive", QString::fromUtf8(evil) + "/mixtral/batch",
+                              "--season", "4", "--trend", "none"}));
+    REQUIRE(table.exitCode == 0);
+    CHECK_FALSE(table.out.contains(QChar(0x1b)));
+    CHECK(table.out.contains("(glo\\x1B]0;pwned\\x07bex/mixtral/batch)"));
+}

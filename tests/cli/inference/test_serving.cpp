@@ -1,4 +1,7 @@
 #include "common/clirunner.h"
+#include "common/storetestsupport.h"
+
+#include "store/common/workspace.h"
 
 #include <QJsonObject>
 #include <catch2/catch.hpp>
@@ -101,4 +104,59 @@ TEST_CASE("kv and size take their serving defaults from the workspace")
     CHECK(s.value("peak_streams").toInteger() == s.value("sessions_resident").toInteger());
     RUN_HEADROOM(overridden, ws, {"size", "--workload-file", workload, "--kv-residency", "request", "--json"});
     CHECK(parseJsonObject(overridden.out).value("kv_residency").toString() == "request");
+}
+
+namespace {
+
+// Six `serving set` calls at once, each changing a different field, five rounds: after each
+// round every call's change is stored. `location` is --workspace FILE or --server URL.
+void checkConcurrentServingSets(const CliFixture &ws, const QStringList &location)
+{
+    struct Change {
+        const char *flag;
+        const char *key;
+        double values[5];
+    };
+    const Change changes[] = {
+        {"--memory-utilization", "memory_utilization", {0.81, 0.82, 0.83, 0.84, 0.85}},
+        {"--block-size", "block_size", {32, 64, 128, 8, 256}},
+        {"--planned-headroom", "planned_headroom", {0.11, 0.12, 0.13, 0.14, 0.15}},
+        {"--in-flight-quantile", "in_flight_quantile", {0.91, 0.92, 0.93, 0.94, 0.95}},
+        {"--queueing-allowance-ms", "queueing_allowance_ms", {101, 102, 103, 104, 105}},
+        {"--request-overhead-ms", "request_overhead_ms", {11, 12, 13, 14, 15}},
+    };
+    for (int round = 0; round < 5; ++round) {
+        QList<QStringList> calls;
+        for (const Change &change : changes)
+            calls << location + QStringList{"serving", "set", change.flag, QString::number(change.values[round])};
+        const std::vector<CliResult> results = ws.runBareConcurrently(calls);
+        for (const CliResult &result : results) {
+            INFO(result.err.toStdString());
+            CHECK(result.exitCode == 0);
+        }
+        const CliResult shown = ws.runBare(location + QStringList{"serving", "--json"});
+        REQUIRE(shown.exitCode == 0);
+        const QJsonObject stored = parseJsonObject(shown.out);
+        for (const Change &change : changes) {
+            INFO("round " << round << ": " << change.key);
+            CHECK(stored.value(QLatin1String(change.key)).toDouble() == change.values[round]);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("six concurrent serving set calls on a file each keep their change")
+{
+    CliFixture ws;
+    REQUIRE(ws.run({"serving"}).exitCode == 0);
+    checkConcurrentServingSets(ws, {"--workspace", ws.workspace()});
+}
+
+TEST_CASE("six concurrent serving set calls on a server each keep their change", "[server]")
+{
+    CliFixture ws;
+    headroom::store::test::WorkspaceLocation server;
+    { headroom::store::Workspace created(server.path()); }
+    checkConcurrentServingSets(ws, {"--server", server.path()});
 }

@@ -313,4 +313,9 @@ TEST_CASE("headroom report --tracking writes the tracking deck from the stored a
     CHECK(badDate.err.contains("YYYY-MM-DD"));
     RUN_HEADROOM(notTracking, fixture, ({"report", "--since", "2026-01-15", "-o", fixture.filePath("y.pdf")}));
     CHECK(notTracking.exitCode == 2);
+    // A GPU id the catalog does not hold is a typo: refused naming the closest, no deck written.
+    RUN_HEADROOM(badGpu, fixture, ({"report", "--tracking", "--gpu", "nope", "-o", fixture.filePath("z.pdf")}));
+    CHECK(badGpu.exitCode == 2);
+    CHECK(badGpu.err.contains("unknown GPU 'nope'"));
+    CHECK_FALSE(QFileInfo::exists(fixture.filePath("z.pdf")));
 }

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QDateTime>
@@ -417,4 +418,24 @@ TEST_CASE("track anomalies over the actuals sizes each anomaly in money and usag
     // --series and --focus do not mix.
     RUN_HEADROOM(mixed, ws, {"track", "anomalies", "--series", path, "--focus", path});
     CHECK(mixed.exitCode == 2);
+}
+
+TEST_CASE("track commitments escapes control characters in the names it echoes", "[track-cli]")
+{
+    CliFixture ws;
+    QFile example(kFolder + "aws_underutilized_50pct.csv");
+    REQUIRE(example.open(QIODevice::ReadOnly));
+    // An escape sequence that would retitle the terminal and clear the screen.
+    const QByteArray csv = example.readAll().replace("EC2 Instance Savings Plan", "EC2\x1b]0;pwned\x07\x1b[2J Plan");
+    const QString path = ws.writeFile("escapes.csv", csv);
+    RUN_HEADROOM(table, ws, {"track", "commitments", "--focus", path});
+    REQUIRE(table.exitCode == 0);
+    CHECK_FALSE(table.out.contains(QChar(0x1b)));
+    CHECK_FALSE(table.out.contains(QChar(0x07)));
+    CHECK(table.out.contains("EC2\\x1B]0;pwned\\x07\\x1B[2J Plan"));
+    // JSON keeps the name as it is, escaped by JSON's own rules.
+    RUN_HEADROOM(json, ws, {"track", "commitments", "--focus", path, "--json"});
+    REQUIRE(json.exitCode == 0);
+    CHECK(parseJsonObject(json.out).value("commitments").toArray()[0].toObject().value("name").toString()
+          == QString::fromUtf8("EC2\x1b]0;pwned\x07\x1b[2J Plan"));
 }

@@ -15,7 +15,9 @@
 #include "store/forecast/seriescsv.h"
 #include "store/forecast/telemetrycsv.h"
 #include "store/serving/tracereaders.h"
+#include "store/tracking/metricscsv.h"
 #include "store/inference/workloadjson.h"
+#include "store/common/workspace.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -241,4 +243,59 @@ TEST_CASE("shown values are cut at 40 characters and control characters made vis
     CHECK(shownValue(QString(41, QLatin1Char('a'))) == QString(40, QLatin1Char('a')) + QStringLiteral("…"));
     CHECK(shownValue(QStringLiteral("a\nb\tc")) == QStringLiteral("a\\nb\\x09c"));
     CHECK(shownValue(QByteArray(100'000'000 / 1000, 'z')).size() == 41);
+}
+
+TEST_CASE("a NUL character in any JSON text is refused where it stands", "[importlimits]")
+{
+    // As the escape \u0000 in a name or a description, and as a raw byte.
+    CHECK(storeErrorOf([] {
+              parseScenario("{\"name\": \"Chat\\u0000bot\", \"pools\": []}", QStringLiteral("s.json"));
+          })
+          == "s.json: line 1, column 15 (byte 14): a NUL character (U+0000); no text may hold one");
+    CHECK_THAT(storeErrorOf([] {
+                   parseWorkload("{\n  \"name\": \"w\",\n  \"description\": \"a\\u0000\"\n}", QStringLiteral("w.json"));
+               }),
+               Contains("w.json: line 3,") && Contains("NUL character"));
+    CHECK_THAT(storeErrorOf([] { parseCatalog(QByteArray("{\"gpus\": [{\"id\": \"a\0b\"}]}", 25), QStringLiteral("c.json")); }),
+               Contains("c.json: line 1, column 20") && Contains("NUL character"));
+    // An escaped backslash before "u0000" is a backslash and the text "u0000", not a NUL.
+    CHECK_THAT(storeErrorOf([] { parseScenario("{\"name\": \"a\\\\u0000\", \"pools\": 3}", QStringLiteral("s.json")); }),
+               !Contains("NUL"));
+}
+
+TEST_CASE("no text holding a NUL character is written to a workspace, file or server", "[workspace]")
+{
+    WorkspaceLocation location;
+    Workspace workspace(location.path());
+    engine::GpuSpec gpu = sampleGpu("nul-gpu");
+    gpu.name = std::string("H100\0 evil", 10);
+    CHECK_THAT(storeErrorOf([&] { workspace.putGpu(gpu); }), Contains("NUL character") && Contains("nothing was changed"));
+    CHECK_FALSE(workspace.gpu(QStringLiteral("nul-gpu")));
+
+    // Every other character reaches the server as data: the Qt PostgreSQL driver writes bound
+    // values into the statement, escaped; quotes, backslashes and dollar quotes stay text.
+    gpu.name = "H100 '); DROP TABLE gpu; -- \\' \\\\ $$x$$ E'\\x41' \xe2\x80\xae \xf0\x9f\x98\x80";
+    workspace.putGpu(gpu);
+    const auto stored = workspace.gpu(QStringLiteral("nul-gpu"));
+    REQUIRE(stored);
+    CHECK(stored->name == gpu.name);
+    CHECK(workspace.gpus().size() > 1);
+}
+
+TEST_CASE("a column named twice in a CSV header is refused, not read from the last one", "[importlimits]")
+{
+    CHECK_THAT(storeErrorOf([] {
+                   parseTelemetry("timestamp,tenant,model,workload_type,gpus,GPUS\n2026-03-02T14:00:00Z,a,m,chat,1,999\n",
+                                  QStringLiteral("t.csv"));
+               }),
+               Contains("t.csv: line 1: field \"GPUS\": the column appears twice (fields 5 and 6)"));
+    CHECK_THAT(storeErrorOf([] {
+                   parseMetricsCsv("timestamp,instance,gpu,metric,value,value\n2026-03-02T14:00:00Z,r1,0,gpu_util,0.5,0.9\n",
+                                   QStringLiteral("m.csv"));
+               }),
+               Contains("m.csv: line 1: field \"value\": the column appears twice (fields 5 and 6)"));
+    CHECK_THAT(storeErrorOf([] { parsePodRecords(kPodHeader.trimmed() + ",num_gpu\np,1,1000,0,10,2\n", QStringLiteral("p.csv")); }),
+               Contains("p.csv: line 1: field \"num_gpu\": the column appears twice (fields 2 and 6)"));
+    CHECK_THAT(storeErrorOf([] { parseFragNodes("sn,cpu_milli,memory_mib,gpu,model,gpu\nn1,1000,1024,1,V100M16,8\n", QStringLiteral("n.csv")); }),
+               Contains("n.csv: line 1: column \"gpu\" appears twice (fields 4 and 6)"));
 }

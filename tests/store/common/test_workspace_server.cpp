@@ -15,6 +15,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -75,7 +76,7 @@ TEST_CASE("a server URL gives user, host, port, database and TLS options", "[wor
     CHECK(location.host == QLatin1String("db.example.com"));
     CHECK(location.port == 6543);
     CHECK(location.database == QLatin1String("capacity"));
-    CHECK(location.connectOptions() == QLatin1String("sslmode=verify-full;sslrootcert=/etc/ca.pem"));
+    CHECK(location.connectOptions() == QLatin1String("sslmode='verify-full';sslrootcert='/etc/ca.pem'"));
     CHECK(location.url()
           == QLatin1String("postgresql://planner@db.example.com:6543/capacity?sslmode=verify-full&sslrootcert=/etc/ca.pem"));
 
@@ -105,6 +106,83 @@ TEST_CASE("a bad server URL is refused saying what is wrong, never echoing a pas
                Contains("sslmode") && Contains("verify-full"));
     CHECK_THAT(storeErrorOf([] { parseServerUrl(QStringLiteral("postgresql://db/plans?options=-c%20x")); }),
                Contains("unknown option \"options\""));
+}
+
+TEST_CASE("a server URL's option values reach libpq quoted, so none adds a setting", "[workspace][url]")
+{
+    CHECK(quoteConnectValue(QStringLiteral("plain")) == QLatin1String("'plain'"));
+    CHECK(quoteConnectValue(QStringLiteral("it's a\\b\\")) == QLatin1String("'it\\'s a\\\\b\\\\'"));
+    // A space, a quote and a trailing backslash stay inside the one value.
+    const ServerLocation location = parseServerUrl(
+        QStringLiteral("postgresql://planner@db/plans?application_name=it's%20a%20plan%5C&sslmode=require"));
+    CHECK(location.options.size() == 2);
+    CHECK(location.options.at(0).second == QLatin1String("it's a plan\\"));
+    CHECK(location.connectOptions() == QLatin1String("application_name='it\\'s a plan\\\\';sslmode='require'"));
+}
+
+TEST_CASE("a server URL cannot change the user, database, TLS or options, nor carry a password", "[workspace][url]")
+{
+    const auto refusal = [](const char *url) { return storeErrorOf([&] { parseServerUrl(QString::fromUtf8(url)); }); };
+    // A second setting hidden in a value: refused, whichever keyword it names.
+    for (const char *url : {"postgresql://planner@db/plans?application_name=x%20user=postgres",
+                            "postgresql://planner@db/plans?sslmode=require&application_name=x%20sslmode=disable",
+                            "postgresql://planner@db/plans?application_name=x%20dbname=other",
+                            "postgresql://planner@db/plans?sslrootcert=/ca.pem%20options=-csearch_path%3Devil"}) {
+        INFO(url);
+        const std::string message = refusal(url);
+        CHECK_THAT(message, Contains("one value"));
+        CHECK_THAT(message, !Contains("postgres\"") && !Contains("=disable") && !Contains("=other")
+                                && !Contains("evil"));
+    }
+    CHECK_THAT(refusal("postgresql://planner@db/plans?sslmode=require&sslmode=disable"),
+               Contains("\"sslmode\" is given twice"));
+    for (const char *key : {"user", "dbname", "host", "port", "options", "service", "passfile"}) {
+        INFO(key);
+        const std::string message = refusal(QStringLiteral("postgresql://planner@db/plans?%1=x").arg(QLatin1String(key)).toUtf8().constData());
+        CHECK_THAT(message, Contains("unknown option") || Contains("password"));
+    }
+    // A password anywhere in the URL is refused and never shown.
+    for (const char *url : {"postgresql://planner@db/plans?password=S3cret",
+                            "postgresql://planner@db/plans?sslpassword=S3cret",
+                            "postgresql://planner@db/plans?application_name=x%20password=S3cret",
+                            "postgresql://planner@db/plans?application_name=x%20password%3DS3cret",
+                            "postgresql://planner:S3cret@db/plans?sslmode=require"}) {
+        INFO(url);
+        const std::string message = refusal(url);
+        CHECK_THAT(message, !Contains("S3cret"));
+        CHECK_THAT(message, Contains("password") || Contains("one value"));
+    }
+    CHECK_THAT(refusal("postgresql://planner@db/plans?connect_timeout=0"), Contains("wait forever"));
+    CHECK_THAT(refusal("postgresql://planner@db/plans?application_name=a%00b"), Contains("control character"));
+    CHECK_THAT(refusal("postgresql://planner@db/plans?application_name=a;b"), Contains("\";\""));
+    CHECK_THAT(refusal("postgresql://planner@db/host=evil"), Contains("database name"));
+}
+
+TEST_CASE("a server address is shown without its password or secret options", "[workspace][url]")
+{
+    CHECK(displayServerUrl(QStringLiteral("postgresql://planner:S3cret@db/plans?sslmode=require&password=S3cret"))
+          == QLatin1String("postgresql://planner@db/plans?sslmode=require&password=***"));
+    CHECK(displayServerUrl(QStringLiteral("postgresql://planner@db/plans?application_name=x%20password%3DS3cret"))
+          == QLatin1String("postgresql://planner@db/plans?application_name=***"));
+    const QString notUrl = displayServerUrl(QStringLiteral("mysql:// planner:S3cret@db/plans?password=S3cret"));
+    CHECK_FALSE(notUrl.contains(QLatin1String("S3cret")));
+}
+
+TEST_CASE("a server URL's quoted options connect as written", "[server]")
+{
+    WorkspaceLocation location;
+    // A space, a quote and a trailing backslash in one value, another option after it: once
+    // unquoted, the backslash swallowed the separator and libpq refused the connection.
+    const QString name = QStringLiteral("it's a plan\\");
+    const QString url = location.path() + QStringLiteral("?application_name=")
+                        + QString::fromLatin1(QUrl::toPercentEncoding(name)) + QStringLiteral("&connect_timeout=5");
+    { Workspace workspace(url); }
+    RawDatabase raw(url);
+    CHECK(raw.scalar(QStringLiteral("SELECT current_setting('application_name')")).toString() == name);
+    CHECK(raw.scalar(QStringLiteral("SELECT current_user")).toString()
+          == parseServerUrl(location.path()).user);
+    CHECK(raw.scalar(QStringLiteral("SELECT current_database()")).toString()
+          == parseServerUrl(location.path()).database);
 }
 
 TEST_CASE("a server workspace keeps its schema version in a table and is seeded once", "[server]")

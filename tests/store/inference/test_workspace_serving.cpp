@@ -71,6 +71,50 @@ TEST_CASE("Serving assumptions out of range are refused by field and change noth
     CHECK(workspace.servingAssumptions() == changedAssumptions());
 }
 
+TEST_CASE("Serving assumptions are changed under the write lock: another program's change survives", "[workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("serving.headroom"));
+    Workspace mine(location.path());
+    Workspace theirs(location.path());
+    // This program read the set, then the other changed one field.
+    const engine::ServingAssumptions before = mine.servingAssumptions();
+    engine::ServingAssumptions theirEdit = theirs.servingAssumptions();
+    theirEdit.blockSize = 64;
+    theirs.changeServingAssumptions(theirs.servingAssumptions(), theirEdit);
+
+    // This program's edit of another field keeps theirs.
+    engine::ServingAssumptions myEdit = before;
+    myEdit.memoryUtilization = 0.8;
+    int changes = 0;
+    QObject::connect(&mine, &Workspace::servingAssumptionsChanged, [&] { ++changes; });
+    const engine::ServingAssumptions stored = mine.changeServingAssumptions(before, myEdit);
+    CHECK(changes == 1);
+    CHECK(stored.blockSize == 64);
+    CHECK(stored.memoryUtilization == 0.8);
+    CHECK(theirs.servingAssumptions() == stored);
+    // Undoing mine takes back only mine.
+    mine.changeServingAssumptions(myEdit, before);
+    CHECK(theirs.servingAssumptions().blockSize == 64);
+    CHECK(theirs.servingAssumptions().memoryUtilization == before.memoryUtilization);
+
+    // The change sees the set as stored now, and a throwing change writes nothing.
+    const engine::ServingAssumptions updated = mine.updateServingAssumptions([](engine::ServingAssumptions a) {
+        CHECK(a.blockSize == 64);
+        a.plannedHeadroom = 0.3;
+        return a;
+    });
+    CHECK(theirs.servingAssumptions() == updated);
+    CHECK_THROWS_AS(mine.updateServingAssumptions([](const engine::ServingAssumptions &) -> engine::ServingAssumptions {
+        throw std::runtime_error("changed my mind");
+    }), std::runtime_error);
+    CHECK(theirs.servingAssumptions() == updated);
+    engine::ServingAssumptions bad = updated;
+    bad.memoryUtilization = 1.5;
+    CHECK_THAT(storeErrorOf([&] { mine.updateServingAssumptions([&](const engine::ServingAssumptions &) { return bad; }); }),
+               Contains("memory_utilization"));
+    CHECK(theirs.servingAssumptions() == updated);
+}
+
 TEST_CASE("Serving assumptions JSON: absent keys take defaults, unknown keys and bad values are named", "[workspace]")
 {
     const QJsonObject json = servingAssumptionsToJson(changedAssumptions());

@@ -79,6 +79,22 @@ TEST_CASE("step-time files refuse bad rows naming the line and the column", "[st
     CHECK(contains(errorOf(kHeader + "decode,1,0,10\n"), "line 2: expected 5 fields as in the header, got 4"));
 }
 
+TEST_CASE("a step of more than an hour is refused, not printed as inf ms", "[steptimecsv]")
+{
+    CHECK(contains(errorOf(kHeader + kGood + "prefill,,,2000,1e308\n"),
+                   "line 7: field \"ms\": 1e308 ms is beyond any real step (at most 3600000 ms, an hour)"));
+    CHECK(contains(errorOf(kHeader + "decode,1,0,,3600001\n" + "prefill,,,1000,50\n"), "line 2: field \"ms\""));
+    const auto hour = parseStepTimes(kHeader + "decode,1,0,,3600000\nprefill,,,1000,3600000\n", QStringLiteral("st.csv"));
+    CHECK(hour.prefill.front().ms == 3'600'000);
+}
+
+TEST_CASE("a byte-order mark before a leading comment line is skipped", "[steptimecsv]")
+{
+    const auto table = parseStepTimes("\xEF\xBB\xBF# measured on an H100\n" + kHeader + kGood, QStringLiteral("st.csv"));
+    CHECK(table.decode.size() == 4);
+    CHECK(table.prefill.size() == 1);
+}
+
 TEST_CASE("the sample step-time table reads whole", "[steptimecsv]")
 {
     const engine::StepTimeTable t

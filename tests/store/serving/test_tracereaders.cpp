@@ -224,6 +224,34 @@ TEST_CASE("Mooncake trace errors name the line and the field")
     CHECK(mooncakeErrorOf("\n \n") == "trace.jsonl: no requests");
 }
 
+TEST_CASE("trace requests past 10,000,000 tokens are refused before anything is sized by them")
+{
+    // One line each used to take gigabytes (2^36 tokens) or hang the simulation (2^53 + 1).
+    CHECK(azureErrorOf(kHeader + "2023-11-16 18:15:46,68719476736,1\n")
+          == "conv.csv: line 2: field \"ContextTokens\": 68719476736 tokens; a request may have at "
+             "most 10000000 (see \"Import limits\")");
+    CHECK(azureErrorOf(kHeader + "2023-11-16 18:15:46,1,1\n2023-11-16 18:15:47,5,10000001\n")
+          == "conv.csv: line 3: field \"GeneratedTokens\": 10000001 tokens; a request may have at "
+             "most 10000000 (see \"Import limits\")");
+    CHECK(mooncakeErrorOf("{\"timestamp\": 0, \"input_length\": 68719476736, \"output_length\": 1}\n")
+          == "trace.jsonl: line 1: field \"input_length\": 68719476736 tokens; a request may have "
+             "at most 10000000 (see \"Import limits\")");
+    CHECK(mooncakeErrorOf("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n"
+                          "{\"timestamp\": 1, \"input_length\": 9007199254740993, \"output_length\": 1}\n")
+          == "trace.jsonl: line 2: field \"input_length\": 9007199254740993 tokens; a request may have "
+             "at most 10000000 (see \"Import limits\")");
+    CHECK(mooncakeErrorOf("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1e300}\n")
+          == "trace.jsonl: line 1: field \"output_length\": 1e+300 tokens; a request may have "
+             "at most 10000000 (see \"Import limits\")");
+    // The limit itself is a request like any other.
+    const auto atLimit = parseMooncakeTrace("{\"timestamp\": 0, \"input_length\": 10000000, \"output_length\": 10000000}\n",
+                                            QStringLiteral("trace.jsonl"));
+    REQUIRE(atLimit.size() == 1);
+    CHECK(atLimit.front().promptTokens == 10'000'000);
+    const auto azureAtLimit = parseAzureTrace(kHeader + "2023-11-16 18:15:46,10000000,10000000\n", QStringLiteral("conv.csv"));
+    CHECK(azureAtLimit.front().outputTokens == 10'000'000);
+}
+
 TEST_CASE("the shipped Azure conversation trace: 19,366 requests, the last without a line "
           "break")
 {

@@ -1,0 +1,129 @@
+// Server URL → ServerLocation → the connect options the Qt PostgreSQL driver hands to libpq.
+// Beyond "no crash", every accepted URL must keep the promises serverurl.h makes, or the target
+// aborts (a finding): the options parse back, by libpq's conninfo rules, into exactly the URL's
+// keys and values, none of them a password, user, database or host; the URL as shown repeats
+// no password given in the URL or its query; and every refusal shows the URL only so.
+#include "fuzzsupport.h"
+
+#include "store/common/serverurl.h"
+
+#include <QList>
+#include <QPair>
+#include <QUrl>
+#include <QUrlQuery>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+using Settings = QList<QPair<QString, QString>>;
+
+// libpq's conninfo_parse (fe-connect.c), enough of it to read back what we wrote: keyword,
+// optional spaces, "=", optional spaces, a value either in single quotes (backslash escapes
+// the next character) or up to the next space (backslash escapes too). False on a parse error.
+bool parseConnInfo(const QString &text, Settings &out)
+{
+    qsizetype i = 0;
+    const qsizetype n = text.size();
+    const auto skipSpaces = [&] {
+        while (i < n && text.at(i).isSpace())
+            ++i;
+    };
+    for (;;) {
+        skipSpaces();
+        if (i >= n)
+            return true;
+        QString key;
+        while (i < n && !text.at(i).isSpace() && text.at(i) != QLatin1Char('='))
+            key += text.at(i++);
+        skipSpaces();
+        if (i >= n || text.at(i) != QLatin1Char('='))
+            return false;
+        ++i;
+        skipSpaces();
+        QString value;
+        if (i < n && text.at(i) == QLatin1Char('\'')) {
+            ++i;
+            for (;;) {
+                if (i >= n)
+                    return false;  // unterminated
+                const QChar c = text.at(i++);
+                if (c == QLatin1Char('\'')) break;
+                if (c == QLatin1Char('\\')) {
+                    if (i >= n) return false;
+                    value += text.at(i++);
+                } else {
+                    value += c;
+                }
+            }
+        } else {
+            while (i < n && !text.at(i).isSpace()) {
+                const QChar c = text.at(i++);
+                if (c == QLatin1Char('\\') && i < n)
+                    value += text.at(i++);
+                else
+                    value += c;
+            }
+        }
+        out.append({key, value});
+    }
+}
+
+// A broken promise is a finding: say which, then abort.
+void require(bool promise, const char *what)
+{
+    if (!promise) {
+        std::fprintf(stderr, "fuzz_server_url: broken promise: %s\n", what);
+        std::abort();
+    }
+}
+
+#define PROMISE(condition) require((condition), #condition)
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    using namespace headroom::store;
+    const QString text = QString::fromUtf8(headroom::fuzz::bytesOf(data, size));
+    const QUrl url(text, QUrl::StrictMode);
+    const QString password = url.password();
+    // Short passwords, and ones that also appear elsewhere in the URL as ordinary text, may
+    // well be shown: that text is not the secret.
+    const auto onlyOnce = [&](const QString &secret) {
+        return secret.size() >= 4 && text.indexOf(secret) == text.lastIndexOf(secret);
+    };
+    const bool secretGiven = onlyOnce(password);
+
+    // Every refusal shows the address as displayServerUrl does, and nothing else of the URL
+    // but option names: the secrets are checked there.
+    const QString shown = displayServerUrl(text);
+    PROMISE(!secretGiven || !shown.contains(password));
+    for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+        if (key.contains(QLatin1String("pass"), Qt::CaseInsensitive) && onlyOnce(value))
+            PROMISE(!shown.contains(value));
+    try {
+        const ServerLocation location = parseServerUrl(text);
+        PROMISE(password.isEmpty());
+        // The driver turns every ";" into a space before libpq reads the string.
+        QString connInfo = location.connectOptions();
+        connInfo.replace(QLatin1Char(';'), QLatin1Char(' '));
+        Settings parsed;
+        PROMISE(parseConnInfo(connInfo, parsed));
+        PROMISE(parsed == location.options);
+        for (const auto &[key, value] : parsed) {
+            PROMISE(!key.contains(QLatin1String("pass"), Qt::CaseInsensitive));
+            PROMISE(key != QLatin1String("user") && key != QLatin1String("dbname")
+                    && key != QLatin1String("host") && key != QLatin1String("hostaddr")
+                    && key != QLatin1String("options") && key != QLatin1String("service"));
+        }
+        // What is shown parses again to the same place.
+        const ServerLocation again = parseServerUrl(location.url());
+        PROMISE(again.user == location.user && again.host == location.host
+                && again.port == location.port && again.database == location.database
+                && again.options == location.options);
+    } catch (const StoreError &error) {
+        PROMISE(error.message().startsWith(QStringLiteral("Bad server address ") + shown + QStringLiteral(": ")));
+    }
+    return 0;
+}
