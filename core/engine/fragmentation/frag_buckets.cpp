@@ -34,8 +34,11 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     ++m_generation;
     // Append, then sort each bucket once: inserting one by one would shift large buckets.
     for (size_t n = 0; n < states.size(); ++n) {
+        const int64_t memFree = states[n].memFree;
         const int bucket = acquire(std::move(states[n]));
-        m_buckets[size_t(bucket)].members.push_back(int(n));
+        Bucket &b = m_buckets[size_t(bucket)];
+        b.members.push_back(int(n));
+        b.memoryBound = std::max(b.memoryBound, memFree);
         m_nodeBucket[n] = bucket;
     }
     for (size_t b = 0; b < m_buckets.size(); ++b) {
@@ -48,16 +51,39 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
 void NodeBuckets::move(int n, BucketState state)
 {
     const int old = m_nodeBucket[size_t(n)];
-    if (old >= 0 && m_buckets[size_t(old)].key == state.key)
+    const size_t logged = m_changes.size();
+    if (old >= 0 && m_buckets[size_t(old)].key == state.key) {
+        raiseMemoryBound(old, state.memFree, logged);
         return;
+    }
     if (old >= 0) {
         eraseMember(old, n);
         if (m_buckets[size_t(old)].members.empty())
             release(old);
     }
+    const int64_t memFree = state.memFree;
     const int bucket = acquire(std::move(state));
     insertMember(bucket, n);
+    raiseMemoryBound(bucket, memFree, logged);
     m_nodeBucket[size_t(n)] = bucket;
+}
+
+void NodeBuckets::lowerMemoryBound(int bucket, int64_t memFree)
+{
+    int64_t &bound = m_buckets[size_t(bucket)].memoryBound;
+    bound = std::min(bound, memFree);
+}
+
+// Raises the bucket's memory bound to a node's `memFree` and logs it, unless the change log
+// already holds the bucket from entry `logged` on (this move logged it already).
+void NodeBuckets::raiseMemoryBound(int bucket, int64_t memFree, size_t logged)
+{
+    int64_t &bound = m_buckets[size_t(bucket)].memoryBound;
+    if (memFree <= bound)
+        return;
+    bound = memFree;
+    if (m_changes.size() == logged || m_changes.back() != bucket)
+        m_changes.push_back(bucket);
 }
 
 int NodeBuckets::acquire(BucketState &&state)
@@ -80,6 +106,7 @@ int NodeBuckets::acquire(BucketState &&state)
     Bucket &b = m_buckets[size_t(bucket)];
     b.key = std::move(state.key);
     b.level = level(state.hot.maxFree, state.hot.fullyFree);
+    b.memoryBound = 0;
     m_byKey.emplace(b.key, bucket);
     linkLevel(bucket);
     ++m_live;

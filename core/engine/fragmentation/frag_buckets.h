@@ -30,6 +30,7 @@ struct BucketHot {
 struct BucketState {
     std::string key;              // bytes of everything the score depends on
     BucketHot hot;                // minTie and version are filled in by NodeBuckets
+    int64_t memFree = 0;          // the node's free memory, MiB: not in the key (memoryBound)
 };
 
 class NodeBuckets {
@@ -42,7 +43,8 @@ public:
 
     // `tie[n]`: node n's place in the tie order (lower wins); each node n gets states[n].
     void build(const std::vector<int> &tie, std::vector<BucketState> states);
-    // Moves node n to the bucket of `state` (a new one if no node is in that state).
+    // Moves node n to the bucket of `state` (a new one if no node is in that state), or records
+    // its free memory when it stays.
     void move(int n, BucketState state);
 
     int bucketOf(int n) const { return m_nodeBucket[size_t(n)]; }
@@ -53,9 +55,16 @@ public:
     int bucketCount() const { return m_live; }
     bool live(int bucket) const { return !m_buckets[size_t(bucket)].members.empty(); }
 
+    // At least the most free memory (MiB) of any of the bucket's nodes: raised when a node comes
+    // in or gains memory above it, not lowered when one leaves or loses memory. A caller that has
+    // seen every member may lower it to the most it found (lowerMemoryBound); a rise above it is
+    // then logged as a change, so a bucket set aside for lack of memory is taken back in time.
+    int64_t memoryBound(int bucket) const { return m_buckets[size_t(bucket)].memoryBound; }
+    void lowerMemoryBound(int bucket, int64_t memFree);
+
     // Every change of what a bucket offers a placement — its state (a bucket given a state or
-    // emptied) or its tie winner (minTie) — in order; members that come or go behind the winner
-    // are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
+    // emptied), its tie winner (minTie) or a rise of its memory bound — in order; members that
+    // come or go behind the winner without raising the bound are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
     // a task class) replays the changes since it last looked instead of visiting every bucket.
     // `generation` changes when build() starts the log anew.
     size_t changeCount() const { return m_changes.size(); }
@@ -91,6 +100,7 @@ private:
         std::vector<int> members;   // descending tie order
         std::string key;
         int level = 0;
+        int64_t memoryBound = 0;    // memoryBound()
     };
     // A bucket in its level's list, which runs from the most free CPU down (then by bucket).
     struct LevelEntry {
@@ -106,6 +116,7 @@ private:
     int acquire(BucketState &&state);
     void release(int bucket);
     void insertMember(int bucket, int n);
+    void raiseMemoryBound(int bucket, int64_t memFree, size_t logged);
     void eraseMember(int bucket, int n);
     void linkLevel(int bucket);
     void unlinkLevel(int bucket);

@@ -121,12 +121,14 @@ struct CacheEntry {
 };
 
 // A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
-// `indexed`: the bucket is in the class's index under (cost, tie).
+// `indexed`: the bucket is in the class's index under (cost, tie); `parked`: in the index but set
+// aside from its heap for lack of memory (ShapeIndex).
 struct BucketCost {
     uint32_t version = 0;
     double cost = 0;
     int tie = 0;
     bool indexed = false;
+    bool parked = false;
 };
 
 // A bucket in a task class's index: least cost first, then the bucket whose tie-winning node
@@ -143,15 +145,32 @@ struct IndexEntry {
     }
 };
 
+// A bucket set aside from a class's index for lack of memory: no node in it had more than
+// `memory` MiB free when it was parked. The most memory on top.
+struct ParkedEntry {
+    int64_t memory = 0;
+    int bucket = 0;
+    bool operator<(const ParkedEntry &other) const
+    {
+        return memory != other.memory ? memory < other.memory : bucket < other.bucket;
+    }
+};
+
 // The buckets that can hold a task class (but for memory, and CPU where the key does not hold
 // it) as a binary heap, least IndexEntry on top, kept for a class placed often by replaying the
 // buckets' change log since it last looked, so a placement visits a handful of buckets instead
 // of all of them. A changed bucket is pushed anew; its older entries stay behind, stale (they
 // differ from the bucket's BucketCost), are dropped when they reach the top, and all of them when
-// the heap has grown to twice the buckets it holds.
+// the heap has grown to twice the buckets it holds. A bucket whose nodes all lack the memory a
+// placement asks for is parked: kept out of the heap until a task of the class asks for no more
+// memory than its nodes have free, or its memory bound rises (a logged change), so that a cluster
+// with many such buckets does not offer them to every placement.
 struct ShapeIndex {
     std::vector<IndexEntry> heap;
+    std::vector<ParkedEntry> parked; // max-heap; an entry whose bucket is no longer parked is stale,
+                                     // one whose bucket was parked again only takes it back early
     int64_t entries = 0;          // buckets indexed (BucketCost::indexed)
+    int64_t parkedEntries = 0;    // of those, parked
     uint64_t generation = 0;      // of the buckets' log the index follows; 0: not kept
     size_t logPosition = 0;       // changes applied
     size_t lastQuery = 0;         // the log's length at the class's last placement
@@ -592,6 +611,7 @@ struct Scheduler::State {
     {
         const NodeRt &node = nodes[size_t(n)];
         BucketState state;
+        state.memFree = node.memFree;
         state.hot.cpuKeyed = scoresCpu();
         state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
         state.hot.maxFree = node.maxFree;
@@ -676,11 +696,18 @@ struct Scheduler::State {
         BucketCost &entry = costs[size_t(bucket)];
         const bool live = buckets.live(bucket);
         const BucketHot &h = buckets.hot(bucket);
-        if (entry.indexed && live && entry.version == h.version && entry.tie == h.minTie)
-            return; // unchanged for this class
+        if (entry.indexed && live && entry.version == h.version && entry.tie == h.minTie) {
+            if (entry.parked)  // its memory bound may have risen
+                unpark(index, entry, bucket);
+            return; // otherwise unchanged for this class
+        }
         if (entry.indexed) {
             entry.indexed = false;
             --index.entries;
+            if (entry.parked) {
+                entry.parked = false;
+                --index.parkedEntries;
+            }
         }
         if (!live || !bucketFits(bucket, h, shape, wholeNodeTask))
             return;
@@ -695,15 +722,53 @@ struct Scheduler::State {
         std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
     }
 
-    // The heap of the class's index made anew from the buckets it holds, stale entries dropped.
-    static void compact(ShapeIndex &index, const std::vector<BucketCost> &costs)
+    // The heaps of the class's index made anew from the buckets it holds, stale entries dropped;
+    // a parked bucket under its memory bound now (its rises since it was parked replayed).
+    void compact(ShapeIndex &index, const std::vector<BucketCost> &costs) const
     {
         index.heap.clear();
+        index.parked.clear();
         for (size_t b = 0; b < costs.size(); ++b) {
-            if (costs[b].indexed)
+            if (!costs[b].indexed)
+                continue;
+            if (costs[b].parked)
+                index.parked.push_back({buckets.memoryBound(int(b)), int(b)});
+            else
                 index.heap.push_back({costs[b].cost, costs[b].tie, int(b)});
         }
         std::make_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+        std::make_heap(index.parked.begin(), index.parked.end());
+    }
+
+    // Sets the indexed bucket aside: none of its nodes has more than `memory` MiB free.
+    static void park(ShapeIndex &index, BucketCost &entry, int bucket, int64_t memory)
+    {
+        entry.parked = true;
+        ++index.parkedEntries;
+        index.parked.push_back({memory, bucket});
+        std::push_heap(index.parked.begin(), index.parked.end());
+    }
+
+    // Puts the parked bucket back in the index's heap.
+    static void unpark(ShapeIndex &index, BucketCost &entry, int bucket)
+    {
+        entry.parked = false;
+        --index.parkedEntries;
+        index.heap.push_back({entry.cost, entry.tie, bucket});
+        std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+    }
+
+    // Takes back every parked bucket that may have `memory` MiB free on a node.
+    static void unparkFor(ShapeIndex &index, std::vector<BucketCost> &costs, int64_t memory)
+    {
+        while (!index.parked.empty() && index.parked.front().memory >= memory) {
+            const ParkedEntry top = index.parked.front();
+            std::pop_heap(index.parked.begin(), index.parked.end());
+            index.parked.pop_back();
+            BucketCost &entry = costs[size_t(top.bucket)];
+            if (entry.parked)
+                unpark(index, entry, top.bucket);
+        }
     }
 
     // Whether the class's placement reads its index, brought up to date first. Keeping an index
@@ -734,13 +799,18 @@ struct Scheduler::State {
         if (current) {
             for (size_t i = index.logPosition; i < now; ++i)
                 reindex(index, costs, buckets.change(i), shape, shapeId, wholeNodeTask);
-            if (int64_t(index.heap.size()) > 2 * index.entries + 64)
+            if (int64_t(index.heap.size()) > 2 * index.entries + 64
+                || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64)
                 compact(index, costs);
         } else {
             index.heap.clear();
+            index.parked.clear();
             index.entries = 0;
-            for (BucketCost &entry : costs)
+            index.parkedEntries = 0;
+            for (BucketCost &entry : costs) {
                 entry.indexed = false;
+                entry.parked = false;
+            }
             for (int b = 0; b < buckets.slots(); ++b)
                 reindex(index, costs, b, shape, shapeId, wholeNodeTask);
             index.generation = buckets.generation();
@@ -752,11 +822,13 @@ struct Scheduler::State {
     // chooseBucketed's choice read from the class's index: buckets by least cost, then tie-winning
     // node, taken off the heap (stale entries for good, the others put back after); each one's
     // nodes in tie order up to the first with the memory (and CPU) the task needs, until no later
-    // bucket can do better.
+    // bucket can do better. A bucket found to have no node with that memory is parked instead of
+    // put back; parked buckets whose nodes may have it come back first.
     int chooseIndexed(int shapeId, const Shape &shape, int64_t memory)
     {
         ShapeIndex &index = shapeIndexes[size_t(shapeId)];
-        const std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        unparkFor(index, costs, memory);
         std::vector<IndexEntry> &heap = index.heap;
         const auto later = std::greater<IndexEntry>();
         taken.clear();
@@ -765,29 +837,45 @@ struct Scheduler::State {
         double bestCost = 0;
         while (!heap.empty()) {
             const IndexEntry entry = heap.front();
-            const BucketCost &now = costs[size_t(entry.bucket)];
-            const bool stale = !now.indexed || now.cost != entry.cost || now.tie != entry.tie;
+            BucketCost &now = costs[size_t(entry.bucket)];
+            const bool stale = !now.indexed || now.parked || now.cost != entry.cost || now.tie != entry.tie;
             if (!stale && best >= 0 && (entry.cost > bestCost || entry.tie >= bestTie))
                 break;
             std::pop_heap(heap.begin(), heap.end(), later);
             heap.pop_back();
             if (stale)
                 continue;
-            taken.push_back(entry);
+            if (buckets.memoryBound(entry.bucket) < memory) {
+                park(index, now, entry.bucket, buckets.memoryBound(entry.bucket));
+                continue;
+            }
             const BucketHot &h = buckets.hot(entry.bucket);
             const std::vector<int> &members = buckets.members(entry.bucket);
-            for (auto it = members.rbegin(); it != members.rend(); ++it) {
+            int64_t mostMemory = 0;  // over the nodes looked at
+            bool found = false;
+            auto it = members.rbegin();
+            for (; it != members.rend(); ++it) {
                 const int n = *it;
                 if (best >= 0 && tie[size_t(n)] >= bestTie)
                     break;
                 const NodeHot &node = hot[size_t(n)];
+                mostMemory = std::max(mostMemory, node.memFree);
                 if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
                     continue;
                 best = n;
                 bestTie = tie[size_t(n)];
                 bestCost = entry.cost;
+                found = true;
                 break;
             }
+            if (!found && it == members.rend()) {  // every node looked at: the bound is known
+                buckets.lowerMemoryBound(entry.bucket, mostMemory);
+                if (mostMemory < memory) {
+                    park(index, now, entry.bucket, mostMemory);
+                    continue;
+                }
+            }
+            taken.push_back(entry);
         }
         for (const IndexEntry &entry : taken) {
             heap.push_back(entry);
