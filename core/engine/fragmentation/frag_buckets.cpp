@@ -103,6 +103,7 @@ int NodeBuckets::acquire(BucketState &&state)
     const uint32_t version = m_hot[size_t(bucket)].version + 1;
     m_hot[size_t(bucket)] = state.hot;
     m_hot[size_t(bucket)].version = version;
+    m_hot[size_t(bucket)].live = true;
     Bucket &b = m_buckets[size_t(bucket)];
     b.key = std::move(state.key);
     b.level = level(state.hot.maxFree, state.hot.fullyFree);
@@ -121,6 +122,7 @@ void NodeBuckets::release(int bucket)
     m_byKey.erase(b.key);
     b.key.clear();
     ++m_hot[size_t(bucket)].version;  // scores cached for the old state no longer hold
+    m_hot[size_t(bucket)].live = false;
     m_free.push_back(bucket);
     --m_live;
     m_changes.push_back(bucket);

@@ -24,6 +24,7 @@ struct BucketHot {
     uint32_t version = 0;         // changes whenever the slot is given to another state
     bool reserved = false;
     bool cpuKeyed = false;        // the key holds the free CPU, so every node has cpuFree
+    bool live = false;            // the slot has nodes; filled in by NodeBuckets
 };
 
 // The state of a node as the bucket key sees it.
@@ -53,7 +54,7 @@ public:
     const std::vector<int> &members(int bucket) const { return m_buckets[size_t(bucket)].members; }
     int slots() const { return int(m_buckets.size()); }
     int bucketCount() const { return m_live; }
-    bool live(int bucket) const { return !m_buckets[size_t(bucket)].members.empty(); }
+    bool live(int bucket) const { return m_hot[size_t(bucket)].live; }
 
     // At least the most free memory (MiB) of any of the bucket's nodes: raised when a node comes
     // in or gains memory above it, not lowered when one leaves or loses memory. A caller that has
@@ -98,9 +99,9 @@ public:
 private:
     struct Bucket {
         std::vector<int> members;   // descending tie order
+        int64_t memoryBound = 0;    // memoryBound(), beside the members that placements read
         std::string key;
         int level = 0;
-        int64_t memoryBound = 0;    // memoryBound()
     };
     // A bucket in its level's list, which runs from the most free CPU down (then by bucket).
     struct LevelEntry {

@@ -121,14 +121,33 @@ struct CacheEntry {
 };
 
 // A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
-// `indexed`: the bucket is in the class's index under (cost, tie); `parked`: in the index but set
-// aside from its heap for lack of memory (ShapeIndex).
+// While the bucket is in the class's index (ShapeIndex::indexed), it is there under (cost, tie).
 struct BucketCost {
-    uint32_t version = 0;
     double cost = 0;
+    uint32_t version = 0;
     int tie = 0;
-    bool indexed = false;
-    bool parked = false;
+};
+
+// A bit per bucket.
+class BucketBits {
+public:
+    bool test(int bucket) const { return (m_words[size_t(bucket) / 64] >> (bucket % 64)) & 1u; }
+    void set(int bucket, bool on)
+    {
+        const uint64_t bit = uint64_t(1) << (bucket % 64);
+        uint64_t &word = m_words[size_t(bucket) / 64];
+        word = on ? word | bit : word & ~bit;
+    }
+    void clear() { std::fill(m_words.begin(), m_words.end(), 0); }
+    // Room for `buckets` bits at least.
+    void reserve(size_t buckets)
+    {
+        if (m_words.size() * 64 < buckets)
+            m_words.resize((buckets + 63) / 64, 0);
+    }
+
+private:
+    std::vector<uint64_t> m_words;
 };
 
 // A bucket in a task class's index: least cost first, then the bucket whose tie-winning node
@@ -169,12 +188,16 @@ struct ShapeIndex {
     std::vector<IndexEntry> heap;
     std::vector<ParkedEntry> parked; // max-heap; an entry whose bucket is no longer parked is stale,
                                      // one whose bucket was parked again only takes it back early
-    int64_t entries = 0;          // buckets indexed (BucketCost::indexed)
+    BucketBits indexed;           // the buckets in the index (apart from the costs, so that a replay
+                                  // passes over the many that cannot hold the class without them)
+    BucketBits parkedBuckets;     // the indexed buckets parked
+    int64_t entries = 0;          // buckets indexed
     int64_t parkedEntries = 0;    // of those, parked
     uint64_t generation = 0;      // of the buckets' log the index follows; 0: not kept
     size_t logPosition = 0;       // changes applied
     size_t lastQuery = 0;         // the log's length at the class's last placement
     double meanGap = -1;          // moving average of the changes between placements; < 0: none yet
+    int64_t scanVisits = 0;       // buckets the class's last scan visited (useIndex)
     bool queried = false;
 };
 
@@ -693,30 +716,33 @@ struct Scheduler::State {
     void reindex(ShapeIndex &index, std::vector<BucketCost> &costs, int bucket, const Shape &shape, int shapeId,
                  bool wholeNodeTask)
     {
-        BucketCost &entry = costs[size_t(bucket)];
-        const bool live = buckets.live(bucket);
         const BucketHot &h = buckets.hot(bucket);
-        if (entry.indexed && live && entry.version == h.version && entry.tie == h.minTie) {
-            if (entry.parked)  // its memory bound may have risen
+        const bool fits = h.live && bucketFits(bucket, h, shape, wholeNodeTask);
+        const bool held = index.indexed.test(bucket);
+        if (!fits && !held)
+            return;
+        BucketCost &entry = costs[size_t(bucket)];
+        if (held && fits && entry.version == h.version && entry.tie == h.minTie) {
+            if (index.parkedBuckets.test(bucket))  // its memory bound may have risen
                 unpark(index, entry, bucket);
             return; // otherwise unchanged for this class
         }
-        if (entry.indexed) {
-            entry.indexed = false;
+        if (held) {
+            index.indexed.set(bucket, false);
             --index.entries;
-            if (entry.parked) {
-                entry.parked = false;
+            if (index.parkedBuckets.test(bucket)) {
+                index.parkedBuckets.set(bucket, false);
                 --index.parkedEntries;
             }
         }
-        if (!live || !bucketFits(bucket, h, shape, wholeNodeTask))
+        if (!fits)
             return;
         if (entry.version != h.version) {
             entry.cost = nodeCost(buckets.members(bucket).back(), shape, shapeId);
             entry.version = h.version;
         }
         entry.tie = h.minTie;
-        entry.indexed = true;
+        index.indexed.set(bucket, true);
         ++index.entries;
         index.heap.push_back({entry.cost, entry.tie, bucket});
         std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
@@ -729,9 +755,9 @@ struct Scheduler::State {
         index.heap.clear();
         index.parked.clear();
         for (size_t b = 0; b < costs.size(); ++b) {
-            if (!costs[b].indexed)
+            if (!index.indexed.test(int(b)))
                 continue;
-            if (costs[b].parked)
+            if (index.parkedBuckets.test(int(b)))
                 index.parked.push_back({buckets.memoryBound(int(b)), int(b)});
             else
                 index.heap.push_back({costs[b].cost, costs[b].tie, int(b)});
@@ -741,44 +767,45 @@ struct Scheduler::State {
     }
 
     // Sets the indexed bucket aside: none of its nodes has more than `memory` MiB free.
-    static void park(ShapeIndex &index, BucketCost &entry, int bucket, int64_t memory)
+    static void park(ShapeIndex &index, int bucket, int64_t memory)
     {
-        entry.parked = true;
+        index.parkedBuckets.set(bucket, true);
         ++index.parkedEntries;
         index.parked.push_back({memory, bucket});
         std::push_heap(index.parked.begin(), index.parked.end());
     }
 
     // Puts the parked bucket back in the index's heap.
-    static void unpark(ShapeIndex &index, BucketCost &entry, int bucket)
+    static void unpark(ShapeIndex &index, const BucketCost &entry, int bucket)
     {
-        entry.parked = false;
+        index.parkedBuckets.set(bucket, false);
         --index.parkedEntries;
         index.heap.push_back({entry.cost, entry.tie, bucket});
         std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
     }
 
     // Takes back every parked bucket that may have `memory` MiB free on a node.
-    static void unparkFor(ShapeIndex &index, std::vector<BucketCost> &costs, int64_t memory)
+    static void unparkFor(ShapeIndex &index, const std::vector<BucketCost> &costs, int64_t memory)
     {
         while (!index.parked.empty() && index.parked.front().memory >= memory) {
             const ParkedEntry top = index.parked.front();
             std::pop_heap(index.parked.begin(), index.parked.end());
             index.parked.pop_back();
-            BucketCost &entry = costs[size_t(top.bucket)];
-            if (entry.parked)
-                unpark(index, entry, top.bucket);
+            if (index.parkedBuckets.test(top.bucket))
+                unpark(index, costs[size_t(top.bucket)], top.bucket);
         }
     }
 
     // Whether the class's placement reads its index, brought up to date first. Keeping an index
-    // costs a replay of every bucket change between two placements of the class (kReplayCost
-    // bucket visits each); a scan costs a visit to every bucket that can hold the class (as many
-    // as its last scan visited). A class keeps an index while its mean gap between placements (a
-    // moving average, in changes) makes the replay at most half the scan — it starts one, built
-    // from every bucket, when the replay is at most a quarter — and scans otherwise. The larger
-    // the fleet, the more buckets a scan visits and the more classes keep an index: a placement
-    // then costs a replay of a few changes per such class, whatever the number of buckets.
+    // costs a replay of every bucket change between two placements of the class (about a bucket
+    // visit each); a scan costs a visit to every bucket that can hold the class (as many as its
+    // last scan visited). A class starts an index, built from every bucket, when its mean gap
+    // between placements (a moving average, in changes) is at most the larger of kIndexGap and
+    // its last scan's visits, keeps it while the gap is at most four times that, and scans
+    // otherwise. The larger the fleet, the more buckets a scan visits and the more classes keep
+    // an index: a placement then costs a replay of a few changes per such class, whatever the
+    // number of buckets, and a class that still scans is placed so seldom that its scans cost
+    // no more than the replays would.
     bool useIndex(int shapeId, const Shape &shape, bool wholeNodeTask)
     {
         constexpr double kIndexGap = 1024;
@@ -792,7 +819,8 @@ struct Scheduler::State {
         index.lastQuery = now;
         index.queried = true;
         const bool current = index.generation != 0 && index.generation == buckets.generation();
-        if (index.meanGap < 0 || index.meanGap > (current ? 4 * kIndexGap : kIndexGap)) {
+        const double indexGap = std::max(kIndexGap, double(index.scanVisits));
+        if (index.meanGap < 0 || index.meanGap > (current ? 4 * indexGap : indexGap)) {
             index.generation = 0;
             return false;
         }
@@ -807,10 +835,8 @@ struct Scheduler::State {
             index.parked.clear();
             index.entries = 0;
             index.parkedEntries = 0;
-            for (BucketCost &entry : costs) {
-                entry.indexed = false;
-                entry.parked = false;
-            }
+            index.indexed.clear();
+            index.parkedBuckets.clear();
             for (int b = 0; b < buckets.slots(); ++b)
                 reindex(index, costs, b, shape, shapeId, wholeNodeTask);
             index.generation = buckets.generation();
@@ -827,7 +853,7 @@ struct Scheduler::State {
     int chooseIndexed(int shapeId, const Shape &shape, int64_t memory)
     {
         ShapeIndex &index = shapeIndexes[size_t(shapeId)];
-        std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        const std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
         unparkFor(index, costs, memory);
         std::vector<IndexEntry> &heap = index.heap;
         const auto later = std::greater<IndexEntry>();
@@ -837,8 +863,9 @@ struct Scheduler::State {
         double bestCost = 0;
         while (!heap.empty()) {
             const IndexEntry entry = heap.front();
-            BucketCost &now = costs[size_t(entry.bucket)];
-            const bool stale = !now.indexed || now.parked || now.cost != entry.cost || now.tie != entry.tie;
+            const BucketCost &now = costs[size_t(entry.bucket)];
+            const bool stale = !index.indexed.test(entry.bucket) || index.parkedBuckets.test(entry.bucket)
+                            || now.cost != entry.cost || now.tie != entry.tie;
             if (!stale && best >= 0 && (entry.cost > bestCost || entry.tie >= bestTie))
                 break;
             std::pop_heap(heap.begin(), heap.end(), later);
@@ -846,7 +873,7 @@ struct Scheduler::State {
             if (stale)
                 continue;
             if (buckets.memoryBound(entry.bucket) < memory) {
-                park(index, now, entry.bucket, buckets.memoryBound(entry.bucket));
+                park(index, entry.bucket, buckets.memoryBound(entry.bucket));
                 continue;
             }
             const BucketHot &h = buckets.hot(entry.bucket);
@@ -871,7 +898,7 @@ struct Scheduler::State {
             if (!found && it == members.rend()) {  // every node looked at: the bound is known
                 buckets.lowerMemoryBound(entry.bucket, mostMemory);
                 if (mostMemory < memory) {
-                    park(index, now, entry.bucket, mostMemory);
+                    park(index, entry.bucket, mostMemory);
                     continue;
                 }
             }
@@ -896,8 +923,13 @@ struct Scheduler::State {
             }
         }
         std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
-        if (costs.size() < size_t(buckets.slots()))
+        if (costs.size() < size_t(buckets.slots())) {
+            costs.reserve(nodes.size());  // a slot per live bucket at most, so never moved
             costs.resize(size_t(buckets.slots()));
+        }
+        ShapeIndex &index = shapeIndexes[size_t(shapeId)];
+        index.indexed.reserve(size_t(buckets.slots()));
+        index.parkedBuckets.reserve(size_t(buckets.slots()));
         if (useIndex(shapeId, shape, wholeNodeTask))
             return chooseIndexed(shapeId, shape, memory);
         const int from = shape.gpus == 0                 ? 0
@@ -906,7 +938,10 @@ struct Scheduler::State {
         int best = -1;
         int bestTie = INT_MAX;
         double bestCost = 0;
+        int64_t &visits = index.scanVisits;
+        visits = 0;
         buckets.forEachFrom(from, shape.cpuMilli, [&](int bucket) {
+            ++visits;
             const BucketHot &h = buckets.hot(bucket);
             if (!bucketFits(bucket, h, shape, wholeNodeTask))
                 return;
@@ -918,6 +953,8 @@ struct Scheduler::State {
             }
             const double cost = cached.cost;
             if (best >= 0 && (cost > bestCost || (cost == bestCost && h.minTie >= bestTie)))
+                return;
+            if (buckets.memoryBound(bucket) < memory)
                 return;
             for (auto it = members.rbegin(); it != members.rend(); ++it) {
                 const int n = *it;
