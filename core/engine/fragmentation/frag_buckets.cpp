@@ -26,7 +26,7 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     m_hot.clear();
     m_free.clear();
     m_byKey.clear();
-    for (std::vector<LevelEntry> &lvl : m_levels)
+    for (LevelList &lvl : m_levels)
         lvl.clear();
     m_nonEmpty.fill(0);
     m_live = 0;
@@ -166,21 +166,44 @@ NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const
     return {h.cpuKeyed ? h.cpuFree : std::numeric_limits<int64_t>::max(), bucket};
 }
 
+// The chunk of the level list that holds `entry` or would take it: the first whose last entry is
+// not before it, else the last.
+NodeBuckets::LevelList::iterator NodeBuckets::chunkFor(LevelList &chunks, const LevelEntry &entry)
+{
+    const auto chunk = std::lower_bound(chunks.begin(), chunks.end(), entry,
+                                        [](const auto &c, const LevelEntry &e) { return c.back() < e; });
+    return chunk == chunks.end() ? chunk - 1 : chunk;
+}
+
 void NodeBuckets::linkLevel(int bucket)
 {
     const int lvl = m_buckets[size_t(bucket)].level;
-    std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
+    LevelList &chunks = m_levels[size_t(lvl)];
     const LevelEntry entry = levelEntry(bucket);
-    list.insert(std::lower_bound(list.begin(), list.end(), entry), entry);
     m_nonEmpty[size_t(lvl) / 64] |= uint64_t(1) << (lvl % 64);
+    if (chunks.empty()) {
+        chunks.push_back({entry});
+        return;
+    }
+    const auto chunk = chunkFor(chunks, entry);
+    chunk->insert(std::lower_bound(chunk->begin(), chunk->end(), entry), entry);
+    if (chunk->size() > kChunk) {  // split in halves
+        std::vector<LevelEntry> upper(chunk->begin() + kChunk / 2, chunk->end());
+        chunk->resize(kChunk / 2);
+        chunks.insert(chunk + 1, std::move(upper));
+    }
 }
 
 void NodeBuckets::unlinkLevel(int bucket)
 {
     const int lvl = m_buckets[size_t(bucket)].level;
-    std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
-    list.erase(std::lower_bound(list.begin(), list.end(), levelEntry(bucket)));
-    if (list.empty())
+    LevelList &chunks = m_levels[size_t(lvl)];
+    const LevelEntry entry = levelEntry(bucket);
+    const auto chunk = chunkFor(chunks, entry);
+    chunk->erase(std::lower_bound(chunk->begin(), chunk->end(), entry));
+    if (chunk->empty())
+        chunks.erase(chunk);
+    if (chunks.empty())
         m_nonEmpty[size_t(lvl) / 64] &= ~(uint64_t(1) << (lvl % 64));
 }
 

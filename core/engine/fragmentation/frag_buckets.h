@@ -86,11 +86,19 @@ public:
             while (bits) {
                 const int lvl = int(word) * 64 + __builtin_ctzll(bits);
                 bits &= bits - 1;
-                const std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
-                for (size_t i = 0; i < list.size() && list[i].cpu >= cpu; ++i) {
-                    if (i + kAhead < list.size())
-                        ahead(list[i + kAhead].bucket);
-                    f(list[i].bucket);
+                bool more = true;
+                for (const std::vector<LevelEntry> &list : m_levels[size_t(lvl)]) {
+                    for (size_t i = 0; i < list.size(); ++i) {
+                        if (list[i].cpu < cpu) {
+                            more = false;
+                            break;
+                        }
+                        if (i + kAhead < list.size())
+                            ahead(list[i + kAhead].bucket);
+                        f(list[i].bucket);
+                    }
+                    if (!more)
+                        break;
                 }
             }
         }
@@ -103,7 +111,8 @@ private:
         std::string key;
         int level = 0;
     };
-    // A bucket in its level's list, which runs from the most free CPU down (then by bucket).
+    // A bucket in its level's list, which runs from the most free CPU down (then by bucket), kept
+    // in chunks of at most kChunk so that a bucket comes or goes without moving the whole list.
     struct LevelEntry {
         int64_t cpu = 0;            // the nodes' free CPU; the most there is when the key holds none
         int bucket = 0;
@@ -112,7 +121,9 @@ private:
             return cpu != other.cpu ? cpu > other.cpu : bucket < other.bucket;
         }
     };
+    using LevelList = std::vector<std::vector<LevelEntry>>;  // sorted chunks, none empty
     LevelEntry levelEntry(int bucket) const;
+    static LevelList::iterator chunkFor(LevelList &chunks, const LevelEntry &entry);
 
     int acquire(BucketState &&state);
     void release(int bucket);
@@ -128,7 +139,8 @@ private:
     std::vector<BucketHot> m_hot;
     std::vector<int> m_free;        // unused slots
     std::unordered_map<std::string, int> m_byKey;
-    std::vector<std::vector<LevelEntry>> m_levels = std::vector<std::vector<LevelEntry>>(kLevels);
+    static constexpr size_t kChunk = 128;
+    std::vector<LevelList> m_levels = std::vector<LevelList>(kLevels);
     std::array<uint64_t, (kLevels + 63) / 64> m_nonEmpty{};
     int m_live = 0;
     std::vector<int> m_changes;
