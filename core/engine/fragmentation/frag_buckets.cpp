@@ -3,6 +3,7 @@
 #include "frag_buckets.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace headroom::engine::frag {
@@ -25,7 +26,8 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     m_buckets.clear();
     m_hot.clear();
     m_free.clear();
-    m_byKey.clear();
+    m_keySlots.clear();
+    m_keyCount = 0;
     for (LevelList &lvl : m_levels)
         lvl.clear();
     m_nonEmpty.fill(0);
@@ -88,9 +90,10 @@ void NodeBuckets::raiseMemoryBound(int bucket, int64_t memFree, size_t logged)
 
 int NodeBuckets::acquire(BucketState &&state)
 {
-    const auto found = m_byKey.find(state.key);
-    if (found != m_byKey.end())
-        return found->second;
+    const uint64_t hash = std::hash<std::string>{}(state.key);
+    const int found = findKey(state.key, hash);
+    if (found >= 0)
+        return found;
     int bucket;
     if (m_free.empty()) {
         bucket = int(m_buckets.size());
@@ -108,7 +111,8 @@ int NodeBuckets::acquire(BucketState &&state)
     b.key = std::move(state.key);
     b.level = level(state.hot.maxFree, state.hot.fullyFree);
     b.memoryBound = 0;
-    m_byKey.emplace(b.key, bucket);
+    b.keyHash = hash;
+    insertKey(hash, bucket);
     linkLevel(bucket);
     ++m_live;
     m_changes.push_back(bucket);
@@ -119,7 +123,7 @@ void NodeBuckets::release(int bucket)
 {
     Bucket &b = m_buckets[size_t(bucket)];
     unlinkLevel(bucket);
-    m_byKey.erase(b.key);
+    eraseKey(b.keyHash, bucket);
     b.key.clear();
     ++m_hot[size_t(bucket)].version;  // scores cached for the old state no longer hold
     m_hot[size_t(bucket)].live = false;
@@ -158,6 +162,59 @@ void NodeBuckets::eraseMember(int bucket, int n)
                                          [this](int member, int value) { return m_tie[size_t(member)] > value; });
         members.erase(at);
     }
+}
+
+int NodeBuckets::findKey(const std::string &key, uint64_t hash) const
+{
+    if (m_keySlots.empty())
+        return -1;
+    const size_t mask = m_keySlots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        const KeySlot &slot = m_keySlots[i];
+        if (slot.bucket < 0)
+            return -1;
+        if (slot.hash == hash && m_buckets[size_t(slot.bucket)].key == key)
+            return slot.bucket;
+    }
+}
+
+void NodeBuckets::insertKey(uint64_t hash, int bucket)
+{
+    if ((m_keyCount + 1) * 2 > m_keySlots.size()) {  // twice the room, every key placed anew
+        std::vector<KeySlot> old(std::max<size_t>(64, m_keySlots.size() * 2));
+        old.swap(m_keySlots);
+        m_keyCount = 0;
+        for (const KeySlot &slot : old) {
+            if (slot.bucket >= 0)
+                insertKey(slot.hash, slot.bucket);
+        }
+    }
+    const size_t mask = m_keySlots.size() - 1;
+    size_t i = hash & mask;
+    while (m_keySlots[i].bucket >= 0)
+        i = (i + 1) & mask;
+    m_keySlots[i] = {hash, bucket};
+    ++m_keyCount;
+}
+
+// Empties the bucket's slot and moves later keys of the same run back into the hole where their
+// probe would otherwise no longer find them (backward-shift deletion), so no tombstones build up.
+void NodeBuckets::eraseKey(uint64_t hash, int bucket)
+{
+    const size_t mask = m_keySlots.size() - 1;
+    size_t hole = hash & mask;
+    while (m_keySlots[hole].bucket != bucket)
+        hole = (hole + 1) & mask;
+    for (size_t j = (hole + 1) & mask; m_keySlots[j].bucket >= 0; j = (j + 1) & mask) {
+        const size_t home = m_keySlots[j].hash & mask;
+        const bool reachable = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!reachable) {  // its probe from home passes the hole
+            m_keySlots[hole] = m_keySlots[j];
+            hole = j;
+        }
+    }
+    m_keySlots[hole] = KeySlot{};
+    --m_keyCount;
 }
 
 NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const

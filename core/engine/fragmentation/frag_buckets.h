@@ -3,7 +3,6 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 // Nodes of a cluster grouped by the state a placement policy scores (frag_scheduler.h,
@@ -109,6 +108,7 @@ private:
         std::vector<int> members;   // descending tie order
         int64_t memoryBound = 0;    // memoryBound(), beside the members that placements read
         std::string key;
+        uint64_t keyHash = 0;
         int level = 0;
     };
     // A bucket in its level's list, which runs from the most free CPU down (then by bucket), kept
@@ -131,6 +131,9 @@ private:
     void raiseMemoryBound(int bucket, int64_t memFree, size_t logged);
     void eraseMember(int bucket, int n);
     void linkLevel(int bucket);
+    int findKey(const std::string &key, uint64_t hash) const;
+    void insertKey(uint64_t hash, int bucket);
+    void eraseKey(uint64_t hash, int bucket);
     void unlinkLevel(int bucket);
 
     std::vector<int> m_tie;
@@ -138,7 +141,14 @@ private:
     std::vector<Bucket> m_buckets;
     std::vector<BucketHot> m_hot;
     std::vector<int> m_free;        // unused slots
-    std::unordered_map<std::string, int> m_byKey;
+    // The live buckets by key: open addressing with linear probing, at most half full, so that
+    // finding a key reads one slot and the key it holds.
+    struct KeySlot {
+        uint64_t hash = 0;
+        int bucket = -1;            // -1: empty
+    };
+    std::vector<KeySlot> m_keySlots;
+    size_t m_keyCount = 0;
     static constexpr size_t kChunk = 128;
     std::vector<LevelList> m_levels = std::vector<LevelList>(kLevels);
     std::array<uint64_t, (kLevels + 63) / 64> m_nonEmpty{};
