@@ -84,8 +84,8 @@ void NodeBuckets::raiseMemoryBound(int bucket, int64_t memFree, size_t logged)
     if (memFree <= bound)
         return;
     bound = memFree;
-    if (m_changes.size() == logged || m_changes.back() != bucket)
-        m_changes.push_back(bucket);
+    if (m_changes.size() == logged || m_changes.back().bucket != bucket)
+        logChange(bucket);
 }
 
 int NodeBuckets::acquire(BucketState &&state)
@@ -115,7 +115,7 @@ int NodeBuckets::acquire(BucketState &&state)
     insertKey(hash, bucket);
     linkLevel(bucket);
     ++m_live;
-    m_changes.push_back(bucket);
+    logChange(bucket);
     return bucket;
 }
 
@@ -129,7 +129,7 @@ void NodeBuckets::release(int bucket)
     m_hot[size_t(bucket)].live = false;
     m_free.push_back(bucket);
     --m_live;
-    m_changes.push_back(bucket);
+    logChange(bucket);
 }
 
 void NodeBuckets::insertMember(int bucket, int n)
@@ -142,7 +142,7 @@ void NodeBuckets::insertMember(int bucket, int n)
     if (members.back() == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
         m_hot[size_t(bucket)].minTie = tie;
         if (members.size() > 1)
-            m_changes.push_back(bucket);
+            logChange(bucket);
     }
 }
 
@@ -154,7 +154,7 @@ void NodeBuckets::eraseMember(int bucket, int n)
         members.pop_back();
         if (!members.empty()) {
             m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
-            m_changes.push_back(bucket);
+            logChange(bucket);
         }
     } else {
         const int tie = m_tie[size_t(n)];
@@ -215,6 +215,11 @@ void NodeBuckets::eraseKey(uint64_t hash, int bucket)
     }
     m_keySlots[hole] = KeySlot{};
     --m_keyCount;
+}
+
+void NodeBuckets::logChange(int bucket)
+{
+    m_changes.push_back({bucket, m_buckets[size_t(bucket)].level});
 }
 
 NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const

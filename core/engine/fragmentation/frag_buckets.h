@@ -68,7 +68,10 @@ public:
     // a task class) replays the changes since it last looked instead of visiting every bucket.
     // `generation` changes when build() starts the log anew.
     size_t changeCount() const { return m_changes.size(); }
-    int change(size_t i) const { return m_changes[i]; }
+    int change(size_t i) const { return m_changes[i].bucket; }
+    // The level the bucket had when change i was logged: a bucket that changes level is logged
+    // anew, so a caller may pass over a change below the levels it reads of a bucket it holds not.
+    int changeLevel(size_t i) const { return m_changes[i].level; }
     uint64_t generation() const { return m_generation; }
 
     // Calls f(bucket) for every bucket at a level ≥ `from` whose nodes may have `cpu` free
@@ -129,6 +132,7 @@ private:
     void release(int bucket);
     void insertMember(int bucket, int n);
     void raiseMemoryBound(int bucket, int64_t memFree, size_t logged);
+    void logChange(int bucket);
     void eraseMember(int bucket, int n);
     void linkLevel(int bucket);
     int findKey(const std::string &key, uint64_t hash) const;
@@ -153,7 +157,11 @@ private:
     std::vector<LevelList> m_levels = std::vector<LevelList>(kLevels);
     std::array<uint64_t, (kLevels + 63) / 64> m_nonEmpty{};
     int m_live = 0;
-    std::vector<int> m_changes;
+    struct Change {
+        int bucket = 0;
+        int level = 0;
+    };
+    std::vector<Change> m_changes;
     uint64_t m_generation = 0;
 };
 

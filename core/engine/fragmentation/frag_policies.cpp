@@ -710,6 +710,14 @@ struct Scheduler::State {
         return baselineScore(n, shape);
     }
 
+    // The lowest bucket level (NodeBuckets::level) whose buckets can hold the shape.
+    static int lowestLevel(const Shape &shape)
+    {
+        return shape.gpus == 0                 ? 0
+               : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
+                                               : NodeBuckets::level(kMilliPerGpu, shape.gpus);
+    }
+
     // The bucket's entry in the class's index, brought up to its state: pushed under its cost and
     // tie-winning node while it is live and can hold the class, else only marked out (its entries
     // in the heap are then stale).
@@ -825,8 +833,12 @@ struct Scheduler::State {
             return false;
         }
         if (current) {
-            for (size_t i = index.logPosition; i < now; ++i)
-                reindex(index, costs, buckets.change(i), shape, shapeId, wholeNodeTask);
+            const int from = lowestLevel(shape);
+            for (size_t i = index.logPosition; i < now; ++i) {
+                const int bucket = buckets.change(i);
+                if (buckets.changeLevel(i) >= from || index.indexed.test(bucket))
+                    reindex(index, costs, bucket, shape, shapeId, wholeNodeTask);
+            }
             if (int64_t(index.heap.size()) > 2 * index.entries + 64
                 || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64)
                 compact(index, costs);
@@ -932,9 +944,7 @@ struct Scheduler::State {
         index.parkedBuckets.reserve(size_t(buckets.slots()));
         if (useIndex(shapeId, shape, wholeNodeTask))
             return chooseIndexed(shapeId, shape, memory);
-        const int from = shape.gpus == 0                 ? 0
-                         : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
-                                                         : NodeBuckets::level(kMilliPerGpu, shape.gpus);
+        const int from = lowestLevel(shape);
         int best = -1;
         int bestTie = INT_MAX;
         double bestCost = 0;
