@@ -139,6 +139,15 @@ public:
         word = on ? word | bit : word & ~bit;
     }
     void clear() { std::fill(m_words.begin(), m_words.end(), 0); }
+    // Calls f(bucket) for every bucket whose bit is set, in order.
+    template <typename F>
+    void forEach(F &&f) const
+    {
+        for (size_t word = 0; word < m_words.size(); ++word) {
+            for (uint64_t bits = m_words[word]; bits; bits &= bits - 1)
+                f(int(word * 64) + __builtin_ctzll(bits));
+        }
+    }
     // Room for `buckets` bits at least.
     void reserve(size_t buckets)
     {
@@ -762,14 +771,12 @@ struct Scheduler::State {
     {
         index.heap.clear();
         index.parked.clear();
-        for (size_t b = 0; b < costs.size(); ++b) {
-            if (!index.indexed.test(int(b)))
-                continue;
-            if (index.parkedBuckets.test(int(b)))
-                index.parked.push_back({buckets.memoryBound(int(b)), int(b)});
+        index.indexed.forEach([&](int b) {
+            if (index.parkedBuckets.test(b))
+                index.parked.push_back({buckets.memoryBound(b), b});
             else
-                index.heap.push_back({costs[b].cost, costs[b].tie, int(b)});
-        }
+                index.heap.push_back({costs[size_t(b)].cost, costs[size_t(b)].tie, b});
+        });
         std::make_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
         std::make_heap(index.parked.begin(), index.parked.end());
     }
