@@ -110,6 +110,13 @@ struct TypeRt {
     bool cpuOnly = false;
 };
 
+// A node's GPUs as a target type sees them: the free share on GPUs with less free than the type's
+// per-GPU demand (milli-GPU, at most 64 GPUs × 1,000) and the number of GPUs that meet it.
+struct TypeFit {
+    int32_t below = 0;
+    int atLeast = 0;
+};
+
 struct GpuChange {
     int oldFree = 0, newFree = 0, count = 0;
 };
@@ -246,8 +253,7 @@ struct Scheduler::State {
     std::vector<int> freeMilli;
     std::vector<TypeRt> types;
     int64_t typeCountTotal = 0;
-    std::vector<int64_t> below;   // [node × types + type]
-    std::vector<int> atLeast;     // [node × types + type]
+    std::vector<TypeFit> fit;     // [node × types + type]
     std::map<std::string, int> modelIds;
     std::map<std::tuple<int64_t, int, int, uint64_t>, int> shapeIds;
     std::map<std::pair<int, int>, int> affinityIds;
@@ -293,8 +299,7 @@ struct Scheduler::State {
                 else
                     ++count;
             }
-            below[base + t] = sum;
-            atLeast[base + t] = count;
+            fit[base + t] = {int32_t(sum), count};
             node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
         }
         fragCountTotal += node.fragCount - before;
@@ -331,8 +336,8 @@ struct Scheduler::State {
         int64_t total = 0;
         for (size_t t = 0; t < types.size(); ++t) {
             const TypeRt &type = types[t];
-            int64_t sum = below[base + t];
-            int count = atLeast[base + t];
+            int64_t sum = fit[base + t].below;
+            int count = fit[base + t].atLeast;
             for (int c = 0; c < changeCount; ++c) {
                 const GpuChange &change = changes[c];
                 if (change.oldFree < type.gpuMilli)
@@ -1130,8 +1135,7 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
             std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
     }
     s.hot.resize(s.nodes.size());
-    s.below.assign(s.nodes.size() * s.types.size(), 0);
-    s.atLeast.assign(s.nodes.size() * s.types.size(), 0);
+    s.fit.assign(s.nodes.size() * s.types.size(), TypeFit{});
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
@@ -1296,7 +1300,7 @@ NodeCategory Scheduler::category(int node, int type) const
         return cpuFits ? NodeCategory::CpuOnlyFits : NodeCategory::CpuOnlyLacksCpu;
     if (t.models != kAnyModel && !s.modelOk(rt, t.models))
         return NodeCategory::ModelMismatch;
-    const bool gpuFits = s.atLeast[size_t(node) * s.types.size() + size_t(type)] >= t.gpus;
+    const bool gpuFits = s.fit[size_t(node) * s.types.size() + size_t(type)].atLeast >= t.gpus;
     if (cpuFits)
         return gpuFits ? NodeCategory::Fits : NodeCategory::LacksGpu;
     return gpuFits ? NodeCategory::LacksCpu : NodeCategory::LacksBoth;
