@@ -3,6 +3,7 @@
 #include "frag_buckets.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace headroom::engine::frag {
@@ -25,8 +26,9 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     m_buckets.clear();
     m_hot.clear();
     m_free.clear();
-    m_byKey.clear();
-    for (std::vector<LevelEntry> &lvl : m_levels)
+    m_keySlots.clear();
+    m_keyCount = 0;
+    for (LevelList &lvl : m_levels)
         lvl.clear();
     m_nonEmpty.fill(0);
     m_live = 0;
@@ -34,8 +36,11 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     ++m_generation;
     // Append, then sort each bucket once: inserting one by one would shift large buckets.
     for (size_t n = 0; n < states.size(); ++n) {
+        const int64_t memFree = states[n].memFree;
         const int bucket = acquire(std::move(states[n]));
-        m_buckets[size_t(bucket)].members.push_back(int(n));
+        Bucket &b = m_buckets[size_t(bucket)];
+        b.members.push_back(int(n));
+        b.memoryBound = std::max(b.memoryBound, memFree);
         m_nodeBucket[n] = bucket;
     }
     for (size_t b = 0; b < m_buckets.size(); ++b) {
@@ -48,23 +53,47 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
 void NodeBuckets::move(int n, BucketState state)
 {
     const int old = m_nodeBucket[size_t(n)];
-    if (old >= 0 && m_buckets[size_t(old)].key == state.key)
+    const size_t logged = m_changes.size();
+    if (old >= 0 && m_buckets[size_t(old)].key == state.key) {
+        raiseMemoryBound(old, state.memFree, logged);
         return;
+    }
     if (old >= 0) {
         eraseMember(old, n);
         if (m_buckets[size_t(old)].members.empty())
             release(old);
     }
+    const int64_t memFree = state.memFree;
     const int bucket = acquire(std::move(state));
     insertMember(bucket, n);
+    raiseMemoryBound(bucket, memFree, logged);
     m_nodeBucket[size_t(n)] = bucket;
+}
+
+void NodeBuckets::lowerMemoryBound(int bucket, int64_t memFree)
+{
+    int64_t &bound = m_buckets[size_t(bucket)].memoryBound;
+    bound = std::min(bound, memFree);
+}
+
+// Raises the bucket's memory bound to a node's `memFree` and logs it, unless the change log
+// already holds the bucket from entry `logged` on (this move logged it already).
+void NodeBuckets::raiseMemoryBound(int bucket, int64_t memFree, size_t logged)
+{
+    int64_t &bound = m_buckets[size_t(bucket)].memoryBound;
+    if (memFree <= bound)
+        return;
+    bound = memFree;
+    if (m_changes.size() == logged || m_changes.back().bucket != bucket)
+        logChange(bucket);
 }
 
 int NodeBuckets::acquire(BucketState &&state)
 {
-    const auto found = m_byKey.find(state.key);
-    if (found != m_byKey.end())
-        return found->second;
+    const uint64_t hash = std::hash<std::string>{}(state.key);
+    const int found = findKey(state.key, hash);
+    if (found >= 0)
+        return found;
     int bucket;
     if (m_free.empty()) {
         bucket = int(m_buckets.size());
@@ -77,13 +106,16 @@ int NodeBuckets::acquire(BucketState &&state)
     const uint32_t version = m_hot[size_t(bucket)].version + 1;
     m_hot[size_t(bucket)] = state.hot;
     m_hot[size_t(bucket)].version = version;
+    m_hot[size_t(bucket)].live = true;
     Bucket &b = m_buckets[size_t(bucket)];
     b.key = std::move(state.key);
     b.level = level(state.hot.maxFree, state.hot.fullyFree);
-    m_byKey.emplace(b.key, bucket);
+    b.memoryBound = 0;
+    b.keyHash = hash;
+    insertKey(hash, bucket);
     linkLevel(bucket);
     ++m_live;
-    m_changes.push_back(bucket);
+    logChange(bucket);
     return bucket;
 }
 
@@ -91,12 +123,13 @@ void NodeBuckets::release(int bucket)
 {
     Bucket &b = m_buckets[size_t(bucket)];
     unlinkLevel(bucket);
-    m_byKey.erase(b.key);
+    eraseKey(b.keyHash, bucket);
     b.key.clear();
     ++m_hot[size_t(bucket)].version;  // scores cached for the old state no longer hold
+    m_hot[size_t(bucket)].live = false;
     m_free.push_back(bucket);
     --m_live;
-    m_changes.push_back(bucket);
+    logChange(bucket);
 }
 
 void NodeBuckets::insertMember(int bucket, int n)
@@ -109,7 +142,7 @@ void NodeBuckets::insertMember(int bucket, int n)
     if (members.back() == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
         m_hot[size_t(bucket)].minTie = tie;
         if (members.size() > 1)
-            m_changes.push_back(bucket);
+            logChange(bucket);
     }
 }
 
@@ -121,7 +154,7 @@ void NodeBuckets::eraseMember(int bucket, int n)
         members.pop_back();
         if (!members.empty()) {
             m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
-            m_changes.push_back(bucket);
+            logChange(bucket);
         }
     } else {
         const int tie = m_tie[size_t(n)];
@@ -131,27 +164,108 @@ void NodeBuckets::eraseMember(int bucket, int n)
     }
 }
 
+int NodeBuckets::findKey(const std::string &key, uint64_t hash) const
+{
+    if (m_keySlots.empty())
+        return -1;
+    const size_t mask = m_keySlots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        const KeySlot &slot = m_keySlots[i];
+        if (slot.bucket < 0)
+            return -1;
+        if (slot.hash == hash && m_buckets[size_t(slot.bucket)].key == key)
+            return slot.bucket;
+    }
+}
+
+void NodeBuckets::insertKey(uint64_t hash, int bucket)
+{
+    if ((m_keyCount + 1) * 2 > m_keySlots.size()) {  // twice the room, every key placed anew
+        std::vector<KeySlot> old(std::max<size_t>(64, m_keySlots.size() * 2));
+        old.swap(m_keySlots);
+        m_keyCount = 0;
+        for (const KeySlot &slot : old) {
+            if (slot.bucket >= 0)
+                insertKey(slot.hash, slot.bucket);
+        }
+    }
+    const size_t mask = m_keySlots.size() - 1;
+    size_t i = hash & mask;
+    while (m_keySlots[i].bucket >= 0)
+        i = (i + 1) & mask;
+    m_keySlots[i] = {hash, bucket};
+    ++m_keyCount;
+}
+
+// Empties the bucket's slot and moves later keys of the same run back into the hole where their
+// probe would otherwise no longer find them (backward-shift deletion), so no tombstones build up.
+void NodeBuckets::eraseKey(uint64_t hash, int bucket)
+{
+    const size_t mask = m_keySlots.size() - 1;
+    size_t hole = hash & mask;
+    while (m_keySlots[hole].bucket != bucket)
+        hole = (hole + 1) & mask;
+    for (size_t j = (hole + 1) & mask; m_keySlots[j].bucket >= 0; j = (j + 1) & mask) {
+        const size_t home = m_keySlots[j].hash & mask;
+        const bool reachable = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!reachable) {  // its probe from home passes the hole
+            m_keySlots[hole] = m_keySlots[j];
+            hole = j;
+        }
+    }
+    m_keySlots[hole] = KeySlot{};
+    --m_keyCount;
+}
+
+void NodeBuckets::logChange(int bucket)
+{
+    m_changes.push_back({bucket, m_buckets[size_t(bucket)].level});
+}
+
 NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const
 {
     const BucketHot &h = m_hot[size_t(bucket)];
     return {h.cpuKeyed ? h.cpuFree : std::numeric_limits<int64_t>::max(), bucket};
 }
 
+// The chunk of the level list that holds `entry` or would take it: the first whose last entry is
+// not before it, else the last.
+NodeBuckets::LevelList::iterator NodeBuckets::chunkFor(LevelList &chunks, const LevelEntry &entry)
+{
+    const auto chunk = std::lower_bound(chunks.begin(), chunks.end(), entry,
+                                        [](const auto &c, const LevelEntry &e) { return c.back() < e; });
+    return chunk == chunks.end() ? chunk - 1 : chunk;
+}
+
 void NodeBuckets::linkLevel(int bucket)
 {
     const int lvl = m_buckets[size_t(bucket)].level;
-    std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
+    LevelList &chunks = m_levels[size_t(lvl)];
     const LevelEntry entry = levelEntry(bucket);
-    list.insert(std::lower_bound(list.begin(), list.end(), entry), entry);
     m_nonEmpty[size_t(lvl) / 64] |= uint64_t(1) << (lvl % 64);
+    if (chunks.empty()) {
+        chunks.push_back({entry});
+        return;
+    }
+    const auto chunk = chunkFor(chunks, entry);
+    chunk->insert(std::lower_bound(chunk->begin(), chunk->end(), entry), entry);
+    if (chunk->size() > kChunk) {  // split in halves
+        std::vector<LevelEntry> upper(chunk->begin() + kChunk / 2, chunk->end());
+        chunk->resize(kChunk / 2);
+        chunks.insert(chunk + 1, std::move(upper));
+    }
 }
 
 void NodeBuckets::unlinkLevel(int bucket)
 {
     const int lvl = m_buckets[size_t(bucket)].level;
-    std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
-    list.erase(std::lower_bound(list.begin(), list.end(), levelEntry(bucket)));
-    if (list.empty())
+    LevelList &chunks = m_levels[size_t(lvl)];
+    const LevelEntry entry = levelEntry(bucket);
+    const auto chunk = chunkFor(chunks, entry);
+    chunk->erase(std::lower_bound(chunk->begin(), chunk->end(), entry));
+    if (chunk->empty())
+        chunks.erase(chunk);
+    if (chunks.empty())
         m_nonEmpty[size_t(lvl) / 64] &= ~(uint64_t(1) << (lvl % 64));
 }
 

@@ -3,7 +3,6 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 // Nodes of a cluster grouped by the state a placement policy scores (frag_scheduler.h,
@@ -24,12 +23,14 @@ struct BucketHot {
     uint32_t version = 0;         // changes whenever the slot is given to another state
     bool reserved = false;
     bool cpuKeyed = false;        // the key holds the free CPU, so every node has cpuFree
+    bool live = false;            // the slot has nodes; filled in by NodeBuckets
 };
 
 // The state of a node as the bucket key sees it.
 struct BucketState {
     std::string key;              // bytes of everything the score depends on
     BucketHot hot;                // minTie and version are filled in by NodeBuckets
+    int64_t memFree = 0;          // the node's free memory, MiB: not in the key (memoryBound)
 };
 
 class NodeBuckets {
@@ -42,7 +43,8 @@ public:
 
     // `tie[n]`: node n's place in the tie order (lower wins); each node n gets states[n].
     void build(const std::vector<int> &tie, std::vector<BucketState> states);
-    // Moves node n to the bucket of `state` (a new one if no node is in that state).
+    // Moves node n to the bucket of `state` (a new one if no node is in that state), or records
+    // its free memory when it stays.
     void move(int n, BucketState state);
 
     int bucketOf(int n) const { return m_nodeBucket[size_t(n)]; }
@@ -51,15 +53,25 @@ public:
     const std::vector<int> &members(int bucket) const { return m_buckets[size_t(bucket)].members; }
     int slots() const { return int(m_buckets.size()); }
     int bucketCount() const { return m_live; }
-    bool live(int bucket) const { return !m_buckets[size_t(bucket)].members.empty(); }
+    bool live(int bucket) const { return m_hot[size_t(bucket)].live; }
+
+    // At least the most free memory (MiB) of any of the bucket's nodes: raised when a node comes
+    // in or gains memory above it, not lowered when one leaves or loses memory. A caller that has
+    // seen every member may lower it to the most it found (lowerMemoryBound); a rise above it is
+    // then logged as a change, so a bucket set aside for lack of memory is taken back in time.
+    int64_t memoryBound(int bucket) const { return m_buckets[size_t(bucket)].memoryBound; }
+    void lowerMemoryBound(int bucket, int64_t memFree);
 
     // Every change of what a bucket offers a placement — its state (a bucket given a state or
-    // emptied) or its tie winner (minTie) — in order; members that come or go behind the winner
-    // are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
+    // emptied), its tie winner (minTie) or a rise of its memory bound — in order; members that
+    // come or go behind the winner without raising the bound are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
     // a task class) replays the changes since it last looked instead of visiting every bucket.
     // `generation` changes when build() starts the log anew.
     size_t changeCount() const { return m_changes.size(); }
-    int change(size_t i) const { return m_changes[i]; }
+    int change(size_t i) const { return m_changes[i].bucket; }
+    // The level the bucket had when change i was logged: a bucket that changes level is logged
+    // anew, so a caller may pass over a change below the levels it reads of a bucket it holds not.
+    int changeLevel(size_t i) const { return m_changes[i].level; }
     uint64_t generation() const { return m_generation; }
 
     // Calls f(bucket) for every bucket at a level ≥ `from` whose nodes may have `cpu` free
@@ -76,11 +88,19 @@ public:
             while (bits) {
                 const int lvl = int(word) * 64 + __builtin_ctzll(bits);
                 bits &= bits - 1;
-                const std::vector<LevelEntry> &list = m_levels[size_t(lvl)];
-                for (size_t i = 0; i < list.size() && list[i].cpu >= cpu; ++i) {
-                    if (i + kAhead < list.size())
-                        ahead(list[i + kAhead].bucket);
-                    f(list[i].bucket);
+                bool more = true;
+                for (const std::vector<LevelEntry> &list : m_levels[size_t(lvl)]) {
+                    for (size_t i = 0; i < list.size(); ++i) {
+                        if (list[i].cpu < cpu) {
+                            more = false;
+                            break;
+                        }
+                        if (i + kAhead < list.size())
+                            ahead(list[i + kAhead].bucket);
+                        f(list[i].bucket);
+                    }
+                    if (!more)
+                        break;
                 }
             }
         }
@@ -89,10 +109,13 @@ public:
 private:
     struct Bucket {
         std::vector<int> members;   // descending tie order
+        int64_t memoryBound = 0;    // memoryBound(), beside the members that placements read
         std::string key;
+        uint64_t keyHash = 0;
         int level = 0;
     };
-    // A bucket in its level's list, which runs from the most free CPU down (then by bucket).
+    // A bucket in its level's list, which runs from the most free CPU down (then by bucket), kept
+    // in chunks of at most kChunk so that a bucket comes or goes without moving the whole list.
     struct LevelEntry {
         int64_t cpu = 0;            // the nodes' free CPU; the most there is when the key holds none
         int bucket = 0;
@@ -101,13 +124,20 @@ private:
             return cpu != other.cpu ? cpu > other.cpu : bucket < other.bucket;
         }
     };
+    using LevelList = std::vector<std::vector<LevelEntry>>;  // sorted chunks, none empty
     LevelEntry levelEntry(int bucket) const;
+    static LevelList::iterator chunkFor(LevelList &chunks, const LevelEntry &entry);
 
     int acquire(BucketState &&state);
     void release(int bucket);
     void insertMember(int bucket, int n);
+    void raiseMemoryBound(int bucket, int64_t memFree, size_t logged);
+    void logChange(int bucket);
     void eraseMember(int bucket, int n);
     void linkLevel(int bucket);
+    int findKey(const std::string &key, uint64_t hash) const;
+    void insertKey(uint64_t hash, int bucket);
+    void eraseKey(uint64_t hash, int bucket);
     void unlinkLevel(int bucket);
 
     std::vector<int> m_tie;
@@ -115,11 +145,23 @@ private:
     std::vector<Bucket> m_buckets;
     std::vector<BucketHot> m_hot;
     std::vector<int> m_free;        // unused slots
-    std::unordered_map<std::string, int> m_byKey;
-    std::vector<std::vector<LevelEntry>> m_levels = std::vector<std::vector<LevelEntry>>(kLevels);
+    // The live buckets by key: open addressing with linear probing, at most half full, so that
+    // finding a key reads one slot and the key it holds.
+    struct KeySlot {
+        uint64_t hash = 0;
+        int bucket = -1;            // -1: empty
+    };
+    std::vector<KeySlot> m_keySlots;
+    size_t m_keyCount = 0;
+    static constexpr size_t kChunk = 128;
+    std::vector<LevelList> m_levels = std::vector<LevelList>(kLevels);
     std::array<uint64_t, (kLevels + 63) / 64> m_nonEmpty{};
     int m_live = 0;
-    std::vector<int> m_changes;
+    struct Change {
+        int bucket = 0;
+        int level = 0;
+    };
+    std::vector<Change> m_changes;
     uint64_t m_generation = 0;
 };
 

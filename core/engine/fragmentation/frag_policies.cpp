@@ -110,6 +110,13 @@ struct TypeRt {
     bool cpuOnly = false;
 };
 
+// A node's GPUs as a target type sees them: the free share on GPUs with less free than the type's
+// per-GPU demand (milli-GPU, at most 64 GPUs × 1,000) and the number of GPUs that meet it.
+struct TypeFit {
+    int32_t below = 0;
+    int atLeast = 0;
+};
+
 struct GpuChange {
     int oldFree = 0, newFree = 0, count = 0;
 };
@@ -121,12 +128,42 @@ struct CacheEntry {
 };
 
 // A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
-// `indexed`: the bucket is in the class's index under (cost, tie).
+// While the bucket is in the class's index (ShapeIndex::indexed), it is there under (cost, tie).
 struct BucketCost {
-    uint32_t version = 0;
     double cost = 0;
+    uint32_t version = 0;
     int tie = 0;
-    bool indexed = false;
+};
+
+// A bit per bucket.
+class BucketBits {
+public:
+    bool test(int bucket) const { return (m_words[size_t(bucket) / 64] >> (bucket % 64)) & 1u; }
+    void set(int bucket, bool on)
+    {
+        const uint64_t bit = uint64_t(1) << (bucket % 64);
+        uint64_t &word = m_words[size_t(bucket) / 64];
+        word = on ? word | bit : word & ~bit;
+    }
+    void clear() { std::fill(m_words.begin(), m_words.end(), 0); }
+    // Calls f(bucket) for every bucket whose bit is set, in order.
+    template <typename F>
+    void forEach(F &&f) const
+    {
+        for (size_t word = 0; word < m_words.size(); ++word) {
+            for (uint64_t bits = m_words[word]; bits; bits &= bits - 1)
+                f(int(word * 64) + __builtin_ctzll(bits));
+        }
+    }
+    // Room for `buckets` bits at least.
+    void reserve(size_t buckets)
+    {
+        if (m_words.size() * 64 < buckets)
+            m_words.resize((buckets + 63) / 64, 0);
+    }
+
+private:
+    std::vector<uint64_t> m_words;
 };
 
 // A bucket in a task class's index: least cost first, then the bucket whose tie-winning node
@@ -143,19 +180,40 @@ struct IndexEntry {
     }
 };
 
+// A bucket set aside from a class's index for lack of memory: no node in it had more than
+// `memory` MiB free when it was parked. The most memory on top.
+struct ParkedEntry {
+    int64_t memory = 0;
+    int bucket = 0;
+    bool operator<(const ParkedEntry &other) const
+    {
+        return memory != other.memory ? memory < other.memory : bucket < other.bucket;
+    }
+};
+
 // The buckets that can hold a task class (but for memory, and CPU where the key does not hold
 // it) as a binary heap, least IndexEntry on top, kept for a class placed often by replaying the
 // buckets' change log since it last looked, so a placement visits a handful of buckets instead
 // of all of them. A changed bucket is pushed anew; its older entries stay behind, stale (they
 // differ from the bucket's BucketCost), are dropped when they reach the top, and all of them when
-// the heap has grown to twice the buckets it holds.
+// the heap has grown to twice the buckets it holds. A bucket whose nodes all lack the memory a
+// placement asks for is parked: kept out of the heap until a task of the class asks for no more
+// memory than its nodes have free, or its memory bound rises (a logged change), so that a cluster
+// with many such buckets does not offer them to every placement.
 struct ShapeIndex {
     std::vector<IndexEntry> heap;
-    int64_t entries = 0;          // buckets indexed (BucketCost::indexed)
+    std::vector<ParkedEntry> parked; // max-heap; an entry whose bucket is no longer parked is stale,
+                                     // one whose bucket was parked again only takes it back early
+    BucketBits indexed;           // the buckets in the index (apart from the costs, so that a replay
+                                  // passes over the many that cannot hold the class without them)
+    BucketBits parkedBuckets;     // the indexed buckets parked
+    int64_t entries = 0;          // buckets indexed
+    int64_t parkedEntries = 0;    // of those, parked
     uint64_t generation = 0;      // of the buckets' log the index follows; 0: not kept
     size_t logPosition = 0;       // changes applied
     size_t lastQuery = 0;         // the log's length at the class's last placement
     double meanGap = -1;          // moving average of the changes between placements; < 0: none yet
+    int64_t scanVisits = 0;       // buckets the class's last scan visited (useIndex)
     bool queried = false;
 };
 
@@ -195,8 +253,7 @@ struct Scheduler::State {
     std::vector<int> freeMilli;
     std::vector<TypeRt> types;
     int64_t typeCountTotal = 0;
-    std::vector<int64_t> below;   // [node × types + type]
-    std::vector<int> atLeast;     // [node × types + type]
+    std::vector<TypeFit> fit;     // [node × types + type]
     std::map<std::string, int> modelIds;
     std::map<std::tuple<int64_t, int, int, uint64_t>, int> shapeIds;
     std::map<std::pair<int, int>, int> affinityIds;
@@ -242,8 +299,7 @@ struct Scheduler::State {
                 else
                     ++count;
             }
-            below[base + t] = sum;
-            atLeast[base + t] = count;
+            fit[base + t] = {int32_t(sum), count};
             node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
         }
         fragCountTotal += node.fragCount - before;
@@ -280,8 +336,8 @@ struct Scheduler::State {
         int64_t total = 0;
         for (size_t t = 0; t < types.size(); ++t) {
             const TypeRt &type = types[t];
-            int64_t sum = below[base + t];
-            int count = atLeast[base + t];
+            int64_t sum = fit[base + t].below;
+            int count = fit[base + t].atLeast;
             for (int c = 0; c < changeCount; ++c) {
                 const GpuChange &change = changes[c];
                 if (change.oldFree < type.gpuMilli)
@@ -592,6 +648,7 @@ struct Scheduler::State {
     {
         const NodeRt &node = nodes[size_t(n)];
         BucketState state;
+        state.memFree = node.memFree;
         state.hot.cpuKeyed = scoresCpu();
         state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
         state.hot.maxFree = node.maxFree;
@@ -667,53 +724,108 @@ struct Scheduler::State {
         return baselineScore(n, shape);
     }
 
+    // The lowest bucket level (NodeBuckets::level) whose buckets can hold the shape.
+    static int lowestLevel(const Shape &shape)
+    {
+        return shape.gpus == 0                 ? 0
+               : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
+                                               : NodeBuckets::level(kMilliPerGpu, shape.gpus);
+    }
+
     // The bucket's entry in the class's index, brought up to its state: pushed under its cost and
     // tie-winning node while it is live and can hold the class, else only marked out (its entries
     // in the heap are then stale).
     void reindex(ShapeIndex &index, std::vector<BucketCost> &costs, int bucket, const Shape &shape, int shapeId,
                  bool wholeNodeTask)
     {
-        BucketCost &entry = costs[size_t(bucket)];
-        const bool live = buckets.live(bucket);
         const BucketHot &h = buckets.hot(bucket);
-        if (entry.indexed && live && entry.version == h.version && entry.tie == h.minTie)
-            return; // unchanged for this class
-        if (entry.indexed) {
-            entry.indexed = false;
-            --index.entries;
+        const bool fits = h.live && bucketFits(bucket, h, shape, wholeNodeTask);
+        const bool held = index.indexed.test(bucket);
+        if (!fits && !held)
+            return;
+        BucketCost &entry = costs[size_t(bucket)];
+        if (held && fits && entry.version == h.version && entry.tie == h.minTie) {
+            if (index.parkedBuckets.test(bucket))  // its memory bound may have risen
+                unpark(index, entry, bucket);
+            return; // otherwise unchanged for this class
         }
-        if (!live || !bucketFits(bucket, h, shape, wholeNodeTask))
+        if (held) {
+            index.indexed.set(bucket, false);
+            --index.entries;
+            if (index.parkedBuckets.test(bucket)) {
+                index.parkedBuckets.set(bucket, false);
+                --index.parkedEntries;
+            }
+        }
+        if (!fits)
             return;
         if (entry.version != h.version) {
             entry.cost = nodeCost(buckets.members(bucket).back(), shape, shapeId);
             entry.version = h.version;
         }
         entry.tie = h.minTie;
-        entry.indexed = true;
+        index.indexed.set(bucket, true);
         ++index.entries;
         index.heap.push_back({entry.cost, entry.tie, bucket});
         std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
     }
 
-    // The heap of the class's index made anew from the buckets it holds, stale entries dropped.
-    static void compact(ShapeIndex &index, const std::vector<BucketCost> &costs)
+    // The heaps of the class's index made anew from the buckets it holds, stale entries dropped;
+    // a parked bucket under its memory bound now (its rises since it was parked replayed).
+    void compact(ShapeIndex &index, const std::vector<BucketCost> &costs) const
     {
         index.heap.clear();
-        for (size_t b = 0; b < costs.size(); ++b) {
-            if (costs[b].indexed)
-                index.heap.push_back({costs[b].cost, costs[b].tie, int(b)});
-        }
+        index.parked.clear();
+        index.indexed.forEach([&](int b) {
+            if (index.parkedBuckets.test(b))
+                index.parked.push_back({buckets.memoryBound(b), b});
+            else
+                index.heap.push_back({costs[size_t(b)].cost, costs[size_t(b)].tie, b});
+        });
         std::make_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+        std::make_heap(index.parked.begin(), index.parked.end());
+    }
+
+    // Sets the indexed bucket aside: none of its nodes has more than `memory` MiB free.
+    static void park(ShapeIndex &index, int bucket, int64_t memory)
+    {
+        index.parkedBuckets.set(bucket, true);
+        ++index.parkedEntries;
+        index.parked.push_back({memory, bucket});
+        std::push_heap(index.parked.begin(), index.parked.end());
+    }
+
+    // Puts the parked bucket back in the index's heap.
+    static void unpark(ShapeIndex &index, const BucketCost &entry, int bucket)
+    {
+        index.parkedBuckets.set(bucket, false);
+        --index.parkedEntries;
+        index.heap.push_back({entry.cost, entry.tie, bucket});
+        std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+    }
+
+    // Takes back every parked bucket that may have `memory` MiB free on a node.
+    static void unparkFor(ShapeIndex &index, const std::vector<BucketCost> &costs, int64_t memory)
+    {
+        while (!index.parked.empty() && index.parked.front().memory >= memory) {
+            const ParkedEntry top = index.parked.front();
+            std::pop_heap(index.parked.begin(), index.parked.end());
+            index.parked.pop_back();
+            if (index.parkedBuckets.test(top.bucket))
+                unpark(index, costs[size_t(top.bucket)], top.bucket);
+        }
     }
 
     // Whether the class's placement reads its index, brought up to date first. Keeping an index
-    // costs a replay of every bucket change between two placements of the class (kReplayCost
-    // bucket visits each); a scan costs a visit to every bucket that can hold the class (as many
-    // as its last scan visited). A class keeps an index while its mean gap between placements (a
-    // moving average, in changes) makes the replay at most half the scan — it starts one, built
-    // from every bucket, when the replay is at most a quarter — and scans otherwise. The larger
-    // the fleet, the more buckets a scan visits and the more classes keep an index: a placement
-    // then costs a replay of a few changes per such class, whatever the number of buckets.
+    // costs a replay of every bucket change between two placements of the class (about a bucket
+    // visit each); a scan costs a visit to every bucket that can hold the class (as many as its
+    // last scan visited). A class starts an index, built from every bucket, when its mean gap
+    // between placements (a moving average, in changes) is at most the larger of kIndexGap and
+    // its last scan's visits, keeps it while the gap is at most four times that, and scans
+    // otherwise. The larger the fleet, the more buckets a scan visits and the more classes keep
+    // an index: a placement then costs a replay of a few changes per such class, whatever the
+    // number of buckets, and a class that still scans is placed so seldom that its scans cost
+    // no more than the replays would.
     bool useIndex(int shapeId, const Shape &shape, bool wholeNodeTask)
     {
         constexpr double kIndexGap = 1024;
@@ -727,20 +839,28 @@ struct Scheduler::State {
         index.lastQuery = now;
         index.queried = true;
         const bool current = index.generation != 0 && index.generation == buckets.generation();
-        if (index.meanGap < 0 || index.meanGap > (current ? 4 * kIndexGap : kIndexGap)) {
+        const double indexGap = std::max(kIndexGap, double(index.scanVisits));
+        if (index.meanGap < 0 || index.meanGap > (current ? 4 * indexGap : indexGap)) {
             index.generation = 0;
             return false;
         }
         if (current) {
-            for (size_t i = index.logPosition; i < now; ++i)
-                reindex(index, costs, buckets.change(i), shape, shapeId, wholeNodeTask);
-            if (int64_t(index.heap.size()) > 2 * index.entries + 64)
+            const int from = lowestLevel(shape);
+            for (size_t i = index.logPosition; i < now; ++i) {
+                const int bucket = buckets.change(i);
+                if (buckets.changeLevel(i) >= from || index.indexed.test(bucket))
+                    reindex(index, costs, bucket, shape, shapeId, wholeNodeTask);
+            }
+            if (int64_t(index.heap.size()) > 2 * index.entries + 64
+                || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64)
                 compact(index, costs);
         } else {
             index.heap.clear();
+            index.parked.clear();
             index.entries = 0;
-            for (BucketCost &entry : costs)
-                entry.indexed = false;
+            index.parkedEntries = 0;
+            index.indexed.clear();
+            index.parkedBuckets.clear();
             for (int b = 0; b < buckets.slots(); ++b)
                 reindex(index, costs, b, shape, shapeId, wholeNodeTask);
             index.generation = buckets.generation();
@@ -752,11 +872,13 @@ struct Scheduler::State {
     // chooseBucketed's choice read from the class's index: buckets by least cost, then tie-winning
     // node, taken off the heap (stale entries for good, the others put back after); each one's
     // nodes in tie order up to the first with the memory (and CPU) the task needs, until no later
-    // bucket can do better.
+    // bucket can do better. A bucket found to have no node with that memory is parked instead of
+    // put back; parked buckets whose nodes may have it come back first.
     int chooseIndexed(int shapeId, const Shape &shape, int64_t memory)
     {
         ShapeIndex &index = shapeIndexes[size_t(shapeId)];
         const std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        unparkFor(index, costs, memory);
         std::vector<IndexEntry> &heap = index.heap;
         const auto later = std::greater<IndexEntry>();
         taken.clear();
@@ -766,28 +888,45 @@ struct Scheduler::State {
         while (!heap.empty()) {
             const IndexEntry entry = heap.front();
             const BucketCost &now = costs[size_t(entry.bucket)];
-            const bool stale = !now.indexed || now.cost != entry.cost || now.tie != entry.tie;
+            const bool stale = !index.indexed.test(entry.bucket) || index.parkedBuckets.test(entry.bucket)
+                            || now.cost != entry.cost || now.tie != entry.tie;
             if (!stale && best >= 0 && (entry.cost > bestCost || entry.tie >= bestTie))
                 break;
             std::pop_heap(heap.begin(), heap.end(), later);
             heap.pop_back();
             if (stale)
                 continue;
-            taken.push_back(entry);
+            if (buckets.memoryBound(entry.bucket) < memory) {
+                park(index, entry.bucket, buckets.memoryBound(entry.bucket));
+                continue;
+            }
             const BucketHot &h = buckets.hot(entry.bucket);
             const std::vector<int> &members = buckets.members(entry.bucket);
-            for (auto it = members.rbegin(); it != members.rend(); ++it) {
+            int64_t mostMemory = 0;  // over the nodes looked at
+            bool found = false;
+            auto it = members.rbegin();
+            for (; it != members.rend(); ++it) {
                 const int n = *it;
                 if (best >= 0 && tie[size_t(n)] >= bestTie)
                     break;
                 const NodeHot &node = hot[size_t(n)];
+                mostMemory = std::max(mostMemory, node.memFree);
                 if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
                     continue;
                 best = n;
                 bestTie = tie[size_t(n)];
                 bestCost = entry.cost;
+                found = true;
                 break;
             }
+            if (!found && it == members.rend()) {  // every node looked at: the bound is known
+                buckets.lowerMemoryBound(entry.bucket, mostMemory);
+                if (mostMemory < memory) {
+                    park(index, entry.bucket, mostMemory);
+                    continue;
+                }
+            }
+            taken.push_back(entry);
         }
         for (const IndexEntry &entry : taken) {
             heap.push_back(entry);
@@ -808,17 +947,23 @@ struct Scheduler::State {
             }
         }
         std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
-        if (costs.size() < size_t(buckets.slots()))
+        if (costs.size() < size_t(buckets.slots())) {
+            costs.reserve(nodes.size());  // a slot per live bucket at most, so never moved
             costs.resize(size_t(buckets.slots()));
+        }
+        ShapeIndex &index = shapeIndexes[size_t(shapeId)];
+        index.indexed.reserve(size_t(buckets.slots()));
+        index.parkedBuckets.reserve(size_t(buckets.slots()));
         if (useIndex(shapeId, shape, wholeNodeTask))
             return chooseIndexed(shapeId, shape, memory);
-        const int from = shape.gpus == 0                 ? 0
-                         : shape.gpuMilli < kMilliPerGpu ? shape.gpuMilli
-                                                         : NodeBuckets::level(kMilliPerGpu, shape.gpus);
+        const int from = lowestLevel(shape);
         int best = -1;
         int bestTie = INT_MAX;
         double bestCost = 0;
+        int64_t &visits = index.scanVisits;
+        visits = 0;
         buckets.forEachFrom(from, shape.cpuMilli, [&](int bucket) {
+            ++visits;
             const BucketHot &h = buckets.hot(bucket);
             if (!bucketFits(bucket, h, shape, wholeNodeTask))
                 return;
@@ -830,6 +975,8 @@ struct Scheduler::State {
             }
             const double cost = cached.cost;
             if (best >= 0 && (cost > bestCost || (cost == bestCost && h.minTie >= bestTie)))
+                return;
+            if (buckets.memoryBound(bucket) < memory)
                 return;
             for (auto it = members.rbegin(); it != members.rend(); ++it) {
                 const int n = *it;
@@ -988,8 +1135,7 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
             std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
     }
     s.hot.resize(s.nodes.size());
-    s.below.assign(s.nodes.size() * s.types.size(), 0);
-    s.atLeast.assign(s.nodes.size() * s.types.size(), 0);
+    s.fit.assign(s.nodes.size() * s.types.size(), TypeFit{});
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
@@ -1154,7 +1300,7 @@ NodeCategory Scheduler::category(int node, int type) const
         return cpuFits ? NodeCategory::CpuOnlyFits : NodeCategory::CpuOnlyLacksCpu;
     if (t.models != kAnyModel && !s.modelOk(rt, t.models))
         return NodeCategory::ModelMismatch;
-    const bool gpuFits = s.atLeast[size_t(node) * s.types.size() + size_t(type)] >= t.gpus;
+    const bool gpuFits = s.fit[size_t(node) * s.types.size() + size_t(type)].atLeast >= t.gpus;
     if (cpuFits)
         return gpuFits ? NodeCategory::Fits : NodeCategory::LacksGpu;
     return gpuFits ? NodeCategory::LacksCpu : NodeCategory::LacksBoth;

@@ -70,9 +70,11 @@ bool parseScoreMode(std::string_view text, ScoreMode *out);
 //    release. A task class is scored once per bucket (kept until the bucket changes); buckets are
 //    grouped by the largest GPU share they can give and listed by free CPU, so those that cannot
 //    hold the task are not visited; a bucket lists its nodes in tie order, so only the winning
-//    buckets' first nodes are checked for memory (and CPU when the key does not hold it). A task
-//    class that found no node fails at once until a task leaves (the cluster only shrank). The
-//    random policy, which draws among all nodes that fit in input order, scans every node.
+//    buckets' first nodes are checked for memory (and CPU when the key does not hold it); a bucket
+//    also keeps a bound on its nodes' free memory, so one whose nodes all lack a task's memory is
+//    passed over whole. A task class that found no node fails at once until a task leaves (the
+//    cluster only shrank). The random policy, which draws among all nodes that fit in input
+//    order, scans every node.
 //  - EveryNode: every node is checked and scored for every task, the reference the buckets are
 //    tested against.
 enum class NodeSearch { Buckets, EveryNode };
