@@ -262,6 +262,21 @@ int main(int argc, char *argv[])
     finetune.priority = 2;
     finetune.preemptible = true;
     workspace->putTrainingJob(finetune);
+    // A frontier run with nothing of its layout given, for the Layouts searched tab.
+    engine::TrainingJob frontier;
+    frontier.name = "llama-405b-plan";
+    frontier.modelId = "llama-3.1-405b";
+    frontier.tokens = 15.6e12;
+    frontier.seqLen = 8192;
+    frontier.globalBatchTokens = 0;
+    frontier.throughput = 0.45;
+    frontier.target = engine::TrainingTarget::GpuCount;
+    frontier.targetValue = 16384;
+    frontier.tp = 0;
+    frontier.pp = 0;
+    frontier.virtualStages = 0;
+    frontier.zeroStage = -1;
+    workspace->putTrainingJob(frontier);
     ui::MainWindow window(std::move(workspace));
     QSize windowSize(1500, 920);
     if (const int at = args.indexOf("--size"); at > 0 && at + 1 < args.size()) {
@@ -338,6 +353,18 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("page-%1%2.png").arg(name, suffix));
         window.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+        if (page == QStringLiteral("Training sizing")) {
+            // The layout search's table for a run with nothing of its layout given.
+            window.trainingPage()->selectJob(QStringLiteral("llama-405b-plan"));
+            auto *tabs = window.trainingPage()->findChild<QTabWidget *>("trainingTableTabs");
+            tabs->setCurrentIndex(2);
+            QApplication::processEvents();
+            const QString layouts = out.filePath(QStringLiteral("page-training-layouts%1.png").arg(suffix));
+            window.grab().save(layouts);
+            std::printf("%s\n", qPrintable(layouts));
+            tabs->setCurrentIndex(0);
+            window.trainingPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
+        }
         if (page == QStringLiteral("Fragmentation")) {
             // FGD's exact and study scoring compared, on its own tab.
             auto *tabs = fragmentation->findChild<QTabWidget *>("fragTabs");

@@ -1060,6 +1060,11 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
                                 + "; raise global_batch_tokens (or max_batch_tokens), change the layout, or plan "
                                 + count(plan.gpus) + " GPUs");
     }
+    if (plan.gpusNodeRounded > plan.gpusRaw)
+        plan.warnings.push_back(count(plan.gpusNodeRounded - plan.gpusRaw) + " GPUs of the " + count(plan.nodes)
+                                + " whole nodes paid for would idle: tp = " + std::to_string(job.tp)
+                                + " keeps each replica inside a node of " + std::to_string(gpu.gpusPerNode)
+                                + "; plan " + count(plan.gpusNodeRounded) + " GPUs or a layout that fills the nodes");
 
     // The explanation, formula with numbers, in reading order.
     const std::string source = job.params > 0 ? "given" : "catalog " + job.modelId;

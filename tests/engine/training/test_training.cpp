@@ -379,11 +379,15 @@ TEST_CASE("jobs that need NVLink across tp are rounded to whole nodes", "[traini
         CHECK(rounded.gpusRaw == 12);
         CHECK(rounded.gpusNodeRounded == 16);
         CHECK(rounded.nodes == 2);
+        // The 4 GPUs of the second node that no replica uses are a warning, with the numbers.
+        REQUIRE(rounded.warnings.size() == 1);
+        CHECK(rounded.warnings.front().rfind("4 GPUs of the 2 whole nodes paid for would idle", 0) == 0);
         job.tp = 1;
         const TrainingPlan plain = sizeTraining(job, h100Sxm(), nullptr);
         CHECK_FALSE(plain.nodeRounded);
         CHECK(plain.gpusNodeRounded == 12);
         CHECK(plain.nodes == 2);
+        CHECK(plain.warnings.empty());
     }
 }
 
