@@ -62,7 +62,10 @@ std::vector<Recomputation> recomputations(const TrainingSetup &setup)
         return {setup.job.recompute};
     std::vector<Recomputation> levels;
     for (Recomputation r : {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
-        if (int(r) >= int(setup.job.recompute))
+        // With flash attention selective recomputation stores and computes what none does.
+        const bool sameAsNone = r == Recomputation::Selective && setup.job.attention == AttentionKernel::Flash
+                                && setup.job.recompute == Recomputation::None;
+        if (int(r) >= int(setup.job.recompute) && !sameAsNone)
             levels.push_back(r);
     }
     return levels;
