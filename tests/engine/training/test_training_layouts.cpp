@@ -126,6 +126,27 @@ TrainingJob megatronJob(const MegatronRun &run, const ModelSpec &model)
     return job;
 }
 
+// Llama 3 405B's published run (Dubey et al. 2024, Table 4): 15.6 T tokens on 16,384 H100s at
+// TP 8 × PP 16, sequences of 8,192, 16 M tokens per batch, micro-batch 1, full recomputation.
+TrainingJob llama3Run(const ModelSpec &model)
+{
+    TrainingJob job;
+    job.name = "llama-3-405b";
+    job.modelId = model.id;
+    job.tokens = 15.6e12;
+    job.seqLen = 8192;
+    job.globalBatchTokens = 2048.0 * 8192;
+    job.microBatch = 1;
+    job.recompute = Recomputation::Full;
+    job.gpuId = "h100-sxm";
+    job.target = TrainingTarget::GpuCount;
+    job.targetValue = 16384;
+    job.tp = 8;
+    job.pp = 16;
+    job.zeroStage = 1;
+    return job;
+}
+
 // Every layout the plan shows fits by its own breakdown.
 void checkLayoutsFit(const TrainingPlan &plan)
 {
@@ -178,22 +199,9 @@ TEST_CASE("Llama 3 405B on 16,384 H100s fits its published layout and the search
     // model's FLOPs, so the rate is a model-FLOPs one: whatever recomputation the run needed
     // is inside it (at micro-batch 1 with 16 stages in flight this model needs it).
     const ModelSpec model = llama31_405b();
-    TrainingJob job;
-    job.name = "llama-3-405b";
-    job.modelId = model.id;
-    job.tokens = 15.6e12;
-    job.seqLen = 8192;
-    job.globalBatchTokens = 2048.0 * 8192;
-    job.microBatch = 1;
-    job.recompute = Recomputation::Full;
-    job.gpuId = "h100-sxm";
+    TrainingJob job = llama3Run(model);
     job.throughputBasis = ThroughputBasis::AchievedModelTflops;
     job.throughput = 400;
-    job.target = TrainingTarget::GpuCount;
-    job.targetValue = 16384;
-    job.tp = 8;
-    job.pp = 16;
-    job.zeroStage = 1;
     const TrainingPlan published = sizeTraining(job, h100Sxm(), &model);
     CHECK(published.totalFlops * 6.0 / 8.0 == Approx(3.8e25).epsilon(0.04)); // 8·N·D counted; 6·N·D published
     CHECK(published.gpus == 16384);
@@ -395,22 +403,9 @@ TEST_CASE("an interleaved pipeline shrinks the bubble by its chunks and holds mo
 {
     // Llama 3 405B's layout on 16,384 H100s: TP 8 × PP 16, 16 micro-batches per replica.
     const ModelSpec model = llama31_405b();
-    TrainingJob job;
-    job.name = "interleaved";
-    job.modelId = model.id;
-    job.tokens = 15.6e12;
-    job.seqLen = 8192;
-    job.globalBatchTokens = 2048.0 * 8192;
-    job.microBatch = 1;
-    job.recompute = Recomputation::Full;
-    job.gpuId = "h100-sxm";
+    TrainingJob job = llama3Run(model);
     job.throughputBasis = ThroughputBasis::Mfu;
     job.throughput = 0.5;
-    job.target = TrainingTarget::GpuCount;
-    job.targetValue = 16384;
-    job.tp = 8;
-    job.pp = 16;
-    job.zeroStage = 1;
     const TrainingPlan plain = sizeTraining(job, h100Sxm(), &model);
     job.virtualStages = 4;
     const TrainingPlan interleaved = sizeTraining(job, h100Sxm(), &model);
