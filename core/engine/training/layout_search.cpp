@@ -104,66 +104,67 @@ TrainingSetup withLayout(const TrainingSetup &setup, const TrainingLayout &layou
     return out;
 }
 
+namespace {
+
+// Evaluates one layout on `gpus` GPUs into `search`: counted, kept as the smallest when it does
+// not fit, and among the best `keep` when it fits and is fast enough.
+void evaluate(const TrainingSetup &setup, TrainingLayout layout, int64_t gpus, size_t keep, LayoutSearch &search)
+{
+    const TrainingSetup trial = withLayout(setup, layout, gpus);
+    layout.globalBatchTokens = trial.job.globalBatchTokens;
+    ++search.evaluated;
+    LayoutCandidate candidate;
+    candidate.layout = layout;
+    candidate.memory = trainingMemory(trial, gpus);
+    if (!candidate.memory.fits) {
+        if (!search.smallest || candidate.memory.totalBytes() < search.smallest->memory.totalBytes())
+            search.smallest = candidate;
+        return;
+    }
+    candidate.comm = communicationOverhead(trial, gpus, true);
+    // Megatron-LM's interleaved schedule runs the micro-batches in groups of pp.
+    if (layout.virtualStages > 1 && candidate.comm.microBatchesPerReplica % layout.pp != 0)
+        return;
+    ++search.fitting;
+    candidate.computingGpus = computingGpuCount(trial, gpus);
+    candidate.dataParallel = candidate.computingGpus / (int64_t(layout.tp) * layout.pp);
+    candidate.modelledDays = trial.job.tokens / trial.job.globalBatchTokens * candidate.comm.stepSeconds / kSecondsPerDay;
+    candidate.days = daysForGpus(trial, gpus);
+    std::vector<LayoutCandidate> &best = search.best;
+    if (best.size() == keep && !faster(candidate, best.back()))
+        return;
+    best.insert(std::upper_bound(best.begin(), best.end(), candidate, faster), std::move(candidate));
+    if (best.size() > keep)
+        best.pop_back();
+}
+
+} // namespace
+
 LayoutSearch searchLayouts(const TrainingSetup &setup, int64_t gpus, size_t keep)
 {
     LayoutSearch search;
     keep = std::max<size_t>(1, keep);
     const std::vector<int> eps = expertDegrees(setup);
     const std::vector<Recomputation> levels = recomputations(setup);
-    std::vector<int> stages;
-    if (setup.job.zeroStage >= 0)
-        stages = {setup.job.zeroStage};
-    else
-        stages = {0, 1, 2, 3};
-    std::vector<LayoutCandidate> best;
+    const std::vector<int> stages = setup.job.zeroStage >= 0 ? std::vector<int>{setup.job.zeroStage}
+                                                             : std::vector<int>{0, 1, 2, 3};
     for (int tp : tensorDegrees(setup, gpus)) {
         for (int pp : pipelineDegrees(setup, gpus / tp)) {
             const int64_t replicas = gpus / (int64_t(tp) * pp);
-            for (int ep : eps) {
-                if (replicas < ep)
-                    continue;
-                for (int v : virtualDegrees(setup, pp)) {
+            for (int v : virtualDegrees(setup, pp)) {
                 if (v > 1 && pp == 1)
                     continue;
-                for (Recomputation recompute : levels) {
-                    for (int stage : stages) {
-                        TrainingLayout layout{tp, pp, ep, stage, v, recompute, setup.job.globalBatchTokens};
-                        const TrainingSetup trial = withLayout(setup, layout, gpus);
-                        layout.globalBatchTokens = trial.job.globalBatchTokens;
-                        ++search.evaluated;
-                        LayoutCandidate candidate;
-                        candidate.layout = layout;
-                        candidate.memory = trainingMemory(trial, gpus);
-                        if (!candidate.memory.fits) {
-                            if (!search.smallest
-                                || candidate.memory.totalBytes() < search.smallest->memory.totalBytes())
-                                search.smallest = candidate;
-                            continue;
-                        }
-                        ++search.fitting;
-                        candidate.comm = communicationOverhead(trial, gpus, true);
-                        // Megatron-LM's interleaved schedule runs the micro-batches in groups of pp.
-                        if (v > 1 && candidate.comm.microBatchesPerReplica % pp != 0)
-                            continue;
-                        candidate.computingGpus = computingGpuCount(trial, gpus);
-                        candidate.dataParallel = candidate.computingGpus / (int64_t(tp) * pp);
-                        const double steps = trial.job.tokens / trial.job.globalBatchTokens;
-                        candidate.modelledDays = steps * candidate.comm.stepSeconds / kSecondsPerDay;
-                        candidate.days = daysForGpus(trial, gpus);
-                        // Keep the best `keep`, in order.
-                        if (best.size() == keep && !faster(candidate, best.back()))
-                            continue;
-                        best.insert(std::upper_bound(best.begin(), best.end(), candidate, faster),
-                                    std::move(candidate));
-                        if (best.size() > keep)
-                            best.pop_back();
-                    }
-                }
+                for (int ep : eps) {
+                    if (replicas < ep)
+                        continue;
+                    for (Recomputation recompute : levels)
+                        for (int stage : stages)
+                            evaluate(setup, {tp, pp, ep, stage, v, recompute, setup.job.globalBatchTokens}, gpus,
+                                     keep, search);
                 }
             }
         }
     }
-    search.best = std::move(best);
     return search;
 }
 
