@@ -164,14 +164,17 @@ bool isServerUrl(const QString &location)
 QString displayServerUrl(const QString &text)
 {
     const QUrl url(text, QUrl::StrictMode);
-    if (!url.isValid() || url.scheme().isEmpty()) {
-        // Not a URL we can take apart: show the scheme, host and path only, never what stands
-        // before an "@" (a user and password) nor the query.
+    if (!url.isValid() || url.scheme().isEmpty() || url.authority().isEmpty()) {
+        // Not a URL we can take apart ("//u:p@host", "u:p@host/db", a bad port): show the
+        // scheme, host and path only, never what stands before an "@" (a user and password)
+        // nor the query.
         qsizetype end = 0;
         while (end < text.size() && text.at(end) != QLatin1Char('?') && text.at(end) != QLatin1Char('#'))
             ++end;
         qsizetype start = text.left(end).indexOf(QLatin1String("://"));
         start = start < 0 ? 0 : start + 3;
+        while (start < end && text.at(start) == QLatin1Char('/'))
+            ++start;
         qsizetype authorityEnd = text.indexOf(QLatin1Char('/'), start);
         if (authorityEnd < 0 || authorityEnd > end)
             authorityEnd = end;

@@ -166,6 +166,9 @@ TEST_CASE("a server address is shown without its password or secret options", "[
           == QLatin1String("postgresql://planner@db/plans?application_name=***"));
     const QString notUrl = displayServerUrl(QStringLiteral("mysql:// planner:S3cret@db/plans?password=S3cret"));
     CHECK_FALSE(notUrl.contains(QLatin1String("S3cret")));
+    // Without a scheme, or without "//", a user and password are still not shown.
+    CHECK(displayServerUrl(QStringLiteral("//planner:S3cret@db/plans")) == QStringLiteral("\"//…@db/plans\""));
+    CHECK(displayServerUrl(QStringLiteral("planner:S3cret@db/plans")) == QStringLiteral("\"…@db/plans\""));
 }
 
 TEST_CASE("a server URL's quoted options connect as written", "[server]")
