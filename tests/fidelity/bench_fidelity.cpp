@@ -53,6 +53,8 @@ int main(int argc, char *argv[])
             all = true;
         else if (arg == "--request-overhead-ms" && i + 1 < argc)
             assumptions.requestOverheadMs = std::stod(argv[++i]); // what-if: the default's fit
+        else if (arg == "--max-num-batched-tokens" && i + 1 < argc)
+            assumptions.maxNumBatchedTokens = std::stoll(argv[++i]); // what-if: the chunk budget
     }
     const auto references = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
     const fidelity::Catalogs catalogs = fidelity::shippedCatalogs(QStringLiteral(HEADROOM_DATA_DIR));

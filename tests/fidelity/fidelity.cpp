@@ -124,16 +124,17 @@ bool isTarget(const Reference &r)
         && weightsOf(r.weights).has_value();
 }
 
-Prediction predict(const Reference &reference, const Catalogs &catalogs, const engine::ServingAssumptions &assumptions)
+std::optional<engine::ServingSimConfig> replicaConfig(const Reference &reference, const Catalogs &catalogs,
+                                                     const engine::ServingAssumptions &assumptions, std::string *why)
 {
-    Prediction p;
     const engine::ModelSpec *model = engine::findModel(catalogs.models, catalogModel(reference.model));
     const engine::GpuSpec *gpu = engine::findGpu(catalogs.gpus, catalogGpu(reference.gpu));
     const auto weights = weightsOf(reference.weights);
     if (!model || !gpu || !weights || reference.inputTokens < 1 || reference.outputTokens < 1) {
-        p.why = !model ? "model not in the catalog" : !gpu ? "GPU not in the catalog"
-              : !weights ? "weights precision not modelled" : "lengths not published";
-        return p;
+        if (why)
+            *why = !model ? "model not in the catalog" : !gpu ? "GPU not in the catalog"
+                 : !weights ? "weights precision not modelled" : "lengths not published";
+        return std::nullopt;
     }
     engine::KvInputs in;
     in.model = *model;
@@ -146,14 +147,41 @@ Prediction predict(const Reference &reference, const Catalogs &catalogs, const e
     in.blockSize = 16;
     const engine::KvResult kv = engine::analyseKv(in);
     if (!kv.fits) {
-        p.why = "the weights do not fit";
-        return p;
+        if (why)
+            *why = "the weights do not fit";
+        return std::nullopt;
     }
     engine::ServingSimConfig config;
     config.blockSize = 16;
     config.kvBlocksPerReplica = engine::kvBlocksPerReplica(in);
     engine::applyServingAssumptions(config, assumptions, *model, *gpu, in.weights, kv, reference.tp);
     config.router = engine::RouterKind::RoundRobin;
+    return config;
+}
+
+engine::BenchmarkRun benchmarkRun(const Reference &reference)
+{
+    engine::BenchmarkRun run;
+    run.label = reference.id;
+    run.promptTokens = {int64_t(std::llround(reference.inputTokens))};
+    run.outputTokens = {int64_t(std::llround(reference.outputTokens))};
+    const int load = std::max(1, int(std::llround(reference.load)));
+    run.requests = reference.loadKind == "offline" ? load : reference.loadKind == "concurrency" ? std::clamp(6 * load, 48, 3072) : 400;
+    run.requestRate = reference.loadKind == "rate" ? reference.load : 0;
+    run.maxConcurrency = reference.loadKind == "rate" ? 0 : load;
+    run.meanTtftMs = reference.ttftMs;
+    run.meanTpotMs = reference.itlMs;
+    run.meanE2eMs = reference.e2eMs;
+    return run;
+}
+
+Prediction predict(const Reference &reference, const Catalogs &catalogs, const engine::ServingAssumptions &assumptions)
+{
+    Prediction p;
+    const std::optional<engine::ServingSimConfig> replica = replicaConfig(reference, catalogs, assumptions, &p.why);
+    if (!replica)
+        return p;
+    engine::ServingSimConfig config = *replica;
 
     const int64_t prompt = int64_t(std::llround(reference.inputTokens));
     const int64_t output = int64_t(std::llround(reference.outputTokens));

@@ -2,6 +2,7 @@
 
 #include "engine/catalog/specs.h"
 #include "engine/inference/inference_sizing.h"
+#include "engine/serving/calibration.h"
 
 #include <QString>
 #include <optional>
@@ -55,6 +56,15 @@ struct Prediction {
 // concurrency (six rounds of requests, the first spread over one mean request time), Poisson
 // arrivals at its rate, or one batch offline (no API server: no request overhead).
 Prediction predict(const Reference &reference, const Catalogs &catalogs, const engine::ServingAssumptions &assumptions);
+
+// The replica a reference ran on — its model, GPU, precisions, TP and KV pool from the catalogs,
+// the scheduler and overheads from `assumptions`, one replica — or nullopt with `why` set.
+std::optional<engine::ServingSimConfig> replicaConfig(const Reference &reference, const Catalogs &catalogs,
+                                                     const engine::ServingAssumptions &assumptions, std::string *why = nullptr);
+
+// The reference as a benchmark run to calibrate on: its fixed lengths, its load (a closed loop
+// of six rounds, Poisson arrivals, or one batch), its published means.
+engine::BenchmarkRun benchmarkRun(const Reference &reference);
 
 // A reference the model shows saturated where the measurement was served: TTFT over 5 × the
 // measured one (and over one second) while the measured TTFT is below one second.

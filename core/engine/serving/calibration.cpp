@@ -1,0 +1,271 @@
+#include "calibration.h"
+
+#include "engine/common/errors.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace headroom::engine {
+
+namespace {
+
+constexpr double kPriorPull = 0.05;
+constexpr double kDifferenceStep = 0.02;   // in ln(coefficient)
+constexpr uint64_t kArrivalSeed = 42;
+
+// The coefficients as one vector of logarithms.
+struct Coefficients {
+    GpuEfficiency efficiency;
+    double requestOverheadMs = 0;
+};
+
+struct Parameter {
+    const char *name;
+    double lower;
+    double upper;
+    double (*get)(const Coefficients &);
+    void (*set)(Coefficients &, double);
+};
+
+const Parameter kParameters[] = {
+    {"bandwidth", 0.02, 1.0, [](const Coefficients &c) { return c.efficiency.bandwidth; },
+     [](Coefficients &c, double v) { c.efficiency.bandwidth = v; }},
+    {"kv_bandwidth", 0.02, 1.0, [](const Coefficients &c) { return c.efficiency.kvBandwidth; },
+     [](Coefficients &c, double v) { c.efficiency.kvBandwidth = v; }},
+    {"matmul_peak", 0.02, 1.0, [](const Coefficients &c) { return c.efficiency.matmulPeak; },
+     [](Coefficients &c, double v) {
+         c.efficiency.matmulSmall *= v / c.efficiency.matmulPeak;
+         c.efficiency.matmulPeak = v;
+     }},
+    {"attention", 0.02, 1.0, [](const Coefficients &c) { return c.efficiency.attention; },
+     [](Coefficients &c, double v) { c.efficiency.attention = v; }},
+    {"all_reduce_latency_us", 0.5, 500.0, [](const Coefficients &c) { return c.efficiency.allReduceLatencyUs; },
+     [](Coefficients &c, double v) { c.efficiency.allReduceLatencyUs = v; }},
+    {"iteration_overhead_ms", 0.001, 200.0, [](const Coefficients &c) { return c.efficiency.iterationOverheadMs; },
+     [](Coefficients &c, double v) { c.efficiency.iterationOverheadMs = v; }},
+    {"request_overhead_ms", 0.001, 200.0, [](const Coefficients &c) { return c.requestOverheadMs; },
+     [](Coefficients &c, double v) { c.requestOverheadMs = v; }},
+};
+
+void validateInputs(const CalibrationInputs &in)
+{
+    if (in.passes.empty() && in.runs.empty())
+        throw InputError("measurements", "calibration needs at least one measured pass or benchmark run");
+    for (const PassObservation &p : in.passes)
+        if (!(p.measuredMs > 0 && std::isfinite(p.measuredMs)))
+            throw InputError("ms", p.label + ": the measured time must be a number above 0 ms");
+    for (const BenchmarkRun &r : in.runs) {
+        const auto refuse = [&](const std::string &why) { throw InputError("runs", r.label + ": " + why); };
+        if (r.requests < 1)
+            refuse("the run completed no request");
+        if (r.promptTokens.empty() || r.promptTokens.size() != r.outputTokens.size())
+            refuse("prompt and output lengths must be given for the same requests");
+        for (size_t i = 0; i < r.promptTokens.size(); ++i)
+            if (r.promptTokens[i] < 1 || r.outputTokens[i] < 1)
+                refuse("request " + std::to_string(i + 1) + " has a prompt or output below 1 token");
+        if (!(r.requestRate >= 0 && std::isfinite(r.requestRate)))
+            refuse("the request rate must be a finite number of requests/s, at least 0");
+        if (r.maxConcurrency < 0)
+            refuse("the max concurrency must be at least 0");
+        const auto bad = [](const std::optional<double> &v) { return v && !(*v > 0 && std::isfinite(*v)); };
+        if (bad(r.meanTtftMs) || bad(r.meanTpotMs) || bad(r.meanE2eMs))
+            refuse("a measured mean must be a number above 0 ms");
+        if (!r.meanTtftMs && !r.meanTpotMs && !r.meanE2eMs)
+            refuse("the run reports no mean TTFT, TPOT or E2E");
+    }
+}
+
+std::vector<TraceRequest> runTrace(const BenchmarkRun &run, int maxRequests)
+{
+    const int64_t n = std::min<int64_t>(run.requests, std::max(1, maxRequests));
+    std::vector<TraceRequest> trace(static_cast<size_t>(n));
+    std::mt19937_64 random(kArrivalSeed);
+    std::exponential_distribution<double> gap(run.requestRate > 0 ? run.requestRate : 1.0);
+    double t = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        TraceRequest &r = trace[size_t(i)];
+        const size_t k = size_t(i) % run.promptTokens.size();
+        r.timestampS = t;
+        r.promptTokens = run.promptTokens[k];
+        r.outputTokens = run.outputTokens[k];
+        if (run.requestRate > 0 && run.maxConcurrency == 0)
+            t += gap(random);
+    }
+    return trace;
+}
+
+double percentError(double predicted, double measured)
+{
+    return (predicted - measured) / measured * 100.0;
+}
+
+std::vector<CalibrationPoint> evaluate(const CalibrationInputs &in, const Coefficients &c)
+{
+    std::vector<CalibrationPoint> out;
+    StepCostModel model = in.model;
+    model.efficiency = c.efficiency;
+    for (const PassObservation &p : in.passes) {
+        const double predicted = stepCost(model, p.batch).totalS * 1000.0;
+        out.push_back({p.label, "pass", p.measuredMs, predicted, percentError(predicted, p.measuredMs)});
+    }
+    for (const BenchmarkRun &run : in.runs) {
+        ServingSimConfig config = in.serving;
+        config.stepModel = model;
+        config.stepTable.reset();
+        config.replicas = 1;
+        config.requestOverheadMs = c.requestOverheadMs;
+        config.concurrency = run.maxConcurrency;
+        config.rampUpS = 0;
+        config.ttftSloMs.reset();
+        config.itlSloMs.reset();
+        config.timeSamples = 2;
+        const std::vector<TraceRequest> trace = runTrace(run, in.maxSimulatedRequests);
+        ServingSimResult result = simulateServing(trace, config);
+        if (run.maxConcurrency > 1) {
+            // Clients do not stay in step: the first requests spread over one mean request time.
+            config.rampUpS = result.meanE2eS;
+            result = simulateServing(trace, config);
+        }
+        const auto add = [&](const char *metric, const std::optional<double> &measured, double predicted) {
+            if (measured)
+                out.push_back({run.label, metric, *measured, predicted, percentError(predicted, *measured)});
+        };
+        add("ttft", run.meanTtftMs, result.meanTtftMs);
+        add("tpot", run.meanTpotMs, result.meanItlMs);
+        add("e2e", run.meanE2eMs, result.meanE2eS * 1000.0);
+    }
+    return out;
+}
+
+void summarise(const std::vector<CalibrationPoint> &points, double &meanAbs, double &maxAbs)
+{
+    meanAbs = maxAbs = 0;
+    for (const CalibrationPoint &p : points) {
+        meanAbs += std::abs(p.errorPct);
+        maxAbs = std::max(maxAbs, std::abs(p.errorPct));
+    }
+    if (!points.empty())
+        meanAbs /= double(points.size());
+}
+
+} // namespace
+
+std::vector<PassObservation> passObservations(const StepCostModel &model, const StepTimeTable &table)
+{
+    validate(table);
+    std::vector<PassObservation> out;
+    for (const StepTimeTable::DecodePoint &d : table.decode)
+        out.push_back({"decode b=" + std::to_string(d.batch) + " context=" + std::to_string(d.contextTokens),
+                       decodeStep(model, double(d.batch), double(d.contextTokens)), d.ms});
+    for (const StepTimeTable::PrefillPoint &p : table.prefill)
+        out.push_back({"prefill " + std::to_string(p.tokens) + " tokens", prefillStep(model, double(p.tokens)), p.ms});
+    return out;
+}
+
+std::vector<CalibrationPoint> predictPoints(const CalibrationInputs &inputs, const GpuEfficiency &efficiency,
+                                            double requestOverheadMs)
+{
+    validateInputs(inputs);
+    return evaluate(inputs, Coefficients{efficiency, requestOverheadMs});
+}
+
+CalibrationResult calibrate(const CalibrationInputs &in)
+{
+    validateInputs(in);
+    validate(in.serving);
+    const Coefficients prior{in.model.efficiency, in.serving.requestOverheadMs};
+    const bool runTtfts = std::any_of(in.runs.begin(), in.runs.end(), [](const BenchmarkRun &r) { return r.meanTtftMs.has_value(); });
+
+    std::vector<const Parameter *> parameters;
+    for (const Parameter &p : kParameters)
+        if (std::string_view(p.name) != "request_overhead_ms" || runTtfts)
+            parameters.push_back(&p);
+    const Eigen::Index k = Eigen::Index(parameters.size());
+
+    // x: ln(coefficient); the prior clamped into range first.
+    Eigen::VectorXd x0(k);
+    for (Eigen::Index i = 0; i < k; ++i) {
+        const Parameter &p = *parameters[size_t(i)];
+        x0[i] = std::log(std::clamp(p.get(prior), p.lower, p.upper));
+    }
+    const auto coefficientsAt = [&](const Eigen::VectorXd &x) {
+        Coefficients c = prior;
+        for (Eigen::Index i = 0; i < k; ++i) {
+            const Parameter &p = *parameters[size_t(i)];
+            p.set(c, std::exp(x[i]));
+        }
+        return c;
+    };
+    const auto clampToRange = [&](Eigen::VectorXd &x) {
+        for (Eigen::Index i = 0; i < k; ++i) {
+            const Parameter &p = *parameters[size_t(i)];
+            x[i] = std::clamp(x[i], std::log(p.lower), std::log(p.upper));
+        }
+    };
+    const auto residuals = [&](const Eigen::VectorXd &x) {
+        const std::vector<CalibrationPoint> points = evaluate(in, coefficientsAt(x));
+        Eigen::VectorXd r(Eigen::Index(points.size()) + k);
+        for (size_t i = 0; i < points.size(); ++i)
+            r[Eigen::Index(i)] = points[i].errorPct / 100.0;
+        for (Eigen::Index i = 0; i < k; ++i)
+            r[Eigen::Index(points.size()) + i] = kPriorPull * (x[i] - x0[i]);
+        return r;
+    };
+
+    Eigen::VectorXd x = x0;
+    Eigen::VectorXd r = residuals(x);
+    double cost = r.squaredNorm();
+    double lambda = 1e-2;
+    int iterations = 0;
+    for (; iterations < 40; ++iterations) {
+        Eigen::MatrixXd J(r.size(), k);
+        for (Eigen::Index i = 0; i < k; ++i) {
+            Eigen::VectorXd up = x, down = x;
+            up[i] += kDifferenceStep;
+            down[i] -= kDifferenceStep;
+            J.col(i) = (residuals(up) - residuals(down)) / (2.0 * kDifferenceStep);
+        }
+        const Eigen::MatrixXd JtJ = J.transpose() * J;
+        const Eigen::VectorXd gradient = J.transpose() * r;
+        bool improved = false;
+        double gain = 0;
+        for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
+            Eigen::MatrixXd A = JtJ;
+            A.diagonal() += lambda * (JtJ.diagonal().array() + 1e-9).matrix();
+            Eigen::VectorXd next = x - A.ldlt().solve(gradient);
+            clampToRange(next);
+            const Eigen::VectorXd nextR = residuals(next);
+            const double nextCost = nextR.squaredNorm();
+            if (nextCost < cost) {
+                gain = cost - nextCost;
+                x = next;
+                r = nextR;
+                cost = nextCost;
+                lambda = std::max(lambda / 3.0, 1e-7);
+                improved = true;
+            } else {
+                lambda *= 4.0;
+            }
+        }
+        if (!improved || gain < 1e-9 * cost)
+            break;
+    }
+
+    const Coefficients fitted = coefficientsAt(x);
+    CalibrationResult result;
+    result.efficiency = fitted.efficiency;
+    result.requestOverheadMs = fitted.requestOverheadMs;
+    for (const Parameter *p : parameters)
+        result.coefficients.push_back({p->name, p->get(prior), p->get(fitted)});
+    result.points = evaluate(in, fitted);
+    summarise(result.points, result.meanAbsErrorPct, result.maxAbsErrorPct);
+    double priorMax = 0;
+    summarise(evaluate(in, prior), result.priorMeanAbsErrorPct, priorMax);
+    result.iterations = iterations;
+    return result;
+}
+
+} // namespace headroom::engine

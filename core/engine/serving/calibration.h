@@ -1,0 +1,98 @@
+#pragma once
+
+#include "serving_sim.h"
+#include "step_time_table.h"
+#include "engine/inference/step_cost.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+// Calibration of the step-cost model (inference/step_cost.h) to one deployment's own
+// measurements — one model × GPU × TP on one engine version — by least squares (DESIGN §3.2c):
+//
+// - Measured passes (a step-time table): a decode point (b sequences at context c, ms) is
+//   compared with stepCost(decodeStep(b, c)); a prefill point (p tokens, ms) with the pass of a
+//   p-token prompt alone, stepCost(prefillStep(p)).
+// - Benchmark runs (`vllm bench serve` results): the run's requests (their prompt and output
+//   lengths) replayed through the serving simulation with the deployment's scheduler — Poisson
+//   arrivals at the run's request rate (seeded, the same arrivals at every evaluation), all at
+//   once for an unbounded rate, closed loop at the run's max concurrency (the first requests
+//   spread over one mean request time, as clients fall out of step) — and its mean TTFT,
+//   TPOT (the simulation's mean inter-token time) and E2E compared with the run's means.
+//
+// Coefficients fitted: η_bw, η_kv (which also takes up per-sequence costs a pass has beside
+// its KV reads), η_mm at large passes (η_mm at one token keeps its ratio to it), η_attn, the
+// all-reduce latency, the per-pass overhead and, when a run reports TTFT, the
+// per-request overhead. The residuals are relative errors, (predicted − measured) ÷ measured,
+// one per point and metric, plus a pull of each coefficient toward its prior value of
+// 0.05 × ln(value ÷ prior), so that a coefficient the measurements do not exercise stays put.
+// Levenberg–Marquardt over the coefficients' logarithms with central differences (±2 %);
+// efficiencies stay within [0.02, 1], overheads within [0.001, 200] ms.
+namespace headroom::engine {
+
+struct PassObservation {
+    std::string label;               // "decode b=8 context=2048", "prefill 4096 tokens"
+    StepBatch batch;
+    double measuredMs = 0;           // > 0
+};
+
+// The points of a step-time table as passes of `model`.
+std::vector<PassObservation> passObservations(const StepCostModel &model, const StepTimeTable &table);
+
+struct BenchmarkRun {
+    std::string label;               // e.g. the result file's name
+    std::vector<int64_t> promptTokens; // per request (≥ 1 each); cycled when fewer than requests
+    std::vector<int64_t> outputTokens; // per request (≥ 1 each), same count as promptTokens
+    int64_t requests = 0;            // completed requests of the run, ≥ 1
+    double requestRate = 0;          // requests/s; 0: all sent at once ("inf")
+    int maxConcurrency = 0;          // 0: no limit
+    std::optional<double> meanTtftMs;
+    std::optional<double> meanTpotMs;
+    std::optional<double> meanE2eMs;
+};
+
+struct CalibrationInputs {
+    StepCostModel model;             // its efficiency is the prior
+    ServingSimConfig serving;        // the replica for runs: KV pool, scheduler, request overhead (prior)
+    std::vector<PassObservation> passes;
+    std::vector<BenchmarkRun> runs;
+    int maxSimulatedRequests = 400;  // a longer run is replayed on its first this-many requests
+};
+
+struct CalibrationPoint {
+    std::string label;
+    std::string metric;              // "pass", "ttft", "tpot", "e2e"
+    double measuredMs = 0;
+    double predictedMs = 0;
+    double errorPct = 0;             // (predicted − measured) ÷ measured × 100
+};
+
+struct CalibrationCoefficient {
+    std::string name;                // "bandwidth", "kv_bandwidth", "matmul_peak", "attention",
+                                     // "all_reduce_latency_us", "iteration_overhead_ms", "request_overhead_ms"
+    double prior = 0;
+    double fitted = 0;
+};
+
+struct CalibrationResult {
+    GpuEfficiency efficiency;        // the prior with the fitted coefficients
+    double requestOverheadMs = 0;
+    std::vector<CalibrationCoefficient> coefficients;
+    std::vector<CalibrationPoint> points;   // with the fitted coefficients
+    double meanAbsErrorPct = 0;      // over points
+    double maxAbsErrorPct = 0;
+    double priorMeanAbsErrorPct = 0; // the same points with the prior coefficients
+    int iterations = 0;
+};
+
+// InputError "measurements" when there is no point at all; "ms" for a pass not above 0;
+// "runs" for a run without requests or lengths, lengths below 1, mismatched length lists, a
+// negative rate or concurrency, or no metric; the simulation's own errors for its settings.
+CalibrationResult calibrate(const CalibrationInputs &inputs);
+
+// The points as `efficiency` and `requestOverheadMs` predict them (a held-out check).
+std::vector<CalibrationPoint> predictPoints(const CalibrationInputs &inputs, const GpuEfficiency &efficiency,
+                                            double requestOverheadMs);
+
+} // namespace headroom::engine
