@@ -125,7 +125,7 @@ TEST_CASE("calibration from measured passes reproduces them and a batch left out
     CHECK(fit.priorMeanAbsErrorPct > 8.0);      // the fallback profile is off the truth
     CHECK(fit.maxAbsErrorPct < 5.0);
     REQUIRE(fit.coefficients.size() == 6);      // no runs: the per-request overhead is not fitted
-    CHECK(fit.efficiency.bandwidth == Approx(0.84).epsilon(0.05));
+    CHECK(fit.efficiency.bandwidth == Approx(0.84).epsilon(0.1));
     CHECK(fit.efficiency.matmulPeak == Approx(0.72).epsilon(0.08));
     CHECK(fit.efficiency.iterationOverheadMs == Approx(2.5).epsilon(0.25));
     CHECK(fit.coefficients[0].name == "bandwidth");
