@@ -10,6 +10,7 @@
 #include "cli/inference/kvcommand.h"
 #include "cli/partitioning/linkcommand.h"
 #include "cli/inference/servingcommand.h"
+#include "cli/serving/calibratecommand.h"
 #include "cli/serving/simulatecommand.h"
 #include "cli/partitioning/migcommand.h"
 #include "cli/fleet/scenariocommand.h"
@@ -43,7 +44,7 @@ const std::vector<Command> &commands()
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
                                              forecastCommand(), trainCommand(), scenarioCommand(),
-                                             autoscaleCommand(), servingCommand(), simulateCommand(),
+                                             autoscaleCommand(), servingCommand(), simulateCommand(), calibrateCommand(),
                                              trackCommand(), pushCommand(), pullCommand()};
     return all;
 }

@@ -54,6 +54,9 @@ constexpr ImportLimits kCatalogJson{"catalog JSON", 16 * kMiB, 100'000, 0};
 constexpr ImportLimits kWorkloadJson{"workload JSON", 1 * kMiB, 1, 0};
 constexpr ImportLimits kTrainingJson{"training job JSON", 1 * kMiB, 1, 0};
 constexpr ImportLimits kScenarioJson{"scenario JSON", 16 * kMiB, 1, 0};
+// A `vllm bench serve` result; with --save-detailed it holds every request's texts and
+// inter-token times.
+constexpr ImportLimits kBenchResultJson{"benchmark result JSON", 256 * kMiB, 1'000'000, 0};
 } // namespace limits
 
 // Throws StoreError("<source>: the file has N bytes; a <kind> file may have at most X MiB ...").

@@ -1,0 +1,213 @@
+#include "calibratecommand.h"
+
+#include "cli/catalog/lookup.h"
+#include "cli/common/args.h"
+#include "cli/common/format.h"
+
+#include "engine/inference/inference_sizing.h"
+#include "engine/serving/calibration.h"
+#include "store/common/workspace.h"
+#include "store/serving/benchjson.h"
+#include "store/serving/steptimecsv.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <cmath>
+
+namespace headroom::cli {
+
+namespace {
+
+const char kUsage[] = R"(usage: headroom calibrate --model ID --gpu ID [--tp N] [--weights P] [--kv-dtype P]
+                          [--step-times FILE] [--bench FILE]... [--max-num-batched-tokens N]
+                          [--max-num-seqs N] [--save] [--json]
+
+Fits the step-cost model of one deployment (a model on a GPU at a tensor-parallel degree) to
+its own measurements by least squares, and shows every measured point against its prediction
+with the fitted and with the prior coefficients.
+
+  --model ID --gpu ID     the deployment, from the workspace's catalogs
+  --tp N                  tensor-parallel GPUs per replica (default 1)
+  --weights P             bf16, fp16, fp8, int8 or int4 (default bf16)
+  --kv-dtype P            bf16 or fp8 (default bf16)
+  --step-times FILE       measured passes: a step-time CSV as `simulate --step-times` reads
+                          (decode points: b sequences at a context; prefill points: a prompt's
+                          pass alone)
+  --bench FILE            a `vllm bench serve --save-result` JSON file, one per request rate
+                          or concurrency (repeat the option); its requests are replayed through
+                          the serving simulation and its mean TTFT, TPOT and E2E compared
+  --max-num-batched-tokens N, --max-num-seqs N
+                          the server's scheduler when the runs were measured (default: the
+                          workspace's serving assumptions, else vLLM's defaults for the GPU)
+  --save                  make the fitted profile the GPU's in the workspace: sizing and
+                          simulation then use it for every model on that GPU, and their
+                          explanations name it as calibrated
+  --json                  print JSON instead of tables
+
+Fitted: HBM and KV-read bandwidth efficiency, large-pass matmul efficiency, attention
+efficiency, all-reduce latency, per-pass overhead and, when runs report TTFT, the per-request
+overhead (apply it with `headroom serving set request_overhead_ms=...`). Each coefficient is
+pulled gently toward its prior value, so one the measurements do not exercise stays put.
+
+Exit status: 0 fitted, 2 bad input (a message names the file and field).
+)";
+
+std::vector<OptionSpec> options()
+{
+    std::vector<OptionSpec> specs;
+    for (const char *name : {"model", "gpu", "tp", "weights", "kv-dtype", "step-times", "max-num-batched-tokens",
+                             "max-num-seqs"})
+        specs.push_back({QLatin1String(name)});
+    specs.push_back({QStringLiteral("bench"), true, true});
+    for (const char *name : {"save", "json"})
+        specs.push_back({QLatin1String(name), false});
+    return specs;
+}
+
+QString ms(double value)
+{
+    return formatDecimal(value, value < 10 ? 3 : value < 1000 ? 2 : 1, true);
+}
+
+QString signedPercent(double value)
+{
+    const double rounded = std::round(value * 10.0) / 10.0;
+    return (rounded > 0 ? QStringLiteral("+") : QString()) + formatDecimal(rounded == 0 ? 0.0 : rounded, 1, true);
+}
+
+int runCalibrate(const QStringList &argv, Context &context)
+{
+    const Args args(argv, options());
+    if (!args.positionals().isEmpty())
+        throw UsageError(QStringLiteral("calibrate takes no positional arguments, got '%1'").arg(args.positionals().constFirst()));
+    const auto modelId = args.text(QStringLiteral("model"));
+    const auto gpuId = args.text(QStringLiteral("gpu"));
+    if (!modelId || !gpuId)
+        throw UsageError(QStringLiteral("calibrate needs --model ID and --gpu ID"));
+    const auto stepTimes = args.text(QStringLiteral("step-times"));
+    const QStringList benches = args.texts(QStringLiteral("bench"));
+    if (!stepTimes && benches.isEmpty())
+        throw UsageError(QStringLiteral("calibrate needs measurements: --step-times FILE and/or --bench FILE"));
+
+    store::Workspace &workspace = context.workspace();
+    engine::ServingAssumptions serving = workspace.servingAssumptions();
+    if (const auto v = args.integer(QStringLiteral("max-num-batched-tokens"), 1, engine::kMaxBatchedTokens))
+        serving.maxNumBatchedTokens = *v;
+    if (const auto v = args.integer(QStringLiteral("max-num-seqs"), 1, engine::kMaxNumSeqs))
+        serving.maxNumSeqs = int(*v);
+    engine::KvInputs in;
+    in.model = findModel(workspace, *modelId);
+    engine::GpuSpec gpu = findGpu(workspace, *gpuId);
+    in.gpuMemoryBytes = gpu.memoryBytes;
+    if (const auto text = args.text(QStringLiteral("weights"))) {
+        const auto p = engine::parseWeightPrecision(text->toStdString());
+        if (!p)
+            throw UsageError(QStringLiteral("--weights: unknown precision '%1'; expected bf16, fp16, fp8, int8 or int4").arg(*text));
+        in.weights = *p;
+    }
+    if (const auto text = args.text(QStringLiteral("kv-dtype"))) {
+        const auto p = engine::parseKvPrecision(text->toStdString());
+        if (!p)
+            throw UsageError(QStringLiteral("--kv-dtype: unknown precision '%1'; expected bf16 or fp8").arg(*text));
+        in.kv = *p;
+    }
+    in.tp = int(args.integer(QStringLiteral("tp"), 1, 64).value_or(1));
+    in.utilization = serving.memoryUtilization;
+    in.reserveBytes = serving.reserveBytes;
+    in.blockSize = serving.blockSize;
+    const engine::KvResult kv = engine::analyseKv(in);
+
+    engine::CalibrationInputs inputs;
+    inputs.serving.blockSize = serving.blockSize;
+    inputs.serving.kvBlocksPerReplica = engine::kvBlocksPerReplica(in);
+    inputs.serving.router = engine::RouterKind::RoundRobin;
+    engine::applyServingAssumptions(inputs.serving, serving, in.model, gpu, in.weights, kv, in.tp);
+    inputs.model = *inputs.serving.stepModel;
+    QStringList sources;
+    if (stepTimes) {
+        inputs.passes = engine::passObservations(inputs.model, store::readStepTimes(*stepTimes));
+        sources << QFileInfo(*stepTimes).fileName();
+    }
+    for (const QString &path : benches) {
+        inputs.runs.push_back(store::readBenchResult(path));
+        sources << QFileInfo(path).fileName();
+    }
+    const engine::CalibrationResult fit = engine::calibrate(inputs);
+
+    const QString deployment = QStringLiteral("%1 on %2, TP %3 (%4 weights, %5 KV)")
+                                   .arg(*modelId, *gpuId).arg(in.tp)
+                                   .arg(QString::fromUtf8(engine::toString(in.weights).data()),
+                                        QString::fromUtf8(engine::toString(in.kv).data()));
+    if (args.has(QStringLiteral("save"))) {
+        engine::GpuEfficiency saved = fit.efficiency;
+        saved.source = QStringLiteral("calibrated for %1 on %2: mean |error| %3 % over %4 points")
+                           .arg(deployment, sources.join(QStringLiteral(", ")), formatDecimal(fit.meanAbsErrorPct, 1, true))
+                           .arg(fit.points.size())
+                           .toStdString();
+        gpu.efficiency = saved;
+        workspace.putGpu(gpu);
+    }
+
+    QTextStream &out = context.out();
+    if (args.has(QStringLiteral("json"))) {
+        QJsonObject json{{QStringLiteral("model"), *modelId}, {QStringLiteral("gpu"), *gpuId}, {QStringLiteral("tp"), in.tp},
+                         {QStringLiteral("sources"), QJsonArray::fromStringList(sources)},
+                         {QStringLiteral("mean_abs_error_pct"), fit.meanAbsErrorPct},
+                         {QStringLiteral("max_abs_error_pct"), fit.maxAbsErrorPct},
+                         {QStringLiteral("prior_mean_abs_error_pct"), fit.priorMeanAbsErrorPct},
+                         {QStringLiteral("iterations"), fit.iterations},
+                         {QStringLiteral("saved"), args.has(QStringLiteral("save"))}};
+        QJsonObject coefficients;
+        for (const engine::CalibrationCoefficient &c : fit.coefficients)
+            coefficients.insert(QString::fromStdString(c.name),
+                                QJsonObject{{QStringLiteral("prior"), c.prior}, {QStringLiteral("fitted"), c.fitted}});
+        json.insert(QStringLiteral("coefficients"), coefficients);
+        QJsonArray points;
+        for (const engine::CalibrationPoint &p : fit.points)
+            points.append(QJsonObject{{QStringLiteral("label"), QString::fromStdString(p.label)},
+                                      {QStringLiteral("metric"), QString::fromStdString(p.metric)},
+                                      {QStringLiteral("measured_ms"), p.measuredMs},
+                                      {QStringLiteral("predicted_ms"), p.predictedMs},
+                                      {QStringLiteral("error_pct"), p.errorPct}});
+        json.insert(QStringLiteral("points"), points);
+        out << jsonText(json);
+        return 0;
+    }
+    out << "Calibration of " << deployment << "\n";
+    out << "Measurements: " << sources.join(QStringLiteral(", ")) << " ("
+        << countOf(qint64(inputs.passes.size()), QStringLiteral("pass"), QStringLiteral("passes")) << ", "
+        << countOf(qint64(inputs.runs.size()), QStringLiteral("run"), QStringLiteral("runs")) << ")\n\n";
+    Table coefficients({{QStringLiteral("coefficient")}, {QStringLiteral("prior"), Table::Align::Right},
+                        {QStringLiteral("fitted"), Table::Align::Right}});
+    for (const engine::CalibrationCoefficient &c : fit.coefficients)
+        coefficients.addRow({QString::fromStdString(c.name), formatDecimal(c.prior, 3, true), formatDecimal(c.fitted, 3, true)});
+    coefficients.write(out);
+    out << "\n";
+    Table points({{QStringLiteral("point")}, {QStringLiteral("metric")}, {QStringLiteral("measured ms"), Table::Align::Right},
+                  {QStringLiteral("predicted ms"), Table::Align::Right}, {QStringLiteral("error %"), Table::Align::Right}});
+    for (const engine::CalibrationPoint &p : fit.points)
+        points.addRow({printable(QString::fromStdString(p.label)), QString::fromStdString(p.metric), ms(p.measuredMs),
+                       ms(p.predictedMs), signedPercent(p.errorPct)});
+    points.write(out);
+    out << "\nMean |error| " << formatDecimal(fit.meanAbsErrorPct, 1, true) << " % (prior coefficients "
+        << formatDecimal(fit.priorMeanAbsErrorPct, 1, true) << " %), largest " << formatDecimal(fit.maxAbsErrorPct, 1, true)
+        << " %; " << countOf(fit.iterations, QStringLiteral("iteration"), QStringLiteral("iterations")) << ".\n";
+    if (args.has(QStringLiteral("save")))
+        out << "Saved as the " << *gpuId << " profile in the workspace: sizing and simulation on " << *gpuId
+            << " use it.\n";
+    else
+        out << "Not saved: --save makes it the " << *gpuId << " profile in the workspace.\n";
+    return 0;
+}
+
+} // namespace
+
+Command calibrateCommand()
+{
+    return {QStringLiteral("calibrate"),
+            QStringLiteral("fit the step-cost model to measured passes and benchmark runs (--model, --gpu)"),
+            QString::fromUtf8(kUsage), &runCalibrate};
+}
+
+} // namespace headroom::cli
