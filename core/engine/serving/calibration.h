@@ -9,7 +9,7 @@
 #include <vector>
 
 // Calibration of the step-cost model (inference/step_cost.h) to one deployment's own
-// measurements — one model × GPU × TP on one engine version — by least squares (DESIGN §3.2c):
+// measurements — one model × GPU × TP on one engine version — by least squares (DESIGN §3.2: the calibration that replaces the catalog's efficiencies):
 //
 // - Measured passes (a step-time table): a decode point (b sequences at context c, ms) is
 //   compared with stepCost(decodeStep(b, c)); a prefill point (p tokens, ms) with the pass of a
