@@ -28,7 +28,7 @@ done
 all_targets=(fuzz_azure_trace fuzz_mooncake_trace fuzz_alibaba fuzz_csv_demand fuzz_csv_series
              fuzz_csv_telemetry fuzz_ratecard_csv fuzz_catalog_json fuzz_workload_json
              fuzz_training_json fuzz_scenario_json fuzz_focus_csv fuzz_step_times fuzz_metrics_csv
-             fuzz_server_url)
+             fuzz_server_url fuzz_bench_json)
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
 build="${HEADROOM_FUZZ_BUILD:-build-fuzz}"

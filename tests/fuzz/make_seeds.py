@@ -72,6 +72,12 @@ def main():
     add("fuzz_csv_telemetry", "telemetry.csv", head(data / "samples" / "telemetry.csv", 200))
     add("fuzz_step_times", "step-times-llama-3.1-8b-h100.csv",
         (data / "samples" / "step-times-llama-3.1-8b-h100.csv").read_bytes())
+    add("fuzz_bench_json", "rate2.json",
+        b'{"completed": 200, "total_input_tokens": 200000, "total_output_tokens": 30000, '
+        b'"request_rate": 2.0, "max_concurrency": null, "mean_ttft_ms": 103, "mean_tpot_ms": 8.15}')
+    add("fuzz_bench_json", "detailed.json",
+        b'{"completed": 3, "input_lens": [100, 2000, 512], "output_lens": [10, 200, 64], '
+        b'"request_rate": "inf", "max_concurrency": 8, "mean_e2el_ms": 950.5}')
     add("fuzz_metrics_csv", "serving-metrics.csv", head(data / "samples" / "serving-metrics.csv", 400))
 
     shared = shared_data()
