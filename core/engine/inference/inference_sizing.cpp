@@ -288,10 +288,13 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     const StepCostModel stepModel = stepCostModel(model, gpu, w.weights, kv, tp, assumptions);
     const SchedulerLimits limits = schedulerLimits(assumptions, gpu);
     const double chunk = assumptions.chunkedPrefill ? double(limits.maxNumBatchedTokens) : 0.0;
+    // A profile `headroom calibrate --save` wrote says so, with what it was fitted on.
+    const bool calibrated = stepModel.efficiency.source.rfind("calibrated", 0) == 0;
     const std::string profileText = stepModel.measuredProfile
-        ? gpu.name + "'s measured profile (η_bw " + number(stepModel.efficiency.bandwidth) + ", η_mm up to "
-            + number(stepModel.efficiency.matmulPeak) + ", " + number(stepModel.efficiency.iterationOverheadMs)
-            + " ms per pass)"
+        ? gpu.name + (calibrated ? "'s calibrated profile (η_bw " : "'s measured profile (η_bw ")
+            + number(stepModel.efficiency.bandwidth) + ", η_mm up to " + number(stepModel.efficiency.matmulPeak) + ", "
+            + number(stepModel.efficiency.iterationOverheadMs) + " ms per pass"
+            + (calibrated ? "; " + stepModel.efficiency.source + ")" : ")")
         : "the workspace's efficiencies (no measured profile for " + gpu.name + ")";
 
 

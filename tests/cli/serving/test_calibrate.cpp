@@ -72,6 +72,13 @@ TEST_CASE("calibrate fits passes slower than the profile, and --save makes the f
     REQUIRE(after.exitCode == 0);
     CHECK(after.out.contains("calibrated for llama-3.1-8b on h100-sxm, TP 1 (bf16 weights, bf16 KV) on slow.csv"));
 
+    // Sizing on the GPU says which profile it used.
+    const QString workload = QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/chatbot-workload.json");
+    RUN_HEADROOM(sized, ws, {"size", "--workload-file", workload});
+    REQUIRE(sized.exitCode == 0);
+    CHECK(sized.out.contains("calibrated profile"));
+    CHECK(sized.out.contains("calibrated for llama-3.1-8b on h100-sxm"));
+
     // Fitted again from the saved profile, the passes are where it left them.
     RUN_HEADROOM(again, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--step-times", steps, "--json"});
     REQUIRE(again.exitCode == 0);
