@@ -4,7 +4,6 @@
 #include "cli/common/args.h"
 #include "cli/common/format.h"
 
-#include "engine/inference/inference_sizing.h"
 #include "engine/serving/calibration.h"
 #include "store/common/workspace.h"
 #include "store/serving/benchjson.h"
@@ -96,34 +95,24 @@ int runCalibrate(const QStringList &argv, Context &context)
         serving.maxNumBatchedTokens = *v;
     if (const auto v = args.integer(QStringLiteral("max-num-seqs"), 1, engine::kMaxNumSeqs))
         serving.maxNumSeqs = int(*v);
-    engine::KvInputs in;
-    in.model = findModel(workspace, *modelId);
+    const engine::ModelSpec model = findModel(workspace, *modelId);
     engine::GpuSpec gpu = findGpu(workspace, *gpuId);
-    in.gpuMemoryBytes = gpu.memoryBytes;
+    engine::WeightPrecision weights = engine::WeightPrecision::Bf16;
+    engine::KvPrecision kvPrecision = engine::KvPrecision::Bf16;
     if (const auto text = args.text(QStringLiteral("weights"))) {
         const auto p = engine::parseWeightPrecision(text->toStdString());
         if (!p)
             throw UsageError(QStringLiteral("--weights: unknown precision '%1'; expected bf16, fp16, fp8, int8 or int4").arg(*text));
-        in.weights = *p;
+        weights = *p;
     }
     if (const auto text = args.text(QStringLiteral("kv-dtype"))) {
         const auto p = engine::parseKvPrecision(text->toStdString());
         if (!p)
             throw UsageError(QStringLiteral("--kv-dtype: unknown precision '%1'; expected bf16 or fp8").arg(*text));
-        in.kv = *p;
+        kvPrecision = *p;
     }
-    in.tp = int(args.integer(QStringLiteral("tp"), 1, 64).value_or(1));
-    in.utilization = serving.memoryUtilization;
-    in.reserveBytes = serving.reserveBytes;
-    in.blockSize = serving.blockSize;
-    const engine::KvResult kv = engine::analyseKv(in);
-
-    engine::CalibrationInputs inputs;
-    inputs.serving.blockSize = serving.blockSize;
-    inputs.serving.kvBlocksPerReplica = engine::kvBlocksPerReplica(in);
-    inputs.serving.router = engine::RouterKind::RoundRobin;
-    engine::applyServingAssumptions(inputs.serving, serving, in.model, gpu, in.weights, kv, in.tp);
-    inputs.model = *inputs.serving.stepModel;
+    const int tp = int(args.integer(QStringLiteral("tp"), 1, 64).value_or(1));
+    engine::CalibrationInputs inputs = engine::calibrationDeployment(model, gpu, weights, kvPrecision, tp, serving);
     QStringList sources;
     if (stepTimes) {
         inputs.passes = engine::passObservations(inputs.model, store::readStepTimes(*stepTimes));
@@ -136,22 +125,20 @@ int runCalibrate(const QStringList &argv, Context &context)
     const engine::CalibrationResult fit = engine::calibrate(inputs);
 
     const QString deployment = QStringLiteral("%1 on %2, TP %3 (%4 weights, %5 KV)")
-                                   .arg(*modelId, *gpuId).arg(in.tp)
-                                   .arg(QString::fromUtf8(engine::toString(in.weights).data()),
-                                        QString::fromUtf8(engine::toString(in.kv).data()));
+                                   .arg(*modelId, *gpuId).arg(tp)
+                                   .arg(QString::fromUtf8(engine::toString(weights).data()),
+                                        QString::fromUtf8(engine::toString(kvPrecision).data()));
     if (args.has(QStringLiteral("save"))) {
-        engine::GpuEfficiency saved = fit.efficiency;
-        saved.source = QStringLiteral("calibrated for %1 on %2: mean |error| %3 % over %4 points")
-                           .arg(deployment, sources.join(QStringLiteral(", ")), formatDecimal(fit.meanAbsErrorPct, 1, true))
-                           .arg(fit.points.size())
-                           .toStdString();
-        gpu.efficiency = saved;
+        std::vector<std::string> names;
+        for (const QString &name : sources)
+            names.push_back(name.toStdString());
+        gpu.efficiency = engine::calibratedProfile(fit, deployment.toStdString(), names);
         workspace.putGpu(gpu);
     }
 
     QTextStream &out = context.out();
     if (args.has(QStringLiteral("json"))) {
-        QJsonObject json{{QStringLiteral("model"), *modelId}, {QStringLiteral("gpu"), *gpuId}, {QStringLiteral("tp"), in.tp},
+        QJsonObject json{{QStringLiteral("model"), *modelId}, {QStringLiteral("gpu"), *gpuId}, {QStringLiteral("tp"), tp},
                          {QStringLiteral("sources"), QJsonArray::fromStringList(sources)},
                          {QStringLiteral("mean_abs_error_pct"), fit.meanAbsErrorPct},
                          {QStringLiteral("max_abs_error_pct"), fit.maxAbsErrorPct},

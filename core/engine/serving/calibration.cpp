@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 namespace headroom::engine {
@@ -162,6 +163,41 @@ std::vector<PassObservation> passObservations(const StepCostModel &model, const 
                        decodeStep(model, double(d.batch), double(d.contextTokens)), d.ms});
     for (const StepTimeTable::PrefillPoint &p : table.prefill)
         out.push_back({"prefill " + std::to_string(p.tokens) + " tokens", prefillStep(model, double(p.tokens)), p.ms});
+    return out;
+}
+
+CalibrationInputs calibrationDeployment(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
+                                        KvPrecision kv, int tp, const ServingAssumptions &assumptions)
+{
+    KvInputs in;
+    in.model = model;
+    in.gpuMemoryBytes = gpu.memoryBytes;
+    in.weights = weights;
+    in.kv = kv;
+    in.tp = tp;
+    in.utilization = assumptions.memoryUtilization;
+    in.reserveBytes = assumptions.reserveBytes;
+    in.blockSize = assumptions.blockSize;
+    CalibrationInputs out;
+    out.serving.blockSize = assumptions.blockSize;
+    out.serving.kvBlocksPerReplica = kvBlocksPerReplica(in);
+    out.serving.router = RouterKind::RoundRobin;
+    applyServingAssumptions(out.serving, assumptions, model, gpu, weights, analyseKv(in), tp);
+    out.model = *out.serving.stepModel;
+    return out;
+}
+
+GpuEfficiency calibratedProfile(const CalibrationResult &result, const std::string &deployment,
+                                const std::vector<std::string> &sources)
+{
+    std::string joined;
+    for (const std::string &s : sources)
+        joined += (joined.empty() ? "" : ", ") + s;
+    char error[32];
+    std::snprintf(error, sizeof error, "%.1f", result.meanAbsErrorPct);
+    GpuEfficiency out = result.efficiency;
+    out.source = "calibrated for " + deployment + " on " + joined + ": mean |error| " + error + " % over "
+        + std::to_string(result.points.size()) + " points";
     return out;
 }
 

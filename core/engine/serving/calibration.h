@@ -2,6 +2,7 @@
 
 #include "serving_sim.h"
 #include "step_time_table.h"
+#include "engine/inference/inference_sizing.h"
 #include "engine/inference/step_cost.h"
 
 #include <optional>
@@ -85,6 +86,17 @@ struct CalibrationResult {
     double priorMeanAbsErrorPct = 0; // the same points with the prior coefficients
     int iterations = 0;
 };
+
+// The deployment as the workspace's serving assumptions describe it, without measurements: its
+// step-cost model (the GPU's profile, else the assumptions' fallback, is the prior), one
+// replica's KV pool and the scheduler. InputError "memory" when the weights leave no pool.
+CalibrationInputs calibrationDeployment(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
+                                        KvPrecision kv, int tp, const ServingAssumptions &assumptions);
+
+// The fitted profile as the GPU catalog keeps it: its source "calibrated for <deployment> on
+// <sources, comma-separated>: mean |error| X % over N points".
+GpuEfficiency calibratedProfile(const CalibrationResult &result, const std::string &deployment,
+                                const std::vector<std::string> &sources);
 
 // InputError "measurements" when there is no point at all; "ms" for a pass not above 0;
 // "runs" for a run without requests or lengths, lengths below 1, mismatched length lists, a
