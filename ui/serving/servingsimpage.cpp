@@ -1,5 +1,7 @@
 #include "servingsimpage.h"
 
+#include "calibrationdialog.h"
+
 #include "cli/common/format.h"
 #include "common/columnviews.h"
 #include "common/chartpanel.h"
@@ -244,9 +246,15 @@ QWidget *ServingSimPage::buildInputs()
         if (!path.isEmpty())
             m_stepTimes->setText(path);
     });
+    auto *calibrate = new QPushButton(tr("Calibrate…"), replicaBox);
+    calibrate->setObjectName("simCalibrate");
+    calibrate->setToolTip(tr("Fit the step-cost model of this model, GPU and TP to your own measured step times "
+                             "and vllm bench serve results, and save the fit as the GPU's profile"));
+    connect(calibrate, &QPushButton::clicked, this, [this] { openCalibration(); });
     auto *stepRow = new QHBoxLayout;
     stepRow->addWidget(m_stepTimes, 1);
     stepRow->addWidget(stepBrowse);
+    stepRow->addWidget(calibrate);
     replicaForm->addRow(tr("Step times:"), stepRow);
 
     auto *fleetBox = new QGroupBox(tr("Fleet and router"), panel);
@@ -727,6 +735,19 @@ QString ServingSimPage::explanation() const
 void ServingSimPage::updateExplanation()
 {
     m_explanation->setText(ServingSimSummary::explanation(m_results));
+}
+
+CalibrationDialog *ServingSimPage::openCalibration()
+{
+    auto *dialog = new CalibrationDialog(m_workspace, m_undoStack, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setDeployment(m_model->currentData().toString(), m_gpu->currentData().toString(),
+                          engine::WeightPrecision(m_weights->currentData().toInt()),
+                          engine::KvPrecision(m_kvPrecision->currentData().toInt()), m_tp->value());
+    if (!m_stepTimes->text().trimmed().isEmpty())
+        dialog->setStepTimes(m_stepTimes->text().trimmed());
+    dialog->show();
+    return dialog;
 }
 
 } // namespace headroom::ui

@@ -28,6 +28,7 @@ class QUndoStack;
 
 namespace headroom::ui {
 
+class CalibrationDialog;
 class ChartPanel;
 class ServingSimChartTabs;
 
@@ -73,6 +74,9 @@ public:
     std::optional<engine::ServingSimConfig> configFor(engine::RouterKind router, QString *error) const;
     // The trace as the page reads it (format, generated hashes, request limit); throws StoreError.
     std::vector<engine::TraceRequest> readTrace() const;
+
+    // Opens Calibrate… on the page's model, GPU, precisions, TP and step-time table (not modal).
+    CalibrationDialog *openCalibration();
 
     // Starts a run; false (with the reason in the status line, the results unchanged) when an
     // input is invalid or a run is under way.

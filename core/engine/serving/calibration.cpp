@@ -255,8 +255,14 @@ CalibrationResult calibrate(const CalibrationInputs &in)
     Eigen::VectorXd r = residuals(x);
     double cost = r.squaredNorm();
     double lambda = 1e-2;
+    constexpr int kMaxIterations = 40;
     int iterations = 0;
-    for (; iterations < 40; ++iterations) {
+    bool cancelled = false;
+    for (; iterations < kMaxIterations; ++iterations) {
+        if (in.progress && !in.progress(double(iterations) / kMaxIterations)) {
+            cancelled = true;
+            break;
+        }
         Eigen::MatrixXd J(r.size(), k);
         for (Eigen::Index i = 0; i < k; ++i) {
             Eigen::VectorXd up = x, down = x;
@@ -301,6 +307,7 @@ CalibrationResult calibrate(const CalibrationInputs &in)
     double priorMax = 0;
     summarise(evaluate(in, prior), result.priorMeanAbsErrorPct, priorMax);
     result.iterations = iterations;
+    result.cancelled = cancelled;
     return result;
 }
 

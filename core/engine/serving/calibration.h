@@ -5,6 +5,7 @@
 #include "engine/inference/inference_sizing.h"
 #include "engine/inference/step_cost.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,9 @@ struct CalibrationInputs {
     std::vector<PassObservation> passes;
     std::vector<BenchmarkRun> runs;
     int maxSimulatedRequests = 400;  // a longer run is replayed on its first this-many requests
+    // Called after each iteration with the share of the iteration limit done; returning false
+    // stops the fit where it is (CalibrationResult::cancelled).
+    std::function<bool(double)> progress;
 };
 
 struct CalibrationPoint {
@@ -85,6 +89,7 @@ struct CalibrationResult {
     double maxAbsErrorPct = 0;
     double priorMeanAbsErrorPct = 0; // the same points with the prior coefficients
     int iterations = 0;
+    bool cancelled = false;          // stopped by `progress`: the coefficients reached so far
 };
 
 // The deployment as the workspace's serving assumptions describe it, without measurements: its
