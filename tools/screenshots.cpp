@@ -8,6 +8,7 @@
 #include "ui/fragmentation/fragmapview.h"
 #include "ui/fragmentation/fragmentationpage.h"
 #include "ui/serving/servingsimcharts.h"
+#include "ui/serving/calibrationdialog.h"
 #include "ui/serving/servingsimpage.h"
 #include "ui/partitioning/partitioningpage.h"
 #include "ui/report/reportdeck.h"
@@ -497,6 +498,46 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("dialog-serving-assumptions%1.png").arg(suffix));
         assumptions.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+    }
+    {
+        // Serving simulation ▸ Calibrate…: the sample step-time table 15 % slower than the
+        // H100 profile, fitted back.
+        QTemporaryDir measured;
+        QFile sample(QStringLiteral(HEADROOM_SAMPLES_DIR "/step-times-llama-3.1-8b-h100.csv"));
+        QFile slow(measured.filePath(QStringLiteral("measured-steps.csv")));
+        if (sample.open(QIODevice::ReadOnly) && slow.open(QIODevice::WriteOnly)) {
+            bool header = true;
+            for (const QByteArray &line : sample.readAll().split('\n')) {
+                if (line.isEmpty() || line.startsWith('#'))
+                    continue;
+                QList<QByteArray> fields = line.split(',');
+                if (!header)
+                    fields.last() = QByteArray::number(fields.last().toDouble() * 1.15, 'g', 8);
+                header = false;
+                slow.write(fields.join(',') + '\n');
+            }
+            slow.close();
+            window.servingSimPage()->setStepTimes(slow.fileName());
+            ui::CalibrationDialog *calibration = window.servingSimPage()->openCalibration();
+            bool fitted = false;
+            QObject::connect(calibration, &ui::CalibrationDialog::fitFinished, [&fitted] { fitted = true; });
+            if (calibration->fit())
+                while (!fitted)
+                    QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+            QApplication::processEvents();
+            const QString path = out.filePath(QStringLiteral("dialog-calibration%1.png").arg(suffix));
+            calibration->grab().save(path);
+            std::printf("%s\n", qPrintable(path));
+            const QString chart = out.filePath(QStringLiteral("calibration-points%1.pdf").arg(suffix));
+            QString error;
+            if (!ui::exportFigure(calibration->chartPanel()->figure(), chart, &error, store::ExistingFile::Replace)) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                return 1;
+            }
+            std::printf("%s\n", qPrintable(chart));
+            calibration->close();
+            window.servingSimPage()->setStepTimes(QString());
+        }
     }
     scenarios->setCompared({QStringLiteral("Support bot static"), QStringLiteral("Support bot elastic"),
                             QStringLiteral("Code fleet 64 GPUs")});

@@ -73,13 +73,14 @@ QTableWidgetItem *cell(const QString &text, bool number)
 // Measured against predicted on log–log axes (the points span milliseconds to seconds), with
 // the fitted and the prior predictions and the line where they agree.
 ChartFigure pointsFigure(const engine::CalibrationResult &fit, const std::vector<engine::CalibrationPoint> &prior,
-                         const QString &deployment)
+                         const QString &shortName, const QString &deployment)
 {
     ChartFigure figure;
-    figure.title = QObject::tr("Measured against predicted: %1").arg(deployment);
-    figure.caption = QObject::tr("Each point is a measured pass or a benchmark run's mean (TTFT, TPOT, E2E); "
-                                 "on the diagonal the model agrees. Mean |error| %1 % fitted, %2 % with the "
+    figure.title = QObject::tr("Measured against predicted: %1").arg(shortName);
+    figure.caption = QObject::tr("%1. Each point is a measured pass or a benchmark run's mean (TTFT, TPOT, E2E); "
+                                 "on the diagonal the model agrees. Mean |error| %2 % fitted, %3 % with the "
                                  "prior coefficients.")
+                         .arg(deployment)
                          .arg(fit.meanAbsErrorPct, 0, 'f', 1)
                          .arg(fit.priorMeanAbsErrorPct, 0, 'f', 1);
     figure.build = [points = fit.points, prior, title = figure.title](QChart::ChartTheme theme) {
@@ -155,7 +156,7 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     setWindowTitle(tr("Calibrate the step-cost model"));
 
     auto *inputs = new QWidget(this);
-    auto *form = new QFormLayout(inputs);
+    auto *form = new QFormLayout;
     m_model = new QComboBox(inputs);
     m_model->setObjectName("calModel");
     m_model->setToolTip(tr("The model the measurements were taken with"));
@@ -191,7 +192,7 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     m_benches->setToolTip(tr("`vllm bench serve --save-result` files, one per request rate or concurrency: their "
                              "requests are replayed through the serving simulation and the mean TTFT, TPOT and "
                              "E2E compared"));
-    m_benches->setMaximumHeight(110);
+    m_benches->setMinimumHeight(90);
     auto *addBench = new QPushButton(tr("Add…"), inputs);
     connect(addBench, &QPushButton::clicked, this, [this] {
         const QString path = Dialogs::openFileName(this, tr("Choose a vllm bench serve result"), tr("Benchmark results (*.json);;All files (*)"));
@@ -200,20 +201,26 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     });
     auto *removeBench = new QPushButton(tr("Remove"), inputs);
     connect(removeBench, &QPushButton::clicked, this, [this] { delete m_benches->currentItem(); });
-    auto *benchButtons = new QVBoxLayout;
+    auto *benchButtons = new QHBoxLayout;
     benchButtons->addWidget(addBench);
     benchButtons->addWidget(removeBench);
     benchButtons->addStretch(1);
-    auto *benchRow = new QHBoxLayout;
-    benchRow->addWidget(m_benches, 1);
-    benchRow->addLayout(benchButtons);
     form->addRow(tr("&Model:"), m_model);
     form->addRow(tr("&GPU:"), m_gpu);
     form->addRow(tr("&Weights:"), m_weights);
     form->addRow(tr("&KV cache:"), m_kv);
     form->addRow(tr("&TP (GPUs per replica):"), m_tp);
     form->addRow(tr("Step times:"), stepRow);
-    form->addRow(tr("Benchmark results:"), benchRow);
+    auto *benchLabel = new QLabel(tr("&Benchmark results (vllm bench serve --save-result JSON, one per rate):"), inputs);
+    benchLabel->setBuddy(m_benches);
+    benchLabel->setWordWrap(true);
+    auto *inputsLayout = new QVBoxLayout(inputs);
+    inputsLayout->setContentsMargins(0, 0, 0, 0);
+    inputsLayout->addLayout(form);
+    inputsLayout->addWidget(benchLabel);
+    inputsLayout->addWidget(m_benches);
+    inputsLayout->addLayout(benchButtons);
+    inputsLayout->addStretch(1);
 
     m_fitButton = new QPushButton(tr("&Fit"), this);
     m_fitButton->setObjectName("calFit");
@@ -227,7 +234,7 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     connect(m_cancelButton, &QPushButton::clicked, this, &CalibrationDialog::cancel);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
-    m_progress->setVisible(false);
+    m_progress->setValue(0);
     m_status = new QLabel(tr("Choose the deployment and its measurements, then Fit."), this);
     m_status->setObjectName("calStatus");
     m_status->setWordWrap(true);
@@ -235,6 +242,10 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     runRow->addWidget(m_fitButton);
     runRow->addWidget(m_cancelButton);
     runRow->addWidget(m_progress, 1);
+    runRow->addStretch(0);
+    m_progress->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_progress->setVisible(true);
+    m_progress->setTextVisible(false);
 
     auto *tabs = new QTabWidget(this);
     m_chart = new ChartPanel(tabs);
@@ -367,11 +378,11 @@ bool CalibrationDialog::fit()
                        .arg(m_tp->value())
                        .arg(QString::fromUtf8(engine::toString(weights).data()), QString::fromUtf8(engine::toString(kv).data()));
     m_gpuId = gpuId.toStdString();
+    m_shortName = tr("%1 on %2, TP %3").arg(modelId, gpuId).arg(m_tp->value());
     m_error.clear();
     m_fitButton->setEnabled(false);
     m_cancelButton->setEnabled(true);
     m_progress->setValue(0);
-    m_progress->setVisible(true);
     setStatus(tr("Fitting %1 to %2…").arg(m_deployment, m_sources.join(QStringLiteral(", "))));
     m_job.start(
         this, m_progress,
@@ -387,7 +398,7 @@ bool CalibrationDialog::fit()
         [this] {
             m_fitButton->setEnabled(true);
             m_cancelButton->setEnabled(false);
-            m_progress->setVisible(false);
+            m_progress->setValue(m_error.isEmpty() && !m_pending.cancelled ? m_progress->maximum() : 0);
             if (!m_error.isEmpty()) {
                 setStatus(m_error);
             } else if (m_pending.cancelled) {
@@ -397,6 +408,7 @@ bool CalibrationDialog::fit()
                 m_resultDeployment = m_deployment;
                 m_resultSources = m_sources;
                 m_resultGpuId = m_gpuId;
+                m_resultShortName = m_shortName;
                 showResult();
             }
             emit fitFinished();
@@ -432,7 +444,7 @@ void CalibrationDialog::showResult()
         m_coefficients->setItem(row, 1, cell(QString::number(c.prior, 'f', 3), true));
         m_coefficients->setItem(row, 2, cell(QString::number(c.fitted, 'f', 3), true));
     }
-    m_chart->setFigure(pointsFigure(fit, prior, m_resultDeployment));
+    m_chart->setFigure(pointsFigure(fit, prior, m_resultShortName, m_resultDeployment));
     m_saveButton->setEnabled(true);
     QString text = tr("Fitted %1 in %2 iterations: mean |error| %3 % (prior coefficients %4 %), largest %5 %.")
                        .arg(m_resultDeployment)

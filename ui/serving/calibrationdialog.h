@@ -86,10 +86,12 @@ private:
     engine::CalibrationResult m_pending;
     QString m_error;
     QString m_deployment;
+    QString m_shortName;
     QStringList m_sources;
     std::string m_gpuId;
     std::optional<engine::CalibrationResult> m_result;
     QString m_resultDeployment;
+    QString m_resultShortName;
     QStringList m_resultSources;
     std::string m_resultGpuId;
 };
