@@ -155,6 +155,11 @@ StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPr
     m.attentionHeads = model.attentionHeads;
     m.headDim = model.headDim;
     m.weightsBytes = kv.weightsBytes;
+    if (const double expertParams = model.expertParams(); expertParams > 0 && model.paramsTotal > 0) {
+        m.expertWeightShare = std::min(expertParams / model.paramsTotal, 1.0);
+        m.experts = model.experts;
+        m.expertsPerToken = model.expertsPerToken;
+    }
     m.kvPerToken = kv.perToken;
     m.tp = tp;
     m.hbmBandwidthGBps = gpu.hbmBandwidthGBps;

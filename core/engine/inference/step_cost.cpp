@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace headroom::engine {
 
@@ -64,7 +65,13 @@ StepCost stepCost(const StepCostModel &m, const StepBatch &b)
     const double tokens = b.tokens();
     const double tp = double(m.tp);
     c.overheadS = e.iterationOverheadMs / 1000.0 + double(m.layers) * e.layerOverheadUs / 1e6;
-    c.weightsS = double(m.weightsBytes) / (m.hbmBandwidthGBps * 1e9 * e.bandwidth);
+    double weightBytes = double(m.weightsBytes);
+    if (m.expertWeightShare > 0 && m.experts > 0 && m.expertsPerToken > 0 && m.expertsPerToken < m.experts) {
+        const double untouched = 1.0 - double(m.expertsPerToken) / double(m.experts);
+        c.expertsRead = 1.0 - std::pow(untouched, std::max(tokens, 1.0));
+        weightBytes *= (1.0 - m.expertWeightShare) + m.expertWeightShare * c.expertsRead;
+    }
+    c.weightsS = weightBytes / (m.hbmBandwidthGBps * 1e9 * e.bandwidth);
     const double bodyParams = std::max(m.activeParams - m.headParams - m.embeddingParams, 0.0);
     const double linearFlops = 2.0 * (bodyParams * tokens + m.headParams * b.sampled) / tp;
     c.matmulEfficiency = matmulEfficiency(e, tokens);

@@ -22,8 +22,10 @@
 // (query, key) pair per layer, the pairs of a chunk of c tokens at offset o being c × o +
 // c(c + 1)/2 (a sliding layer sees at most its window). A ring all-reduce of B bytes on TP
 // ranks costs latency + 2(TP − 1)/TP × B ÷ (link × η_link), the link NVLink's one direction, else
-// PCIe. Every resident weight is read once per pass (MoE: all experts, conservative at small
-// batch).
+// PCIe. Every resident weight is read once per pass, but of a mixture of experts only the
+// experts some token of the pass is routed to: with E experts per layer and top-k routing, T
+// tokens touch a share 1 − (1 − k/E)^T of them on average (uniform routing), so the expert
+// weights read are that share of theirs.
 namespace headroom::engine {
 
 // One replica of TP GPUs; every byte and FLOP figure is per GPU rank.
@@ -38,6 +40,9 @@ struct StepCostModel {
     int attentionHeads = 0;
     int headDim = 0;
     int64_t weightsBytes = 0;        // resident weights per GPU
+    double expertWeightShare = 0;    // of weightsBytes, the routed experts' (MoE), else 0
+    int experts = 0;                 // routed experts per layer (MoE)
+    int expertsPerToken = 0;         // top-k
     KvPerToken kvPerToken;           // KV bytes per token per GPU
     int tp = 1;
     double hbmBandwidthGBps = 0;     // per GPU, 10^9 B/s
@@ -63,6 +68,7 @@ struct StepBatch {
 // One pass's time, term by term (seconds).
 struct StepCost {
     double weightsS = 0;             // weights streamed at HBM × η_bw
+    double expertsRead = 1;          // MoE: share of the experts the pass's tokens touch
     double linearComputeS = 0;       // linear FLOPs at peak × η_mm(tokens)
     double linearS = 0;              // max of the two
     double kvReadS = 0;

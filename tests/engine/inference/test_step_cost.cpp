@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace headroom::engine;
 using namespace headroom::test;
 
@@ -84,6 +86,36 @@ TEST_CASE("a decode pass: overhead, the weights at η_bw and the KV at η_kv", "
     CHECK(c.allReduceS == 0);
     CHECK(c.totalS == Approx(0.5e-3 + 16060522496.0 / 2.68e12 + 600.0 * 131072 / 3.015e12).epsilon(1e-12));
     CHECK(decodeStepSeconds(m, 1, 600) == c.totalS);
+}
+
+TEST_CASE("a mixture of experts reads only the experts its tokens touch", "[step-cost]")
+{
+    // Mixtral 8x7B's shape on the test profile: 46.7 B parameters of which 12.9 B active with
+    // top-2 of 8 experts, so the experts hold (46.7 − 12.9) ÷ (1 − 2/8) = 45.07 B.
+    ModelSpec mixtral;
+    mixtral.paramsTotal = 46.7e9;
+    mixtral.paramsActive = 12.9e9;
+    mixtral.experts = 8;
+    mixtral.expertsPerToken = 2;
+    REQUIRE(mixtral.expertParams() == Approx((46.7e9 - 12.9e9) / 0.75));
+    StepCostModel m = llama8bOnH100();
+    m.weightsBytes = 93400000000;
+    m.expertWeightShare = mixtral.expertParams() / mixtral.paramsTotal;
+    m.experts = 8;
+    m.expertsPerToken = 2;
+    const double share = m.expertWeightShare;
+    const double bytesPerSecond = 3350e9 * 0.8;
+    // One token touches 2 of 8 experts: a quarter of the expert weights and all the rest.
+    const StepCost one = stepCost(m, decodeStep(m, 1, 600));
+    CHECK(one.expertsRead == Approx(0.25));
+    CHECK(one.weightsS == Approx(93.4e9 * ((1 - share) + share * 0.25) / bytesPerSecond).epsilon(1e-12));
+    // Eight tokens: 1 − 0.75^8 = 89.99 % of them; 64 tokens: all but 1e-8.
+    CHECK(stepCost(m, decodeStep(m, 8, 600)).expertsRead == Approx(1 - std::pow(0.75, 8)));
+    CHECK(stepCost(m, decodeStep(m, 64, 600)).weightsS == Approx(93.4e9 / bytesPerSecond).epsilon(1e-6));
+    // A dense model reads everything at any batch.
+    const StepCostModel dense = llama8bOnH100();
+    CHECK(stepCost(dense, decodeStep(dense, 1, 600)).expertsRead == 1.0);
+    CHECK(stepCost(dense, decodeStep(dense, 1, 600)).weightsS == Approx(16060522496.0 / bytesPerSecond).epsilon(1e-12));
 }
 
 TEST_CASE("a prefill pass: body FLOPs per token, the LM head once, attention over the pairs", "[step-cost]")
