@@ -31,7 +31,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QCoreApplication>
 #include <QFileInfo>
+#include <QTimer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
@@ -503,19 +505,24 @@ bool MainWindow::publishToServer(const QString &url)
 bool MainWindow::openDemoWorkspace()
 {
     const QString path = store::demoWorkspacePath();
-    if (QFileInfo(m_workspace->path()) == QFileInfo(path)) {
+    const QFileInfo current(m_workspace->path());
+    const bool demoOpen = current == QFileInfo(path)
+        || (current.dir() == QFileInfo(path).dir()
+            && current.fileName() == QStringLiteral("demo-%1.headroom").arg(QCoreApplication::applicationPid()));
+    if (demoOpen) {
         showPage(QStringLiteral("Scenarios"));
         statusBar()->showMessage(tr("The demo workspace is open; it is rebuilt when opened from another workspace."),
                                  5000);
         return true;
     }
+    QString opened;
     try {
-        store::createDemoWorkspace(path);
+        opened = store::openDemoWorkspace(path);
     } catch (const store::StoreError &e) {
         Dialogs::warning(this, tr("Cannot open the demo workspace"), e.message());
         return false;
     }
-    if (!openWorkspace(path))
+    if (!openWorkspace(opened))
         return false;
     showPage(QStringLiteral("Scenarios"));
     return true;
@@ -643,11 +650,43 @@ void MainWindow::updateChartActions(bool menuOpen)
         action->setEnabled(hasChart);
 }
 
+bool MainWindow::checkWorkspaceFile()
+{
+    if (m_replacedAsked || !m_workspace->fileReplaced())
+        return false;
+    m_replacedAsked = true;
+    const QString path = m_workspace->path();
+    setWindowTitle(tr("%1 (replaced: edits are not saved) — Headroom").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("%1 was replaced, moved or deleted by another program: edits here are not saved. "
+                                "Reopen it, or File ▸ Save Workspace As… to keep this one.")
+                                 .arg(path));
+    if (Dialogs::question(this, tr("Workspace file replaced"),
+                          tr("%1 was replaced, moved or deleted by another program since this window opened it. "
+                             "Edits here can no longer be saved into it.\n\nReopen the file now there? (No keeps "
+                             "this window's view; File ▸ Save Workspace As… saves it elsewhere.)")
+                              .arg(path))
+        && QFileInfo::exists(path))
+        openWorkspace(path);
+    return true;
+}
+
 void MainWindow::watchWorkspace()
 {
-    // On a team server, pages follow other people's edits (NOTIFY, or polling every 1.5 s).
-    if (!m_workspace->isServer())
+    // A file replaced under the window (another program rebuilt or moved it) is noticed within
+    // two seconds; every write refuses meanwhile.
+    m_replacedAsked = false;
+    if (!m_workspace->isServer()) {
+        if (!m_fileWatch) {
+            m_fileWatch = new QTimer(this);
+            m_fileWatch->setInterval(2000);
+            connect(m_fileWatch, &QTimer::timeout, this, [this] { checkWorkspaceFile(); });
+        }
+        m_fileWatch->start();
         return;
+    }
+    if (m_fileWatch)
+        m_fileWatch->stop();
+    // On a team server, pages follow other people's edits (NOTIFY, or polling every 1.5 s).
     // A lost connection is retried in the background; edits made meanwhile wait on their page.
     connect(m_workspace.get(), &store::Workspace::connectionLost, this, [this](const QString &reason) {
         statusBar()->showMessage(tr("Offline: %1. Unsaved edits are kept.").arg(reason));

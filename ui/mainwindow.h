@@ -9,6 +9,7 @@
 class QMenu;
 class QSplitter;
 class QStackedWidget;
+class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QUndoStack;
@@ -86,6 +87,9 @@ public:
     void addFigureToReport(const ChartFigure &figure) override;
     void addCurrentChartToReport();
     void addCurrentTableToReport();
+    // When the workspace file was replaced, moved or deleted by another program: says so and
+    // offers to reopen it (once per opening); true when it was. Checked every two seconds.
+    bool checkWorkspaceFile();
     // File ▸ Open Recent: the remembered workspaces, most recent first; a missing file is
     // listed disabled. Rebuilt each time the menu opens.
     QMenu *recentMenu() const { return m_recentMenu; }
@@ -125,6 +129,8 @@ private:
     QStackedWidget *m_stack;
     QSplitter *m_splitter = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QTimer *m_fileWatch = nullptr;      // checks the workspace file is still the one opened
+    bool m_replacedAsked = false;       // the replaced file was reported for this opening
     QPointer<UserGuideWindow> m_userGuide;
     QList<QAction *> m_chartActions;    // need a chart on the current page
     KvPage *m_kvPage = nullptr;

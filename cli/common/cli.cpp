@@ -211,7 +211,7 @@ int dispatch(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     QString workspacePath;
     if (global.demo)
-        workspacePath = store::createDemoWorkspace();
+        workspacePath = store::openDemoWorkspace();
     else if (global.server && !command->copiesBetweenLocations)
         workspacePath = *global.server;
     else

@@ -73,7 +73,7 @@ int runGui(int &argc, char **argv, const QStringList &args)
     std::unique_ptr<store::Workspace> workspace;
     try {
         if (demo)
-            path = store::createDemoWorkspace();
+            path = store::openDemoWorkspace();
         workspace = std::make_unique<store::Workspace>(path);
     } catch (const store::StoreError &e) {
         QMessageBox::critical(nullptr, QObject::tr("Cannot open workspace"), e.message());

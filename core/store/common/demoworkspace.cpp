@@ -9,12 +9,17 @@
 #include "store/inference/workloadjson.h"
 #include "workspace.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <map>
+#include <memory>
+#include <vector>
 
 namespace headroom::store {
 
@@ -99,6 +104,82 @@ QString createDemoWorkspace(const QString &path)
     for (const auto &s : scenarios)
         workspace.putScenario(s);
     return path;
+}
+
+namespace {
+
+// The demo locks this process holds and the private demos it made, released and removed at exit.
+struct HeldDemos {
+    std::map<QString, std::unique_ptr<QLockFile>> locks;
+    std::vector<QString> privateDemos;
+    ~HeldDemos()
+    {
+        for (const QString &path : privateDemos) {
+            for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+                QFile::remove(path + QLatin1String(suffix));
+        }
+        // A lock whose file went with its folder (a test's temporary one) has nothing to remove.
+        for (auto &[path, lock] : locks)
+            if (!QFileInfo::exists(path + QStringLiteral(".lock")))
+                (void)lock.release();
+        locks.clear();
+        for (const QString &path : privateDemos)
+            QFile::remove(path + QStringLiteral(".lock"));
+    }
+};
+
+HeldDemos &heldDemos()
+{
+    static HeldDemos held;
+    return held;
+}
+
+// Takes the lock of the demo at `path` for this process; false when another live process has it.
+bool holdDemo(const QString &path)
+{
+    HeldDemos &held = heldDemos();
+    if (held.locks.count(path))
+        return true;
+    auto lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
+    lock->setStaleLockTime(0); // only a dead holder's lock is stale, however old
+    if (!lock->tryLock(0))
+        return false;
+    held.locks.emplace(path, std::move(lock));
+    return true;
+}
+
+// Private demos beside `shared` whose process is gone (their lock is free).
+void removeAbandonedDemos(const QString &shared)
+{
+    const QDir dir = QFileInfo(shared).dir();
+    for (const QString &name : dir.entryList({QStringLiteral("demo-*.headroom")}, QDir::Files)) {
+        const QString path = dir.filePath(name);
+        if (heldDemos().locks.count(path))
+            continue;
+        QLockFile lock(path + QStringLiteral(".lock"));
+        lock.setStaleLockTime(0);
+        if (!lock.tryLock(0))
+            continue;
+        removeDatabaseFiles(path);
+        lock.unlock();
+    }
+}
+
+} // namespace
+
+QString openDemoWorkspace(const QString &path)
+{
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        throw StoreError(QStringLiteral("Cannot create the folder of the demo workspace %1").arg(path));
+    removeAbandonedDemos(path);
+    if (holdDemo(path))
+        return createDemoWorkspace(path);
+    const QString own = QFileInfo(path).dir().filePath(
+        QStringLiteral("demo-%1.headroom").arg(QCoreApplication::applicationPid()));
+    if (!holdDemo(own))
+        throw StoreError(QStringLiteral("Cannot open a private demo workspace %1: its lock is held").arg(own));
+    heldDemos().privateDemos.push_back(own);
+    return createDemoWorkspace(own);
 }
 
 QStringList demoScenarioNames()

@@ -18,6 +18,13 @@ QString demoWorkspacePath();
 // folder is not writable or a shipped demo file is damaged.
 QString createDemoWorkspace(const QString &path = demoWorkspacePath());
 
+// The demo workspace for this process, built fresh, and its path: at `path` when no other
+// process has the demo there open — this process then holds its lock file (<path>.lock) until it
+// exits, so that another `--demo` does not delete the file under it — else a private demo
+// beside it, demo-<pid>.headroom, removed when this process exits (one a killed process left is
+// removed by the next call). Throws StoreError as createDemoWorkspace.
+QString openDemoWorkspace(const QString &path = demoWorkspacePath());
+
 // Names of the shipped demo scenarios, in the order of data/demo/scenarios.json.
 QStringList demoScenarioNames();
 

@@ -26,6 +26,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <sys/stat.h>
 #include <QStringList>
 #include <QThread>
 #include <QTimer>
@@ -226,6 +227,9 @@ struct Workspace::Private {
     ServerLocation location;                  // server: where it is, for reconnecting
     ServerCredentials credentials;            // server: the password given at opening, if any
     QTimer *reconnectTimer = nullptr;         // running while the connection is being retried
+    // SQLite: the file opened (device and inode), so that a write never goes into a file that
+    // was replaced, moved or deleted since: the connection would write the old inode unseen.
+    std::optional<std::pair<quint64, quint64>> fileIdentity;
 
     CatalogTables tables() const { return CatalogTables(connectionName, path); }
     RateCardTables rateCardTables() const { return RateCardTables(connectionName, path); }
@@ -245,6 +249,14 @@ struct Workspace::Private {
     int openReadOnly();
     // Throws StoreError naming the file when it was opened read-only.
     void requireWritable(const QString &what) const;
+    // Throws StoreError when the file at `path` is no longer the one opened.
+    void requireSameFile() const;
+    // A write transaction on the workspace, after requireSameFile().
+    SqlTransaction writeTransaction() const
+    {
+        requireSameFile();
+        return SqlTransaction(database(), path);
+    }
 };
 
 namespace {
@@ -272,6 +284,28 @@ void Workspace::Private::requireWritable(const QString &what) const
                                         "folder cannot be written). Make it writable, or save "
                                         "a copy elsewhere and work on that.")
                              .arg(what, path));
+    requireSameFile();
+}
+
+static std::optional<std::pair<quint64, quint64>> identityOf(const QString &path)
+{
+    struct stat status {};
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
+        return std::nullopt;
+    return std::make_pair(quint64(status.st_dev), quint64(status.st_ino));
+}
+
+void Workspace::Private::requireSameFile() const
+{
+    if (server || !fileIdentity)
+        return;
+    const auto now = identityOf(path);
+    if (now == fileIdentity)
+        return;
+    throw StoreError(QStringLiteral("Workspace %1 was %2 after it was opened, so nothing was written (it would "
+                                    "have gone into the old file). Reopen the workspace to see the file now "
+                                    "there, or save this one elsewhere.")
+                         .arg(path, now ? QStringLiteral("replaced by another file") : QStringLiteral("moved or deleted")));
 }
 
 // Opens a file this process may not write, for reading only. A file in a read-only folder
@@ -396,6 +430,7 @@ void Workspace::Private::open()
     if (needsUpgrade(db, path, fileVersion))
         migrateWorkspace(db, path);
     version = readSchemaVersion(db, path);
+    fileIdentity = identityOf(path);
 }
 
 namespace {
@@ -645,7 +680,7 @@ void Workspace::putCatalog(const std::vector<engine::GpuSpec> &gpus,
         return;
 
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const CatalogTables tables = d->tables();
         for (const auto &gpu : gpus)
             tables.upsertGpu(gpu);
@@ -706,7 +741,7 @@ void Workspace::putRateCards(const std::vector<engine::RateCard> &cards)
         return;
 
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const RateCardTables tables = d->rateCardTables();
         for (const auto &card : cards)
             tables.upsertRateCard(card);
@@ -739,7 +774,7 @@ void Workspace::putDemandSeries(const engine::DemandSeries &series)
     d->requireWritable(QStringLiteral("save demand series \"%1\"").arg(QString::fromStdString(series.name)));
     requireValidDemand(series);
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         d->demandTables().replaceSeries(series);
         transaction.commit();
     }
@@ -775,7 +810,7 @@ qint64 Workspace::importActuals(const QString &fileName, const engine::ActualsSu
     }
     qint64 id = 0;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         id = d->actualsTables().replaceImport(
             fileName, QDateTime::currentDateTimeUtc().toString(Qt::ISODate), summary);
         transaction.commit();
@@ -821,7 +856,7 @@ qint64 Workspace::importServingMetrics(const QString &fileName, qint64 rowCount,
     }
     qint64 id = 0;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         id = d->servingMetricsTables().replaceImport(fileName, QDateTime::currentDateTimeUtc().toString(Qt::ISODate),
                                                      rowCount, ignoredRows, hours);
         transaction.commit();
@@ -855,7 +890,7 @@ void Workspace::addOptimization(const engine::Optimization &optimization)
                              .arg(QString::fromStdString(error.field()), QString::fromUtf8(error.what())));
     }
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         if (d->servingMetricsTables().hasOptimization(name))
             throw StoreError(QStringLiteral("optimization \"%1\" already exists; remove it first or choose another name")
                                  .arg(name));
@@ -998,7 +1033,7 @@ void Workspace::putTrainingJob(const engine::TrainingJob &job)
     d->requireWritable(QStringLiteral("save training job \"%1\"").arg(QString::fromStdString(job.name)));
     requireValidTrainingJob(job);
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const auto existing = d->trainingTables().record(QString::fromStdString(job.name));
         saveTrainingJobRow(job, existing ? existing->version : 0);
         transaction.commit();
@@ -1012,7 +1047,7 @@ int64_t Workspace::saveTrainingJob(const engine::TrainingJob &job, int64_t loade
     requireValidTrainingJob(job);
     int64_t version = 0;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         version = saveTrainingJobRow(job, loadedVersion, previousName);
         transaction.commit();
     }
@@ -1066,7 +1101,7 @@ bool Workspace::removeTrainingJob(const QString &name, std::optional<int64_t> lo
     d->requireWritable(QStringLiteral("remove training job \"%1\"").arg(name));
     bool removed = false;
     if (loadedVersion) {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const TrainingTables tables = d->trainingTables();
         if (!tables.deleteIfVersion(name, *loadedVersion))
             throw trainingJobConflict(tables, name, *loadedVersion);
@@ -1099,7 +1134,7 @@ void Workspace::insertReportItem(int position, const ReportItem &item)
     if (!problem.isEmpty())
         throw StoreError(QStringLiteral("Report item \"%1\": %2").arg(item.title, problem));
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         std::vector<ReportItem> items = d->reportTables().items();
         if (position < 0 || position > int(items.size()))
             throw StoreError(QStringLiteral("Report item \"%1\": position %2 is outside 0…%3")
@@ -1117,7 +1152,7 @@ void Workspace::moveReportItem(int from, int to)
 {
     d->requireWritable(QStringLiteral("move a report item"));
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         std::vector<ReportItem> items = d->reportTables().items();
         const int count = int(items.size());
         if (from < 0 || from >= count || to < 0 || to >= count)
@@ -1142,7 +1177,7 @@ bool Workspace::removeReportItem(int position)
 {
     d->requireWritable(QStringLiteral("remove a report item"));
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         std::vector<ReportItem> items = d->reportTables().items();
         if (position < 0 || position >= int(items.size()))
             return false;
@@ -1163,7 +1198,7 @@ void Workspace::setReportSettings(const ReportSettings &settings)
 {
     d->requireWritable(QStringLiteral("save the report settings"));
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         d->reportTables().putSettings(settings);
         transaction.commit();
     }
@@ -1182,7 +1217,7 @@ void Workspace::setServingAssumptions(const engine::ServingAssumptions &assumpti
                              .arg(QString::fromStdString(problems.front().field),
                                   QString::fromStdString(problems.front().message)));
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         d->servingTables().putAssumptions(assumptions);
         transaction.commit();
     }
@@ -1195,7 +1230,7 @@ engine::ServingAssumptions Workspace::updateServingAssumptions(
     d->requireWritable(QStringLiteral("save the serving assumptions"));
     engine::ServingAssumptions updated;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         updated = change(d->servingTables().assumptions());
         if (const auto problems = engine::validate(updated); !problems.empty())
             throw StoreError(QStringLiteral("Serving assumptions: field \"%1\": %2")
@@ -1228,7 +1263,7 @@ void Workspace::setKvVariants(const std::vector<engine::KvVariant> &variants)
                              .arg(QString::fromStdString(problems.front().field),
                                   QString::fromStdString(problems.front().message)));
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         d->servingTables().putKvVariants(variants);
         transaction.commit();
     }
@@ -1289,7 +1324,7 @@ void Workspace::putScenario(const engine::Scenario &scenario)
     d->requireWritable(QStringLiteral("save scenario \"%1\"").arg(QString::fromStdString(scenario.name)));
     requireValidScenario(scenario);
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const ScenarioTables tables = d->scenarioTables();
         const auto existing = tables.row(QString::fromStdString(scenario.name));
         // The import overwrites whatever is stored, so it saves over the version it finds.
@@ -1306,7 +1341,7 @@ int64_t Workspace::saveScenario(const engine::Scenario &scenario, int64_t loaded
     requireValidScenario(scenario);
     int64_t version = 0;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         version = saveScenarioRow(scenario, loadedVersion);
         transaction.commit();
     }
@@ -1350,7 +1385,7 @@ void Workspace::renameScenario(const QString &oldName, const QString &newName,
     d->requireWritable(QStringLiteral("rename scenario \"%1\"").arg(oldName));
     requireScenarioName(newName);
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const ScenarioTables tables = d->scenarioTables();
         auto row = tables.row(oldName);
         if (!row && !loadedVersion)
@@ -1388,7 +1423,7 @@ void Workspace::duplicateScenario(const QString &name, const QString &newName)
     d->requireWritable(QStringLiteral("duplicate scenario \"%1\"").arg(name));
     requireScenarioName(newName);
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const ScenarioTables tables = d->scenarioTables();
         const auto row = tables.row(name);
         if (!row)
@@ -1410,7 +1445,7 @@ bool Workspace::removeScenario(const QString &name, std::optional<int64_t> loade
     d->requireWritable(QStringLiteral("remove scenario \"%1\"").arg(name));
     bool removed = false;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const ScenarioTables tables = d->scenarioTables();
         requireScenarioVersion(tables, name, tables.row(name), loadedVersion);
         removed = tables.remove(name);
@@ -1443,7 +1478,7 @@ int64_t Workspace::restoreScenario(const QString &name, int64_t version, std::op
     d->requireWritable(QStringLiteral("restore scenario \"%1\"").arg(name));
     int64_t restored = 0;
     {
-        SqlTransaction transaction(d->database(), d->path);
+        SqlTransaction transaction = d->writeTransaction();
         const ScenarioTables tables = d->scenarioTables();
         const auto row = tables.row(name);
         if (!row && !loadedVersion)
@@ -1471,6 +1506,11 @@ int64_t Workspace::restoreScenario(const QString &name, int64_t version, std::op
 QString Workspace::userName() const
 {
     return d->author;
+}
+
+bool Workspace::fileReplaced() const
+{
+    return !d->server && d->fileIdentity && identityOf(d->path) != d->fileIdentity;
 }
 
 void Workspace::saveCopyAs(const QString &path) const

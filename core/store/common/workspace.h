@@ -67,6 +67,9 @@ public:
     int schemaVersion() const;
     // True when the file or its folder cannot be written: reads work, edits throw StoreError.
     bool isReadOnly() const;
+    // A file workspace whose file at path() is no longer the one opened (replaced, moved or
+    // deleted by another program): writes are refused; reading goes on from the old file.
+    bool fileReplaced() const;
 
     std::vector<engine::GpuSpec> gpus() const;                  // ordered by id
     std::optional<engine::GpuSpec> gpu(const QString &id) const;

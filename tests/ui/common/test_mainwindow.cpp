@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QAbstractButton>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QMenu>
 #include <QSplitter>
@@ -503,5 +504,46 @@ TEST_CASE("File > Publish to Server copies the open file to a team workspace and
     shown = ui::Dialogs::takeShownMessages();
     REQUIRE(shown.size() == 1);
     CHECK(shown.first().contains("postgresql://user@host:port/database"));
+    ui::Dialogs::setScripted(false);
+}
+
+TEST_CASE("A window whose workspace file was replaced says so, refuses edits and offers to reopen")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("plan.headroom");
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.workspace().putGpu(store::test::sampleGpu("mine"));
+    CHECK_FALSE(window.checkWorkspaceFile());   // nothing happened yet
+
+    // Another program rebuilds the file, as `headroom --demo …` did to an open demo.
+    for (const char *suffix : {"", "-wal", "-shm"})
+        QFile::remove(path + QLatin1String(suffix));
+    {
+        store::Workspace other(path);
+        other.putGpu(store::test::sampleGpu("theirs"));
+    }
+    // An edit is refused with the reason; the file now there stays as the other program left it.
+    CHECK_THROWS_AS(window.workspace().putGpu(store::test::sampleGpu("lost")), store::StoreError);
+
+    // Declined: the window keeps its view, says so in its title, and asks only once.
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::queueQuestionAnswer(false);
+    CHECK(window.checkWorkspaceFile());
+    CHECK(window.windowTitle().contains(QStringLiteral("replaced")));
+    CHECK(window.workspace().gpu(QStringLiteral("mine")));
+    CHECK_FALSE(window.checkWorkspaceFile());
+
+    // Reopened (a new opening asks again when it happens again): the other program's file.
+    REQUIRE(window.openWorkspace(path));
+    CHECK(window.workspace().gpu(QStringLiteral("theirs")));
+    CHECK_FALSE(window.workspace().gpu(QStringLiteral("lost")));
+    for (const char *suffix : {"", "-wal", "-shm"})
+        QFile::remove(path + QLatin1String(suffix));
+    { store::Workspace again(path); }
+    ui::Dialogs::queueQuestionAnswer(true);
+    CHECK(window.checkWorkspaceFile());
+    CHECK_FALSE(window.workspace().fileReplaced());
+    window.workspace().putGpu(store::test::sampleGpu("saved"));
+    CHECK(store::Workspace(path).gpu(QStringLiteral("saved")));
     ui::Dialogs::setScripted(false);
 }
