@@ -879,6 +879,9 @@ std::optional<engine::ActualsSummary> Workspace::actuals(qint64 importId) const
 qint64 Workspace::importActuals(const QString &fileName, const engine::ActualsSummary &summary)
 {
     d->requireWritable(QStringLiteral("import the actuals of \"%1\"").arg(fileName));
+    if (summary.rows == 0)
+        throw StoreError(QStringLiteral("%1: the file holds no charges (only a header); nothing was imported")
+                             .arg(fileName));
     try {
         engine::validate(summary);
     } catch (const engine::InputError &error) {
