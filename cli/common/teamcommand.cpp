@@ -6,9 +6,7 @@
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
 
-#include <QFile>
 #include <QFileInfo>
-#include <memory>
 
 namespace headroom::cli {
 
@@ -18,9 +16,14 @@ const char kPushUsage[] = R"(usage: headroom push --workspace FILE --server URL 
 
 Copies the whole workspace FILE (catalogs, rate cards, demand series, workloads, training
 jobs, scenarios with their versions and times, the report, serving assumptions) to the team
-workspace at URL (postgresql://user@host:port/database), in one transaction: the server holds
-either all of it or what it held before. The database must exist; the password comes from
-~/.pgpass or PGPASSWORD.
+workspace at URL (postgresql://user@host:port/database), in one transaction that also creates
+the schema on an empty database: the server holds either all of it or what it held before. The
+database must exist; the password comes from ~/.pgpass or PGPASSWORD.
+
+FILE is only read, never written. A file that is not a Headroom workspace (an empty file,
+another SQLite database), one at an older schema (open it once with this version to upgrade
+it), and one holding a damaged document (a scenario that is not JSON, text that is not UTF-8)
+are refused naming what and where, and the server is left as it was.
 
   --replace   overwrite a server workspace that already exists (without it an existing one is
               left as it is and the command exits 2)
@@ -29,8 +32,10 @@ either all of it or what it held before. The database must exist; the password c
 const char kPullUsage[] = R"(usage: headroom pull --server URL --workspace FILE [--replace]
 
 Copies the whole team workspace at URL (postgresql://user@host:port/database) to the workspace
-FILE, in one transaction: FILE holds either all of it or what it held before. A new FILE is
-removed again if the copy fails.
+FILE. A new FILE is written as a hidden file beside it (.FILE.<id>.partial) and renamed into
+place only when complete, so FILE is either absent or the whole copy; an existing FILE
+(--replace) is overwritten in one transaction, so it holds either all of it or what it held
+before.
 
   --replace   overwrite FILE when it already exists (without it an existing file is left as
               it is and the command exits 2)
@@ -56,14 +61,17 @@ int runPush(const QStringList &arguments, Context &context)
     const QString file = context.workspacePath();
     if (!QFileInfo::exists(file))
         throw store::StoreError(QStringLiteral("workspace %1 does not exist; nothing to push").arg(file));
-    const store::Workspace source(file);
-    store::Workspace target(context.serverUrl());
-    if (!target.isNew() && !replace)
+    // Read-only, checked whole before the server is touched.
+    const auto source = store::Workspace::openForReading(file);
+    source->checkDocuments();
+    // An empty database gets its schema in the same transaction as the copy.
+    const auto target = store::Workspace::openCopyTarget(context.serverUrl());
+    if (!target->isNew() && !replace)
         throw store::StoreError(QStringLiteral("%1 already holds a workspace; add --replace to overwrite it "
                                                "(nothing was changed)")
-                                    .arg(target.path()));
-    target.replaceContents(source);
-    report(context.out(), QStringLiteral("pushed"), source, target);
+                                    .arg(target->path()));
+    target->replaceContents(*source);
+    report(context.out(), QStringLiteral("pushed"), *source, *target);
     return 0;
 }
 
@@ -84,18 +92,16 @@ int runPull(const QStringList &arguments, Context &context)
                                                "(nothing was changed)")
                                     .arg(file));
     const store::Workspace source(url);
-    auto target = std::make_unique<store::Workspace>(file);
-    try {
-        target->replaceContents(source);
-    } catch (...) {
-        if (!existed) {
-            target.reset();
-            for (const char *suffix : {"", "-wal", "-shm", "-journal"})
-                QFile::remove(file + QLatin1String(suffix));
-        }
-        throw;
+    if (existed) {
+        store::Workspace target(file);
+        target.replaceContents(source);
+        report(context.out(), QStringLiteral("pulled"), source, target);
+        return 0;
     }
-    report(context.out(), QStringLiteral("pulled"), source, *target);
+    // Written beside FILE and renamed into place when complete.
+    source.saveCopyAs(file);
+    const store::Workspace target(file);
+    report(context.out(), QStringLiteral("pulled"), source, target);
     return 0;
 }
 

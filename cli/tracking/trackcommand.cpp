@@ -7,12 +7,14 @@
 
 #include "engine/tracking/actuals_anomalies.h"
 #include "engine/common/calendar.h"
+#include "engine/common/errors.h"
 #include "engine/tracking/commitment_renewal.h"
 #include "engine/fleet/scenario.h"
 #include "engine/tracking/tracking.h"
 #include "store/tracking/focuscsv.h"
 #include "store/fleet/scenarioinputs.h"
 #include "store/forecast/seriescsv.h"
+#include "store/common/storeerror.h"
 #include "store/common/workspace.h"
 
 #include <QFileInfo>
@@ -156,6 +158,17 @@ QString required(const Args &args, const QString &name, const QString &action)
     return *value;
 }
 
+// The charges of the billing file `path` summarized; a sum past what a workspace stores is
+// refused naming the file and the line that took it there.
+engine::ActualsSummary summarizeFile(const engine::FocusCharges &charges, const QString &path)
+{
+    try {
+        return engine::summarizeActuals(charges);
+    } catch (const engine::InputError &error) {
+        throw store::StoreError(QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(error.what())));
+    }
+}
+
 void printWarnings(const engine::FocusCharges &charges, Context &context)
 {
     for (const std::string &warning : charges.warnings)
@@ -191,11 +204,16 @@ std::string chooseCurrency(const Args &args, const std::set<std::string> &presen
 engine::ActualsSummary actualsFor(const Args &args, Context &context, const QString &action,
                                   std::vector<std::string> *warnings)
 {
-    if (const auto focus = args.text(QStringLiteral("focus")); focus && !focus->isEmpty()) {
+    if (const auto focus = args.text(QStringLiteral("focus"))) {
+        // An empty name is a mistake (an unset shell variable), not a request for the workspace's data.
+        if (focus->isEmpty())
+            throw UsageError(QStringLiteral("track %1: --focus needs a file name; leave it out to use the "
+                                            "workspace's newest import")
+                                 .arg(action));
         const engine::FocusCharges charges = store::readFocusCsv(*focus);
         printWarnings(charges, context);
         *warnings = charges.warnings;
-        return engine::summarizeActuals(charges);
+        return summarizeFile(charges, *focus);
     }
     const auto imports = context.workspace().actualsImports();
     if (imports.empty())
@@ -468,7 +486,7 @@ int runImport(const Args &args, Context &context)
     const QString path = required(args, QStringLiteral("focus"), QStringLiteral("import"));
     const engine::FocusCharges charges = store::readFocusCsv(path);
     printWarnings(charges, context);
-    const engine::ActualsSummary summary = engine::summarizeActuals(charges);
+    const engine::ActualsSummary summary = summarizeFile(charges, path);
     const QString fileName = QFileInfo(path).fileName();
     const qint64 id = context.workspace().importActuals(fileName, summary);
     QStringList currencies;

@@ -1,5 +1,6 @@
 #include "actuals.h"
 
+#include "engine/common/calendar.h"
 #include "engine/common/errors.h"
 
 #include <algorithm>
@@ -24,6 +25,30 @@ std::pair<int64_t, int64_t> hoursOf(const FocusCharge &row)
 {
     const int64_t first = floorDiv(row.periodStart, kHour);
     return {first, std::max(first + 1, floorDiv(row.periodEnd - 1, kHour) + 1)};
+}
+
+// The largest magnitude of a stored sum: a workspace keeps amounts as decimal text that
+// Decimal::parse reads back, at most 27 digits before the point (10^36 - 1 units).
+constexpr Decimal::Units kMaxStoredUnits =
+    Decimal::Units(1'000'000'000'000'000'000) * Decimal::Units(1'000'000'000'000'000'000) - 1;
+
+// Adds one charge's amount to a sum the summary keeps, refusing the charge whose amount takes
+// the sum past what can be stored (each amount is below the bound, and so is the sum before
+// it, so the 128-bit addition itself cannot overflow).
+// `what` names the sum, only when it is refused.
+template <typename Describe>
+void addToSum(Decimal &sum, Decimal amount, const FocusCharge &row, const Describe &what)
+{
+    sum += amount;
+    if (sum.units() > kMaxStoredUnits || sum.units() < -kMaxStoredUnits)
+        throw InputError("rows", "line " + std::to_string(row.line) + ": " + what() + " reaches " + sum.toString()
+                                     + ", more than 27 digits before the decimal point, the most a workspace "
+                                       "stores; check the costs and quantities of the file");
+}
+
+std::string dayName(const FocusCharges &charges, const FocusCharge &row, int64_t day)
+{
+    return isoDate(dateFromDays(day)) + " in " + charges.currencies.at(row.currency);
 }
 
 [[noreturn]] void broken(const std::string &what)
@@ -51,16 +76,20 @@ ActualsSummary summarizeActuals(const FocusCharges &charges)
         hourUnit[i] = isHourUnit(charges.names[i]);
     int64_t hoursHeld = 0;
     for (const FocusCharge &row : charges.rows) {
-        DayCost &day = days[{row.currency, floorDiv(row.periodStart, kDay)}];
-        day.effectiveCost += row.effectiveCost;
-        day.billedCost += row.billedCost;
+        const int64_t dayIndex = floorDiv(row.periodStart, kDay);
+        DayCost &day = days[{row.currency, dayIndex}];
+        addToSum(day.effectiveCost, row.effectiveCost, row,
+                 [&] { return "the effective cost of " + dayName(charges, row, dayIndex); });
+        addToSum(day.billedCost, row.billedCost, row, [&] { return "the billed cost of " + dayName(charges, row, dayIndex); });
         ++day.rows;
         if (row.category == ChargeCategory::Usage && row.consumedUnit < hourUnit.size() && hourUnit[row.consumedUnit])
-            day.consumedHours += row.consumedQuantity;
+            addToSum(day.consumedHours, row.consumedQuantity, row,
+                     [&] { return "the consumed hours of " + isoDate(dateFromDays(dayIndex)); });
         if (row.status == CommitmentStatus::Used && row.commitment != 0 && !row.listCost.isZero()) {
             CommitmentRate &rate = rates[{row.commitment, row.currency}];
-            rate.usedEffectiveCost += row.effectiveCost;
-            rate.usedListCost += row.listCost;
+            const auto commitment = [&] { return "commitment \"" + charges.commitments.at(row.commitment).id + "\""; };
+            addToSum(rate.usedEffectiveCost, row.effectiveCost, row, [&] { return "the used effective cost of " + commitment(); });
+            addToSum(rate.usedListCost, row.listCost, row, [&] { return "the used list cost of " + commitment(); });
         }
         const auto [first, last] = hoursOf(row);
         if (row.category == ChargeCategory::Purchase && row.commitment != 0
@@ -78,13 +107,17 @@ ActualsSummary summarizeActuals(const FocusCharges &charges)
                 throw InputError("rows", "the commitment charges cover more than "
                                              + std::to_string(kMaxCommitmentHours)
                                              + " commitment-hours; split the file by period");
-            hours[{row.commitment, row.currency, first, row.status}] += row.effectiveCost;
+            addToSum(hours[{row.commitment, row.currency, first, row.status}], row.effectiveCost, row, [&] {
+                return "the hourly cost of commitment \"" + charges.commitments.at(row.commitment).id + "\"";
+            });
             for (int64_t h = first + 1; h < last; ++h)
                 hours[{row.commitment, row.currency, h, row.status}];
             scopes.insert({row.commitment, row.currency, row.service, row.region});
         } else if (row.category == ChargeCategory::Usage && row.commitment == 0
                    && row.pricing != PricingCategory::Committed) {
-            onDemand[{row.currency, row.service, row.region, first, last}] += row.effectiveCost;
+            addToSum(onDemand[{row.currency, row.service, row.region, first, last}], row.effectiveCost, row, [&] {
+                return "the on-demand cost of " + charges.name(row.service) + " in " + charges.name(row.region);
+            });
         }
     }
     summary.commitmentHours.reserve(hours.size());

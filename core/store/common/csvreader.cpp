@@ -40,7 +40,7 @@ public:
 
     // Reads the next part of the text. A part must not end between the CR and LF of a line
     // break nor between the two quotes of an escaped quote: the streaming reader cuts parts
-    // after a line feed.
+    // after a line break.
     void feed(QStringView text)
     {
         m_text = text;
@@ -110,6 +110,9 @@ public:
         if (m_state != State::FieldStart || !m_record.fields.isEmpty())
             endRecord();
     }
+
+    // The line the text fed next starts on.
+    int line() const { return m_line; }
 
     // "<source>: line N: field M: <message>" for the field being read.
     [[noreturn]] void fail(const QString &message) const
@@ -267,6 +270,19 @@ qsizetype validUtf8Prefix(const char *bytes, qsizetype size)
     return size;
 }
 
+// The length of the prefix of `bytes` that ends in a line break (LF, CRLF or a lone CR), 0
+// when there is none. A CR that is the last byte may be the first half of a CRLF pair, so it
+// waits for the next block.
+qsizetype completeLinesLength(const QByteArray &bytes)
+{
+    for (qsizetype i = bytes.size() - 1; i >= 0; --i) {
+        const char c = bytes.at(i);
+        if (c == '\n' || (c == '\r' && i + 1 < bytes.size()))
+            return i + 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sourceName,
@@ -288,6 +304,7 @@ void streamCsvRecords(QIODevice &device, const QString &sourceName, const Import
                       const std::function<void(CsvRecord &)> &onRecord)
 {
     constexpr qint64 kBlock = qint64(4) << 20;
+    const qint64 maxLine = maxCsvLineBytes(limits);
     CsvReader reader(sourceName, limits, onRecord);
     QByteArray pending;
     qint64 total = 0;
@@ -304,7 +321,7 @@ void streamCsvRecords(QIODevice &device, const QString &sourceName, const Import
             first = false;
         }
         // Whole lines only, so that no UTF-8 sequence, CRLF pair or escaped quote is cut.
-        const qsizetype cut = atEnd ? pending.size() : pending.lastIndexOf('\n') + 1;
+        const qsizetype cut = atEnd ? pending.size() : completeLinesLength(pending);
         if (cut > 0) {
             const qsizetype valid = validUtf8Prefix(pending.constData(), cut);
             reader.feed(QString::fromUtf8(pending.constData(), valid));
@@ -314,6 +331,15 @@ void streamCsvRecords(QIODevice &device, const QString &sourceName, const Import
                                      QLatin1Char('0')));
             pending.remove(0, cut);
         }
+        // What is left is one line without its break: bounded, so that input without line
+        // breaks (a device, a binary file) is refused before it fills memory.
+        if (!atEnd && pending.size() > maxLine)
+            throw StoreError(QStringLiteral("%1: line %2: longer than %3 bytes without a line break; a line "
+                                            "of a %4 file may have at most %3 (see \"Import limits\")")
+                                 .arg(sourceName)
+                                 .arg(reader.line())
+                                 .arg(maxLine)
+                                 .arg(QLatin1String(limits.kind)));
         if (atEnd)
             break;
     }

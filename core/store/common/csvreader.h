@@ -10,7 +10,7 @@
 class QIODevice;
 
 // RFC 4180 comma-separated values: fields in double quotes may hold commas, line breaks and
-// doubled quotes (""); lines end in LF or CRLF; the last line may lack its line break.
+// doubled quotes (""); lines end in LF, CRLF or CR alike; the last line may lack its line break.
 namespace headroom::store {
 
 struct ImportLimits;
@@ -32,7 +32,9 @@ std::vector<CsvRecord> readCsvRecords(const QByteArray &csv, const QString &sour
                                       const ImportLimits &limits);
 
 // The same, streamed: reads `device` in blocks of whole lines and hands each record to
-// `onRecord` as soon as it is complete, so a file much larger than memory can be read.
+// `onRecord` as soon as it is complete, so a file much larger than memory can be read. A line
+// longer than maxCsvLineBytes(limits) is refused as soon as that much of it has been read
+// ("<source>: line N: longer than X bytes ..."), so memory stays bounded whatever the input.
 // Stricter than readCsvRecords: bytes that are not well-formed UTF-8 are refused with
 // "<source>: line N: field M: not UTF-8 text (byte 0xHH)". Records already handed over stay
 // with the caller, who discards them when this throws.

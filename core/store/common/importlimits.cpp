@@ -4,6 +4,10 @@
 
 #include <QFile>
 
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#endif
+
 namespace headroom::store {
 
 namespace {
@@ -27,8 +31,35 @@ void checkImportBytes(qint64 bytes, const QString &source, const ImportLimits &l
                              .arg(sizeText(limits.maxBytes), QLatin1String(limits.kind)));
 }
 
+qint64 maxCsvLineBytes(const ImportLimits &limits)
+{
+    // A field's characters at up to four bytes each (a quote doubled inside quotes is two
+    // bytes for one character), its two quotes and the comma after it, then a CRLF.
+    return limits::kMaxCsvFields * (4 * qint64(limits.maxFieldChars) + 3) + 2;
+}
+
+void checkImportFileKind(const QString &path)
+{
+#ifdef Q_OS_UNIX
+    struct stat status {};
+    if (path.isEmpty() || ::stat(QFile::encodeName(path).constData(), &status) != 0)
+        return;  // opening the file reports what is wrong
+    if (S_ISREG(status.st_mode) || S_ISFIFO(status.st_mode))
+        return;
+    const QString kind = S_ISDIR(status.st_mode)    ? QStringLiteral("a folder")
+                         : S_ISCHR(status.st_mode)  ? QStringLiteral("a character device")
+                         : S_ISBLK(status.st_mode)  ? QStringLiteral("a block device")
+                         : S_ISSOCK(status.st_mode) ? QStringLiteral("a socket")
+                                                    : QStringLiteral("not a file");
+    throw StoreError(QStringLiteral("%1: not a regular file (it is %2); import a file, or a pipe").arg(path, kind));
+#else
+    Q_UNUSED(path);
+#endif
+}
+
 QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits &limits)
 {
+    checkImportFileKind(file.fileName());
     if (!file.isSequential())
         checkImportBytes(file.size(), source, limits);
     // One byte past the limit tells a file that grew, or a pipe, from one that fits.

@@ -62,6 +62,16 @@ constexpr ImportLimits kBenchResultJson{"benchmark result JSON", 256 * kMiB, 1'0
 // Throws StoreError("<source>: the file has N bytes; a <kind> file may have at most X MiB ...").
 void checkImportBytes(qint64 bytes, const QString &source, const ImportLimits &limits);
 
+// The longest physical line (bytes up to a line break) a CSV reader accepts: as many fields
+// of the longest length as a record may hold, quoted, at four bytes a character. A streaming
+// reader refuses a longer line as soon as it has read that much of it.
+qint64 maxCsvLineBytes(const ImportLimits &limits);
+
+// Throws StoreError("<path>: not a regular file (...)") for a device (such as /dev/zero), a
+// socket or a folder, which could feed a reader without end. Pipes (FIFOs) are read, bounded by
+// the limits like any file.
+void checkImportFileKind(const QString &path);
+
 // Reads an opened file whole after checking its size (and reading no more than the limit
 // allows from a file whose size is not known in advance, such as a pipe).
 QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits &limits);

@@ -633,6 +633,11 @@ bool needsUpgrade(const QSqlDatabase &db, const QString &path, int version)
     return version < Workspace::kSchemaVersion || !isSeeded(db, path, version);
 }
 
+QString migrationLockStatement()
+{
+    return QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kMigrationLockKey);
+}
+
 void migrateWorkspace(const QSqlDatabase &db, const QString &path)
 {
     // One transaction for every step and the seeding: a crash at any point leaves the file
@@ -642,9 +647,15 @@ void migrateWorkspace(const QSqlDatabase &db, const QString &path)
     if (isServer(db)) {
         // PostgreSQL has no database-wide write lock: a transaction-scoped advisory lock makes
         // a second program creating the same workspace wait here, then find it done.
-        execStatement(db, QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kMigrationLockKey),
-                      path, QStringLiteral("cannot lock the workspace for its schema upgrade"));
+        execStatement(db, migrationLockStatement(), path,
+                      QStringLiteral("cannot lock the workspace for its schema upgrade"));
     }
+    migrateWorkspaceInTransaction(db, path);
+    transaction.commit();
+}
+
+void migrateWorkspaceInTransaction(const QSqlDatabase &db, const QString &path)
+{
     const int fromVersion = readSchemaVersion(db, path);
     if (fromVersion > Workspace::kSchemaVersion)
         throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "
@@ -661,7 +672,6 @@ void migrateWorkspace(const QSqlDatabase &db, const QString &path)
     if (!isSeeded(db, path, fromVersion))
         seedFromShippedCatalogs(db, path, fromVersion != 0);
     setSchemaVersion(db, path, Workspace::kSchemaVersion);
-    transaction.commit();
 }
 
 } // namespace headroom::store

@@ -27,5 +27,11 @@ bool needsUpgrade(const QSqlDatabase &db, const QString &path, int version);
 // step 2 fills the rate cards from the shipped ratecards.csv, for new and older files alike.
 // Throws StoreError; on any failure the file is left exactly as it was.
 void migrateWorkspace(const QSqlDatabase &db, const QString &path);
+// The same inside the caller's open transaction (on a server the caller holds
+// migrationLockStatement()'s lock): nothing is committed here.
+void migrateWorkspaceInTransaction(const QSqlDatabase &db, const QString &path);
+// On a server, the statement that takes the transaction-scoped lock every schema creation
+// and upgrade holds.
+QString migrationLockStatement();
 
 } // namespace headroom::store

@@ -218,6 +218,8 @@ struct Workspace::Private {
     bool readOnly = false;
     bool server = false;
     bool created = false;
+    bool sourceOnly = false;     // opened by openForReading: read-only connection, never migrated
+    bool deferCreation = false;  // opened by openCopyTarget: a server without the schema stays so
     QString author;              // recorded as updated_by / changed_by of every write
     QString watchMode;           // "notify", "poll" or ""
     QTimer *pollTimer = nullptr; // owned by the Workspace
@@ -317,6 +319,7 @@ int Workspace::Private::openReadOnly()
     const QString options = QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1")
                                 .arg(kBusyTimeoutMs);
     QString failure;
+    QString refusal;  // a StoreError's own message (e.g. "not an SQLite database")
     for (const bool immutable : {false, true}) {
         if (immutable && hasPendingLog(path))
             break;  // a snapshot would miss the changes still in the log
@@ -340,9 +343,13 @@ int Workspace::Private::openReadOnly()
                 return readSchemaVersion(db, path);
             } catch (const StoreError &error) {
                 failure = error.message();
+                refusal = error.message();
             }
         }
     }
+    if (sourceOnly)
+        throw StoreError(!refusal.isEmpty() ? refusal
+                                            : QStringLiteral("Cannot read workspace %1: %2").arg(path, failure));
     throw StoreError(QStringLiteral("Cannot read workspace %1: it is read-only and SQLite "
                                     "cannot open it for reading (%2). Make the file and its "
                                     "folder writable and try again.")
@@ -365,7 +372,7 @@ void Workspace::Private::open()
 
     QSqlDatabase db = QSqlDatabase::addDatabase(kSqliteDriver, connectionName);
     int fileVersion = 0;
-    if (existed && !canWrite(path)) {
+    if (existed && (sourceOnly || !canWrite(path))) {
         fileVersion = openReadOnly();
     } else {
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
@@ -392,9 +399,27 @@ void Workspace::Private::open()
         throw StoreError(QStringLiteral("%1 is not a Headroom workspace: it is an SQLite "
                                         "database holding other tables.")
                              .arg(path));
+    if (sourceOnly && fileVersion == 0)
+        throw StoreError(QStringLiteral("%1 is not a Headroom workspace: %2.")
+                             .arg(path, info.size() == 0 ? QStringLiteral("the file is empty (0 bytes)")
+                                                         : QStringLiteral("it is an SQLite database without tables")));
 
     execStatement(db, QStringLiteral("PRAGMA foreign_keys = ON"), path,
                   QStringLiteral("cannot enable foreign keys"));
+    if (sourceOnly && needsUpgrade(db, path, fileVersion))
+        throw StoreError(
+            fileVersion < kSchemaVersion
+                ? QStringLiteral("Cannot copy workspace %1: it is at schema %2 and this version copies "
+                                 "schema %3. A copy never writes its source, so it is not upgraded "
+                                 "here: open it once with this version of Headroom (which upgrades "
+                                 "it), then copy it again.")
+                      .arg(path)
+                      .arg(fileVersion)
+                      .arg(kSchemaVersion)
+                : QStringLiteral("Cannot copy workspace %1: its creation never finished (the shipped "
+                                 "catalogs were not added). Open it once with this version of "
+                                 "Headroom (which completes it), then copy it again.")
+                      .arg(path));
     if (readOnly) {
         if (needsUpgrade(db, path, fileVersion))
             throw StoreError(
@@ -493,9 +518,13 @@ void Workspace::Private::openServer(const ServerLocation &location,
                                         "other tables. Use an empty database.")
                              .arg(path));
     created = serverVersion == 0;
-    if (needsUpgrade(db, path, serverVersion))
-        migrateWorkspace(db, path);
-    version = readSchemaVersion(db, path);
+    if (created && deferCreation) {
+        version = 0;  // replaceContents creates the schema together with the copy
+    } else {
+        if (needsUpgrade(db, path, serverVersion))
+            migrateWorkspace(db, path);
+        version = readSchemaVersion(db, path);
+    }
     QSqlQuery role(db);
     if (!role.exec(QStringLiteral("SELECT current_user")) || !role.next())
         raiseSqlError(path, QStringLiteral("cannot read the database role"), role.lastError());
@@ -551,6 +580,48 @@ Workspace::Workspace(const QString &path, QObject *parent)
     }
 }
 
+Workspace::Workspace(const QString &location, Opening opening)
+    : QObject(nullptr), d(std::make_unique<Private>())
+{
+    if (opening == Opening::CopyTarget) {
+        d->deferCreation = true;
+        d->connectServer(location, ServerCredentials{});
+        return;
+    }
+    ensureResources();
+    d->path = location;
+    d->connectionName = nextConnectionName();
+    d->author = osUserName();
+    d->sourceOnly = true;
+    try {
+        d->open();
+    } catch (...) {
+        closeConnection(d->connectionName);
+        throw;
+    }
+}
+
+std::unique_ptr<Workspace> Workspace::openForReading(const QString &path)
+{
+    if (isServerUrl(path))
+        return std::make_unique<Workspace>(path);
+    if (path.isEmpty())
+        throw StoreError(QStringLiteral("No workspace file given"));
+    const QFileInfo info(path);
+    if (!info.exists())
+        throw StoreError(QStringLiteral("Workspace %1 does not exist").arg(path));
+    if (!info.isFile())
+        throw StoreError(QStringLiteral("Cannot read workspace %1: it is not a file").arg(path));
+    return std::unique_ptr<Workspace>(new Workspace(path, Opening::ReadOnlySource));
+}
+
+std::unique_ptr<Workspace> Workspace::openCopyTarget(const QString &location)
+{
+    if (!isServerUrl(location))
+        return std::make_unique<Workspace>(location);
+    return std::unique_ptr<Workspace>(new Workspace(location, Opening::CopyTarget));
+}
+
 Workspace::~Workspace()
 {
     closeConnection(d->connectionName);
@@ -582,13 +653,31 @@ void Workspace::replaceContents(const Workspace &source)
     d->requireWritable(QStringLiteral("copy workspace %1 into it").arg(source.path()));
     if (source.d->connectionName == d->connectionName || source.path() == d->path)
         throw StoreError(QStringLiteral("Cannot copy workspace %1 onto itself").arg(d->path));
-    if (source.schemaVersion() != d->version)
+    // A server opened by openCopyTarget without the schema gets it in the copy's transaction.
+    const bool creating = d->server && d->version == 0;
+    const int targetVersion = creating ? kSchemaVersion : d->version;
+    if (source.schemaVersion() != targetVersion)
         throw StoreError(QStringLiteral("Cannot copy workspace %1 (schema %2) into %3 (schema %4)")
                              .arg(source.path())
                              .arg(source.schemaVersion())
                              .arg(d->path)
-                             .arg(d->version));
-    copyWorkspaceTables(source.d->database(), source.d->path, d->database(), d->path);
+                             .arg(targetVersion));
+    std::function<void()> prepareTarget;
+    if (creating) {
+        prepareTarget = [this, &source] {
+            const QSqlDatabase db = d->database();
+            execStatement(db, migrationLockStatement(), d->path,
+                          QStringLiteral("cannot lock the workspace for its creation"));
+            if (readSchemaVersion(db, d->path) != 0)
+                throw StoreError(QStringLiteral("Cannot copy workspace %1 into %2: another program "
+                                                "created a workspace there meanwhile; nothing was changed")
+                                     .arg(source.path(), d->path));
+            migrateWorkspaceInTransaction(db, d->path);
+        };
+    }
+    copyWorkspaceTables(source.d->database(), source.d->path, d->database(), d->path, prepareTarget);
+    if (creating)
+        d->version = readSchemaVersion(d->database(), d->path);
     emit gpusChanged();
     emit modelsChanged();
     emit rateCardsChanged();
@@ -600,6 +689,28 @@ void Workspace::replaceContents(const Workspace &source)
     emit servingAssumptionsChanged();
     emit kvVariantsChanged();
     emit servingMetricsChanged();
+}
+
+void Workspace::checkDocuments() const
+{
+    checkWorkspaceText(d->database(), d->path);
+    // Each reader parses its documents and throws StoreError naming the workspace and entry.
+    gpus();
+    models();
+    rateCards();
+    for (const QString &name : demandSeriesNames())
+        demandSeries(name);
+    workloads();
+    trainingJobs();
+    for (const QString &name : scenarioNames()) {
+        scenario(name);
+        for (const ScenarioVersion &version : scenarioHistory(name))
+            scenarioAtVersion(name, version.version);
+    }
+    reportItems();
+    reportSettings();
+    servingAssumptions();
+    kvVariants();
 }
 
 bool Workspace::exists(const QString &location)
@@ -803,6 +914,9 @@ std::optional<engine::ActualsSummary> Workspace::actuals(qint64 importId) const
 qint64 Workspace::importActuals(const QString &fileName, const engine::ActualsSummary &summary)
 {
     d->requireWritable(QStringLiteral("import the actuals of \"%1\"").arg(fileName));
+    if (summary.rows == 0)
+        throw StoreError(QStringLiteral("%1: the file holds no charges (only a header); nothing was imported")
+                             .arg(fileName));
     try {
         engine::validate(summary);
     } catch (const engine::InputError &error) {
@@ -1515,10 +1629,6 @@ bool Workspace::fileReplaced() const
 
 void Workspace::saveCopyAs(const QString &path) const
 {
-    if (d->server)
-        throw StoreError(QStringLiteral("Cannot save a copy of team workspace %1 as %2: copy a "
-                                        "server workspace to a file with headroom pull")
-                             .arg(d->path, path));
     const QFileInfo target(path);
     if (path.isEmpty())
         throw StoreError(QStringLiteral("No file given for the copy of workspace %1").arg(d->path));
@@ -1536,13 +1646,33 @@ void Workspace::saveCopyAs(const QString &path) const
     // link) means the target is either absent or the whole copy.
     const QString partial = target.absoluteDir().filePath(
         QStringLiteral(".%1.%2.partial").arg(target.fileName(), QUuid::createUuid().toString(QUuid::Id128).left(12)));
-    QSqlQuery query(d->database());
-    query.prepare(QStringLiteral("VACUUM INTO :target"));
-    query.bindValue(QStringLiteral(":target"), partial);
-    if (!query.exec()) {
-        const QString reason = query.lastError().text();
-        QFile::remove(partial);
-        throw StoreError(QStringLiteral("Cannot save a copy as %1: %2").arg(path, reason));
+    if (d->server) {
+        // A new file, seeded and then filled with the server's rows, closed (which folds its
+        // write-ahead log into it) before it is renamed into place.
+        try {
+            Workspace copy(partial);
+            copy.replaceContents(*this);
+        } catch (...) {
+            removeFileAndJournals(partial);
+            throw;
+        }
+        if (hasPendingLog(partial)) {
+            removeFileAndJournals(partial);
+            throw StoreError(QStringLiteral("Cannot save a copy as %1: its write-ahead log was not "
+                                            "folded into it")
+                                 .arg(path));
+        }
+        for (const QString &suffix : {QStringLiteral("-wal"), QStringLiteral("-shm")})
+            QFile::remove(partial + suffix);
+    } else {
+        QSqlQuery query(d->database());
+        query.prepare(QStringLiteral("VACUUM INTO :target"));
+        query.bindValue(QStringLiteral(":target"), partial);
+        if (!query.exec()) {
+            const QString reason = query.lastError().text();
+            QFile::remove(partial);
+            throw StoreError(QStringLiteral("Cannot save a copy as %1: %2").arg(path, reason));
+        }
     }
     if (!QFile::rename(partial, target.absoluteFilePath())) {
         QFile::remove(partial);

@@ -51,6 +51,20 @@ public:
               QObject *parent = nullptr);
     ~Workspace() override;
 
+    // Opens an existing workspace file for reading only, as the source of a copy (push): the
+    // SQLite connection is read-only, so the file is never created, migrated, seeded or
+    // written. Throws StoreError naming the file when it is missing, empty, not a Headroom
+    // workspace, from a newer schema, or at an older schema or unseeded (it would need an
+    // upgrade, which is a write: open it once with this version to upgrade it, then copy it).
+    static std::unique_ptr<Workspace> openForReading(const QString &path);
+
+    // Opens `location` to receive a copy. A server database without the Headroom schema is
+    // left untouched (isNew() true, schemaVersion() 0, nothing readable) until
+    // replaceContents(), which then creates the schema, seeds it and copies into it in one
+    // transaction, so a copy cut short leaves no workspace behind. Anything else is opened as
+    // by the constructor.
+    static std::unique_ptr<Workspace> openCopyTarget(const QString &location);
+
     // True when `location` holds a workspace: an existing file, or a server database with the
     // Headroom schema (creating nothing). Throws StoreError when the server cannot be reached.
     static bool exists(const QString &location);
@@ -236,15 +250,24 @@ public:
     void addOptimization(const engine::Optimization &optimization);
     bool removeOptimization(const QString &name);
 
-    // Writes a consistent copy of this workspace to `path`, which must not exist yet.
-    // Throws StoreError naming the file; this workspace stays open and unchanged. A server
-    // workspace is copied to a file with `headroom pull` instead (this throws StoreError).
+    // Writes a consistent copy of this workspace (a file or a server workspace) to `path`,
+    // which must not exist yet: the copy is made in a hidden file beside it and renamed into
+    // place only when complete (never over a file that appeared meanwhile), so `path` is either
+    // absent or the whole copy; the hidden file is removed on failure. Throws StoreError naming
+    // the file; this workspace stays open and unchanged.
     void saveCopyAs(const QString &path) const;
 
     // Replaces everything in this workspace with a copy of `source` (every table, row for row;
     // file ⇄ server), in one transaction: on any failure this workspace is left as it was.
     // Throws StoreError, e.g. when `source` is this workspace or either is read-only.
     void replaceContents(const Workspace &source);
+
+    // Checks what a copy would carry: every text value of a file is well-formed UTF-8, and
+    // every stored document (catalog entries, rate cards, demand series, workloads, training
+    // jobs, scenarios and their history, report items, serving assumptions, KV lines) reads
+    // back as the importers would accept it. Throws StoreError naming the first that is not,
+    // where it is (table, row, column or the entry's name) and what is wrong; changes nothing.
+    void checkDocuments() const;
 
 signals:
     void gpusChanged();
@@ -264,6 +287,10 @@ signals:
     void servingMetricsChanged();   // a metrics import or an optimization changed
 
 private:
+    // How openForReading and openCopyTarget differ from the public constructors.
+    enum class Opening { ReadOnlySource, CopyTarget };
+    Workspace(const QString &location, Opening opening);
+
     // Subscribes to the server's change notifications on the current connection.
     bool subscribeToChanges();
     // Emits the change signals of one table another program changed.

@@ -1,11 +1,13 @@
 #include "workspacecopy.h"
 
+#include "migrations.h"
 #include "sqlsupport.h"
 #include "storeerror.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
+#include <QStringDecoder>
 
 namespace headroom::store {
 
@@ -25,9 +27,12 @@ const QStringList &workspaceTables()
 }
 
 void copyWorkspaceTables(const QSqlDatabase &source, const QString &sourcePath,
-                         const QSqlDatabase &target, const QString &targetPath)
+                         const QSqlDatabase &target, const QString &targetPath,
+                         const std::function<void()> &prepareTarget)
 {
     SqlTransaction transaction(target, targetPath);
+    if (prepareTarget)
+        prepareTarget();
     const QStringList &tables = workspaceTables();
     for (auto table = tables.crbegin(); table != tables.crend(); ++table)
         execStatement(target, QStringLiteral("DELETE FROM %1").arg(*table), targetPath,
@@ -58,6 +63,39 @@ void copyWorkspaceTables(const QSqlDatabase &source, const QString &sourcePath,
             raiseSqlError(sourcePath, QStringLiteral("cannot read table %1").arg(table), rows.lastError());
     }
     transaction.commit();
+}
+
+void checkWorkspaceText(const QSqlDatabase &db, const QString &path)
+{
+    if (isServer(db))
+        return;
+    for (const QString &table : workspaceTables()) {
+        QSqlQuery columns(db);
+        if (!columns.exec(QStringLiteral("SELECT name FROM pragma_table_info('%1')").arg(table)))
+            raiseSqlError(path, QStringLiteral("cannot read the columns of table %1").arg(table), columns.lastError());
+        while (columns.next()) {
+            const QString column = columns.value(0).toString();
+            // SQLite stores whatever bytes it is given as text; Qt would turn bad ones into
+            // U+FFFD and the copy would silently differ from the file.
+            QSqlQuery values(db);
+            values.setForwardOnly(true);
+            if (!values.exec(QStringLiteral("SELECT rowid, CAST(\"%1\" AS BLOB) FROM %2 WHERE typeof(\"%1\") = 'text'")
+                                 .arg(column, table)))
+                raiseSqlError(path, QStringLiteral("cannot read table %1").arg(table), values.lastError());
+            while (values.next()) {
+                const QByteArray bytes = values.value(1).toByteArray();
+                QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+                const QString decoded = decoder.decode(bytes);  // decoding happens here
+                if (!decoder.hasError())
+                    continue;
+                throw StoreError(QStringLiteral("%1: table %2, row %3, column %4: not UTF-8 text; the file is "
+                                                "damaged or was written by another program")
+                                     .arg(path, table)
+                                     .arg(values.value(0).toLongLong())
+                                     .arg(column));
+            }
+        }
+    }
 }
 
 } // namespace headroom::store

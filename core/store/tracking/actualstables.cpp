@@ -25,6 +25,19 @@ QString money(const engine::Decimal &value)
     return QString::fromStdString(value.toString());
 }
 
+// The amount as stored text, refused (StoreError naming the workspace and table) when it could
+// not be read back: summarizeActuals bounds its sums, this keeps any other caller from storing
+// an amount that would make every later read of the import fail.
+QString storedMoney(const engine::Decimal &value, const QString &path, const char *table)
+{
+    QString stored = money(value);
+    if (!engine::Decimal::parse(stored.toStdString()))
+        throw StoreError(QStringLiteral("%1: cannot store %2 in table %3: more than 27 digits before the "
+                                        "decimal point; nothing was imported")
+                             .arg(path, stored, QLatin1String(table)));
+    return stored;
+}
+
 QString statusName(engine::CommitmentStatus status)
 {
     return status == engine::CommitmentStatus::Used ? QStringLiteral("used") : QStringLiteral("unused");
@@ -260,7 +273,7 @@ qint64 ActualsTables::replaceImport(const QString &fileName, const QString &impo
             query.bindValue(2, currencies.at(h.currency));
             query.bindValue(3, qlonglong(h.hour));
             query.bindValue(4, statusName(h.status));
-            query.bindValue(5, money(h.effectiveCost));
+            query.bindValue(5, storedMoney(h.effectiveCost, m_path, "actuals_commitment_hour"));
             execPrepared(query, m_path, what);
         }
     }
@@ -288,7 +301,7 @@ qint64 ActualsTables::replaceImport(const QString &fileName, const QString &impo
             query.bindValue(3, text(o.region));
             query.bindValue(4, qlonglong(o.firstHour));
             query.bindValue(5, qlonglong(o.lastHour));
-            query.bindValue(6, money(o.effectiveCost));
+            query.bindValue(6, storedMoney(o.effectiveCost, m_path, "actuals_on_demand"));
             execPrepared(query, m_path, what);
         }
     }
@@ -300,10 +313,10 @@ qint64 ActualsTables::replaceImport(const QString &fileName, const QString &impo
             query.bindValue(0, id);
             query.bindValue(1, currencies.at(d.currency));
             query.bindValue(2, qlonglong(d.day));
-            query.bindValue(3, money(d.effectiveCost));
-            query.bindValue(4, money(d.billedCost));
+            query.bindValue(3, storedMoney(d.effectiveCost, m_path, "actuals_day"));
+            query.bindValue(4, storedMoney(d.billedCost, m_path, "actuals_day"));
             query.bindValue(5, qlonglong(d.rows));
-            query.bindValue(6, money(d.consumedHours));
+            query.bindValue(6, storedMoney(d.consumedHours, m_path, "actuals_day"));
             execPrepared(query, m_path, what);
         }
     }
@@ -315,8 +328,8 @@ qint64 ActualsTables::replaceImport(const QString &fileName, const QString &impo
             query.bindValue(0, id);
             query.bindValue(1, qlonglong(r.commitment));
             query.bindValue(2, currencies.at(r.currency));
-            query.bindValue(3, money(r.usedEffectiveCost));
-            query.bindValue(4, money(r.usedListCost));
+            query.bindValue(3, storedMoney(r.usedEffectiveCost, m_path, "actuals_commitment_rate"));
+            query.bindValue(4, storedMoney(r.usedListCost, m_path, "actuals_commitment_rate"));
             execPrepared(query, m_path, what);
         }
     }

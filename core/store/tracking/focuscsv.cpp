@@ -582,6 +582,7 @@ FocusCharges readFocus(QIODevice &device, const QString &source, const FocusOpti
 
 FocusCharges readFocusCsv(const QString &path, const FocusOptions &options)
 {
+    checkImportFileKind(path);
     QFile file(path);
     const QString source = QFileInfo(path).fileName();
     if (!file.open(QIODevice::ReadOnly))

@@ -25,9 +25,25 @@ const QString kValue = QStringLiteral("value");
 const QString kDeployment = QStringLiteral("deployment");
 const QString kLe = QStringLiteral("le");
 
-// RFC 3339 / ISO 8601 with "Z" or an offset (none = UTC), or epoch seconds.
-qint64 parseTime(const QString &stamp, const QString &source, int line)
+// How far past the clock a sample may be dated: clocks of exporters and of this machine may
+// differ by hours, never by more than a day. A later sample (9999-12-31) would otherwise
+// become the "latest hour" every trailing window is measured back from.
+constexpr qint64 kMaxSecondsAhead = 86400;
+
+// RFC 3339 / ISO 8601 with "Z" or an offset (none = UTC), or epoch seconds, at most
+// `latest` (seconds since 1970).
+qint64 parseTime(const QString &stamp, const QString &source, int line, qint64 latest)
 {
+    const auto checked = [&](qint64 seconds) {
+        if (seconds > latest)
+            failCsvField(source, line, kTimestamp,
+                         QStringLiteral("'%1' is more than a day after the current time (%2); a sample "
+                                        "cannot come from the future (check the exporter's clock)")
+                             .arg(shownValue(stamp),
+                                  QDateTime::fromSecsSinceEpoch(latest - kMaxSecondsAhead, Qt::UTC)
+                                      .toString(Qt::ISODate)));
+        return seconds;
+    };
     bool isNumber = !stamp.isEmpty();
     for (QChar c : stamp)
         if (!(c.isDigit() || c == QLatin1Char('.')))
@@ -39,7 +55,7 @@ qint64 parseTime(const QString &stamp, const QString &source, int line)
         if (!ok || !std::isfinite(seconds) || seconds > 253402300799.0)
             failCsvField(source, line, kTimestamp,
                          QStringLiteral("'%1' is not epoch seconds").arg(shownValue(stamp)));
-        return qint64(std::floor(seconds));
+        return checked(qint64(std::floor(seconds)));
     }
     QDateTime time = QDateTime::fromString(stamp, Qt::ISODateWithMs);
     if (!time.isValid())
@@ -51,7 +67,7 @@ qint64 parseTime(const QString &stamp, const QString &source, int line)
     const qint64 seconds = time.toSecsSinceEpoch();
     if (seconds < 0)
         failCsvField(source, line, kTimestamp, QStringLiteral("'%1' is before 1970").arg(shownValue(stamp)));
-    return seconds;
+    return checked(seconds);
 }
 
 } // namespace
@@ -78,6 +94,7 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
     int headerFields = 0;
     int cTime = -1, cInstance = -1, cGpu = -1, cMetric = -1, cValue = -1, cDeployment = -1, cLe = -1;
     QHash<QString, qsizetype> ignoredIndex;
+    const qint64 latest = QDateTime::currentSecsSinceEpoch() + kMaxSecondsAhead;
 
     streamCsvRecords(device, sourceName, limits, [&](CsvRecord &record) {
         if (record.isBlank())
@@ -134,7 +151,7 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
             }
             return;
         }
-        const qint64 epochSeconds = parseTime(record.fields.at(cTime), sourceName, record.line);
+        const qint64 epochSeconds = parseTime(record.fields.at(cTime), sourceName, record.line, latest);
         // The series: its labels checked and named once, then found by their text.
         const QString instance = record.fields.at(cInstance);
         const QString gpu = record.fields.at(cGpu);

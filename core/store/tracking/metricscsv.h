@@ -23,7 +23,8 @@
 //
 // Refused with a StoreError "<source>: line N: field "F": ..." (or "line N: field M: not
 // UTF-8 text"), nothing returned: a missing column, a bad time, an empty instance, a DCGM row
-// without gpu, a bucket row without a positive le or +Inf, a value that is not a finite number, a negative value, GPU utilization above
+// without gpu, a sample dated more than a day after the current time (a 9999-12-31 stamp
+// would become the latest hour), a bucket row without a positive le or +Inf, a value that is not a finite number, a negative value, GPU utilization above
 // 100 or cache usage above 1, two samples of one series at the same time, no sample of a
 // known metric, and anything past the "serving metrics CSV" import limits.
 namespace headroom::store {

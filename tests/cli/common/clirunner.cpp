@@ -93,6 +93,11 @@ void CliFixture::start(QProcess &process, const QStringList &args, const QString
     process.closeWriteChannel();
 }
 
+void CliFixture::startBare(QProcess &process, const QStringList &args) const
+{
+    start(process, args);
+}
+
 CliResult CliFixture::finish(QProcess &process)
 {
     REQUIRE(process.waitForFinished(60000));

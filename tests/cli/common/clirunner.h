@@ -35,6 +35,8 @@ public:
     CliResult runBareTo(const QStringList &args, const QString &stdoutFile) const;
     // Starts every invocation (`headroom args...`, as runBare) at once and waits for all.
     std::vector<CliResult> runBareConcurrently(const QList<QStringList> &invocations) const;
+    // Starts `headroom args...` (as runBare) and returns at once, for a test that kills it.
+    void startBare(QProcess &process, const QStringList &args) const;
 
 private:
     // A started process with the fixture's headless environment.

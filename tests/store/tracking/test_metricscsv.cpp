@@ -4,6 +4,7 @@
 #include "store/tracking/metricscsv.h"
 #include "store/common/workspace.h"
 
+#include <QDateTime>
 #include <QSignalSpy>
 #include <cmath>
 #include <string>
@@ -102,6 +103,21 @@ TEST_CASE("bad metrics exports are refused naming the line and field", "[metrics
     CHECK_THAT(errorOf(kHeader + "1772445600,a,0,DCGM_FI_DEV_SM_CLOCK,1\n"),
                Contains("no sample of a known metric after the header on line 1 (1 rows of other metrics ignored)"));
     CHECK_THAT(errorOf(""), Contains("the file is empty"));
+}
+
+TEST_CASE("a sample dated far in the future is refused rather than becoming the latest hour", "[metricscsv]")
+{
+    const QByteArray good = "2026-03-02T10:00:00Z,a,0,DCGM_FI_DEV_GPU_UTIL,40\n";
+    CHECK_THAT(errorOf(kHeader + good + "9999-12-31T00:00:00Z,a,0,DCGM_FI_DEV_GPU_UTIL,40\n"),
+               Contains("m.csv: line 3: field \"timestamp\": '9999-12-31T00:00:00Z' is more than a day after the "
+                        "current time"));
+    CHECK_THAT(errorOf(kHeader + good + "253402214400,a,0,DCGM_FI_DEV_GPU_UTIL,40\n"),
+               Contains("line 3: field \"timestamp\": '253402214400' is more than a day after"));
+    // Up to a day ahead of this machine's clock is accepted (exporters' clocks differ).
+    const qint64 soon = QDateTime::currentSecsSinceEpoch() + 3600;
+    const MetricsFile file = parseMetricsCsv(kHeader + good + QByteArray::number(soon) + ",a,0,DCGM_FI_DEV_GPU_UTIL,40\n",
+                                             QStringLiteral("m.csv"));
+    CHECK(file.samples == 2);
 }
 
 TEST_CASE("the shipped synthetic serving metrics sample reads", "[metricscsv]")
