@@ -1,5 +1,7 @@
 #include "importlimits.h"
 
+#include <algorithm>
+
 #include "storeerror.h"
 
 #include <QFile>
@@ -62,8 +64,19 @@ QByteArray readImportFile(QFile &file, const QString &source, const ImportLimits
     checkImportFileKind(file.fileName());
     if (!file.isSequential())
         checkImportBytes(file.size(), source, limits);
-    // One byte past the limit tells a file that grew, or a pipe, from one that fits.
-    const QByteArray bytes = file.read(limits.maxBytes + 1);
+    // One byte past the limit tells a file that grew, or a pipe, from one that fits. Read in
+    // blocks: QIODevice::read(n) allocates n bytes first, which would reserve the whole limit
+    // (512 MiB for a trace) for a file of a few kilobytes.
+    constexpr qint64 kBlock = qint64(4) << 20;
+    QByteArray bytes;
+    if (!file.isSequential())
+        bytes.reserve(qsizetype(std::min(file.size(), limits.maxBytes) + 1));
+    while (bytes.size() <= limits.maxBytes) {
+        const QByteArray block = file.read(std::min(kBlock, limits.maxBytes + 1 - bytes.size()));
+        if (block.isEmpty())
+            break;
+        bytes += block;
+    }
     checkImportBytes(bytes.size(), source, limits);
     return bytes;
 }

@@ -22,6 +22,10 @@
 #include <QDateTime>
 #include <QFile>
 #include <QTemporaryDir>
+#include <cstdio>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace headroom;
 using namespace headroom::store;
@@ -298,4 +302,40 @@ TEST_CASE("a column named twice in a CSV header is refused, not read from the la
                Contains("p.csv: line 1: field \"num_gpu\": the column appears twice (fields 2 and 6)"));
     CHECK_THAT(storeErrorOf([] { parseFragNodes("sn,cpu_milli,memory_mib,gpu,model,gpu\nn1,1000,1024,1,V100M16,8\n", QStringLiteral("n.csv")); }),
                Contains("n.csv: line 1: column \"gpu\" appears twice (fields 4 and 6)"));
+}
+
+TEST_CASE("a small file is read without reserving its kind's whole size limit", "[importlimits]")
+{
+    // A 12 KB file read under the 512 MiB trace limit, in a child whose address space leaves
+    // 256 MiB free: reading it must not ask for the whole limit at once.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("small.jsonl"));
+    writeBytes(path, QByteArray(12 * 1024, 'x'));
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        long pages = 0;
+        if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
+            if (std::fscanf(statm, "%ld", &pages) != 1)
+                pages = 0;
+            std::fclose(statm);
+        }
+        const rlim_t used = rlim_t(pages) * rlim_t(::sysconf(_SC_PAGESIZE));
+        const rlimit limit{used + (rlim_t(256) << 20), used + (rlim_t(256) << 20)};
+        if (pages == 0 || ::setrlimit(RLIMIT_AS, &limit) != 0)
+            ::_exit(3);
+        try {
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                ::_exit(4);
+            const QByteArray bytes = readImportFile(file, path, limits::kMooncakeTrace);
+            ::_exit(bytes.size() == 12 * 1024 ? 0 : 1);
+        } catch (...) {
+            ::_exit(2);
+        }
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);   // 2: refused for want of memory, as a one-shot read was
 }
