@@ -118,10 +118,6 @@ struct HeldDemos {
             for (const char *suffix : {"", "-wal", "-shm", "-journal"})
                 QFile::remove(path + QLatin1String(suffix));
         }
-        // A lock whose file went with its folder (a test's temporary one) has nothing to remove.
-        for (auto &[path, lock] : locks)
-            if (!QFileInfo::exists(path + QStringLiteral(".lock")))
-                (void)lock.release();
         locks.clear();
         for (const QString &path : privateDemos)
             QFile::remove(path + QStringLiteral(".lock"));
