@@ -224,6 +224,7 @@ std::vector<FieldProblem> validate(const GpuSpec &gpu)
         check.inRange("efficiency.allreduce_latency_us", e.allReduceLatencyUs, 0.0, 1e4);
         check.inRange("efficiency.link", e.linkEfficiency, 0.01, 1.0);
         check.inRange("efficiency.layer_overhead_us", e.layerOverheadUs, 0.0, 1e4);
+        check.inRange("efficiency.sequence_overhead_us", e.sequenceOverheadUs, 0.0, 1e4);
         check.inRange("efficiency.iteration_overhead_ms", e.iterationOverheadMs, 0.0, 1e3);
     }
     return problems;

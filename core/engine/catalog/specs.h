@@ -41,6 +41,8 @@ struct GpuEfficiency {
     double linkEfficiency = 0;       // share of the link's one-direction bandwidth an all-reduce moves
     double layerOverheadUs = 0;      // per layer per pass: kernel launches and tails beside streaming
     double iterationOverheadMs = 0;  // per forward pass: scheduling, sampling, launches
+    double sequenceOverheadUs = 0;   // per sequence sampled in a pass: its scheduling, sampling,
+                                     // detokenizing and streaming on the host (0: not measured)
     std::string source;
     bool operator==(const GpuEfficiency &) const = default;
 };

@@ -298,7 +298,8 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     const std::string profileText = stepModel.measuredProfile
         ? gpu.name + (calibrated ? "'s calibrated profile (η_bw " : "'s measured profile (η_bw ")
             + number(stepModel.efficiency.bandwidth) + ", η_mm up to " + number(stepModel.efficiency.matmulPeak) + ", "
-            + number(stepModel.efficiency.iterationOverheadMs) + " ms per pass"
+            + number(stepModel.efficiency.iterationOverheadMs) + " ms per pass, "
+            + number(stepModel.efficiency.sequenceOverheadUs) + " µs per sequence"
             + (calibrated ? "; " + stepModel.efficiency.source + ")" : ")")
         : "the workspace's efficiencies (no measured profile for " + gpu.name + ")";
 

@@ -26,6 +26,7 @@ GpuEfficiency fallbackEfficiency(double prefillEfficiency, double decodeBandwidt
     e.allReduceLatencyUs = 25;
     e.linkEfficiency = 0.7;
     e.iterationOverheadMs = 1.0;
+    e.sequenceOverheadUs = 50;
     e.source = "the workspace's serving assumptions (no measured profile for this GPU)";
     return e;
 }
@@ -64,7 +65,8 @@ StepCost stepCost(const StepCostModel &m, const StepBatch &b)
     StepCost c;
     const double tokens = b.tokens();
     const double tp = double(m.tp);
-    c.overheadS = e.iterationOverheadMs / 1000.0 + double(m.layers) * e.layerOverheadUs / 1e6;
+    c.overheadS = e.iterationOverheadMs / 1000.0 + double(m.layers) * e.layerOverheadUs / 1e6
+        + b.sampled * e.sequenceOverheadUs / 1e6;
     double weightBytes = double(m.weightsBytes);
     if (m.expertWeightShare > 0 && m.experts > 0 && m.expertsPerToken > 0 && m.expertsPerToken < m.experts) {
         const double untouched = 1.0 - double(m.expertsPerToken) / double(m.experts);

@@ -47,6 +47,8 @@ const Parameter kParameters[] = {
      [](Coefficients &c, double v) { c.efficiency.allReduceLatencyUs = v; }},
     {"iteration_overhead_ms", 0.001, 200.0, [](const Coefficients &c) { return c.efficiency.iterationOverheadMs; },
      [](Coefficients &c, double v) { c.efficiency.iterationOverheadMs = v; }},
+    {"sequence_overhead_us", 0.1, 5000.0, [](const Coefficients &c) { return c.efficiency.sequenceOverheadUs; },
+     [](Coefficients &c, double v) { c.efficiency.sequenceOverheadUs = v; }},
     {"request_overhead_ms", 0.001, 200.0, [](const Coefficients &c) { return c.requestOverheadMs; },
      [](Coefficients &c, double v) { c.requestOverheadMs = v; }},
 };

@@ -319,6 +319,7 @@ QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
         {QStringLiteral("link"), e.linkEfficiency},
         {QStringLiteral("layer_overhead_us"), e.layerOverheadUs},
         {QStringLiteral("iteration_overhead_ms"), e.iterationOverheadMs},
+        {QStringLiteral("sequence_overhead_us"), e.sequenceOverheadUs},
         {QStringLiteral("source"), QString::fromStdString(e.source)},
     };
 }
@@ -350,6 +351,8 @@ engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QStrin
     e.linkEfficiency = number("link");
     e.layerOverheadUs = number("layer_overhead_us");
     e.iterationOverheadMs = number("iteration_overhead_ms");
+    // Optional: profiles saved before it existed hold no per-sequence time.
+    e.sequenceOverheadUs = object.contains(QStringLiteral("sequence_overhead_us")) ? number("sequence_overhead_us") : 0.0;
     const QJsonValue source = object.value(QStringLiteral("source"));
     if (!source.isString())
         fail(QStringLiteral("source: expected a string, got %1").arg(jsonTypeName(source)));

@@ -49,6 +49,7 @@ const QStringList &efficiencyKeys()
         QStringLiteral("matmul_half_tokens"), QStringLiteral("attention"),
         QStringLiteral("allreduce_latency_us"), QStringLiteral("link"),
         QStringLiteral("layer_overhead_us"), QStringLiteral("iteration_overhead_ms"),
+        QStringLiteral("sequence_overhead_us"),
         QStringLiteral("source"),
     };
     return keys;
