@@ -26,7 +26,7 @@ GpuEfficiency fallbackEfficiency(double prefillEfficiency, double decodeBandwidt
     e.allReduceLatencyUs = 25;
     e.linkEfficiency = 0.7;
     e.iterationOverheadMs = 1.0;
-    e.sequenceOverheadUs = 50;
+    e.sequenceOverheadUs = 0; // host time per sequence comes with measured profiles (data/README.md)
     e.source = "the workspace's serving assumptions (no measured profile for this GPU)";
     return e;
 }

@@ -29,6 +29,7 @@ struct Parameter {
     double upper;
     double (*get)(const Coefficients &);
     void (*set)(Coefficients &, double);
+    double unmeasuredStart = 0; // where the fit starts when the profile holds 0 (not measured)
 };
 
 const Parameter kParameters[] = {
@@ -48,7 +49,7 @@ const Parameter kParameters[] = {
     {"iteration_overhead_ms", 0.001, 200.0, [](const Coefficients &c) { return c.efficiency.iterationOverheadMs; },
      [](Coefficients &c, double v) { c.efficiency.iterationOverheadMs = v; }},
     {"sequence_overhead_us", 0.1, 5000.0, [](const Coefficients &c) { return c.efficiency.sequenceOverheadUs; },
-     [](Coefficients &c, double v) { c.efficiency.sequenceOverheadUs = v; }},
+     [](Coefficients &c, double v) { c.efficiency.sequenceOverheadUs = v; }, 50.0},
     {"request_overhead_ms", 0.001, 200.0, [](const Coefficients &c) { return c.requestOverheadMs; },
      [](Coefficients &c, double v) { c.requestOverheadMs = v; }},
 };
@@ -227,7 +228,8 @@ CalibrationResult calibrate(const CalibrationInputs &in)
     Eigen::VectorXd x0(k);
     for (Eigen::Index i = 0; i < k; ++i) {
         const Parameter &p = *parameters[size_t(i)];
-        x0[i] = std::log(std::clamp(p.get(prior), p.lower, p.upper));
+        const double value = p.get(prior) > 0 || p.unmeasuredStart <= 0 ? p.get(prior) : p.unmeasuredStart;
+        x0[i] = std::log(std::clamp(value, p.lower, p.upper));
     }
     const auto coefficientsAt = [&](const Eigen::VectorXd &x) {
         Coefficients c = prior;

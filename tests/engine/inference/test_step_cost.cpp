@@ -88,6 +88,22 @@ TEST_CASE("a decode pass: overhead, the weights at η_bw and the KV at η_kv", "
     CHECK(decodeStepSeconds(m, 1, 600) == c.totalS);
 }
 
+TEST_CASE("host time per sequence: each sampled sequence adds its microseconds, partial chunks none", "[step-cost]")
+{
+    StepCostModel m = llama8bOnH100();
+    m.efficiency.sequenceOverheadUs = 50;
+    // 64 decodes: 0.5 ms per pass + 64 × 50 µs = 3.7 ms of overhead, the rest as without it.
+    const StepCost decodes = stepCost(m, decodeStep(m, 64, 600));
+    CHECK(decodes.overheadS == Approx(0.5e-3 + 64 * 50e-6).epsilon(1e-12));
+    StepCostModel none = m;
+    none.efficiency.sequenceOverheadUs = 0;
+    CHECK(decodes.totalS - stepCost(none, decodeStep(none, 64, 600)).totalS == Approx(64 * 50e-6).epsilon(1e-9));
+    // A prompt chunk that does not finish samples nothing, so pays no per-sequence time.
+    StepBatch chunk = prefillStep(m, 2048, 0);
+    chunk.sampled = 0;
+    CHECK(stepCost(m, chunk).overheadS == Approx(0.5e-3).epsilon(1e-12));
+}
+
 TEST_CASE("a mixture of experts reads only the experts its tokens touch", "[step-cost]")
 {
     // Mixtral 8x7B's shape on the test profile: 46.7 B parameters of which 12.9 B active with

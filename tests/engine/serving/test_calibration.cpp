@@ -58,6 +58,7 @@ GpuEfficiency truth(const GpuEfficiency &prior)
     e.matmulSmall = prior.matmulSmall * 0.72 / prior.matmulPeak;
     e.attention = 0.6;
     e.iterationOverheadMs = 2.5;
+    e.sequenceOverheadUs = 40; // the fallback prior has none
     return e;
 }
 
@@ -124,10 +125,11 @@ TEST_CASE("calibration from measured passes reproduces them and a batch left out
     INFO("prior error " << fit.priorMeanAbsErrorPct << " %, fitted " << fit.meanAbsErrorPct << " %");
     CHECK(fit.priorMeanAbsErrorPct > 8.0);      // the fallback profile is off the truth
     CHECK(fit.maxAbsErrorPct < 5.0);
-    REQUIRE(fit.coefficients.size() == 6);      // no runs: the per-request overhead is not fitted
+    REQUIRE(fit.coefficients.size() == 7);      // no runs: the per-request overhead is not fitted
     CHECK(fit.efficiency.bandwidth == Approx(0.84).epsilon(0.1));
     CHECK(fit.efficiency.matmulPeak == Approx(0.72).epsilon(0.08));
     CHECK(fit.efficiency.iterationOverheadMs == Approx(2.5).epsilon(0.25));
+    CHECK(fit.efficiency.sequenceOverheadUs == Approx(40).epsilon(0.3));
     CHECK(fit.coefficients[0].name == "bandwidth");
     CHECK(fit.coefficients[0].prior == Approx(r.model.efficiency.bandwidth));
 
@@ -156,7 +158,7 @@ TEST_CASE("calibration from benchmark runs reproduces them and a rate left out",
 
     const CalibrationResult fit = calibrate(in);
     INFO("prior error " << fit.priorMeanAbsErrorPct << " %, fitted " << fit.meanAbsErrorPct << " %");
-    REQUIRE(fit.coefficients.size() == 7);
+    REQUIRE(fit.coefficients.size() == 8);
     CHECK(fit.coefficients.back().name == "request_overhead_ms");
     for (const CalibrationPoint &p : fit.points) {
         INFO(p.label << " " << p.metric << ": measured " << p.measuredMs << " ms, predicted " << p.predictedMs);
