@@ -4,12 +4,15 @@
 #include "cli/common/args.h"
 #include "cli/common/format.h"
 
+#include "engine/common/errors.h"
 #include "engine/serving/calibration.h"
 #include "store/common/workspace.h"
 #include "store/serving/benchjson.h"
 #include "store/serving/steptimecsv.h"
+#include "store/tracking/metricscsv.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <cmath>
@@ -19,7 +22,8 @@ namespace headroom::cli {
 namespace {
 
 const char kUsage[] = R"(usage: headroom calibrate --model ID --gpu ID [--tp N] [--weights P] [--kv-dtype P]
-                          [--step-times FILE] [--bench FILE]... [--max-num-batched-tokens N]
+                          [--step-times FILE] [--bench FILE]... [--metrics FILE]
+                          [--deployment NAME] [--min-requests N] [--max-num-batched-tokens N]
                           [--max-num-seqs N] [--save] [--json]
 
 Fits the step-cost model of one deployment (a model on a GPU at a tensor-parallel degree) to
@@ -36,6 +40,12 @@ with the fitted and with the prior coefficients.
   --bench FILE            a `vllm bench serve --save-result` JSON file, one per request rate
                           or concurrency (repeat the option); its requests are replayed through
                           the serving simulation and its mean TTFT, TPOT and E2E compared
+  --metrics FILE          vLLM's Prometheus metrics as `track serving` imports them (long-form
+                          CSV): each replica-hour is replayed at its request rate (Poisson) with
+                          its mean prompt and output lengths, and the median TTFT and E2E of
+                          its histograms (histogram_quantile) compared with the simulated
+  --deployment NAME       the deployment of --metrics to use (default: the file's only one)
+  --min-requests N        replica-hours with fewer completed requests are left out (default 50)
   --max-num-batched-tokens N, --max-num-seqs N
                           the server's scheduler when the runs were measured (default: the
                           workspace's serving assumptions, else vLLM's defaults for the GPU)
@@ -55,8 +65,8 @@ Exit status: 0 fitted, 2 bad input (a message names the file and field).
 std::vector<OptionSpec> options()
 {
     std::vector<OptionSpec> specs;
-    for (const char *name : {"model", "gpu", "tp", "weights", "kv-dtype", "step-times", "max-num-batched-tokens",
-                             "max-num-seqs"})
+    for (const char *name : {"model", "gpu", "tp", "weights", "kv-dtype", "step-times", "metrics", "deployment",
+                             "min-requests", "max-num-batched-tokens", "max-num-seqs"})
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("bench"), true, true});
     for (const char *name : {"save", "json"})
@@ -86,8 +96,12 @@ int runCalibrate(const QStringList &argv, Context &context)
         throw UsageError(QStringLiteral("calibrate needs --model ID and --gpu ID"));
     const auto stepTimes = args.text(QStringLiteral("step-times"));
     const QStringList benches = args.texts(QStringLiteral("bench"));
-    if (!stepTimes && benches.isEmpty())
-        throw UsageError(QStringLiteral("calibrate needs measurements: --step-times FILE and/or --bench FILE"));
+    const auto metrics = args.text(QStringLiteral("metrics"));
+    if (!stepTimes && benches.isEmpty() && !metrics)
+        throw UsageError(QStringLiteral("calibrate needs measurements: --step-times FILE, --bench FILE and/or --metrics FILE"));
+    if (!metrics && (args.has(QStringLiteral("deployment")) || args.has(QStringLiteral("min-requests"))))
+        throw UsageError(QStringLiteral("--deployment and --min-requests choose hours of --metrics FILE"));
+    const int64_t minRequests = args.integer(QStringLiteral("min-requests"), 1, 100000000).value_or(50);
 
     store::Workspace &workspace = context.workspace();
     engine::ServingAssumptions serving = workspace.servingAssumptions();
@@ -121,6 +135,33 @@ int runCalibrate(const QStringList &argv, Context &context)
     for (const QString &path : benches) {
         inputs.runs.push_back(store::readBenchResult(path));
         sources << QFileInfo(path).fileName();
+    }
+    if (metrics) {
+        const store::MetricsFile file = store::readMetricsCsv(*metrics);
+        std::string deployment;
+        if (const auto named = args.text(QStringLiteral("deployment"))) {
+            deployment = named->toStdString();
+        } else {
+            std::vector<std::string> names;
+            for (const engine::ServingHour &h : file.hours.hours)
+                if (std::find(names.begin(), names.end(), h.deployment) == names.end())
+                    names.push_back(h.deployment);
+            if (names.size() != 1) {
+                QStringList listed;
+                for (const std::string &n : names)
+                    listed << QString::fromStdString(n);
+                throw UsageError(QStringLiteral("%1 holds %2 deployments (%3): name one with --deployment")
+                                     .arg(*metrics).arg(names.size()).arg(listed.join(QStringLiteral(", "))));
+            }
+            deployment = names.front();
+        }
+        try {
+            for (engine::BenchmarkRun &run : engine::servedHourRuns(file.hours, deployment, minRequests))
+                inputs.runs.push_back(std::move(run));
+        } catch (const engine::InputError &e) {
+            throw UsageError(QStringLiteral("%1: %2").arg(*metrics, QString::fromStdString(e.what())));
+        }
+        sources << QFileInfo(*metrics).fileName();
     }
     const engine::CalibrationResult fit = engine::calibrate(inputs);
 

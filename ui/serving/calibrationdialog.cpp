@@ -77,7 +77,8 @@ ChartFigure pointsFigure(const engine::CalibrationResult &fit, const std::vector
 {
     ChartFigure figure;
     figure.title = QObject::tr("Measured against predicted: %1").arg(shortName);
-    figure.caption = QObject::tr("%1. Each point is a measured pass or a benchmark run's mean (TTFT, TPOT, E2E); "
+    figure.caption = QObject::tr("%1. Each point is a measured pass, a benchmark run's mean (TTFT, TPOT, E2E) or a "
+                                 "served hour's median (TTFT, E2E); "
                                  "on the diagonal the model agrees. Mean |error| %2 % fitted, %3 % with the "
                                  "prior coefficients.")
                          .arg(deployment)
@@ -184,6 +185,12 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
         if (!path.isEmpty())
             m_stepTimes->setText(path);
     });
+    m_servedHours = new QComboBox(inputs);
+    m_servedHours->setObjectName("calServedHours");
+    m_servedHours->setToolTip(tr("vLLM's Prometheus metrics the Tracking page imported: each replica-hour of the "
+                                 "deployment (at least %1 completed requests) is replayed at its request rate with "
+                                 "its mean prompt and output lengths, and the median TTFT and E2E of its "
+                                 "histograms compared").arg(kMinServedHourRequests));
     auto *stepRow = new QHBoxLayout;
     stepRow->addWidget(m_stepTimes, 1);
     stepRow->addWidget(stepBrowse);
@@ -211,6 +218,7 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     form->addRow(tr("&KV cache:"), m_kv);
     form->addRow(tr("&TP (GPUs per replica):"), m_tp);
     form->addRow(tr("Step times:"), stepRow);
+    form->addRow(tr("Served &hours:"), m_servedHours);
     auto *benchLabel = new QLabel(tr("&Benchmark results (vllm bench serve --save-result JSON, one per rate):"), inputs);
     benchLabel->setBuddy(m_benches);
     benchLabel->setWordWrap(true);
@@ -299,6 +307,14 @@ void CalibrationDialog::fillCatalogs()
         m_model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
     for (const auto &g : m_workspace.gpus())
         m_gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
+    m_servedHours->addItem(tr("none"), QString());
+    QStringList deployments;
+    for (const engine::ServingHour &h : m_workspace.servingHours().hours)
+        if (!deployments.contains(QString::fromStdString(h.deployment)))
+            deployments << QString::fromStdString(h.deployment);
+    for (const QString &d : deployments)
+        m_servedHours->addItem(tr("deployment %1").arg(d), d);
+    m_servedHours->setEnabled(!deployments.isEmpty());
 }
 
 void CalibrationDialog::setDeployment(const QString &modelId, const QString &gpuId, engine::WeightPrecision weights,
@@ -314,6 +330,15 @@ void CalibrationDialog::setDeployment(const QString &modelId, const QString &gpu
 void CalibrationDialog::setStepTimes(const QString &path)
 {
     m_stepTimes->setText(path);
+}
+
+bool CalibrationDialog::setServedHours(const QString &deployment)
+{
+    const int index = m_servedHours->findData(deployment);
+    if (index < 0)
+        return false;
+    m_servedHours->setCurrentIndex(index);
+    return true;
 }
 
 void CalibrationDialog::addBenchResult(const QString &path)
@@ -342,8 +367,9 @@ bool CalibrationDialog::fit()
     const QString modelId = m_model->currentData().toString();
     const QString gpuId = m_gpu->currentData().toString();
     const QString stepTimes = m_stepTimes->text().trimmed();
-    if (stepTimes.isEmpty() && m_benches->count() == 0) {
-        setStatus(tr("Give measurements: a step-time CSV, benchmark results or both."));
+    const QString servedDeployment = m_servedHours->currentData().toString();
+    if (stepTimes.isEmpty() && m_benches->count() == 0 && servedDeployment.isEmpty()) {
+        setStatus(tr("Give measurements: a step-time CSV, benchmark results or served hours."));
         return false;
     }
     const auto weights = engine::WeightPrecision(m_weights->currentData().toInt());
@@ -365,6 +391,12 @@ bool CalibrationDialog::fit()
             const QString path = m_benches->item(i)->data(Qt::UserRole).toString();
             m_inputs.runs.push_back(store::readBenchResult(path));
             m_sources << QFileInfo(path).fileName();
+        }
+        if (!servedDeployment.isEmpty()) {
+            for (engine::BenchmarkRun &run : engine::servedHourRuns(m_workspace.servingHours(), servedDeployment.toStdString(),
+                                                                    kMinServedHourRequests))
+                m_inputs.runs.push_back(std::move(run));
+            m_sources << tr("served hours of %1").arg(servedDeployment);
         }
     } catch (const store::StoreError &e) {
         setStatus(e.message());

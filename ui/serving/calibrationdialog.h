@@ -42,6 +42,11 @@ public:
                        engine::KvPrecision kv, int tp);
     void setStepTimes(const QString &path);
     void addBenchResult(const QString &path);
+    // Calibrates on the served hours of `deployment` in the workspace's imported metrics
+    // (empty: none); false when the workspace holds no such deployment.
+    bool setServedHours(const QString &deployment);
+    // Replica-hours with fewer completed requests are not replayed.
+    static constexpr int64_t kMinServedHourRequests = 50;
 
     // Starts a fit; false with the reason in the status line when an input is bad or a fit runs.
     bool fit();
@@ -71,6 +76,7 @@ private:
     QSpinBox *m_tp;
     QLineEdit *m_stepTimes;
     QListWidget *m_benches;
+    QComboBox *m_servedHours;            // a deployment of the Tracking page's metrics, or none
     QPushButton *m_fitButton;
     QPushButton *m_cancelButton;
     QPushButton *m_saveButton;

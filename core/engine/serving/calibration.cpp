@@ -1,5 +1,6 @@
 #include "calibration.h"
 
+#include "engine/common/calendar.h"
 #include "engine/common/errors.h"
 
 #include <Eigen/Dense>
@@ -77,8 +78,11 @@ void validateInputs(const CalibrationInputs &in)
         const auto bad = [](const std::optional<double> &v) { return v && !(*v > 0 && std::isfinite(*v)); };
         if (bad(r.meanTtftMs) || bad(r.meanTpotMs) || bad(r.meanE2eMs))
             refuse("a measured mean must be a number above 0 ms");
-        if (!r.meanTtftMs && !r.meanTpotMs && !r.meanE2eMs)
-            refuse("the run reports no mean TTFT, TPOT or E2E");
+        for (const auto *h : {&r.ttftHistogram, &r.e2eHistogram})
+            if (*h && !(std::isfinite((*h)->quantile(0.5)) && (*h)->quantile(0.5) > 0))
+                refuse("a measured histogram must count requests and have a median above 0 s");
+        if (!r.meanTtftMs && !r.meanTpotMs && !r.meanE2eMs && !r.ttftHistogram && !r.e2eHistogram)
+            refuse("the run reports no mean TTFT, TPOT or E2E and no latency histogram");
     }
 }
 
@@ -99,6 +103,22 @@ std::vector<TraceRequest> runTrace(const BenchmarkRun &run, int maxRequests)
             t += gap(random);
     }
     return trace;
+}
+
+// The median of the simulated requests' latencies, in ms. (Counting them into the measured
+// buckets as well would leave the fit nothing to follow: the requests of one replayed hour share
+// their lengths, so they fall into one bucket or two, and the interpolated median would not
+// move until they all crossed a bound.)
+double medianMs(std::vector<double> seconds)
+{
+    if (seconds.empty())
+        return 0;
+    const auto middle = seconds.begin() + std::ptrdiff_t(seconds.size() / 2);
+    std::nth_element(seconds.begin(), middle, seconds.end());
+    double m = *middle;
+    if (seconds.size() % 2 == 0)
+        m = (m + *std::max_element(seconds.begin(), middle)) / 2.0;
+    return m * 1000.0;
 }
 
 double percentError(double predicted, double measured)
@@ -126,6 +146,7 @@ std::vector<CalibrationPoint> evaluate(const CalibrationInputs &in, const Coeffi
         config.ttftSloMs.reset();
         config.itlSloMs.reset();
         config.timeSamples = 2;
+        config.keepLatencies = run.ttftHistogram || run.e2eHistogram;
         const std::vector<TraceRequest> trace = runTrace(run, in.maxSimulatedRequests);
         ServingSimResult result = simulateServing(trace, config);
         if (run.maxConcurrency > 1) {
@@ -140,6 +161,10 @@ std::vector<CalibrationPoint> evaluate(const CalibrationInputs &in, const Coeffi
         add("ttft", run.meanTtftMs, result.meanTtftMs);
         add("tpot", run.meanTpotMs, result.meanItlMs);
         add("e2e", run.meanE2eMs, result.meanE2eS * 1000.0);
+        if (run.ttftHistogram)
+            add("ttft p50", run.ttftHistogram->quantile(0.5) * 1000.0, medianMs(std::move(result.ttftEachS)));
+        if (run.e2eHistogram)
+            add("e2e p50", run.e2eHistogram->quantile(0.5) * 1000.0, medianMs(std::move(result.e2eEachS)));
     }
     return out;
 }
@@ -204,6 +229,56 @@ GpuEfficiency calibratedProfile(const CalibrationResult &result, const std::stri
     return out;
 }
 
+std::vector<BenchmarkRun> servedHourRuns(const ServingHours &hours, const std::string &deployment, int64_t minRequests)
+{
+    std::vector<BenchmarkRun> runs;
+    int64_t ofDeployment = 0, tooFew = 0, noCounters = 0, noHistogram = 0;
+    for (const ServingHour &h : hours.hours) {
+        if (h.deployment != deployment)
+            continue;
+        ++ofDeployment;
+        if (!h.requests.measured() || !h.promptTokens.measured() || !h.generationTokens.measured()
+            || h.promptTokens.increase <= 0 || h.generationTokens.increase <= 0) {
+            ++noCounters;
+            continue;
+        }
+        if (h.requests.increase < double(std::max<int64_t>(1, minRequests))) {
+            ++tooFew;
+            continue;
+        }
+        const bool ttft = !h.ttft.empty() && std::isfinite(h.ttft.quantile(0.5)) && h.ttft.quantile(0.5) > 0;
+        const bool e2e = !h.e2e.empty() && std::isfinite(h.e2e.quantile(0.5)) && h.e2e.quantile(0.5) > 0;
+        if (!ttft && !e2e) {
+            ++noHistogram;
+            continue;
+        }
+        BenchmarkRun run;
+        const CivilDate day = dateFromDays(h.hour >= 0 ? h.hour / 24 : (h.hour - 23) / 24);
+        char hour[8];
+        std::snprintf(hour, sizeof hour, " %02d:00", int(((h.hour % 24) + 24) % 24));
+        run.label = h.instance + " " + isoDate(day) + hour;
+        const double requests = h.requests.increase;
+        run.promptTokens = {std::max<int64_t>(1, std::llround(h.promptTokens.increase / requests))};
+        run.outputTokens = {std::max<int64_t>(1, std::llround(h.generationTokens.increase / requests))};
+        run.requests = std::llround(requests);
+        run.requestRate = h.requests.perSecond();
+        if (ttft)
+            run.ttftHistogram = h.ttft;
+        if (e2e)
+            run.e2eHistogram = h.e2e;
+        runs.push_back(std::move(run));
+    }
+    if (ofDeployment == 0)
+        throw InputError("deployment", "the metrics hold no hour of deployment '" + deployment + "'");
+    if (runs.empty())
+        throw InputError("metrics", "no hour of deployment '" + deployment + "' can be replayed: "
+                                        + std::to_string(noCounters) + " lack the request or token counters, "
+                                        + std::to_string(tooFew) + " completed fewer than "
+                                        + std::to_string(minRequests) + " requests, " + std::to_string(noHistogram)
+                                        + " have no TTFT or E2E histogram");
+    return runs;
+}
+
 std::vector<CalibrationPoint> predictPoints(const CalibrationInputs &inputs, const GpuEfficiency &efficiency,
                                             double requestOverheadMs)
 {
@@ -216,7 +291,9 @@ CalibrationResult calibrate(const CalibrationInputs &in)
     validateInputs(in);
     validate(in.serving);
     const Coefficients prior{in.model.efficiency, in.serving.requestOverheadMs};
-    const bool runTtfts = std::any_of(in.runs.begin(), in.runs.end(), [](const BenchmarkRun &r) { return r.meanTtftMs.has_value(); });
+    const bool runTtfts = std::any_of(in.runs.begin(), in.runs.end(), [](const BenchmarkRun &r) {
+        return r.meanTtftMs.has_value() || r.ttftHistogram.has_value();
+    });
 
     std::vector<const Parameter *> parameters;
     for (const Parameter &p : kParameters)

@@ -4,6 +4,7 @@
 #include "step_time_table.h"
 #include "engine/inference/inference_sizing.h"
 #include "engine/inference/step_cost.h"
+#include "engine/tracking/serving_metrics.h"
 
 #include <functional>
 #include <optional>
@@ -22,6 +23,13 @@
 //   once for an unbounded rate, closed loop at the run's max concurrency (the first requests
 //   spread over one mean request time, as clients fall out of step) — and its mean TTFT,
 //   TPOT (the simulation's mean inter-token time) and E2E compared with the run's means.
+// - Served hours (vLLM's Prometheus metrics, as the Tracking page imports them): one replica
+//   in one clock hour is a run at the hour's request rate (Poisson arrivals) with its mean
+//   prompt and output lengths; the median TTFT and E2E that its histograms give
+//   (histogram_quantile over the buckets) are compared with the simulated requests' medians.
+//   A measured median is known only to within its bucket: linear interpolation across vLLM's
+//   bounds (…, 1.0, 2.5, 5.0 s for TTFT; …, 2.0, 2.5, 5.0, 10 s for E2E) can be off by a tenth
+//   or more, and the fit follows it.
 //
 // Coefficients fitted: η_bw, η_kv (which also takes up per-sequence costs a pass has beside
 // its KV reads), η_mm at large passes (η_mm at one token keeps its ratio to it), η_attn, the
@@ -52,7 +60,18 @@ struct BenchmarkRun {
     std::optional<double> meanTtftMs;
     std::optional<double> meanTpotMs;
     std::optional<double> meanE2eMs;
+    // Measured latency histograms (Prometheus buckets, seconds): their medians are compared.
+    std::optional<LatencyHistogram> ttftHistogram;
+    std::optional<LatencyHistogram> e2eHistogram;
 };
+
+// The served hours of one deployment as runs: each replica-hour with at least `minRequests`
+// completed requests, measured request and token counters and a TTFT or E2E histogram, labelled
+// "<instance> <YYYY-MM-DD HH>:00" (UTC). Every request of the hour has the hour's mean prompt
+// and output lengths (rounded, at least 1 token). InputError "deployment" when no hour is of
+// `deployment`; "metrics" when none of its hours qualifies (saying what they lack).
+std::vector<BenchmarkRun> servedHourRuns(const ServingHours &hours, const std::string &deployment,
+                                         int64_t minRequests);
 
 struct CalibrationInputs {
     StepCostModel model;             // its efficiency is the prior
@@ -67,7 +86,7 @@ struct CalibrationInputs {
 
 struct CalibrationPoint {
     std::string label;
-    std::string metric;              // "pass", "ttft", "tpot", "e2e"
+    std::string metric;              // "pass", "ttft", "tpot", "e2e"; "ttft p50", "e2e p50" for histograms
     double measuredMs = 0;
     double predictedMs = 0;
     double errorPct = 0;             // (predicted − measured) ÷ measured × 100

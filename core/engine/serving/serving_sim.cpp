@@ -767,6 +767,10 @@ private:
         };
         out.meanTtftMs = meanMs(m_ttft);
         out.meanItlMs = meanMs(m_itl);
+        if (m_config.keepLatencies) {
+            out.ttftEachS = m_ttft;
+            out.e2eEachS = m_e2e;
+        }
         if (makespan > 0) {
             out.throughputPerS = double(out.completed) / makespan;
             out.outputTokensPerS = double(m_outputTokens) / makespan;

@@ -94,6 +94,7 @@ struct ServingSimConfig {
     std::optional<double> ttftSloMs;   // both SLOs or neither
     std::optional<double> itlSloMs;
     int timeSamples = 200;             // points of the in-flight and KV-use series
+    bool keepLatencies = false;        // return every completed request's TTFT and E2E (timed runs)
 };
 
 // Range checks: InputError naming "replicas", "kv_blocks", "block_size", "temperature",
@@ -151,6 +152,9 @@ struct ServingSimResult {
     std::vector<double> sampleTimesS;
     std::vector<std::vector<int>> inFlight;    // [replica][sample]
     std::vector<std::vector<double>> kvUsed;   // [replica][sample], 0..1
+    // With keepLatencies: each completed request's TTFT and E2E in seconds, in completion order.
+    std::vector<double> ttftEachS;
+    std::vector<double> e2eEachS;
 };
 
 // Runs one simulation. Throws InputError for invalid settings (validate()), "trace" for an

@@ -46,6 +46,33 @@ QByteArray benchResult(double rate, double ttftMs, double tpotMs)
     return QJsonDocument(o).toJson();
 }
 
+
+// One replica's Prometheus metrics over 14:00–14:59 UTC as `track serving` imports them: 1,800
+// requests of 1,000 prompt and 150 output tokens; TTFT and E2E histograms (cumulative per le)
+// whose medians are ttftMedianS and e2eMedianS.
+QByteArray servedHour(const QString &deployment, double ttftMedianS, double e2eMedianS)
+{
+    QByteArray csv = "timestamp,instance,gpu,metric,value,deployment,le\n";
+    const auto row = [&](const char *time, const char *metric, double value, const QString &le = QString()) {
+        csv += QByteArray(time) + ",vllm-0,," + metric + "," + QByteArray::number(value, 'g', 12) + ","
+            + deployment.toUtf8() + "," + le.toUtf8() + "\n";
+    };
+    for (const auto &[time, done] : {std::pair{"2026-03-02T14:00:00Z", 0.0}, std::pair{"2026-03-02T14:59:00Z", 1800.0}}) {
+        row(time, "vllm:request_success_total", done);
+        row(time, "vllm:prompt_tokens_total", done * 1000);
+        row(time, "vllm:generation_tokens_total", done * 150);
+        // Half the requests at most the median, a quarter each in the buckets around it.
+        for (const auto &[metric, median] : {std::pair{"vllm:time_to_first_token_seconds_bucket", ttftMedianS},
+                                             std::pair{"vllm:e2e_request_latency_seconds_bucket", e2eMedianS}}) {
+            row(time, metric, done * 0.25, QString::number(median * 0.8));
+            row(time, metric, done * 0.5, QString::number(median));
+            row(time, metric, done * 0.75, QString::number(median * 1.25));
+            row(time, metric, done, QStringLiteral("+Inf"));
+        }
+    }
+    return csv;
+}
+
 } // namespace
 
 TEST_CASE("calibrate fits passes slower than the profile, and --save makes the fit the GPU's")
@@ -101,6 +128,50 @@ TEST_CASE("calibrate reads vllm bench serve results and fits TTFT and TPOT")
     CHECK(o.value("coefficients").toObject().contains("request_overhead_ms"));
     CHECK(o.value("mean_abs_error_pct").toDouble() < o.value("prior_mean_abs_error_pct").toDouble());
     CHECK(o.value("max_abs_error_pct").toDouble() < 5.0);
+}
+
+TEST_CASE("calibrate replays served hours of Prometheus metrics and fits their median TTFT and E2E")
+{
+    CliFixture ws;
+    // 20 % slower than the shipped H100 profile predicts these requests at 0.5 requests/s.
+    const QString metrics = ws.writeFile("metrics.csv", servedHour("chat", 0.060, 1.45));
+    RUN_HEADROOM(r, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--metrics", metrics, "--json"});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    const QJsonArray points = o.value("points").toArray();
+    REQUIRE(points.size() == 2);
+    CHECK(points[0].toObject().value("label").toString() == "vllm-0 2026-03-02 14:00");
+    CHECK(points[0].toObject().value("metric").toString() == "ttft p50");
+    CHECK(points[0].toObject().value("measured_ms").toDouble() == Approx(60.0));
+    CHECK(points[1].toObject().value("metric").toString() == "e2e p50");
+    CHECK(points[1].toObject().value("measured_ms").toDouble() == Approx(1450.0));
+    CHECK(o.value("sources").toArray().at(0).toString() == "metrics.csv");
+    CHECK(o.value("coefficients").toObject().contains("request_overhead_ms"));
+    CHECK(o.value("prior_mean_abs_error_pct").toDouble() > 5.0);
+    CHECK(o.value("max_abs_error_pct").toDouble() < 5.0);
+
+    // Two deployments: one must be named; an unknown one, or too few requests, is refused.
+    QByteArray two = servedHour("chat", 0.060, 1.45);
+    two += servedHour("batch", 0.2, 3.0).mid(two.indexOf('\n') + 1);
+    const QString both = ws.writeFile("both.csv", two);
+    RUN_HEADROOM(ambiguous, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--metrics", both});
+    CHECK(ambiguous.exitCode == 2);
+    CHECK(ambiguous.err.contains("holds 2 deployments (batch, chat): name one with --deployment"));
+    RUN_HEADROOM(named, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--metrics", both,
+                             "--deployment", "chat", "--json"});
+    CHECK(named.exitCode == 0);
+    RUN_HEADROOM(unknown, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--metrics", both,
+                               "--deployment", "rag"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("both.csv: the metrics hold no hour of deployment 'rag'"));
+    RUN_HEADROOM(few, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--metrics", metrics,
+                           "--min-requests", "5000"});
+    CHECK(few.exitCode == 2);
+    CHECK(few.err.contains("1 completed fewer than 5000 requests"));
+    RUN_HEADROOM(stray, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--bench", metrics,
+                             "--deployment", "chat"});
+    CHECK(stray.exitCode == 2);
+    CHECK(stray.err.contains("--deployment and --min-requests choose hours of --metrics FILE"));
 }
 
 TEST_CASE("calibrate refuses bad measurements naming the file and field")

@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace headroom::engine;
@@ -201,4 +203,145 @@ TEST_CASE("calibration refuses measurements it cannot use", "[calibration]")
     bad.meanTtftMs = bad.meanTpotMs = bad.meanE2eMs = std::nullopt;
     in.runs = {bad};
     CHECK(field() == "runs");
+}
+
+namespace {
+
+// vLLM's bucket bounds (seconds) for vllm:time_to_first_token_seconds and
+// vllm:e2e_request_latency_seconds.
+const std::vector<double> kTtftBounds = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
+                                         1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0};
+const std::vector<double> kE2eBounds = {0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0,
+                                        30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
+
+LatencyHistogram histogramOf(const std::vector<double> &seconds, const std::vector<double> &bounds)
+{
+    LatencyHistogram h;
+    for (double le : bounds)
+        h.buckets.push_back({le, double(std::count_if(seconds.begin(), seconds.end(), [&](double s) { return s <= le; }))});
+    h.buckets.push_back({std::numeric_limits<double>::infinity(), double(seconds.size())});
+    return h;
+}
+
+// One replica-hour served by the true deployment: Poisson arrivals at `rate` (their own seed),
+// prompts of 700–1,100 and outputs of 120–240 tokens, reduced to what Prometheus keeps.
+ServingHour servedHour(const Replica &r, const StepCostModel &trueModel, double requestOverheadMs, double rate,
+                       int64_t hour, uint64_t seed, const std::vector<double> &ttftBounds = kTtftBounds,
+                       const std::vector<double> &e2eBounds = kE2eBounds)
+{
+    std::mt19937_64 random(seed);
+    std::exponential_distribution<double> gap(rate);
+    std::uniform_int_distribution<int64_t> prompt(700, 1100), output(120, 240);
+    std::vector<TraceRequest> trace(600);
+    double t = 0;
+    for (TraceRequest &q : trace) {
+        q.timestampS = t;
+        q.promptTokens = prompt(random);
+        q.outputTokens = output(random);
+        t += gap(random);
+    }
+    ServingSimConfig config = r.serving;
+    config.stepModel = trueModel;
+    config.requestOverheadMs = requestOverheadMs;
+    config.keepLatencies = true;
+    const ServingSimResult served = simulateServing(trace, config);
+    ServingHour h;
+    h.deployment = "chat";
+    h.instance = "vllm-0";
+    h.hour = hour;
+    const double n = double(served.completed);
+    h.requests = {n, n / rate};
+    for (const TraceRequest &q : trace) {
+        h.promptTokens.increase += double(q.promptTokens);
+        h.generationTokens.increase += double(q.outputTokens);
+    }
+    h.promptTokens.seconds = h.generationTokens.seconds = n / rate;
+    h.ttft = histogramOf(served.ttftEachS, ttftBounds);
+    h.e2e = histogramOf(served.e2eEachS, e2eBounds);
+    return h;
+}
+
+} // namespace
+
+TEST_CASE("calibration from served hours' Prometheus histograms reproduces them and an hour left out", "[calibration]")
+{
+    const Replica r = replica();
+    StepCostModel trueModel = r.model;
+    trueModel.efficiency = truth(r.model.efficiency);
+    const double trueRequestOverheadMs = 18.0;
+    const int64_t firstHour = 493460; // 2026-04-17 20:00 UTC
+
+    ServingHours hours;
+    int64_t hour = firstHour;
+    uint64_t seed = 100;
+    for (double rate : {3.0, 9.0, 15.0})
+        hours.hours.push_back(servedHour(r, trueModel, trueRequestOverheadMs, rate, hour++, seed++));
+    ServingHour quiet = servedHour(r, trueModel, trueRequestOverheadMs, 2.0, hour++, seed++);
+    quiet.requests.increase = 20; // too few requests to replay
+    hours.hours.push_back(quiet);
+
+    CalibrationInputs in;
+    in.model = r.model;
+    in.serving = r.serving;
+    in.maxSimulatedRequests = 300;
+    in.runs = servedHourRuns(hours, "chat", 50);
+    REQUIRE(in.runs.size() == 3);
+    CHECK(in.runs[0].label == "vllm-0 2026-04-17 20:00");
+    CHECK(in.runs[1].requestRate == Approx(9.0));
+    CHECK(in.runs[0].promptTokens == std::vector<int64_t>{std::llround(hours.hours[0].promptTokens.increase / hours.hours[0].requests.increase)});
+    CHECK(!in.runs[0].meanTtftMs);
+
+    const CalibrationResult fit = calibrate(in);
+    INFO("prior error " << fit.priorMeanAbsErrorPct << " %, fitted " << fit.meanAbsErrorPct << " %");
+    REQUIRE(fit.points.size() == 6);
+    CHECK(fit.points[0].metric == "ttft p50");
+    CHECK(fit.points[1].metric == "e2e p50");
+    CHECK(fit.coefficients.back().name == "request_overhead_ms"); // TTFT histograms fit it
+    CHECK(fit.priorMeanAbsErrorPct > 8.0);
+    for (const CalibrationPoint &p : fit.points) {
+        INFO(p.label << " " << p.metric << ": measured " << p.measuredMs << " ms, predicted " << p.predictedMs);
+        CHECK(std::abs(p.errorPct) < 5.0);
+    }
+
+    // Held out: an hour at another rate, recorded with fine buckets (4 % apart) so that what is
+    // checked is the fitted model rather than the interpolation within vLLM's wide buckets.
+    std::vector<double> fine;
+    for (double le = 0.001; le < 100.0; le *= 1.04)
+        fine.push_back(le);
+    ServingHours other;
+    other.hours.push_back(servedHour(r, trueModel, trueRequestOverheadMs, 12.0, firstHour + 10, 200, fine, fine));
+    CalibrationInputs heldOut = in;
+    heldOut.runs = servedHourRuns(other, "chat", 50);
+    for (const CalibrationPoint &p : predictPoints(heldOut, fit.efficiency, fit.requestOverheadMs)) {
+        INFO(p.label << " " << p.metric << ": measured " << p.measuredMs << " ms, predicted " << p.predictedMs);
+        CHECK(std::abs(p.errorPct) < 15.0);
+    }
+}
+
+TEST_CASE("served hours that cannot be replayed are refused naming what they lack", "[calibration]")
+{
+    ServingHour h;
+    h.deployment = "chat";
+    h.instance = "vllm-0";
+    h.requests = {500, 3600};
+    h.promptTokens = {500 * 800, 3600};
+    h.generationTokens = {500 * 150, 3600};
+    ServingHours hours;
+    hours.hours = {h};
+    const auto field = [&](const std::string &deployment) {
+        try {
+            servedHourRuns(hours, deployment, 50);
+        } catch (const InputError &e) {
+            return std::string(e.field()) + ": " + e.what();
+        }
+        return std::string("accepted");
+    };
+    CHECK(field("batch") == "deployment: the metrics hold no hour of deployment 'batch'");
+    CHECK(field("chat") == "metrics: no hour of deployment 'chat' can be replayed: 0 lack the request or token "
+                           "counters, 0 completed fewer than 50 requests, 1 have no TTFT or E2E histogram");
+    hours.hours[0].ttft.buckets = {{0.25, 100}, {0.5, 400}, {std::numeric_limits<double>::infinity(), 500}};
+    REQUIRE(servedHourRuns(hours, "chat", 50).size() == 1);
+    CHECK(servedHourRuns(hours, "chat", 50)[0].ttftHistogram->quantile(0.5) == Approx(0.25 + 0.25 * 150.0 / 300.0));
+    hours.hours[0].promptTokens = {};
+    CHECK(field("chat").rfind("metrics: no hour of deployment 'chat' can be replayed: 1 lack", 0) == 0);
 }

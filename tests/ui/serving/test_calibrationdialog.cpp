@@ -9,6 +9,7 @@
 #include "ui/serving/servingsimpage.h"
 
 #include <QChart>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QScatterSeries>
@@ -17,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <limits>
 
 using namespace headroom;
 
@@ -117,4 +120,48 @@ TEST_CASE("Calibrate refuses a bad benchmark result naming the file and field, a
     ui::CalibrationDialog empty(*ws, nullptr);
     CHECK_FALSE(empty.fit());
     CHECK(empty.status().contains(QStringLiteral("Give measurements")));
+}
+
+TEST_CASE("Calibrate fits the Tracking page's served hours: their median TTFT and E2E against the replay")
+{
+    TempWorkspace ws;
+    {
+        ui::CalibrationDialog none(*ws, nullptr);
+        auto *combo = none.findChild<QComboBox *>(QStringLiteral("calServedHours"));
+        REQUIRE(combo);
+        CHECK_FALSE(combo->isEnabled()); // no metrics imported yet
+        CHECK_FALSE(none.setServedHours(QStringLiteral("chat")));
+    }
+    // One replica-hour: 1,800 requests of 1,000 + 150 tokens, medians 60 ms TTFT, 1.45 s E2E.
+    engine::ServingHour h;
+    h.deployment = "chat";
+    h.instance = "vllm-0";
+    h.hour = 492350; // 2026-03-02 14:00 UTC
+    h.requests = {1800, 3540};
+    h.promptTokens = {1800.0 * 1000, 3540};
+    h.generationTokens = {1800.0 * 150, 3540};
+    const double inf = std::numeric_limits<double>::infinity();
+    h.ttft.buckets = {{0.048, 450}, {0.060, 900}, {0.075, 1350}, {inf, 1800}};
+    h.e2e.buckets = {{1.16, 450}, {1.45, 900}, {1.8125, 1350}, {inf, 1800}};
+    engine::ServingHours hours;
+    hours.hours = {h};
+    (*ws).importServingMetrics(QStringLiteral("metrics.csv"), 40, 0, hours);
+
+    ui::CalibrationDialog dialog(*ws, nullptr);
+    dialog.setDeployment(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), engine::WeightPrecision::Bf16,
+                         engine::KvPrecision::Bf16, 1);
+    REQUIRE(dialog.setServedHours(QStringLiteral("chat")));
+    fitAndWait(dialog);
+    REQUIRE(dialog.result());
+    const auto &points = dialog.result()->points;
+    REQUIRE(points.size() == 2);
+    CHECK(points[0].label == "vllm-0 2026-03-02 14:00");
+    CHECK(points[0].metric == "ttft p50");
+    CHECK(points[0].measuredMs == Approx(60.0));
+    CHECK(points[1].measuredMs == Approx(1450.0));
+    CHECK(dialog.result()->maxAbsErrorPct < 5.0);
+    CHECK(dialog.result()->priorMeanAbsErrorPct > 5.0);
+    auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("calPoints"));
+    REQUIRE(table);
+    CHECK(table->rowCount() == 2);
 }
