@@ -14,7 +14,12 @@ Args::Args(const QStringList &args, const std::vector<OptionSpec> &options)
 {
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
-        if (!arg.startsWith(QLatin1String("--")) || arg == QLatin1String("--")) {
+        if (arg == QLatin1String("--")) {
+            // The end of options: what follows is positional even when it starts with "--".
+            m_positionals << args.mid(i + 1);
+            break;
+        }
+        if (!arg.startsWith(QLatin1String("--"))) {
             m_positionals << arg;
             continue;
         }

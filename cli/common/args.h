@@ -28,7 +28,8 @@ struct OptionSpec {
 };
 
 // The parsed arguments of one verb: options by name and positional arguments in order.
-// Accepts "--name value" and "--name=value". Typed getters throw UsageError with messages
+// Accepts "--name value" and "--name=value"; after "--" every argument is positional (a name
+// that starts with "-" or "--"). Typed getters throw UsageError with messages
 // such as "--layers: expected an integer, got 'abc'".
 class Args {
 public:

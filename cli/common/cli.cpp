@@ -104,6 +104,10 @@ GlobalOptions splitGlobalOptions(const QStringList &args, bool lenient = false)
     GlobalOptions g;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
+        if (arg == QLatin1String("--")) {
+            g.rest << args.mid(i); // the verb's own end of options
+            break;
+        }
         if (arg == QLatin1String("--workspace") || arg == QLatin1String("--server")) {
             if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("--"))) {
                 if (lenient)

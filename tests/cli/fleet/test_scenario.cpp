@@ -242,6 +242,35 @@ TEST_CASE("scenario bad input exits 2 with the reason", "[scenario-cli]")
     CHECK(none.exitCode == 2);
 }
 
+TEST_CASE("a scenario whose name starts with dashes is addressed after --", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    {
+        store::Workspace workspace(ws.workspace());
+        engine::Pool fixed = pool("base", engine::PoolTier::Owned, engine::PoolSizing::Fixed, 16);
+        fixed.ownedRatePerGpuHour = dec("3.99");
+        workspace.putScenario(scenario("--draft", {fixed}));
+        workspace.putScenario(scenario("-old", {fixed}));
+    }
+    // Without "--" the name reads as an option.
+    RUN_HEADROOM(option, ws, {"scenario", "evaluate", "--draft"});
+    CHECK(option.exitCode == 2);
+    CHECK(option.err.contains("unknown option '--draft'"));
+    RUN_HEADROOM(r, ws, {"scenario", "evaluate", "--json", "--", "--draft"});
+    REQUIRE(r.exitCode == 0);
+    CHECK(parseJsonObject(r.out).value("scenario").toString() == "--draft");
+    RUN_HEADROOM(single, ws, {"scenario", "evaluate", "-old", "--json"});
+    REQUIRE(single.exitCode == 0);
+    CHECK(parseJsonObject(single.out).value("scenario").toString() == "-old");
+    RUN_HEADROOM(both, ws, {"scenario", "compare", "--", "-old", "--draft"});
+    CHECK(both.exitCode == 0);
+    // After "--" even a global option's name is a positional of the verb.
+    RUN_HEADROOM(global, ws, {"scenario", "evaluate", "--", "--demo"});
+    CHECK(global.exitCode == 2);
+    CHECK(global.err.contains("unknown scenario '--demo'"));
+}
+
 TEST_CASE("autoscale emits a KEDA ScaledObject with the queue threshold per replica", "[scenario-cli]")
 {
     CliFixture ws;
