@@ -1,6 +1,7 @@
 #include "forecast.h"
 
 #include "engine/common/errors.h"
+#include "engine/common/explain_text.h"
 #include "forecast_estimate.h"
 
 #include <Eigen/Dense>
@@ -144,9 +145,14 @@ void validateSeries(const std::vector<double> &series, const SmoothingSpec &spec
 {
     if (hasSeason(spec) && spec.period < 2)
         throw InputError("season", "the season length must be at least 2 samples");
-    for (size_t i = 0; i < series.size(); ++i)
+    for (size_t i = 0; i < series.size(); ++i) {
         if (!std::isfinite(series[i]))
             throw InputError("series", "value " + std::to_string(i) + " is not a finite number");
+        // Squared errors of larger values overflow the SSE (inf) and the intervals (NaN).
+        if (std::abs(series[i]) > kMaxSeriesValue)
+            throw InputError("series", "value " + std::to_string(i) + " (" + explain::scientific(series[i])
+                                           + ") is beyond ±10^12, the largest a series may hold");
+    }
     if (hasSeason(spec) && series.size() < 2 * size_t(spec.period))
         throw InputError("series", "a seasonal model needs at least two seasons ("
                                        + std::to_string(2 * spec.period) + " values), got "

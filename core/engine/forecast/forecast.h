@@ -85,8 +85,13 @@ struct SmoothingModel {
 // s_i = y_i − l_0 (additive) or y_i / l_0 (multiplicative), i < m.
 InitialStates initialStatesHeuristic(const std::vector<double> &series, const SmoothingSpec &spec);
 
+// The largest magnitude a series value may have: squared one-step errors of larger values
+// overflow the SSE.
+inline constexpr double kMaxSeriesValue = 1e12;
+
 // Fits the model by minimising the SSE of one-step errors (Nelder–Mead, each trial point
-// clamped to the bounds). Throws InputError naming the field: "series" (NaN or infinite,
+// clamped to the bounds). Throws InputError naming the field: "series" (NaN, infinite or beyond
+// ±kMaxSeriesValue,
 // shorter than two seasons or two points, non-positive for a multiplicative season),
 // "season", "alpha", "beta", "gamma", "phi", "initial_seasonal".
 SmoothingModel fitSmoothing(const std::vector<double> &series, const SmoothingSpec &spec,

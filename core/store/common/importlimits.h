@@ -43,6 +43,9 @@ constexpr ImportLimits kDemandCsv{"demand CSV", 32 * kMiB, kMaxHours, 4096};
 constexpr ImportLimits kSeriesCsv{"series CSV", 32 * kMiB, 1'000'000, 4096};
 constexpr ImportLimits kNumberLines{"number list", 1 * kMiB, 100'000, 4096};
 constexpr ImportLimits kTelemetryCsv{"telemetry CSV", 128 * kMiB, 2'000'000, 4096};
+// GPUs one telemetry sample may count: far beyond any fleet, and small enough that squared
+// forecast errors stay finite.
+constexpr double kMaxTelemetryGpus = 10'000'000;
 // DCGM / vLLM range-query exports: a week of one-minute samples of 10 series for 50 replicas
 // is 5 M rows.
 constexpr ImportLimits kServingMetricsCsv{"serving metrics CSV", 512 * kMiB, 8'000'000, 4096};

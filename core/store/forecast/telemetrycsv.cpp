@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QLocale>
 #include <cmath>
 
 namespace headroom::store {
@@ -62,6 +63,10 @@ std::vector<engine::TelemetrySample> parseTelemetry(const QByteArray &csv, const
             failCsvField(sourceName, record.line, kGpus, QStringLiteral("'%1' is not a finite number").arg(shownValue(gpus)));
         if (value < 0.0)
             failCsvField(sourceName, record.line, kGpus, QStringLiteral("%1 GPUs is negative").arg(shownValue(gpus)));
+        if (value > limits::kMaxTelemetryGpus)
+            failCsvField(sourceName, record.line, kGpus,
+                         QStringLiteral("%1 GPUs is more than %2, the most one sample may count")
+                             .arg(shownValue(gpus), QLocale(QLocale::English).toString(qint64(limits::kMaxTelemetryGpus))));
         sample.gpus = value;
         samples.push_back(std::move(sample));
     }

@@ -11,7 +11,7 @@
 // The header row is required; columns are found by name, in any order; extra columns are
 // ignored. Timestamps are ISO 8601 with "Z" or an offset (no offset = UTC), e.g.
 // 2026-03-02T14:00:00Z; rows need not be sorted (primitives interleave). gpus is GPUs in use
-// (≥ 0, may be fractional). A malformed row throws StoreError
+// (0 to 10,000,000, may be fractional). A malformed row throws StoreError
 // "<source>: line N: field "F": ..." and nothing is returned; blank lines are skipped; a file
 // without data rows is an error. Duplicates (same primitive and timestamp) are not errors
 // here: engine::aggregateHourly reports them with both lines.

@@ -251,4 +251,13 @@ TEST_CASE("bad forecast input names its field", "[forecast]")
     } catch (const InputError &error) {
         CHECK(std::string(error.what()).find("value 5") != std::string::npos);
     }
+
+    // 1e308 once fitted with SSE inf and NaN intervals: squared errors overflow.
+    std::vector<double> huge(96, 10.0);
+    huge[50] = 1e308;
+    CHECK(fieldOf(huge, daily) == "series");
+    huge[50] = -2e12;
+    CHECK(fieldOf(huge, daily) == "series");
+    huge[50] = kMaxSeriesValue;
+    CHECK(fieldOf(huge, daily) == "no error");
 }

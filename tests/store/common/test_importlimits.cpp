@@ -119,6 +119,17 @@ TEST_CASE("a CSV field past the field limit is refused as it is read, and long v
     CHECK_THAT(rate, Contains(std::string(40, 'c') + "…") && !Contains(std::string(41, 'c')));
 }
 
+TEST_CASE("a telemetry sample counting more GPUs than any fleet is refused naming its line", "[importlimits]")
+{
+    // 1e308 GPUs once imported, and the forecast showed SSE inf and NaN bands.
+    const std::string huge = storeErrorOf([&] {
+        parseTelemetry(kTelemetryHeader + "2026-03-02T14:00:00Z,a,m,chat,4\n2026-03-02T15:00:00Z,a,m,chat,1e308\n",
+                       QStringLiteral("t.csv"));
+    });
+    CHECK(huge == "t.csv: line 3: field \"gpus\": 1e308 GPUs is more than 10,000,000, the most one sample may count");
+    CHECK(parseTelemetry(kTelemetryHeader + "2026-03-02T14:00:00Z,a,m,chat,10000000\n", QStringLiteral("t.csv")).size() == 1);
+}
+
 TEST_CASE("a NUL byte inside a CSV number is refused, not read as the digits before it", "[importlimits]")
 {
     // "8\0xyz" was read as 8.
