@@ -14,6 +14,7 @@ int main(int argc, char *argv[])
         args << QString::fromLocal8Bit(argv[i]);
 
     if (headroom::cli::isCliInvocation(args)) {
+        headroom::cli::quietQtMessages();
         // Painting verbs (the report) get a QApplication on the offscreen platform.
         const auto app = headroom::ui::headlessApplication(argc, argv, headroom::cli::verbOf(args));
         QCoreApplication::setOrganizationName("Headroom");

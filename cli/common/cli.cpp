@@ -335,6 +335,17 @@ bool isCliInvocation(const QStringList &args)
     return !first.isEmpty() && first.at(0).isLetter();
 }
 
+void quietQtMessages()
+{
+    if (qEnvironmentVariableIntValue("HEADROOM_QT_MESSAGES") != 0)
+        return;
+    static const QtMessageHandler standard = qInstallMessageHandler(nullptr);
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &context, const QString &message) {
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            standard(type, context, message);
+    });
+}
+
 QString verbOf(const QStringList &args)
 {
     const QStringList rest = splitGlobalOptions(args, true).rest;

@@ -25,6 +25,12 @@ struct WindowOptions {
 };
 WindowOptions windowOptions(const QStringList &args);
 
+// For a headless run: Qt's own debug, info and warning messages (the SQL drivers' notes such
+// as "Unable to free statement", the offscreen platform's) are not written to stderr, where
+// they would come before the verb's message; critical and fatal ones still are. With
+// HEADROOM_QT_MESSAGES=1 in the environment every message is written.
+void quietQtMessages();
+
 // The verb `args` name once the global options are set aside ("cost"), or an empty string.
 QString verbOf(const QStringList &args);
 

@@ -571,8 +571,10 @@ namespace {
 bool hasServerTable(const QSqlDatabase &db, const QString &path, const QString &table)
 {
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT COUNT(*) FROM information_schema.tables "
-                                 "WHERE table_schema = current_schema() AND table_name = :name"));
+    // pg_tables lists every table; information_schema only those the role has a privilege on,
+    // so a role without access would take a workspace for an empty database.
+    query.prepare(QStringLiteral("SELECT COUNT(*) FROM pg_catalog.pg_tables "
+                                 "WHERE schemaname = current_schema() AND tablename = :name"));
     query.bindValue(QStringLiteral(":name"), table);
     execPrepared(query, path, QStringLiteral("cannot list the tables"));
     return query.next() && query.value(0).toInt() > 0;
@@ -583,8 +585,7 @@ bool hasServerTable(const QSqlDatabase &db, const QString &path, const QString &
 int serverTableCount(const QSqlDatabase &db, const QString &path)
 {
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT COUNT(*) FROM information_schema.tables "
-                                 "WHERE table_schema = current_schema()"));
+    query.prepare(QStringLiteral("SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"));
     execPrepared(query, path, QStringLiteral("cannot list the tables"));
     return query.next() ? query.value(0).toInt() : 0;
 }

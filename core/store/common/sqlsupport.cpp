@@ -61,6 +61,10 @@ QString serverAdvice(const QString &sqlState, const QString &detail)
             .arg(kBusyTimeoutMs / 1000);
     if (sqlState == QLatin1String("40001") || sqlState == QLatin1String("40P01"))
         return QStringLiteral("another user's change collided with this one; try again");
+    if (sqlState == QLatin1String("57014"))
+        return QStringLiteral("the server spent more than %1 s on one statement and cancelled it; "
+                              "nothing was changed by this step")
+            .arg(kServerStatementTimeoutMs / 1000);
     if (sqlState == QLatin1String("42501"))
         return QStringLiteral("the server role may not change this workspace");
     return {};
@@ -100,6 +104,11 @@ void execPrepared(QSqlQuery &query, const QString &path, const QString &what)
             throw StoreError(QStringLiteral("%1: %2: a text holds the NUL character (U+0000), which "
                                             "no text in a workspace may hold; nothing was changed")
                                  .arg(path, what));
+    // A statement the server could not prepare (a lock timeout while it was parsed, a lost
+    // connection) leaves its error here; exec() would run an empty EXECUTE and report a syntax
+    // error in its place.
+    if (query.lastError().type() != QSqlError::NoError)
+        raise(path, what, query.lastError());
     if (!query.exec())
         raise(path, what, query.lastError());
 }

@@ -13,6 +13,8 @@ namespace headroom::store {
 
 // How long a connection waits for another writer's lock before giving up, in milliseconds.
 inline constexpr int kBusyTimeoutMs = 5000;
+// The longest one statement may run on a server (statement_timeout).
+inline constexpr int kServerStatementTimeoutMs = 300000;
 
 // Throws StoreError("<path>: <what>: <driver message>"), explaining a busy, read-only or
 // full workspace in plain words.

@@ -498,6 +498,42 @@ QSqlDatabase openServerDatabase(const ServerLocation &location, const ServerCred
 
 } // namespace
 
+// A role without the privileges a workspace needs is told so in those words, before any
+// statement fails on a table it cannot see or create.
+namespace {
+
+void checkServerAccess(const QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral(
+            "SELECT current_user, current_database(), "
+            "EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+            "AND tablename = 'headroom_schema'), "
+            "has_schema_privilege(current_schema(), 'CREATE'), "
+            "(SELECT bool_and(has_table_privilege(c.oid, 'SELECT')) FROM pg_catalog.pg_class c "
+            "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() AND c.relkind = 'r')"))
+        || !query.next())
+        raiseSqlError(path, QStringLiteral("cannot read the role's privileges"), query.lastError());
+    const QString role = query.value(0).toString();
+    const QString database = query.value(1).toString();
+    const bool workspace = query.value(2).toBool();
+    const bool mayCreate = query.value(3).toBool();
+    const bool mayRead = query.value(4).isNull() || query.value(4).toBool();
+    if (workspace && !mayRead)
+        throw StoreError(QStringLiteral("No access to team workspace %1: the role %2 may not read its tables. "
+                                        "Ask the owner of database %3 to grant the role access to them.")
+                             .arg(path, role, database));
+    if (!workspace && !mayCreate)
+        throw StoreError(QStringLiteral("No access to team workspace %1: database %3 holds no workspace, and "
+                                        "the role %2 may not create one there (no CREATE privilege on its "
+                                        "schema). Use a database the role owns, or ask the database's owner "
+                                        "to create the workspace or grant the privilege.")
+                             .arg(path, role, database));
+}
+
+} // namespace
+
 void Workspace::Private::openServer(const ServerLocation &location,
                                     const ServerCredentials &credentials)
 {
@@ -505,6 +541,13 @@ void Workspace::Private::openServer(const ServerLocation &location,
     // UTC timestamps and exact text whatever the server's defaults.
     execStatement(db, QStringLiteral("SET TIME ZONE 'UTC'"), path,
                   QStringLiteral("cannot set the session time zone"));
+    // No statement waits on a lock longer than a write transaction would (the busy message
+    // names the wait), nor runs without end.
+    execStatement(db, QStringLiteral("SET lock_timeout = %1").arg(kBusyTimeoutMs), path,
+                  QStringLiteral("cannot set the lock timeout"));
+    execStatement(db, QStringLiteral("SET statement_timeout = %1").arg(kServerStatementTimeoutMs), path,
+                  QStringLiteral("cannot set the statement timeout"));
+    checkServerAccess(db, path);
     const int serverVersion = readSchemaVersion(db, path);
     if (serverVersion > kSchemaVersion)
         throw StoreError(QStringLiteral("%1 was written by a newer Headroom (schema %2; this "

@@ -286,3 +286,32 @@ TEST_CASE("push refuses damaged documents naming them, and never writes its sour
     }
     CHECK(serverState(f, url) == before);
 }
+
+TEST_CASE("a server error reaches stderr as the one message, without the SQL driver's notes", "[server]")
+{
+    CliFixture f;
+    WorkspaceLocation server;
+    const QString url = server.path();
+    REQUIRE(f.runBare({"--server", url, "catalog", "gpus"}).exitCode == 0);
+    {
+        RawDatabase raw(url);
+        raw.exec(QStringLiteral("DO $$ BEGIN CREATE ROLE headroom_reader LOGIN; "
+                                "EXCEPTION WHEN duplicate_object THEN NULL; END $$"));
+        raw.exec(QStringLiteral("GRANT SELECT ON ALL TABLES IN SCHEMA public TO headroom_reader"));
+    }
+    QString readerUrl = url;
+    readerUrl.replace(QStringLiteral("://headroom@"), QStringLiteral("://headroom_reader@"));
+    REQUIRE(readerUrl != url);
+    const CliResult exported = f.runBare({"--server", readerUrl, "export"});
+    REQUIRE(exported.exitCode == 0);
+    const QString catalog = f.writeFile("catalog.json", exported.out.toUtf8());
+    // A change the role may not make: the driver once wrote "Unable to free statement: ERROR:
+    // current transaction is aborted …" on stderr before the message.
+    const CliResult import = f.runBare({"--server", readerUrl, "import", catalog});
+    INFO(import.err.toStdString());
+    CHECK(import.exitCode == 2);
+    CHECK(import.err.startsWith(QStringLiteral("headroom: ")));
+    CHECK_THAT(import.err.toStdString(), Contains("the server role may not change this workspace")
+                                             && !Contains("Unable to free statement"));
+    CHECK(import.err.count(QLatin1Char('\n')) <= 2);
+}

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 using namespace headroom;
@@ -261,6 +262,59 @@ TEST_CASE("a refused connection, a missing database and a wrong password are tol
         [&] { Workspace workspace(guarded.url(), ServerCredentials{QStringLiteral("wrong-password")}); });
     CHECK_THAT(wrong, Contains("refused the password") && Contains("headroom_password"));
     CHECK_THAT(wrong, !Contains("wrong-password"));
+}
+
+TEST_CASE("a role without access is told so, not that a schema cannot be created", "[server]")
+{
+    WorkspaceLocation location;
+    {
+        RawDatabase raw(location.path());
+        raw.exec(QStringLiteral("DO $$ BEGIN CREATE ROLE headroom_reader LOGIN; "
+                                "EXCEPTION WHEN duplicate_object THEN NULL; END $$"));
+    }
+    ServerLocation reader = parseServerUrl(location.path());
+    reader.user = QStringLiteral("headroom_reader");
+    // An empty database the role may not create tables in: once "cannot create the schema
+    // version table: … permission denied for schema public".
+    const std::string empty = storeErrorOf([&] { Workspace workspace(reader.url()); });
+    CHECK_THAT(empty, Contains("No access to team workspace " + reader.url().toStdString())
+                          && Contains("holds no workspace, and the role headroom_reader may not create one there"));
+    CHECK_THAT(empty, !Contains("permission denied"));
+
+    { Workspace owner(location.path()); }
+    // A workspace whose tables the role may not read: once taken for an empty database and
+    // answered with "cannot create the catalog tables".
+    const std::string unreadable = storeErrorOf([&] { Workspace workspace(reader.url()); });
+    CHECK_THAT(unreadable, Contains("No access to team workspace") && Contains("the role headroom_reader may not read its tables"));
+
+    // Granted reading only: it reads, and a change is refused in plain words.
+    {
+        RawDatabase raw(location.path());
+        raw.exec(QStringLiteral("GRANT SELECT ON ALL TABLES IN SCHEMA public TO headroom_reader"));
+    }
+    Workspace readOnly(reader.url());
+    CHECK(readOnly.gpus().size() == shippedGpuCount());
+    engine::ServingAssumptions serving = readOnly.servingAssumptions();
+    serving.maxNumSeqs = 64;
+    CHECK_THAT(storeErrorOf([&] { readOnly.setServingAssumptions(serving); }),
+               Contains("the server role may not change this workspace"));
+}
+
+TEST_CASE("a read waiting on another program's lock gives up after the busy timeout, saying so", "[server]")
+{
+    WorkspaceLocation location;
+    Workspace workspace(location.path());
+    RawDatabase raw(location.path());
+    raw.exec(QStringLiteral("BEGIN"));
+    raw.exec(QStringLiteral("LOCK TABLE gpu IN ACCESS EXCLUSIVE MODE"));
+    // Once the read waited as long as the lock was held, without a word.
+    const auto started = std::chrono::steady_clock::now();
+    const std::string busy = storeErrorOf([&] { workspace.gpus(); });
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    raw.exec(QStringLiteral("ROLLBACK"));
+    CHECK_THAT(busy, Contains("the workspace is busy: another program kept it locked for longer than 5 s"));
+    CHECK(waited < 60.0); // bounded by the lock timeout, not by the lock holder
+    CHECK(workspace.gpus().size() == shippedGpuCount());
 }
 
 TEST_CASE("a password given by the caller opens the server workspace", "[server]")
