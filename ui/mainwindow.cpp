@@ -410,7 +410,7 @@ bool MainWindow::connectToServer(const QString &url)
     return true;
 }
 
-std::unique_ptr<store::Workspace> MainWindow::openServer(const QString &url, const QString &title)
+std::unique_ptr<store::Workspace> MainWindow::openServer(const QString &url, const QString &title, bool copyTarget)
 {
     if (!store::isServerUrl(url)) {
         Dialogs::warning(this, title,
@@ -420,8 +420,13 @@ std::unique_ptr<store::Workspace> MainWindow::openServer(const QString &url, con
     }
     store::ServerCredentials credentials;
     std::unique_ptr<store::Workspace> next;
+    // A copy's target: an empty database gets its schema in the copy's own transaction.
+    const auto open = [&] {
+        return copyTarget ? store::Workspace::openCopyTarget(url, credentials)
+                          : std::make_unique<store::Workspace>(url, credentials);
+    };
     try {
-        next = std::make_unique<store::Workspace>(url, credentials);
+        next = open();
     } catch (const store::StoreError &first) {
         // The server wants a password libpq could not find: ask once, for this connection only.
         const bool needsPassword = first.message().contains(QLatin1String("asks for a password"))
@@ -436,7 +441,7 @@ std::unique_ptr<store::Workspace> MainWindow::openServer(const QString &url, con
         if (credentials.password.isEmpty())
             return nullptr;
         try {
-            next = std::make_unique<store::Workspace>(url, credentials);
+            next = open();
         } catch (const store::StoreError &second) {
             credentials.password.fill(QLatin1Char('\0'));
             Dialogs::warning(this, tr("Cannot connect to the server"), second.message());
@@ -469,7 +474,14 @@ bool MainWindow::publishToServerWithDialog()
 bool MainWindow::publishToServer(const QString &url)
 {
     const QString title = tr("Publish to Server");
-    std::unique_ptr<store::Workspace> target = openServer(url, title);
+    // Damaged documents are refused before the server is touched, as push refuses them.
+    try {
+        m_workspace->checkDocuments();
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("Not published"), tr("Nothing on the server was changed.\n\n%1").arg(e.message()));
+        return false;
+    }
+    std::unique_ptr<store::Workspace> target = openServer(url, title, true);
     if (!target)
         return false;
     if (!target->isNew()

@@ -116,7 +116,8 @@ private:
     void adoptWorkspace(std::unique_ptr<store::Workspace> next);
     // Connects to a team workspace, asking for a password once when the server wants one;
     // nullptr (the reason shown) when it cannot.
-    std::unique_ptr<store::Workspace> openServer(const QString &url, const QString &title);
+    // copyTarget: opened to receive a copy (Workspace::openCopyTarget), creating nothing yet.
+    std::unique_ptr<store::Workspace> openServer(const QString &url, const QString &title, bool copyTarget = false);
     // Makes a server workspace's change signals follow other programs' edits.
     void watchWorkspace();
     void updateTitle();

@@ -623,12 +623,12 @@ Workspace::Workspace(const QString &path, QObject *parent)
     }
 }
 
-Workspace::Workspace(const QString &location, Opening opening)
+Workspace::Workspace(const QString &location, Opening opening, const ServerCredentials &credentials)
     : QObject(nullptr), d(std::make_unique<Private>())
 {
     if (opening == Opening::CopyTarget) {
         d->deferCreation = true;
-        d->connectServer(location, ServerCredentials{});
+        d->connectServer(location, credentials);
         return;
     }
     ensureResources();
@@ -658,11 +658,11 @@ std::unique_ptr<Workspace> Workspace::openForReading(const QString &path)
     return std::unique_ptr<Workspace>(new Workspace(path, Opening::ReadOnlySource));
 }
 
-std::unique_ptr<Workspace> Workspace::openCopyTarget(const QString &location)
+std::unique_ptr<Workspace> Workspace::openCopyTarget(const QString &location, const ServerCredentials &credentials)
 {
     if (!isServerUrl(location))
         return std::make_unique<Workspace>(location);
-    return std::unique_ptr<Workspace>(new Workspace(location, Opening::CopyTarget));
+    return std::unique_ptr<Workspace>(new Workspace(location, Opening::CopyTarget, credentials));
 }
 
 Workspace::~Workspace()

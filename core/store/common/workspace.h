@@ -62,8 +62,8 @@ public:
     // left untouched (isNew() true, schemaVersion() 0, nothing readable) until
     // replaceContents(), which then creates the schema, seeds it and copies into it in one
     // transaction, so a copy cut short leaves no workspace behind. Anything else is opened as
-    // by the constructor.
-    static std::unique_ptr<Workspace> openCopyTarget(const QString &location);
+    // by the constructor. `credentials` as the server constructor takes them.
+    static std::unique_ptr<Workspace> openCopyTarget(const QString &location, const ServerCredentials &credentials = {});
 
     // True when `location` holds a workspace: an existing file, or a server database with the
     // Headroom schema (creating nothing). Throws StoreError when the server cannot be reached.
@@ -289,7 +289,7 @@ signals:
 private:
     // How openForReading and openCopyTarget differ from the public constructors.
     enum class Opening { ReadOnlySource, CopyTarget };
-    Workspace(const QString &location, Opening opening);
+    Workspace(const QString &location, Opening opening, const ServerCredentials &credentials = {});
 
     // Subscribes to the server's change notifications on the current connection.
     bool subscribeToChanges();

@@ -507,6 +507,26 @@ TEST_CASE("File > Publish to Server copies the open file to a team workspace and
     ui::Dialogs::setScripted(false);
 }
 
+TEST_CASE("File > Publish to Server refuses a damaged file before the server holds any workspace", "[server]")
+{
+    store::test::WorkspaceLocation server;
+    QTemporaryDir dir;
+    const QString demo = store::createDemoWorkspace(dir.filePath("demo.headroom"));
+    // Text that is not UTF-8 (the window shows it as U+FFFD; the server could not hold it).
+    store::test::RawDatabase(demo).exec(
+        QStringLiteral("UPDATE gpu SET name = CAST(X'48313030FF' AS TEXT) WHERE id = 'h100-sxm'"));
+    ui::MainWindow window(std::make_unique<store::Workspace>(demo));
+    ui::Dialogs::setScripted(true);
+    // Once the server database was given a seeded workspace on opening, before the copy.
+    CHECK_FALSE(window.publishToServer(server.path()));
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.first().contains(QStringLiteral("Nothing on the server was changed")));
+    CHECK(shown.first().contains(QStringLiteral("not UTF-8")));
+    CHECK_FALSE(store::Workspace::exists(server.path()));
+    ui::Dialogs::setScripted(false);
+}
+
 TEST_CASE("A window whose workspace file was replaced says so, refuses edits and offers to reopen")
 {
     QTemporaryDir dir;
