@@ -20,6 +20,7 @@
 #include "ui/inference/sizingpage.h"
 #include "ui/training/trainingjobspage.h"
 #include "ui/training/trainingpage.h"
+#include "ui/catalog/catalogentrydialog.h"
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
 #include "ui/inference/kvpage.h"
@@ -489,6 +490,19 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("dialog-scenario-history%1.png").arg(suffix));
         history.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+    }
+    {
+        // Catalog ▸ Edit GPU: the H100's serving profile tab.
+        if (const auto h100 = ui::catalogEntry(window.workspace(), ui::CatalogKind::Gpus, QStringLiteral("h100-sxm"))) {
+            ui::CatalogEntryDialog entry(ui::CatalogKind::Gpus, *h100, true, &window);
+            if (auto *pages = entry.findChild<QTabWidget *>(QStringLiteral("catalogEntryPages")))
+                pages->setCurrentIndex(1);
+            entry.show();
+            QApplication::processEvents();
+            const QString path = out.filePath(QStringLiteral("dialog-gpu-profile%1.png").arg(suffix));
+            entry.grab().save(path);
+            std::printf("%s\n", qPrintable(path));
+        }
     }
     {
         // Edit ▸ Serving Assumptions: the workspace's assumptions and vLLM's scheduler.

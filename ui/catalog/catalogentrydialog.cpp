@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace headroom::ui {
@@ -25,9 +26,18 @@ CatalogEntryDialog::CatalogEntryDialog(CatalogKind kind, const QJsonObject &init
     setObjectName("catalogEntryDialog");
     setWindowTitle(editingExisting ? tr("Edit %1").arg(catalogKindName(kind, 1))
                                    : tr("Add %1").arg(catalogKindName(kind, 1)));
-    auto *form = new QFormLayout;
+    // One form per page (tab) of fields; a single page needs no tabs.
+    std::vector<std::pair<QString, QFormLayout *>> forms;
+    const auto formFor = [&](const QString &page) {
+        for (const auto &[name, form] : forms)
+            if (name == page)
+                return form;
+        forms.emplace_back(page, new QFormLayout);
+        return forms.back().second;
+    };
     for (const CatalogField &field : catalogFields(kind)) {
-        const QJsonValue value = initial.value(field.key);
+        QFormLayout *form = formFor(field.page);
+        const QJsonValue value = entryValue(initial, field);
         QWidget *editor = nullptr;
         switch (field.type) {
         case CatalogField::Type::Text: {
@@ -66,6 +76,7 @@ CatalogEntryDialog::CatalogEntryDialog(CatalogKind kind, const QJsonObject &init
             spin->setDecimals(std::max(field.decimals, 2));
             spin->setRange(field.minimum, field.maximum);
             spin->setValue(value.isDouble() ? value.toDouble() / field.scale : field.minimum);
+            m_shownAtStart[field.key] = spin->value();
             spin->setGroupSeparatorShown(true);
             if (!field.unit.isEmpty())
                 spin->setSuffix(QLatin1Char(' ') + field.unit);
@@ -85,7 +96,20 @@ CatalogEntryDialog::CatalogEntryDialog(CatalogKind kind, const QJsonObject &init
         const bool unitInLabel = field.type == CatalogField::Type::Decimal || field.type == CatalogField::Type::Text;
         form->addRow((unitInLabel ? field.header() : field.label) + QLatin1Char(':'), editor);
         m_editors[field.key] = editor;
+        if (field.presence) {
+            // The object's fields are edited only while the entry holds it.
+            auto *combo = qobject_cast<QComboBox *>(editor);
+            const auto enable = [this, key = field.key, combo] {
+                for (auto &[k, w] : m_editors)
+                    if (k.startsWith(key + QLatin1Char('.')))
+                        w->setEnabled(combo->currentIndex() == 0);
+            };
+            connect(combo, &QComboBox::currentIndexChanged, this, enable);
+            m_enablers.push_back(enable);
+        }
     }
+    for (const auto &enable : m_enablers)
+        enable();
     m_error->setObjectName("catalogEntryError");
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -95,7 +119,18 @@ CatalogEntryDialog::CatalogEntryDialog(CatalogKind kind, const QJsonObject &init
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    if (forms.size() == 1) {
+        layout->addLayout(forms.front().second);
+    } else {
+        auto *tabs = new QTabWidget(this);
+        tabs->setObjectName("catalogEntryPages");
+        for (const auto &[page, form] : forms) {
+            auto *pageWidget = new QWidget(tabs);
+            pageWidget->setLayout(form);
+            tabs->addTab(pageWidget, page.isEmpty() ? tr("Specifications") : page);
+        }
+        layout->addWidget(tabs);
+    }
     layout->addWidget(m_error);
     layout->addWidget(buttons);
     setMinimumWidth(460);
@@ -111,11 +146,19 @@ QJsonObject CatalogEntryDialog::entry() const
             shown = line->text();
         else if (auto *spin = qobject_cast<QSpinBox *>(editor))
             shown = spin->value();
-        else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(editor))
+        else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(editor)) {
+            // Untouched, a number keeps its stored value rather than the one rounded for
+            // display (81,559 MiB is shown as 79.65 GiB, which is 3 MiB more).
+            const QJsonValue stored = entryValue(m_initial, field);
+            if (stored.isDouble() && dspin->value() == m_shownAtStart.at(field.key)) {
+                setEntryValue(out, field, stored);
+                continue;
+            }
             shown = dspin->value();
+        }
         else if (auto *combo = qobject_cast<QComboBox *>(editor))
             shown = combo->currentText();
-        out.insert(field.key, storedValue(field, shown));
+        setEntryValue(out, field, storedValue(field, shown));
     }
     return out;
 }

@@ -46,8 +46,35 @@ std::vector<CatalogField> gpuFields()
         field("tdp_w", QObject::tr("TDP"), "W", QObject::tr("Board power, watts"), Type::Number, 1, 1, 10000, 0),
         field("gpus_per_node", QObject::tr("GPUs/node"), {}, QObject::tr("GPUs in a typical server, 1–72"), Type::Integer, 1, 1, 72, 0),
         field("source", QObject::tr("Source"), {}, QObject::tr("Where the figures come from"), Type::Text),
+        field("efficiency", QObject::tr("Serving profile"), {},
+              QObject::tr("measured: the step-cost model uses the efficiencies below for this GPU; none: the "
+                          "workspace's serving assumptions (their prefill and decode efficiencies)"),
+              Type::Choice),
+        // The step-cost model's efficiencies (README "The step-cost model"), ranges as the catalog checks them.
+        field("efficiency.bandwidth", QObject::tr("η bandwidth"), QObject::tr("share"), QObject::tr("Share of HBM bandwidth the weights stream at in a decode pass, 0.01–1"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.kv_bandwidth", QObject::tr("η KV reads"), QObject::tr("share"), QObject::tr("Share of HBM bandwidth attention's KV reads stream at, 0.01–1"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.matmul_small", QObject::tr("η matmul, 1 token"), QObject::tr("share"), QObject::tr("Share of peak TFLOPS the linear layers reach in a pass of one token, 0–1"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.matmul_peak", QObject::tr("η matmul, large"), QObject::tr("share"), QObject::tr("Share of peak TFLOPS the linear layers reach in large passes, 0.01–1"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.matmul_half_tokens", QObject::tr("η matmul half-way"), QObject::tr("tokens"), QObject::tr("Tokens per pass where the matmul efficiency is half-way between the two, 0–1,000,000"), Type::Number, 1, 0, 1e6, 0),
+        field("efficiency.attention", QObject::tr("η attention"), QObject::tr("share"), QObject::tr("Share of BF16 peak that prefill attention reaches, 0.01–1"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.allreduce_latency_us", QObject::tr("All-reduce latency"), QStringLiteral("µs"), QObject::tr("Fixed time of one all-reduce between tensor-parallel GPUs, 0–10,000 µs"), Type::Number, 1, 0, 1e4, 1),
+        field("efficiency.link", QObject::tr("η link"), QObject::tr("share"), QObject::tr("Share of the GPU link's one-direction bandwidth an all-reduce moves, 0.01–1"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.layer_overhead_us", QObject::tr("Per layer"), QStringLiteral("µs"), QObject::tr("Time per layer per pass beside streaming: kernel launches and tails, 0–10,000 µs"), Type::Number, 1, 0, 1e4, 1),
+        field("efficiency.iteration_overhead_ms", QObject::tr("Per pass"), QStringLiteral("ms"), QObject::tr("Time per forward pass: scheduling, sampling, launches, 0–1,000 ms"), Type::Number, 1, 0, 1e3, 2),
+        field("efficiency.sequence_overhead_us", QObject::tr("Per sequence"), QStringLiteral("µs"), QObject::tr("Host time per sequence sampled in a pass: scheduling, sampling, detokenizing, streaming, 0–10,000 µs"), Type::Number, 1, 0, 1e4, 1),
+        field("efficiency.source", QObject::tr("Profile source"), {}, QObject::tr("Where the efficiencies come from (a calibration says \"calibrated for …\")"), Type::Text),
     };
     fields.front().identity = true;
+    for (CatalogField &f : fields) {
+        if (f.key == QLatin1String("efficiency")) {
+            f.choices = {QObject::tr("measured"), QObject::tr("none")};
+            f.presence = true;
+        }
+        if (f.key.startsWith(QLatin1String("efficiency"))) {
+            f.page = QObject::tr("Serving profile");
+            f.inTable = f.presence;
+        }
+    }
     return fields;
 }
 
@@ -178,6 +205,39 @@ store::Catalog parseEntries(CatalogKind kind, const std::vector<QJsonObject> &en
 }
 
 } // namespace
+
+QJsonValue entryValue(const QJsonObject &entry, const CatalogField &field)
+{
+    if (field.presence)
+        return entry.value(field.key).isObject() ? field.choices.value(0) : field.choices.value(1);
+    const qsizetype dot = field.key.indexOf(QLatin1Char('.'));
+    if (dot < 0)
+        return entry.value(field.key);
+    return entry.value(field.key.left(dot)).toObject().value(field.key.mid(dot + 1));
+}
+
+void setEntryValue(QJsonObject &entry, const CatalogField &field, const QJsonValue &value)
+{
+    if (field.presence) {
+        if (value.toString() != field.choices.value(0))
+            entry.remove(field.key);
+        else if (!entry.value(field.key).isObject())
+            entry.insert(field.key, QJsonObject());
+        return;
+    }
+    const qsizetype dot = field.key.indexOf(QLatin1Char('.'));
+    if (dot < 0) {
+        entry.insert(field.key, value);
+        return;
+    }
+    const QString objectKey = field.key.left(dot);
+    if (!entry.value(objectKey).isObject())
+        return;
+    QJsonObject object = entry.value(objectKey).toObject();
+    object.insert(field.key.mid(dot + 1), value);
+    entry.insert(objectKey, object);
+}
+
 
 const std::vector<CatalogField> &catalogFields(CatalogKind kind)
 {

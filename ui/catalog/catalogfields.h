@@ -35,11 +35,23 @@ struct CatalogField {
     QStringList choices;
     bool inTable = true;
     bool identity = false; // part of the entry's id: fixed once the entry exists
+    // A Choice whose first choice means the entry holds the object named by `key` (its fields
+    // are the keys "key.name" that follow) and whose second means it does not.
+    bool presence = false;
+    QString page;       // the entry form's tab; empty: the first
 
     QString header() const { return unit.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, unit); }
 };
 
 const std::vector<CatalogField> &catalogFields(CatalogKind kind);
+
+// The field's value in an entry. A key "object.name" reads inside the nested object; a
+// presence field gives its first choice when the entry holds the object, else its second.
+QJsonValue entryValue(const QJsonObject &entry, const CatalogField &field);
+// Sets it. A presence field's second choice removes the object, its first makes an empty one
+// when there is none; a nested key is written only while the entry holds its object, so the
+// presence field comes before the fields it governs.
+void setEntryValue(QJsonObject &entry, const CatalogField &field, const QJsonValue &value);
 QString catalogKindName(CatalogKind kind, int count); // "GPU" / "GPUs", "rate card" / "rate cards"
 
 // Stable id of an entry: "id" for GPUs and models, provider/region/gpu@date for rate cards.

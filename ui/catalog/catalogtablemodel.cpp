@@ -130,7 +130,7 @@ QVariant CatalogTableModel::data(const QModelIndex &index, int role) const
         return {};
     const CatalogField &field = fieldAt(index.column());
     const QJsonObject &row = m_rows[size_t(index.row())];
-    const QVariant shown = shownValue(field, row.value(field.key));
+    const QVariant shown = shownValue(field, entryValue(row, field));
     switch (role) {
     case Qt::DisplayRole:
         if (field.type == CatalogField::Type::Number)
@@ -176,7 +176,8 @@ QVariant CatalogTableModel::headerData(int section, Qt::Orientation orientation,
 Qt::ItemFlags CatalogTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
-    if (index.isValid() && !fieldAt(index.column()).identity)
+    // A presence field (the serving profile) changes in the entry form, with its values.
+    if (index.isValid() && !fieldAt(index.column()).identity && !fieldAt(index.column()).presence)
         f |= Qt::ItemIsEditable;
     return f;
 }
@@ -188,7 +189,7 @@ bool CatalogTableModel::setData(const QModelIndex &index, const QVariant &value,
     const CatalogField &field = fieldAt(index.column());
     const QJsonObject before = m_rows[size_t(index.row())];
     QJsonObject after = before;
-    after.insert(field.key, storedValue(field, value));
+    setEntryValue(after, field, storedValue(field, value));
     if (after == before)
         return false;
     try {

@@ -7,12 +7,14 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
@@ -205,4 +207,73 @@ TEST_CASE("Importing a bad catalog file changes nothing and says which field is 
     CHECK(shown.first().contains("Nothing was imported"));
     CHECK((*ws).models().size() == before);
     CHECK(undo.count() == 0);
+}
+
+TEST_CASE("A GPU's serving profile is edited on its own tab, removed with none, and refused when incomplete")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::CatalogPage page(*ws, &undo);
+    auto *gpus = page.tableModel(CatalogKind::Gpus);
+    int profileColumn = -1;
+    for (int c = 0; c < gpus->columnCount(); ++c)
+        if (gpus->headerData(c, Qt::Horizontal).toString() == "Serving profile")
+            profileColumn = c;
+    REQUIRE(profileColumn >= 0);
+    const int h100Row = gpus->rowOfId("h100-sxm");
+    CHECK(gpus->data(gpus->index(h100Row, profileColumn)).toString() == "measured");
+    CHECK_FALSE(gpus->flags(gpus->index(h100Row, profileColumn)) & Qt::ItemIsEditable);
+
+    const engine::GpuEfficiency shipped = *(*ws).gpu("h100-sxm")->efficiency;
+    const auto h100 = ui::catalogEntry(*ws, CatalogKind::Gpus, QStringLiteral("h100-sxm"));
+    REQUIRE(h100);
+    ui::CatalogEntryDialog dialog(CatalogKind::Gpus, *h100, true);
+    auto *tabs = dialog.findChild<QTabWidget *>("catalogEntryPages");
+    REQUIRE(tabs);
+    REQUIRE(tabs->count() == 2);
+    CHECK(tabs->tabText(1) == "Serving profile");
+    auto *bandwidth = dialog.findChild<QDoubleSpinBox *>("efficiency.bandwidth");
+    auto *perSequence = dialog.findChild<QDoubleSpinBox *>("efficiency.sequence_overhead_us");
+    REQUIRE(bandwidth);
+    REQUIRE(perSequence);
+    CHECK(bandwidth->value() == Approx(shipped.bandwidth).margin(0.0005));
+    CHECK(perSequence->value() == Approx(shipped.sequenceOverheadUs));
+    CHECK(perSequence->suffix() == QStringLiteral(" µs"));
+    CHECK(bandwidth->isEnabled());
+
+    // Untouched numbers keep their stored values, not the ones rounded for display.
+    CHECK(dialog.entry() == *h100);
+    bandwidth->setValue(0.5);
+    ui::putCatalogEntries(*ws, CatalogKind::Gpus, {dialog.entry()});
+    CHECK((*ws).gpu("h100-sxm")->memoryBytes == (*h100)["memory_bytes"].toInteger()); // not 79.65 × 2^30
+    const engine::GpuEfficiency edited = *(*ws).gpu("h100-sxm")->efficiency;
+    CHECK(edited.bandwidth == Approx(0.5));
+    CHECK(edited.matmulPeak == Approx(shipped.matmulPeak).margin(0.0005));
+    CHECK(edited.source == shipped.source);
+
+    // "none": the profile goes and its fields are not edited.
+    auto *presence = dialog.findChild<QComboBox *>("efficiency");
+    REQUIRE(presence);
+    presence->setCurrentIndex(1);
+    CHECK_FALSE(bandwidth->isEnabled());
+    CHECK_FALSE(dialog.entry().contains("efficiency"));
+    ui::putCatalogEntries(*ws, CatalogKind::Gpus, {dialog.entry()});
+    CHECK_FALSE((*ws).gpu("h100-sxm")->efficiency);
+
+    // A GPU without a profile starts at none; "measured" with nothing filled in is refused,
+    // naming the field, and the form stays open.
+    QJsonObject plain = *h100;
+    plain.remove("efficiency");
+    plain.insert("id", "plain-gpu");
+    ui::CatalogEntryDialog fresh(CatalogKind::Gpus, plain, false);
+    auto *freshPresence = fresh.findChild<QComboBox *>("efficiency");
+    CHECK(freshPresence->currentIndex() == 1);
+    CHECK_FALSE(fresh.findChild<QDoubleSpinBox *>("efficiency.bandwidth")->isEnabled());
+    freshPresence->setCurrentIndex(0);
+    fresh.accept();
+    CHECK(fresh.result() != QDialog::Accepted);
+    const QString error = fresh.findChild<QLabel *>("catalogEntryError")->text(); // the form is not shown here
+    INFO(error.toStdString());
+    CHECK(error.contains("efficiency.bandwidth"));
+    CHECK_FALSE((*ws).gpu("plain-gpu"));
 }
