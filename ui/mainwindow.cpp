@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "ui/common/wheelguard.h"
 
 #include "ui/catalog/catalogpage.h"
 #include "ui/common/chartpanel.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(std::unique_ptr<store::Workspace> workspace, QWidget *par
     , m_stack(new QStackedWidget(this))
 {
     setObjectName("mainWindow");
+    WheelGuard::install(); // the wheel scrolls forms instead of editing their inputs
     m_splitter = new QSplitter(this);
     m_splitter->setObjectName("mainSplitter");
     m_splitter->addWidget(m_navigator);
