@@ -25,6 +25,7 @@ const char kUsage[] = R"(usage: headroom calibrate --model ID --gpu ID [--tp N] 
                           [--step-times FILE] [--bench FILE]... [--metrics FILE]
                           [--deployment NAME] [--min-requests N] [--max-num-batched-tokens N]
                           [--max-num-seqs N] [--save] [--json]
+       headroom calibrate --model ID --gpu ID [--tp N] [--weights P] --forget
 
 Fits the step-cost model of one deployment (a model on a GPU at a tensor-parallel degree) to
 its own measurements by least squares, and shows every measured point against its prediction
@@ -49,9 +50,11 @@ with the fitted and with the prior coefficients.
   --max-num-batched-tokens N, --max-num-seqs N
                           the server's scheduler when the runs were measured (default: the
                           workspace's serving assumptions, else vLLM's defaults for the GPU)
-  --save                  make the fitted profile the GPU's in the workspace: sizing and
-                          simulation then use it for every model on that GPU, and their
-                          explanations name it as calibrated
+  --save                  keep the fitted profile in the workspace as this deployment's (the
+                          model at this TP and weight precision on the GPU): sizing and
+                          simulation of that deployment use it and name it as calibrated;
+                          other models and TPs on the GPU keep its catalog profile
+  --forget                remove this deployment's calibrated profile from the workspace
   --json                  print JSON instead of tables
 
 Fitted: HBM and KV-read bandwidth efficiency, large-pass matmul efficiency, attention
@@ -69,7 +72,7 @@ std::vector<OptionSpec> options()
                              "min-requests", "max-num-batched-tokens", "max-num-seqs"})
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("bench"), true, true});
-    for (const char *name : {"save", "json"})
+    for (const char *name : {"save", "json", "forget"})
         specs.push_back({QLatin1String(name), false});
     return specs;
 }
@@ -85,6 +88,37 @@ QString signedPercent(double value)
     return (rounded > 0 ? QStringLiteral("+") : QString()) + formatDecimal(rounded == 0 ? 0.0 : rounded, 1, true);
 }
 
+// --forget: the deployment's calibrated profile removed from its GPU.
+int forgetCalibration(const Args &args, Context &context, const QString &modelId, const QString &gpuId)
+{
+    for (const char *measurement : {"step-times", "bench", "metrics", "save", "json"})
+        if (args.has(QLatin1String(measurement)))
+            throw UsageError(QStringLiteral("--forget takes no measurements and no --%1").arg(QLatin1String(measurement)));
+    store::Workspace &workspace = context.workspace();
+    engine::GpuSpec gpu = findGpu(workspace, gpuId);
+    const engine::ModelSpec model = findModel(workspace, modelId);
+    const int tp = int(args.integer(QStringLiteral("tp"), 1, 64).value_or(1));
+    engine::WeightPrecision weights = engine::WeightPrecision::Bf16;
+    if (const auto text = args.text(QStringLiteral("weights"))) {
+        const auto p = engine::parseWeightPrecision(text->toStdString());
+        if (!p)
+            throw UsageError(QStringLiteral("--weights: unknown precision '%1'; expected bf16, fp16, fp8, int8 or int4").arg(*text));
+        weights = *p;
+    }
+    const auto before = gpu.calibrations.size();
+    std::erase_if(gpu.calibrations, [&](const engine::DeploymentProfile &p) {
+        return p.modelId == model.id && p.tp == tp && p.weights == weights;
+    });
+    const QString of = QStringLiteral("%1 on %2 at TP %3 with %4 weights")
+                           .arg(modelId, gpuId).arg(tp).arg(QString::fromUtf8(engine::toString(weights).data()));
+    if (gpu.calibrations.size() == before)
+        throw UsageError(QStringLiteral("the workspace holds no calibrated profile of %1").arg(of));
+    workspace.putGpu(gpu);
+    context.out() << "Removed the calibrated profile of " << of << "; that deployment uses the " << gpuId
+                  << " catalog profile again.\n";
+    return 0;
+}
+
 int runCalibrate(const QStringList &argv, Context &context)
 {
     const Args args(argv, options());
@@ -94,6 +128,8 @@ int runCalibrate(const QStringList &argv, Context &context)
     const auto gpuId = args.text(QStringLiteral("gpu"));
     if (!modelId || !gpuId)
         throw UsageError(QStringLiteral("calibrate needs --model ID and --gpu ID"));
+    if (args.has(QStringLiteral("forget")))
+        return forgetCalibration(args, context, *modelId, *gpuId);
     const auto stepTimes = args.text(QStringLiteral("step-times"));
     const QStringList benches = args.texts(QStringLiteral("bench"));
     const auto metrics = args.text(QStringLiteral("metrics"));
@@ -173,7 +209,12 @@ int runCalibrate(const QStringList &argv, Context &context)
         std::vector<std::string> names;
         for (const QString &name : sources)
             names.push_back(name.toStdString());
-        gpu.efficiency = engine::calibratedProfile(fit, deployment.toStdString(), names);
+        engine::DeploymentProfile profile;
+        profile.modelId = model.id;
+        profile.tp = tp;
+        profile.weights = weights;
+        profile.efficiency = engine::calibratedProfile(fit, deployment.toStdString(), names);
+        gpu.putCalibration(profile);
         workspace.putGpu(gpu);
     }
 
@@ -221,11 +262,13 @@ int runCalibrate(const QStringList &argv, Context &context)
     out << "\nMean |error| " << formatDecimal(fit.meanAbsErrorPct, 1, true) << " % (prior coefficients "
         << formatDecimal(fit.priorMeanAbsErrorPct, 1, true) << " %), largest " << formatDecimal(fit.maxAbsErrorPct, 1, true)
         << " %; " << countOf(fit.iterations, QStringLiteral("iteration"), QStringLiteral("iterations")) << ".\n";
+    const QString of = QStringLiteral("%1 on %2 at TP %3 with %4 weights")
+                           .arg(*modelId, *gpuId).arg(tp).arg(QString::fromUtf8(engine::toString(weights).data()));
     if (args.has(QStringLiteral("save")))
-        out << "Saved as the " << *gpuId << " profile in the workspace: sizing and simulation on " << *gpuId
-            << " use it.\n";
+        out << "Saved as the calibrated profile of " << of << ": sizing and simulation of that deployment use it; "
+            << "other models and TPs on " << *gpuId << " keep its catalog profile.\n";
     else
-        out << "Not saved: --save makes it the " << *gpuId << " profile in the workspace.\n";
+        out << "Not saved: --save keeps it as the calibrated profile of " << of << ".\n";
     return 0;
 }
 

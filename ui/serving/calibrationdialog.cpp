@@ -275,10 +275,11 @@ CalibrationDialog::CalibrationDialog(store::Workspace &workspace, QUndoStack *un
     ColumnFit::fitColumns(m_coefficients);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    m_saveButton = buttons->addButton(tr("&Save as GPU profile"), QDialogButtonBox::ActionRole);
+    m_saveButton = buttons->addButton(tr("&Save for this deployment"), QDialogButtonBox::ActionRole);
     m_saveButton->setObjectName("calSave");
-    m_saveButton->setToolTip(tr("Make the fitted coefficients the GPU's profile in this workspace: sizing and "
-                                "simulation on it use them (Edit ▸ Undo takes it back)"));
+    m_saveButton->setToolTip(tr("Keep the fitted coefficients as this deployment's profile (the model at this TP "
+                                "and weight precision on the GPU): sizing and simulation of it use them; other "
+                                "models and TPs keep the GPU's profile (Edit ▸ Undo takes it back)"));
     m_saveButton->setEnabled(false);
     connect(m_saveButton, &QPushButton::clicked, this, [this] { save(); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -410,6 +411,7 @@ bool CalibrationDialog::fit()
                        .arg(m_tp->value())
                        .arg(QString::fromUtf8(engine::toString(weights).data()), QString::fromUtf8(engine::toString(kv).data()));
     m_gpuId = gpuId.toStdString();
+    m_target = engine::DeploymentProfile{modelId.toStdString(), m_tp->value(), weights, {}};
     m_shortName = tr("%1 on %2, TP %3").arg(modelId, gpuId).arg(m_tp->value());
     m_error.clear();
     m_fitButton->setEnabled(false);
@@ -440,6 +442,7 @@ bool CalibrationDialog::fit()
                 m_resultDeployment = m_deployment;
                 m_resultSources = m_sources;
                 m_resultGpuId = m_gpuId;
+                m_resultTarget = m_target;
                 m_resultShortName = m_shortName;
                 showResult();
             }
@@ -504,9 +507,11 @@ bool CalibrationDialog::save()
     for (const QString &s : m_resultSources)
         sources.push_back(s.toStdString());
     const std::optional<QJsonObject> before = catalogEntry(m_workspace, CatalogKind::Gpus, gpuId);
-    gpu->efficiency = engine::calibratedProfile(*m_result, m_resultDeployment.toStdString(), sources);
+    engine::DeploymentProfile profile = m_resultTarget;
+    profile.efficiency = engine::calibratedProfile(*m_result, m_resultDeployment.toStdString(), sources);
+    gpu->putCalibration(profile);
     auto *command = new CatalogChangeCommand(m_workspace, CatalogKind::Gpus, {{gpuId, before, store::gpuToJson(*gpu)}},
-                                             tr("Calibrate %1").arg(gpuId));
+                                             tr("Calibrate %1").arg(m_resultShortName));
     try {
         if (m_undoStack) {
             m_undoStack->push(command);
@@ -518,7 +523,9 @@ bool CalibrationDialog::save()
         setStatus(e.message());
         return false;
     }
-    setStatus(tr("Saved as the %1 profile: sizing and simulation on %1 use it now.").arg(gpuId));
+    setStatus(tr("Saved as the calibrated profile of %1: sizing and simulation of that deployment use it now; "
+                 "other models and TPs on %2 keep its catalog profile.")
+                  .arg(m_resultShortName, gpuId));
     return true;
 }
 

@@ -29,7 +29,7 @@ class ChartPanel;
 // its own measurements — a step-time CSV and `vllm bench serve` result files — off the GUI
 // thread with progress and Cancel (engine::calibrate). Shows every point measured against
 // predicted with the fitted and the prior coefficients, as a table and as a chart (exportable),
-// and the coefficients; "Save as GPU profile" makes the fit the GPU's profile in the workspace,
+// and the coefficients; "Save for this deployment" keeps the fit as the deployment's calibrated profile,
 // as an undoable catalog edit.
 class CalibrationDialog : public QDialog {
     Q_OBJECT
@@ -52,7 +52,8 @@ public:
     bool fit();
     void cancel();
     bool isFitting() const { return m_job.isRunning(); }
-    // Saves the last fit as its GPU's profile; false when there is none.
+    // Saves the last fit as its deployment's calibrated profile (the model at its TP and weights
+    // on the GPU), undoably; false when there is none.
     bool save();
 
     const std::optional<engine::CalibrationResult> &result() const { return m_result; }
@@ -95,11 +96,13 @@ private:
     QString m_shortName;
     QStringList m_sources;
     std::string m_gpuId;
+    engine::DeploymentProfile m_target;        // the deployment being fitted (no efficiency yet)
     std::optional<engine::CalibrationResult> m_result;
     QString m_resultDeployment;
     QString m_resultShortName;
     QStringList m_resultSources;
     std::string m_resultGpuId;
+    engine::DeploymentProfile m_resultTarget;
 };
 
 } // namespace headroom::ui

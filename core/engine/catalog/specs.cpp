@@ -198,6 +198,43 @@ const std::vector<KvPrecision> &allKvPrecisions()
     return all;
 }
 
+const GpuEfficiency *GpuSpec::profileFor(const std::string &modelId, int tp, WeightPrecision weights) const
+{
+    for (const DeploymentProfile &p : calibrations)
+        if (p.modelId == modelId && p.tp == tp && p.weights == weights)
+            return &p.efficiency;
+    return efficiency ? &*efficiency : nullptr;
+}
+
+void GpuSpec::putCalibration(const DeploymentProfile &profile)
+{
+    for (DeploymentProfile &p : calibrations)
+        if (p.modelId == profile.modelId && p.tp == profile.tp && p.weights == profile.weights) {
+            p = profile;
+            return;
+        }
+    calibrations.push_back(profile);
+}
+
+namespace {
+
+void checkEfficiency(Checker &check, const GpuEfficiency &e, const std::string &prefix)
+{
+    check.inRange((prefix + "bandwidth").c_str(), e.bandwidth, 0.01, 1.0);
+    check.inRange((prefix + "kv_bandwidth").c_str(), e.kvBandwidth, 0.01, 1.0);
+    check.inRange((prefix + "matmul_small").c_str(), e.matmulSmall, 0.0, 1.0);
+    check.inRange((prefix + "matmul_peak").c_str(), e.matmulPeak, 0.01, 1.0);
+    check.inRange((prefix + "matmul_half_tokens").c_str(), e.matmulHalfTokens, 0.0, 1e6);
+    check.inRange((prefix + "attention").c_str(), e.attention, 0.01, 1.0);
+    check.inRange((prefix + "allreduce_latency_us").c_str(), e.allReduceLatencyUs, 0.0, 1e4);
+    check.inRange((prefix + "link").c_str(), e.linkEfficiency, 0.01, 1.0);
+    check.inRange((prefix + "layer_overhead_us").c_str(), e.layerOverheadUs, 0.0, 1e4);
+    check.inRange((prefix + "sequence_overhead_us").c_str(), e.sequenceOverheadUs, 0.0, 1e4);
+    check.inRange((prefix + "iteration_overhead_ms").c_str(), e.iterationOverheadMs, 0.0, 1e3);
+}
+
+} // namespace
+
 std::vector<FieldProblem> validate(const GpuSpec &gpu)
 {
     std::vector<FieldProblem> problems;
@@ -213,19 +250,21 @@ std::vector<FieldProblem> validate(const GpuSpec &gpu)
     check.positive("tdp_w", gpu.tdpWatts);
     check.inRange("gpus_per_node", gpu.gpusPerNode, 1, kMaxGpusPerNode);
     check.positive("memory_nominal_gb", gpu.nominalMemoryGB);
-    if (gpu.efficiency) {
-        const GpuEfficiency &e = *gpu.efficiency;
-        check.inRange("efficiency.bandwidth", e.bandwidth, 0.01, 1.0);
-        check.inRange("efficiency.kv_bandwidth", e.kvBandwidth, 0.01, 1.0);
-        check.inRange("efficiency.matmul_small", e.matmulSmall, 0.0, 1.0);
-        check.inRange("efficiency.matmul_peak", e.matmulPeak, 0.01, 1.0);
-        check.inRange("efficiency.matmul_half_tokens", e.matmulHalfTokens, 0.0, 1e6);
-        check.inRange("efficiency.attention", e.attention, 0.01, 1.0);
-        check.inRange("efficiency.allreduce_latency_us", e.allReduceLatencyUs, 0.0, 1e4);
-        check.inRange("efficiency.link", e.linkEfficiency, 0.01, 1.0);
-        check.inRange("efficiency.layer_overhead_us", e.layerOverheadUs, 0.0, 1e4);
-        check.inRange("efficiency.sequence_overhead_us", e.sequenceOverheadUs, 0.0, 1e4);
-        check.inRange("efficiency.iteration_overhead_ms", e.iterationOverheadMs, 0.0, 1e3);
+    if (gpu.efficiency)
+        checkEfficiency(check, *gpu.efficiency, "efficiency.");
+    for (size_t i = 0; i < gpu.calibrations.size(); ++i) {
+        const DeploymentProfile &p = gpu.calibrations[i];
+        const std::string prefix = "calibrations[" + std::to_string(i) + "].";
+        if (p.modelId.empty())
+            problems.push_back({prefix + "model", "the calibrated model is empty"});
+        check.inRange((prefix + "tp").c_str(), p.tp, 1, 64);
+        checkEfficiency(check, p.efficiency, prefix + "efficiency.");
+        for (size_t j = 0; j < i; ++j)
+            if (gpu.calibrations[j].modelId == p.modelId && gpu.calibrations[j].tp == p.tp
+                && gpu.calibrations[j].weights == p.weights)
+                problems.push_back({prefix + "model", "a second calibration of " + p.modelId + " at TP "
+                                                          + std::to_string(p.tp) + " with "
+                                                          + std::string(toString(p.weights)) + " weights"});
     }
     return problems;
 }

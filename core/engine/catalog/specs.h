@@ -47,6 +47,17 @@ struct GpuEfficiency {
     bool operator==(const GpuEfficiency &) const = default;
 };
 
+// A profile fitted to one deployment's own measurements (`headroom calibrate --save`): it
+// replaces the GPU's profile for that model at that tensor-parallel degree and weight
+// precision only.
+struct DeploymentProfile {
+    std::string modelId;
+    int tp = 1;
+    WeightPrecision weights = WeightPrecision::Bf16;
+    GpuEfficiency efficiency;         // its source says "calibrated for …"
+    bool operator==(const DeploymentProfile &) const = default;
+};
+
 // One accelerator model from the catalog. Memory in bytes (as the device reports it),
 // bandwidths in GB/s (10^9 bytes per second), throughput in dense TFLOPS.
 struct GpuSpec {
@@ -64,6 +75,13 @@ struct GpuSpec {
     int gpusPerNode = 8;
     std::string source;       // where the figures come from
     std::optional<GpuEfficiency> efficiency; // measured serving profile; none: the workspace's
+    std::vector<DeploymentProfile> calibrations; // per deployment, at most one each
+
+    // The profile the step-cost model uses for `modelId` at `tp` GPUs and `weights`: the
+    // deployment's calibration, else the GPU's profile; nullptr when there is neither.
+    const GpuEfficiency *profileFor(const std::string &modelId, int tp, WeightPrecision weights) const;
+    // Adds the calibration, replacing one of the same deployment.
+    void putCalibration(const DeploymentProfile &profile);
 };
 
 // One model architecture from the catalog.

@@ -166,10 +166,11 @@ StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPr
     m.tflops = computeTflops(gpu, weights);
     m.attentionTflops = gpu.bf16Tflops;
     m.linkGBps = gpu.nvlinkGBps > 0 ? gpu.nvlinkGBps / 2.0 : gpu.pcieGBps;
-    m.measuredProfile = gpu.efficiency.has_value();
-    m.efficiency = gpu.efficiency ? *gpu.efficiency
-                                  : fallbackEfficiency(assumptions.prefillEfficiency, assumptions.decodeBandwidthEfficiency,
-                                                       assumptions.decodeComputeEfficiency);
+    const GpuEfficiency *profile = gpu.profileFor(model.id, tp, weights);
+    m.measuredProfile = profile != nullptr;
+    m.efficiency = profile ? *profile
+                           : fallbackEfficiency(assumptions.prefillEfficiency, assumptions.decodeBandwidthEfficiency,
+                                                assumptions.decodeComputeEfficiency);
     return m;
 }
 

@@ -61,8 +61,9 @@ std::vector<FieldProblem> validate(const ServingAssumptions &assumptions);
 // The step-cost model of one replica of `tp` GPUs serving `model` at `weights` precision:
 // active parameters (MoE: active, else total) with the LM head and embedding apart when the
 // vocabulary is known, the architecture attention and all-reduces need, the weights and KV
-// bytes per rank from `kv`, the GPU's bandwidth, TFLOPS and link, and its measured efficiency
-// profile (else the assumptions' fallback).
+// bytes per rank from `kv`, the GPU's bandwidth, TFLOPS and link, and its efficiency profile
+// for this deployment (GpuSpec::profileFor: a calibration of this model, TP and weights, else
+// the GPU's measured profile, else the assumptions' fallback).
 StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
                             const KvResult &kv, int tp, const ServingAssumptions &assumptions);
 

@@ -153,6 +153,8 @@ engine::GpuSpec readGpu(const EntryReader &in)
             in.failField(QStringLiteral("efficiency"), QStringLiteral("expected an object, got ") + jsonTypeName(value));
         gpu.efficiency = efficiencyFromJson(value.toObject(), in.location());
     }
+    if (in.has(QStringLiteral("calibrations")))
+        gpu.calibrations = calibrationsFromJson(in.object().value(QStringLiteral("calibrations")), in.location());
     return gpu;
 }
 
@@ -271,6 +273,8 @@ QJsonObject gpuToJson(const engine::GpuSpec &gpu)
     object.insert(QStringLiteral("source"), QString::fromStdString(gpu.source));
     if (gpu.efficiency)
         object.insert(QStringLiteral("efficiency"), efficiencyToJson(*gpu.efficiency));
+    if (!gpu.calibrations.empty())
+        object.insert(QStringLiteral("calibrations"), calibrationsToJson(gpu.calibrations));
     return object;
 }
 
@@ -322,6 +326,56 @@ QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
         {QStringLiteral("sequence_overhead_us"), e.sequenceOverheadUs},
         {QStringLiteral("source"), QString::fromStdString(e.source)},
     };
+}
+
+QJsonArray calibrationsToJson(const std::vector<engine::DeploymentProfile> &calibrations)
+{
+    QJsonArray out;
+    for (const engine::DeploymentProfile &p : calibrations)
+        out.append(QJsonObject{{QStringLiteral("model"), QString::fromStdString(p.modelId)},
+                               {QStringLiteral("tp"), p.tp},
+                               {QStringLiteral("weights"), QString::fromUtf8(engine::toString(p.weights).data())},
+                               {QStringLiteral("efficiency"), efficiencyToJson(p.efficiency)}});
+    return out;
+}
+
+std::vector<engine::DeploymentProfile> calibrationsFromJson(const QJsonValue &value, const QString &location)
+{
+    const auto fail = [&](const QString &where, const QString &message) {
+        throw StoreError(location + QStringLiteral(": field \"%1\": ").arg(where) + message);
+    };
+    if (!value.isArray())
+        fail(QStringLiteral("calibrations"), QStringLiteral("expected an array, got ") + jsonTypeName(value));
+    std::vector<engine::DeploymentProfile> out;
+    const QJsonArray array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString where = QStringLiteral("calibrations[%1]").arg(i);
+        if (!array[i].isObject())
+            fail(where, QStringLiteral("expected an object, got ") + jsonTypeName(array[i]));
+        const QJsonObject o = array[i].toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key() != QLatin1String("model") && it.key() != QLatin1String("tp")
+                && it.key() != QLatin1String("weights") && it.key() != QLatin1String("efficiency"))
+                fail(where, QStringLiteral("unknown field %1 (fields are: model, tp, weights, efficiency)")
+                                .arg(quotedValue(it.key())));
+        engine::DeploymentProfile p;
+        if (!o.value(QStringLiteral("model")).isString())
+            fail(where + QStringLiteral(".model"), QStringLiteral("expected a model id"));
+        p.modelId = o.value(QStringLiteral("model")).toString().toStdString();
+        const QJsonValue tp = o.value(QStringLiteral("tp"));
+        if (!tp.isDouble() || tp.toDouble() != std::floor(tp.toDouble()))
+            fail(where + QStringLiteral(".tp"), QStringLiteral("expected a whole number of GPUs"));
+        p.tp = int(std::clamp(tp.toDouble(), -1.0, 1e6));
+        const auto weights = engine::parseWeightPrecision(o.value(QStringLiteral("weights")).toString().toStdString());
+        if (!weights)
+            fail(where + QStringLiteral(".weights"), QStringLiteral("expected bf16, fp16, fp8, int8 or int4"));
+        p.weights = *weights;
+        if (!o.value(QStringLiteral("efficiency")).isObject())
+            fail(where + QStringLiteral(".efficiency"), QStringLiteral("expected an object"));
+        p.efficiency = efficiencyFromJson(o.value(QStringLiteral("efficiency")).toObject(), location + QLatin1Char(' ') + where);
+        out.push_back(std::move(p));
+    }
+    return out;
 }
 
 engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QString &location)

@@ -2,6 +2,7 @@
 
 #include "engine/catalog/specs.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <vector>
@@ -16,6 +17,9 @@ QJsonObject modelToJson(const engine::ModelSpec &model);
 // efficiencyKeys); StoreError naming `location` and the field for a malformed one.
 QJsonObject efficiencyToJson(const engine::GpuEfficiency &efficiency);
 engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QString &location);
+// A GPU's per-deployment calibrations: [{"model", "tp", "weights", "efficiency"}, …].
+QJsonArray calibrationsToJson(const std::vector<engine::DeploymentProfile> &calibrations);
+std::vector<engine::DeploymentProfile> calibrationsFromJson(const QJsonValue &value, const QString &location);
 
 struct Catalog {
     std::vector<engine::GpuSpec> gpus;

@@ -12,6 +12,7 @@ const QStringList &gpuKeys()
         QStringLiteral("nvlink_gbps"),  QStringLiteral("pcie_gbps"),
         QStringLiteral("tdp_w"),        QStringLiteral("gpus_per_node"),
         QStringLiteral("source"),       QStringLiteral("efficiency"),
+        QStringLiteral("calibrations"),
     };
     return keys;
 }
@@ -35,7 +36,7 @@ const QStringList &modelKeys()
 
 const QStringList &optionalCatalogKeys()
 {
-    static const QStringList keys = {QStringLiteral("efficiency"), QStringLiteral("vocab_size"),
+    static const QStringList keys = {QStringLiteral("efficiency"), QStringLiteral("calibrations"), QStringLiteral("vocab_size"),
                                      QStringLiteral("tied_embeddings"), QStringLiteral("experts"),
                                      QStringLiteral("experts_per_token")};
     return keys;

@@ -49,6 +49,10 @@ engine::GpuSpec gpuFromRow(const QSqlQuery &query, const QString &path)
     if (!efficiency.isEmpty())
         gpu.efficiency = efficiencyFromJson(QJsonDocument::fromJson(efficiency).object(),
                                             QStringLiteral("%1: GPU \"%2\"").arg(path, text(gpu.id)));
+    const QByteArray calibrations = query.value(column++).toString().toUtf8();
+    if (!calibrations.isEmpty())
+        gpu.calibrations = calibrationsFromJson(QJsonDocument::fromJson(calibrations).array(),
+                                                QStringLiteral("%1: GPU \"%2\"").arg(path, text(gpu.id)));
     return gpu;
 }
 
@@ -159,6 +163,10 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
     query.bindValue(QStringLiteral(":efficiency"),
                     gpu.efficiency ? QString::fromUtf8(QJsonDocument(efficiencyToJson(*gpu.efficiency)).toJson(QJsonDocument::Compact))
                                    : QStringLiteral(""));
+    query.bindValue(QStringLiteral(":calibrations"),
+                    gpu.calibrations.empty()
+                        ? QStringLiteral("")
+                        : QString::fromUtf8(QJsonDocument(calibrationsToJson(gpu.calibrations)).toJson(QJsonDocument::Compact)));
     execPrepared(query, m_path, QStringLiteral("cannot save GPU \"%1\"").arg(text(gpu.id)));
 }
 

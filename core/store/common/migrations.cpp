@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
@@ -441,14 +442,17 @@ void addStepCostFacts(const QSqlDatabase &db, const QString &path)
     execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN vocab_size BIGINT NOT NULL DEFAULT 0"), path, what);
     execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN tied_embeddings INTEGER NOT NULL DEFAULT 0"), path,
                   what);
-    const CatalogTables tables(db.connectionName(), path);
+    // The columns of this step only: later steps add columns this step's file does not have yet.
     for (const engine::GpuSpec &shipped : readCatalogFile(kShippedGpus).gpus) {
-        if (auto gpu = tables.gpu(QString::fromStdString(shipped.id)); gpu && shipped.efficiency) {
-            gpu->efficiency = shipped.efficiency;
-            tables.upsertGpu(*gpu);
-        }
+        if (!shipped.efficiency)
+            continue;
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("UPDATE gpu SET efficiency = :efficiency WHERE id = :id"));
+        query.bindValue(QStringLiteral(":efficiency"),
+                        QString::fromUtf8(QJsonDocument(efficiencyToJson(*shipped.efficiency)).toJson(QJsonDocument::Compact)));
+        query.bindValue(QStringLiteral(":id"), QString::fromStdString(shipped.id));
+        execPrepared(query, path, what);
     }
-    // The model columns only (later steps add model columns this step's file does not have yet).
     for (const engine::ModelSpec &shipped : readCatalogFile(kShippedModels).models) {
         if (shipped.vocabSize <= 0)
             continue;
@@ -481,6 +485,13 @@ void addExpertCounts(const QSqlDatabase &db, const QString &path)
     }
 }
 
+// Schema 13: a GPU's profiles calibrated per deployment (model, TP, weights).
+void addGpuCalibrations(const QSqlDatabase &db, const QString &path)
+{
+    execStatement(db, QStringLiteral("ALTER TABLE gpu ADD COLUMN calibrations TEXT NOT NULL DEFAULT ''"), path,
+                  QStringLiteral("cannot extend the GPU table"));
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -495,6 +506,7 @@ const MigrationStep kSteps[] = {
     {10, &addServingLatencyHistograms},
     {11, &addStepCostFacts},
     {12, &addExpertCounts},
+    {13, &addGpuCalibrations},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

@@ -94,22 +94,45 @@ TEST_CASE("calibrate fits passes slower than the profile, and --save makes the f
 
     RUN_HEADROOM(saved, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--step-times", steps, "--save"});
     REQUIRE(saved.exitCode == 0);
-    CHECK(saved.out.contains("Saved as the h100-sxm profile"));
+    CHECK(saved.out.contains("Saved as the calibrated profile of llama-3.1-8b on h100-sxm at TP 1 with bf16 weights"));
     RUN_HEADROOM(after, ws, {"export"});
     REQUIRE(after.exitCode == 0);
     CHECK(after.out.contains("calibrated for llama-3.1-8b on h100-sxm, TP 1 (bf16 weights, bf16 KV) on slow.csv"));
 
-    // Sizing on the GPU says which profile it used.
-    const QString workload = QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/chatbot-workload.json");
-    RUN_HEADROOM(sized, ws, {"size", "--workload-file", workload});
+    // Sizing the calibrated deployment says which profile it used; another model on the GPU
+    // keeps the GPU's catalog profile (once it took the 8B's fit as well).
+    QFile chatbot(QStringLiteral(HEADROOM_SOURCE_DIR "/data/samples/chatbot-workload.json"));
+    REQUIRE(chatbot.open(QIODevice::ReadOnly));
+    QJsonObject small = QJsonDocument::fromJson(chatbot.readAll()).object();
+    small.insert("model", "llama-3.1-8b");
+    small.insert("weights", "bf16");
+    small.insert("kv_dtype", "bf16");
+    small.insert("tp", 1);
+    const QString smallWorkload = ws.writeFile("small.json", QJsonDocument(small).toJson());
+    RUN_HEADROOM(sized, ws, {"size", "--workload-file", smallWorkload});
     REQUIRE(sized.exitCode == 0);
     CHECK(sized.out.contains("calibrated profile"));
     CHECK(sized.out.contains("calibrated for llama-3.1-8b on h100-sxm"));
+    RUN_HEADROOM(large, ws, {"size", "--workload-file", chatbot.fileName()});
+    REQUIRE(large.exitCode == 0);
+    CHECK(large.out.contains("measured profile"));
+    CHECK_FALSE(large.out.contains("calibrated"));
 
     // Fitted again from the saved profile, the passes are where it left them.
     RUN_HEADROOM(again, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--step-times", steps, "--json"});
     REQUIRE(again.exitCode == 0);
     CHECK(parseJsonObject(again.out).value("prior_mean_abs_error_pct").toDouble() < 5.0);
+
+    // --forget takes it out; a second --forget finds none.
+    RUN_HEADROOM(forgot, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--forget"});
+    REQUIRE(forgot.exitCode == 0);
+    CHECK(forgot.out.contains("Removed the calibrated profile of llama-3.1-8b on h100-sxm at TP 1 with bf16 weights"));
+    RUN_HEADROOM(plain, ws, {"size", "--workload-file", smallWorkload});
+    REQUIRE(plain.exitCode == 0);
+    CHECK_FALSE(plain.out.contains("calibrated"));
+    RUN_HEADROOM(twice, ws, {"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--forget"});
+    CHECK(twice.exitCode == 2);
+    CHECK(twice.err.contains("holds no calibrated profile of llama-3.1-8b on h100-sxm at TP 1"));
 }
 
 TEST_CASE("calibrate reads vllm bench serve results and fits TTFT and TPOT")

@@ -1,6 +1,7 @@
 #include "common/storetestsupport.h"
 
 #include "store/catalog/catalogjson.h"
+#include "store/common/workspace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -241,4 +242,53 @@ TEST_CASE("reading a catalog file names the file")
     writeBytes(broken, "{\"gpus\": [");
     CHECK_THAT(storeErrorOf([&] { readCatalogFile(broken); }),
                Contains(broken.toStdString() + ": line 1"));
+}
+
+TEST_CASE("a GPU's calibrations per deployment survive export, parse and the workspace, and bad ones are refused",
+          "[workspace]")
+{
+    engine::GpuSpec gpu = sampleGpu("calibrated");
+    engine::DeploymentProfile profile;
+    profile.modelId = "llama-3.1-8b";
+    profile.tp = 2;
+    profile.weights = engine::WeightPrecision::Fp8;
+    profile.efficiency = engine::GpuEfficiency{0.81, 0.78, 0.0, 0.66, 96, 0.5, 22, 0.7, 28, 0.4, 61,
+                                               "calibrated for llama-3.1-8b on test, TP 2"};
+    gpu.putCalibration(profile);
+    profile.efficiency.bandwidth = 0.79; // the same deployment again: replaced, not added
+    gpu.putCalibration(profile);
+    REQUIRE(gpu.calibrations.size() == 1);
+    CHECK(gpu.calibrations[0].efficiency.bandwidth == 0.79);
+
+    const Catalog parsed = parseCatalog(gpusWith(gpuToJson(gpu)), QStringLiteral("c.json"));
+    REQUIRE(parsed.gpus.size() == 2);
+    CHECK(parsed.gpus[1].calibrations == gpu.calibrations);
+
+    WorkspaceLocation location;
+    {
+        Workspace workspace(location.path());
+        workspace.putGpu(gpu);
+    }
+    Workspace reopened(location.path());
+    const auto stored = reopened.gpu(QStringLiteral("calibrated"));
+    REQUIRE(stored);
+    CHECK(stored->calibrations == gpu.calibrations);
+    CHECK(stored->profileFor("llama-3.1-8b", 2, engine::WeightPrecision::Fp8)->bandwidth == 0.79);
+    CHECK(stored->profileFor("llama-3.1-8b", 1, engine::WeightPrecision::Fp8) == nullptr); // sampleGpu has no profile
+
+    QJsonObject bad = gpuToJson(gpu);
+    QJsonArray calibrations = bad.value("calibrations").toArray();
+    QJsonObject entry = calibrations[0].toObject();
+    entry.insert("tp", 0);
+    calibrations[0] = entry;
+    bad.insert("calibrations", calibrations);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("c.json")); }),
+               Contains("calibrations[0].tp"));
+    const QJsonValue good = gpuToJson(gpu).value("calibrations").toArray()[0];
+    bad.insert("calibrations", QJsonArray{good, good});
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("c.json")); }),
+               Contains("a second calibration of llama-3.1-8b at TP 2 with fp8 weights"));
+    bad.insert("calibrations", QJsonArray{QJsonObject{{"model", "x"}, {"tp", 1}, {"weights", "fp3"}}});
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("c.json")); }),
+               Contains("calibrations[0].weights"));
 }

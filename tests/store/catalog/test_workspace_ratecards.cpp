@@ -326,9 +326,9 @@ TEST_CASE("removing a rate card deletes that effective date only and signals onc
     CHECK(changes == 1);
 }
 
-TEST_CASE("older workspaces gain the shipped models' expert counts and vocabularies", "[workspace][file]")
+TEST_CASE("older workspaces gain the shipped models' expert counts and vocabularies, and GPU calibrations", "[workspace][file]")
 {
-    for (int version : {10, 11}) {
+    for (int version : {10, 11, 12}) {
         INFO("schema " << version);
         WorkspaceLocation location(QStringLiteral("v%1.headroom").arg(version));
         { Workspace workspace(location.path()); }
@@ -336,8 +336,10 @@ TEST_CASE("older workspaces gain the shipped models' expert counts and vocabular
             RawDatabase raw(location.path());
             if (version < 11)
                 dropStepCostFacts(raw);
-            else
+            else if (version < 12)
                 dropExpertCounts(raw);
+            else
+                dropGpuCalibrations(raw);
             raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(version));
         }
         Workspace workspace(location.path());
@@ -351,5 +353,10 @@ TEST_CASE("older workspaces gain the shipped models' expert counts and vocabular
         REQUIRE(dense.has_value());
         CHECK(dense->experts == 0);
         CHECK(dense->vocabSize == 128256);
+        // Schema 13: GPUs keep their profiles and have no calibration until one is saved.
+        const auto h100 = workspace.gpu(QStringLiteral("h100-sxm"));
+        REQUIRE(h100.has_value());
+        CHECK(h100->efficiency.has_value());
+        CHECK(h100->calibrations.empty());
     }
 }

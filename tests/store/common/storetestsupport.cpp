@@ -237,8 +237,14 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropGpuCalibrations(RawDatabase &raw)
+{
+    raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN calibrations"));
+}
+
 void dropExpertCounts(RawDatabase &raw)
 {
+    dropGpuCalibrations(raw);
     raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN experts"));
     raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN experts_per_token"));
 }

@@ -76,9 +76,11 @@ private:
     bool m_server = false;
 };
 
-// Takes schema 12 (a model's expert counts) back out of a file.
+// Takes schema 13 (a GPU's per-deployment calibrations) back out of a file.
+void dropGpuCalibrations(RawDatabase &raw);
+// Takes schemas 12 (a model's expert counts) and 13 back out of a file.
 void dropExpertCounts(RawDatabase &raw);
-// Takes schemas 11 (the step-cost model's catalog columns) and 12 back out of a file.
+// Takes schemas 11 (the step-cost model's catalog columns), 12 and 13 back out of a file.
 void dropStepCostFacts(RawDatabase &raw);
 
 } // namespace headroom::store::test

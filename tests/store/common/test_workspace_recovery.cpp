@@ -48,8 +48,10 @@ void makeHalfCreated(const QString &path, int version)
     raw.exec(QStringLiteral("DELETE FROM workspace_info"));
     if (version < 11)  // schema 11: the step-cost model's catalog columns (and 12's)
         dropStepCostFacts(raw);
-    else if (version < 12)  // schema 12: a model's expert counts
+    else if (version < 12)  // schema 12: a model's expert counts (and 13's)
         dropExpertCounts(raw);
+    else if (version < 13)  // schema 13: a GPU's per-deployment calibrations
+        dropGpuCalibrations(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)

@@ -1,6 +1,6 @@
 // Calibrate… on real widgets: opened from the Serving simulation page with its deployment, a
 // step-time table 20 % slower than the profile fitted back within 5 % off the GUI thread, the
-// points in the table and on the chart, Save as GPU profile as an undoable catalog edit, and a
+// points in the table and on the chart, Save for this deployment as an undoable catalog edit, and a
 // bad benchmark result refused with the file and field named and nothing saved.
 #include "common/uitestsupport.h"
 
@@ -62,7 +62,7 @@ void fitAndWait(ui::CalibrationDialog &dialog)
 
 } // namespace
 
-TEST_CASE("Calibrate fits slow passes, shows them measured against predicted and saves the GPU profile undoably")
+TEST_CASE("Calibrate fits slow passes, shows them measured against predicted and saves the deployment's profile undoably")
 {
     TempWorkspace ws;
     QUndoStack undo;
@@ -93,10 +93,16 @@ TEST_CASE("Calibrate fits slow passes, shows them measured against predicted and
     REQUIRE(before);
     REQUIRE(dialog->save());
     const auto after = (*ws).gpu(QStringLiteral("h100-sxm"));
-    REQUIRE(after->efficiency);
-    CHECK(after->efficiency->source.rfind("calibrated for llama-3.1-8b on h100-sxm", 0) == 0);
-    CHECK(after->efficiency->bandwidth == Approx(dialog->result()->efficiency.bandwidth));
+    CHECK(after->efficiency == before->efficiency); // the GPU's own profile stays for other deployments
+    const engine::GpuEfficiency *fitted = after->profileFor("llama-3.1-8b", 1, engine::WeightPrecision::Bf16);
+    REQUIRE(fitted);
+    CHECK(fitted->source.rfind("calibrated for llama-3.1-8b on h100-sxm", 0) == 0);
+    CHECK(fitted->bandwidth == Approx(dialog->result()->efficiency.bandwidth));
+    CHECK(after->profileFor("llama-3.1-70b", 1, engine::WeightPrecision::Bf16) == &*after->efficiency);
+    CHECK(after->profileFor("llama-3.1-8b", 2, engine::WeightPrecision::Bf16) == &*after->efficiency);
+    CHECK(dialog->status().contains(QStringLiteral("Saved as the calibrated profile of llama-3.1-8b on h100-sxm, TP 1")));
     undo.undo();
+    CHECK((*ws).gpu(QStringLiteral("h100-sxm"))->calibrations.empty());
     CHECK((*ws).gpu(QStringLiteral("h100-sxm"))->efficiency == before->efficiency);
     dialog->close();
 }
