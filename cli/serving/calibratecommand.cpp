@@ -88,6 +88,18 @@ QString signedPercent(double value)
     return (rounded > 0 ? QStringLiteral("+") : QString()) + formatDecimal(rounded == 0 ? 0.0 : rounded, 1, true);
 }
 
+// --weights, bf16 when absent.
+engine::WeightPrecision weightsOption(const Args &args)
+{
+    const auto text = args.text(QStringLiteral("weights"));
+    if (!text)
+        return engine::WeightPrecision::Bf16;
+    const auto p = engine::parseWeightPrecision(text->toStdString());
+    if (!p)
+        throw UsageError(QStringLiteral("--weights: unknown precision '%1'; expected bf16, fp16, fp8, int8 or int4").arg(*text));
+    return *p;
+}
+
 // --forget: the deployment's calibrated profile removed from its GPU.
 int forgetCalibration(const Args &args, Context &context, const QString &modelId, const QString &gpuId)
 {
@@ -98,13 +110,7 @@ int forgetCalibration(const Args &args, Context &context, const QString &modelId
     engine::GpuSpec gpu = findGpu(workspace, gpuId);
     const engine::ModelSpec model = findModel(workspace, modelId);
     const int tp = int(args.integer(QStringLiteral("tp"), 1, 64).value_or(1));
-    engine::WeightPrecision weights = engine::WeightPrecision::Bf16;
-    if (const auto text = args.text(QStringLiteral("weights"))) {
-        const auto p = engine::parseWeightPrecision(text->toStdString());
-        if (!p)
-            throw UsageError(QStringLiteral("--weights: unknown precision '%1'; expected bf16, fp16, fp8, int8 or int4").arg(*text));
-        weights = *p;
-    }
+    const engine::WeightPrecision weights = weightsOption(args);
     const auto before = gpu.calibrations.size();
     std::erase_if(gpu.calibrations, [&](const engine::DeploymentProfile &p) {
         return p.modelId == model.id && p.tp == tp && p.weights == weights;
@@ -147,14 +153,8 @@ int runCalibrate(const QStringList &argv, Context &context)
         serving.maxNumSeqs = int(*v);
     const engine::ModelSpec model = findModel(workspace, *modelId);
     engine::GpuSpec gpu = findGpu(workspace, *gpuId);
-    engine::WeightPrecision weights = engine::WeightPrecision::Bf16;
+    const engine::WeightPrecision weights = weightsOption(args);
     engine::KvPrecision kvPrecision = engine::KvPrecision::Bf16;
-    if (const auto text = args.text(QStringLiteral("weights"))) {
-        const auto p = engine::parseWeightPrecision(text->toStdString());
-        if (!p)
-            throw UsageError(QStringLiteral("--weights: unknown precision '%1'; expected bf16, fp16, fp8, int8 or int4").arg(*text));
-        weights = *p;
-    }
     if (const auto text = args.text(QStringLiteral("kv-dtype"))) {
         const auto p = engine::parseKvPrecision(text->toStdString());
         if (!p)
