@@ -105,22 +105,6 @@ std::vector<TraceRequest> runTrace(const BenchmarkRun &run, int maxRequests)
     return trace;
 }
 
-// The median of the simulated requests' latencies, in ms. (Counting them into the measured
-// buckets as well would leave the fit nothing to follow: the requests of one replayed hour share
-// their lengths, so they fall into one bucket or two, and the interpolated median would not
-// move until they all crossed a bound.)
-double medianMs(std::vector<double> seconds)
-{
-    if (seconds.empty())
-        return 0;
-    const auto middle = seconds.begin() + std::ptrdiff_t(seconds.size() / 2);
-    std::nth_element(seconds.begin(), middle, seconds.end());
-    double m = *middle;
-    if (seconds.size() % 2 == 0)
-        m = (m + *std::max_element(seconds.begin(), middle)) / 2.0;
-    return m * 1000.0;
-}
-
 double percentError(double predicted, double measured)
 {
     return (predicted - measured) / measured * 100.0;
@@ -146,7 +130,6 @@ std::vector<CalibrationPoint> evaluate(const CalibrationInputs &in, const Coeffi
         config.ttftSloMs.reset();
         config.itlSloMs.reset();
         config.timeSamples = 2;
-        config.keepLatencies = run.ttftHistogram || run.e2eHistogram;
         const std::vector<TraceRequest> trace = runTrace(run, in.maxSimulatedRequests);
         ServingSimResult result = simulateServing(trace, config);
         if (run.maxConcurrency > 1) {
@@ -162,9 +145,9 @@ std::vector<CalibrationPoint> evaluate(const CalibrationInputs &in, const Coeffi
         add("tpot", run.meanTpotMs, result.meanItlMs);
         add("e2e", run.meanE2eMs, result.meanE2eS * 1000.0);
         if (run.ttftHistogram)
-            add("ttft p50", run.ttftHistogram->quantile(0.5) * 1000.0, medianMs(std::move(result.ttftEachS)));
+            add("ttft p50", run.ttftHistogram->quantile(0.5) * 1000.0, result.ttftMs.p50);
         if (run.e2eHistogram)
-            add("e2e p50", run.e2eHistogram->quantile(0.5) * 1000.0, medianMs(std::move(result.e2eEachS)));
+            add("e2e p50", run.e2eHistogram->quantile(0.5) * 1000.0, result.e2eMs.p50);
     }
     return out;
 }
