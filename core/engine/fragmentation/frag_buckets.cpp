@@ -33,6 +33,7 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     m_nonEmpty.fill(0);
     m_live = 0;
     m_changes.clear();
+    m_lastChange.clear();
     ++m_generation;
     // Append, then sort each bucket once: inserting one by one would shift large buckets.
     for (size_t n = 0; n < states.size(); ++n) {
@@ -99,6 +100,7 @@ int NodeBuckets::acquire(BucketState &&state)
         bucket = int(m_buckets.size());
         m_buckets.emplace_back();
         m_hot.emplace_back();
+        m_lastChange.push_back(kNoChange);
     } else {
         bucket = m_free.back();
         m_free.pop_back();
@@ -219,7 +221,11 @@ void NodeBuckets::eraseKey(uint64_t hash, int bucket)
 
 void NodeBuckets::logChange(int bucket)
 {
-    m_changes.push_back({bucket, m_buckets[size_t(bucket)].level});
+    size_t &last = m_lastChange[size_t(bucket)];
+    if (last != kNoChange)
+        m_changes[last].superseded = true;
+    last = m_changes.size();
+    m_changes.push_back({bucket, int16_t(m_buckets[size_t(bucket)].level), false});
 }
 
 NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const

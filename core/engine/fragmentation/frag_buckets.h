@@ -72,6 +72,10 @@ public:
     // The level the bucket had when change i was logged: a bucket that changes level is logged
     // anew, so a caller may pass over a change below the levels it reads of a bucket it holds not.
     int changeLevel(size_t i) const { return m_changes[i].level; }
+    // Whether the bucket of change i changed again later: a replay that reaches the log's end
+    // may pass over such a change, the later one standing for both (the log holds a bucket's
+    // latest change whatever it offers now).
+    bool superseded(size_t i) const { return m_changes[i].superseded; }
     uint64_t generation() const { return m_generation; }
 
     // Calls f(bucket) for every bucket at a level ≥ `from` whose nodes may have `cpu` free
@@ -159,9 +163,12 @@ private:
     int m_live = 0;
     struct Change {
         int bucket = 0;
-        int level = 0;
+        int16_t level = 0;
+        bool superseded = false;
     };
     std::vector<Change> m_changes;
+    std::vector<size_t> m_lastChange;  // per slot: its latest change in the log, or kNoChange
+    static constexpr size_t kNoChange = ~size_t(0);
     uint64_t m_generation = 0;
 };
 

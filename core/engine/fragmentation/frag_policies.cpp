@@ -847,6 +847,8 @@ struct Scheduler::State {
         if (current) {
             const int from = lowestLevel(shape);
             for (size_t i = index.logPosition; i < now; ++i) {
+                if (buckets.superseded(i))
+                    continue;
                 const int bucket = buckets.change(i);
                 if (buckets.changeLevel(i) >= from || index.indexed.test(bucket))
                     reindex(index, costs, bucket, shape, shapeId, wholeNodeTask);

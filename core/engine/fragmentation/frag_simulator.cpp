@@ -138,7 +138,10 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
     record(0);
     result.maxBuckets = scheduler.bucketCount();
     int nextPercent = 1;
+    constexpr size_t kPrefetchTasks = 8;  // tasks are read in shuffled order: fetch ahead
     for (int64_t k = 0; arrived < target; ++k) {
+        if (size_t(k) + kPrefetchTasks < order.size())
+            __builtin_prefetch(&tasks[order[size_t(k) + kPrefetchTasks]]);
         const Task &task = size_t(k) < order.size() ? tasks[order[size_t(k)]]
                                                      : tasks[random.below(uint32_t(tasks.size()))];
         if (scheduler.place(task).node < 0) {
