@@ -63,7 +63,10 @@ track commitments
   rows), over the trailing window, is forecast with Holt-Winters (daily season from 48 h) over
   the next term and handed to the reservation optimizer, in money per hour at the committed
   price: the recommended size, its expected utilization and the expected saving per term
-  against keeping the current size (see core/engine/tracking/commitment_renewal.h).
+  against keeping the current size (see core/engine/tracking/commitment_renewal.h). Under
+  72 h of history, or when the forecast did worse on the last measured day than repeating
+  the day before, the measured hours repeated over the term drive it instead ("basis":
+  "measured"), and the forecast's own answer is printed beside.
   --term-hours H       the next term in hours; default 8760
   --on-demand-ratio R  on-demand / committed price when the Used rows state no ListCost
   --json               {"commitments": [{"id", "name", "hours_used", "hours_unused",
@@ -74,7 +77,10 @@ track commitments
                        "current_expected_utilization", "current_term_cost",
                        "recommended_term_cost", "saving_per_term", "on_demand_ratio",
                        "term_hours", "history_hours", "measured_mean_per_hour",
-                       "measured_peak_per_hour"}}], "on_demand_overflow_cost", "currency",
+                       "measured_peak_per_hour", "basis", "basis_reason",
+                       "measured_utilization", "backtest_mase",
+                       "forecast_recommended_per_hour", "forecast_expected_utilization",
+                       "forecast_saving_per_term"}}], "on_demand_overflow_cost", "currency",
                        "threshold", "warnings"}
 
 track import
@@ -294,6 +300,14 @@ int runCommitments(const Args &args, Context &context)
                     o.insert(QStringLiteral("history_hours"), r->historyHours);
                     o.insert(QStringLiteral("measured_mean_per_hour"), cents(r->measuredMeanPerHour));
                     o.insert(QStringLiteral("measured_peak_per_hour"), cents(r->measuredPeakPerHour));
+                    const bool measured = r->basis == engine::RenewalBasis::Measured;
+                    o.insert(QStringLiteral("basis"), measured ? QStringLiteral("measured") : QStringLiteral("forecast"));
+                    o.insert(QStringLiteral("basis_reason"), qs(r->basisReason));
+                    o.insert(QStringLiteral("measured_utilization"), r->measuredUtilization);
+                    o.insert(QStringLiteral("backtest_mase"), r->backtestMase ? QJsonValue(*r->backtestMase) : QJsonValue());
+                    o.insert(QStringLiteral("forecast_recommended_per_hour"), cents(r->forecastRecommendedPerHour));
+                    o.insert(QStringLiteral("forecast_expected_utilization"), r->forecastUtilization);
+                    o.insert(QStringLiteral("forecast_saving_per_term"), cents(r->forecastSavingPerTerm.amount));
                 }
                 entry.insert(QStringLiteral("recommendation"), o);
             }
@@ -344,11 +358,15 @@ int runCommitments(const Args &args, Context &context)
             out << "\nNext term (" << renewal.termHours << " h):\n";
         heading = true;
         out << "  " << printable(c.name.empty() ? qs(c.id) : qs(c.name)) << (c.underUsed ? " [under-used]" : "") << ": ";
-        if (r->available)
-            out << qs(engine::Money{r->currentPerHour, currency}.display()) << "/h now, recommended "
-                << qs(engine::Money{r->recommendedPerHour, currency}.display()) << "/h, expected utilization "
-                << formatDecimal(100.0 * r->recommendedUtilization, 1, true) << "%, saving "
-                << qs(r->savingPerTerm.display()) << " per term. ";
+        if (r->available) {
+            out << qs(engine::Money{r->currentPerHour, currency}.display()) << "/h now ("
+                << formatDecimal(100.0 * r->currentUtilization, 1, true) << "% utilized), recommended "
+                << qs(engine::Money{r->recommendedPerHour, currency}.display()) << "/h";
+            if (!r->recommendedPerHour.isZero())
+                out << " (" << formatDecimal(100.0 * r->recommendedUtilization, 1, true) << "% utilized)";
+            out << ", saving " << qs(r->savingPerTerm.display()) << " per term, on the "
+                << (r->basis == engine::RenewalBasis::Measured ? "measured hours" : "forecast") << ". ";
+        }
         out << printable(qs(r->reasoning)) << '\n';
     }
     return 0;

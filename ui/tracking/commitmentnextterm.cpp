@@ -21,16 +21,16 @@ QStringList nextTermCells(const CommitmentTrack &track)
         days = *track.next->daysToRenewal >= 0 ? QObject::tr("%1 days").arg(*track.next->daysToRenewal)
                                                : QObject::tr("ended %1 days ago").arg(-*track.next->daysToRenewal);
     if (!track.next || !track.next->available)
-        return {days, QObject::tr("—"), QObject::tr("—"), QObject::tr("—")};
+        return {days, QObject::tr("—"), QObject::tr("—"), QObject::tr("—"), QObject::tr("—")};
     const engine::CommitmentRecommendation &r = *track.next;
+    const QString now = QString::number(100.0 * r.currentUtilization, 'f', 1);
     return {days,
             QObject::tr("%1 → %2").arg(perHour(r.currentPerHour, r.currency), perHour(r.recommendedPerHour, r.currency)),
             r.recommendedPerHour.isZero()
-                ? QObject::tr("— (commit nothing)")
-                : QObject::tr("%1 % (now %2 %)")
-                      .arg(QString::number(100.0 * r.recommendedUtilization, 'f', 1),
-                           QString::number(100.0 * r.currentUtilization, 'f', 1)),
-            QString::fromStdString(r.savingPerTerm.display())};
+                ? QObject::tr("— (commit nothing; now %1 %)").arg(now)
+                : QObject::tr("%1 % (now %2 %)").arg(QString::number(100.0 * r.recommendedUtilization, 'f', 1), now),
+            QString::fromStdString(r.savingPerTerm.display()),
+            r.basis == engine::RenewalBasis::Measured ? QObject::tr("measured hours") : QObject::tr("forecast")};
 }
 
 QString nextTermReasoning(const CommitmentTrack &track)

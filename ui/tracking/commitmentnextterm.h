@@ -11,8 +11,9 @@ class QTableWidget;
 // commitments table and the tracking deck's reserve-utilization pages show it.
 namespace headroom::ui {
 
-// Four cells: days to renewal, "now → recommended" per hour, expected utilization at the
-// recommended size, expected saving per term ("—" and the reason when there is none).
+// Five cells: days to renewal, "now → recommended" per hour, expected utilization at the
+// recommended size (and now), expected saving per term, and what drove it ("forecast" or
+// "measured hours") ("—" and the reason when there is none).
 QStringList nextTermCells(const CommitmentTrack &track);
 
 // The reasoning in words (empty when nothing was computed).

@@ -122,7 +122,7 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
         // The next term of every commitment: the recommendation and its reasoning.
         DeckTable next{{QObject::tr("Commitment"), QObject::tr("Under-used"), QObject::tr("Days to renewal"),
                         QObject::tr("Now → recommended"), QObject::tr("Expected utilization"),
-                        QObject::tr("Saving per term")},
+                        QObject::tr("Saving per term"), QObject::tr("Basis")},
                        {}};
         QStringList reasons;
         for (const CommitmentTrack &t : r.commitments) {
@@ -134,8 +134,10 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
         deck.items.push_back(deckTableItem(QObject::tr("Next term%1").arg(suffix),
                                            QObject::tr("The measured hourly demand each commitment served (used cost plus "
                                                        "its on-demand overflow at the committed price), forecast over the "
-                                                       "next term and handed to the reservation optimizer. Saving: expected "
-                                                       "cost of the current size minus that of the recommended one.")
+                                                       "next term and handed to the reservation optimizer, or repeated as "
+                                                       "measured where the forecast cannot be trusted (Basis). Saving: "
+                                                       "expected cost of the current size minus that of the recommended "
+                                                       "one.")
                                                + QStringLiteral("\n\n") + reasons.join(QStringLiteral("\n\n")),
                                            next));
         deck.items.push_back(deckFigureItem(utilizationTrackerFigure(r)));

@@ -639,9 +639,13 @@ void TrackingPage::fillCommitments()
     m_commitments->horizontalHeaderItem(4)->setToolTip(tr("Utilization over the trailing window"));
     m_commitments->setRowCount(int(r.commitments.size()));
     m_nextTerm->clear();
-    m_nextTerm->setColumnCount(6);
+    m_nextTerm->setColumnCount(7);
     m_nextTerm->setHorizontalHeaderLabels({tr("Commitment"), tr("Days to renewal"), tr("Now → recommended"),
-                                           tr("Expected utilization"), tr("Saving per term"), tr("Id")});
+                                           tr("Expected utilization"), tr("Saving per term"), tr("Basis"), tr("Id")});
+    m_nextTerm->horizontalHeaderItem(5)->setToolTip(
+        tr("What the recommendation rests on: the forecast when it was fitted on at least %1 h and did no worse than "
+           "repeating the previous day on the last measured day; otherwise the measured hours, repeated over the term")
+            .arg(engine::kForecastHours));
     m_nextTerm->setRowCount(int(r.commitments.size()));
     for (int row = 0; row < int(r.commitments.size()); ++row) {
         const CommitmentTrack &track = r.commitments[size_t(row)];
@@ -665,7 +669,7 @@ void TrackingPage::fillCommitments()
         m_commitments->item(row, 0)->setToolTip(tr("%1\nId: %2").arg(name, qs(u.id)));
 
         m_nextTerm->setItem(row, 0, cell(name));
-        m_nextTerm->setItem(row, 5, cell(qs(u.id)));
+        m_nextTerm->setItem(row, 6, cell(qs(u.id)));
         fillNextTerm(m_nextTerm, row, 1, track);
     }
 }

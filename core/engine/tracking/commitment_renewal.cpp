@@ -2,6 +2,7 @@
 
 #include "engine/common/errors.h"
 #include "engine/forecast/forecast.h"
+#include "engine/forecast/forecast_backtest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,35 @@ std::string ratioText(double ratio)
 std::string amount(const Decimal &value, const std::string &currency)
 {
     return value.toString(2) + " " + currency;
+}
+
+std::string mase(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+// The cost of committing `reserved` per hour over the measured hours, overflow at `ratio` × the
+// committed price: reserved × hours + ratio × Σ (d_h − reserved)⁺.
+Decimal measuredCost(const std::vector<Decimal> &demand, const Decimal &reserved, const Decimal &ratio)
+{
+    Decimal over;
+    for (const Decimal &d : demand)
+        if (d > reserved)
+            over += d - reserved;
+    return reserved * int64_t(demand.size()) + over * ratio;
+}
+
+// Σ min(d_h, reserved) ÷ (reserved × hours); 0 when nothing is reserved.
+double measuredUtilization(const std::vector<Decimal> &demand, const Decimal &reserved)
+{
+    if (reserved.isZero())
+        return 0.0;
+    Decimal used;
+    for (const Decimal &d : demand)
+        used += std::min(d, reserved);
+    return (used / (reserved * int64_t(demand.size()))).toDouble();
 }
 
 } // namespace
@@ -230,22 +260,77 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
                 / (unitValue * rec.onDemandRatio);
             return std::clamp((meanTotal - excess) / (double(reserved) * double(term)), 0.0, 1.0);
         };
-        const int64_t recommended = handOff.forecastOptimum.reserved;
+        const int64_t forecastChoice = handOff.forecastOptimum.reserved;
+        rec.forecastRecommendedPerHour = unit * forecastChoice;
+        rec.forecastUtilization = utilization(forecastChoice);
+        rec.forecastSavingPerTerm = Money{expectedCost(kUnitsPerCommitment) - expectedCost(forecastChoice), rec.currency};
+        rec.measuredUtilization = measuredUtilization(demand, size);
+
+        // Whether the forecast may drive: enough hours to fit its season and check it on a day.
+        if (n < kForecastHours) {
+            rec.basis = RenewalBasis::Measured;
+            rec.basisReason = "the forecast was fitted on " + std::to_string(n) + " h, fewer than the "
+                + std::to_string(kForecastHours) + " h it needs (two days to fit the daily season, one more to check "
+                  "it on)";
+        } else {
+            BacktestOptions check;
+            check.origins = 1;
+            check.horizon = 24;
+            check.quantiles = {};
+            check.paths = 20;
+            try {
+                const BacktestResult backtest = backtestSmoothing(history, spec, {}, check);
+                rec.backtestMase = backtest.mase;
+                if (backtest.mase > 1.0) {
+                    rec.basis = RenewalBasis::Measured;
+                    rec.basisReason = "on the last measured day the forecast did worse than repeating the day before "
+                                      "(MASE " + mase(backtest.mase) + ")";
+                }
+            } catch (const InputError &) {
+                // The days before the last repeat exactly, so nothing scales the forecast's error
+                // (MASE): the measured hours say all there is.
+                rec.basis = RenewalBasis::Measured;
+                rec.basisReason = "the days before the last measured one repeat exactly, so the forecast could not be "
+                                  "checked against repeating them";
+            }
+        }
+        const bool measured = rec.basis == RenewalBasis::Measured;
+        const int64_t recommended = measured ? handOff.lookbackOptimum.reserved : forecastChoice;
         rec.recommendedPerHour = unit * recommended;
-        rec.currentUtilization = utilization(kUnitsPerCommitment);
-        rec.recommendedUtilization = utilization(recommended);
-        rec.currentTermCost = Money{expectedCost(kUnitsPerCommitment), rec.currency};
-        rec.recommendedTermCost = Money{expectedCost(recommended), rec.currency};
+        if (measured) {
+            // The measured hours repeated over the term.
+            const auto overTerm = [&](const Decimal &reserved) {
+                return Money{measuredCost(demand, reserved, ratio) * term / int64_t(n), rec.currency};
+            };
+            rec.currentUtilization = rec.measuredUtilization;
+            rec.recommendedUtilization = measuredUtilization(demand, rec.recommendedPerHour);
+            rec.currentTermCost = overTerm(size);
+            rec.recommendedTermCost = overTerm(rec.recommendedPerHour);
+        } else {
+            rec.currentUtilization = utilization(kUnitsPerCommitment);
+            rec.recommendedUtilization = rec.forecastUtilization;
+            rec.currentTermCost = Money{expectedCost(kUnitsPerCommitment), rec.currency};
+            rec.recommendedTermCost = Money{expectedCost(recommended), rec.currency};
+        }
         rec.savingPerTerm = Money{rec.currentTermCost.amount - rec.recommendedTermCost.amount, rec.currency};
         rec.available = true;
 
         std::string why = "Measured demand over the last " + std::to_string(n) + " h averaged "
             + amount(rec.measuredMeanPerHour, rec.currency) + "/h at the committed price (peak "
             + amount(rec.measuredPeakPerHour, rec.currency) + "/h) against a commitment of "
-            + amount(size, rec.currency) + "/h. With on-demand " + ratioText(rec.onDemandRatio)
-            + "× the committed price, the reservation optimizer on a Holt-Winters forecast of the next "
-            + std::to_string(term) + " h (its expected path with the hour-to-hour spread of the history, "
-            + std::to_string(options.paths) + " paths) ";
+            + amount(size, rec.currency) + "/h: " + percent(rec.measuredUtilization) + " used. ";
+        if (measured)
+            why += "Not the forecast but the measured hours drive this recommendation: " + rec.basisReason
+                + ". With on-demand "
+                + ratioText(rec.onDemandRatio) + "× the committed price, the reservation optimizer on the measured "
+                  "hours repeated over the next " + std::to_string(term) + " h ";
+        else
+            why += "With on-demand " + ratioText(rec.onDemandRatio)
+                + "× the committed price, the reservation optimizer on a Holt-Winters forecast of the next "
+                + std::to_string(term) + " h (its expected path with the hour-to-hour spread of the history, "
+                + std::to_string(options.paths) + " paths; on the last measured day it did "
+                + (*rec.backtestMase < 1.0 ? "better than" : "as well as") + " repeating the day before, MASE "
+                + mase(*rec.backtestMase) + ") ";
         if (recommended == kUnitsPerCommitment) {
             why += "keeps the commitment at " + amount(rec.recommendedPerHour, rec.currency) + "/h";
         } else if (recommended == 0) {
@@ -254,19 +339,25 @@ std::vector<CommitmentRecommendation> recommendCommitments(const ActualsSummary 
             why += std::string(recommended < kUnitsPerCommitment ? "lowers" : "raises") + " it to "
                 + amount(rec.recommendedPerHour, rec.currency) + "/h";
         }
-        why += ": expected utilization " + percent(rec.recommendedUtilization) + " against "
-            + percent(rec.currentUtilization) + " at the current size, ";
+        if (recommended == 0)
+            why += " (the current size would be " + percent(rec.currentUtilization) + " utilized), ";
+        else
+            why += ": expected utilization " + percent(rec.recommendedUtilization) + " against "
+                + percent(rec.currentUtilization) + " at the current size, ";
         if (rec.savingPerTerm.amount.isNegative())
             why += "costing " + amount(-rec.savingPerTerm.amount, rec.currency) + " more per term";
         else
             why += "saving " + amount(rec.savingPerTerm.amount, rec.currency) + " per term";
         why += " (" + amount(rec.recommendedTermCost.amount, rec.currency) + " against "
             + amount(rec.currentTermCost.amount, rec.currency) + ").";
-        // The same optimizer on the measured hours alone, for comparison: it differs from the
-        // forecast optimum where the forecast carries a trend, a season or a recent change.
-        const int64_t lookback = handOff.lookbackOptimum.reserved;
-        why += " On the measured hours alone the optimizer would commit " + amount(unit * lookback, rec.currency)
-            + "/h.";
+        // The other answer, for comparison: they differ where the forecast carries a trend, a
+        // season or a recent change.
+        if (measured)
+            why += " The forecast alone would commit " + amount(rec.forecastRecommendedPerHour, rec.currency)
+                + "/h and claim a saving of " + amount(rec.forecastSavingPerTerm.amount, rec.currency) + " per term.";
+        else
+            why += " On the measured hours alone the optimizer would commit "
+                + amount(unit * handOff.lookbackOptimum.reserved, rec.currency) + "/h.";
         if (n < kWeekHours)
             why += " Only " + std::to_string(n) + " h of measured demand: less than a week shows neither the weekly "
                    "pattern nor whether a recent change lasts, so read these figures as a first indication and "

@@ -38,6 +38,14 @@ struct RenewalOptions {
     int64_t asOf = 0;               // epoch seconds days to renewal count from; 0 = end of the last charged hour
 };
 
+// What drives the recommendation. The forecast does when it was fitted on enough hours to hold
+// its daily season and one day more to check it on (kForecastHours), and on that held-out day
+// did no worse than repeating the day before (a backtest MASE ≤ 1). Otherwise the measured
+// hours do: they are taken to repeat over the next term, and the forecast's answer is kept
+// beside for comparison.
+enum class RenewalBasis { Forecast, Measured };
+inline constexpr int kForecastHours = 72;
+
 struct CommitmentRecommendation {
     std::string id;
     std::string name;
@@ -52,11 +60,20 @@ struct CommitmentRecommendation {
     Decimal recommendedPerHour;     // the optimizer's choice, same unit
     Decimal measuredMeanPerHour;    // mean of d_h over the history
     Decimal measuredPeakPerHour;    // largest d_h over the history
+    // The figures below follow `basis`.
+    RenewalBasis basis = RenewalBasis::Forecast;
+    std::string basisReason;        // why the measured hours drive it; empty when the forecast does
     double currentUtilization = 0.0;      // expected over the next term at the current size
     double recommendedUtilization = 0.0;  // expected at the recommended size (0 when it is 0)
     Money currentTermCost;          // expected cost of the covered demand over the term, current size
     Money recommendedTermCost;      // the same at the recommended size
     Money savingPerTerm;            // currentTermCost − recommendedTermCost (negative: dearer)
+    double measuredUtilization = 0.0;     // of the current size over the measured hours
+    // The forecast's own answer, whatever the basis.
+    Decimal forecastRecommendedPerHour;
+    double forecastUtilization = 0.0;     // expected at forecastRecommendedPerHour (0 when it is 0)
+    Money forecastSavingPerTerm;
+    std::optional<double> backtestMase;   // of the forecast on the last measured day, when it could be checked
     std::vector<double> demandPerHour; // d_h over the history, money per hour (for charts)
 };
 

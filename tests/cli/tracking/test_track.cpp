@@ -359,6 +359,20 @@ TEST_CASE("track commitments: the next term from the measured demand, in the JSO
     CHECK(cut.value("recommended_per_hour").toString() == "0.00");
     CHECK(cut.value("reasoning").toString().contains("let it expire"));
     CHECK(cut.value("reasoning").toString().contains("Only 24 h of measured demand"));
+    // 24 h are fewer than the forecast needs: the measured 50 % drives, and expiring saves
+    // $79.11 × 8,760 − $118.67 × 4,380 = $173,229.00, not the forecast's whole $693,003.60.
+    CHECK(cut.value("basis").toString() == "measured");
+    CHECK(cut.value("basis_reason").toString().contains("fitted on 24 h"));
+    CHECK(cut.value("measured_utilization").toDouble() == Approx(0.5).margin(1e-9));
+    CHECK(cut.value("current_expected_utilization").toDouble() == Approx(0.5).margin(1e-9));
+    CHECK(cut.value("saving_per_term").toString() == "173229.00");
+    CHECK(cut.value("recommended_term_cost").toString() == "519774.60");
+    CHECK(cut.value("forecast_saving_per_term").toString() == "693003.60");
+    CHECK(cut.value("backtest_mase").isNull());
+    RUN_HEADROOM(lowText, ws, {"track", "commitments", "--focus", kFolder + "aws_underutilized_50pct.csv"});
+    REQUIRE(lowText.exitCode == 0);
+    CHECK(lowText.out.contains("$79.11/h now (50.0% utilized), recommended $0.00/h, saving $173,229.00 per term, on the "
+                               "measured hours."));
 
     // The table prints the next term after the commitments.
     RUN_HEADROOM(table, ws, {"track", "commitments", "--focus", kFolder + "aws_overflow_150pct.csv"});

@@ -150,6 +150,108 @@ TEST_CASE("a commitment nobody used is let go, and one without ListCost gets no 
     CHECK_THROWS_AS(recommendCommitments(summarizeActuals(c), options), InputError);
 }
 
+TEST_CASE("a forecast fitted on too few hours, or failing its backtest, gives way to the measured hours", "[renewal]")
+{
+    // FOCUS's aws_underutilized_50pct example, rebuilt: a $79.11/h commitment used for 12 h
+    // (ListCost $118.67: on demand 1.5×) and idle for 12 h. The forecast of 24 h follows the
+    // idle level to 0 and would claim the whole $79.11 × 8,760 = $693,003.60 as saved. Under 72 h
+    // the measured hours drive: 50 % utilization repeated over the term, where letting it expire
+    // costs the used hours on demand, $118.67 × 4,380 = $519,774.60, and saves
+    //   $693,003.60 − $519,774.60 = $173,229.00.
+    FocusCharges c = charges();
+    for (int h = 0; h < 24; ++h) {
+        if (h < 12)
+            c.rows.push_back(row(h, "79.11", "118.67", CommitmentStatus::Used, 1, PricingCategory::Committed, 4));
+        else
+            c.rows.push_back(row(h, "79.11", "0", CommitmentStatus::Unused, 1, PricingCategory::Committed, 0));
+    }
+    auto recs = recommendCommitments(summarizeActuals(c));
+    REQUIRE(recs.size() == 1);
+    const CommitmentRecommendation &r = recs[0];
+    REQUIRE(r.available);
+    CHECK(r.basis == RenewalBasis::Measured);
+    CHECK(r.basisReason.find("fitted on 24 h, fewer than the 72 h") != std::string::npos);
+    CHECK_FALSE(r.backtestMase.has_value());
+    CHECK(r.measuredUtilization == Approx(0.5).margin(1e-9));
+    CHECK(r.currentUtilization == Approx(0.5).margin(1e-9));
+    CHECK(r.recommendedPerHour.isZero());
+    CHECK(r.currentTermCost.amount.toString(2) == "693003.60");
+    CHECK(r.recommendedTermCost.amount.toString(2) == "519774.60");
+    CHECK(r.savingPerTerm.amount.toString(2) == "173229.00");
+    // Both answers are shown: the forecast's, and why it was not taken.
+    CHECK(r.forecastRecommendedPerHour.isZero());
+    CHECK(r.forecastSavingPerTerm.amount.toString(2) == "693003.60");
+    CHECK(r.reasoning.find("saving 173229.00 USD per term") != std::string::npos);
+    CHECK(r.reasoning.find("The forecast alone would commit 0.00 USD/h and claim a saving of 693003.60 USD")
+          != std::string::npos);
+
+    // 72 h where the last day drops: $6/h used (wobbling ±$0.20) for two days, then $2/h. Fitted
+    // on the first two days the forecast says $6 for the third, far worse than repeating the
+    // second day wobble and all (MASE ≫ 1), so the 72 measured hours drive: demand averages
+    // (6 × 48 + 2 × 24) ÷ 72 = $4.67/h against $10/h.
+    c = charges();
+    for (int h = 0; h < 72; ++h) {
+        const double used = (h < 48 ? 6.0 : 2.0) + 0.1 * double((h * 7) % 5 - 2);
+        const std::string unused = Decimal::fromDouble(10.0 - used).toString(2);
+        const std::string usedText = Decimal::fromDouble(used).toString(2);
+        const std::string list = Decimal::fromDouble(1.5 * used).toString(2);
+        c.rows.push_back(row(h, usedText.c_str(), list.c_str(), CommitmentStatus::Used, 1, PricingCategory::Committed, 4));
+        c.rows.push_back(row(h, unused.c_str(), "0", CommitmentStatus::Unused, 1, PricingCategory::Committed, 0));
+    }
+    recs = recommendCommitments(summarizeActuals(c));
+    REQUIRE(recs.size() == 1);
+    REQUIRE(recs[0].available);
+    CHECK(recs[0].basis == RenewalBasis::Measured);
+    REQUIRE(recs[0].backtestMase.has_value());
+    CHECK(*recs[0].backtestMase > 5.0);
+    CHECK(recs[0].basisReason.find("did worse than repeating the day before") != std::string::npos);
+    // The measured utilization and the cost of the recommended size re-add from the hours:
+    // Σ used ÷ ($10 × 72 h); reserved × 72 h + 1.5 × the demand above it, × 8,760 ÷ 72.
+    const Decimal reserved = recs[0].recommendedPerHour;
+    Decimal over, used;
+    for (int h = 0; h < 72; ++h) {
+        const Decimal d = Decimal::fromDouble((h < 48 ? 6.0 : 2.0) + 0.1 * double((h * 7) % 5 - 2)).rounded(2);
+        used += d;
+        if (d > reserved)
+            over += d - reserved;
+    }
+    CHECK(recs[0].measuredUtilization == Approx(used.toDouble() / 720.0).margin(1e-9));
+    const Decimal ratio = Decimal::fromInt(3) / int64_t(2);
+    CHECK(recs[0].recommendedTermCost.amount.toString(2)
+          == ((reserved * int64_t(72) + over * ratio) * int64_t(8760) / int64_t(72)).toString(2));
+}
+
+TEST_CASE("a forecast that holds its backtest drives the recommendation", "[renewal]")
+{
+    // Two weeks of a daily shape: $8/h used from 08:00 to 20:00, $3/h otherwise, wobbling ±$0.20
+    // hour to hour, on a $10/h commitment. Holt-Winters with its daily season forecasts the last
+    // day better than repeating the day before (whose wobble it does not carry): the forecast drives.
+    FocusCharges c = charges();
+    for (int h = 0; h < 14 * 24; ++h) {
+        const double used = (h % 24 >= 8 && h % 24 < 20 ? 8.0 : 3.0) + 0.1 * double((h * 7) % 5 - 2);
+        const std::string usedText = Decimal::fromDouble(used).toString(2);
+        const std::string unused = Decimal::fromDouble(10.0 - used).toString(2);
+        const std::string list = Decimal::fromDouble(1.5 * used).toString(2);
+        c.rows.push_back(row(h, usedText.c_str(), list.c_str(), CommitmentStatus::Used, 1, PricingCategory::Committed, 4));
+        c.rows.push_back(row(h, unused.c_str(), "0", CommitmentStatus::Unused, 1, PricingCategory::Committed, 0));
+    }
+    const auto recs = recommendCommitments(summarizeActuals(c));
+    REQUIRE(recs.size() == 1);
+    const CommitmentRecommendation &r = recs[0];
+    REQUIRE(r.available);
+    CHECK(r.basis == RenewalBasis::Forecast);
+    CHECK(r.basisReason.empty());
+    REQUIRE(r.backtestMase.has_value());
+    CHECK(*r.backtestMase <= 1.0);
+    CHECK(r.recommendedPerHour == r.forecastRecommendedPerHour);
+    CHECK(r.savingPerTerm == r.forecastSavingPerTerm);
+    Decimal used;
+    for (int h = 0; h < 14 * 24; ++h)
+        used += Decimal::fromDouble((h % 24 >= 8 && h % 24 < 20 ? 8.0 : 3.0) + 0.1 * double((h * 7) % 5 - 2)).rounded(2);
+    CHECK(r.measuredUtilization == Approx(used.toDouble() / (10.0 * 14 * 24)).margin(1e-9));
+    CHECK(r.reasoning.find("Holt-Winters forecast") != std::string::npos);
+}
+
 TEST_CASE("anomalies over the actuals carry their size in money and usage hours", "[renewal][anomalies]")
 {
     // 70 days of on-demand usage: 24 GPU-hours a day at $4 each ($96 a day), weekends 20 hours

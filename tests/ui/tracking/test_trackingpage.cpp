@@ -176,10 +176,16 @@ TEST_CASE("Tracking page: a published FOCUS example gives the hand-computed comm
     CHECK(text(next, 0, 0) == "EC2 Instance Savings Plan");
     CHECK(text(next, 0, 1) == "not in the actuals");
     CHECK(text(next, 0, 2) == "$79.11/h → $0.00/h");
-    CHECK(text(next, 0, 3) == "— (commit nothing)");
-    CHECK(text(next, 0, 5) == "arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456");
+    // 24 h cannot fit the forecast's daily season: the measured 50 % drives, and letting it
+    // expire saves $79.11 × 8,760 − $118.67 × 4,380 = $173,229.00 (the forecast of the idle
+    // level alone would have claimed all $693,003.60).
+    CHECK(text(next, 0, 3) == "— (commit nothing; now 50.0 %)");
+    CHECK(text(next, 0, 4) == "$173,229.00");
+    CHECK(text(next, 0, 5) == "measured hours");
+    CHECK(text(next, 0, 6) == "arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456");
     CHECK(next->item(0, 0)->toolTip().contains("let it expire"));
-    CHECK(next->item(0, 5)->toolTip().contains("let it expire"));
+    CHECK(next->item(0, 5)->toolTip().contains("fewer than the 72 h"));
+    CHECK(next->item(0, 6)->toolTip().contains("693003.60"));
     CHECK(child<QLabel>(page, "trackingCardUnused")->text().contains("$949.32"));
     CHECK(child<QLabel>(page, "trackingCardUtilization")->text().contains("50.0 %"));
     // The effective cost of all 37 rows of the file, summed by hand with Python's decimal
