@@ -508,6 +508,13 @@ void DeckLayout::Plan::planParagraphs(const QString &heading, const QStringList 
     }
 }
 
+void DeckLayout::setTitlePage(const QString &title, const QString &author, const QString &date)
+{
+    m_plan->deck.title = title;
+    m_plan->deck.author = author;
+    m_plan->deck.date = date;
+}
+
 DeckLayout::DeckLayout(const Deck &deck)
     : m_plan(std::make_unique<Plan>())
 {

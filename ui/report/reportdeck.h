@@ -108,6 +108,8 @@ public:
     QString pageHeading(int page) const;
     // On a figure page, the rectangle its figure fills; empty on other pages.
     QRectF figureRect(int page) const;
+    // The title page's and footers' words: they change no page's layout.
+    void setTitlePage(const QString &title, const QString &author, const QString &date);
 
 private:
     struct Plan;

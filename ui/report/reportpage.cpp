@@ -8,6 +8,7 @@
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
 
+#include <algorithm>
 #include <QAbstractItemModel>
 #include <QDate>
 #include <QDir>
@@ -34,6 +35,13 @@ namespace {
 constexpr int kPositionRole = Qt::UserRole + 1;
 
 enum SettingsField { TitleField, AuthorField, DateField };
+
+bool sameItems(const std::vector<store::ReportItem> &a, const std::vector<store::ReportItem> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const store::ReportItem &x, const store::ReportItem &y) {
+        return x.kind == y.kind && x.title == y.title && x.caption == y.caption && x.content == y.content;
+    });
+}
 
 QString kindLabel(store::ReportItem::Kind kind)
 {
@@ -264,7 +272,17 @@ void ReportPage::refresh()
         if (edit->text() != value)
             edit->setText(value);
     }
-    m_layout = std::make_unique<DeckLayout>(workspaceDeck(m_workspace));
+    // A change of the title page alone (a keystroke in Title, Author or Date) re-lays out
+    // nothing: the words are swapped on the deck shown. Anything else builds the deck anew.
+    if (m_layout && sameItems(items, m_layoutItems)) {
+        Deck titlePage;
+        setDeckTitlePage(titlePage, settings);
+        m_layout->setTitlePage(titlePage.title, titlePage.author, titlePage.date);
+    } else {
+        m_layout = std::make_unique<DeckLayout>(workspaceDeck(m_workspace));
+        m_layoutItems = items;
+        ++m_deckBuilds;
+    }
     m_list->setCurrentRow(std::min(row, m_list->count() - 1));
     const bool any = m_list->count() > 0;
     m_up->setEnabled(any);

@@ -32,6 +32,11 @@ public:
     ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent = nullptr);
     ~ReportPage() override;
 
+    // The deck the preview shows, and how many times it was built anew since the page opened
+    // (a change of the title page alone swaps its words instead).
+    const DeckLayout *deckLayout() const { return m_layout.get(); }
+    int deckBuilds() const { return m_deckBuilds; }
+
     // Snapshots into the report (undoable); returns the number of items afterwards.
     int addFigure(const ChartFigure &figure);
     int addTable(const QString &title, const QString &caption, const DeckTable &table);
@@ -79,6 +84,8 @@ private:
     DeckPreview *m_preview;
     QLabel *m_pageLabel;
     std::unique_ptr<DeckLayout> m_layout;
+    std::vector<store::ReportItem> m_layoutItems;  // the items m_layout was built from
+    int m_deckBuilds = 0;
     BackgroundJob m_job;
     bool m_refreshing = false;
 };

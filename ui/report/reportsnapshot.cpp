@@ -560,15 +560,19 @@ DeckSubjects deckSubjects(const store::Workspace &workspace, const std::vector<D
     return subjects;
 }
 
-Deck workspaceDeck(const store::Workspace &workspace)
+void setDeckTitlePage(Deck &deck, const store::ReportSettings &settings)
 {
-    const store::ReportSettings settings = workspace.reportSettings();
-    Deck deck;
     deck.title = settings.title;
     deck.author = settings.author;
     deck.date = settings.date.isEmpty()
         ? QLocale(QLocale::English).toString(QDate::currentDate(), QStringLiteral("d MMMM yyyy"))
         : settings.date;
+}
+
+Deck workspaceDeck(const store::Workspace &workspace)
+{
+    Deck deck;
+    setDeckTitlePage(deck, workspace.reportSettings());
     deck.workspaceName = QFileInfo(workspace.path()).completeBaseName();
     for (const store::ReportItem &item : workspace.reportItems())
         deck.items.push_back(deckItemFromReportItem(item));

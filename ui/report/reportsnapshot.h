@@ -50,6 +50,9 @@ DeckSubjects deckSubjects(const store::Workspace &workspace, const std::vector<D
 std::vector<DeckSection> workspaceAssumptions(const store::Workspace &workspace, const DeckSubjects &subjects);
 QStringList workspaceWarnings(const store::Workspace &workspace, const DeckSubjects &subjects);
 
+// The report settings on the deck's title page; no date: today.
+void setDeckTitlePage(Deck &deck, const store::ReportSettings &settings);
+
 // The workspace's report: title page from the report settings (no date: today), a summary
 // (the scenarios the items show, evaluated now, with the recommendation; else one line per
 // item), the stored items in order, the warnings, and as an appendix the assumptions of what

@@ -2,6 +2,7 @@
 
 #include "engine/inference/workload.h"
 #include "ui/common/chartpanel.h"
+#include "store/common/demoworkspace.h"
 #include "ui/common/dialogs.h"
 #include "ui/inference/kvpage.h"
 #include "ui/mainwindow.h"
@@ -10,6 +11,8 @@
 #include "ui/report/reportsnapshot.h"
 
 #include <QAction>
+#include <QImage>
+#include <QPainter>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -339,4 +342,52 @@ TEST_CASE("Deck warnings say each problem once, naming everything it concerns")
     CHECK(gpu.front() == "3 workloads (alpha, beta and gamma) run on the GPU h100-sxm, which is not in the catalog.");
     QStringList unique = warnings;
     CHECK(unique.removeDuplicates() == 0);
+}
+
+TEST_CASE("Typing a report title swaps the title page's words without building the deck anew", "[report]")
+{
+    // The demo's scenarios in the deck: building it evaluates every one over its horizon, which
+    // each keystroke used to repeat (bench_ui: "a keystroke in Title").
+    QTemporaryDir dir;
+    const QString path = dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    store::Workspace workspace(path);
+    for (const QString &name : workspace.scenarioNames())
+        workspace.appendReportItem(textItem(name + ": plan"));
+    QUndoStack stack;
+    ui::ReportPage page(workspace, &stack);
+    page.show();
+    const int builds = page.deckBuilds();
+    const int pages = page.deckPageCount();
+    auto *title = page.findChild<QLineEdit *>("reportTitle");
+    REQUIRE(title);
+    QTest::keyClicks(title, "Q3 plan");
+    QTest::keyClicks(page.findChild<QLineEdit *>("reportAuthor"), "Ana");
+    CHECK(workspace.reportSettings().title == "Q3 plan");
+    CHECK(workspace.reportSettings().author == "Ana");
+    CHECK(page.deckBuilds() == builds);
+    CHECK(page.deckPageCount() == pages);
+
+    // What the preview shows is what a deck built anew shows: title page and a footer.
+    const ui::DeckLayout fresh(ui::workspaceDeck(workspace));
+    REQUIRE(page.deckLayout());
+    for (const int p : {0, 1}) {
+        QImage shown(1280, 720, QImage::Format_ARGB32), built(1280, 720, QImage::Format_ARGB32);
+        shown.fill(Qt::white);
+        built.fill(Qt::white);
+        QPainter a(&shown), b(&built);
+        page.deckLayout()->paintPage(a, p);
+        fresh.paintPage(b, p);
+        a.end();
+        b.end();
+        CHECK(shown == built);
+    }
+
+    // Undo puts the title back, still without a new build; adding an item builds it anew.
+    while (workspace.reportSettings().author == "Ana")
+        stack.undo();
+    CHECK(workspace.reportSettings().author.isEmpty());
+    CHECK(page.deckBuilds() == builds);
+    workspace.appendReportItem(textItem("Another"));
+    CHECK(page.deckBuilds() == builds + 1);
 }
