@@ -137,6 +137,12 @@ std::string replicasText(int64_t count)
     return grouped(count) + (count == 1 ? " replica" : " replicas");
 }
 
+// "1 stream", "35 streams".
+std::string streamsText(int64_t count)
+{
+    return grouped(count) + (count == 1 ? " stream" : " streams");
+}
+
 } // namespace
 
 StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
@@ -231,7 +237,7 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     if (sessionResidency) {
         r.peakStreams = r.sessionsResident;
         HEADROOM_STEP("Peak concurrent streams", "DAU × peak sessions per user (session residency)",
-                  sessionsText + " streams");
+                  sessionsText + (r.sessionsResident == 1 ? " stream" : " streams"));
     }
 
     const double diurnalPeak = peakToMean(w.diurnal);
@@ -325,13 +331,13 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     r.streamsPerReplica = hasMeasuredStreams ? measuredStreams : estimatedStreams;
     if (hasMeasuredStreams) {
         HEADROOM_STEP("Streams per replica", "measured maximum streams (wins over the estimate)",
-                  grouped(measuredStreams) + " streams measured (estimate "
+                  streamsText(measuredStreams) + " measured (estimate "
                       + grouped(estimatedStreams) + ")");
     } else {
         HEADROOM_STEP("Streams per replica", "floor((KV pool − shared prefix) ÷ KV per stream)",
                   "floor((" + bytes(double(kv.poolBytes)) + " − " + bytes(double(kv.prefixBytes))
                       + ") ÷ " + bytes(double(atContext.bytesPerStream)) + ") = "
-                      + grouped(estimatedStreams) + " streams");
+                      + streamsText(estimatedStreams));
     }
 
     const std::string qLabel = quantileLabel(assumptions.inFlightQuantile);
@@ -364,9 +370,9 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
         }
         if (!sessionResidency)
             HEADROOM_STEP("Peak concurrent streams", "in-flight " + qLabel + " (request residency)",
-                      grouped(r.peakStreams) + " streams, each holding P95 prompt + P95 output");
+                      streamsText(r.peakStreams) + ", each holding P95 prompt + P95 output");
         HEADROOM_STEP(sessionResidency ? "Sessions held resident" : "Sessions (if held resident)",
-                  "DAU × peak sessions per user", sessionsText + " sessions");
+                  "DAU × peak sessions per user", sessionsText + (r.sessionsResident == 1 ? " session" : " sessions"));
         if (!withReplicas)
             return;
         HEADROOM_STEP("Replicas for memory",
@@ -377,9 +383,9 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
         HEADROOM_STEP("Residency models side by side",
                   "request: in-flight " + qLabel + " holds KV; session: every open session holds KV",
                   std::string(sessionResidency ? "session (used)" : "session") + ": "
-                      + grouped(r.sessionsResident) + " streams → " + replicasText(r.replicasMemorySession)
+                      + streamsText(r.sessionsResident) + " → " + replicasText(r.replicasMemorySession)
                       + " for memory; " + (sessionResidency ? "request" : "request (used)") + ": "
-                      + grouped(r.inFlightQuantileCount) + " streams → " + replicasText(r.replicasMemoryRequest)
+                      + streamsText(r.inFlightQuantileCount) + " → " + replicasText(r.replicasMemoryRequest)
                       + " for memory; session residency saves up to "
                       + number(r.sessionPrefillSavedTokensPerS) + " prefill tokens/s of re-prefill");
         if (double(r.sessionsResident) > 3.0 * double(r.inFlightQuantileCount)) {
@@ -566,7 +572,7 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     r.binding = memoryBinds ? "memory" : "compute";
     r.replicasNeeded = std::max(r.replicasMemory, r.replicasCompute);
     HEADROOM_STEP("Binding constraint", "the larger of the memory and compute replicas",
-              r.binding + ": " + grouped(r.replicasMemory) + " replicas for memory, "
+              r.binding + ": " + replicasText(r.replicasMemory) + " for memory, "
                   + grouped(r.replicasCompute) + " for compute");
 
     // Inference runs below peak utilization by design (DESIGN §3.2): the headroom is added

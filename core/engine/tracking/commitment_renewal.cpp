@@ -38,7 +38,7 @@ std::string ratioText(double ratio)
 
 std::string amount(const Decimal &value, const std::string &currency)
 {
-    return value.toString(2) + " " + currency;
+    return Money{value, currency}.display();
 }
 
 std::string mase(double value)

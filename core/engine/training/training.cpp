@@ -1244,7 +1244,7 @@ TrainingPlan sizeTraining(const TrainingJob &input, const GpuSpec &gpu, const Mo
                            + " h";
         if (p.makesProgress)
             line += " → " + percent(p.lostFraction) + " of the time lost, " + fixed2(p.effectiveDays) + " days, "
-                    + number(p.effectiveGpuHours) + " GPU-hours";
+                    + count(std::llround(p.effectiveGpuHours)) + " GPU-hours";
         else
             line += " → the job loses more than it gains between interruptions and never finishes";
         lines.push_back(line);

@@ -336,7 +336,7 @@ TEST_CASE("track commitments: the next term from the measured demand, in the JSO
     CHECK(next.value("recommended_term_cost").toString() == "211992.00");
     CHECK(next.value("saving_per_term").toString() == "0.00");
     CHECK(next.value("term_hours").toInt() == 8760);
-    CHECK(next.value("reasoning").toString().contains("keeps the commitment at 24.20 USD/h"));
+    CHECK(next.value("reasoning").toString().contains("keeps the commitment at $24.20/h"));
 
     // aws_underutilized_50pct: $79.11/h used for 12 h then idle for 12 h. The forecast follows
     // the idle level, so the recommendation is smaller than now and saves money; the saving

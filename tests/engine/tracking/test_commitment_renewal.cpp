@@ -80,8 +80,8 @@ TEST_CASE("an under-used commitment is cut to the demand it served, with the sav
     CHECK(r.currentTermCost.amount.toString(2) == "87600.00");
     CHECK(r.recommendedTermCost.amount.toString(2) == "52560.00");
     CHECK(r.savingPerTerm.amount.toString(2) == "35040.00");
-    CHECK(r.reasoning.find("lowers it to 6.00 USD/h") != std::string::npos);
-    CHECK(r.reasoning.find("saving 35040.00 USD per term") != std::string::npos);
+    CHECK(r.reasoning.find("lowers it to $6.00/h") != std::string::npos);
+    CHECK(r.reasoning.find("saving $35,040.00 per term") != std::string::npos);
     CHECK_FALSE(r.daysToRenewal.has_value());
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("on-demand overflow raises the recommendation at the committed price",
     REQUIRE(r.daysToRenewal.has_value());
     CHECK(*r.daysToRenewal == 363);
     CHECK(r.termEnd == kT0 + 365 * 86400);
-    CHECK(r.reasoning.find("raises it to 14.00 USD/h") != std::string::npos);
+    CHECK(r.reasoning.find("raises it to $14.00/h") != std::string::npos);
     CHECK(r.reasoning.find("Renewal in 363 days") != std::string::npos);
 }
 
@@ -181,8 +181,8 @@ TEST_CASE("a forecast fitted on too few hours, or failing its backtest, gives wa
     // Both answers are shown: the forecast's, and why it was not taken.
     CHECK(r.forecastRecommendedPerHour.isZero());
     CHECK(r.forecastSavingPerTerm.amount.toString(2) == "693003.60");
-    CHECK(r.reasoning.find("saving 173229.00 USD per term") != std::string::npos);
-    CHECK(r.reasoning.find("The forecast alone would commit 0.00 USD/h and claim a saving of 693003.60 USD")
+    CHECK(r.reasoning.find("saving $173,229.00 per term") != std::string::npos);
+    CHECK(r.reasoning.find("The forecast alone would commit $0.00/h and claim a saving of $693,003.60")
           != std::string::npos);
 
     // 72 h where the last day drops: $6/h used (wobbling ±$0.20) for two days, then $2/h. Fitted

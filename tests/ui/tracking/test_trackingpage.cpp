@@ -185,7 +185,7 @@ TEST_CASE("Tracking page: a published FOCUS example gives the hand-computed comm
     CHECK(text(next, 0, 6) == "arn:aws:savingsplans::123456789012:savingsplan/sp-abc123def456");
     CHECK(next->item(0, 0)->toolTip().contains("let it expire"));
     CHECK(next->item(0, 5)->toolTip().contains("fewer than the 72 h"));
-    CHECK(next->item(0, 6)->toolTip().contains("693003.60"));
+    CHECK(next->item(0, 6)->toolTip().contains("$693,003.60"));
     CHECK(child<QLabel>(page, "trackingCardUnused")->text().contains("$949.32"));
     CHECK(child<QLabel>(page, "trackingCardUtilization")->text().contains("50.0 %"));
     // The effective cost of all 37 rows of the file, summed by hand with Python's decimal
