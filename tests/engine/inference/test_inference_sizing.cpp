@@ -606,3 +606,23 @@ TEST_CASE("on-demand rates: the cheapest card in force per GPU", "[sizing][optio
     CHECK(onDemandRates(cards, "2025-07-01", "USD", "B")[0].perGpuHour.amount == *Decimal::parse("3.75"));
     CHECK(onDemandRates(cards, "2024-01-01").empty());
 }
+
+TEST_CASE("a fleet of one says 'stream', 'session' and 'replica' in the singular", "[sizing]")
+{
+    // One user with one session a day: one stream and one session resident, one replica.
+    WorkloadProfile w = chatWorkload();
+    w.dailyActiveUsers = 1;
+    w.peakSessionsPerUser = 1;
+    const SizingResult r = size(w, sessionResidency());
+    REQUIRE(r.peakStreams == 1);
+    REQUIRE(r.replicasMemory == 1);
+    CHECK(hasStep(r, "Peak concurrent streams", "= 1 stream"));
+    CHECK(hasStep(r, "Sessions held resident", "= 1 session"));
+    CHECK(hasStep(r, "Residency models side by side", "session (used): 1 stream → 1 replica"));
+    CHECK(hasStep(r, "Binding constraint", "1 replica for memory"));
+    for (const SizingStep &s : r.steps) {
+        INFO(s.title << ": " << s.value);
+        for (const char *wrong : {" 1 streams", " 1 sessions", " 1 replicas", "= 1 streams", "= 1 sessions"})
+            CHECK(s.value.find(wrong) == std::string::npos);
+    }
+}
