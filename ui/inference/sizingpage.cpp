@@ -16,6 +16,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHeaderView>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -33,11 +34,12 @@ namespace {
 
 const char kError[] = "#c0392b";
 
-// The rate cards' on-demand prices in force today, for the option table.
-std::vector<engine::GpuRate> todaysRates(const store::Workspace &workspace)
+// The rate cards' on-demand prices in force today, for the option table: one provider's, or
+// (provider empty) the cheapest card of each GPU.
+std::vector<engine::GpuRate> todaysRates(const store::Workspace &workspace, const QString &provider)
 {
-    return engine::onDemandRates(workspace.rateCards(),
-                                 QDate::currentDate().toString(Qt::ISODate).toStdString(), "USD");
+    return engine::onDemandRates(workspace.rateCards(), QDate::currentDate().toString(Qt::ISODate).toStdString(),
+                                 "USD", provider.toStdString());
 }
 
 } // namespace
@@ -64,19 +66,34 @@ SizingPage::SizingPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     m_chartTabs = new QTabWidget(this);
     m_chartTabs->addTab(m_hitRateChart, tr("GPUs vs cache hit rate"));
     m_chartTabs->addTab(m_typeChart, tr("GPUs by GPU type × precision"));
-    m_optionTable = new QTableWidget(0, 7, this);
+    auto *optionsTab = new QWidget(this);
+    auto *optionsLayout = new QVBoxLayout(optionsTab);
+    optionsLayout->setContentsMargins(0, 4, 0, 0);
+    auto *providerRow = new QHBoxLayout;
+    m_optionProvider = new QComboBox(optionsTab);
+    m_optionProvider->setObjectName("sizingOptionsProvider");
+    m_optionProvider->setToolTip(tr("Compare the GPUs at one provider's on-demand rate cards, or each GPU at its "
+                                    "cheapest card in force today (the Priced at column names it)"));
+    auto *providerLabel = new QLabel(tr("&Priced at:"), optionsTab);
+    providerLabel->setBuddy(m_optionProvider);
+    providerRow->addWidget(providerLabel);
+    providerRow->addWidget(m_optionProvider);
+    providerRow->addStretch(1);
+    optionsLayout->addLayout(providerRow);
+    m_optionTable = new QTableWidget(0, 8, optionsTab);
     m_optionTable->setObjectName("sizingOptions");
     m_optionTable->setHorizontalHeaderLabels({tr("GPU"), tr("Weights"), tr("KV"), tr("TP"), tr("GPUs"),
-                                              tr("Binding"), tr("Cost per 30-day month")});
+                                              tr("Binding"), tr("Cost per 30-day month"), tr("Priced at")});
+    optionsLayout->addWidget(m_optionTable, 1);
     m_optionTable->verticalHeader()->hide();
     m_optionTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_optionTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_optionTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_optionTable->horizontalHeader()->setStretchLastSection(true);
     m_optionTable->setToolTip(tr("Every catalog GPU × weights × KV precision with the TP (1, 2, 4, 8 within a node) "
-                                 "that needs the fewest GPUs, costed at the cheapest on-demand rate card in force "
-                                 "today; sorted by cost"));
-    m_chartTabs->addTab(m_optionTable, tr("Best options by cost"));
+                                 "that needs the fewest GPUs, costed at the on-demand rate card in force today that "
+                                 "Priced at names; sorted by cost"));
+    m_chartTabs->addTab(optionsTab, tr("Best options by cost"));
 
     m_steps = new QTableWidget(0, 3, this);
     m_steps->setObjectName("sizingSteps");
@@ -111,11 +128,13 @@ SizingPage::SizingPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     connect(&m_workspace, &store::Workspace::workloadsChanged, this, &SizingPage::refreshWorkloads);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &SizingPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &SizingPage::recompute);
-    connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &SizingPage::recompute);
+    connect(&m_workspace, &store::Workspace::rateCardsChanged, this, &SizingPage::refreshProviders);
+    connect(m_optionProvider, &QComboBox::currentIndexChanged, this, &SizingPage::recompute);
     connect(&m_workspace, &store::Workspace::servingAssumptionsChanged, this, &SizingPage::servingAssumptionsChanged);
     m_updating = true;
     servingAssumptionsChanged();
     refreshCatalogChoices();
+    fillProviders();
     refreshWorkloads();
     m_updating = false;
     loadWorkloadDefaults();
@@ -220,6 +239,30 @@ QWidget *SizingPage::buildInputs()
     layout->addWidget(note);
     layout->addStretch();
     return panel;
+}
+
+void SizingPage::refreshProviders()
+{
+    fillProviders();
+    recompute();
+}
+
+void SizingPage::fillProviders()
+{
+    const QString chosen = m_optionProvider->currentData().toString();
+    QStringList providers;
+    for (const engine::RateCard &card : m_workspace.rateCards())
+        providers << QString::fromStdString(card.provider);
+    providers.removeDuplicates();
+    providers.sort(Qt::CaseInsensitive);
+    {
+        const QSignalBlocker block(m_optionProvider);
+        m_optionProvider->clear();
+        m_optionProvider->addItem(tr("each GPU's cheapest card"), QString());
+        for (const QString &provider : std::as_const(providers))
+            m_optionProvider->addItem(provider, provider);
+        m_optionProvider->setCurrentIndex(std::max(0, m_optionProvider->findData(chosen)));
+    }
 }
 
 void SizingPage::refreshWorkloads()
@@ -374,7 +417,8 @@ void SizingPage::recompute()
         m_whatIfs = engine::sizingWhatIfs(variant, *model, gpus, serving);
         engine::WorkloadProfile optionBase = *workload;
         optionBase.prefixHitRate = variant.prefixHitRate;
-        m_options = engine::sizingOptions(optionBase, *model, gpus, todaysRates(m_workspace), serving);
+        m_options = engine::sizingOptions(optionBase, *model, gpus,
+                                          todaysRates(m_workspace, m_optionProvider->currentData().toString()), serving);
         showOptions();
 
         const double current = overrides.prefixHitRate.value();
@@ -462,6 +506,10 @@ void SizingPage::showOptions()
             o.result.feasible ? QString::fromStdString(o.result.binding)
                               : tr("%1 (infeasible)").arg(QString::fromStdString(o.result.binding)),
             cost,
+            o.rate ? QString::fromStdString(o.rate->source)
+                   : m_optionProvider->currentData().toString().isEmpty()
+                       ? tr("no rate card")
+                       : tr("no %1 card").arg(m_optionProvider->currentData().toString()),
         };
         for (int column = 0; column < cells.size(); ++column) {
             auto *item = new QTableWidgetItem(cells[column]);

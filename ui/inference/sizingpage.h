@@ -50,6 +50,8 @@ signals:
 
 private:
     QWidget *buildInputs();
+    void refreshProviders();
+    void fillProviders();
     void refreshWorkloads();
     void refreshCatalogChoices();
     void loadWorkloadDefaults();
@@ -78,6 +80,7 @@ private:
     QLabel *m_whatIfState = nullptr;
     QLabel *m_inFlightCard = nullptr;
     QTableWidget *m_optionTable = nullptr;
+    QComboBox *m_optionProvider = nullptr;  // "" = each GPU's cheapest card
     QLabel *m_replicasCard = nullptr;
     QLabel *m_gpusCard = nullptr;
     QLabel *m_bindingCard = nullptr;

@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSet>
 #include <QDoubleSpinBox>
 #include <QGraphicsTextItem>
 #include <QLabel>
@@ -245,6 +246,45 @@ TEST_CASE("The best option table lists every GPU x precision, sorted by cost per
     for (int row = 0; row < table->rowCount(); ++row)
         if (!options[size_t(row)].rate && options[size_t(row)].result.feasible)
             CHECK(table->item(row, 6)->text().startsWith("unpriced"));
+}
+
+TEST_CASE("The best option table names the card each row is priced at, and compares at one provider on request")
+{
+    TempWorkspace ws;
+    (*ws).putWorkload(chatbot());
+    ui::SizingPage page(*ws);
+    auto *table = page.findChild<QTableWidget *>("sizingOptions");
+    auto *provider = page.findChild<QComboBox *>("sizingOptionsProvider");
+    REQUIRE(table);
+    REQUIRE(provider);
+    CHECK(table->horizontalHeaderItem(7)->text() == "Priced at");
+    // By default each GPU at its cheapest card: the row says which provider that is.
+    CHECK(provider->currentData().toString().isEmpty());
+    QSet<QString> providersSeen;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const auto &o = page.options()[size_t(row)];
+        if (!o.rate)
+            continue;
+        CHECK(table->item(row, 7)->text() == QString::fromStdString(o.rate->source));
+        providersSeen << table->item(row, 7)->text().section(' ', 0, 0);
+    }
+    REQUIRE(provider->count() >= 3);  // the cheapest of each, and at least two providers
+    CHECK(providersSeen.size() >= 2); // rows of one table are priced at different providers
+
+    // One provider: every priced row is that provider's card, the others say it has none.
+    provider->setCurrentIndex(1);
+    const QString chosen = provider->currentData().toString();
+    int priced = 0;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const auto &o = page.options()[size_t(row)];
+        if (o.rate) {
+            ++priced;
+            CHECK(table->item(row, 7)->text().startsWith(chosen + ' '));
+        } else {
+            CHECK(table->item(row, 7)->text() == "no " + chosen + " card");
+        }
+    }
+    CHECK(priced > 0);
 }
 
 TEST_CASE("The KV page and Inference sizing agree on streams per replica for the same setup")
