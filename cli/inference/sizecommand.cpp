@@ -471,9 +471,11 @@ int runOptions(const Args &args, Context &context, const SizeSubject &subject)
         return 0;
     }
     QTextStream &out = context.out();
-    out << QStringLiteral("%1: %2, KV residency %3; cost per 30-day month (720 h) at on-demand rates\n\n")
+    out << QStringLiteral("%1: %2, KV residency %3; cost per 30-day month (720 h) at on-demand rates, %4\n\n")
                .arg(QString::fromStdString(subject.workload.name), QString::fromStdString(subject.model.id),
-                    qs(engine::toString(subject.serving.residency)));
+                    qs(engine::toString(subject.serving.residency)),
+                    provider.empty() ? QStringLiteral("each GPU at its cheapest card (the rate column names it)")
+                                     : QStringLiteral("all at %1's cards").arg(qs(provider)));
     Table table({{QStringLiteral("GPU")}, {QStringLiteral("weights")}, {QStringLiteral("KV")},
                  {QStringLiteral("TP"), Table::Align::Right}, {QStringLiteral("GPUs"), Table::Align::Right}, {QStringLiteral("binding")},
                  {QStringLiteral("per 30-day month"), Table::Align::Right}, {QStringLiteral("rate")}});
