@@ -360,6 +360,7 @@ bool CostPage::computeDemand(QString *error)
     shape.growthPerMonth = m_growth->value() / 100.0;
     shape.noise = m_noise->value() / 100.0;
     shape.seed = uint32_t(m_seed->value());
+    shape.firstWeekday = m_startDate->date().dayOfWeek() - 1;  // the weekend falls on the calendar's
     const int months = m_horizon->currentData().toInt();
     shape.hours = months == 0 ? kHoursPerWeek : int(engine::termHours(m_seriesStart, months));
     m_demand = engine::generateDemand(shape, "generated");

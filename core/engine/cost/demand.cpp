@@ -43,19 +43,22 @@ double clockDistance(int hour, int peakHour)
     return std::min(d, 24.0 - d);
 }
 
+constexpr const char *kWeekdayNames[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+
 std::string describe(const DemandShape &s)
 {
     return "generated: baseline " + show(s.baselineGpus) + " GPUs, weekday peak " + show(s.dailyPeakGpus)
         + " GPUs at " + std::to_string(s.peakHour) + ":00 UTC (width " + show(s.peakWidthHours)
         + " h), weekend " + show(s.weekendFactor) + ", growth " + show(s.growthPerMonth)
-        + " per 30 days, noise " + show(s.noise) + ", seed " + std::to_string(s.seed) + ", "
+        + " per 30 days, noise " + show(s.noise) + ", seed " + std::to_string(s.seed) + ", first day "
+        + kWeekdayNames[size_t(s.firstWeekday)] + ", "
         + std::to_string(s.hours) + " h";
 }
 
 } // namespace
 
-// Hour h (from 0) of a generated series falls on day h / 24 of a week that starts on Monday
-// 00:00 UTC; days 5 and 6 are the weekend. The value is
+// Hour h (from 0) of a generated series falls on weekday (firstWeekday + h / 24) mod 7, Monday
+// being 0; days 5 and 6 (Saturday and Sunday) are the weekend. The value is
 //   (baseline + bump × exp(−dist² / (2 × width²))) × (1 + growth × h / 720) × (1 + noise × z)
 // with dist the hour-of-day distance to the peak, bump = peak − baseline (× weekendFactor at
 // weekends) and z standard normal (std::mt19937(seed), std::normal_distribution), clamped at 0.
@@ -73,6 +76,7 @@ DemandSeries generateDemand(const DemandShape &shape, const std::string &name)
                                                  + show(shape.growthPerMonth) + ")");
     requireRange("noise", shape.noise, 0, 0.5);
     requireRange("hours", shape.hours, 1, kMaxHours);
+    requireRange("first_weekday", shape.firstWeekday, 0, 6);
 
     DemandSeries series;
     series.name = name;
@@ -85,7 +89,7 @@ DemandSeries generateDemand(const DemandShape &shape, const std::string &name)
     const double twoWidthSquared = 2 * shape.peakWidthHours * shape.peakWidthHours;
     for (int h = 0; h < shape.hours; ++h) {
         const int day = h / 24;
-        const bool weekend = day % 7 >= kWeekdaysPerWeek;
+        const bool weekend = (shape.firstWeekday + day) % 7 >= kWeekdaysPerWeek;
         const double distance = clockDistance(h % 24, shape.peakHour);
         const double daily = shape.baselineGpus
             + bump * (weekend ? shape.weekendFactor : 1.0) * std::exp(-distance * distance / twoWidthSquared);

@@ -30,10 +30,12 @@ struct DemandShape {
     uint32_t seed = 1;
     int hours = 24 * 7;             // length: a week 168, a month 720, a year 8760 (1..87600)
     bool roundToWholeGpus = true;
+    int firstWeekday = 0;           // the weekday of hour 0: 0 Monday … 6 Sunday (the calendar's, from the start date)
 };
 
 // Throws InputError naming the field when out of range (snake_case member names:
-// "baseline_gpus", "peak_hour", ...). Hour 0 is a Monday 00:00 UTC. Deterministic for a
+// "baseline_gpus", "peak_hour", ...). Hour 0 is 00:00 UTC of weekday firstWeekday; Saturday
+// and Sunday are the weekend. Deterministic for a
 // seed: noise comes from std::mt19937(seed) through std::normal_distribution, whose
 // algorithm the standard leaves to the library, so a seed gives the same series on every run
 // with one standard library (libstdc++ here), not necessarily across libraries.

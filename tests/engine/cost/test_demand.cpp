@@ -41,6 +41,23 @@ TEST_CASE("a noise-free shape follows the baseline and the daily bump", "[demand
         CHECK(g >= Decimal::fromInt(200));
 }
 
+TEST_CASE("the weekend follows the calendar of the first day", "[demand]")
+{
+    // A series that starts on a Friday (firstWeekday 4): days 1 and 2 are Saturday and Sunday,
+    // day 3 is a Monday again; the peak of the weekend is 200 + 0.6 × 120 = 272.
+    DemandShape shape;
+    shape.firstWeekday = 4;
+    const DemandSeries week = generateDemand(shape, "from Friday");
+    CHECK(week.gpus[0 * 24 + 14] == Decimal::fromInt(320));       // Friday
+    CHECK(week.gpus[1 * 24 + 14] == Decimal::fromInt(272));       // Saturday
+    CHECK(week.gpus[2 * 24 + 14] == Decimal::fromInt(272));       // Sunday
+    for (int day : {3, 4, 5, 6})                                   // Monday to Thursday
+        CHECK(week.gpus[size_t(day * 24 + 14)] == Decimal::fromInt(320));
+    CHECK(week.source.find("first day Friday") != std::string::npos);
+    shape.firstWeekday = 7;
+    CHECK_THROWS_AS(generateDemand(shape), InputError);
+}
+
 TEST_CASE("growth is linear per 30 days and fractional GPUs are kept when asked", "[demand]")
 {
     DemandShape shape;
