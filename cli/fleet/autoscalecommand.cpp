@@ -4,6 +4,7 @@
 #include "cli/common/format.h"
 #include "scenariocommand.h"
 
+#include "engine/common/errors.h"
 #include "engine/fleet/autoscale.h"
 #include "store/fleet/autoscaleyaml.h"
 #include "store/fleet/scenarioinputs.h"
@@ -16,7 +17,7 @@ namespace headroom::cli {
 namespace {
 
 const char kUsage[] = R"(usage: headroom autoscale --scenario NAME --emit keda|dra [--pool NAME]
-                          [--deployment NAME]
+                          [--deployment NAME] [--no-tolerance]
 
 The deployment hand-off for a scenario's elastic tier (DESIGN §3.8), as Kubernetes YAML on
 stdout (several documents separated by ---).
@@ -27,9 +28,14 @@ stdout (several documents separated by ---).
          = fleet queue target ÷ replicas, where the fleet queue target = the largest request
          rate that holds the SLO × the queueing delay the TTFT SLO allows (Little's law);
          minReplicaCount 0 for a drainable tier, maxReplicaCount from the pool, cooldownPeriod
-         and the HPA tolerance band (scaleUp/scaleDown tolerance)
+         and the HPA tolerance band (scaleUp/scaleDown tolerance; the field needs Kubernetes
+         1.33 or later with the HPAConfigurableTolerance feature gate, see --no-tolerance)
   dra    one DRA ResourceClaimTemplate (resource.k8s.io/v1) per elastic pool whose request
-         lists the pool's GPU, then the scenario's fallback GPUs, under firstAvailable
+         lists the pool's GPU, then the scenario's fallback GPUs, under firstAvailable (at
+         most 8; the rest are left out with a comment and a note on stderr), each selected by
+         the exact productName its DRA driver publishes (the catalog's dra_product_name):
+         NVIDIA GPUs from gpu.nvidia.com, AMD GPUs from gpu.amd.com. A GPU without a DRA
+         product name, or of another vendor, is refused
 
 Options:
   --scenario NAME     a scenario of the workspace (required)
@@ -37,6 +43,9 @@ Options:
   --pool NAME         only this elastic pool
   --deployment NAME   Deployment the ScaledObject scales (keda, one workload only; default:
                       the workload's name as a Kubernetes name)
+  --no-tolerance      leave the HPA tolerance out of the ScaledObject (keda), for clusters
+                      before Kubernetes 1.33 or without the HPAConfigurableTolerance gate;
+                      the cluster-wide tolerance (0.1 by default) applies
 )";
 
 int runAutoscale(const QStringList &argList, Context &context)
@@ -44,7 +53,8 @@ int runAutoscale(const QStringList &argList, Context &context)
     const Args args(argList, {{QStringLiteral("scenario")},
                               {QStringLiteral("emit")},
                               {QStringLiteral("pool")},
-                              {QStringLiteral("deployment")}});
+                              {QStringLiteral("deployment")},
+                              {QStringLiteral("no-tolerance"), false}});
     if (!args.positionals().isEmpty())
         throw UsageError(QStringLiteral("autoscale: unexpected argument '%1'").arg(args.positionals().constFirst()));
     const auto scenarioName = args.text(QStringLiteral("scenario"));
@@ -55,6 +65,8 @@ int runAutoscale(const QStringList &argList, Context &context)
         throw UsageError(QStringLiteral("--emit: missing (keda or dra)"));
     if (*kind != QLatin1String("keda") && *kind != QLatin1String("dra"))
         throw UsageError(QStringLiteral("--emit: expected keda or dra, got '%1'").arg(*kind));
+    if (args.has(QStringLiteral("no-tolerance")) && *kind != QLatin1String("keda"))
+        throw UsageError(QStringLiteral("--no-tolerance: only the KEDA ScaledObject (--emit keda) has a tolerance"));
 
     store::Workspace &workspace = context.workspace();
     const engine::Scenario scenario = findScenario(workspace, *scenarioName);
@@ -93,9 +105,11 @@ int runAutoscale(const QStringList &argList, Context &context)
             throw UsageError(QStringLiteral("--deployment: the scenario scales %1 workloads; give --pool for one "
                                             "pool serving one workload")
                                  .arg(plans.size()));
+        store::KedaYamlOptions options;
+        options.tolerance = !args.has(QStringLiteral("no-tolerance"));
         for (const engine::AutoscalePlan &plan : plans)
-            documents.push_back(
-                store::kedaScaledObjectYaml(plan, deployment ? deployment->toStdString() : plan.workload, &names));
+            documents.push_back(store::kedaScaledObjectYaml(
+                plan, deployment ? deployment->toStdString() : plan.workload, &names, options));
     } else {
         for (const engine::Pool &pool : scenario.pools) {
             if (pool.role() != engine::PoolRole::ElasticTop
@@ -106,13 +120,30 @@ int runAutoscale(const QStringList &argList, Context &context)
                 if (plan.pool == pool.name)
                     gpusPerReplica = std::max(gpusPerReplica, plan.gpusPerReplica);
             }
-            const auto alternatives =
-                engine::deviceAlternatives(inputs.gpus, pool.gpuId, scenario.autoscale.fallbackGpuIds, gpusPerReplica);
+            std::vector<engine::DeviceAlternative> alternatives;
+            try {
+                alternatives = engine::deviceAlternatives(inputs.gpus, pool.gpuId, scenario.autoscale.fallbackGpuIds,
+                                                          gpusPerReplica);
+            } catch (const engine::InputError &e) {
+                throw UsageError(QStringLiteral("scenario '%1', pool '%2': %3")
+                                     .arg(*scenarioName, QString::fromStdString(pool.name),
+                                          QString::fromStdString(e.what())));
+            }
             store::requireName("scenario", "the scenario's name", scenario.name);
             store::requireName("pool", "the name of an elastic pool of scenario '" + scenario.name + "'", pool.name);
             documents.push_back(store::draResourceClaimTemplateYaml(scenario.name + "-" + pool.name + "-gpu",
                                                                     scenario.autoscale.kubernetesNamespace,
                                                                     alternatives, &names));
+            if (alternatives.size() > engine::kMaxFirstAvailable) {
+                QStringList omitted;
+                for (size_t i = engine::kMaxFirstAvailable; i < alternatives.size(); ++i)
+                    omitted << QString::fromStdString(alternatives[i].gpuId);
+                context.err() << QStringLiteral("headroom: note: pool '%1': a DRA request takes at most %2 "
+                                                "alternatives; left out: %3\n")
+                                     .arg(QString::fromStdString(pool.name))
+                                     .arg(engine::kMaxFirstAvailable)
+                                     .arg(omitted.join(QLatin1String(", ")));
+            }
         }
     }
     context.out() << QString::fromStdString(store::joinYamlDocuments(documents));

@@ -36,6 +36,11 @@ std::vector<CatalogField> gpuFields()
         field("id", QObject::tr("Id"), {}, QObject::tr("Stable key: lowercase letters, digits, '.', '-', '_'"), Type::Text),
         field("name", QObject::tr("Name"), {}, QObject::tr("Display name"), Type::Text),
         field("vendor", QObject::tr("Vendor"), {}, QObject::tr("Manufacturer"), Type::Text),
+        field("dra_product_name", QObject::tr("DRA product name"), {},
+              QObject::tr("The productName its Kubernetes DRA driver publishes, exactly: for NVIDIA the name "
+                          "nvidia-smi shows (\"NVIDIA H100 80GB HBM3\"), for AMD the board's product name with '_' "
+                          "for spaces (\"AMD_Instinct_MI300X_OAM\"). Empty: no DRA claims for this GPU"),
+              Type::Text),
         field("memory_bytes", QObject::tr("Memory"), "GiB", QObject::tr("Memory as the driver reports it (nvidia-smi total), in GiB = 2^30 bytes"), Type::Number, kGiB, 0.01, 4096, 2),
         field("memory_nominal_gb", QObject::tr("Nominal memory"), "GB", QObject::tr("Memory as sold, e.g. 80 GB"), Type::Number, 1, 0.01, 4096, 0),
         field("hbm_bandwidth_gbps", QObject::tr("HBM bandwidth"), "GB/s", QObject::tr("Memory bandwidth in GB/s (10^9 bytes per second)"), Type::Number, 1, 0.01, 100000, 0),
@@ -66,6 +71,10 @@ std::vector<CatalogField> gpuFields()
     };
     fields.front().identity = true;
     for (CatalogField &f : fields) {
+        if (f.key == QLatin1String("dra_product_name")) {
+            f.inTable = false;
+            f.omitEmpty = true;
+        }
         if (f.key == QLatin1String("efficiency")) {
             f.choices = {QObject::tr("measured"), QObject::tr("none")};
             f.presence = true;
@@ -223,6 +232,10 @@ void setEntryValue(QJsonObject &entry, const CatalogField &field, const QJsonVal
             entry.remove(field.key);
         else if (!entry.value(field.key).isObject())
             entry.insert(field.key, QJsonObject());
+        return;
+    }
+    if (field.omitEmpty && value.toString().isEmpty()) {
+        entry.remove(field.key);
         return;
     }
     const qsizetype dot = field.key.indexOf(QLatin1Char('.'));

@@ -9,6 +9,7 @@
 #include "store/common/workspace.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QFormLayout>
@@ -46,8 +47,15 @@ ScenarioYamlPanel::ScenarioYamlPanel(store::Workspace &workspace, std::function<
     m_yamlKind->addItem(tr("DRA ResourceClaimTemplate (prioritized GPUs)"), QStringLiteral("dra"));
     m_yamlKind->setToolTip(tr("KEDA scales the elastic Deployment on waiting requests; the DRA claim asks for the "
                               "pool's GPU first and the fallbacks after it"));
+    m_tolerance = new QCheckBox(tr("HPA tolerance (Kubernetes 1.33+)"), this);
+    m_tolerance->setObjectName("scenarioYamlTolerance");
+    m_tolerance->setChecked(true);
+    m_tolerance->setToolTip(tr("Write the scenario's HPA tolerance on scale-up and scale-down. The field needs "
+                               "Kubernetes 1.33 or later with the HPAConfigurableTolerance feature gate; untick it "
+                               "for other clusters, where the cluster-wide tolerance (0.1 by default) applies"));
     form->addRow(tr("Elastic pool:"), m_plan);
     form->addRow(tr("Object:"), m_yamlKind);
+    form->addRow(QString(), m_tolerance);
     layout->addLayout(form);
     m_planNote = new QLabel(this);
     m_planNote->setObjectName("scenarioYamlNote");
@@ -76,6 +84,10 @@ ScenarioYamlPanel::ScenarioYamlPanel(store::Workspace &workspace, std::function<
             updateYaml();
     });
     connect(m_yamlKind, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_loading)
+            updateYaml();
+    });
+    connect(m_tolerance, &QCheckBox::toggled, this, [this] {
         if (!m_loading)
             updateYaml();
     });
@@ -119,9 +131,12 @@ void ScenarioYamlPanel::updateYaml()
         return;
     }
     const engine::AutoscalePlan &plan = m_plans[size_t(index)];
+    const bool dra = m_yamlKind->currentData().toString() == QLatin1String("dra");
+    m_tolerance->setEnabled(!dra);
     std::string text;
+    QStringList omitted; // DRA alternatives past the API's limit
     try {
-        if (m_yamlKind->currentData().toString() == QLatin1String("dra")) {
+        if (dra) {
             const auto alternatives = engine::deviceAlternatives(m_workspace.gpus(), plan.gpuId,
                                                                  scenario->autoscale.fallbackGpuIds,
                                                                  plan.gpusPerReplica);
@@ -129,10 +144,14 @@ void ScenarioYamlPanel::updateYaml()
             store::requireName("workload", "the workload's name", plan.workload);
             text = store::draResourceClaimTemplateYaml(plan.pool + "-" + plan.workload + "-gpu",
                                                        plan.kubernetesNamespace, alternatives);
+            for (size_t i = engine::kMaxFirstAvailable; i < alternatives.size(); ++i)
+                omitted << qs(alternatives[i].gpuId);
         } else {
             store::requireName("pool", "the elastic pool's name", plan.pool);
             store::requireName("workload", "the workload's name", plan.workload);
-            text = store::kedaScaledObjectYaml(plan, plan.workload + "-" + plan.pool);
+            store::KedaYamlOptions options;
+            options.tolerance = m_tolerance->isChecked();
+            text = store::kedaScaledObjectYaml(plan, plan.workload + "-" + plan.pool, nullptr, options);
         }
     } catch (const engine::InputError &e) {
         m_yaml->setPlainText(QString());
@@ -140,7 +159,7 @@ void ScenarioYamlPanel::updateYaml()
         return;
     }
     m_yaml->setPlainText(qs(text));
-    m_planNote->setText(
+    QString planNote =
         tr("%1 on %2: up to %3 requests/s per replica hold the SLO; the TTFT SLO leaves %4 s of queueing, so the "
            "fleet queue target is %5 requests (Little's law) and KEDA's threshold per replica %6 at %7. "
            "Replicas %8–%9, HPA tolerance %10, cooldown %11 s.")
@@ -153,7 +172,13 @@ void ScenarioYamlPanel::updateYaml()
             .arg(plan.minReplicas)
             .arg(plan.maxReplicas)
             .arg(plan.tolerance, 0, 'f', 2)
-            .arg(plan.cooldownSeconds));
+            .arg(plan.cooldownSeconds);
+    if (!omitted.isEmpty())
+        planNote += QLatin1Char(' ')
+                    + tr("A DRA request takes at most %1 alternatives; left out: %2.")
+                          .arg(engine::kMaxFirstAvailable)
+                          .arg(omitted.join(QLatin1String(", ")));
+    m_planNote->setText(planNote);
 }
 
 QString ScenarioYamlPanel::yamlText() const

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -49,6 +50,7 @@ private:
     std::optional<engine::ScenarioResult> m_result;
     QComboBox *m_plan = nullptr;
     QComboBox *m_yamlKind = nullptr;
+    QCheckBox *m_tolerance = nullptr; // KEDA: write the HPA tolerance (Kubernetes 1.33+)
     QPlainTextEdit *m_yaml = nullptr;
     QLabel *m_planNote = nullptr;
     std::vector<engine::AutoscalePlan> m_plans;

@@ -101,6 +101,21 @@ public:
             add("name", "name must not be empty");
     }
 
+    // Empty, or a string a DRA driver can publish: at most 64 bytes (resource.k8s.io's limit
+    // on attribute strings), no control characters, no space at either end.
+    void draProductName(const std::string &name)
+    {
+        if (name.empty())
+            return;
+        if (name.size() > 64)
+            add("dra_product_name", "dra_product_name must be at most 64 bytes, the longest attribute a DRA "
+                                    "driver can publish (got " + std::to_string(name.size()) + ")");
+        else if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+            add("dra_product_name", "dra_product_name must not contain control characters");
+        else if (name.front() == ' ' || name.back() == ' ')
+            add("dra_product_name", "dra_product_name must not start or end with a space (got \"" + name + "\")");
+    }
+
 private:
     std::vector<FieldProblem> &m_problems;
 };
@@ -241,6 +256,7 @@ std::vector<FieldProblem> validate(const GpuSpec &gpu)
     Checker check(problems);
     check.catalogId(gpu.id);
     check.displayName(gpu.name);
+    check.draProductName(gpu.draProductName);
     check.inRange<int64_t>("memory_bytes", gpu.memoryBytes, 1, kMaxGpuMemoryBytes);
     check.positive("hbm_bandwidth_gbps", gpu.hbmBandwidthGBps);
     check.positive("bf16_tflops", gpu.bf16Tflops);

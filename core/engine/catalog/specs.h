@@ -64,6 +64,10 @@ struct GpuSpec {
     std::string id;           // stable key, e.g. "h100-sxm"
     std::string name;         // display name
     std::string vendor;
+    // The productName attribute the vendor's DRA driver publishes for this GPU, exactly (at
+    // most 64 bytes, the API's limit on attribute strings): "NVIDIA H100 80GB HBM3".
+    // Empty: unknown, and DRA claims for the GPU are refused.
+    std::string draProductName;
     int64_t memoryBytes = 0;  // usable memory as reported by the driver
     double nominalMemoryGB = 0; // marketing size, GB (10^9) or as sold ("80GB")
     double hbmBandwidthGBps = 0;

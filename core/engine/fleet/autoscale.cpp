@@ -18,24 +18,6 @@ std::string number(double value, int decimals = 2)
     return buffer;
 }
 
-// "NVIDIA H100 SXM 80GB" → "H100": the first word holding a digit, else the whole name.
-std::string productMatchOf(const GpuSpec *gpu, const std::string &id)
-{
-    const std::string name = gpu ? gpu->name : id;
-    size_t start = 0;
-    while (start < name.size()) {
-        size_t end = name.find(' ', start);
-        if (end == std::string::npos)
-            end = name.size();
-        const std::string word = name.substr(start, end - start);
-        if (std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isdigit(c); })
-            && std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isalpha(c); }))
-            return word;
-        start = end + 1;
-    }
-    return name;
-}
-
 } // namespace
 
 AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, const WorkloadProfile &workload,
@@ -161,21 +143,59 @@ std::vector<AutoscalePlan> planScenarioAutoscale(const Scenario &scenario, const
     return plans;
 }
 
+std::optional<DraDriver> draDriverFor(const std::string &vendor)
+{
+    std::string key;
+    for (unsigned char c : vendor)
+        key += char(std::tolower(c));
+    if (key == "nvidia")
+        return DraDriver{"gpu.nvidia.com", "gpu.nvidia.com", "mig.nvidia.com", ""};
+    if (key == "amd")
+        return DraDriver{"gpu.amd.com", "gpu.amd.com", "", "amdgpu"};
+    return std::nullopt;
+}
+
 std::vector<DeviceAlternative> deviceAlternatives(const std::vector<GpuSpec> &catalog, const std::string &gpuId,
                                                   const std::vector<std::string> &fallbackGpuIds, int gpusPerReplica)
 {
-    std::vector<DeviceAlternative> alternatives;
-    std::vector<std::string> ids{gpuId};
-    for (const std::string &id : fallbackGpuIds) {
-        if (std::find(ids.begin(), ids.end(), id) == ids.end())
-            ids.push_back(id);
+    std::vector<std::pair<std::string, std::string>> ids{{gpuId, "gpu"}}; // id, field
+    for (size_t i = 0; i < fallbackGpuIds.size(); ++i) {
+        const std::string &id = fallbackGpuIds[i];
+        if (std::none_of(ids.begin(), ids.end(), [&](const auto &known) { return known.first == id; }))
+            ids.emplace_back(id, "autoscale.fallback_gpus[" + std::to_string(i) + "]");
     }
-    for (const std::string &id : ids) {
+    std::vector<DeviceAlternative> alternatives;
+    for (const auto &[id, field] : ids) {
+        const std::string what = field + ": " + (field == "gpu" ? "the pool's GPU" : "fallback GPU");
+        const GpuSpec *gpu = findGpu(catalog, id);
+        if (!gpu)
+            throw InputError(field, what + " \"" + id + "\" is not in the GPU catalog, so no DRA selector can name it");
+        const std::optional<DraDriver> driver = draDriverFor(gpu->vendor);
+        if (!driver)
+            throw InputError(field, what + " \"" + id + "\" is made by \"" + gpu->vendor
+                                        + "\": Headroom writes DRA claims for NVIDIA (gpu.nvidia.com) and AMD "
+                                          "(gpu.amd.com) GPUs only");
+        if (gpu->draProductName.empty())
+            throw InputError(field, what + " \"" + id + "\" (" + gpu->name
+                                        + ") has no DRA product name in the catalog: set dra_product_name to the "
+                                          "productName its DRA driver publishes (for NVIDIA, the name nvidia-smi "
+                                          "shows), or leave the GPU out");
         DeviceAlternative alternative;
         alternative.gpuId = id;
         alternative.name = kubernetesName(id);
-        alternative.productMatch = productMatchOf(findGpu(catalog, id), id);
+        alternative.driver = driver->name;
+        alternative.deviceClassName = driver->gpuClass;
+        alternative.deviceType = driver->wholeGpuType;
+        alternative.productName = gpu->draProductName;
         alternative.count = std::max(1, gpusPerReplica);
+        // The name alone would also select another catalog GPU: its memory tells them apart.
+        const bool shared = std::any_of(catalog.begin(), catalog.end(), [&](const GpuSpec &other) {
+            const std::optional<DraDriver> otherDriver = draDriverFor(other.vendor);
+            return other.id != gpu->id && otherDriver && otherDriver->name == driver->name
+                   && other.draProductName == gpu->draProductName && other.memoryBytes != gpu->memoryBytes;
+        });
+        if (shared)
+            alternative.memoryBytes = gpu->memoryBytes;
         alternatives.push_back(alternative);
     }
     return alternatives;

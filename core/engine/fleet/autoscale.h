@@ -5,6 +5,7 @@
 #include "engine/inference/workload.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,17 +59,51 @@ AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, cons
 std::vector<AutoscalePlan> planScenarioAutoscale(const Scenario &scenario, const ScenarioInputs &inputs,
                                                  const ScenarioResult &result);
 
-// One prioritized device alternative of a DRA request (first available wins).
+// The DRA driver of a GPU vendor as its ResourceSlices name it: the driver name (also the
+// domain of its device attributes), the DeviceClass of whole GPUs and, where the driver has
+// one, of MIG slices, and the value of the "type" attribute a whole GPU carries when the
+// class also selects partitions.
+//   NVIDIA (NVIDIA/k8s-dra-driver-gpu, cmd/gpu-kubelet-plugin/deviceinfo.go): driver
+//     gpu.nvidia.com; classes gpu.nvidia.com and mig.nvidia.com (the class selects the type);
+//     productName is NVML's device name, MIG slices carry their parent's and "profile".
+//   AMD (ROCm/k8s-gpu-dra-driver, docs/driver-attributes.md): driver and class gpu.amd.com,
+//     which selects whole GPUs (type "amdgpu") and partitions ("amdgpu-partition", carrying
+//     the parent's productName) alike; productName is the board's sysfs product_name with
+//     spaces as '_' and parentheses dropped (pkg/amdgpu/amdgpu.go).
+struct DraDriver {
+    std::string name;                 // "gpu.nvidia.com"
+    std::string gpuClass;             // DeviceClass of whole GPUs
+    std::string migClass;             // DeviceClass of MIG slices; empty: none
+    std::string wholeGpuType;         // "type" of a whole GPU to require; empty: the class does
+};
+
+// The driver of GPUs whose catalog vendor is `vendor` (NVIDIA, AMD; any case); nullopt for
+// any other vendor.
+std::optional<DraDriver> draDriverFor(const std::string &vendor);
+
+// resource.k8s.io/v1 allows at most this many subrequests under one request's firstAvailable.
+constexpr size_t kMaxFirstAvailable = 8;
+
+// One prioritized device alternative of a DRA request (first available wins), selected by
+// the exact productName its driver publishes.
 struct DeviceAlternative {
-    std::string name;                       // subrequest name, DNS label: "h100"
+    std::string name;                       // subrequest name, DNS label: "h100-sxm"
     std::string gpuId;                      // catalog GPU id
+    std::string driver = "gpu.nvidia.com";  // DRA driver: the domain of the attributes selected on
     std::string deviceClassName = "gpu.nvidia.com";
-    std::string productMatch;               // substring of the driver's productName: "H100"
+    std::string productName;                // exact productName: "NVIDIA H100 80GB HBM3"
+    std::string deviceType;                 // "type" to require ("amdgpu"); empty: none
+    std::string migProfile;                 // MIG slice profile ("1g.10gb"); empty: a whole GPU
+    int64_t memoryBytes = 0;                // capacity "memory" to require, bytes; 0: none
     int64_t count = 1;                      // devices per claim (GPUs per replica)
 };
 
-// The pool's GPU first, then the fallbacks in order, each asking for `gpusPerReplica`
-// devices; productMatch is the catalog name's first word with a digit ("H100", "A100").
+// The pool's GPU first, then the fallbacks in order (repeats dropped), each asking for
+// `gpusPerReplica` whole GPUs by its catalog entry's DRA product name. A GPU whose product
+// name another catalog GPU of the same driver shares also requires its memory capacity
+// (memory_bytes, which is what the drivers publish). Throws InputError naming the GPU — field
+// "gpu" for the pool's, "autoscale.fallback_gpus[i]" for a fallback — when it is not in the
+// catalog, its vendor has no known DRA driver, or its entry has no DRA product name.
 std::vector<DeviceAlternative> deviceAlternatives(const std::vector<GpuSpec> &catalog, const std::string &gpuId,
                                                   const std::vector<std::string> &fallbackGpuIds, int gpusPerReplica);
 

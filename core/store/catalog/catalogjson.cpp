@@ -137,6 +137,8 @@ engine::GpuSpec readGpu(const EntryReader &in)
     gpu.id = in.string(QStringLiteral("id"));
     gpu.name = in.string(QStringLiteral("name"));
     gpu.vendor = in.string(QStringLiteral("vendor"));
+    if (in.has(QStringLiteral("dra_product_name")))
+        gpu.draProductName = in.string(QStringLiteral("dra_product_name"));
     gpu.memoryBytes = in.integer64(QStringLiteral("memory_bytes"));
     gpu.nominalMemoryGB = in.number(QStringLiteral("memory_nominal_gb"));
     gpu.hbmBandwidthGBps = in.number(QStringLiteral("hbm_bandwidth_gbps"));
@@ -261,6 +263,8 @@ QJsonObject gpuToJson(const engine::GpuSpec &gpu)
     object.insert(QStringLiteral("id"), QString::fromStdString(gpu.id));
     object.insert(QStringLiteral("name"), QString::fromStdString(gpu.name));
     object.insert(QStringLiteral("vendor"), QString::fromStdString(gpu.vendor));
+    if (!gpu.draProductName.empty())
+        object.insert(QStringLiteral("dra_product_name"), QString::fromStdString(gpu.draProductName));
     object.insert(QStringLiteral("memory_bytes"), qint64(gpu.memoryBytes));
     object.insert(QStringLiteral("memory_nominal_gb"), gpu.nominalMemoryGB);
     object.insert(QStringLiteral("hbm_bandwidth_gbps"), gpu.hbmBandwidthGBps);

@@ -6,7 +6,8 @@ const QStringList &gpuKeys()
 {
     static const QStringList keys = {
         QStringLiteral("id"),           QStringLiteral("name"),
-        QStringLiteral("vendor"),       QStringLiteral("memory_bytes"),
+        QStringLiteral("vendor"),       QStringLiteral("dra_product_name"),
+        QStringLiteral("memory_bytes"),
         QStringLiteral("memory_nominal_gb"), QStringLiteral("hbm_bandwidth_gbps"),
         QStringLiteral("bf16_tflops"),  QStringLiteral("fp8_tflops"),
         QStringLiteral("nvlink_gbps"),  QStringLiteral("pcie_gbps"),
@@ -36,7 +37,8 @@ const QStringList &modelKeys()
 
 const QStringList &optionalCatalogKeys()
 {
-    static const QStringList keys = {QStringLiteral("efficiency"), QStringLiteral("calibrations"), QStringLiteral("vocab_size"),
+    static const QStringList keys = {QStringLiteral("dra_product_name"), QStringLiteral("efficiency"),
+                                     QStringLiteral("calibrations"), QStringLiteral("vocab_size"),
                                      QStringLiteral("tied_embeddings"), QStringLiteral("experts"),
                                      QStringLiteral("experts_per_token")};
     return keys;

@@ -8,9 +8,10 @@ namespace headroom::store {
 // of data/*.json and, one for one, the columns of the gpu and model tables.
 const QStringList &gpuKeys();
 const QStringList &modelKeys();
-// Of those, the keys an entry may leave out: a GPU's measured serving profile ("efficiency",
-// an object with efficiencyKeys(); absent: none), a model's vocabulary ("vocab_size"; absent: 0,
-// unknown) and "tied_embeddings" (absent: false). Older catalog files have none of them.
+// Of those, the keys an entry may leave out: a GPU's DRA product name ("dra_product_name";
+// absent: unknown), measured serving profile ("efficiency", an object with efficiencyKeys();
+// absent: none) and calibrations, a model's vocabulary ("vocab_size"; absent: 0, unknown),
+// "tied_embeddings" (absent: false) and expert counts. Older catalog files have none of them.
 const QStringList &optionalCatalogKeys();
 const QStringList &efficiencyKeys();
 // Rate card fields: the CSV columns; the rate_card table names the GPU column gpu_id.

@@ -35,6 +35,7 @@ engine::GpuSpec gpuFromRow(const QSqlQuery &query, const QString &path)
     gpu.id = query.value(column++).toString().toStdString();
     gpu.name = query.value(column++).toString().toStdString();
     gpu.vendor = query.value(column++).toString().toStdString();
+    gpu.draProductName = query.value(column++).toString().toStdString();
     gpu.memoryBytes = query.value(column++).toLongLong();
     gpu.nominalMemoryGB = query.value(column++).toDouble();
     gpu.hbmBandwidthGBps = query.value(column++).toDouble();
@@ -150,6 +151,7 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
     query.bindValue(QStringLiteral(":id"), text(gpu.id));
     query.bindValue(QStringLiteral(":name"), text(gpu.name));
     query.bindValue(QStringLiteral(":vendor"), text(gpu.vendor));
+    query.bindValue(QStringLiteral(":dra_product_name"), text(gpu.draProductName));
     query.bindValue(QStringLiteral(":memory_bytes"), qlonglong(gpu.memoryBytes));
     query.bindValue(QStringLiteral(":memory_nominal_gb"), gpu.nominalMemoryGB);
     query.bindValue(QStringLiteral(":hbm_bandwidth_gbps"), gpu.hbmBandwidthGBps);

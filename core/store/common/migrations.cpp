@@ -492,6 +492,28 @@ void addGpuCalibrations(const QSqlDatabase &db, const QString &path)
                   QStringLiteral("cannot extend the GPU table"));
 }
 
+// Schema 14: the productName a GPU's DRA driver publishes, which DRA claims select on exactly.
+// Entries under a shipped id that still describe the shipped GPU (same vendor and memory) get
+// the shipped name; others have none (their DRA claims are refused until one is set).
+void addDraProductNames(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the GPU table");
+    execStatement(db, QStringLiteral("ALTER TABLE gpu ADD COLUMN dra_product_name TEXT NOT NULL DEFAULT ''"), path,
+                  what);
+    for (const engine::GpuSpec &shipped : readCatalogFile(kShippedGpus).gpus) {
+        if (shipped.draProductName.empty())
+            continue;
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("UPDATE gpu SET dra_product_name = :name "
+                                     "WHERE id = :id AND vendor = :vendor AND memory_bytes = :memory"));
+        query.bindValue(QStringLiteral(":name"), QString::fromStdString(shipped.draProductName));
+        query.bindValue(QStringLiteral(":id"), QString::fromStdString(shipped.id));
+        query.bindValue(QStringLiteral(":vendor"), QString::fromStdString(shipped.vendor));
+        query.bindValue(QStringLiteral(":memory"), qlonglong(shipped.memoryBytes));
+        execPrepared(query, path, what);
+    }
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -507,6 +529,7 @@ const MigrationStep kSteps[] = {
     {11, &addStepCostFacts},
     {12, &addExpertCounts},
     {13, &addGpuCalibrations},
+    {14, &addDraProductNames},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

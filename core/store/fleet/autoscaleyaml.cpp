@@ -77,6 +77,24 @@ void emitText(YAML::Emitter &out, const char *key, const std::string &value)
     emitYamlString(out, value);
 }
 
+const char kToleranceNote[] = "needs Kubernetes 1.33+ with the HPAConfigurableTolerance feature gate";
+
+// Refuses an alternative whose selector could not name its devices exactly.
+void requireSelectable(const engine::DeviceAlternative &alternative)
+{
+    requireName("gpu", "a GPU alternative's name", alternative.name);
+    const std::string gpu = "GPU alternative " + shown(alternative.gpuId.empty() ? alternative.name : alternative.gpuId);
+    if (alternative.productName.empty())
+        throw engine::InputError("gpu", gpu + " has no DRA product name: its selector would match any GPU of the "
+                                              "driver; set the GPU's dra_product_name in the catalog");
+    if (alternative.driver.empty() || alternative.deviceClassName.empty())
+        throw engine::InputError("gpu", gpu + " names no DRA driver or device class");
+    if (!alternative.migProfile.empty() && alternative.driver != "gpu.nvidia.com")
+        throw engine::InputError("gpu", gpu + " asks for MIG slice " + shown(alternative.migProfile)
+                                              + " from driver " + shown(alternative.driver)
+                                              + ": MIG slices come from NVIDIA's driver (gpu.nvidia.com) only");
+}
+
 } // namespace
 
 void requireName(const std::string &field, const std::string &what, const std::string &text)
@@ -107,7 +125,7 @@ std::string kedaQuery(const std::string &metric, const std::string &kubernetesNa
 }
 
 std::string kedaScaledObjectYaml(const engine::AutoscalePlan &plan, const std::string &deploymentName,
-                                 engine::KubernetesNames *names)
+                                 engine::KubernetesNames *names, const KedaYamlOptions &options)
 {
     requireName("pool", "the elastic pool's name", plan.pool);
     requireName("workload", "the workload's name", plan.workload);
@@ -155,13 +173,20 @@ std::string kedaScaledObjectYaml(const engine::AutoscalePlan &plan, const std::s
     out << YAML::Key << "horizontalPodAutoscalerConfig" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "behavior" << YAML::Value << YAML::BeginMap;
     // Scale out at once (weights take minutes to load), scale in only after the cooldown.
+    // The behavior's tolerance field came with KEP-4951 (alpha in Kubernetes 1.33, behind
+    // the HPAConfigurableTolerance gate); an API server without it drops the field.
+    const auto emitTolerance = [&] {
+        if (options.tolerance)
+            out << YAML::Key << "tolerance" << YAML::Value << decimalText(plan.tolerance, 3)
+                << YAML::Comment(kToleranceNote);
+    };
     out << YAML::Key << "scaleUp" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "stabilizationWindowSeconds" << YAML::Value << 0;
-    out << YAML::Key << "tolerance" << YAML::Value << decimalText(plan.tolerance, 3);
+    emitTolerance();
     out << YAML::EndMap;
     out << YAML::Key << "scaleDown" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "stabilizationWindowSeconds" << YAML::Value << plan.cooldownSeconds;
-    out << YAML::Key << "tolerance" << YAML::Value << decimalText(plan.tolerance, 3);
+    emitTolerance();
     out << YAML::EndMap;
     out << YAML::EndMap;
     out << YAML::EndMap;
@@ -185,6 +210,25 @@ std::string kedaScaledObjectYaml(const engine::AutoscalePlan &plan, const std::s
     return std::string(out.c_str()) + "\n";
 }
 
+std::string draSelector(const engine::DeviceAlternative &alternative)
+{
+    const std::string domain = quotedLiteral(alternative.driver);
+    const std::string attributes = "device.attributes[" + domain + "]";
+    std::vector<std::string> terms;
+    if (!alternative.deviceType.empty())
+        terms.push_back(attributes + ".type == " + quotedLiteral(alternative.deviceType));
+    terms.push_back(attributes + ".productName == " + quotedLiteral(alternative.productName));
+    if (!alternative.migProfile.empty())
+        terms.push_back(attributes + ".profile == " + quotedLiteral(alternative.migProfile));
+    if (alternative.memoryBytes > 0)
+        terms.push_back("device.capacity[" + domain + "].memory.compareTo(quantity(\""
+                        + std::to_string(alternative.memoryBytes) + "\")) == 0");
+    std::string expression;
+    for (const std::string &term : terms)
+        expression += (expression.empty() ? "" : " && ") + term;
+    return expression;
+}
+
 std::string draResourceClaimTemplateYaml(const std::string &name, const std::string &kubernetesNamespace,
                                          const std::vector<engine::DeviceAlternative> &alternatives,
                                          engine::KubernetesNames *names)
@@ -193,11 +237,25 @@ std::string draResourceClaimTemplateYaml(const std::string &name, const std::str
     requireNamespace(kubernetesNamespace);
     if (alternatives.empty())
         throw engine::InputError("gpu", "the claim template lists no GPU to ask for");
+    const size_t kept = std::min(alternatives.size(), engine::kMaxFirstAvailable);
+    for (size_t i = 0; i < kept; ++i)
+        requireSelectable(alternatives[i]);
     engine::KubernetesNames ownNames;
     const std::string templateName = (names ? *names : ownNames).nameFor(name);
     engine::KubernetesNames subrequests;
 
     YAML::Emitter out;
+    if (kept < alternatives.size()) {
+        std::string omitted;
+        for (size_t i = kept; i < alternatives.size(); ++i) {
+            // Escaped as in a string literal, so no control character can end the comment.
+            const std::string escaped =
+                quotedLiteral(alternatives[i].gpuId.empty() ? alternatives[i].name : alternatives[i].gpuId);
+            omitted += (i > kept ? ", " : "") + escaped.substr(1, escaped.size() - 2);
+        }
+        out << YAML::Comment("resource.k8s.io/v1 takes at most " + std::to_string(engine::kMaxFirstAvailable)
+                             + " firstAvailable subrequests; left out, in order:\n" + omitted);
+    }
     out << YAML::BeginMap;
     out << YAML::Key << "apiVersion" << YAML::Value << "resource.k8s.io/v1";
     out << YAML::Key << "kind" << YAML::Value << "ResourceClaimTemplate";
@@ -215,17 +273,15 @@ std::string draResourceClaimTemplateYaml(const std::string &name, const std::str
     out << YAML::BeginMap;
     out << YAML::Key << "name" << YAML::Value << "gpu";
     out << YAML::Key << "firstAvailable" << YAML::Value << YAML::BeginSeq;
-    for (const engine::DeviceAlternative &alternative : alternatives) {
-        requireName("gpu", "a GPU alternative's name", alternative.name);
+    for (size_t i = 0; i < kept; ++i) {
+        const engine::DeviceAlternative &alternative = alternatives[i];
         out << YAML::BeginMap;
         emitText(out, "name", subrequests.nameFor(alternative.name));
         emitText(out, "deviceClassName", alternative.deviceClassName);
         out << YAML::Key << "selectors" << YAML::Value << YAML::BeginSeq;
         out << YAML::BeginMap;
         out << YAML::Key << "cel" << YAML::Value << YAML::BeginMap;
-        emitText(out, "expression",
-                 "device.attributes[" + quotedLiteral(alternative.deviceClassName) + "].productName.contains("
-                     + quotedLiteral(alternative.productMatch) + ")");
+        emitText(out, "expression", draSelector(alternative));
         out << YAML::EndMap;
         out << YAML::EndMap;
         out << YAML::EndSeq;

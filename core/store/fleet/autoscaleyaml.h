@@ -13,20 +13,38 @@
 // engine::InputError naming the field.
 namespace headroom::store {
 
+// What the ScaledObject carries besides the plan's numbers.
+struct KedaYamlOptions {
+    // The HPA tolerance band on scaleUp and scaleDown. The field needs Kubernetes 1.33 or
+    // later with the HPAConfigurableTolerance feature gate; without it leave it out (the
+    // cluster-wide tolerance, 0.1 by default, applies).
+    bool tolerance = true;
+};
+
 // A KEDA ScaledObject (keda.sh/v1alpha1) scaling the Deployment `deploymentName` on a
 // Prometheus trigger: sum of the plan's waiting-requests metric for the deployment, threshold
-// per replica, min replicas 0 when drainable, max replicas, cooldown, polling interval and
-// the HPA tolerance band under advanced.horizontalPodAutoscalerConfig. `names` keeps the
-// ScaledObject's name apart from the other objects of the same stream.
+// per replica, min replicas 0 when drainable, max replicas, cooldown, polling interval and,
+// unless `options` leave it out, the HPA tolerance band under
+// advanced.horizontalPodAutoscalerConfig with a comment saying what it needs. `names` keeps
+// the ScaledObject's name apart from the other objects of the same stream.
 std::string kedaScaledObjectYaml(const engine::AutoscalePlan &plan, const std::string &deploymentName,
-                                 engine::KubernetesNames *names = nullptr);
+                                 engine::KubernetesNames *names = nullptr, const KedaYamlOptions &options = {});
 
 // A DRA ResourceClaimTemplate (resource.k8s.io/v1) named after `name` whose single request "gpu"
 // lists the alternatives under firstAvailable in priority order, each by deviceClassName and
-// a CEL selector on the driver's productName attribute; subrequest names are unique.
+// one CEL selector on its driver's attributes: productName == the exact name (and type, MIG
+// profile and memory capacity where the alternative sets them). Only the first
+// engine::kMaxFirstAvailable alternatives are written; a comment at the top names the ones
+// left out. Subrequest names are unique. Throws engine::InputError("gpu") for an alternative
+// without a product name, driver or device class, or with a MIG profile on a driver other
+// than NVIDIA's.
 std::string draResourceClaimTemplateYaml(const std::string &name, const std::string &kubernetesNamespace,
                                          const std::vector<engine::DeviceAlternative> &alternatives,
                                          engine::KubernetesNames *names = nullptr);
+
+// The CEL expression selecting `alternative`'s devices, every attribute and capacity under its
+// driver's domain: device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3".
+std::string draSelector(const engine::DeviceAlternative &alternative);
 
 // Several YAML documents joined with "---" lines.
 std::string joinYamlDocuments(const std::vector<std::string> &documents);

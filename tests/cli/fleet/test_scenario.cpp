@@ -1,6 +1,7 @@
 // `headroom scenario` and `headroom autoscale` end to end: scenarios written into the
 // fixture's workspace through the store, then evaluated, compared and exported by the binary.
 #include "common/clirunner.h"
+#include "fleet/draclaimcheck.h"
 
 #include "engine/fleet/scenario.h"
 #include "engine/inference/workload.h"
@@ -295,13 +296,110 @@ TEST_CASE("autoscale emits a DRA ResourceClaimTemplate with prioritized alternat
     seed(ws);
     RUN_HEADROOM(r, ws, {"autoscale", "--scenario", "elastic", "--emit", "dra"});
     REQUIRE(r.exitCode == 0);
+    CHECK(r.err.isEmpty());
     const YAML::Node doc = YAML::Load(r.out.toStdString());
     CHECK(doc["apiVersion"].as<std::string>() == "resource.k8s.io/v1");
     CHECK(doc["kind"].as<std::string>() == "ResourceClaimTemplate");
     const YAML::Node first = doc["spec"]["spec"]["devices"]["requests"][0]["firstAvailable"];
     REQUIRE(first.size() == 2);
-    CHECK(first[0]["selectors"][0]["cel"]["expression"].as<std::string>().find("\"H100\"") != std::string::npos);
-    CHECK(first[1]["selectors"][0]["cel"]["expression"].as<std::string>().find("\"A100\"") != std::string::npos);
+    CHECK(first[0]["selectors"][0]["cel"]["expression"].as<std::string>()
+          == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 80GB HBM3\"");
+    CHECK(first[1]["selectors"][0]["cel"]["expression"].as<std::string>()
+          == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA A100-SXM4-80GB\"");
+    const auto problems = store::test::draClaimProblems(r.out.toStdString(), store::Workspace(ws.workspace()).gpus());
+    INFO(problems.size() << " problems, first: " << (problems.empty() ? "" : problems.front()));
+    CHECK(problems.empty());
+}
+
+TEST_CASE("autoscale writes at most 8 DRA alternatives, naming the rest, and AMD GPUs from AMD's driver",
+          "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    std::vector<engine::GpuSpec> catalog;
+    QStringList omitted; // the fallbacks after the pool's GPU and the first 7
+    {
+        store::Workspace workspace(ws.workspace());
+        catalog = workspace.gpus();
+        engine::Scenario many = scenario("many", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
+        many.autoscale.fallbackGpuIds.clear();
+        for (const engine::GpuSpec &gpu : catalog) {
+            if (gpu.id != "h100-sxm")
+                many.autoscale.fallbackGpuIds.push_back(gpu.id);
+        }
+        REQUIRE(many.autoscale.fallbackGpuIds.size() >= 9);
+        for (size_t i = 7; i < many.autoscale.fallbackGpuIds.size(); ++i)
+            omitted << QString::fromStdString(many.autoscale.fallbackGpuIds[i]);
+        workspace.putScenario(many);
+        engine::Scenario amd = scenario("amd", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
+        amd.autoscale.fallbackGpuIds = {"mi300x", "mi325x"};
+        workspace.putScenario(amd);
+    }
+    RUN_HEADROOM(many, ws, {"autoscale", "--scenario", "many", "--emit", "dra"});
+    REQUIRE(many.exitCode == 0);
+    const auto problems = store::test::draClaimProblems(many.out.toStdString(), catalog);
+    INFO(problems.size() << " problems, first: " << (problems.empty() ? "" : problems.front()));
+    CHECK(problems.empty());
+    const YAML::Node first = YAML::Load(many.out.toStdString())["spec"]["spec"]["devices"]["requests"][0]["firstAvailable"];
+    CHECK(first.size() == 8);
+    CHECK(first[0]["name"].as<std::string>() == "h100-sxm");
+    CHECK(many.out.startsWith("# resource.k8s.io/v1 takes at most 8 firstAvailable subrequests; left out, in order:\n# "
+                              + omitted.join(", ") + "\n"));
+    CHECK(many.err == "headroom: note: pool 'flex': a DRA request takes at most 8 alternatives; left out: "
+                          + omitted.join(", ") + "\n");
+
+    RUN_HEADROOM(amd, ws, {"autoscale", "--scenario", "amd", "--emit", "dra"});
+    REQUIRE(amd.exitCode == 0);
+    CHECK(store::test::draClaimProblems(amd.out.toStdString(), catalog).empty());
+    const YAML::Node amdFirst = YAML::Load(amd.out.toStdString())["spec"]["spec"]["devices"]["requests"][0]["firstAvailable"];
+    REQUIRE(amdFirst.size() == 3);
+    CHECK(amdFirst[1]["deviceClassName"].as<std::string>() == "gpu.amd.com");
+    CHECK(amdFirst[1]["selectors"][0]["cel"]["expression"].as<std::string>()
+          == "device.attributes[\"gpu.amd.com\"].type == \"amdgpu\" && "
+             "device.attributes[\"gpu.amd.com\"].productName == \"AMD_Instinct_MI300X_OAM\"");
+}
+
+TEST_CASE("autoscale refuses a DRA alternative the catalog has no product name for, naming it", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    {
+        store::Workspace workspace(ws.workspace());
+        engine::GpuSpec custom = *workspace.gpu(QStringLiteral("l40s"));
+        custom.id = "rtx-6000-ada";
+        custom.name = "RTX 6000 Ada";
+        custom.draProductName.clear();
+        workspace.putGpu(custom);
+        engine::Scenario s = scenario("custom", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
+        s.autoscale.fallbackGpuIds = {"a100-sxm-80gb", "rtx-6000-ada"};
+        workspace.putScenario(s);
+    }
+    RUN_HEADROOM(r, ws, {"autoscale", "--scenario", "custom", "--emit", "dra"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.out.isEmpty());
+    CHECK(r.err.contains("scenario 'custom', pool 'flex': autoscale.fallback_gpus[1]: fallback GPU \"rtx-6000-ada\" "
+                         "(RTX 6000 Ada) has no DRA product name in the catalog: set dra_product_name"));
+}
+
+TEST_CASE("autoscale's KEDA tolerance says what it needs and --no-tolerance leaves it out", "[scenario-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(with, ws, {"autoscale", "--scenario", "elastic", "--emit", "keda"});
+    REQUIRE(with.exitCode == 0);
+    CHECK(with.out.count("tolerance: 0.100  # needs Kubernetes 1.33+ with the HPAConfigurableTolerance feature gate\n")
+          == 2);
+    RUN_HEADROOM(without, ws, {"autoscale", "--scenario", "elastic", "--emit", "keda", "--no-tolerance"});
+    REQUIRE(without.exitCode == 0);
+    CHECK_FALSE(without.out.contains("tolerance"));
+    const YAML::Node behavior =
+        YAML::Load(without.out.toStdString())["spec"]["advanced"]["horizontalPodAutoscalerConfig"]["behavior"];
+    CHECK(behavior["scaleDown"]["stabilizationWindowSeconds"].as<int>() == 600);
+    RUN_HEADROOM(dra, ws, {"autoscale", "--scenario", "elastic", "--emit", "dra", "--no-tolerance"});
+    CHECK(dra.exitCode == 2);
+    CHECK(dra.err.contains("--no-tolerance: only the KEDA ScaledObject (--emit keda) has a tolerance"));
+    RUN_HEADROOM(help, ws, {"autoscale", "--help"});
+    CHECK(help.out.contains("--no-tolerance"));
 }
 
 TEST_CASE("autoscale bad input exits 2 with the reason", "[scenario-cli]")

@@ -104,6 +104,7 @@ inline engine::GpuSpec h100Sxm()
     g.id = "h100-sxm";
     g.name = "NVIDIA H100 SXM 80GB";
     g.vendor = "NVIDIA";
+    g.draProductName = "NVIDIA H100 80GB HBM3";
     g.memoryBytes = 85520809984; // 81559 MiB as reported by the driver
     g.nominalMemoryGB = 80;
     g.hbmBandwidthGBps = 3350;

@@ -85,6 +85,7 @@ inline engine::GpuSpec a100()
     engine::GpuSpec g = h100Sxm();
     g.id = "a100-sxm-80gb";
     g.name = "NVIDIA A100 SXM 80GB";
+    g.draProductName = "NVIDIA A100-SXM4-80GB";
     g.hbmBandwidthGBps = 2039;
     g.bf16Tflops = 312;
     g.fp8Tflops = 0;

@@ -119,14 +119,95 @@ TEST_CASE("DRA alternatives list the pool's GPU first, then the fallbacks", "[au
     const auto alternatives = deviceAlternatives({h100Sxm(), a100()}, "h100-sxm", {"a100-sxm-80gb", "h100-sxm"}, 2);
     REQUIRE(alternatives.size() == 2);
     CHECK(alternatives[0].name == "h100-sxm");
-    CHECK(alternatives[0].productMatch == "H100");
+    CHECK(alternatives[0].productName == "NVIDIA H100 80GB HBM3");
     CHECK(alternatives[0].count == 2);
+    CHECK(alternatives[0].driver == "gpu.nvidia.com");
     CHECK(alternatives[0].deviceClassName == "gpu.nvidia.com");
+    CHECK(alternatives[0].deviceType.empty());
+    CHECK(alternatives[0].memoryBytes == 0);
     CHECK(alternatives[1].gpuId == "a100-sxm-80gb");
-    CHECK(alternatives[1].productMatch == "A100");
+    CHECK(alternatives[1].productName == "NVIDIA A100-SXM4-80GB");
     CHECK(kubernetesName("Chat Bot_v2!") == "chat-bot-v2");
     CHECK(kubernetesName("***") == "headroom");
     CHECK(kubernetesName(std::string(80, 'a')).size() == 63);
+}
+
+TEST_CASE("DRA alternatives come from the vendor's driver: NVIDIA's, AMD's, no other", "[autoscale]")
+{
+    CHECK(draDriverFor("NVIDIA")->name == "gpu.nvidia.com");
+    CHECK(draDriverFor("nvidia")->migClass == "mig.nvidia.com");
+    const auto amd = draDriverFor("AMD");
+    REQUIRE(amd);
+    CHECK(amd->name == "gpu.amd.com");
+    CHECK(amd->gpuClass == "gpu.amd.com");
+    CHECK(amd->wholeGpuType == "amdgpu");
+    CHECK(amd->migClass.empty());
+    CHECK_FALSE(draDriverFor("Intel"));
+
+    GpuSpec mi300x = h100Sxm();
+    mi300x.id = "mi300x";
+    mi300x.vendor = "AMD";
+    mi300x.draProductName = "AMD_Instinct_MI300X_OAM";
+    const auto alternatives = deviceAlternatives({h100Sxm(), mi300x}, "mi300x", {"h100-sxm"}, 1);
+    REQUIRE(alternatives.size() == 2);
+    CHECK(alternatives[0].driver == "gpu.amd.com");
+    CHECK(alternatives[0].deviceClassName == "gpu.amd.com");
+    CHECK(alternatives[0].deviceType == "amdgpu");
+    CHECK(alternatives[1].driver == "gpu.nvidia.com");
+}
+
+TEST_CASE("A GPU without a DRA product name, of another vendor or not in the catalog is refused, naming it",
+          "[autoscale]")
+{
+    const auto refusal = [](const std::vector<GpuSpec> &catalog, const std::vector<std::string> &fallbacks) {
+        try {
+            deviceAlternatives(catalog, "h100-sxm", fallbacks, 1);
+        } catch (const InputError &e) {
+            return std::make_pair(e.field(), std::string(e.what()));
+        }
+        return std::make_pair(std::string("(accepted)"), std::string());
+    };
+    GpuSpec custom = h100Sxm();
+    custom.id = "rtx-6000";
+    custom.name = "RTX 6000 Ada";
+    custom.draProductName.clear();
+    auto [field, message] = refusal({h100Sxm(), a100(), custom}, {"a100-sxm-80gb", "rtx-6000"});
+    CHECK(field == "autoscale.fallback_gpus[1]");
+    CHECK_THAT(message, Catch::Contains("autoscale.fallback_gpus[1]: fallback GPU \"rtx-6000\" (RTX 6000 Ada) has no "
+                                        "DRA product name in the catalog"));
+
+    GpuSpec unnamedPool = h100Sxm();
+    unnamedPool.draProductName.clear();
+    std::tie(field, message) = refusal({unnamedPool}, {});
+    CHECK(field == "gpu");
+    CHECK_THAT(message, Catch::Contains("the pool's GPU \"h100-sxm\""));
+
+    GpuSpec gaudi = h100Sxm();
+    gaudi.id = "gaudi3";
+    gaudi.vendor = "Intel";
+    std::tie(field, message) = refusal({h100Sxm(), gaudi}, {"gaudi3"});
+    CHECK(field == "autoscale.fallback_gpus[0]");
+    CHECK_THAT(message, Catch::Contains("is made by \"Intel\""));
+
+    std::tie(field, message) = refusal({h100Sxm()}, {"h100-sxm", "b300"});
+    CHECK(field == "autoscale.fallback_gpus[1]");
+    CHECK_THAT(message, Catch::Contains("\"b300\" is not in the GPU catalog"));
+}
+
+TEST_CASE("A product name two catalog GPUs of one driver share is told apart by memory", "[autoscale]")
+{
+    GpuSpec bigger = h100Sxm();
+    bigger.id = "h100-94gb";
+    bigger.memoryBytes = 100485038080;
+    GpuSpec copy = h100Sxm(); // the same hardware under another id: nothing to tell apart
+    copy.id = "h100-tuned";
+    auto alternatives = deviceAlternatives({h100Sxm(), bigger, a100()}, "h100-sxm", {"h100-94gb", "a100-sxm-80gb"}, 1);
+    REQUIRE(alternatives.size() == 3);
+    CHECK(alternatives[0].memoryBytes == 85520809984);
+    CHECK(alternatives[1].memoryBytes == 100485038080);
+    CHECK(alternatives[2].memoryBytes == 0);
+    alternatives = deviceAlternatives({h100Sxm(), copy}, "h100-sxm", {}, 1);
+    CHECK(alternatives[0].memoryBytes == 0);
 }
 
 TEST_CASE("A scenario's autoscale metric and namespace are checked against the Prometheus and DNS grammars",

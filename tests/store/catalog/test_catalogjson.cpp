@@ -292,3 +292,52 @@ TEST_CASE("a GPU's calibrations per deployment survive export, parse and the wor
     CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("c.json")); }),
                Contains("calibrations[0].weights"));
 }
+
+TEST_CASE("a GPU's DRA product name survives export, parse and the workspace; one a driver cannot publish is refused",
+          "[workspace]")
+{
+    engine::GpuSpec gpu = sampleGpu("named");
+    const Catalog parsed = parseCatalog(gpusWith(gpuToJson(gpu)), QStringLiteral("d.json"));
+    REQUIRE(parsed.gpus.size() == 2);
+    CHECK(parsed.gpus[1].draProductName == gpu.draProductName);
+
+    // Optional: an entry without it (an older file) has none, and none is written back.
+    QJsonObject unnamed = gpuToJson(gpu);
+    unnamed.remove(QStringLiteral("dra_product_name"));
+    const Catalog older = parseCatalog(gpusWith(unnamed), QStringLiteral("d.json"));
+    CHECK(older.gpus[1].draProductName.empty());
+    CHECK_FALSE(gpuToJson(older.gpus[1]).contains(QStringLiteral("dra_product_name")));
+
+    WorkspaceLocation location;
+    {
+        Workspace workspace(location.path());
+        workspace.putGpu(gpu);
+    }
+    CHECK(Workspace(location.path()).gpu(QStringLiteral("named"))->draProductName == gpu.draProductName);
+
+    QJsonObject bad = gpuToJson(gpu);
+    bad.insert(QStringLiteral("dra_product_name"), QString(65, QLatin1Char('x')));
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("d.json")); }),
+               Contains("gpus[1] (id \"named\"): field \"dra_product_name\": dra_product_name must be at most 64 "
+                        "bytes"));
+    bad.insert(QStringLiteral("dra_product_name"), QStringLiteral("NVIDIA H100\n"));
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("d.json")); }),
+               Contains("must not contain control characters"));
+    bad.insert(QStringLiteral("dra_product_name"), QStringLiteral(" NVIDIA H100"));
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("d.json")); }),
+               Contains("must not start or end with a space"));
+    bad.insert(QStringLiteral("dra_product_name"), 42);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(bad), QStringLiteral("d.json")); }),
+               Contains("field \"dra_product_name\": expected a string"));
+}
+
+TEST_CASE("every shipped GPU has a DRA product name, and no two of one driver share one")
+{
+    const Catalog shipped = readCatalogFile(sourceFile(QStringLiteral("data/gpus.json")));
+    for (const engine::GpuSpec &gpu : shipped.gpus) {
+        INFO("GPU " << gpu.id);
+        CHECK_FALSE(gpu.draProductName.empty());
+        for (const engine::GpuSpec &other : shipped.gpus)
+            CHECK((other.id == gpu.id || other.draProductName != gpu.draProductName));
+    }
+}

@@ -358,5 +358,31 @@ TEST_CASE("older workspaces gain the shipped models' expert counts and vocabular
         REQUIRE(h100.has_value());
         CHECK(h100->efficiency.has_value());
         CHECK(h100->calibrations.empty());
+        // Schema 14: the shipped GPUs get the product names their DRA drivers publish.
+        CHECK(h100->draProductName == "NVIDIA H100 80GB HBM3");
     }
+}
+
+TEST_CASE("a schema 13 workspace gains the shipped DRA product names, except on GPUs it changed", "[workspace][file]")
+{
+    WorkspaceLocation location(QStringLiteral("v13.headroom"));
+    {
+        Workspace workspace(location.path());
+        engine::GpuSpec own = sampleGpu("own-gpu");
+        workspace.putGpu(own);
+    }
+    {
+        RawDatabase raw(location.path());
+        dropDraProductNames(raw);
+        // An entry under a shipped id that now describes other hardware keeps no shipped name.
+        raw.exec(QStringLiteral("UPDATE gpu SET memory_bytes = 25769803776 WHERE id = 'l4'"));
+        raw.exec(QStringLiteral("PRAGMA user_version = 13"));
+    }
+    Workspace workspace(location.path());
+    CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
+    CHECK(workspace.gpu(QStringLiteral("h100-sxm"))->draProductName == "NVIDIA H100 80GB HBM3");
+    CHECK(workspace.gpu(QStringLiteral("a100-sxm-40gb"))->draProductName == "NVIDIA A100-SXM4-40GB");
+    CHECK(workspace.gpu(QStringLiteral("mi300x"))->draProductName == "AMD_Instinct_MI300X_OAM");
+    CHECK(workspace.gpu(QStringLiteral("l4"))->draProductName.empty());
+    CHECK(workspace.gpu(QStringLiteral("own-gpu"))->draProductName.empty());
 }

@@ -19,6 +19,7 @@ engine::GpuSpec sampleGpu(const std::string &id)
     gpu.id = id;
     gpu.name = "Test GPU 80GB";
     gpu.vendor = "Testvendor";
+    gpu.draProductName = "Testvendor TG-80 \"SXM\"";
     gpu.memoryBytes = 85520809984;  // above 2^32: exercises 64-bit storage
     gpu.nominalMemoryGB = 80;
     gpu.hbmBandwidthGBps = 3352.5;
@@ -237,8 +238,14 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropDraProductNames(RawDatabase &raw)
+{
+    raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN dra_product_name"));
+}
+
 void dropGpuCalibrations(RawDatabase &raw)
 {
+    dropDraProductNames(raw);
     raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN calibrations"));
 }
 

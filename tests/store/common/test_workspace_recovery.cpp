@@ -50,8 +50,10 @@ void makeHalfCreated(const QString &path, int version)
         dropStepCostFacts(raw);
     else if (version < 12)  // schema 12: a model's expert counts (and 13's)
         dropExpertCounts(raw);
-    else if (version < 13)  // schema 13: a GPU's per-deployment calibrations
+    else if (version < 13)  // schema 13: a GPU's per-deployment calibrations (and 14's)
         dropGpuCalibrations(raw);
+    else if (version < 14)  // schema 14: a GPU's DRA product name
+        dropDraProductNames(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)

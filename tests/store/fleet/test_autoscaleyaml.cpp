@@ -1,3 +1,6 @@
+#include "draclaimcheck.h"
+
+#include "store/catalog/catalogjson.h"
 #include "store/fleet/autoscaleyaml.h"
 #include "store/common/yamlscalar.h"
 
@@ -9,6 +12,7 @@
 #include <functional>
 
 using namespace headroom;
+using store::test::draClaimProblems;
 
 namespace {
 
@@ -37,6 +41,25 @@ engine::AutoscalePlan samplePlan()
     return plan;
 }
 
+// The catalog a new workspace is seeded from.
+std::vector<engine::GpuSpec> shippedGpus()
+{
+    return store::readCatalogFile(QStringLiteral(":/catalogs/gpus.json")).gpus;
+}
+
+YAML::Node firstAvailableOf(const std::string &yaml)
+{
+    return YAML::Load(yaml)["spec"]["spec"]["devices"]["requests"][0]["firstAvailable"];
+}
+
+std::string joined(const std::vector<std::string> &lines)
+{
+    std::string out;
+    for (const std::string &line : lines)
+        out += line + "\n";
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("The KEDA ScaledObject parses back with the plan's numbers", "[autoscaleyaml]")
@@ -59,6 +82,10 @@ TEST_CASE("The KEDA ScaledObject parses back with the plan's numbers", "[autosca
     CHECK(behavior["scaleDown"]["stabilizationWindowSeconds"].as<int>() == 600);
     CHECK(behavior["scaleDown"]["tolerance"].as<double>() == Approx(0.1));
     CHECK(behavior["scaleUp"]["tolerance"].as<double>() == Approx(0.1));
+    // The field needs Kubernetes 1.33+ behind a feature gate: each line says so.
+    const std::string note = "  # needs Kubernetes 1.33+ with the HPAConfigurableTolerance feature gate\n";
+    CHECK_THAT(text, Catch::Matchers::Contains("    tolerance: 0.100" + note));
+    CHECK(text.find("tolerance: 0.100" + note) != text.rfind("tolerance: 0.100" + note)); // scaleUp and scaleDown
     REQUIRE(spec["triggers"].size() == 1);
     const YAML::Node trigger = spec["triggers"][0];
     CHECK(trigger["type"].as<std::string>() == "prometheus");
@@ -82,16 +109,31 @@ TEST_CASE("A non-drainable tier keeps one replica", "[autoscaleyaml]")
     CHECK(doc["spec"]["minReplicaCount"].as<int>() == 1);
 }
 
+TEST_CASE("The HPA tolerance can be left out for clusters without the feature gate", "[autoscaleyaml]")
+{
+    store::KedaYamlOptions options;
+    options.tolerance = false;
+    const std::string text = store::kedaScaledObjectYaml(samplePlan(), "chat", nullptr, options);
+    CHECK(text.find("tolerance") == std::string::npos);
+    CHECK(text.find("HPAConfigurableTolerance") == std::string::npos);
+    const YAML::Node behavior =
+        YAML::Load(text)["spec"]["advanced"]["horizontalPodAutoscalerConfig"]["behavior"];
+    CHECK(behavior["scaleUp"]["stabilizationWindowSeconds"].as<int>() == 0);
+    CHECK(behavior["scaleDown"]["stabilizationWindowSeconds"].as<int>() == 600);
+    CHECK_FALSE(behavior["scaleUp"]["tolerance"]);
+    CHECK_FALSE(behavior["scaleDown"]["tolerance"]);
+}
+
 TEST_CASE("The DRA ResourceClaimTemplate lists prioritized alternatives under firstAvailable", "[autoscaleyaml]")
 {
     std::vector<engine::DeviceAlternative> alternatives(2);
     alternatives[0].name = "h100-sxm";
     alternatives[0].gpuId = "h100-sxm";
-    alternatives[0].productMatch = "H100";
+    alternatives[0].productName = "NVIDIA H100 80GB HBM3";
     alternatives[0].count = 2;
     alternatives[1].name = "a100-sxm-80gb";
     alternatives[1].gpuId = "a100-sxm-80gb";
-    alternatives[1].productMatch = "A100";
+    alternatives[1].productName = "NVIDIA A100-SXM4-80GB";
     alternatives[1].count = 2;
     const std::string text = store::draResourceClaimTemplateYaml("Chat GPUs", "serving", alternatives);
     const YAML::Node doc = YAML::Load(text);
@@ -109,10 +151,176 @@ TEST_CASE("The DRA ResourceClaimTemplate lists prioritized alternatives under fi
     CHECK(first[0]["allocationMode"].as<std::string>() == "ExactCount");
     CHECK(first[0]["count"].as<int>() == 2);
     CHECK(first[0]["selectors"][0]["cel"]["expression"].as<std::string>()
-          == "device.attributes[\"gpu.nvidia.com\"].productName.contains(\"H100\")");
+          == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 80GB HBM3\"");
     CHECK(first[1]["name"].as<std::string>() == "a100-sxm-80gb");
     CHECK(first[1]["selectors"][0]["cel"]["expression"].as<std::string>()
-          == "device.attributes[\"gpu.nvidia.com\"].productName.contains(\"A100\")");
+          == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA A100-SXM4-80GB\"");
+    CHECK(text.rfind("apiVersion:", 0) == 0); // nothing left out, no comment
+}
+
+TEST_CASE("Every shipped GPU gets a claim the v1 API accepts, selecting that GPU alone by its exact name",
+          "[autoscaleyaml]")
+{
+    const std::vector<engine::GpuSpec> catalog = shippedGpus();
+    REQUIRE(catalog.size() >= 12);
+    for (const engine::GpuSpec &gpu : catalog) {
+        INFO("GPU " << gpu.id);
+        const auto alternatives = engine::deviceAlternatives(catalog, gpu.id, {}, 8);
+        const std::string text = store::draResourceClaimTemplateYaml("Flex " + gpu.name, "serving", alternatives);
+        const auto problems = draClaimProblems(text, catalog);
+        INFO(joined(problems) << text);
+        CHECK(problems.empty());
+        const std::string expression =
+            firstAvailableOf(text)[0]["selectors"][0]["cel"]["expression"].as<std::string>();
+        CHECK(expression.find(".productName == \"" + gpu.draProductName + "\"") != std::string::npos);
+    }
+}
+
+TEST_CASE("Selectors match product names exactly: A100 40GB, L40S and the H100 variants are not taken for others",
+          "[autoscaleyaml]")
+{
+    const std::vector<engine::GpuSpec> catalog = shippedGpus();
+    const auto selectorOf = [&](const std::string &gpuId) {
+        const auto text = store::draResourceClaimTemplateYaml("c", "serving", engine::deviceAlternatives(catalog, gpuId, {}, 1));
+        return firstAvailableOf(text)[0]["selectors"][0]["cel"]["expression"].as<std::string>();
+    };
+    CHECK(selectorOf("a100-sxm-80gb") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA A100-SXM4-80GB\"");
+    CHECK(selectorOf("a100-sxm-40gb") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA A100-SXM4-40GB\"");
+    CHECK(selectorOf("l4") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA L4\"");
+    CHECK(selectorOf("l40s") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA L40S\"");
+    CHECK(selectorOf("h100-sxm") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 80GB HBM3\"");
+    CHECK(selectorOf("h100-pcie") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 PCIe\"");
+    CHECK(selectorOf("h100-nvl") == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 NVL\"");
+
+    // The checker itself refuses a substring match and a name two catalog GPUs share.
+    const std::string loose =
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: c, namespace: serving}\n"
+        "spec: {spec: {devices: {requests: [{name: gpu, firstAvailable: [{name: a100, deviceClassName: gpu.nvidia.com, "
+        "selectors: [{cel: {expression: 'device.attributes[\"gpu.nvidia.com\"].productName.contains(\"A100\")'}}], "
+        "allocationMode: ExactCount, count: 1}]}]}}}\n";
+    CHECK_THAT(joined(draClaimProblems(loose, catalog)), Catch::Matchers::Contains("matches by substring"));
+    std::vector<engine::GpuSpec> twins = catalog;
+    twins.push_back(catalog.front());
+    twins.back().id = "a100-twin";
+    CHECK_THAT(joined(draClaimProblems(store::draResourceClaimTemplateYaml(
+                                           "c", "serving", engine::deviceAlternatives(catalog, "a100-sxm-40gb", {}, 1)),
+                                       twins)),
+               Catch::Matchers::Contains("is that of 2 catalog GPUs (a100-sxm-40gb, a100-twin)"));
+}
+
+TEST_CASE("GPUs sharing a product name with another of the catalog also require their memory", "[autoscaleyaml]")
+{
+    std::vector<engine::GpuSpec> catalog = shippedGpus();
+    engine::GpuSpec bigger = *engine::findGpu(catalog, "h100-sxm");
+    bigger.id = "h100-sxm-94gb";
+    bigger.memoryBytes = 100485038080;
+    catalog.push_back(bigger);
+    const auto alternatives = engine::deviceAlternatives(catalog, "h100-sxm", {"h100-sxm-94gb", "h200"}, 1);
+    REQUIRE(alternatives.size() == 3);
+    CHECK(alternatives[0].memoryBytes == 85520809984);
+    CHECK(alternatives[1].memoryBytes == 100485038080);
+    CHECK(alternatives[2].memoryBytes == 0); // "NVIDIA H200" is the H200's alone
+    const std::string text = store::draResourceClaimTemplateYaml("c", "serving", alternatives);
+    CHECK(firstAvailableOf(text)[0]["selectors"][0]["cel"]["expression"].as<std::string>()
+          == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 80GB HBM3\" && "
+             "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"85520809984\")) == 0");
+    const auto problems = draClaimProblems(text, catalog);
+    INFO(joined(problems));
+    CHECK(problems.empty());
+}
+
+TEST_CASE("More than 8 alternatives: the first 8 are written and a comment names the rest", "[autoscaleyaml]")
+{
+    const std::vector<engine::GpuSpec> catalog = shippedGpus();
+    std::vector<std::string> fallbacks;
+    for (const engine::GpuSpec &gpu : catalog) {
+        if (gpu.id != "h100-sxm")
+            fallbacks.push_back(gpu.id);
+    }
+    REQUIRE(fallbacks.size() >= 9);
+    const auto alternatives = engine::deviceAlternatives(catalog, "h100-sxm", fallbacks, 2);
+    REQUIRE(alternatives.size() == fallbacks.size() + 1);
+    const std::string text = store::draResourceClaimTemplateYaml("flex", "serving", alternatives);
+    const auto problems = draClaimProblems(text, catalog);
+    INFO(joined(problems) << text);
+    CHECK(problems.empty());
+    const YAML::Node first = firstAvailableOf(text);
+    REQUIRE(first.size() == 8);
+    for (size_t i = 0; i < 8; ++i)
+        CHECK(first[i]["name"].as<std::string>() == alternatives[i].name); // the plan's order
+    std::string omitted;
+    for (size_t i = 8; i < alternatives.size(); ++i)
+        omitted += (i > 8 ? ", " : "") + alternatives[i].gpuId;
+    CHECK(text.rfind("# resource.k8s.io/v1 takes at most 8 firstAvailable subrequests; left out, in order:\n# "
+                     + omitted + "\n",
+                     0)
+          == 0);
+}
+
+TEST_CASE("AMD GPUs are asked of AMD's driver, whole GPUs only", "[autoscaleyaml]")
+{
+    const std::vector<engine::GpuSpec> catalog = shippedGpus();
+    const auto alternatives = engine::deviceAlternatives(catalog, "mi300x", {"mi325x", "h200"}, 8);
+    const std::string text = store::draResourceClaimTemplateYaml("amd", "serving", alternatives);
+    const auto problems = draClaimProblems(text, catalog);
+    INFO(joined(problems) << text);
+    CHECK(problems.empty());
+    const YAML::Node first = firstAvailableOf(text);
+    REQUIRE(first.size() == 3);
+    CHECK(first[0]["deviceClassName"].as<std::string>() == "gpu.amd.com");
+    CHECK(first[0]["selectors"][0]["cel"]["expression"].as<std::string>()
+          == "device.attributes[\"gpu.amd.com\"].type == \"amdgpu\" && "
+             "device.attributes[\"gpu.amd.com\"].productName == \"AMD_Instinct_MI300X_OAM\"");
+    CHECK(first[1]["deviceClassName"].as<std::string>() == "gpu.amd.com");
+    CHECK(first[1]["selectors"][0]["cel"]["expression"].as<std::string>().find("AMD_Instinct_MI325X_OAM")
+          != std::string::npos);
+    CHECK(first[2]["deviceClassName"].as<std::string>() == "gpu.nvidia.com");
+    CHECK(text.find("gpu.nvidia.com\"]") == text.rfind("gpu.nvidia.com\"]")); // only the H200's selector
+}
+
+TEST_CASE("MIG slices select their profile under gpu.nvidia.com whatever the device class", "[autoscaleyaml]")
+{
+    engine::DeviceAlternative slice;
+    slice.name = "h100-1g-10gb";
+    slice.gpuId = "h100-sxm";
+    slice.deviceClassName = "mig.nvidia.com";
+    slice.productName = "NVIDIA H100 80GB HBM3";
+    slice.migProfile = "1g.10gb";
+    const std::string text = store::draResourceClaimTemplateYaml("slices", "serving", {slice});
+    const YAML::Node first = firstAvailableOf(text);
+    CHECK(first[0]["deviceClassName"].as<std::string>() == "mig.nvidia.com");
+    CHECK(first[0]["selectors"][0]["cel"]["expression"].as<std::string>()
+          == "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 80GB HBM3\" && "
+             "device.attributes[\"gpu.nvidia.com\"].profile == \"1g.10gb\"");
+    const auto problems = draClaimProblems(text, shippedGpus());
+    INFO(joined(problems));
+    CHECK(problems.empty());
+
+    // Only NVIDIA's driver has MIG slices.
+    slice.driver = "gpu.amd.com";
+    slice.deviceClassName = "gpu.amd.com";
+    try {
+        store::draResourceClaimTemplateYaml("slices", "serving", {slice});
+        FAIL("a MIG slice of AMD's driver was written");
+    } catch (const engine::InputError &e) {
+        CHECK(e.field() == "gpu");
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("MIG slices come from NVIDIA's driver"));
+    }
+}
+
+TEST_CASE("An alternative without a product name is refused rather than written as a loose selector",
+          "[autoscaleyaml]")
+{
+    engine::DeviceAlternative unnamed;
+    unnamed.name = "custom";
+    unnamed.gpuId = "custom-gpu";
+    try {
+        store::draResourceClaimTemplateYaml("c", "serving", {unnamed});
+        FAIL("a selector without a product name was written");
+    } catch (const engine::InputError &e) {
+        CHECK(e.field() == "gpu");
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("GPU alternative 'custom-gpu' has no DRA product name"));
+    }
 }
 
 TEST_CASE("YAML documents are joined with separators and parse as many", "[autoscaleyaml]")
@@ -151,7 +359,7 @@ TEST_CASE("Names and values that look like numbers or booleans come back as the 
 
         std::vector<engine::DeviceAlternative> alternatives(1);
         alternatives[0].name = value;
-        alternatives[0].productMatch = value;
+        alternatives[0].productName = value;
         const YAML::Node claim = YAML::Load(store::draResourceClaimTemplateYaml(value, "serving", alternatives));
         CHECK(claim["metadata"]["name"].Tag() == nameTag);
         CHECK(claim["metadata"]["name"].as<std::string>() == name);
@@ -236,9 +444,9 @@ TEST_CASE("A namespace that is not a DNS-1123 label is refused, naming it", "[au
 
 TEST_CASE("Blank or white-space names are refused with the field named", "[autoscaleyaml]")
 {
-    const auto fieldOf = [](const std::function<void()> &emit) {
+    const auto fieldOf = [](const std::function<void()> &write) {
         try {
-            emit();
+            write();
         } catch (const engine::InputError &e) {
             CHECK_THAT(e.what(), Catch::Matchers::Contains("give it one"));
             return e.field();
@@ -286,9 +494,9 @@ TEST_CASE("Names that collide after cleaning get a short stable hash", "[autosca
     // Within one claim template the subrequest names are unique.
     std::vector<engine::DeviceAlternative> alternatives(2);
     alternatives[0].name = "h100 sxm";
-    alternatives[0].productMatch = "H100";
+    alternatives[0].productName = "NVIDIA H100 80GB HBM3";
     alternatives[1].name = "h100-sxm";
-    alternatives[1].productMatch = "H100";
+    alternatives[1].productName = "NVIDIA H100 80GB HBM3";
     const YAML::Node first = YAML::Load(store::draResourceClaimTemplateYaml("claim", "serving", alternatives))
                                  ["spec"]["spec"]["devices"]["requests"][0]["firstAvailable"];
     REQUIRE(first.size() == 2);

@@ -85,6 +85,7 @@ TEST_CASE("Adding a GPU through the form, then undo and redo")
         setText(dialog, "id", "rtx-6000-ada");
         setText(dialog, "name", "NVIDIA RTX 6000 Ada");
         setText(dialog, "vendor", "NVIDIA");
+        setText(dialog, "dra_product_name", "NVIDIA RTX 6000 Ada Generation");
         dialog->findChild<QDoubleSpinBox *>("memory_bytes")->setValue(47.5);
         dialog->findChild<QDoubleSpinBox *>("memory_nominal_gb")->setValue(48);
         dialog->findChild<QDoubleSpinBox *>("hbm_bandwidth_gbps")->setValue(960);
@@ -101,6 +102,7 @@ TEST_CASE("Adding a GPU through the form, then undo and redo")
     REQUIRE(added);
     CHECK(added->memoryBytes == int64_t(47.5 * 1073741824.0));
     CHECK(added->gpusPerNode == 4);
+    CHECK(added->draProductName == "NVIDIA RTX 6000 Ada Generation");
     CHECK(page.tableModel(CatalogKind::Gpus)->rowOfId("rtx-6000-ada") >= 0);
     CHECK(undo.count() == 1);
 

@@ -11,6 +11,7 @@
 #include "ui/fleet/scenariospage.h"
 
 #include <QBarSet>
+#include <QCheckBox>
 #include <QBarSeries>
 #include <QChart>
 #include <QComboBox>
@@ -386,6 +387,10 @@ TEST_CASE("Scenarios page: the elastic pool's KEDA and DRA YAML, saved or refuse
     page.showYaml("dra");
     CHECK(page.yamlText().contains("kind: ResourceClaimTemplate"));
     CHECK(page.yamlText().contains("firstAvailable"));
+    // Exact product names, not substrings: "A100" would also take an A100 40GB.
+    CHECK(page.yamlText().contains(R"(productName == \"NVIDIA H100 80GB HBM3\")"));
+    CHECK(page.yamlText().contains(R"(productName == \"NVIDIA A100-SXM4-80GB\")"));
+    CHECK_FALSE(page.yamlText().contains("contains("));
 
     QTemporaryDir dir;
     QString error;
@@ -566,4 +571,65 @@ TEST_CASE("Scenarios page: a 3-year reservation over a 12-month horizon shows th
     REQUIRE(summary);
     CHECK(summary->text().contains(QString::fromStdString(base.commitment->total.display())));
     CHECK(summary->text().contains("owed in full"));
+}
+
+TEST_CASE("Scenarios page: the KEDA tolerance is marked as needing Kubernetes 1.33 and can be left out")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Support bot elastic");
+    page.showYaml("keda");
+    auto *tolerance = page.findChild<QCheckBox *>("scenarioYamlTolerance");
+    REQUIRE(tolerance);
+    CHECK(tolerance->isChecked());
+    CHECK(tolerance->isEnabled());
+    CHECK(page.yamlText().count("tolerance: 0.100  # needs Kubernetes 1.33+ with the HPAConfigurableTolerance "
+                                "feature gate") == 2);
+    QTest::keyClick(tolerance, Qt::Key_Space);
+    CHECK_FALSE(tolerance->isChecked());
+    CHECK(page.yamlText().contains("kind: ScaledObject"));
+    CHECK_FALSE(page.yamlText().contains("tolerance"));
+    CHECK(page.yamlText().contains("stabilizationWindowSeconds: 600"));
+    page.showYaml("dra");
+    CHECK_FALSE(tolerance->isEnabled()); // a claim has no tolerance
+}
+
+TEST_CASE("Scenarios page: a DRA claim keeps 8 alternatives and says which were left out, or names a GPU it cannot select")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    auto scenario = (*ws).scenario("Support bot elastic");
+    REQUIRE(scenario);
+    scenario->autoscale.fallbackGpuIds.clear();
+    for (const engine::GpuSpec &gpu : (*ws).gpus()) {
+        if (gpu.id != "h100-sxm")
+            scenario->autoscale.fallbackGpuIds.push_back(gpu.id);
+    }
+    QStringList omitted; // the fallbacks after the pool's GPU and the first 7
+    for (size_t i = 7; i < scenario->autoscale.fallbackGpuIds.size(); ++i)
+        omitted << QString::fromStdString(scenario->autoscale.fallbackGpuIds[i]);
+    REQUIRE(omitted.size() >= 2);
+    (*ws).putScenario(*scenario);
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Support bot elastic");
+    page.showYaml("dra");
+    CHECK(page.yamlText().startsWith("# resource.k8s.io/v1 takes at most 8 firstAvailable subrequests; left out, "
+                                     "in order:\n# " + omitted.join(", ") + "\n"));
+    auto *note = page.findChild<QLabel *>("scenarioYamlNote");
+    REQUIRE(note);
+    CHECK(note->text().contains("A DRA request takes at most 8 alternatives; left out: " + omitted.join(", ") + "."));
+
+    engine::GpuSpec custom = *(*ws).gpu("l4");
+    custom.id = "my-l4";
+    custom.draProductName.clear();
+    (*ws).putGpu(custom);
+    scenario->autoscale.fallbackGpuIds = {"my-l4"};
+    (*ws).putScenario(*scenario);
+    page.selectScenario("Chatbot core + flex");
+    page.selectScenario("Support bot elastic");
+    page.showYaml("dra");
+    CHECK(page.yamlText().isEmpty());
+    CHECK(note->text().contains("Cannot write the YAML: autoscale.fallback_gpus[0]: fallback GPU \"my-l4\""));
+    CHECK(note->text().contains("has no DRA product name"));
 }
