@@ -80,10 +80,10 @@ SizingPage::SizingPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     providerRow->addWidget(m_optionProvider);
     providerRow->addStretch(1);
     optionsLayout->addLayout(providerRow);
-    m_optionTable = new QTableWidget(0, 8, optionsTab);
+    m_optionTable = new QTableWidget(0, 7, optionsTab);
     m_optionTable->setObjectName("sizingOptions");
     m_optionTable->setHorizontalHeaderLabels({tr("GPU"), tr("Weights"), tr("KV"), tr("TP"), tr("GPUs"),
-                                              tr("Binding"), tr("Cost per 30-day month"), tr("Priced at")});
+                                              tr("Binding"), tr("Cost per 30-day month")});
     optionsLayout->addWidget(m_optionTable, 1);
     m_optionTable->verticalHeader()->hide();
     m_optionTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -505,11 +505,9 @@ void SizingPage::showOptions()
             o.result.feasible ? formatCount(o.result.gpus) : tr("does not fit"),
             o.result.feasible ? QString::fromStdString(o.result.binding)
                               : tr("%1 (infeasible)").arg(QString::fromStdString(o.result.binding)),
-            cost,
-            o.rate ? QString::fromStdString(o.rate->source)
-                   : m_optionProvider->currentData().toString().isEmpty()
-                       ? tr("no rate card")
-                       : tr("no %1 card").arg(m_optionProvider->currentData().toString()),
+            o.rate || !o.result.feasible || m_optionProvider->currentData().toString().isEmpty()
+                ? cost
+                : tr("no %1 card").arg(m_optionProvider->currentData().toString()),
         };
         for (int column = 0; column < cells.size(); ++column) {
             auto *item = new QTableWidgetItem(cells[column]);

@@ -293,7 +293,7 @@ TEST_CASE("a GPU's calibrations per deployment survive export, parse and the wor
                Contains("calibrations[0].weights"));
 }
 
-TEST_CASE("a GPU's DRA product name survives export, parse and the workspace; one a driver cannot publish is refused",
+TEST_CASE("a GPU's DRA product name survives export, parse and the workspace, and one a driver cannot publish is refused",
           "[workspace]")
 {
     engine::GpuSpec gpu = sampleGpu("named");
