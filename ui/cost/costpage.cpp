@@ -3,6 +3,7 @@
 #include "common/columnviews.h"
 #include "common/fields.h"
 #include "common/chartpanel.h"
+#include "common/chartstyle.h"
 #include "costcharts.h"
 #include "common/dialogs.h"
 #include "engine/common/errors.h"
@@ -488,14 +489,42 @@ void CostPage::recompute()
         updateTable(m_options.front().cost.total);
         updateRecommendation(rates, reservedRate, rates.onDemand);
     } catch (const engine::InputError &e) {
-        showError(tr("%1: %2").arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what())));
+        showError(fieldMessage(e));
     }
     emit recomputed();
+}
+
+QString CostPage::fieldMessage(const engine::InputError &e) const
+{
+    // The engine names its inputs by key; the page says the label the user sees.
+    static const std::pair<const char *, const char *> kLabels[] = {
+        {"on_demand", QT_TR_NOOP("On-demand price")},   {"reserved", QT_TR_NOOP("Reserved price")},
+        {"reserved_1y", QT_TR_NOOP("Reserved price")},   {"reserved_3y", QT_TR_NOOP("Reserved price")},
+        {"reserved_rate", QT_TR_NOOP("Reserved price")}, {"spot", QT_TR_NOOP("Spot price")},
+        {"elastic_rate", QT_TR_NOOP("On-demand and spot prices")}, {"spot_overhead", QT_TR_NOOP("Spot overhead")},
+        {"demand", QT_TR_NOOP("Demand")},
+    };
+    QString message = QString::fromUtf8(e.what());
+    const QString key = QString::fromStdString(e.field());
+    for (const auto &[field, label] : kLabels) {
+        if (key != QLatin1String(field))
+            continue;
+        const QString shown = tr(label);
+        // "on_demand must be greater than 0 (got 0 USD)" → "On-demand price must be …".
+        if (message.startsWith(key + QLatin1Char(' ')))
+            return shown + message.mid(key.size());
+        return tr("%1: %2").arg(shown, message);
+    }
+    return tr("%1: %2").arg(key, message);
 }
 
 void CostPage::showError(const QString &message)
 {
     m_error = message;
+    // Results of the previous inputs would read as the answer to these: clear them.
+    m_table->setRowCount(0);
+    for (ChartPanel *chart : {m_sweepChart, m_weekChart, m_monthChart})
+        chart->setFigure(emptyFigure(tr("No result"), tr("Cannot compute — %1").arg(message)));
     m_recommendation->setText(tr("<span style='color:#c0392b'>Cannot compute — %1</span>").arg(message.toHtmlEscaped()));
 }
 
@@ -564,10 +593,19 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
                      .arg(rateText(reservedRate));
     } else {
         const double saving = 1.0 - optimumTotal.amount.toDouble() / allTotal.amount.toDouble();
-        lines << tr("<b>Reserve %1 for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
-                    "over %6 h from %7).")
-                     .arg(formatGpus(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
-                          formatCount(seriesHours), QString::fromStdString(engine::isoDate(m_seriesStart)));
+        if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal())
+            // The series sees only part of the term: no claim about the whole commitment.
+            lines << tr("<b>Reserve %1 for %2 only if the rest of the term pays too:</b> over the %3 h of the series "
+                        "(from %4) it costs %5 against %6 all on demand (%7 less), but the series is %8 of the "
+                        "term the commitment binds you to.")
+                         .arg(formatGpus(optimum.reserved), term, formatCount(seriesHours),
+                              QString::fromStdString(engine::isoDate(m_seriesStart)), money(optimumTotal),
+                              money(allTotal), percent(saving), percent(m_commitment->shareConsumed));
+        else
+            lines << tr("<b>Reserve %1 for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
+                        "over %6 h from %7).")
+                         .arg(formatGpus(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
+                              formatCount(seriesHours), QString::fromStdString(engine::isoDate(m_seriesStart)));
         if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal()) {
             lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 × %2 × %3 h (%4 to "
                         "%5) = %6, of which %7 upfront at signing. The series covers %8 h, %9 of the term (%10 of the "
@@ -586,6 +624,8 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
                               m_commitment->upfront.amount.isZero()
                                   ? tr("nothing upfront")
                                   : tr("%1 of it upfront at signing").arg(money(m_commitment->upfront)));
+            if (seriesHours > m_commitment->termHours)
+                lines << renewalLines(optimum.reserved, reservedRate, threeYear ? 36 : 12, seriesHours);
         }
         const int64_t over = p75.reserved - optimum.reserved;
         const engine::Money extra = p75Total - optimumTotal;
@@ -608,6 +648,37 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
     if (rates.spot.amount.isZero())
         lines << tr("No spot price on this card: the elastic tier is on-demand only.");
     m_recommendation->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString CostPage::renewalLines(int64_t reserved, const engine::Money &rate, int months, int64_t seriesHours) const
+{
+    // A series longer than the term renews the commitment term after term; the last renewal is
+    // owed in full even where the series ends inside it.
+    QStringList terms;
+    engine::Decimal owed;
+    engine::CivilDate start = m_seriesStart;
+    int64_t covered = 0;
+    for (int k = 0; covered < seriesHours; ++k) {
+        const engine::CivilDate end = engine::addMonths(start, months);
+        const int64_t hours = engine::hoursBetween(start, end);
+        const engine::Decimal cost = (rate.amount * reserved * hours).rounded(2);
+        owed += cost;
+        const QString span = tr("%1 to %2, %3 h, %4")
+                                 .arg(QString::fromStdString(engine::isoDate(start)),
+                                      QString::fromStdString(engine::isoDate(end)), formatCount(hours),
+                                      money(engine::Money{cost, rate.currency}));
+        terms << (k == 0 ? tr("the first term %1").arg(span) : tr("renewal %1: %2").arg(k).arg(span));
+        covered += hours;
+        start = end;
+    }
+    const int64_t past = covered - seriesHours;
+    return tr("The series runs %1 h, longer than the term: the commitment is renewed %2 — %3. %4 owed in all%5; the "
+              "table's reserved spend, %6, counts the hours of the series.")
+        .arg(formatCount(seriesHours), terms.size() - 1 == 1 ? tr("once") : tr("%1 times").arg(terms.size() - 1),
+             terms.join(QStringLiteral("; ")), money(engine::Money{owed, rate.currency}),
+             past > 0 ? tr(" (the last renewal runs %1 h past the series and is owed in full)").arg(formatCount(past))
+                      : QString(),
+             money(engine::Money{(rate.amount * reserved * seriesHours).rounded(2), rate.currency}));
 }
 
 QString CostPage::recommendation() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/common/errors.h"
 #include "engine/cost/cost.h"
 #include "common/page.h"
 
@@ -57,6 +58,9 @@ signals:
     void recomputed();
 
 private:
+    // The terms a series longer than the commitment renews it for, with what each is owed.
+    QString fieldMessage(const engine::InputError &e) const;
+    QString renewalLines(int64_t reserved, const engine::Money &rate, int months, int64_t seriesHours) const;
     QWidget *buildInputs();
     void refreshRateCards();
     void refreshDemandChoices();

@@ -14,6 +14,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QRegularExpression>
 #include <QDateTime>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -258,11 +259,53 @@ TEST_CASE("A 3-year commitment over one year of demand shows the whole obligatio
     const engine::Money upfront{(owed.amount * engine::Decimal::parse("0.5").value()).rounded(2), "USD"};
     CHECK(text.contains(QString::fromStdString(upfront.display())));
     CHECK(text.contains("$3.096"));
+    // The headline makes no claim for the whole term: the series is a third of it.
+    CHECK_FALSE(text.contains("cheaper than all on-demand"));
+    CHECK(text.contains("only if the rest of the term pays too"));
+    CHECK(text.contains("33.3 % of the term"));
 
     // One year of demand for a one-year commitment covers it: no warning.
     term->setCurrentIndex(term->findData(1));
     CHECK_FALSE(page.recommendation().contains("whole commitment is owed"));
     CHECK(page.recommendation().contains("owed in full"));
+}
+
+TEST_CASE("A 1-year commitment over three years of demand lists its renewals, and the weekend follows the calendar")
+{
+    TempWorkspace ws;
+    ui::CostPage page(*ws);
+    page.findChild<QDateEdit *>("costStartDate")->setDate(QDate(2025, 1, 1));
+    auto *horizon = page.findChild<QComboBox *>("costHorizon");
+    horizon->setCurrentIndex(horizon->findData(36));
+    auto *term = page.findChild<QComboBox *>("costTerm");
+    term->setCurrentIndex(term->findData(1));
+    REQUIRE(page.errorText().isEmpty());
+    const QString text = page.recommendation();
+    INFO(text.toStdString());
+    CHECK(text.contains("cheaper than all on-demand"));
+    // 2025-01-01 + 3 × 12 months: three terms of 8,760 h, each owed at $/h × reserved × hours.
+    CHECK(text.contains("renewed 2 times"));
+    CHECK(text.contains("the first term 2025-01-01 to 2026-01-01, 8,760 h"));
+    CHECK(text.contains("renewal 1: 2026-01-01 to 2027-01-01, 8,760 h"));
+    CHECK(text.contains("renewal 2: 2027-01-01 to 2028-01-01, 8,760 h"));
+    const int64_t reserved = page.analysis().optimalReserved;
+    REQUIRE(reserved > 0);
+    // One term's obligation, as the line before says it, three times over.
+    const QRegularExpressionMatch one = QRegularExpression("owed in full: \\$([0-9,.]+) from").match(text);
+    REQUIRE(one.hasMatch());
+    const engine::Decimal perTerm = *engine::Decimal::parse(one.captured(1).remove(',').toStdString());
+    CHECK(text.contains(QString::fromStdString(engine::Money{perTerm * int64_t(3), "USD"}.display()) + " owed in all"));
+
+    // The generated week of a Friday start has its weekend on days 1 and 2 (Saturday, Sunday).
+    page.findChild<QDateEdit *>("costStartDate")->setDate(QDate(2027, 1, 1));  // a Friday
+    horizon->setCurrentIndex(horizon->findData(0));
+    REQUIRE(page.errorText().isEmpty());
+    REQUIRE(page.demand());
+    const auto &gpus = page.demand()->gpus;
+    REQUIRE(gpus.size() == 168);
+    CHECK(gpus[0 * 24 + 14] > gpus[1 * 24 + 14]);   // Friday peak above Saturday's
+    CHECK(gpus[1 * 24 + 14] == gpus[2 * 24 + 14]);  // Saturday and Sunday alike
+    CHECK(gpus[3 * 24 + 14] == gpus[0 * 24 + 14]);  // Monday like Friday
 }
 
 TEST_CASE("Sensitivity rows show every part and compare with no commitment at the same demand")
@@ -298,4 +341,22 @@ TEST_CASE("Sensitivity rows show every part and compare with no commitment at th
     // spot share), to within rounding of the scaled hours.
     const qint64 base = cents(table->item(0, 6)->text());
     CHECK(double(cents(table->item(first + 1, 6)->text())) == Approx(0.9 * double(base)).epsilon(1e-6));
+}
+
+TEST_CASE("An invalid price clears the results and says the field's label, not the engine's key")
+{
+    TempWorkspace ws;
+    ui::CostPage page(*ws);
+    REQUIRE(page.errorText().isEmpty());
+    auto *table = page.findChild<QTableWidget *>("costTable");
+    REQUIRE(table->rowCount() > 0);
+    setText(edit(page, "costOnDemandRate"), "0");
+    INFO(page.errorText().toStdString());
+    CHECK(page.errorText().startsWith("On-demand price must be greater than 0"));
+    CHECK_FALSE(page.errorText().contains("on_demand"));
+    CHECK(table->rowCount() == 0);
+    // Back to a valid price: the results return.
+    setText(edit(page, "costOnDemandRate"), "6.88");
+    CHECK(page.errorText().isEmpty());
+    CHECK(table->rowCount() > 0);
 }
