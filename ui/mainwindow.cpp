@@ -303,6 +303,8 @@ bool MainWindow::showPage(const QString &title)
     for (QTreeWidgetItem *item : found) {
         if (item->data(0, kPageRole).toInt() >= 0) {
             m_navigator->setCurrentItem(item);
+            // After the pages are rebuilt the item can already be current, which emits nothing.
+            m_stack->setCurrentIndex(item->data(0, kPageRole).toInt());
             return true;
         }
     }

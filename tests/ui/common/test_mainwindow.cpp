@@ -2,11 +2,13 @@
 
 #include "ui/catalog/catalogpage.h"
 #include "ui/common/dialogs.h"
+#include "ui/cost/costpage.h"
 #include "ui/common/settings.h"
 #include "ui/common/userguide.h"
 #include "ui/forecast/forecastpage.h"
 #include "ui/inference/kvpage.h"
 #include "ui/mainwindow.h"
+#include "ui/tracking/trackingpage.h"
 #include "ui/training/trainingjobspage.h"
 #include "ui/training/trainingpage.h"
 #include "store/common/demoworkspace.h"
@@ -89,6 +91,25 @@ TEST_CASE("Opening a workspace that cannot be read keeps the current one and say
     CHECK(window.openWorkspace(dir.filePath("second.headroom")));
     CHECK(window.workspace().path().endsWith("second.headroom"));
     CHECK(window.kvPage()->outcomes().size() == 4);
+}
+
+TEST_CASE("After opening a workspace the page shown is the one the sidebar highlights")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    auto *navigator = window.findChild<QTreeWidget *>("navigator");
+    REQUIRE(navigator);
+    for (const char *title : {"Cost & reservations", "Catalog", "Tracking"}) {
+        REQUIRE(window.showPage(title));
+        REQUIRE(window.openWorkspace(dir.filePath(QStringLiteral("%1.headroom").arg(title[0]))));
+        REQUIRE(navigator->currentItem());
+        CHECK(navigator->currentItem()->text(0) == QString::fromUtf8(title));
+        const QString name = QString::fromUtf8(title);
+        const QWidget *expected = name == "Catalog"    ? static_cast<QWidget *>(window.catalogPage())
+                                  : name == "Tracking" ? static_cast<QWidget *>(window.trackingPage())
+                                                       : static_cast<QWidget *>(window.costPage());
+        CHECK(static_cast<QWidget *>(window.currentPage()) == expected);
+    }
 }
 
 TEST_CASE("The application font resolves to an installed family, so exported text is not lost")
