@@ -8,6 +8,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -180,13 +181,32 @@ QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, co
     series->append(elastic);
     if (upfrontSet)
         series->append(upfrontSet);
-    auto *x = new QBarCategoryAxis;
-    x->append(categories);
-    // A year of months side by side leaves each label less than its width: upright, they stay whole.
-    if (categories.size() > 8)
-        x->setLabelsAngle(-90);
     const bool calendar = !months.empty() && !months.front().label.empty();
-    x->setTitleText(calendar ? QObject::tr("Calendar month") : QObject::tr("30-day month of the series"));
+    QAbstractAxis *x = nullptr;
+    if (categories.size() <= kMonthsLabelledSingly) {
+        auto *each = new QBarCategoryAxis;
+        each->append(categories);
+        // A year of months side by side leaves each label less than its width: upright, they stay whole.
+        if (categories.size() > 8)
+            each->setLabelsAngle(-90);
+        each->setTitleText(calendar ? QObject::tr("Calendar month") : QObject::tr("30-day month of the series"));
+        x = each;
+    } else {
+        // Years of months leave a bar less room than a label's height: one label per quarter, centred on
+        // its three bars, names the quarter by its first month.
+        auto *quarters = new QCategoryAxis;
+        quarters->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+        const int count = int(categories.size());
+        for (int first = 0; first < count; first += 3)
+            quarters->append(categories[first], std::min(first + 3, count) - 0.5);
+        quarters->setStartValue(-0.5);
+        quarters->setRange(-0.5, count - 0.5);
+        quarters->setLabelsAngle(-90);
+        quarters->setGridLineVisible(false);
+        quarters->setTitleText(calendar ? QObject::tr("Calendar month (three per label)")
+                                        : QObject::tr("30-day month of the series (three per label)"));
+        x = quarters;
+    }
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("Spend per month (%1)").arg(unit));
     y->setLabelFormat(QStringLiteral("%.1f"));

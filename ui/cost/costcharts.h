@@ -19,6 +19,9 @@ QChart *buildReserveSweepChart(const engine::ReserveAnalysis &analysis, const QS
 QChart *buildWeekStackChart(const std::vector<engine::HourBreakdown> &hours, int firstHour, const QString &title,
                             QChart::ChartTheme theme);
 
+// Up to this many months each bar has its own label; a longer series is labelled by quarter.
+inline constexpr int kMonthsLabelledSingly = 18;
+
 // Reserved versus elastic spend per 30-day month.
 QChart *buildMonthlySpendChart(const std::vector<engine::MonthSpend> &months, const QString &currency,
                                const QString &title, QChart::ChartTheme theme);

@@ -159,6 +159,7 @@ QWidget *CostPage::buildInputs()
     m_weekend = spin(0, 1, 0.6, QString(), tr("Weekend share of the weekday bump above the baseline, 0–1"), 2);
     m_growth = spin(-50, 100, 0, tr(" %/month"), tr("Linear demand growth per 30 days, −50 to 100 %"), 1);
     m_noise = spin(0, 50, 5, tr(" %"), tr("Hour-to-hour noise as a share of demand, 0–50 %"), 1);
+    m_noise->setObjectName("costNoise");
     // Calendar months from the start date (0: one week); the hours are the real hours between
     // the dates (engine::termHours), 8,760 or 8,784 a year.
     m_horizon = new QComboBox(m_shapeBox);

@@ -9,8 +9,15 @@
 #include <QAreaSeries>
 #include <QBarSeries>
 #include <QBarCategoryAxis>
+#include <QCategoryAxis>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QTabWidget>
+#include <QApplication>
 #include <QBarSet>
 #include <QDateEdit>
+#include <QDoubleSpinBox>
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
@@ -296,7 +303,43 @@ TEST_CASE("A 1-year commitment over three years of demand lists its renewals, an
     const engine::Decimal perTerm = *engine::Decimal::parse(one.captured(1).remove(',').toStdString());
     CHECK(text.contains(QString::fromStdString(engine::Money{perTerm * int64_t(3), "USD"}.display()) + " owed in all"));
 
+    // 36 monthly bars: labelled by quarter, each label whole (not elided to "..." as 36 upright labels were).
+    QChart *month = page.findChild<ui::ChartPanel *>("costMonthChart")->chart();
+    auto *bars = qobject_cast<QBarSeries *>(month->series().value(0));
+    REQUIRE(bars);
+    CHECK(bars->barSets().first()->count() == 36);
+    auto *quarters = qobject_cast<QCategoryAxis *>(month->axes(Qt::Horizontal).value(0));
+    REQUIRE(quarters);
+    CHECK(quarters->categoriesLabels()
+          == (QStringList{"2025-01", "2025-04", "2025-07", "2025-10", "2026-01", "2026-04", "2026-07", "2026-10",
+                          "2027-01", "2027-04", "2027-07", "2027-10"}));
+    CHECK(quarters->min() == Approx(-0.5));
+    CHECK(quarters->max() == Approx(35.5));
+    page.resize(1280, 800);
+    page.show();
+    auto *panel = page.findChild<ui::ChartPanel *>("costMonthChart");
+    for (QTabWidget *tabs : page.findChildren<QTabWidget *>())
+        if (tabs->indexOf(panel) >= 0)
+            tabs->setCurrentWidget(panel);
+    QApplication::processEvents();
+    REQUIRE(panel->isVisible());
+    REQUIRE(month->scene());
+    QStringList shortened;
+    for (QGraphicsItem *item : month->scene()->items()) {
+        QString label;
+        if (auto *rich = qgraphicsitem_cast<QGraphicsTextItem *>(item))
+            label = rich->toPlainText();
+        else if (auto *simple = qgraphicsitem_cast<QGraphicsSimpleTextItem *>(item))
+            label = simple->text();
+        if (item->isVisible() && (label.contains(QChar(0x2026)) || label.contains(QLatin1String("..."))))
+            shortened << label;
+    }
+    INFO(shortened.join(", ").toStdString());
+    CHECK(shortened.isEmpty());
+    page.hide();
+
     // The generated week of a Friday start has its weekend on days 1 and 2 (Saturday, Sunday).
+    page.findChild<QDoubleSpinBox *>("costNoise")->setValue(0);  // the shape alone, no hour-to-hour noise
     page.findChild<QDateEdit *>("costStartDate")->setDate(QDate(2027, 1, 1));  // a Friday
     horizon->setCurrentIndex(horizon->findData(0));
     REQUIRE(page.errorText().isEmpty());
