@@ -6,12 +6,56 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace headroom::ui {
+
+namespace {
+
+// The inputs column: never narrower than its form plus a vertical scroll bar, so that a long form
+// scrolls down but never sideways, and it follows the form when a palette, font or content change
+// widens it.
+class InputsScrollArea : public QScrollArea {
+public:
+    InputsScrollArea(int inputsWidth, QWidget *parent) : QScrollArea(parent), m_inputsWidth(inputsWidth) {}
+
+    QSize minimumSizeHint() const override
+    {
+        QSize hint = QScrollArea::minimumSizeHint();
+        int width = m_inputsWidth;
+        if (widget())
+            width = std::max(width, widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width()
+                                        + 2 * frameWidth());
+        hint.setWidth(width);
+        return hint;
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            updateGeometry();
+        return QScrollArea::eventFilter(watched, event);
+    }
+
+    void changeEvent(QEvent *event) override
+    {
+        if (event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange
+            || event->type() == QEvent::PaletteChange)
+            updateGeometry();
+        QScrollArea::changeEvent(event);
+    }
+
+private:
+    int m_inputsWidth;
+};
+
+} // namespace
 
 std::optional<ChartFigure> Page::currentFigure() const
 {
@@ -41,16 +85,16 @@ void Page::layOutPage(QWidget *inputs, QWidget *results, int inputsWidth)
 
 QSplitter *Page::inputsBeside(QWidget *inputs, QWidget *results, int inputsWidth)
 {
-    auto *scroll = new QScrollArea(this);
+    auto *scroll = new InputsScrollArea(inputsWidth, this);
     scroll->setWidget(inputs);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(inputsWidth);
     scroll->setFrameShape(QFrame::NoFrame);
     auto *split = new QSplitter(this);
     split->addWidget(scroll);
     split->addWidget(results);
     split->setStretchFactor(1, 1);
-    split->setSizes({inputsWidth + 10, 1000});
+    split->setChildrenCollapsible(false);
+    split->setSizes({scroll->minimumSizeHint().width() + 10, 1000});
     return split;
 }
 

@@ -629,3 +629,46 @@ TEST_CASE("ColumnViews shows each view's columns and keeps the model's columns a
     table->setColumnCount(7);
     CHECK(shown() == QList<int>{0, 3, 4, 5, 6});
 }
+
+TEST_CASE("Left panels neither clip nor scroll sideways on any page, light and dark, after switching the palette")
+{
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
+    // Scroll areas whose content is wider than their viewport, and forms whose fields are narrower
+    // than the text they hold.
+    auto sideways = [](QWidget *page) {
+        QStringList found;
+        for (QScrollArea *area : page->findChildren<QScrollArea *>()) {
+            if (!area->isVisibleTo(page) || !area->widget())
+                continue;
+            if (area->horizontalScrollBar()->maximum() > 0)
+                found << QStringLiteral("%1 scrolls sideways by %2 px")
+                             .arg(area->objectName().isEmpty() ? area->widget()->metaObject()->className()
+                                                               : area->objectName())
+                             .arg(area->horizontalScrollBar()->maximum());
+            else if (area->widget()->width() > area->viewport()->width() + 1)
+                found << QStringLiteral("%1 clipped: %2 px in %3 px")
+                             .arg(area->objectName())
+                             .arg(area->widget()->width())
+                             .arg(area->viewport()->width());
+        }
+        return found;
+    };
+    for (const ui::Theme theme : {ui::Theme::Dark, ui::Theme::Light}) {
+        for (const QSize size : kSizes) {
+            window.resize(size);
+            window.show();
+            ui::applyTheme(theme);  // switched with the window open, as View ▸ Theme does
+            QApplication::processEvents();
+            for (QTreeWidgetItemIterator it(window.navigator()); *it; ++it) {
+                if (!(*it)->parent() || !window.showPage((*it)->text(0)))
+                    continue;
+                QApplication::processEvents();
+                INFO((*it)->text(0).toStdString() << " at " << size.width() << "×" << size.height()
+                                                  << (theme == ui::Theme::Dark ? " dark" : " light"));
+                CHECK(onEveryTab(window.currentPage(), sideways).join("; ").toStdString() == "");
+            }
+        }
+    }
+    ui::applyTheme(ui::Theme::Light);
+}
