@@ -2,6 +2,7 @@
 
 #include "cli/common/args.h"
 #include "cli/common/format.h"
+#include "store/common/jsonsupport.h"
 #include "cli/catalog/lookup.h"
 
 #include "engine/common/errors.h"
@@ -175,7 +176,8 @@ std::vector<engine::Tenant> readTenants(const QString &path)
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
     if (error.error != QJsonParseError::NoError)
-        throw UsageError(QStringLiteral("%1: not JSON at byte %2: %3").arg(path).arg(error.offset).arg(error.errorString()));
+        throw UsageError(
+            QStringLiteral("%1: not valid JSON at byte %2: %3").arg(path).arg(error.offset).arg(store::jsonProblem(error)));
     if (!document.isArray())
         throw UsageError(QStringLiteral("%1: expected an array of tenants [{\"name\", \"memory_gib\", ...}]").arg(path));
     const QJsonArray array = document.array();

@@ -87,9 +87,8 @@ public:
                 } else if (isLineBreak(c)) {
                     endRecord();
                 } else if (!isSpace(c)) {
-                    throw StoreError(QStringLiteral("%1: line %2: field %3: unexpected text after "
-                                                    "a closing quote (write a quote inside a "
-                                                    "quoted field as \"\")")
+                    throw StoreError(QStringLiteral("%1: line %2, value %3: there is text after the closing quote "
+                                                    "mark; a quote mark inside a quoted value is written twice (\"\")")
                                          .arg(m_source)
                                          .arg(m_line)
                                          .arg(m_record.fields.size() + 1));
@@ -104,7 +103,8 @@ public:
     void finish()
     {
         if (m_state == State::Quoted)
-            throw StoreError(QStringLiteral("%1: line %2: a quoted field is not closed")
+            throw StoreError(QStringLiteral("%1: line %2: a value opens with a quote mark that is never closed, so "
+                                            "the rest of the file would be read as that one value")
                                  .arg(m_source)
                                  .arg(m_record.line));
         if (m_state != State::FieldStart || !m_record.fields.isEmpty())
@@ -395,14 +395,22 @@ CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const Im
         if (it->isBlank())
             continue;
         if (it->fields.size() != table.header.fields.size())
-            throw StoreError(QStringLiteral("%1: line %2: expected %3 fields as in the header, got %4")
-                                 .arg(sourceName)
-                                 .arg(it->line)
-                                 .arg(table.header.fields.size())
-                                 .arg(it->fields.size()));
+            failFieldCount(sourceName, it->line, it->fields.size(), table.header.fields.size());
         table.rows.push_back(*it);
     }
     return table;
+}
+
+void failFieldCount(const QString &source, int line, qsizetype got, qsizetype headerColumns)
+{
+    throw StoreError(QStringLiteral("%1: line %2 has %3 but the header names %4%5")
+                         .arg(source)
+                         .arg(line)
+                         .arg(got == 1 ? QStringLiteral("1 value") : QStringLiteral("%1 values").arg(got))
+                         .arg(headerColumns == 1 ? QStringLiteral("1 column")
+                                                 : QStringLiteral("%1 columns").arg(headerColumns))
+                         .arg(got > headerColumns ? QStringLiteral(" (a value with a comma in it must be in quotes)")
+                                                  : QString()));
 }
 
 void failCsvField(const QString &source, int line, const QString &field, const QString &message)

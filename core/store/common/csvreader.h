@@ -60,6 +60,10 @@ CsvTable readCsvTable(const QByteArray &csv, const QString &sourceName, const Im
                       const QString &missingHint);
 
 // Throws StoreError("<source>: line N: field "x": <message>").
+// "<source>: line N has G values but the header names H columns", with a hint about commas when a
+// row has more values than the header.
+[[noreturn]] void failFieldCount(const QString &source, int line, qsizetype got, qsizetype headerColumns);
+
 [[noreturn]] void failCsvField(const QString &source, int line, const QString &field, const QString &message);
 
 // One field for writing: quoted when it holds a comma, quote, line break or edge spaces.

@@ -71,6 +71,43 @@ qsizetype firstNul(const QByteArray &json)
 
 } // namespace
 
+QString jsonProblem(const QJsonParseError &error)
+{
+    switch (error.error) {
+    case QJsonParseError::UnterminatedObject:
+        return QStringLiteral("an object opened with { is not closed with }, or a comma is missing between its entries");
+    case QJsonParseError::MissingNameSeparator:
+        return QStringLiteral("a name in an object is not followed by a colon (:)");
+    case QJsonParseError::UnterminatedArray:
+        return QStringLiteral("a list opened with [ is not closed with ], or a comma is missing between its values");
+    case QJsonParseError::MissingValueSeparator:
+        return QStringLiteral("a comma is missing between two values");
+    case QJsonParseError::IllegalValue:
+    case QJsonParseError::IllegalNumber:  // Qt's word for any bare word, "wat" included
+        return QStringLiteral("here is something that is not a value: a value is a number, text in double quotes, "
+                              "true, false, null, an object or a list");
+    case QJsonParseError::TerminationByNumber:
+        return QStringLiteral("the text ends in the middle of a number");
+    case QJsonParseError::IllegalEscapeSequence:
+        return QStringLiteral("a backslash in quoted text that JSON does not allow (write \\\\ for a backslash)");
+    case QJsonParseError::IllegalUTF8String:
+        return QStringLiteral("quoted text that is not UTF-8");
+    case QJsonParseError::UnterminatedString:
+        return QStringLiteral("quoted text whose closing double quote is missing");
+    case QJsonParseError::MissingObject:
+        return QStringLiteral("a comma is not followed by another entry (remove the comma before a closing } or ])");
+    case QJsonParseError::DeepNesting:
+        return QStringLiteral("objects and lists nested too deeply");
+    case QJsonParseError::DocumentTooLarge:
+        return QStringLiteral("the text is too large to read");
+    case QJsonParseError::GarbageAtEnd:
+        return QStringLiteral("more text after the end of the JSON value");
+    case QJsonParseError::NoError:
+        break;
+    }
+    return error.errorString();
+}
+
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName)
 {
     // Text may not hold U+0000 (a workspace on a server cannot store it): refused where it is.
@@ -89,12 +126,11 @@ QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceNam
         const QByteArray before = json.left(error.offset);
         const qsizetype line = before.count('\n') + 1;
         const qsizetype column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
-        throw StoreError(QStringLiteral("%1: line %2, column %3 (byte %4): %5")
+        throw StoreError(QStringLiteral("%1: line %2, column %3: not valid JSON: %4")
                              .arg(sourceName)
                              .arg(line)
                              .arg(column)
-                             .arg(error.offset)
-                             .arg(error.errorString()));
+                             .arg(jsonProblem(error)));
     }
     return document;
 }

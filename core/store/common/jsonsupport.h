@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QJsonDocument>
+#include <QJsonParseError>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
@@ -30,6 +31,10 @@ constexpr qsizetype kMaxJsonStringChars = 4096;
 // The message for a string value longer than kMaxJsonStringChars (the caller names the field).
 QString jsonStringTooLongMessage(const QString &text);
 // Parses a whole document; throws StoreError("<source>: line L, column C (byte B): <reason>").
+// What is wrong with a JSON text, in a reader's words ("a list opened with [ is not closed"), for
+// Qt's parse error.
+QString jsonProblem(const QJsonParseError &error);
+
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName);
 // The same after checking the document's size against `limits` (see importlimits.h).
 QJsonDocument parseJsonDocument(const QByteArray &json, const QString &sourceName,

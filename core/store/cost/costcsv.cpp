@@ -244,10 +244,7 @@ std::vector<engine::RateCard> parseRateCardsCsv(const QByteArray &csv, const QSt
     for (size_t index = 1; index < records.size(); ++index) {
         const CsvRecord &record = records[index];
         if (record.fields.size() != header.fields.size())
-            failAt(sourceName, record.line,
-                   QStringLiteral("expected %1 fields as in the header, got %2")
-                       .arg(header.fields.size())
-                       .arg(record.fields.size()));
+            failFieldCount(sourceName, record.line, record.fields.size(), header.fields.size());
         engine::RateCard card = readRateCard(RateCardRow(record, columns, sourceName));
         const auto problems = engine::validate(card);
         if (!problems.empty())

@@ -101,8 +101,7 @@ Table readTable(const QByteArray &csv, const QString &source, const ImportLimits
         if (it->isBlank())
             continue;
         if (it->fields.size() != header.fields.size())
-            throw StoreError(QStringLiteral("%1: line %2: expected %3 fields as in the header, got %4")
-                                 .arg(source).arg(it->line).arg(header.fields.size()).arg(it->fields.size()));
+            failFieldCount(source, it->line, it->fields.size(), header.fields.size());
         table.rows.push_back(std::move(*it));
     }
     if (table.rows.empty())

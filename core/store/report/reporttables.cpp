@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include "store/common/jsonsupport.h"
 #include <QSqlDatabase>
 #include <QSqlQuery>
 
@@ -23,9 +24,9 @@ QString tableProblem(const QString &content)
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(content.toUtf8(), &error);
     if (error.error != QJsonParseError::NoError)
-        return QStringLiteral("field \"content\": not JSON (%1 at byte %2)")
-            .arg(error.errorString())
-            .arg(error.offset);
+        return QStringLiteral("field \"content\": not valid JSON at character %1: %2")
+            .arg(error.offset + 1)
+            .arg(jsonProblem(error));
     if (!document.isObject())
         return QStringLiteral("field \"content\": a table must be a JSON object with \"columns\" "
                               "and \"rows\"");

@@ -435,7 +435,7 @@ std::vector<engine::TraceRequest> parseMooncakeTrace(const QByteArray &jsonl,
         if (parseError.error != QJsonParseError::NoError)
             errors.fail(QStringLiteral("not valid JSON at column %1: %2")
                             .arg(parseError.offset + 1)
-                            .arg(parseError.errorString()));
+                            .arg(jsonProblem(parseError)));
         if (!document.isObject())
             errors.fail(QStringLiteral("expected a JSON object, got ")
                         + (document.isArray() ? QStringLiteral("an array")

@@ -96,11 +96,7 @@ public:
             return;
         }
         if (record.fields.size() != m_fieldCount)
-            throw StoreError(QStringLiteral("%1: line %2: expected %3 fields as in the header, got %4")
-                                 .arg(m_source)
-                                 .arg(record.line)
-                                 .arg(m_fieldCount)
-                                 .arg(record.fields.size()));
+            failFieldCount(m_source, record.line, record.fields.size(), m_fieldCount);
         readRow(record);
     }
 

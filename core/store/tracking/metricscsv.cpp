@@ -129,11 +129,7 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
             return;
         }
         if (record.fields.size() != headerFields)
-            throw StoreError(QStringLiteral("%1: line %2: expected %3 fields as in the header, got %4")
-                                 .arg(sourceName)
-                                 .arg(record.line)
-                                 .arg(headerFields)
-                                 .arg(record.fields.size()));
+            failFieldCount(sourceName, record.line, record.fields.size(), headerFields);
         ++file.rows;
         if (file.rows > limits.maxRows)
             failTooManyRows(sourceName, record.line, limits);

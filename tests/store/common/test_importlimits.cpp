@@ -350,3 +350,18 @@ TEST_CASE("a small file is read without reserving its kind's whole size limit", 
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);   // 2: refused for want of memory, as a one-shot read was
 }
+
+TEST_CASE("JSON that cannot be read is described in a reader's words, with its line and column", "[importlimits]")
+{
+    // A trailing comma, a missing comma and an unclosed list: where, and what is wrong, not Qt's parser terms.
+    CHECK(storeErrorOf([] { parseWorkload("{\n  \"name\": \"w\",\n}", QStringLiteral("w.json")); })
+          == "w.json: line 3, column 2: not valid JSON: a comma is not followed by another entry (remove the comma "
+             "before a closing } or ])");
+    CHECK_THAT(storeErrorOf([] { parseWorkload("{\"name\": \"w\" \"users\": 4}", QStringLiteral("w.json")); }),
+               Catch::Matchers::StartsWith("w.json: line 1, column 15: not valid JSON: an object opened with { is not closed with }, "
+                          "or a comma is missing"));
+    CHECK_THAT(storeErrorOf([] { parseScenario("{\"name\": \"s\", \"pools\": [", QStringLiteral("s.json")); }),
+               Contains("not valid JSON: ") && !Contains("illegal") && !Contains("unterminated"));
+    CHECK_THAT(storeErrorOf([] { parseWorkload("{\"name\": wat}", QStringLiteral("w.json")); }),
+               Contains("line 1, column 10: not valid JSON: here is something that is not a value"));
+}

@@ -113,7 +113,7 @@ TEST_CASE("rate card CSV errors name the file, the line and the field")
           == "rates.csv: line 7: rate card \"AWS/us-east-1/h100-sxm@2025-02-01\" appears more than "
              "once (first on line 3)");
     CHECK(rateErrorOf(csv + "AWS,us-east-1,h100-sxm\n")
-          == "rates.csv: line 7: expected 16 fields as in the header, got 3");
+          == "rates.csv: line 7 has 3 values but the header names 16 columns");
     CHECK(rateErrorOf(kRateHeader
                       + "AWS,us-east-1,h100-sxm,p5,USD,2025-06-01,6.88,4,0,3,0.5,0,0,eight,1,x\n")
           == "rates.csv: line 2: field \"lead_weeks\": expected a whole number, got \"eight\"");
@@ -124,10 +124,10 @@ TEST_CASE("rate card CSV errors name the file, the line and the field")
           == "rates.csv: line 2: field \"effective_date\": effective_date must be a date as "
              "yyyy-mm-dd (got \"2025-6-1\")");
     CHECK(rateErrorOf(kRateHeader + rateRow("2025-06-01", "6.88", "\"unclosed"))
-          == "rates.csv: line 2: a quoted field is not closed");
+          == "rates.csv: line 2: a value opens with a quote mark that is never closed, so the rest of the file would be read as that one value");
     CHECK(rateErrorOf(kRateHeader + rateRow("2025-06-01", "6.88", "\"closed\" then more"))
-          == "rates.csv: line 2: field 16: unexpected text after a closing quote (write a quote "
-             "inside a quoted field as \"\")");
+          == "rates.csv: line 2, value 16: there is text after the closing quote mark; a quote mark inside "
+             "a quoted value is written twice (\"\")");
 }
 
 TEST_CASE("rate card CSV: a bad header, an empty file or no rows is an error")
@@ -293,7 +293,7 @@ TEST_CASE("demand CSV errors name the file, the line and the field")
     CHECK(demandErrorOf("gpus\n1\n\n2\n")
           == "demand.csv: line 3: empty line (every hour needs a value; remove the line or give "
              "the hour its value)");
-    CHECK(demandErrorOf("gpus\n\"1\n") == "demand.csv: line 2: a quoted field is not closed");
+    CHECK(demandErrorOf("gpus\n\"1\n") == "demand.csv: line 2: a value opens with a quote mark that is never closed, so the rest of the file would be read as that one value");
 }
 
 TEST_CASE("demand CSV: a gap in the hours is reported with its missing hours")

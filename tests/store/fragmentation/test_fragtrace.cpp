@@ -88,7 +88,7 @@ TEST_CASE("a malformed line names the file, line and field, and nothing is retur
     CHECK(errorOf([] { parseFragNodes(kNodeHeader + "a,1000,1024,2,\n", "n.csv"); })
           == "n.csv: line 2: field \"model\": a node with GPUs needs its GPU model");
     CHECK(errorOf([] { parseFragNodes(kNodeHeader + "a,1000,1024,2\n", "n.csv"); })
-          == "n.csv: line 2: expected 5 fields as in the header, got 4");
+          == "n.csv: line 2 has 4 values but the header names 5 columns");
     CHECK(errorOf([] { parseFragNodes("sn,cpu_milli,memory_mib,model\n", "n.csv"); })
           == "n.csv: line 1: missing column \"gpu\"; the header must have sn,cpu_milli,memory_mib,gpu,model");
     CHECK(errorOf([] { parseFragTasks(kPodHeader + "p,1000,1024,1,1500,,LS,Running,0,1,0\n", "t.csv"); })

@@ -118,7 +118,7 @@ TEST_CASE("Bad report items and positions are refused and change nothing", "[sto
     ragged.content = QStringLiteral(R"({"columns":["a","b"],"rows":[["1","2"],["3"]]})");
     CHECK_THAT(storeErrorOf([&] { workspace.appendReportItem(ragged); }), Contains("row 2"));
     ragged.content = QStringLiteral("{\"columns\": [");
-    CHECK_THAT(storeErrorOf([&] { workspace.appendReportItem(ragged); }), Contains("not JSON"));
+    CHECK_THAT(storeErrorOf([&] { workspace.appendReportItem(ragged); }), Contains("not valid JSON at character 14: a list opened with [ is not closed"));
     CHECK_THAT(storeErrorOf([&] { workspace.insertReportItem(5, textItem(QStringLiteral("X"))); }),
                Contains("position 5"));
     CHECK_THAT(storeErrorOf([&] { workspace.moveReportItem(0, 1); }), Contains("has 1 items"));

@@ -76,7 +76,7 @@ TEST_CASE("step-time files refuse bad rows naming the line and the column", "[st
                    "st.csv: the decode points must form a grid: batch 8 has no point at context_tokens 1000"));
     CHECK(contains(errorOf(kHeader + "prefill,,,1000,50\n"), "st.csv: the step-time table needs at least one decode point"));
     CHECK(contains(errorOf(kHeader + "decode,1,0,,10\n"), "needs at least one prefill point"));
-    CHECK(contains(errorOf(kHeader + "decode,1,0,10\n"), "line 2: expected 5 fields as in the header, got 4"));
+    CHECK(contains(errorOf(kHeader + "decode,1,0,10\n"), "line 2 has 4 values but the header names 5 columns"));
 }
 
 TEST_CASE("a step of more than an hour is refused, not printed as inf ms", "[steptimecsv]")

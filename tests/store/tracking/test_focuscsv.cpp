@@ -182,7 +182,7 @@ TEST_CASE("FOCUS: bad values are refused with line and field", "[focuscsv]")
     CHECK(contains(errorOf(kHeader + "2026-01-01T00:00:00Z,2026-01-01T01:00:00Z,Usage,1,1,USD,r,s,c,Half\n"),
                    "\"Half\" is not Used or Unused"));
     CHECK(contains(errorOf(kHeader + "2026-01-01T00:00:00Z,2026-01-01T01:00:00Z,Usage,1,1\n"),
-                   "line 2: expected 10 fields as in the header, got 5"));
+                   "line 2 has 5 values but the header names 10 columns"));
     CHECK(contains(errorOf(""), "f.csv: the file is empty"));
 }
 

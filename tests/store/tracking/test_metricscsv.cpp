@@ -97,7 +97,7 @@ TEST_CASE("bad metrics exports are refused naming the line and field", "[metrics
     CHECK_THAT(errorOf(kHeader + "1772445600,a,0,DCGM_FI_DEV_GPU_UTIL,50\n1772445600,a,0,DCGM_FI_DEV_GPU_UTIL,51\n"),
                Contains("m.csv: lines 2 and 3 both give DCGM_FI_DEV_GPU_UTIL of instance 'a' gpu 0"));
     CHECK_THAT(errorOf(kHeader + "1772445600,a,0,DCGM_FI_DEV_GPU_UTIL\n"),
-               Contains("line 2: expected 5 fields as in the header, got 4"));
+               Contains("line 2 has 4 values but the header names 5 columns"));
     CHECK_THAT(errorOf(kHeader + "1772445600,caf\xe9,0,DCGM_FI_DEV_GPU_UTIL,1\n"),
                Contains("line 2: field 2: not UTF-8 text (byte 0xe9)"));
     CHECK_THAT(errorOf(kHeader + "1772445600,a,0,DCGM_FI_DEV_SM_CLOCK,1\n"),
