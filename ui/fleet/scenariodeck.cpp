@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QObject>
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace headroom::ui {
@@ -25,9 +26,12 @@ QString qs(const std::string &text)
     return QString::fromStdString(text);
 }
 
+// "37.5 %", "40 %": one decimal where it is not zero, so 37.5 % is not shown as 37 %.
 QString percent(double ratio)
 {
-    return QStringLiteral("%1 %").arg(QLocale(QLocale::English).toString(ratio * 100.0, 'f', 0));
+    const double tenths = std::round(ratio * 1000.0) / 10.0;
+    const bool whole = std::fabs(tenths - std::round(tenths)) < 1e-9;
+    return QStringLiteral("%1 %").arg(QLocale(QLocale::English).toString(tenths, 'f', whole ? 0 : 1));
 }
 
 QString count(int64_t value)
@@ -49,7 +53,7 @@ QString metricValue(const engine::ComparisonMetric &metric, engine::Decimal valu
     if (metric.unit == "money")
         text = money(engine::Money{magnitude, metric.currency.empty() ? std::string("USD") : metric.currency});
     else if (metric.unit == "ratio" && signedDelta)
-        text = QStringLiteral("%1 pp").arg(QLocale(QLocale::English).toString(magnitude.toDouble() * 100.0, 'f', 0));
+        text = percent(magnitude.toDouble()).replace(QStringLiteral(" %"), QStringLiteral(" pp"));
     else if (metric.unit == "ratio")
         text = percent(magnitude.toDouble());
     else
@@ -161,16 +165,162 @@ QString gpusByTier(const engine::ScenarioResult &result, engine::PoolRole role)
     return QObject::tr("%1 and %2").arg(parts.mid(0, parts.size() - 1).join(QStringLiteral(", ")), parts.last());
 }
 
-// "its warning is", "its 3 warnings are".
-QString warningsNoun(size_t n)
-{
-    return n == 1 ? QObject::tr("its warning is") : QObject::tr("its %1 warnings are").arg(n);
-}
-
 bool allPriced(const engine::ScenarioResult &result)
 {
     return std::all_of(result.pools.begin(), result.pools.end(),
                        [](const engine::PoolResult &p) { return p.priced || p.gpus == 0; });
+}
+
+} // namespace
+
+namespace {
+
+// The demand a scenario serves: the workloads and training jobs its pools carry, sorted.
+std::set<std::pair<bool, std::string>> servedDemand(const engine::ScenarioResult &result)
+{
+    std::set<std::pair<bool, std::string>> served;
+    for (const engine::PoolResult &pool : result.pools)
+        for (const engine::PoolWorkload &w : pool.workloads)
+            served.insert({w.training, w.name});
+    return served;
+}
+
+// "chat and code-assistant", "chat, code and the training job pretrain".
+QString demandText(const std::set<std::pair<bool, std::string>> &served)
+{
+    QStringList names;
+    for (const auto &[training, name] : served)
+        names << (training ? QObject::tr("the training job %1").arg(qs(name)) : qs(name));
+    if (names.isEmpty())
+        return QObject::tr("no workload");
+    if (names.size() == 1)
+        return names.front();
+    return QObject::tr("%1 and %2").arg(names.mid(0, names.size() - 1).join(QStringLiteral(", ")), names.last());
+}
+
+// Demand the scenario leaves unserved or cannot size: it does not meet its SLOs, whatever it costs.
+const engine::ScenarioWarning *servingGap(const engine::ScenarioResult &result)
+{
+    for (const engine::ScenarioWarning &w : result.warnings)
+        if (w.code == "unserved_demand" || w.code == "infeasible_workload" || w.code == "missing_workload"
+            || w.code == "missing_training_job" || w.code == "missing_model")
+            return &w;
+    return nullptr;
+}
+
+// What the scenario commits to: its reserved pools' whole commitments, or nothing.
+QString commitmentText(const engine::ScenarioResult &result)
+{
+    QStringList parts;
+    for (const engine::PoolResult &pool : result.pools)
+        if (pool.commitment && pool.priced && pool.gpus > 0)
+            parts << QObject::tr("%1 %2 for %3 from %4")
+                         .arg(count(pool.gpus), qs(pool.gpuId),
+                              pool.commitment->termMonths == 36 ? QObject::tr("3 years") : QObject::tr("1 year"),
+                              qs(pool.commitment->startDate));
+    if (parts.isEmpty())
+        return QObject::tr("It commits to nothing: every GPU is owned, on-demand or spot.");
+    return QObject::tr("It commits to %1 reserved (%2), owed whatever the use.")
+        .arg(money(result.commitmentsOwed), parts.join(QStringLiteral("; ")));
+}
+
+// The risks the deck should not hide: its warnings, the first in full.
+QString risksText(const engine::ScenarioResult &result)
+{
+    if (result.warnings.empty())
+        return QObject::tr("Its evaluation raised no warnings.");
+    QString first = qs(result.warnings.front().message).trimmed();
+    if (!first.endsWith(QLatin1Char('.')))
+        first += QLatin1Char('.');
+    if (result.warnings.size() == 1)
+        return QObject::tr("Risk: %1").arg(first);
+    return QObject::tr("Risks: %1 And %2 more on its warnings page.").arg(first).arg(result.warnings.size() - 1);
+}
+
+// The term in words, "2026-01-01 to 2027-01-01".
+QString termText(const engine::ScenarioResult &result)
+{
+    return QObject::tr("%1 to %2").arg(qs(result.startDate), qs(result.endDate));
+}
+
+// The recommendation among scenarios that serve the same demand; `brief` (one of several demands)
+// leaves out what the chosen one commits to and its risks but for a count of its warnings.
+QString recommendWithin(const std::vector<const engine::ScenarioResult *> &group, bool brief)
+{
+    std::vector<const engine::ScenarioResult *> candidates;
+    QStringList leftOut;
+    for (const engine::ScenarioResult *r : group) {
+        if (const engine::ScenarioWarning *gap = servingGap(*r))
+            leftOut << QObject::tr("%1 is left out: %2").arg(qs(r->name), qs(gap->message).trimmed());
+        else if (!allPriced(*r))
+            leftOut << QObject::tr("%1 is left out: some of its pools are unpriced.").arg(qs(r->name));
+        else
+            candidates.push_back(r);
+    }
+    for (QString &line : leftOut)
+        if (!line.endsWith(QLatin1Char('.')))
+            line += QLatin1Char('.');
+    const QString after = leftOut.isEmpty() ? QString() : QLatin1Char(' ') + leftOut.join(QLatin1Char(' '));
+    if (candidates.empty())
+        return QObject::tr("No recommendation: none of these scenarios serves all its demand fully priced.") + after;
+    if (candidates.size() == 1) {
+        const engine::ScenarioResult &r = *candidates.front();
+        const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
+        return QObject::tr("Go ahead with %1: %2 per 30-day month and %3 over the term (%4), at %5 fleet utilization. "
+                           "%6 %7")
+                   .arg(qs(r.name), money(shown.perMonth.total), money(shown.overTerm.total), termText(r),
+                        percent(r.utilization), commitmentText(r), risksText(r))
+            + after;
+    }
+    const std::string currency = candidates.front()->costPerMonth.currency;
+    if (std::any_of(candidates.begin(), candidates.end(),
+                    [&](const engine::ScenarioResult *r) { return r->costPerMonth.currency != currency; }))
+        return QObject::tr("No recommendation: these scenarios are priced in different currencies, so their costs "
+                           "cannot be compared.")
+            + after;
+    std::stable_sort(candidates.begin(), candidates.end(), [](const engine::ScenarioResult *a, const engine::ScenarioResult *b) {
+        return engine::scenarioMoneyTable(*a).perMonth.total.amount < engine::scenarioMoneyTable(*b).perMonth.total.amount;
+    });
+    const engine::ScenarioResult &best = *candidates[0];
+    const engine::ScenarioResult &next = *candidates[1];
+    const engine::ScenarioMoneyTable bestMoney = engine::scenarioMoneyTable(best);
+    const engine::ScenarioMoneyTable nextMoney = engine::scenarioMoneyTable(next);
+    const engine::Decimal saving = nextMoney.perMonth.total.amount - bestMoney.perMonth.total.amount;
+    QString text;
+    if (saving.isZero()) {
+        text = QObject::tr("%1 and %2 cost the same per month (%3): choose on utilization, %4 against %5.")
+                   .arg(qs(best.name), qs(next.name), money(bestMoney.perMonth.total), percent(best.utilization),
+                        percent(next.utilization));
+    } else {
+        const double share = saving.toDouble() / nextMoney.perMonth.total.amount.toDouble();
+        text = brief ? QObject::tr("Choose %1: %2 per 30-day month, %3 (%4) less than %5.")
+                           .arg(qs(best.name), money(bestMoney.perMonth.total),
+                                money(engine::Money{saving, currency}), percent(share), qs(next.name))
+                     : QObject::tr("Choose %1: %2 per 30-day month, %3 (%4) less than %5, the next cheapest, at "
+                                   "the same demand and SLOs.")
+                           .arg(qs(best.name), money(bestMoney.perMonth.total),
+                                money(engine::Money{saving, currency}), percent(share), qs(next.name));
+        if (!brief && best.startDate == next.startDate && best.endDate == next.endDate) {
+            const engine::Decimal termSaving = nextMoney.overTerm.total.amount - bestMoney.overTerm.total.amount;
+            text += QLatin1Char(' ')
+                + (termSaving.isNegative()
+                       ? QObject::tr("Over the term (%1) it costs %2 more: %3 against %4, its commitment outlasting "
+                                     "the months compared.")
+                             .arg(termText(best), money(engine::Money{-termSaving, currency}),
+                                  money(bestMoney.overTerm.total), money(nextMoney.overTerm.total))
+                       : QObject::tr("Over the term (%1): %2 against %3, %4 less.")
+                             .arg(termText(best), money(bestMoney.overTerm.total), money(nextMoney.overTerm.total),
+                                  money(engine::Money{termSaving, currency})));
+        }
+    }
+    if (brief)
+        return text
+            + (best.warnings.empty() ? QString()
+               : best.warnings.size() == 1
+                   ? QObject::tr(" Check its warning first.")
+                   : QObject::tr(" Check its %1 warnings first.").arg(best.warnings.size()))
+            + after;
+    return text + QLatin1Char(' ') + commitmentText(best) + QLatin1Char(' ') + risksText(best) + after;
 }
 
 } // namespace
@@ -205,49 +355,35 @@ void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck
     }
     if (results.empty())
         return;
-    if (results.size() == 1) {
-        const engine::ScenarioResult &r = results.front();
-        deck.recommendation = r.warnings.empty()
-            ? QObject::tr("Go ahead with %1: its evaluation raised no warnings.").arg(qs(r.name))
-            : QObject::tr("Go ahead with %1 once %2 resolved (see its warnings page).")
-                  .arg(qs(r.name), warningsNoun(r.warnings.size()));
+    // Scenarios are compared only with those serving the same demand: one recommendation per demand.
+    std::vector<std::pair<std::set<std::pair<bool, std::string>>, std::vector<const engine::ScenarioResult *>>> groups;
+    for (const engine::ScenarioResult &r : results) {
+        const auto served = servedDemand(r);
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == served; });
+        if (group == groups.end())
+            groups.push_back({served, {&r}});
+        else
+            group->second.push_back(&r);
+    }
+    if (groups.size() == 1) {
+        deck.recommendation = recommendWithin(groups.front().second, false);
         return;
     }
-    // Several: the cheapest per month among fully priced scenarios of one currency.
-    std::vector<size_t> order;
-    for (size_t i = 0; i < results.size(); ++i) {
-        if (allPriced(results[i]) && results[i].costPerMonth.currency == results.front().costPerMonth.currency)
-            order.push_back(i);
+    QStringList parts, alone;
+    for (const auto &[served, group] : groups) {
+        if (group.size() == 1)
+            alone << qs(group.front()->name);
+        else
+            parts << QObject::tr("%1: %2").arg(demandText(served), recommendWithin(group, true));
     }
-    if (order.size() < 2) {
-        deck.recommendation = QObject::tr("No recommendation: fewer than two of these scenarios are fully priced in "
-                                          "one currency, so their costs cannot be compared.");
-        return;
-    }
-    std::stable_sort(order.begin(), order.end(), [&results](size_t a, size_t b) {
-        return engine::scenarioMoneyTable(results[a]).perMonth.total.amount
-            < engine::scenarioMoneyTable(results[b]).perMonth.total.amount;
-    });
-    const engine::ScenarioResult &best = results[order[0]];
-    const engine::ScenarioResult &next = results[order[1]];
-    const engine::Money bestMonth = engine::scenarioMoneyTable(best).perMonth.total;
-    const engine::Money nextMonth = engine::scenarioMoneyTable(next).perMonth.total;
-    const engine::Decimal saving = nextMonth.amount - bestMonth.amount;
-    QString text;
-    if (saving.isZero()) {
-        text = QObject::tr("%1 and %2 cost the same per month (%3): choose on utilization, %4 against %5.")
-                   .arg(qs(best.name), qs(next.name), money(bestMonth), percent(best.utilization),
-                        percent(next.utilization));
-    } else {
-        const double share = nextMonth.amount.isZero() ? 0.0 : saving.toDouble() / nextMonth.amount.toDouble();
-        text = QObject::tr("Choose %1: %2 per 30-day month, %3 (%4) less than %5, the next cheapest.")
-                   .arg(qs(best.name), money(bestMonth), money(engine::Money{saving, bestMonth.currency}),
-                        percent(share), qs(next.name));
-    }
-    if (!best.warnings.empty())
-        text += best.warnings.size() == 1
-            ? QObject::tr(" Check its warning first.")
-            : QObject::tr(" Check its %1 warnings first.").arg(best.warnings.size());
+    QString text = QObject::tr("Compared only where the demand is the same.");
+    if (!parts.isEmpty())
+        text += QLatin1Char(' ') + parts.join(QLatin1Char(' '));
+    if (!alone.isEmpty())
+        text += QLatin1Char(' ')
+            + (alone.size() == 1 ? QObject::tr("%1 serves other demand.").arg(alone.front())
+                                 : QObject::tr("%1 and %2 serve other demand.")
+                                       .arg(alone.mid(0, alone.size() - 1).join(QStringLiteral(", ")), alone.last()));
     deck.recommendation = text;
 }
 

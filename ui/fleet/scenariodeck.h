@@ -22,10 +22,13 @@ namespace headroom::ui {
 Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenarioNames);
 
 // The summary slide of evaluated scenarios: per scenario the decision in one sentence (the
-// static base by tier, the elastic peak, the cost per 30-day month and the utilization) with
-// its headline numbers; and the recommendation: with one scenario, go ahead or first resolve
-// its warnings; with several priced in one currency, the cheapest per month and what it saves
-// against the next cheapest. Everything is taken from the results.
+// static base by tier, the elastic peak, the cost per 30-day month and the
+// utilization) with its headline numbers; and the recommendation, made only among scenarios
+// serving the same workloads and jobs (one per demand otherwise). Scenarios that leave demand
+// unserved or unpriced are left out, saying why; of the rest, the cheapest per month, what it
+// saves against the next cheapest per month and over the term, what it commits to and its
+// risks (its warnings); with one left, go ahead with those figures. Everything is taken from
+// the results.
 void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck &deck);
 
 } // namespace headroom::ui

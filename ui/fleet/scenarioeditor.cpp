@@ -456,6 +456,33 @@ void ScenarioEditor::loadAssignments(const Scenario &scenario)
         return false;
     };
     std::stable_partition(rows.begin(), rows.end(), used);
+    // While one scenario is edited its rows keep the order shown: a tick that moved its row to the top
+    // would put another workload under the cursor for the next click.
+    if (m_assignScenario == scenario.name) {
+        auto shownAt = [&](const Row &row) {
+            for (int r = 0; r < m_assign->rowCount(); ++r) {
+                const QTableWidgetItem *label = m_assign->item(r, 0);
+                if (label && label->data(Qt::UserRole).toString() == row.name
+                    && label->data(Qt::UserRole + 1).toBool() == row.training)
+                    return r;
+            }
+            return m_assign->rowCount();  // new rows after those shown, in the order above
+        };
+        std::vector<int> at;
+        at.reserve(rows.size());
+        for (const Row &row : rows)
+            at.push_back(shownAt(row));
+        std::vector<size_t> order(rows.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return at[a] < at[b]; });
+        std::vector<Row> shown;
+        shown.reserve(rows.size());
+        for (size_t i : order)
+            shown.push_back(rows[i]);
+        rows = std::move(shown);
+    }
+    m_assignScenario = scenario.name;
 
     // Headers on two lines, so that the pools' columns fit the editor's width.
     QStringList headers{tr("Workload /\ntraining job")};

@@ -61,6 +61,7 @@ private:
     QComboBox *m_rateCard = nullptr;
     ScenarioPoolsTable *m_pools = nullptr;
     QTableWidget *m_assign = nullptr;
+    std::string m_assignScenario;  // the scenario whose rows m_assign shows, in their shown order
     std::vector<Binding> m_bindings;
     bool m_loading = false;
 };

@@ -226,6 +226,21 @@ QWidget *ServingSimPage::buildInputs()
                         tr("KV pool of one replica in blocks of the block size below, instead of the model's and "
                            "GPU's memory (0 = from memory, with the workspace's serving assumptions)"));
     m_kvBlocks->setSpecialValueText(tr("from GPU memory"));
+    m_fromWorkload = new QComboBox(replicaBox);
+    m_fromWorkload->setObjectName("simFromWorkload");
+    m_fromWorkload->setToolTip(tr("Take the model, GPU, weight and KV precisions and TP of a workload profile; "
+                                  "editing any of them afterwards sets them by hand"));
+    connect(m_fromWorkload, &QComboBox::activated, this,
+            [this] { takeReplicaFrom(m_fromWorkload->currentData().toString()); });
+    replicaForm->addRow(tr("From &workload:"), m_fromWorkload);
+    // An edit of the replica by hand: it no longer is the workload's.
+    auto byHand = [this] {
+        if (!m_settingReplica)
+            m_fromWorkload->setCurrentIndex(0);
+    };
+    for (QComboBox *combo : {m_model, m_gpu, m_weights, m_kvPrecision})
+        connect(combo, &QComboBox::currentIndexChanged, this, byHand);
+    connect(m_tp, &QSpinBox::valueChanged, this, byHand);
     replicaForm->addRow(tr("&Model:"), m_model);
     replicaForm->addRow(tr("&GPU:"), m_gpu);
     replicaForm->addRow(tr("&Weights:"), m_weights);
@@ -356,13 +371,61 @@ QWidget *ServingSimPage::buildInputs()
 void ServingSimPage::refreshWorkloadChoices()
 {
     const QString current = m_useWorkload->currentText();
+    const QString source = m_fromWorkload->currentData().toString();
     m_useWorkload->clear();
-    for (const engine::WorkloadProfile &w : m_workspace.workloads())
-        m_useWorkload->addItem(QString::fromStdString(w.name));
+    m_fromWorkload->clear();
+    m_fromWorkload->addItem(tr("none: set by hand"), QString());
+    for (const engine::WorkloadProfile &w : m_workspace.workloads()) {
+        const QString name = QString::fromStdString(w.name);
+        m_useWorkload->addItem(name);
+        m_fromWorkload->addItem(name, name);
+    }
     const int index = m_useWorkload->findText(current);
     if (index >= 0)
         m_useWorkload->setCurrentIndex(index);
+    selectData(m_fromWorkload, source);
     updateUseButton();
+}
+
+void ServingSimPage::takeReplicaFrom(const QString &workloadName)
+{
+    selectData(m_fromWorkload, workloadName);
+    const std::optional<engine::WorkloadProfile> w =
+        workloadName.isEmpty() ? std::nullopt : m_workspace.workload(workloadName);
+    if (!w)
+        return;
+    m_settingReplica = true;
+    selectData(m_model, QString::fromStdString(w->modelId));
+    if (!w->gpuId.empty())
+        selectData(m_gpu, QString::fromStdString(w->gpuId));
+    selectData(m_weights, int(w->weights));
+    selectData(m_kvPrecision, int(w->kv));
+    m_tp->setValue(w->tp);
+    m_settingReplica = false;
+    m_useWorkload->setCurrentIndex(std::max(0, m_useWorkload->findText(workloadName)));
+}
+
+void ServingSimPage::chooseUseWorkload()
+{
+    if (!m_results)
+        return;
+    const QString source = m_fromWorkload->currentData().toString();
+    const std::optional<engine::WorkloadProfile> chosen = m_workspace.workload(m_useWorkload->currentText());
+    if (chosen && chosen->modelId == m_results->modelId
+        && (source.isEmpty() || m_useWorkload->currentText() == source))
+        return;
+    if (!source.isEmpty()) {
+        const std::optional<engine::WorkloadProfile> from = m_workspace.workload(source);
+        if (from && from->modelId == m_results->modelId) {
+            m_useWorkload->setCurrentIndex(m_useWorkload->findText(source));
+            return;
+        }
+    }
+    for (const engine::WorkloadProfile &w : m_workspace.workloads())
+        if (w.modelId == m_results->modelId) {
+            m_useWorkload->setCurrentIndex(m_useWorkload->findText(QString::fromStdString(w.name)));
+            return;
+        }
 }
 
 void ServingSimPage::updateUseButton()
@@ -456,6 +519,8 @@ void ServingSimPage::refreshCatalogChoices()
 {
     const QVariant modelId = m_model->currentData();
     const QVariant gpuId = m_gpu->currentData();
+    const bool wasSetting = m_settingReplica;
+    m_settingReplica = true;  // the same choices again, not an edit by hand
     m_model->clear();
     for (const auto &m : m_workspace.models())
         m_model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
@@ -464,6 +529,7 @@ void ServingSimPage::refreshCatalogChoices()
         m_gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
     selectData(m_model, modelId);
     selectData(m_gpu, gpuId);
+    m_settingReplica = wasSetting;
 }
 
 QList<ChartPanel *> ServingSimPage::chartPanels() const
@@ -699,6 +765,7 @@ void ServingSimPage::showOutcome(std::shared_ptr<Outcome> outcome)
     }
     m_progress->setValue(1000);
     m_results = std::move(outcome->results);
+    chooseUseWorkload();
     updateUseButton();
     const engine::ServingSimResult &kv = m_results->runs[routerIndex(engine::RouterKind::KvAware)];
     const QString stepModel = kv.stepModel == engine::StepModelKind::Table

@@ -108,6 +108,11 @@ private:
     QWidget *buildInputs();
     void refreshCatalogChoices();
     void refreshWorkloadChoices();
+    // Model, GPU, precisions and TP from the workload named (empty: as set by hand).
+    void takeReplicaFrom(const QString &workloadName);
+    // Use in Sizing's workload after a run: the one the replica came from, else the first serving the
+    // model simulated.
+    void chooseUseWorkload();
     void updateUseButton();
     void showOutcome(std::shared_ptr<Outcome> outcome);
     void updateCharts();
@@ -143,6 +148,8 @@ private:
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
     QComboBox *m_useWorkload = nullptr;
+    QComboBox *m_fromWorkload = nullptr;
+    bool m_settingReplica = false;  // set while a workload or the catalog fills the replica fields
     QPushButton *m_useInSizing = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;

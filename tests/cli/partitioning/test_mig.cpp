@@ -206,7 +206,7 @@ TEST_CASE("mig pack: empty, oversized and malformed tenant files exit 2")
 
     RUN_HEADROOM(notJson, fixture, {"mig", "pack", "--gpu", "h100-sxm", "--tenants", fixture.writeFile("n.json", "{")});
     CHECK(notJson.exitCode == 2);
-    CHECK(notJson.err.contains("n.json: not JSON"));
+    CHECK(notJson.err.contains("n.json: not valid JSON at byte 1: an object opened with { is not closed with }"));
 
     RUN_HEADROOM(noFile, fixture, {"mig", "pack", "--gpu", "h100-sxm"});
     CHECK(noFile.exitCode == 2);

@@ -281,6 +281,45 @@ TEST_CASE("Scenarios page: assigning a workload to a pool is saved and evaluated
     CHECK((*ws).scenario("Code fleet 64 GPUs")->pools.at(0).workloads == std::vector<std::string>{"code-assistant"});
 }
 
+TEST_CASE("Scenarios page: ticking a workload leaves every row where it was, so the next click lands on the row meant")
+{
+    DemoWorkspace ws;
+    QUndoStack undo;
+    ui::ScenariosPage page(*ws, &undo);
+    page.selectScenario("Code fleet 64 GPUs");
+    auto *assignments = page.findChild<QTableWidget *>("scenarioAssignments");
+    REQUIRE(assignments);
+    auto names = [&] {
+        QStringList shown;
+        for (int r = 0; r < assignments->rowCount(); ++r)
+            shown << assignments->item(r, 0)->text();
+        return shown;
+    };
+    const QStringList before = names();
+    REQUIRE(before.size() >= 3);
+    // The scenario's own workload first, then the rest: tick the last row, then the one above it.
+    const int last = assignments->rowCount() - 1;
+    const QString lastName = before[last];
+    assignments->item(last, 1)->setCheckState(Qt::Checked);
+    CHECK(names() == before);
+    assignments->item(last - 1, 1)->setCheckState(Qt::Checked);
+    CHECK(names() == before);
+    const auto stored = (*ws).scenario("Code fleet 64 GPUs");
+    const auto &assigned = stored->pools.at(0).workloads;
+    auto holds = [&](const QString &label) {
+        const std::string name = label.section(' ', 0, 0).toStdString();
+        return std::find(assigned.begin(), assigned.end(), name) != assigned.end()
+            || std::find(stored->pools.at(0).trainingJobs.begin(), stored->pools.at(0).trainingJobs.end(), name)
+                   != stored->pools.at(0).trainingJobs.end();
+    };
+    CHECK(holds(lastName));
+    CHECK(holds(before[last - 1]));
+    // Another scenario, and back: the used rows come first again.
+    page.selectScenario("Support bot static");
+    page.selectScenario("Code fleet 64 GPUs");
+    CHECK(names().indexOf(lastName) < last);
+}
+
 TEST_CASE("Scenarios page: comparing static and elastic shows the deltas and the charts' data")
 {
     DemoWorkspace ws;

@@ -563,6 +563,52 @@ TEST_CASE("Painted views (MIG layout, fragmentation map, scenario diagram) keep 
     }
 }
 
+TEST_CASE("The deck's recommendation compares only scenarios serving the same demand and says the money, the "
+          "commitment and the risks",
+          "[deck]")
+{
+    TempWorkspace ws;
+    const QString path = ws.dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    const store::Workspace workspace(path);
+
+    // Same demand: the cheaper per month, by how much (37.5 %, not "37 %"), over the term, what it commits to.
+    const QStringList pair{"Support bot static", "Support bot elastic"};
+    const auto results = evaluate(workspace, pair);
+    const ui::Deck same = ui::scenarioDeck(workspace, pair);
+    INFO(same.recommendation.toStdString());
+    CHECK(same.recommendation.startsWith("Choose Support bot elastic: $28,728.00 per 30-day month, $17,236.80 "
+                                         "(37.5 %) less than Support bot static, the next cheapest"));
+    const engine::Decimal termSaving = engine::scenarioMoneyTable(results[0]).overTerm.total.amount
+        - engine::scenarioMoneyTable(results[1]).overTerm.total.amount;
+    CHECK(same.recommendation.contains(QStringLiteral("Over the term (%1 to %2)")
+                                           .arg(QString::fromStdString(results[1].startDate),
+                                                QString::fromStdString(results[1].endDate))));
+    CHECK(same.recommendation.contains(
+        QString::fromStdString(engine::Money{termSaving, "USD"}.display()) + " less."));
+    CHECK(same.recommendation.contains("It commits to nothing: every GPU is owned, on-demand or spot."));
+    CHECK(same.recommendation.contains("Its evaluation raised no warnings."));
+    CHECK_FALSE(same.recommendation.contains("37 %"));
+
+    // Different demand: no "choose" across them.
+    const ui::Deck different = ui::scenarioDeck(workspace, {"Support bot elastic", "Code fleet 64 GPUs"});
+    INFO(different.recommendation.toStdString());
+    CHECK(different.recommendation.startsWith("Compared only where the demand is the same."));
+    CHECK_FALSE(different.recommendation.contains("Choose"));
+    CHECK(different.recommendation.contains("Support bot elastic and Code fleet 64 GPUs serve other demand."));
+
+    // One scenario with a reserved base: go ahead, with the money and the whole commitment.
+    const ui::Deck one = ui::scenarioDeck(workspace, {"Chatbot core + flex"});
+    const auto chatbot = evaluate(workspace, {"Chatbot core + flex"});
+    INFO(one.recommendation.toStdString());
+    CHECK(one.recommendation.startsWith(QStringLiteral("Go ahead with Chatbot core + flex: %1 per 30-day month and %2 over the term")
+                                            .arg(QString::fromStdString(engine::scenarioMoneyTable(chatbot[0]).perMonth.total.display()),
+                                                 QString::fromStdString(engine::scenarioMoneyTable(chatbot[0]).overTerm.total.display()))));
+    REQUIRE_FALSE(chatbot[0].commitmentsOwed.amount.isZero());
+    CHECK(one.recommendation.contains(QStringLiteral("It commits to %1 reserved (")
+                                          .arg(QString::fromStdString(chatbot[0].commitmentsOwed.display()))));
+}
+
 TEST_CASE("Four scenarios' summary fits one slide, at 14 pt or more, and a fifth goes on Summary (continued)",
           "[deck]")
 {

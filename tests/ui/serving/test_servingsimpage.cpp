@@ -143,6 +143,54 @@ TEST_CASE("Use in sizing writes the simulated hit rate and goodput into the work
     ui::Dialogs::setScripted(false);
 }
 
+TEST_CASE("The replica can be taken from a workload, and Use in Sizing then names a workload of the model simulated")
+{
+    TempWorkspace ws;
+    (*ws).putWorkload(chat("llama-3.1-8b"));  // "chat": 8B on A100 80GB, TP 2
+    engine::WorkloadProfile big = chat("llama-3.1-70b");
+    big.name = "big";
+    big.gpuId = "h200";
+    big.tp = 4;
+    big.weights = engine::WeightPrecision::Fp8;
+    big.kv = engine::KvPrecision::Fp8;
+    (*ws).putWorkload(big);
+    QUndoStack undo;
+    ui::ServingSimPage page(*ws, &undo);
+    auto *from = page.findChild<QComboBox *>("simFromWorkload");
+    auto *model = page.findChild<QComboBox *>("simModel");
+    auto *gpu = page.findChild<QComboBox *>("simGpu");
+    auto *weights = page.findChild<QComboBox *>("simWeights");
+    auto *kvPrecision = page.findChild<QComboBox *>("simKvPrecision");
+    auto *tp = page.findChild<QSpinBox *>("simTp");
+    auto *use = page.findChild<QComboBox *>("simUseWorkload");
+    REQUIRE((from && model && gpu && weights && kvPrecision && tp && use));
+    CHECK(from->currentData().toString().isEmpty());  // by hand until a workload is chosen
+    use->setCurrentIndex(use->findText("chat"));
+
+    // Choosing "big" fills the replica as the workload has it, and Use in Sizing follows.
+    from->setCurrentIndex(from->findData(QStringLiteral("big")));
+    emit from->activated(from->currentIndex());
+    CHECK(model->currentData().toString() == "llama-3.1-70b");
+    CHECK(gpu->currentData().toString() == "h200");
+    CHECK(weights->currentData().toInt() == int(engine::WeightPrecision::Fp8));
+    CHECK(kvPrecision->currentData().toInt() == int(engine::KvPrecision::Fp8));
+    CHECK(tp->value() == 4);
+    CHECK(use->currentText() == "big");
+    CHECK(from->currentData().toString() == "big");
+    // An edit by hand: the replica is no longer the workload's.
+    tp->setValue(8);
+    CHECK(from->currentData().toString().isEmpty());
+
+    // A 70B run with "chat" (8B) picked for Use in Sizing: after the run it names the 70B workload.
+    tp->setValue(4);
+    use->setCurrentIndex(use->findText("chat"));
+    setUpSmall(page);
+    page.setRequestLimit(40);
+    REQUIRE(runAndWait(page));
+    REQUIRE(page.results()->modelId == "llama-3.1-70b");
+    CHECK(use->currentText() == "big");
+}
+
 TEST_CASE("The serving simulation page runs every router off the GUI thread and shows the engine's numbers")
 {
     TempWorkspace ws;
