@@ -6,6 +6,7 @@
 #include "engine/partitioning/packing_advice.h"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -122,6 +123,7 @@ struct Item {
     std::vector<int64_t> need;          // GPUs of the carrying pool, per hour
     int elastic = -1;                   // pool index taking the overflow, -1: none
     double toElastic = 1;               // GPUs on the elastic type per GPU of the carrier
+    int elasticGpusPerReplica = 1;      // a replica on the elastic pool's GPU
     int64_t peakGpus = 0;
     int64_t plannedHeadroom = 0;
     int gpusPerReplica = 1;
@@ -159,7 +161,7 @@ private:
     const ModelSpec *model(const std::string &id) const;
     const MigGpuProfiles *migProfiles(const std::string &gpuId) const;
     Sized size(const WorkloadProfile &w, size_t poolIndex);
-    std::vector<int64_t> workloadNeed(const WorkloadProfile &w, int64_t peakGpus) const;
+    std::vector<int64_t> workloadNeed(const WorkloadProfile &w, int64_t peakGpus, int gpusPerReplica) const;
     std::vector<int64_t> jobNeed(const TrainingJobLoad &j) const;
     void route();
     void buildStaticPool(size_t p);
@@ -258,12 +260,14 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
     return sized;
 }
 
-std::vector<int64_t> Evaluator::workloadNeed(const WorkloadProfile &w, int64_t peakGpus) const
+// Whole replicas each hour: a replica of 2 GPUs is never half provisioned.
+std::vector<int64_t> Evaluator::workloadNeed(const WorkloadProfile &w, int64_t peakGpus, int gpusPerReplica) const
 {
     const std::array<double, 24> hourly = hourlyGpuNeed(w, double(peakGpus));
+    const int replica = std::max(1, gpusPerReplica);
     std::array<int64_t, 24> day{};
     for (size_t h = 0; h < day.size(); ++h)
-        day[h] = int64_t(std::ceil(hourly[h] - kCeilTolerance));
+        day[h] = int64_t(std::ceil(hourly[h] / replica - kCeilTolerance)) * replica;
     std::vector<int64_t> need(m_hours);
     for (size_t t = 0; t < m_hours; ++t)
         need[t] = day[t % 24];
@@ -361,7 +365,7 @@ void Evaluator::buildStaticPool(size_t p)
             continue;
         Item item;
         item.name = name;
-        item.need = workloadNeed(*w, sized.peakGpus);
+        item.need = workloadNeed(*w, sized.peakGpus, sized.gpusPerReplica);
         item.peakGpus = sized.peakGpus;
         item.plannedHeadroom = sized.plannedHeadroom;
         item.gpusPerReplica = sized.gpusPerReplica;
@@ -371,6 +375,7 @@ void Evaluator::buildStaticPool(size_t p)
                 if (there.ok && sized.peakGpus > 0) {
                     item.elastic = it->second;
                     item.toElastic = double(there.peakGpus) / double(sized.peakGpus);
+                    item.elasticGpusPerReplica = there.gpusPerReplica;
                 }
             }
         }
@@ -393,8 +398,10 @@ void Evaluator::buildStaticPool(size_t p)
         item.peakGpus = j->gpus;
         item.gpusPerReplica = int(j->gpus);
         if (!elastic) {
-            if (auto it = m_elasticCarrier.find(key); it != m_elasticCarrier.end())
+            if (auto it = m_elasticCarrier.find(key); it != m_elasticCarrier.end()) {
                 item.elastic = it->second;
+                item.elasticGpusPerReplica = int(j->gpus);
+            }
         }
         work.items.push_back(std::move(item));
     }
@@ -662,6 +669,12 @@ void Evaluator::sizeAndServe()
             for (size_t t = 0; t < m_hours; ++t)
                 demand[t] += item.need[t];
         const int64_t peak = demand.empty() ? 0 : *std::max_element(demand.begin(), demand.end());
+        // The pool holds whole replicas: of its exclusive items' common size (the gcd when they differ).
+        int64_t replica = 0;
+        for (const Item &item : work.items)
+            if (!item.tenants)
+                replica = std::gcd(replica, int64_t(std::max(1, item.gpusPerReplica)));
+        replica = std::max<int64_t>(1, replica);
         int64_t gpus = pool.gpus;
         if (pool.sizing == PoolSizing::Auto) {
             gpus = peak;
@@ -673,11 +686,16 @@ void Evaluator::sizeAndServe()
                                     && !work.shared && elastic >= 0 && peak > 0;
             if (reservable && m_s.policy.reserveAt != ReservePolicy::Fixed && m_rates[p] && m_rates[size_t(elastic)]
                 && m_rates[p]->currency == m_rates[size_t(elastic)]->currency) {
-                const ReserveAnalysis analysis = analyseReservation(toSeries(demand), *m_rates[p], *m_rates[size_t(elastic)]);
+                // Reserved in whole replicas: the analysis runs on replicas (cost is linear in GPUs).
+                std::vector<int64_t> replicas(demand.size());
+                for (size_t t = 0; t < demand.size(); ++t)
+                    replicas[t] = demand[t] / replica;
+                const ReserveAnalysis analysis =
+                    analyseReservation(toSeries(replicas), *m_rates[p], *m_rates[size_t(elastic)]);
                 switch (m_s.policy.reserveAt) {
-                case ReservePolicy::CriticalFractile: gpus = analysis.fractileReserved; break;
-                case ReservePolicy::P50: gpus = analysis.p50Reserved; break;
-                case ReservePolicy::P75: gpus = analysis.p75Reserved; break;
+                case ReservePolicy::CriticalFractile: gpus = analysis.fractileReserved * replica; break;
+                case ReservePolicy::P50: gpus = analysis.p50Reserved * replica; break;
+                case ReservePolicy::P75: gpus = analysis.p75Reserved * replica; break;
                 case ReservePolicy::Fixed: break;
                 }
                 out.reserveAnalysed = gpus;
@@ -692,11 +710,19 @@ void Evaluator::sizeAndServe()
                                         + std::to_string(work.tenants.size()) + " shared workloads need "
                                         + std::to_string(work.packedGpus) + ".",
                  pool.name);
+        // A fixed count that is not whole replicas leaves the rest idle.
+        const int64_t usable = work.shared ? gpus : gpus / replica * replica;
+        if (usable < gpus && peak > 0)
+            warn("partial_replica", "Pool \"" + pool.name + "\" has " + std::to_string(gpus) + " GPUs, but its replicas take "
+                                        + std::to_string(replica) + " GPUs each: " + std::to_string(gpus - usable)
+                                        + " GPU" + (gpus - usable == 1 ? " stays" : "s stay")
+                                        + " idle. Set a multiple of " + std::to_string(replica) + ".",
+                 pool.name);
         out.hourlyUsed.resize(m_hours);
         int64_t used = 0;
         bool overflowAtPeak = false;
         for (size_t t = 0; t < m_hours; ++t) {
-            const int64_t served = std::min(demand[t], gpus);
+            const int64_t served = std::min(demand[t], usable);
             out.hourlyUsed[t] = served;
             used += served;
             const int64_t over = demand[t] - served;
@@ -707,8 +733,12 @@ void Evaluator::sizeAndServe()
             for (Item &item : work.items) {
                 const double share = double(over) * double(item.need[t]) / double(demand[t]);
                 if (item.elastic >= 0) {
-                    elasticNeed[size_t(item.elastic)][t] += share * item.toElastic;
-                    item.peakOverflow = std::max(item.peakOverflow, share * item.toElastic);
+                    // Whole replicas of the elastic pool's GPU.
+                    const int replicaThere = std::max(1, item.elasticGpusPerReplica);
+                    const double there =
+                        std::ceil(share * item.toElastic / replicaThere - kCeilTolerance) * replicaThere;
+                    elasticNeed[size_t(item.elastic)][t] += there;
+                    item.peakOverflow = std::max(item.peakOverflow, there);
                 } else if (!item.tenants) {
                     unserved[p] += share;  // tenants short of GPUs are warned as mig_slots_short
                 }

@@ -146,7 +146,7 @@ struct ScenarioWarning {
     // "reservation_lead_time", "small_fleet_sharing", "when_not_to_pack",
     // "oom_at_mig_boundary", "mig_slots_short", "infeasible_workload", "unserved_demand",
     // "workload_in_several_pools", "no_mig_profiles", "mig_layout_invalid",
-    // "commitment_beyond_horizon"
+    // "commitment_beyond_horizon", "partial_replica"
     std::string code;
     std::string message;                    // a full sentence with the reason
     std::string pool;                       // empty for scenario-wide warnings
@@ -221,8 +221,8 @@ struct ScenarioResult {
 // Evaluates a scenario over `inputs.hours` hours (hour 0 = 00:00 UTC, every day alike).
 //
 // Demand. Each workload is sized on each pool's GPU with sizeInference (its peak GPUs g,
-// planned headroom included); its need in hour t is ceil(g × diurnal(t mod 24) ÷ max
-// diurnal). A training job needs its GPUs from hour 0 until its GPU-hours are done.
+// planned headroom included, in replicas of r GPUs); its need in hour t is whole replicas,
+// r × ceil(g × diurnal(t mod 24) ÷ max diurnal ÷ r). A training job needs its GPUs from hour 0 until its GPU-hours are done.
 // Shared pools (MIG, time-slice, MPS, with packing on) hold their workloads as tenants all
 // day (tenantForWorkload): their need is the packed GPU count every hour — packTenants or
 // the explicit layout for MIG, sharedGpus for time-slice/MPS.
@@ -233,6 +233,10 @@ struct ScenarioResult {
 // split over its workloads by their share of that hour's need, converted to the elastic
 // pool's GPU by the ratio of the peak GPUs on the two types, summed and rounded up to whole
 // GPUs. Need with no elastic pool to take it is unserved (warned).
+//
+// Replicas. A pool holds whole replicas of its exclusive workloads (of the gcd of their sizes
+// when they differ): reserve policies choose replicas, overflow reaches an elastic pool as whole
+// replicas of its GPU, and a fixed count that is not a multiple leaves the rest idle (warned).
 //
 // Sizing. Fixed pools keep their count (an elastic count is a cap). Auto static pools:
 // owned, or with no elastic pool behind, size for the peak hourly need; reserved exclusive

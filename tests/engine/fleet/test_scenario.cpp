@@ -680,3 +680,47 @@ TEST_CASE("A bad start date is a field error", "[scenario][calendar]")
     CHECK(problems[0].field == "start_date");
     CHECK_THROWS_AS(evaluateScenario(s, scenarioInputs()), InputError);
 }
+
+TEST_CASE("Pools hold whole replicas: a 2-GPU replica is never half reserved or half burst", "[scenario]")
+{
+    // "chat" at TP 2: 12 replicas of 2 H100s at peak. At night 35 % of the peak: 8.4 GPUs, which is
+    // 4.2 replicas, so 5 replicas = 10 GPUs (not 9 GPUs, four and a half replicas).
+    ScenarioInputs in = scenarioInputs();
+    in.workloads[0].tp = 2;
+    for (int h = 0; h < 24; ++h)
+        in.workloads[0].diurnal[size_t(h)] = h < 8 ? 0.35 : (h < 12 ? 0.75 : 1.0);
+    Scenario s = scenarioOn("replicas", "Test", "r1");
+    s.pools = {pool("core", PoolTier::Reserved1y, PoolSizing::Auto, 0, {"chat"}),
+               pool("flex", PoolTier::OnDemand, PoolSizing::Auto, 0, {"chat"})};
+    const ScenarioResult r = evaluateScenario(s, in);
+    INFO(warningCodes(r));
+    const PoolResult &core = r.pools.at(0);
+    const PoolResult &flex = r.pools.at(1);
+    REQUIRE(core.workloads.size() == 1);
+    CHECK(core.workloads[0].gpusPerReplica == 2);
+    CHECK(core.peakNeedGpus == 24);
+    CHECK(core.gpus % 2 == 0);
+    for (size_t t = 0; t < 24; ++t) {
+        INFO("hour " << t);
+        CHECK(core.hourlyUsed[t] % 2 == 0);
+        CHECK(flex.hourlyUsed[t] % 2 == 0);
+        CHECK(core.hourlyUsed[t] + flex.hourlyUsed[t] == (t < 8 ? 10 : t < 12 ? 18 : 24));
+    }
+    // Reserved 5.00 against on-demand 6.88: fractile 0.7267 over replicas 5 (8 h), 9 (4 h), 12 (12 h):
+    // P(need > 9) = 0.5 ≤ 0.7267, P(need > 5) = 0.667 ≤ 0.7267, so 5 replicas = 10 GPUs reserved.
+    CHECK(core.gpus == 10);
+    CHECK(flex.gpus == 14);
+    // Elastic GPU-hours a day: 8 GPUs × 4 h + 14 GPUs × 12 h = 200, at 6.88 = 1,376.00.
+    CHECK(flex.costPerDay == usd("1376.00"));
+
+    SECTION("A fixed count that is not whole replicas leaves a GPU idle and says so")
+    {
+        s.pools[0].sizing = PoolSizing::Fixed;
+        s.pools[0].gpus = 11;
+        s.policy.reserveAt = ReservePolicy::Fixed;
+        const ScenarioResult fixed = evaluateScenario(s, in);
+        CHECK(hasWarning(fixed, "partial_replica", "core"));
+        CHECK(*std::max_element(fixed.pools[0].hourlyUsed.begin(), fixed.pools[0].hourlyUsed.end()) == 10);
+        CHECK(fixed.pools[1].hourlyUsed[12] == 14);
+    }
+}
