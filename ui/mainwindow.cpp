@@ -362,7 +362,7 @@ void MainWindow::addCurrentTableToReport()
     }
     const QString pageName = m_navigator->currentItem() ? m_navigator->currentItem()->text(0) : tr("Results");
     const QString title = tr("%1: results").arg(pageName);
-    const int count = m_reportPage->addTable(title, QString(), *table);
+    const int count = m_reportPage->addTable(title, QString(), *table, page->currentTableSource());
     statusBar()->showMessage(tr("Added “%1” to the report (%2).").arg(title, ReportPage::itemCountText(count)), 5000);
 }
 

@@ -27,8 +27,8 @@ reserved; exclusive, MIG, time-sliced or MPS) and an elastic top (on-demand or s
 serving workloads and training jobs at a rate card's prices.
 
   list       every scenario: name, version, last edit, author, description
-  evaluate   GPUs per pool, utilization (used ÷ provisioned GPU-hours over a year of hourly
-             demand), exact cost per day, per 30-day month and over the term, and warnings
+  evaluate   GPUs per pool, utilization (GPU-hours running replicas ÷ provisioned over a year
+             of hourly demand) and the share the traffic keeps busy, exact cost per day, per 30-day month and over the term, and warnings
              (missing workloads or rate cards, unpriced GPUs, lead times, packing advice)
   compare    2–4 scenarios side by side, deltas against the first
   history    every kept version of a scenario, newest first: who saved it (the database
@@ -39,8 +39,9 @@ Options:
   --json     print JSON instead of a table
   --version  the version to restore (see scenario history)
 
-JSON keys (evaluate): pools [{name, gpu, tier, gpus, utilization, role, partitioning,
-priced, cost_per_day, cost_per_month}], cost_per_day, cost_per_month, cost_over_term,
+JSON keys (evaluate): pools [{name, gpu, tier, gpus, utilization, busy_utilization, role,
+partitioning, priced, cost_per_day, cost_per_month}], utilization, busy_utilization,
+kv_residency ("request" or "session": what the workloads were sized for), cost_per_day, cost_per_month, cost_over_term,
 currency, warnings [str]; money as exact decimal strings rounded to cents ("4227.07").
 (list): scenarios [{name, description, author, version, updated_at, updated_by}].
 (history): scenario, versions [{version, changed_by, changed_at, description}].
@@ -110,6 +111,7 @@ QJsonObject resultJson(const engine::ScenarioResult &r, const engine::Scenario &
         o.insert(QStringLiteral("tier"), tierText(p.tier));
         o.insert(QStringLiteral("gpus"), qint64(p.gpus));
         o.insert(QStringLiteral("utilization"), p.utilization);
+        o.insert(QStringLiteral("busy_utilization"), p.busyUtilization);
         o.insert(QStringLiteral("role"), qs(std::string(engine::toString(p.role))));
         o.insert(QStringLiteral("partitioning"), qs(std::string(engine::toString(p.partitioning))));
         o.insert(QStringLiteral("priced"), p.priced);
@@ -139,6 +141,8 @@ QJsonObject resultJson(const engine::ScenarioResult &r, const engine::Scenario &
     o.insert(QStringLiteral("scenario"), qs(r.name));
     o.insert(QStringLiteral("pools"), pools);
     // Totals as printed: the sums of the pools' cents.
+    o.insert(QStringLiteral("utilization"), r.utilization);
+    o.insert(QStringLiteral("busy_utilization"), r.busyUtilization);
     o.insert(QStringLiteral("cost_per_day"), qs(shown.perDay.total.cents()));
     o.insert(QStringLiteral("cost_per_month"), qs(shown.perMonth.total.cents()));
     o.insert(QStringLiteral("cost_over_term"), qs(shown.overTerm.total.cents()));
@@ -160,7 +164,10 @@ int runEvaluate(const Args &args, Context &context)
     const engine::ScenarioResult r =
         engine::evaluateScenario(scenario, store::scenarioInputs(context.workspace()));
     if (args.has(QStringLiteral("json"))) {
-        context.out() << jsonText(resultJson(r, scenario));
+        QJsonObject json = resultJson(r, scenario);
+        json.insert(QStringLiteral("kv_residency"),
+                    qs(std::string(engine::toString(context.workspace().servingAssumptions().residency))));
+        context.out() << jsonText(json);
         return 0;
     }
     QTextStream &out = context.out();
@@ -200,6 +207,11 @@ int runEvaluate(const Args &args, Context &context)
     writeFields(out, {{QStringLiteral("Static GPUs"), formatInteger(r.staticGpus)},
                       {QStringLiteral("Elastic GPUs at peak"), formatInteger(r.elasticPeakGpus)},
                       {QStringLiteral("Fleet utilization"), percentText(r.utilization)},
+                      {QStringLiteral("Kept busy by the traffic"), percentText(r.busyUtilization)},
+                      {QStringLiteral("KV residency"),
+                       context.workspace().servingAssumptions().residency == engine::KvResidency::Session
+                           ? QStringLiteral("session: workloads sized for every open session")
+                           : QStringLiteral("request: workloads sized for requests in flight")},
                       {QStringLiteral("Cost per day"), moneyText(shown.perDay.total)},
                       {QStringLiteral("Cost per 30-day month"), moneyText(shown.perMonth.total)},
                       {QStringLiteral("Cost over the term (%1 months, %2 to %3, %4 h)")

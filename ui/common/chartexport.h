@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QRectF>
 #include <QString>
+#include <QJsonObject>
 #include <functional>
 
 class QPainter;
@@ -35,6 +36,9 @@ struct ChartFigure {
     // A custom-painted view (MIG layouts, fragmentation map) instead of a chart: draws into
     // the rect with the ink given (the palette's on screen, light in every export).
     std::function<void(QPainter &, const QRectF &, const FigureInk &)> paint = {};
+    // How the report draws it again from the workspace at every export ({"kind": ..., ...},
+    // see redrawReportItem); empty for a figure of a page's own inputs, kept as a snapshot.
+    QJsonObject source = {};
 };
 
 // Custom-painted views draw their title in a band this tall at the top of their rect, as a

@@ -32,6 +32,9 @@ public:
     // The numbers table "Add Table to Report" acts on: by default the first results table
     // (newResultsTable) that shows rows, as displayed.
     virtual std::optional<DeckTable> currentTable() const;
+    // How the report draws that table again from the workspace (ChartFigure::source); empty:
+    // it is kept as a snapshot of the page.
+    virtual QJsonObject currentTableSource() const { return {}; }
 
 protected:
     // The analysis page layout of DESIGN §5: inputs on the left in a scroll area (at least

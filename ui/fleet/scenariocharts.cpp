@@ -9,6 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QFontMetricsF>
+#include <QJsonArray>
 #include <QLegendMarker>
 #include <QPainter>
 #include <QPainterPath>
@@ -558,6 +559,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
 ChartFigure scenarioDiagramFigure(const ScenarioResult &result)
 {
     ChartFigure figure;
+    figure.source = scenarioFigureSource(kScenarioDiagramSource, {result.name});
     figure.title = diagramTitle(result);
     QStringList caption{QObject::tr("GPUs per hour on the day of the peak.")};
     for (const auto &p : result.pools) {
@@ -716,9 +718,28 @@ QChart *buildUtilizationChart(const std::vector<ScenarioResult> &results, const 
     return chart;
 }
 
+QJsonObject scenarioFigureSource(const char *kind, const std::vector<std::string> &scenarios)
+{
+    QJsonArray names;
+    for (const std::string &name : scenarios)
+        names.append(QString::fromStdString(name));
+    return {{QStringLiteral("kind"), QLatin1String(kind)}, {QStringLiteral("scenarios"), names}};
+}
+
+namespace {
+std::vector<std::string> namesOf(const std::vector<ScenarioResult> &results)
+{
+    std::vector<std::string> names;
+    for (const ScenarioResult &result : results)
+        names.push_back(result.name);
+    return names;
+}
+} // namespace
+
 ChartFigure costByTierFigure(const std::vector<ScenarioResult> &results)
 {
     ChartFigure figure;
+    figure.source = scenarioFigureSource(kCostByTierSource, namesOf(results));
     figure.title = QObject::tr("Monthly cost by tier");
     figure.caption = QObject::tr("Cost per 30-day month of %1, split by how the GPUs are paid for: owned and "
                                  "reserved every hour, on-demand and spot per GPU-hour used.")
@@ -732,6 +753,7 @@ ChartFigure costByTierFigure(const std::vector<ScenarioResult> &results)
 ChartFigure gpusByPoolFigure(const std::vector<ScenarioResult> &results)
 {
     ChartFigure figure;
+    figure.source = scenarioFigureSource(kGpusByPoolSource, namesOf(results));
     figure.title = QObject::tr("GPUs by pool");
     figure.caption = QObject::tr("GPUs of %1 by pool: static pools as provisioned, elastic pools at their peak "
                                  "hour (they drain off-peak).")
@@ -745,6 +767,7 @@ ChartFigure gpusByPoolFigure(const std::vector<ScenarioResult> &results)
 ChartFigure utilizationFigure(const std::vector<ScenarioResult> &results)
 {
     ChartFigure figure;
+    figure.source = scenarioFigureSource(kUtilizationSource, namesOf(results));
     figure.title = QObject::tr("Utilization");
     figure.caption = QObject::tr("GPU-hours used ÷ GPU-hours paid for, of %1. Elastic pools are billed for what "
                                  "they use, so idle capacity sits in the static base.")

@@ -40,6 +40,16 @@ ChartFigure gpusByPoolFigure(const std::vector<engine::ScenarioResult> &results)
 // one group per scenario.
 ChartFigure utilizationFigure(const std::vector<engine::ScenarioResult> &results);
 
+// Report sources of these figures and of the scenario tables: {"kind": K, "scenarios": [names]},
+// drawn again by scenarioReportItem (scenariodeck.h). The diagram names one scenario.
+inline constexpr char kScenarioDiagramSource[] = "scenario-diagram";
+inline constexpr char kCostByTierSource[] = "scenario-cost-by-tier";
+inline constexpr char kGpusByPoolSource[] = "scenario-gpus-by-pool";
+inline constexpr char kUtilizationSource[] = "scenario-utilization";
+inline constexpr char kPoolsTableSource[] = "scenario-pools-table";
+inline constexpr char kComparisonTableSource[] = "scenario-comparison-table";
+QJsonObject scenarioFigureSource(const char *kind, const std::vector<std::string> &scenarios);
+
 // The chart builders behind the three comparison figures, in a theme (screen) or light (export).
 QChart *buildCostByTierChart(const std::vector<engine::ScenarioResult> &results, const QString &title,
                              QChart::ChartTheme theme);

@@ -1,9 +1,11 @@
 #include "scenariodeck.h"
 
 #include "common/format.h"
+#include "inference/sizingcharts.h"
 #include "report/reportsnapshot.h"
 #include "scenariocharts.h"
 
+#include "engine/common/errors.h"
 #include "engine/fleet/scenario.h"
 #include "store/fleet/scenarioinputs.h"
 #include "store/common/storeerror.h"
@@ -11,6 +13,7 @@
 
 #include <QDate>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QLocale>
 #include <QObject>
 #include <algorithm>
@@ -32,6 +35,12 @@ QString percent(double ratio)
     const double tenths = std::round(ratio * 1000.0) / 10.0;
     const bool whole = std::fabs(tenths - std::round(tenths)) < 1e-9;
     return QStringLiteral("%1 %").arg(QLocale(QLocale::English).toString(tenths, 'f', whole ? 0 : 1));
+}
+
+// "60 % (48 % busy)": GPU-hours running replicas, and the share the traffic keeps busy.
+QString utilizationText(double utilization, double busy)
+{
+    return QObject::tr("%1 (%2 busy)").arg(percent(utilization), percent(busy));
 }
 
 QString count(int64_t value)
@@ -83,7 +92,7 @@ DeckTable poolsTable(const engine::ScenarioResult &result)
                                   tierName(pool.tier),
                                   partitioningName(pool.partitioning),
                                   count(pool.gpus) + (pool.role == engine::PoolRole::ElasticTop ? QObject::tr(" peak") : QString()),
-                                  percent(pool.utilization),
+                                  utilizationText(pool.utilization, pool.busyUtilization),
                                   QObject::tr("%1 + %2").arg(count(pool.plannedHeadroomGpus), count(pool.spareAtPeak)),
                                   priced ? qs(pool.ratePerGpuHour.displayRate()) : QObject::tr("unpriced"),
                                   priced ? qs(money.perDay.parts[shown].display()) : QObject::tr("unpriced"),
@@ -95,7 +104,7 @@ DeckTable poolsTable(const engine::ScenarioResult &result)
                               QString(),
                               QString(),
                               count(result.staticGpus + result.elasticPeakGpus),
-                              percent(result.utilization),
+                              utilizationText(result.utilization, result.busyUtilization),
                               QString(),
                               QString(),
                               qs(money.perDay.total.display()),
@@ -269,7 +278,7 @@ QString recommendWithin(const std::vector<const engine::ScenarioResult *> &group
         return QObject::tr("Go ahead with %1: %2 per 30-day month and %3 over the term (%4), at %5 fleet utilization. "
                            "%6 %7")
                    .arg(qs(r.name), money(shown.perMonth.total), money(shown.overTerm.total), termText(r),
-                        percent(r.utilization), commitmentText(r), risksText(r))
+                        utilizationText(r.utilization, r.busyUtilization), commitmentText(r), risksText(r))
             + after;
     }
     const std::string currency = candidates.front()->costPerMonth.currency;
@@ -348,7 +357,7 @@ void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck
                          {QObject::tr("Over the term"), money(shown.overTerm.total)},
                          {QObject::tr("GPUs static + peak"),
                           QStringLiteral("%1 + %2").arg(count(r.staticGpus), count(r.elasticPeakGpus))},
-                         {QObject::tr("Utilization"), percent(r.utilization)}};
+                         {QObject::tr("Utilization"), utilizationText(r.utilization, r.busyUtilization)}};
         if (!r.warnings.empty())
             entry.figures.push_back({QObject::tr("Warnings"), count(int64_t(r.warnings.size()))});
         deck.summary.push_back(std::move(entry));
@@ -483,8 +492,8 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
         if (!caption.isEmpty() && !caption.endsWith(QLatin1Char('.')))
             caption += QLatin1Char('.');
         caption += QObject::tr(" GPUs: static pools as provisioned, elastic pools at their peak hour. Per month is a "
-                               "30-day month; the term is its real hours, %1 h from %2; utilization is GPU-hours used "
-                               "÷ provisioned.")
+                               "30-day month; the term is its real hours, %1 h from %2; utilization is GPU-hours running "
+                               "replicas ÷ provisioned, busy the share of them the traffic uses.")
                        .arg(count(r.termHours), qs(r.startDate));
         const engine::ScenarioMoneyTable shown = engine::scenarioMoneyTable(r);
         DeckItem pools = deckTableItem(QObject::tr("%1: pools").arg(name), caption.trimmed(), poolsTable(r));
@@ -493,7 +502,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
             {QObject::tr("Over the %1-month term").arg(s.horizonMonths), money(shown.overTerm.total)},
             {QObject::tr("GPUs: static + elastic peak"),
              QStringLiteral("%1 + %2").arg(count(r.staticGpus), count(r.elasticPeakGpus))},
-            {QObject::tr("Fleet utilization"), percent(r.utilization)},
+            {QObject::tr("Fleet utilization"), utilizationText(r.utilization, r.busyUtilization)},
         };
         // Commitments that outlast the horizon are owed in full: say how much.
         const bool outlasts = std::any_of(r.pools.begin(), r.pools.end(), [](const engine::PoolResult &p) {
@@ -518,6 +527,7 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
         }
     }
     summarizeScenarios(results, deck);
+    deck.recommendation += QLatin1Char(' ') + residencySentence(workspace.servingAssumptions().residency, true);
     if (results.size() >= 2 && results.size() <= 4) {
         const engine::ScenarioComparison comparison = engine::compareScenarios(results);
         deck.items.push_back(deckTableItem(QObject::tr("Scenarios compared"),
@@ -530,6 +540,54 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
         deck.items.push_back(deckFigureItem(utilizationFigure(results)));
     }
     return deck;
+}
+
+std::optional<store::ReportItem> scenarioReportItem(const store::Workspace &workspace, const QJsonObject &source,
+                                                    const store::ReportItem &stored, QString *problem)
+{
+    problem->clear();
+    const QString kind = source.value(QStringLiteral("kind")).toString();
+    const bool table = kind == QLatin1String(kPoolsTableSource) || kind == QLatin1String(kComparisonTableSource);
+    const bool comparison = kind == QLatin1String(kCostByTierSource) || kind == QLatin1String(kGpusByPoolSource)
+        || kind == QLatin1String(kUtilizationSource) || kind == QLatin1String(kComparisonTableSource);
+    if (!table && !comparison && kind != QLatin1String(kScenarioDiagramSource))
+        return std::nullopt;
+    std::vector<engine::ScenarioResult> results;
+    try {
+        const engine::ScenarioInputs inputs = store::scenarioInputs(workspace);
+        for (const QJsonValue &name : source.value(QStringLiteral("scenarios")).toArray()) {
+            const auto scenario = workspace.scenario(name.toString());
+            if (!scenario) {
+                *problem = QObject::tr("scenario \"%1\" no longer exists").arg(name.toString());
+                return std::nullopt;
+            }
+            results.push_back(engine::evaluateScenario(*scenario, inputs));
+        }
+    } catch (const engine::InputError &e) {
+        *problem = QObject::tr("its scenarios no longer evaluate: %1").arg(QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
+    if (results.empty() || (!comparison && results.size() != 1) || (comparison && results.size() > 4)) {
+        *problem = QObject::tr("its source names %1 scenarios").arg(results.size());
+        return std::nullopt;
+    }
+    if (kind == QLatin1String(kScenarioDiagramSource))
+        return reportItemFromFigure(scenarioDiagramFigure(results.front()));
+    if (kind == QLatin1String(kCostByTierSource))
+        return reportItemFromFigure(costByTierFigure(results));
+    if (kind == QLatin1String(kGpusByPoolSource))
+        return reportItemFromFigure(gpusByPoolFigure(results));
+    if (kind == QLatin1String(kUtilizationSource))
+        return reportItemFromFigure(utilizationFigure(results));
+    try {
+        const DeckTable cells = kind == QLatin1String(kPoolsTableSource)
+            ? poolsTable(results.front())
+            : comparisonTable(engine::compareScenarios(results));
+        return reportItemFromTable(stored.title, stored.caption, cells);
+    } catch (const engine::InputError &e) {
+        *problem = QObject::tr("its scenarios cannot be compared: %1").arg(QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
 }
 
 } // namespace headroom::ui

@@ -4,7 +4,11 @@
 
 #include "engine/fleet/scenario.h"
 
+#include "store/report/reporttables.h"
+
+#include <QJsonObject>
 #include <QStringList>
+#include <optional>
 
 namespace headroom::store {
 class Workspace;
@@ -30,5 +34,12 @@ Deck scenarioDeck(const store::Workspace &workspace, const QStringList &scenario
 // risks (its warnings); with one left, go ahead with those figures. Everything is taken from
 // the results.
 void summarizeScenarios(const std::vector<engine::ScenarioResult> &results, Deck &deck);
+
+// A report item of the Scenarios page drawn again from the workspace as its `source` says (a
+// kind of scenariocharts.h): the figure as it comes out now, or the table's cells now under
+// the title and caption of `stored`. nullopt with *problem when a scenario is gone or does not
+// evaluate; nullopt with *problem empty when the source is not one of these kinds.
+std::optional<store::ReportItem> scenarioReportItem(const store::Workspace &workspace, const QJsonObject &source,
+                                                    const store::ReportItem &stored, QString *problem);
 
 } // namespace headroom::ui

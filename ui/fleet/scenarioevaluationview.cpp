@@ -224,13 +224,14 @@ void ScenarioEvaluationView::showResult(const std::optional<engine::ScenarioResu
 
     const auto scenario = m_workspace.scenario(name);
     const int horizon = scenario ? scenario->horizonMonths : 0;
-    QString summary = tr("<b>%1</b>: %2 static GPUs and up to %3 elastic at the peak, %4 of the paid GPU-hours used. "
+    QString summary = tr("<b>%1</b>: %2 static GPUs and up to %3 elastic at the peak, %4 of the paid GPU-hours running replicas, %12 kept busy by the traffic. "
                          "Cost %5 per day, %6 per 30-day month, %7 over the %8-month term (%9 to %10, %11 h).")
                           .arg(qs(r.name).toHtmlEscaped(), formatCount(r.staticGpus), formatCount(r.elasticPeakGpus),
                                percent(r.utilization), money(table.perDay.total), money(table.perMonth.total),
                                money(table.overTerm.total))
                           .arg(horizon)
-                          .arg(qs(r.startDate), qs(r.endDate), formatCount(r.termHours));
+                          .arg(qs(r.startDate), qs(r.endDate), formatCount(r.termHours))
+                          .arg(percent(r.busyUtilization));
     for (const auto &p : r.pools)
         if (p.priced && p.commitment && !p.commitment->coversTerm && p.gpus > 0)
             summary += tr(" <b>%1</b> is a %2-year commitment owed in full: %3 from %4 to %5 (%6 upfront); the term "

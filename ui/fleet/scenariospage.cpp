@@ -6,6 +6,7 @@
 #include "common/format.h"
 #include "engine/common/errors.h"
 #include "report/reportsnapshot.h"
+#include "scenariocharts.h"
 #include "scenariocomparepanel.h"
 #include "scenariodiagramview.h"
 #include "scenarioeditor.h"
@@ -580,6 +581,19 @@ std::optional<DeckTable> ScenariosPage::currentTable() const
     if (m_resultTabs->currentIndex() == 1)
         return m_compare->comparison() ? snapshotTable(*m_compare->table()) : std::nullopt;
     return m_result ? snapshotTable(*m_evaluation->table()) : std::nullopt;
+}
+
+QJsonObject ScenariosPage::currentTableSource() const
+{
+    if (m_resultTabs->currentIndex() == 1) {
+        if (!m_compare->comparison())
+            return {};
+        std::vector<std::string> names;
+        for (const QString &name : m_compare->compared())
+            names.push_back(name.toStdString());
+        return scenarioFigureSource(kComparisonTableSource, names);
+    }
+    return m_result ? scenarioFigureSource(kPoolsTableSource, {m_result->name}) : QJsonObject();
 }
 
 void ScenariosPage::setStatus(const QString &text, bool error)

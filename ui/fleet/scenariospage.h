@@ -45,6 +45,7 @@ public:
     std::optional<ChartFigure> currentFigure() const override;
     // The comparison table on the Compare tab, else the evaluated pools.
     std::optional<DeckTable> currentTable() const override;
+    QJsonObject currentTableSource() const override;
 
     QString currentName() const;
     void selectScenario(const QString &name);

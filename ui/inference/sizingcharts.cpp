@@ -130,4 +130,14 @@ QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
     return chart;
 }
 
+QString residencySentence(engine::KvResidency residency, bool brief)
+{
+    if (brief)
+        return residency == engine::KvResidency::Session ? QObject::tr("KV sized for every open session.")
+                                                         : QObject::tr("KV sized for requests in flight.");
+    return residency == engine::KvResidency::Session
+        ? QObject::tr("Sized for every open session (KV residency: session).")
+        : QObject::tr("Sized for requests in flight (KV residency: request).");
+}
+
 } // namespace headroom::ui

@@ -26,4 +26,9 @@ QChart *buildGpusVsHitRateChart(const std::vector<HitRatePoint> &points, double 
 QChart *buildGpusByTypeChart(const std::vector<engine::WhatIf> &whatIfs,
                              const QString &title, QChart::ChartTheme theme);
 
+// The residency model a sizing used, as a sentence for captions, summaries and reports:
+// "Sized for requests in flight (KV residency: request)."; brief, for a deck's summary:
+// "KV sized for requests in flight."
+QString residencySentence(engine::KvResidency residency, bool brief = false);
+
 } // namespace headroom::ui

@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -115,8 +116,14 @@ SizingPage::SizingPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     auto *bottom = new QWidget(this);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addWidget(m_explanation);
-    bottomLayout->addWidget(m_steps, 1);
+    // A long explanation scrolls rather than squeezing the charts above it.
+    auto *explanationScroll = new QScrollArea(bottom);
+    explanationScroll->setWidget(m_explanation);
+    explanationScroll->setWidgetResizable(true);
+    explanationScroll->setFrameShape(QFrame::NoFrame);
+    explanationScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    bottomLayout->addWidget(explanationScroll, 2);
+    bottomLayout->addWidget(m_steps, 3);
     auto *right = new QSplitter(Qt::Vertical, this);
     right->addWidget(top);
     right->addWidget(bottom);
@@ -430,8 +437,9 @@ void SizingPage::recompute()
             m_hitRateChart->setFigure({hitTitle,
                                        tr("Peak GPUs on %1 for %2 at its SLOs as the prefix cache hit rate changes. "
                                           "A higher hit rate removes prefill compute; it cannot shrink the memory "
-                                          "side. The dashed line is the rate assumed now.")
-                                           .arg(QString::fromStdString(gpu->name), name),
+                                          "side. The dashed line is the rate assumed now. %3")
+                                           .arg(QString::fromStdString(gpu->name), name,
+                                                residencySentence(serving.residency)),
                                        [points, current, hitTitle](QChart::ChartTheme theme) {
                                            return buildGpusVsHitRateChart(points, current, hitTitle, theme);
                                        }});
@@ -447,7 +455,8 @@ void SizingPage::recompute()
         if (anyTypeFits) {
             m_typeChart->setFigure({typeTitle,
                                     tr("Weights/KV precision per bar. A missing bar: the model does not fit that GPU "
-                                       "or misses the latency SLO."),
+                                       "or misses the latency SLO. %1")
+                                        .arg(residencySentence(serving.residency)),
                                     [whatIfs, typeTitle](QChart::ChartTheme theme) {
                                         return buildGpusByTypeChart(whatIfs, typeTitle, theme);
                                     }});

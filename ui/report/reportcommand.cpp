@@ -63,6 +63,23 @@ void ReportRemoveCommand::undo()
     m_workspace.insertReportItem(m_position, m_item);
 }
 
+ReportReplaceCommand::ReportReplaceCommand(store::Workspace &workspace, int position, store::ReportItem before,
+                                           store::ReportItem after, const QString &text)
+    : m_workspace(workspace), m_position(position), m_before(std::move(before)), m_after(std::move(after))
+{
+    setText(text);
+}
+
+void ReportReplaceCommand::redo()
+{
+    m_workspace.replaceReportItem(m_position, m_after);
+}
+
+void ReportReplaceCommand::undo()
+{
+    m_workspace.replaceReportItem(m_position, m_before);
+}
+
 ReportSettingsCommand::ReportSettingsCommand(store::Workspace &workspace, store::ReportSettings before,
                                              store::ReportSettings after, int field)
     : m_workspace(workspace), m_before(std::move(before)), m_after(std::move(after)), m_field(field)

@@ -49,6 +49,21 @@ private:
     store::ReportItem m_item;
 };
 
+// Puts `after` in place of `before` at `position` (pin, unpin); undo puts `before` back.
+class ReportReplaceCommand : public QUndoCommand {
+public:
+    ReportReplaceCommand(store::Workspace &workspace, int position, store::ReportItem before, store::ReportItem after,
+                         const QString &text);
+    void redo() override;
+    void undo() override;
+
+private:
+    store::Workspace &m_workspace;
+    int m_position;
+    store::ReportItem m_before;
+    store::ReportItem m_after;
+};
+
 // Changes the deck's title, author and date. Typing in one field merges into one step.
 class ReportSettingsCommand : public QUndoCommand {
 public:

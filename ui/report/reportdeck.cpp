@@ -162,7 +162,7 @@ QFont summaryNameFont() { return deckFont(21, true); }
 QFont summaryValueFont() { return deckFont(21, true); }
 QFont summaryTextFont() { return deckFont(19); }
 QFont summaryHeaderFont() { return deckFont(19, true); }
-QFont recommendationFont() { return deckFont(22, true); }
+QFont recommendationFont() { return deckFont(20, true); }
 constexpr qreal kSummaryHeaderHeight = 34;
 constexpr qreal kSummaryRowPadding = 8;
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <QAbstractItemModel>
 #include <QDate>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -39,7 +40,8 @@ enum SettingsField { TitleField, AuthorField, DateField };
 bool sameItems(const std::vector<store::ReportItem> &a, const std::vector<store::ReportItem> &b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const store::ReportItem &x, const store::ReportItem &y) {
-        return x.kind == y.kind && x.title == y.title && x.caption == y.caption && x.content == y.content;
+        return x.kind == y.kind && x.title == y.title && x.caption == y.caption && x.content == y.content
+            && x.source == y.source && x.pinned == y.pinned && x.takenAt == y.takenAt;
     });
 }
 
@@ -153,8 +155,11 @@ ReportPage::ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     m_remove = new QPushButton(tr("&Remove"), itemsBox);
     m_remove->setObjectName("reportRemove");
     m_remove->setToolTip(tr("Remove the selected item from the report (Delete). Undo brings it back."));
+    m_pin = new QPushButton(tr("&Pin"), itemsBox);
+    m_pin->setObjectName("reportPin");
     buttons->addWidget(m_up);
     buttons->addWidget(m_down);
+    buttons->addWidget(m_pin);
     buttons->addStretch(1);
     buttons->addWidget(m_remove);
     itemsLayout->addLayout(buttons);
@@ -202,9 +207,13 @@ ReportPage::ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
     connect(m_up, &QPushButton::clicked, this, [this] { moveSelected(-1); });
     connect(m_down, &QPushButton::clicked, this, [this] { moveSelected(1); });
     connect(m_remove, &QPushButton::clicked, this, &ReportPage::removeSelected);
+    connect(m_pin, &QPushButton::clicked, this, &ReportPage::togglePinSelected);
     connect(m_export, &QPushButton::clicked, this, &ReportPage::chooseExportPath);
     connect(m_cancel, &QPushButton::clicked, this, &ReportPage::cancelExport);
-    connect(m_list, &QListWidget::currentRowChanged, this, &ReportPage::refreshPreview);
+    connect(m_list, &QListWidget::currentRowChanged, this, [this] {
+        updatePinButton();
+        refreshPreview();
+    });
     for (const auto &[keys, delta] : {std::pair{Qt::ALT | Qt::Key_Up, -1}, std::pair{Qt::ALT | Qt::Key_Down, 1}}) {
         auto *shortcut = new QShortcut(QKeySequence(keys), m_list, nullptr, nullptr, Qt::WidgetShortcut);
         connect(shortcut, &QShortcut::activated, this, [this, delta = delta] { moveSelected(delta); });
@@ -220,20 +229,55 @@ ReportPage::ReportPage(store::Workspace &workspace, QUndoStack *undoStack, QWidg
                 QTimer::singleShot(0, this, [this, start, to] { rowsDropped(start, to); });
             });
     connect(&m_workspace, &store::Workspace::reportChanged, this, &ReportPage::refresh);
+    // Items drawn from the workspace follow its edits; a burst of edits builds the deck once.
+    m_inputsTimer = new QTimer(this);
+    m_inputsTimer->setSingleShot(true);
+    m_inputsTimer->setInterval(250);
+    connect(m_inputsTimer, &QTimer::timeout, this, [this] {
+        if (m_inputsStale && isVisible()) {
+            m_layout.reset();
+            refresh();
+        }
+    });
+    for (const auto signal : {&store::Workspace::gpusChanged, &store::Workspace::modelsChanged,
+                              &store::Workspace::rateCardsChanged, &store::Workspace::demandSeriesChanged,
+                              &store::Workspace::workloadsChanged, &store::Workspace::trainingJobsChanged,
+                              &store::Workspace::scenariosChanged, &store::Workspace::servingAssumptionsChanged,
+                              &store::Workspace::kvVariantsChanged, &store::Workspace::actualsChanged,
+                              &store::Workspace::servingMetricsChanged})
+        connect(&m_workspace, signal, this, &ReportPage::inputsChanged);
     refresh();
+}
+
+void ReportPage::inputsChanged()
+{
+    m_inputsStale = true;
+    m_inputsTimer->start();
+}
+
+void ReportPage::showEvent(QShowEvent *event)
+{
+    Page::showEvent(event);
+    if (m_inputsStale)
+        m_inputsTimer->start(0);
 }
 
 ReportPage::~ReportPage() = default;
 
 int ReportPage::addFigure(const ChartFigure &figure)
 {
-    m_undoStack->push(new ReportAddCommand(m_workspace, reportItemFromFigure(figure)));
+    store::ReportItem item = reportItemFromFigure(figure);
+    stampReportItem(item, m_workspace);
+    m_undoStack->push(new ReportAddCommand(m_workspace, item));
     return m_list->count();
 }
 
-int ReportPage::addTable(const QString &title, const QString &caption, const DeckTable &table)
+int ReportPage::addTable(const QString &title, const QString &caption, const DeckTable &table,
+                         const QJsonObject &source)
 {
-    m_undoStack->push(new ReportAddCommand(m_workspace, reportItemFromTable(title, caption, table)));
+    store::ReportItem item = reportItemFromTable(title, caption, table, source);
+    stampReportItem(item, m_workspace);
+    m_undoStack->push(new ReportAddCommand(m_workspace, item));
     return m_list->count();
 }
 
@@ -260,10 +304,21 @@ void ReportPage::refresh()
     m_refreshing = true;
     m_list->clear();
     for (size_t i = 0; i < items.size(); ++i) {
-        auto *entry = new QListWidgetItem(QStringLiteral("%1. %2 — %3").arg(i + 1).arg(kindLabel(items[i].kind), items[i].title),
-                                          m_list);
+        const store::ReportItem &item = items[i];
+        QString text = QStringLiteral("%1. %2 — %3").arg(i + 1).arg(kindLabel(item.kind), item.title);
+        if (item.pinned)
+            text += tr(" (pinned)");
+        auto *entry = new QListWidgetItem(text, m_list);
         entry->setData(kPositionRole, int(i));
-        entry->setToolTip(items[i].caption.isEmpty() ? items[i].title : items[i].caption);
+        const QDateTime taken = QDateTime::fromString(item.takenAt, Qt::ISODate);
+        const QString asOf = taken.isValid()
+            ? QLocale(QLocale::English).toString(taken.toUTC(), QStringLiteral("d MMMM yyyy, HH:mm 'UTC'"))
+            : tr("an unknown date");
+        const QString state = item.pinned ? tr("Pinned as of %1: the deck keeps it as it was then.").arg(asOf)
+            : !item.source.isEmpty()
+            ? tr("Drawn again from the workspace at every export.")
+            : tr("A snapshot of the page's inputs as of %1: the deck stamps it when the workspace changes.").arg(asOf);
+        entry->setToolTip((item.caption.isEmpty() ? item.title : item.caption) + QStringLiteral("\n\n") + state);
     }
     m_refreshing = false;
     const store::ReportSettings settings = m_workspace.reportSettings();
@@ -281,6 +336,7 @@ void ReportPage::refresh()
     } else {
         m_layout = std::make_unique<DeckLayout>(workspaceDeck(m_workspace));
         m_layoutItems = items;
+        m_inputsStale = false;
         ++m_deckBuilds;
     }
     m_list->setCurrentRow(std::min(row, m_list->count() - 1));
@@ -288,7 +344,40 @@ void ReportPage::refresh()
     m_up->setEnabled(any);
     m_down->setEnabled(any);
     m_remove->setEnabled(any);
+    updatePinButton();
     refreshPreview();
+}
+
+void ReportPage::updatePinButton()
+{
+    const int row = m_list->currentRow();
+    const std::vector<store::ReportItem> items = m_workspace.reportItems();
+    const bool selected = row >= 0 && row < int(items.size());
+    const bool pinned = selected && items[size_t(row)].pinned;
+    m_pin->setEnabled(selected);
+    m_pin->setText(pinned ? tr("Un&pin") : tr("&Pin"));
+    m_pin->setToolTip(pinned ? tr("Let the selected item follow the workspace again: drawn anew at every export "
+                                  "(a snapshot of a page's inputs stays one, stamped when the workspace changes).")
+                             : tr("Keep the selected item as it is drawn now. The deck stamps it “as of …, inputs "
+                                  "changed since” once the workspace changes."));
+}
+
+void ReportPage::togglePinSelected()
+{
+    const int row = m_list->currentRow();
+    const std::vector<store::ReportItem> items = m_workspace.reportItems();
+    if (row < 0 || row >= int(items.size()))
+        return;
+    const store::ReportItem &before = items[size_t(row)];
+    store::ReportItem after = before;
+    if (before.pinned)
+        after.pinned = false;
+    else
+        after = pinnedReportItem(m_workspace, before);
+    m_undoStack->push(new ReportReplaceCommand(m_workspace, row, before, after,
+                                               before.pinned ? tr("Unpin “%1”").arg(before.title)
+                                                             : tr("Pin “%1”").arg(before.title)));
+    m_list->setCurrentRow(row);
 }
 
 void ReportPage::refreshPreview()

@@ -11,6 +11,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 class QUndoStack;
 
 namespace headroom::store {
@@ -39,7 +40,7 @@ public:
 
     // Snapshots into the report (undoable); returns the number of items afterwards.
     int addFigure(const ChartFigure &figure);
-    int addTable(const QString &title, const QString &caption, const DeckTable &table);
+    int addTable(const QString &title, const QString &caption, const DeckTable &table, const QJsonObject &source = {});
     // "1 item", "3 items".
     static QString itemCountText(int count);
 
@@ -49,6 +50,9 @@ public:
     int deckPageCount() const;
     void moveSelected(int delta);
     void removeSelected();
+    // Pins the selected item (frozen as drawn now) or, when pinned, lets it follow the workspace
+    // again; undoable.
+    void togglePinSelected();
     // Asks for the PDF to write (Dialogs::exportFileName: confirms replacing a file, refuses a
     // symbolic link) and starts the export.
     void chooseExportPath();
@@ -61,8 +65,14 @@ public:
 signals:
     void exportFinished(bool written, const QString &message);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void refresh();
+    // The workspace's inputs changed: the deck is built anew, now when shown, else once shown.
+    void inputsChanged();
+    void updatePinButton();
     void refreshPreview();
     void editSettings(int field, const QString &value);
     void rowsDropped(int from, int to);
@@ -77,6 +87,7 @@ private:
     QPushButton *m_up;
     QPushButton *m_down;
     QPushButton *m_remove;
+    QPushButton *m_pin;
     QPushButton *m_export;
     QPushButton *m_cancel;
     QProgressBar *m_progress;
@@ -88,6 +99,8 @@ private:
     int m_deckBuilds = 0;
     BackgroundJob m_job;
     bool m_refreshing = false;
+    bool m_inputsStale = false;
+    QTimer *m_inputsTimer;
 };
 
 } // namespace headroom::ui

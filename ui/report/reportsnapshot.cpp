@@ -3,6 +3,7 @@
 #include "common/chartstyle.h"
 #include "common/format.h"
 #include "fleet/scenariodeck.h"
+#include "inference/sizingcharts.h"
 
 #include "engine/common/errors.h"
 #include "engine/fleet/scenario.h"
@@ -14,6 +15,7 @@
 #include <QBuffer>
 #include <QChart>
 #include <QDate>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -173,6 +175,11 @@ QString rate(const engine::Decimal &amount, const std::string &currency)
     return text(engine::Money{amount, currency}.displayRate());
 }
 
+QString sourceText(const QJsonObject &source)
+{
+    return source.isEmpty() ? QString() : QString::fromUtf8(QJsonDocument(source).toJson(QJsonDocument::Compact));
+}
+
 QString tableJson(const DeckTable &table)
 {
     QJsonArray rows;
@@ -288,17 +295,75 @@ store::ReportItem reportItemFromFigure(const ChartFigure &figure)
     item.title = figure.title.isEmpty() ? QObject::tr("Chart") : figure.title;
     item.caption = figure.caption;
     item.content = QString::fromUtf8(svgText);
+    item.source = sourceText(figure.source);
     return item;
 }
 
-store::ReportItem reportItemFromTable(const QString &title, const QString &caption, const DeckTable &table)
+store::ReportItem reportItemFromTable(const QString &title, const QString &caption, const DeckTable &table,
+                                      const QJsonObject &source)
 {
     store::ReportItem item;
     item.kind = store::ReportItem::Kind::Table;
     item.title = title;
     item.caption = caption;
     item.content = tableJson(table);
+    item.source = sourceText(source);
     return item;
+}
+
+void stampReportItem(store::ReportItem &item, const store::Workspace &workspace)
+{
+    item.takenAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    item.inputsFingerprint = workspace.inputsFingerprint();
+}
+
+std::optional<store::ReportItem> redrawReportItem(const store::Workspace &workspace, const store::ReportItem &item,
+                                                  QString *problem)
+{
+    problem->clear();
+    if (item.source.isEmpty())
+        return std::nullopt;
+    const QJsonObject source = QJsonDocument::fromJson(item.source.toUtf8()).object();
+    if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
+        return redrawn;
+    if (problem->isEmpty())
+        *problem = QObject::tr("this version of Headroom does not know its source \"%1\"")
+                       .arg(source.value(QStringLiteral("kind")).toString());
+    return std::nullopt;
+}
+
+store::ReportItem pinnedReportItem(const store::Workspace &workspace, const store::ReportItem &item)
+{
+    QString problem;
+    store::ReportItem pinned = redrawReportItem(workspace, item, &problem).value_or(item);
+    pinned.source = item.source;
+    pinned.pinned = true;
+    if (problem.isEmpty() || item.inputsFingerprint.isEmpty())
+        stampReportItem(pinned, workspace);
+    else {
+        pinned.takenAt = item.takenAt;  // a snapshot that cannot be redrawn keeps its own date
+        pinned.inputsFingerprint = item.inputsFingerprint;
+    }
+    return pinned;
+}
+
+QString reportItemStamp(const store::ReportItem &item, const QString &inputsFingerprint, const QString &problem)
+{
+    const QDateTime taken = QDateTime::fromString(item.takenAt, Qt::ISODate);
+    const QString asOf = taken.isValid()
+        ? QLocale(QLocale::English).toString(taken.toUTC(), QStringLiteral("d MMMM yyyy, HH:mm 'UTC'"))
+        : QString();
+    if (!problem.isEmpty())
+        return asOf.isEmpty() ? QObject::tr("A snapshot: it cannot be drawn again from the workspace (%1).").arg(problem)
+                              : QObject::tr("As of %1: it cannot be drawn again from the workspace (%2).")
+                                    .arg(asOf, problem);
+    if (asOf.isEmpty() || item.inputsFingerprint.isEmpty())
+        return QObject::tr("A snapshot of unknown date: the workspace's inputs may have changed since.");
+    if (item.inputsFingerprint == inputsFingerprint)
+        return {};
+    return (item.pinned ? QObject::tr("Pinned as of %1; inputs changed since.")
+                        : QObject::tr("As of %1; inputs changed since."))
+        .arg(asOf);
 }
 
 std::optional<DeckTable> snapshotTable(const QTableWidget &widget)
@@ -574,8 +639,25 @@ Deck workspaceDeck(const store::Workspace &workspace)
     Deck deck;
     setDeckTitlePage(deck, workspace.reportSettings());
     deck.workspaceName = QFileInfo(workspace.path()).completeBaseName();
-    for (const store::ReportItem &item : workspace.reportItems())
+    // One state: an item with a source is drawn again from the workspace as it is now, unless
+    // pinned; a pinned item, a snapshot of a page's own inputs and one whose source fails keep
+    // their snapshot, stamped when the workspace's inputs changed since it was taken.
+    const QString fingerprint = workspace.inputsFingerprint();
+    QStringList stamps;
+    for (const store::ReportItem &item : workspace.reportItems()) {
+        QString problem;
+        if (!item.pinned) {
+            if (const auto redrawn = redrawReportItem(workspace, item, &problem)) {
+                deck.items.push_back(deckItemFromReportItem(*redrawn));
+                stamps << QString();
+                continue;
+            }
+        }
         deck.items.push_back(deckItemFromReportItem(item));
+        // Text is the author's own words, not a snapshot of the workspace.
+        stamps << (item.kind == store::ReportItem::Kind::Text ? QString()
+                                                              : reportItemStamp(item, fingerprint, problem));
+    }
     const DeckSubjects subjects = deckSubjects(workspace, deck.items);
     deck.assumptions = workspaceAssumptions(workspace, subjects);
     deck.warnings = workspaceWarnings(workspace, subjects);
@@ -596,6 +678,7 @@ Deck workspaceDeck(const store::Workspace &workspace)
     }
     if (!results.empty()) {
         summarizeScenarios(results, deck);
+        deck.recommendation += QLatin1Char(' ') + residencySentence(workspace.servingAssumptions().residency, true);
     } else {
         for (const DeckItem &item : deck.items) {
             const QString source = item.caption.isEmpty() ? item.text : item.caption;
@@ -605,6 +688,14 @@ Deck workspaceDeck(const store::Workspace &workspace)
                 first += QLatin1Char('.');
             deck.summary.push_back({item.title, first, {}});
         }
+    }
+    for (size_t i = 0; i < deck.items.size(); ++i) {
+        DeckItem &item = deck.items[i];
+        if (stamps[qsizetype(i)].isEmpty())
+            continue;
+        item.caption = item.caption.isEmpty() ? stamps[qsizetype(i)] : stamps[qsizetype(i)] + QLatin1Char(' ') + item.caption;
+        deck.warnings << QObject::tr("“%1” is not drawn from the workspace as it is now: %2")
+                             .arg(item.title, stamps[qsizetype(i)]);
     }
     return deck;
 }

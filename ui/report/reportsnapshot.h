@@ -17,8 +17,23 @@ namespace headroom::ui {
 // The figure as a report item: its chart drawn to SVG in the light export theme, without
 // the chart's own title and caption (the deck page shows both around it).
 store::ReportItem reportItemFromFigure(const ChartFigure &figure);
-// A table as a report item (content: JSON {"columns": [...], "rows": [[...]]}).
-store::ReportItem reportItemFromTable(const QString &title, const QString &caption, const DeckTable &table);
+// A table as a report item (content: JSON {"columns": [...], "rows": [[...]]}), with the source
+// it is drawn again from (empty: a snapshot of a page's own inputs).
+store::ReportItem reportItemFromTable(const QString &title, const QString &caption, const DeckTable &table,
+                                      const QJsonObject &source = {});
+// Notes when the snapshot is taken: now, and the workspace's inputs now.
+void stampReportItem(store::ReportItem &item, const store::Workspace &workspace);
+// The item drawn again from the workspace as its source says; nullopt without a source, and
+// with *problem saying why when the source cannot be drawn (a scenario removed, say).
+std::optional<store::ReportItem> redrawReportItem(const store::Workspace &workspace, const store::ReportItem &item,
+                                                  QString *problem);
+// The item pinned: drawn once more now and frozen, stamped now (a snapshot that cannot be
+// drawn again keeps its content and date).
+store::ReportItem pinnedReportItem(const store::Workspace &workspace, const store::ReportItem &item);
+// What the deck prints before a frozen item's caption: empty while the workspace's inputs are
+// those of the snapshot; "Pinned as of 4 December 2026, 14:02 UTC; inputs changed since." and
+// the like otherwise, or why its source could not be drawn (`problem`).
+QString reportItemStamp(const store::ReportItem &item, const QString &inputsFingerprint, const QString &problem = {});
 // The cells of a table widget as shown (header labels and display text); nullopt when it
 // has no columns or no rows.
 std::optional<DeckTable> snapshotTable(const QTableWidget &table);
@@ -53,10 +68,12 @@ QStringList workspaceWarnings(const store::Workspace &workspace, const DeckSubje
 // The report settings on the deck's title page; no date: today.
 void setDeckTitlePage(Deck &deck, const store::ReportSettings &settings);
 
-// The workspace's report: title page from the report settings (no date: today), a summary
-// (the scenarios the items show, evaluated now, with the recommendation; else one line per
-// item), the stored items in order, the warnings, and as an appendix the assumptions of what
-// the items use.
+// The workspace's report in one state: title page from the report settings (no date: today),
+// a summary (the scenarios the items show, evaluated now, with the recommendation; else one
+// line per item), the stored items in order (those with a source drawn again now unless
+// pinned; frozen ones stamped when the workspace's inputs changed since their snapshot, and
+// named among the warnings), the warnings, and as an appendix the assumptions of what the
+// items use.
 Deck workspaceDeck(const store::Workspace &workspace);
 
 } // namespace headroom::ui

@@ -5,6 +5,8 @@
 #include "engine/common/errors.h"
 #include "engine/partitioning/packing_advice.h"
 
+#include "engine/common/explain_text.h"
+
 #include <algorithm>
 #include <numeric>
 #include <cmath>
@@ -121,6 +123,7 @@ struct Item {
     bool training = false;
     bool tenants = false;               // a shared pool's packed tenants: never overflows elsewhere
     std::vector<int64_t> need;          // GPUs of the carrying pool, per hour
+    std::vector<double> busy;           // of those, the GPUs its load keeps busy (≤ need); empty: all
     int elastic = -1;                   // pool index taking the overflow, -1: none
     double toElastic = 1;               // GPUs on the elastic type per GPU of the carrier
     int elasticGpusPerReplica = 1;      // a replica on the elastic pool's GPU
@@ -132,6 +135,7 @@ struct Item {
 
 struct Sized {
     bool ok = false;
+    double peakUtilization = 1;   // the sizing's binding demand ÷ replicas at the peak hour
     int64_t peakGpus = 0;
     int64_t plannedHeadroom = 0;
     int gpusPerReplica = 1;
@@ -162,6 +166,7 @@ private:
     const MigGpuProfiles *migProfiles(const std::string &gpuId) const;
     Sized size(const WorkloadProfile &w, size_t poolIndex);
     std::vector<int64_t> workloadNeed(const WorkloadProfile &w, int64_t peakGpus, int gpusPerReplica) const;
+    std::vector<double> workloadBusy(const WorkloadProfile &w, const Sized &sized) const;
     std::vector<int64_t> jobNeed(const TrainingJobLoad &j) const;
     void route();
     void buildStaticPool(size_t p);
@@ -243,6 +248,7 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
             if (r.feasible) {
                 sized.ok = true;
                 sized.peakGpus = r.gpus;
+                sized.peakUtilization = std::clamp(r.peakUtilization, 0.0, 1.0);
                 sized.gpusPerReplica = r.gpusPerReplica;
                 sized.plannedHeadroom = r.headroomReplicas * r.gpusPerReplica;
             } else {
@@ -272,6 +278,17 @@ std::vector<int64_t> Evaluator::workloadNeed(const WorkloadProfile &w, int64_t p
     for (size_t t = 0; t < m_hours; ++t)
         need[t] = day[t % 24];
     return need;
+}
+
+// The GPUs its traffic keeps busy each hour: the peak GPUs at the sizing's peak utilization,
+// following the day's shape (planned headroom and a whole replica's unused share are idle).
+std::vector<double> Evaluator::workloadBusy(const WorkloadProfile &w, const Sized &sized) const
+{
+    const std::array<double, 24> hourly = hourlyGpuNeed(w, double(sized.peakGpus));
+    std::vector<double> busy(m_hours);
+    for (size_t t = 0; t < m_hours; ++t)
+        busy[t] = hourly[t % 24] * sized.peakUtilization;
+    return busy;
 }
 
 std::vector<int64_t> Evaluator::jobNeed(const TrainingJobLoad &j) const
@@ -366,6 +383,7 @@ void Evaluator::buildStaticPool(size_t p)
         Item item;
         item.name = name;
         item.need = workloadNeed(*w, sized.peakGpus, sized.gpusPerReplica);
+        item.busy = workloadBusy(*w, sized);
         item.peakGpus = sized.peakGpus;
         item.plannedHeadroom = sized.plannedHeadroom;
         item.gpusPerReplica = sized.gpusPerReplica;
@@ -641,6 +659,23 @@ void Evaluator::priceAll()
     }
 }
 
+// The share of an item's GPUs its load keeps busy at hour t (1 without a busy series).
+double busyShare(const Item &item, size_t t)
+{
+    if (item.busy.empty() || item.need[t] <= 0)
+        return 1.0;
+    return std::min(1.0, item.busy[t] / double(item.need[t]));
+}
+
+// The GPUs the items' load keeps busy at hour t.
+double busyOf(const std::vector<Item> &items, size_t t)
+{
+    double busy = 0;
+    for (const Item &item : items)
+        busy += double(item.need[t]) * busyShare(item, t);
+    return busy;
+}
+
 DemandSeries toSeries(const std::vector<int64_t> &need)
 {
     DemandSeries series;
@@ -657,6 +692,7 @@ void Evaluator::sizeAndServe()
     const Decimal hours = Decimal::fromInt(int64_t(m_hours));
     // Static pools first: they decide the overflow the elastic pools take.
     std::vector<std::vector<double>> elasticNeed(n, std::vector<double>(m_hours, 0.0));
+    std::vector<std::vector<double>> elasticBusy(n, std::vector<double>(m_hours, 0.0));
     std::vector<double> unserved(n, 0.0);
     for (size_t p = 0; p < n; ++p) {
         const Pool &pool = m_s.pools[p];
@@ -720,11 +756,14 @@ void Evaluator::sizeAndServe()
                  pool.name);
         out.hourlyUsed.resize(m_hours);
         int64_t used = 0;
+        double busy = 0;
         bool overflowAtPeak = false;
         for (size_t t = 0; t < m_hours; ++t) {
             const int64_t served = std::min(demand[t], usable);
             out.hourlyUsed[t] = served;
             used += served;
+            if (served > 0)
+                busy += double(served) / double(demand[t]) * busyOf(work.items, t);
             const int64_t over = demand[t] - served;
             if (over <= 0)
                 continue;
@@ -738,6 +777,7 @@ void Evaluator::sizeAndServe()
                     const double there =
                         std::ceil(share * item.toElastic / replicaThere - kCeilTolerance) * replicaThere;
                     elasticNeed[size_t(item.elastic)][t] += there;
+                    elasticBusy[size_t(item.elastic)][t] += there * busyShare(item, t);
                     item.peakOverflow = std::max(item.peakOverflow, there);
                 } else if (!item.tenants) {
                     unserved[p] += share;  // tenants short of GPUs are warned as mig_slots_short
@@ -756,6 +796,7 @@ void Evaluator::sizeAndServe()
         }
         out.gpuHoursUsed = Decimal::fromInt(used);
         out.gpuHoursProvisioned = Decimal::fromInt(gpus) * hours;
+        out.gpuHoursBusy = busy;
     }
     // Elastic pools: their own workloads plus the overflow, whole GPUs each hour.
     for (size_t p = 0; p < n; ++p) {
@@ -765,8 +806,10 @@ void Evaluator::sizeAndServe()
         PoolResult &out = m_result.pools[p];
         std::vector<double> &need = elasticNeed[p];
         for (const Item &item : m_work[p].items) {
-            for (size_t t = 0; t < m_hours; ++t)
+            for (size_t t = 0; t < m_hours; ++t) {
                 need[t] += double(item.need[t]);
+                elasticBusy[p][t] += double(item.need[t]) * busyShare(item, t);
+            }
             out.workloads.push_back({item.name, item.peakGpus, item.plannedHeadroom, item.gpusPerReplica, item.training});
         }
         // Overflow arriving from static pools: its share of the workload's peak here.
@@ -786,6 +829,7 @@ void Evaluator::sizeAndServe()
         }
         int64_t peakNeed = 0;
         int64_t used = 0;
+        double busy = 0;
         out.hourlyUsed.resize(m_hours);
         const bool capped = pool.sizing == PoolSizing::Fixed;
         for (size_t t = 0; t < m_hours; ++t) {
@@ -795,12 +839,15 @@ void Evaluator::sizeAndServe()
             unserved[p] += double(whole - served);
             out.hourlyUsed[t] = served;
             used += served;
+            if (served > 0)
+                busy += std::min(elasticBusy[p][t], double(served)) * (served < whole ? double(served) / double(whole) : 1.0);
         }
         out.autoSized = !capped;
         out.peakNeedGpus = peakNeed;
         out.gpus = capped ? pool.gpus : peakNeed;
         out.gpuHoursUsed = Decimal::fromInt(used);
         out.gpuHoursProvisioned = out.gpuHoursUsed;
+        out.gpuHoursBusy = busy;
     }
     for (size_t p = 0; p < n; ++p) {
         PoolResult &out = m_result.pools[p];
@@ -825,6 +872,16 @@ void Evaluator::sizeAndServe()
         out.headroomAtPeak = out.spareAtPeak + planned;
         const double provisioned = out.gpuHoursProvisioned.toDouble();
         out.utilization = provisioned > 0 ? out.gpuHoursUsed.toDouble() / provisioned : 0.0;
+        out.busyUtilization = provisioned > 0 ? std::min(1.0, out.gpuHoursBusy / provisioned) : 0.0;
+        // Allocated is not busy: one replica for a trickle of traffic reads 100 % utilized.
+        if (out.gpus > 0 && out.utilization >= 0.5 && out.busyUtilization < 0.25
+            && out.busyUtilization < out.utilization / 2)
+            warn("idle_replicas",
+                 "Pool \"" + out.name + "\" runs replicas " + explain::percent(out.utilization)
+                     + " of the GPU-hours it pays for, but its traffic keeps them " + explain::percent(out.busyUtilization)
+                     + " busy: a whole replica is far more than the demand needs. Share the GPUs (MIG or "
+                       "time-slicing), serve more workloads on them, or choose a smaller GPU.",
+                 out.name);
     }
 }
 
@@ -945,6 +1002,7 @@ ScenarioResult Evaluator::run()
     const Decimal term = Decimal::fromInt(m_result.termHours);
     std::optional<std::string> currency;
     double used = 0;
+    double busy = 0;
     double provisioned = 0;
     for (size_t p = 0; p < m_s.pools.size(); ++p) {
         PoolResult &out = m_result.pools[p];
@@ -953,6 +1011,7 @@ ScenarioResult Evaluator::run()
         else
             m_result.elasticPeakGpus += out.gpus;
         used += out.gpuHoursUsed.toDouble();
+        busy += out.gpuHoursBusy;
         provisioned += out.gpuHoursProvisioned.toDouble();
         if (!m_rates[p]) {
             out.costPerDay.currency = out.costPerMonth.currency = out.costOverTerm.currency =
@@ -999,6 +1058,7 @@ ScenarioResult Evaluator::run()
             m_result.commitmentsOwed += out.commitment->total;
     }
     m_result.utilization = provisioned > 0 ? used / provisioned : 0.0;
+    m_result.busyUtilization = provisioned > 0 ? std::min(1.0, busy / provisioned) : 0.0;
     for (PoolTier tier : kTiers) {
         std::optional<TierCost> sum;
         for (const PoolResult &out : m_result.pools) {

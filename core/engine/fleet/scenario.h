@@ -172,6 +172,11 @@ struct PoolResult {
     double utilization = 0;                 // used / provisioned GPU-hours, [0, 1]
     Decimal gpuHoursUsed;                   // over the evaluated hours
     Decimal gpuHoursProvisioned;            // static: gpus × hours; elastic: billed = used
+    // GPU-hours the load keeps busy: the running replicas' share of capacity the traffic uses
+    // (the sizing's peak utilization, following the hourly shape), training and MIG tenants
+    // whole. A replica the smallest demand still needs counts as allocated, not as busy.
+    double gpuHoursBusy = 0;
+    double busyUtilization = 0;             // busy / provisioned GPU-hours, [0, 1]
     int64_t peakNeedGpus = 0;               // largest hourly need routed to this pool
     // Headroom at the busiest hour, in two parts: the headroom inference sizing planned into the
     // need (free by design, counted in the peak need) and the GPUs spare beyond what was used.
@@ -207,6 +212,7 @@ struct ScenarioResult {
     int64_t staticGpus = 0;                 // Σ static pool GPUs
     int64_t elasticPeakGpus = 0;            // Σ elastic pool peak GPUs
     double utilization = 0;                 // fleet: Σ used / Σ provisioned GPU-hours
+    double busyUtilization = 0;             // fleet: Σ busy / Σ provisioned GPU-hours
     Money costPerDay;                       // exact; priced pools only
     Money costPerMonth;                     // 30-day month
     Money costOverTerm;                     // over the term's real hours

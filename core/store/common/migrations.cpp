@@ -514,6 +514,17 @@ void addDraProductNames(const QSqlDatabase &db, const QString &path)
     }
 }
 
+// Schema 15: where a report item is drawn again from, whether it is pinned, and when its
+// snapshot was taken with the workspace's inputs then. Earlier items are snapshots of unknown age.
+void addReportItemSources(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the report table");
+    for (const char *column : {"source TEXT NOT NULL DEFAULT ''", "pinned INTEGER NOT NULL DEFAULT 0",
+                               "taken_at TEXT NOT NULL DEFAULT ''", "inputs_fingerprint TEXT NOT NULL DEFAULT ''"})
+        execStatement(db, QStringLiteral("ALTER TABLE report_item ADD COLUMN %1").arg(QLatin1String(column)), path,
+                      what);
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -530,6 +541,7 @@ const MigrationStep kSteps[] = {
     {12, &addExpertCounts},
     {13, &addGpuCalibrations},
     {14, &addDraProductNames},
+    {15, &addReportItemSources},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

@@ -1330,6 +1330,32 @@ void Workspace::moveReportItem(int from, int to)
     emit reportChanged();
 }
 
+void Workspace::replaceReportItem(int position, const ReportItem &item)
+{
+    d->requireWritable(QStringLiteral("change report item \"%1\"").arg(item.title));
+    const QString problem = reportItemProblem(item);
+    if (!problem.isEmpty())
+        throw StoreError(QStringLiteral("Report item \"%1\": %2").arg(item.title, problem));
+    {
+        SqlTransaction transaction = d->writeTransaction();
+        std::vector<ReportItem> items = d->reportTables().items();
+        if (position < 0 || position >= int(items.size()))
+            throw StoreError(QStringLiteral("Report item \"%1\": position %2 is outside 0…%3")
+                                 .arg(item.title)
+                                 .arg(position)
+                                 .arg(int(items.size()) - 1));
+        items[size_t(position)] = item;
+        d->reportTables().replaceItems(items);
+        transaction.commit();
+    }
+    emit reportChanged();
+}
+
+QString Workspace::inputsFingerprint() const
+{
+    return workspaceInputsFingerprint(d->database(), d->path);
+}
+
 bool Workspace::removeReportItem(int position)
 {
     d->requireWritable(QStringLiteral("remove a report item"));

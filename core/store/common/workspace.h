@@ -36,7 +36,7 @@ struct ServerCredentials {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 14;
+    static constexpr int kSchemaVersion = 15;
 
     // Opens (creating, migrating and seeding as needed, all in one transaction, so a crash
     // leaves no half-made file behind; a file an older build left unseeded gets the shipped
@@ -146,7 +146,14 @@ public:
     int appendReportItem(const ReportItem &item);              // returns its position
     void insertReportItem(int position, const ReportItem &item); // 0..count
     void moveReportItem(int from, int to);
+    // Puts `item` in place of the one at `position` (pinning, unpinning); throws StoreError
+    // naming a bad item or position.
+    void replaceReportItem(int position, const ReportItem &item);
     bool removeReportItem(int position);
+    // A digest of everything an analysis reads (catalogs, rate cards, demand, workloads, jobs,
+    // scenarios, serving assumptions, actuals and serving metrics), not of the report itself
+    // or of versions and edit times: equal digests, equal inputs.
+    QString inputsFingerprint() const;
     ReportSettings reportSettings() const;
     void setReportSettings(const ReportSettings &settings);
 

@@ -4,6 +4,8 @@
 #include "sqlsupport.h"
 #include "storeerror.h"
 
+#include <QCryptographicHash>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -63,6 +65,51 @@ void copyWorkspaceTables(const QSqlDatabase &source, const QString &sourcePath,
             raiseSqlError(sourcePath, QStringLiteral("cannot read table %1").arg(table), rows.lastError());
     }
     transaction.commit();
+}
+
+QString workspaceInputsFingerprint(const QSqlDatabase &db, const QString &path)
+{
+    static const QSet<QString> bookkeeping = {
+        QStringLiteral("version"),    QStringLiteral("created_at"), QStringLiteral("updated_at"),
+        QStringLiteral("updated_by"), QStringLiteral("changed_at"), QStringLiteral("changed_by"),
+    };
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    const auto add = [&hash](const QString &text) {
+        const QByteArray bytes = text.toUtf8();
+        hash.addData(QByteArray::number(bytes.size()) + ':' + bytes);
+    };
+    for (const QString &table : workspaceTables()) {
+        if (table == QLatin1String("report_item") || table == QLatin1String("scenario_history"))
+            continue;
+        QSqlQuery probe(db);
+        if (!probe.exec(QStringLiteral("SELECT * FROM %1 WHERE 1 = 0").arg(table)))
+            raiseSqlError(path, QStringLiteral("cannot read table %1").arg(table), probe.lastError());
+        const QSqlRecord record = probe.record();
+        QStringList columns;
+        for (int i = 0; i < record.count(); ++i) {
+            if (!bookkeeping.contains(record.fieldName(i)))
+                columns << record.fieldName(i);
+        }
+        QString sql = QStringLiteral("SELECT %1 FROM %2").arg(columns.join(QStringLiteral(", ")), table);
+        if (table == QLatin1String("workspace_info"))
+            sql += QStringLiteral(" WHERE key NOT LIKE 'report\\_%' ESCAPE '\\'");
+        QStringList order;
+        for (qsizetype i = 1; i <= columns.size(); ++i)
+            order << QString::number(i);
+        sql += QStringLiteral(" ORDER BY ") + order.join(QStringLiteral(", "));
+        QSqlQuery rows(db);
+        rows.setForwardOnly(true);
+        if (!rows.exec(sql))
+            raiseSqlError(path, QStringLiteral("cannot read table %1").arg(table), rows.lastError());
+        add(table);
+        while (rows.next()) {
+            for (qsizetype i = 0; i < columns.size(); ++i)
+                add(rows.value(int(i)).isNull() ? QStringLiteral("\x01null") : rows.value(int(i)).toString());
+        }
+        if (rows.lastError().isValid())
+            raiseSqlError(path, QStringLiteral("cannot read table %1").arg(table), rows.lastError());
+    }
+    return QString::fromLatin1(hash.result().toHex());
 }
 
 void checkWorkspaceText(const QSqlDatabase &db, const QString &path)

@@ -19,6 +19,10 @@ void copyWorkspaceTables(const QSqlDatabase &source, const QString &sourcePath,
                          const QSqlDatabase &target, const QString &targetPath,
                          const std::function<void()> &prepareTarget = {});
 
+// SHA-256 (hex) of the rows of every workspace table an analysis reads, in a fixed order:
+// not the report's items and settings, scenario history, versions or edit times.
+QString workspaceInputsFingerprint(const QSqlDatabase &db, const QString &path);
+
 // Throws StoreError("<path>: table T, row R, column C: not UTF-8 text ...") for the first text
 // value of an SQLite workspace whose bytes are not well-formed UTF-8. Does nothing on a server,
 // whose database enforces its encoding.

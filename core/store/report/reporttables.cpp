@@ -3,6 +3,7 @@
 #include "store/common/sqlsupport.h"
 #include "store/common/storeerror.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,6 +84,18 @@ QString reportItemProblem(const ReportItem &item)
 {
     if (item.title.trimmed().isEmpty())
         return QStringLiteral("field \"title\": must not be empty");
+    if (!item.source.isEmpty()) {
+        QJsonParseError error;
+        const QJsonDocument source = QJsonDocument::fromJson(item.source.toUtf8(), &error);
+        if (error.error != QJsonParseError::NoError)
+            return QStringLiteral("field \"source\": not valid JSON at character %1: %2")
+                .arg(error.offset + 1)
+                .arg(jsonProblem(error));
+        if (!source.isObject() || !source.object().value(QStringLiteral("kind")).isString())
+            return QStringLiteral("field \"source\": must be a JSON object naming its \"kind\"");
+    }
+    if (!item.takenAt.isEmpty() && !QDateTime::fromString(item.takenAt, Qt::ISODate).isValid())
+        return QStringLiteral("field \"taken_at\": \"%1\" is not an ISO 8601 date and time").arg(item.takenAt);
     switch (item.kind) {
     case ReportItem::Kind::Figure:
         if (!item.content.contains(QLatin1String("<svg")))
@@ -106,8 +119,8 @@ ReportTables::ReportTables(const QString &connectionName, const QString &path)
 std::vector<ReportItem> ReportTables::items() const
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("SELECT position, kind, title, caption, content FROM report_item "
-                                 "ORDER BY position"));
+    query.prepare(QStringLiteral("SELECT position, kind, title, caption, content, source, pinned, taken_at, "
+                                 "inputs_fingerprint FROM report_item ORDER BY position"));
     execPrepared(query, m_path, QStringLiteral("cannot read the report"));
     std::vector<ReportItem> items;
     while (query.next()) {
@@ -120,6 +133,10 @@ std::vector<ReportItem> ReportTables::items() const
         item.title = query.value(2).toString();
         item.caption = query.value(3).toString();
         item.content = query.value(4).toString();
+        item.source = query.value(5).toString();
+        item.pinned = query.value(6).toLongLong() != 0;
+        item.takenAt = query.value(7).toString();
+        item.inputsFingerprint = query.value(8).toString();
         items.push_back(std::move(item));
     }
     return items;
@@ -131,8 +148,9 @@ void ReportTables::replaceItems(const std::vector<ReportItem> &items) const
     execStatement(db, QStringLiteral("DELETE FROM report_item"), m_path,
                   QStringLiteral("cannot rewrite the report"));
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("INSERT INTO report_item (position, kind, title, caption, content) "
-                                 "VALUES (:position, :kind, :title, :caption, :content)"));
+    query.prepare(QStringLiteral("INSERT INTO report_item (position, kind, title, caption, content, source, pinned, "
+                                 "taken_at, inputs_fingerprint) VALUES (:position, :kind, :title, :caption, "
+                                 ":content, :source, :pinned, :taken_at, :fingerprint)"));
     for (size_t position = 0; position < items.size(); ++position) {
         const ReportItem &item = items[position];
         query.bindValue(QStringLiteral(":position"), qlonglong(position));
@@ -140,6 +158,10 @@ void ReportTables::replaceItems(const std::vector<ReportItem> &items) const
         query.bindValue(QStringLiteral(":title"), text(item.title));
         query.bindValue(QStringLiteral(":caption"), text(item.caption));
         query.bindValue(QStringLiteral(":content"), text(item.content));
+        query.bindValue(QStringLiteral(":source"), text(item.source));
+        query.bindValue(QStringLiteral(":pinned"), item.pinned ? 1 : 0);
+        query.bindValue(QStringLiteral(":taken_at"), text(item.takenAt));
+        query.bindValue(QStringLiteral(":fingerprint"), text(item.inputsFingerprint));
         execPrepared(query, m_path, QStringLiteral("cannot store report item \"%1\"").arg(item.title));
     }
 }

@@ -5,8 +5,10 @@
 
 namespace headroom::store {
 
-// One entry of the report deck (DESIGN §5), a snapshot taken when it was added: later
-// edits to the workspace do not change it.
+// One entry of the report deck (DESIGN §5): a snapshot taken when it was added and, when it
+// names one, the source it is drawn again from at every export, so that one deck shows one
+// state of the workspace. A pinned item keeps its snapshot; the deck stamps it when the
+// workspace's inputs have changed since.
 struct ReportItem {
     enum class Kind { Figure, Table, Text };
     Kind kind = Kind::Figure;
@@ -15,6 +17,14 @@ struct ReportItem {
     // Figure: the chart as SVG text (vector, text kept as text). Table: JSON
     // {"columns": [str], "rows": [[str]]}, every row as long as the columns. Text: plain text.
     QString content;
+    // How to draw it again from the workspace, as compact JSON {"kind": ..., ...}; empty: drawn
+    // from a page's own inputs, kept as a snapshot.
+    QString source;
+    bool pinned = false;
+    // When the snapshot was taken (ISO 8601 UTC) and the workspace's inputs then
+    // (Workspace::inputsFingerprint()); empty for items stored before schema 15.
+    QString takenAt;
+    QString inputsFingerprint;
 };
 
 // The deck's title page; empty fields are left off it.

@@ -162,13 +162,17 @@ TEST_CASE("headroom report without scenarios writes the workspace's own report",
     const QString pdf = fixture.filePath("report.pdf");
     RUN_HEADROOM(r, fixture, ({"report", "-o", pdf}));
     REQUIRE(r.exitCode == 0);
-    // title, summary (one line per item), text, table; the items name no workload or GPU, so
-    // there is no appendix and no warning about rate cards they do not use
-    CHECK(pdfPages(pdf) == 4);
+    // title, summary (one line per item), text, table, warnings; the items name no workload or
+    // GPU, so there is no appendix and no warning about rate cards they do not use. The table
+    // was stored without the time of its snapshot: the deck says so, on it and among the
+    // warnings; the text is the author's and is not stamped.
+    CHECK(pdfPages(pdf) == 5);
     const QString text = tool("pdftotext", {pdf, "-"});
     for (const char *expected : {"Capacity review", "Platform team", "Reserve the base, burst on demand.",
-                                 "Thirty-day months", "$49,139.71"})
+                                 "Thirty-day months", "$49,139.71", "“Monthly cost” is not drawn from the workspace"})
         CHECK(text.contains(expected));
+    CHECK(text.count("A snapshot of unknown date") == 2);
+    CHECK_FALSE(text.contains("“Recommendation” is not drawn"));
 }
 
 TEST_CASE("headroom report refuses bad input with exit code 2 and writes nothing", "[report]")

@@ -724,3 +724,44 @@ TEST_CASE("Pools hold whole replicas: a 2-GPU replica is never half reserved or 
         CHECK(fixed.pools[1].hourlyUsed[12] == 14);
     }
 }
+
+TEST_CASE("A replica kept for a dozen users a day is allocated, not busy: utilization says both and warns",
+          "[scenario]")
+{
+    // 12 users a day on a 2-GPU replica: every hour needs one whole replica, so every GPU-hour
+    // paid for runs one (100 % utilization), but the traffic keeps it a tiny share busy.
+    ScenarioInputs in = scenarioInputs();
+    in.serving.residency = KvResidency::Request;
+    in.workloads[0].tp = 2;
+    in.workloads[0].dailyActiveUsers = 12;
+    Scenario s = scenarioOn("tiny", "Test", "r1");
+    s.pools = {pool("flex", PoolTier::OnDemand, PoolSizing::Auto, 0, {"chat"})};
+    const ScenarioResult r = evaluateScenario(s, in);
+    INFO(warningCodes(r));
+    const PoolResult &flex = r.pools.at(0);
+    // One replica of 2 GPUs and its planned headroom replica, whole all day.
+    const SizingResult sized = sizeInference(in.workloads[0], in.models[0], in.gpus[0], {}, in.serving);
+    REQUIRE(sized.gpusPerReplica == 2);
+    REQUIRE(flex.gpus == sized.gpus);
+    CHECK(r.utilization == Approx(1.0));
+    // Busy: the sizing's peak utilization following the day's shape, over the GPU-hours run.
+    const std::array<double, 24> hourly = hourlyGpuNeed(in.workloads[0], double(sized.gpus));
+    double busyDay = 0;
+    double runDay = 0;
+    for (size_t h = 0; h < 24; ++h) {
+        busyDay += hourly[h] * sized.peakUtilization;
+        runDay += double(flex.hourlyUsed[h]);
+    }
+    CHECK(flex.busyUtilization == Approx(busyDay / runDay).epsilon(1e-9));
+    CHECK(r.busyUtilization == Approx(flex.busyUtilization));
+    CHECK(r.busyUtilization < 0.01);
+    CHECK(hasWarning(r, "idle_replicas", "flex"));
+
+    SECTION("a pool its traffic fills is busy near its utilization and raises no warning")
+    {
+        const ScenarioResult full = evaluateScenario(s, scenarioInputs());
+        CHECK(full.busyUtilization > 0.5);
+        CHECK(full.busyUtilization <= full.utilization + 1e-12);
+        CHECK_FALSE(hasWarning(full, "idle_replicas"));
+    }
+}

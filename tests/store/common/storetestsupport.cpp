@@ -238,8 +238,15 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropReportItemSources(RawDatabase &raw)
+{
+    for (const char *column : {"source", "pinned", "taken_at", "inputs_fingerprint"})
+        raw.exec(QStringLiteral("ALTER TABLE report_item DROP COLUMN %1").arg(QLatin1String(column)));
+}
+
 void dropDraProductNames(RawDatabase &raw)
 {
+    dropReportItemSources(raw);
     raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN dra_product_name"));
 }
 

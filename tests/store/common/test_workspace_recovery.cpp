@@ -52,8 +52,10 @@ void makeHalfCreated(const QString &path, int version)
         dropExpertCounts(raw);
     else if (version < 13)  // schema 13: a GPU's per-deployment calibrations (and 14's)
         dropGpuCalibrations(raw);
-    else if (version < 14)  // schema 14: a GPU's DRA product name
+    else if (version < 14)  // schema 14: a GPU's DRA product name (and 15's)
         dropDraProductNames(raw);
+    else if (version < 15)  // schema 15: a report item's source, pin and snapshot time
+        dropReportItemSources(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)

@@ -115,18 +115,22 @@ TEST_CASE("Demo scenarios reproduce the figures of the design")
         REQUIRE(month);
         CHECK(month->deltas.at(1).toString(2) == "-17236.80");
     }
-    SECTION("the demo's serving assumptions keep sessions resident, and scenarios follow them")
+    SECTION("the demo sizes for requests in flight, as a new workspace does, and scenarios follow the residency")
     {
-        CHECK(workspace.servingAssumptions().residency == engine::KvResidency::Session);
-        engine::ServingAssumptions request = workspace.servingAssumptions();
-        request.residency = engine::KvResidency::Request;
-        workspace.setServingAssumptions(request);
-        const auto inFlight = evaluateAll(workspace);
-        // Sized for requests in flight the support assistant needs 2 H100s at its peak, not 16:
-        // the elastic fleet follows; the static pool is still paid for its 16 GPUs.
-        CHECK(pool(inFlight.at("Support bot elastic"), "queue-scaled").gpus == 2);
-        CHECK(inFlight.at("Support bot elastic").costPerDay.amount < results.at("Support bot elastic").costPerDay.amount);
-        CHECK(inFlight.at("Support bot static").costPerDay.cents() == "1532.16");
+        CHECK(workspace.servingAssumptions().residency == engine::KvResidency::Request);
+        CHECK(workspace.servingAssumptions().residency == engine::ServingAssumptions{}.residency);
+        // 520,000 support users a day need 16 H100s at the peak for their requests in flight;
+        // kept resident, their open sessions would need many times that: the elastic fleet
+        // follows, the static pool is still paid for its 16 GPUs.
+        CHECK(workspace.workload("support-assistant")->dailyActiveUsers == 520000);
+        engine::ServingAssumptions session = workspace.servingAssumptions();
+        session.residency = engine::KvResidency::Session;
+        workspace.setServingAssumptions(session);
+        const auto resident = evaluateAll(workspace);
+        CHECK(pool(resident.at("Support bot elastic"), "queue-scaled").gpus > 5 * 16);
+        CHECK(resident.at("Support bot elastic").costPerDay.amount > results.at("Support bot elastic").costPerDay.amount);
+        CHECK(resident.at("Support bot static").costPerDay.cents() == "1532.16");
+        CHECK(hasWarning(resident.at("Support bot static"), "unserved_demand"));
     }
     SECTION("64 GPUs at $3.99 with about 40 % of the paid GPU-hours idle")
     {

@@ -1,5 +1,6 @@
 #include "common/storetestsupport.h"
 
+#include "engine/fleet/scenario.h"
 #include "store/common/workspace.h"
 
 #include <QTemporaryDir>
@@ -153,4 +154,92 @@ TEST_CASE("Report title, author and date are stored in the workspace information
     CHECK(raw.scalar(QStringLiteral("SELECT value FROM workspace_info WHERE key = 'report_title'"))
               .toString()
           == QStringLiteral("Q4 GPU plan"));
+}
+
+TEST_CASE("Report items keep their source, pin and snapshot time, and replacing one is checked like adding",
+          "[store][report][workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    const QString path = location.path();
+    ReportItem live = textItem(QStringLiteral("Live"));
+    live.source = QStringLiteral(R"({"kind":"scenario-diagram","scenarios":["core"]})");
+    live.takenAt = QStringLiteral("2026-12-04T14:02:00Z");
+    live.inputsFingerprint = QStringLiteral("abc123");
+    {
+        Workspace workspace(path);
+        workspace.appendReportItem(live);
+        workspace.appendReportItem(textItem(QStringLiteral("Notes")));
+        ReportItem pinned = live;
+        pinned.pinned = true;
+        ChangeCounter changes(workspace);
+        workspace.replaceReportItem(0, pinned);
+        CHECK(changes.count == 1);
+    }
+    Workspace workspace(path);
+    const std::vector<ReportItem> items = workspace.reportItems();
+    REQUIRE(items.size() == 2);
+    CHECK(items[0].source == live.source);
+    CHECK(items[0].pinned);
+    CHECK(items[0].takenAt == live.takenAt);
+    CHECK(items[0].inputsFingerprint == live.inputsFingerprint);
+    CHECK_FALSE(items[1].pinned);
+    CHECK(items[1].source.isEmpty());
+
+    ReportItem bad = live;
+    bad.source = QStringLiteral("{\"scenarios\": []}");
+    CHECK_THAT(storeErrorOf([&] { workspace.replaceReportItem(0, bad); }),
+               Contains("field \"source\": must be a JSON object naming its \"kind\""));
+    bad.source = QStringLiteral("{not json");
+    CHECK_THAT(storeErrorOf([&] { workspace.appendReportItem(bad); }), Contains("field \"source\": not valid JSON"));
+    bad = live;
+    bad.takenAt = QStringLiteral("yesterday");
+    CHECK_THAT(storeErrorOf([&] { workspace.replaceReportItem(1, bad); }),
+               Contains("field \"taken_at\": \"yesterday\" is not an ISO 8601 date and time"));
+    CHECK_THAT(storeErrorOf([&] { workspace.replaceReportItem(2, live); }), Contains("position 2 is outside 0…1"));
+    CHECK(workspace.reportItems()[0].pinned);
+    CHECK(workspace.reportItems().size() == 2);
+}
+
+TEST_CASE("The inputs fingerprint changes with what analyses read, not with the report or edit bookkeeping",
+          "[store][report][workspace]")
+{
+    WorkspaceLocation location(QStringLiteral("w.headroom"));
+    Workspace workspace(location.path());
+    const QString initial = workspace.inputsFingerprint();
+    CHECK(initial.size() == 64);
+    CHECK(workspace.inputsFingerprint() == initial);
+
+    // The report itself is not an input.
+    workspace.appendReportItem(textItem(QStringLiteral("Notes")));
+    workspace.setReportSettings({QStringLiteral("Capacity review"), QStringLiteral("Planning"), QString()});
+    CHECK(workspace.inputsFingerprint() == initial);
+
+    // A catalog edit is; putting the entry back as it was restores the fingerprint.
+    const engine::GpuSpec original = *workspace.gpu(QStringLiteral("h100-sxm"));
+    engine::GpuSpec faster = original;
+    faster.hbmBandwidthGBps *= 1.1;
+    workspace.putGpu(faster);
+    const QString edited = workspace.inputsFingerprint();
+    CHECK(edited != initial);
+    workspace.putGpu(original);
+    CHECK(workspace.inputsFingerprint() == initial);
+
+    // A scenario saved twice with the same content: versions and times differ, inputs do not.
+    engine::Scenario s;
+    s.name = "core";
+    s.provider = "AWS";
+    s.region = "us-east-1";
+    engine::Pool pool;
+    pool.name = "base";
+    pool.gpuId = "h100-sxm";
+    pool.gpus = 8;
+    s.pools = {pool};
+    workspace.putScenario(s);
+    const QString withScenario = workspace.inputsFingerprint();
+    CHECK(withScenario != initial);
+    workspace.putScenario(s);
+    CHECK(workspace.inputsFingerprint() == withScenario);
+    s.pools[0].gpus = 9;
+    workspace.putScenario(s);
+    CHECK(workspace.inputsFingerprint() != withScenario);
 }

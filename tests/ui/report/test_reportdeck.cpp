@@ -682,3 +682,94 @@ TEST_CASE("Four scenarios' summary fits one slide, at 14 pt or more, and a fifth
     for (const ui::DeckSummaryEntry &entry : more.summary)
         CHECK((first.contains(entry.name) != second.contains(entry.name)));  // on exactly one of the two
 }
+
+TEST_CASE("One deck, one state: after an edit the chart slides, summary and appendix agree, and a pinned item says "
+          "it is older",
+          "[deck]")
+{
+    TempWorkspace ws;
+    const QString path = ws.dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    store::Workspace workspace(path);
+    const QStringList names{"Support bot static", "Support bot elastic"};
+    const auto before = evaluate(workspace, names);
+    const auto add = [&](store::ReportItem item) {
+        ui::stampReportItem(item, workspace);
+        workspace.appendReportItem(item);
+    };
+    add(ui::reportItemFromFigure(ui::scenarioDiagramFigure(before[1])));
+    add(ui::reportItemFromFigure(ui::costByTierFigure(before)));
+    add(ui::reportItemFromTable("Scenarios: results", {}, ui::DeckTable{{"Metric"}, {{"stale"}}},
+                                ui::scenarioFigureSource(ui::kComparisonTableSource, {names[0].toStdString(),
+                                                                                      names[1].toStdString()})));
+    workspace.appendReportItem(ui::pinnedReportItem(workspace, workspace.reportItems().front()));
+    {
+        ui::KvPage kv(workspace);
+        add(ui::reportItemFromFigure(kv.chartPanels().first()->figure()));
+    }
+    REQUIRE(workspace.reportItems().size() == 5);
+    CHECK(workspace.reportItems()[0].source.contains("scenario-diagram"));
+    CHECK(workspace.reportItems()[4].source.isEmpty());  // the KV page's own inputs
+    CHECK(workspace.reportItems()[3].pinned);
+
+    // Nothing changed yet: no stamps, and the live items are what the page drew.
+    const ui::Deck unchanged = ui::workspaceDeck(workspace);
+    for (const ui::DeckItem &item : unchanged.items) {
+        INFO(item.title.toStdString() << ": " << item.caption.toStdString());
+        CHECK_FALSE(item.caption.contains("changed since"));
+    }
+    CHECK(unchanged.items[0].svg == ui::deckFigureItem(ui::scenarioDiagramFigure(before[1])).svg);
+
+    // The support assistant grows by a quarter, as 200,000 users became 250,000.
+    auto workload = *workspace.workload("support-assistant");
+    workload.dailyActiveUsers = workload.dailyActiveUsers * 5 / 4;
+    workspace.putWorkload(workload);
+    const auto after = evaluate(workspace, names);
+    const QString monthBefore = QString::fromStdString(engine::scenarioMoneyTable(before[1]).perMonth.total.display());
+    const QString monthAfter = QString::fromStdString(engine::scenarioMoneyTable(after[1]).perMonth.total.display());
+    REQUIRE(monthAfter != monthBefore);
+
+    const ui::Deck deck = ui::workspaceDeck(workspace);
+    REQUIRE(deck.items.size() == 5);
+    // The summary, the chart slides and the comparison table: the workspace as it is now.
+    const auto summary = std::find_if(deck.summary.begin(), deck.summary.end(),
+                                      [&](const ui::DeckSummaryEntry &line) { return line.name == names[1]; });
+    REQUIRE(summary != deck.summary.end());
+    CHECK(summary->decision.contains(monthAfter));
+    CHECK(deck.items[0].svg == ui::deckFigureItem(ui::scenarioDiagramFigure(after[1])).svg);
+    CHECK(deck.items[0].svg != ui::deckFigureItem(ui::scenarioDiagramFigure(before[1])).svg);
+    CHECK(deck.items[0].caption == ui::scenarioDiagramFigure(after[1]).caption);
+    CHECK(deck.items[1].svg == ui::deckFigureItem(ui::costByTierFigure(after)).svg);
+    REQUIRE(deck.items[2].kind == ui::DeckItem::Kind::Table);
+    CHECK(deck.items[2].title == "Scenarios: results");
+    CHECK(deck.items[2].table.rows.size() > 1);
+    QString deltaRow;
+    for (const QStringList &cells : deck.items[2].table.rows)
+        deltaRow += cells.join(QLatin1Char('|')) + QLatin1Char('\n');
+    CHECK(deltaRow.contains(monthAfter));
+    CHECK_FALSE(deltaRow.contains(monthBefore));
+    // The appendix lists the workload as it is now.
+    const auto workloads = std::find_if(deck.assumptions.begin(), deck.assumptions.end(),
+                                        [](const ui::DeckSection &s) { return s.heading == "Workloads"; });
+    REQUIRE(workloads != deck.assumptions.end());
+    const auto row = std::find_if(workloads->table.rows.begin(), workloads->table.rows.end(),
+                                  [](const QStringList &r) { return r.front() == "support-assistant"; });
+    REQUIRE(row != workloads->table.rows.end());
+    CHECK(row->join(' ').contains(QLocale(QLocale::English).toString(qlonglong(workload.dailyActiveUsers))));
+
+    // The pinned diagram keeps its picture and says how old it is; so does the KV snapshot.
+    CHECK(deck.items[3].svg == ui::deckFigureItem(ui::scenarioDiagramFigure(before[1])).svg);
+    CHECK(deck.items[3].caption.startsWith("Pinned as of "));
+    CHECK(deck.items[3].caption.contains("; inputs changed since."));
+    CHECK(deck.items[4].caption.startsWith("As of "));
+    CHECK(deck.items[4].caption.contains("inputs changed since"));
+    const QString warnings = deck.warnings.join('\n');
+    CHECK(warnings.contains(QStringLiteral("“%1” is not drawn from the workspace as it is now").arg(deck.items[3].title)));
+    CHECK(warnings.contains(QStringLiteral("“%1” is not drawn from the workspace as it is now").arg(deck.items[4].title)));
+
+    // Removing a scenario a live item names keeps its snapshot and says why.
+    REQUIRE(workspace.removeScenario(names[1]));
+    const ui::Deck orphaned = ui::workspaceDeck(workspace);
+    CHECK(orphaned.items[0].caption.contains("cannot be drawn again from the workspace (scenario \"Support bot elastic\" "
+                                             "no longer exists)"));
+}

@@ -5,6 +5,7 @@
 #include "store/common/demoworkspace.h"
 #include "ui/common/dialogs.h"
 #include "ui/inference/kvpage.h"
+#include "ui/fleet/scenariospage.h"
 #include "ui/mainwindow.h"
 #include "ui/report/reportdeck.h"
 #include "ui/report/reportpage.h"
@@ -390,4 +391,58 @@ TEST_CASE("Typing a report title swaps the title page's words without building t
     CHECK(page.deckBuilds() == builds);
     workspace.appendReportItem(textItem("Another"));
     CHECK(page.deckBuilds() == builds + 1);
+}
+
+TEST_CASE("Scenario charts and tables follow the workspace into the deck, Pin freezes one and undo lets it follow "
+          "again",
+          "[report]")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(window.showPage("Scenarios"));
+    window.scenariosPage()->selectScenario("Support bot elastic");
+    window.addCurrentChartToReport();
+    window.addCurrentTableToReport();
+    store::Workspace &workspace = window.workspace();
+    auto items = workspace.reportItems();
+    REQUIRE(items.size() == 2);
+    CHECK(items[0].source == R"({"kind":"scenario-diagram","scenarios":["Support bot elastic"]})");
+    CHECK(items[1].source == R"({"kind":"scenario-pools-table","scenarios":["Support bot elastic"]})");
+    CHECK(items[0].inputsFingerprint == workspace.inputsFingerprint());
+    CHECK_FALSE(items[0].takenAt.isEmpty());
+
+    REQUIRE(window.showPage("Report"));
+    ui::ReportPage *page = window.reportPage();
+    auto *pin = page->findChild<QPushButton *>("reportPin");
+    REQUIRE(pin);
+    page->itemList()->setCurrentRow(0);
+    CHECK(pin->text() == "&Pin");
+    CHECK(page->itemList()->item(0)->toolTip().contains("Drawn again from the workspace at every export."));
+    QTest::mouseClick(pin, Qt::LeftButton);
+    CHECK(workspace.reportItems()[0].pinned);
+    CHECK(page->itemList()->item(0)->text().endsWith("(pinned)"));
+    CHECK(page->itemList()->currentRow() == 0);
+    CHECK(pin->text() == "Un&pin");
+    CHECK(window.undoStack()->undoText() == "Pin “" + items[0].title + "”");
+
+    // An edit of the workspace while the Report page is shown builds its deck anew: the table
+    // follows, the pinned diagram is stamped.
+    const int builds = page->deckBuilds();
+    auto workload = *workspace.workload("support-assistant");
+    workload.dailyActiveUsers *= 1.25;
+    workspace.putWorkload(workload);
+    QTRY_COMPARE(page->deckBuilds(), builds + 1);
+    const ui::Deck deck = ui::workspaceDeck(workspace);
+    CHECK(deck.items[0].caption.startsWith("Pinned as of "));
+    CHECK_FALSE(deck.items[1].caption.contains("changed since"));
+
+    // Undo unpins: the diagram is drawn from the workspace again.
+    window.undoStack()->undo();
+    CHECK_FALSE(workspace.reportItems()[0].pinned);
+    CHECK(pin->text() == "&Pin");
+    CHECK_FALSE(ui::workspaceDeck(workspace).items[0].caption.contains("changed since"));
 }
