@@ -335,15 +335,13 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
 store::ReportItem pinnedReportItem(const store::Workspace &workspace, const store::ReportItem &item)
 {
     QString problem;
-    store::ReportItem pinned = redrawReportItem(workspace, item, &problem).value_or(item);
+    const std::optional<store::ReportItem> redrawn = redrawReportItem(workspace, item, &problem);
+    // Drawn now, it is stamped now; a snapshot that cannot be drawn again keeps its own date.
+    store::ReportItem pinned = redrawn.value_or(item);
     pinned.source = item.source;
     pinned.pinned = true;
-    if (problem.isEmpty() || item.inputsFingerprint.isEmpty())
+    if (redrawn)
         stampReportItem(pinned, workspace);
-    else {
-        pinned.takenAt = item.takenAt;  // a snapshot that cannot be redrawn keeps its own date
-        pinned.inputsFingerprint = item.inputsFingerprint;
-    }
     return pinned;
 }
 

@@ -27,8 +27,8 @@ void stampReportItem(store::ReportItem &item, const store::Workspace &workspace)
 // with *problem saying why when the source cannot be drawn (a scenario removed, say).
 std::optional<store::ReportItem> redrawReportItem(const store::Workspace &workspace, const store::ReportItem &item,
                                                   QString *problem);
-// The item pinned: drawn once more now and frozen, stamped now (a snapshot that cannot be
-// drawn again keeps its content and date).
+// The item pinned: drawn once more now and frozen, stamped now (a snapshot of a page's inputs,
+// or one whose source cannot be drawn, keeps its content and date).
 store::ReportItem pinnedReportItem(const store::Workspace &workspace, const store::ReportItem &item);
 // What the deck prints before a frozen item's caption: empty while the workspace's inputs are
 // those of the snapshot; "Pinned as of 4 December 2026, 14:02 UTC; inputs changed since." and

@@ -767,6 +767,25 @@ TEST_CASE("One deck, one state: after an edit the chart slides, summary and appe
     CHECK(warnings.contains(QStringLiteral("“%1” is not drawn from the workspace as it is now").arg(deck.items[3].title)));
     CHECK(warnings.contains(QStringLiteral("“%1” is not drawn from the workspace as it is now").arg(deck.items[4].title)));
 
+    // Pinning a snapshot of a page's inputs keeps the date it was taken, not the date pinned.
+    const store::ReportItem kvItem = workspace.reportItems()[4];
+    const store::ReportItem kvPinned = ui::pinnedReportItem(workspace, kvItem);
+    CHECK(kvPinned.pinned);
+    CHECK(kvPinned.takenAt == kvItem.takenAt);
+    CHECK(kvPinned.inputsFingerprint == kvItem.inputsFingerprint);
+    CHECK(kvPinned.content == kvItem.content);
+
+    // The PDF says the same: the summary's month, the stamp on the pinned slide.
+    QTemporaryDir out;
+    const QString pdf = qEnvironmentVariableIsSet("HEADROOM_KEEP_DECK")
+        ? qEnvironmentVariable("HEADROOM_KEEP_DECK") + "/one-state-deck.pdf"
+        : out.filePath("deck.pdf");
+    QString error;
+    REQUIRE(ui::writeDeckPdf(deck, pdf, &error, {}, store::ExistingFile::Replace));
+    const QString text = run("pdftotext", {pdf, "-"});
+    CHECK(text.contains(monthAfter));
+    CHECK(text.contains("Pinned as of"));
+
     // Removing a scenario a live item names keeps its snapshot and says why.
     REQUIRE(workspace.removeScenario(names[1]));
     const ui::Deck orphaned = ui::workspaceDeck(workspace);
