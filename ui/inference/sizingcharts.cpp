@@ -2,6 +2,10 @@
 
 #include "common/chartstyle.h"
 #include "common/format.h"
+#include "report/reportsnapshot.h"
+
+#include "engine/common/errors.h"
+#include "store/common/workspace.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -138,6 +142,123 @@ QString residencySentence(engine::KvResidency residency, bool brief)
     return residency == engine::KvResidency::Session
         ? QObject::tr("Sized for every open session (KV residency: session).")
         : QObject::tr("Sized for requests in flight (KV residency: request).");
+}
+
+namespace {
+
+constexpr char kHitRateSource[] = "sizing-hit-rate";
+constexpr char kByTypeSource[] = "sizing-by-type";
+
+QJsonObject sizingSource(const char *kind, const SizingFigureInputs &in)
+{
+    const engine::SizingOverrides &o = in.overrides;
+    return {{QStringLiteral("kind"), QLatin1String(kind)},
+            {QStringLiteral("workload"), QString::fromStdString(in.workload.name)},
+            {QStringLiteral("gpu"), QString::fromStdString(in.gpu.id)},
+            {QStringLiteral("weights"), int(o.weights.value_or(in.workload.weights))},
+            {QStringLiteral("kv"), int(o.kv.value_or(in.workload.kv))},
+            {QStringLiteral("hit_rate"), o.prefixHitRate.value_or(in.workload.prefixHitRate)},
+            {QStringLiteral("tp"), o.tp.value_or(in.workload.tp)},
+            {QStringLiteral("disaggregate"), o.disaggregate},
+            {QStringLiteral("residency"), int(in.serving.residency)}};
+}
+
+} // namespace
+
+ChartFigure sizingHitRateFigure(const SizingFigureInputs &in, const engine::SizingResult &sized)
+{
+    std::vector<HitRatePoint> points;
+    for (int step = 0; step <= 19; ++step) {
+        engine::SizingOverrides o = in.overrides;
+        o.prefixHitRate = step * 0.05;
+        const auto r = engine::sizeInference(in.workload, in.model, in.gpu, o, in.serving);
+        points.push_back({step * 0.05, r.gpus, r.replicasMemory * r.gpusPerReplica, r.replicasCompute * r.gpusPerReplica,
+                          r.feasible});
+    }
+    const double current = in.overrides.prefixHitRate.value_or(in.workload.prefixHitRate);
+    const QString name = QString::fromStdString(in.workload.name);
+    const QString gpuName = QString::fromStdString(in.gpu.name);
+    const QString title = QObject::tr("GPUs needed vs cache hit rate — %1").arg(name);
+    const bool anyFeasible = std::any_of(points.begin(), points.end(), [](const HitRatePoint &p) { return p.feasible; });
+    ChartFigure figure =
+        anyFeasible
+        ? ChartFigure{title,
+                      QObject::tr("Peak GPUs on %1 for %2 at its SLOs as the prefix cache hit rate changes. A higher hit "
+                                  "rate removes prefill compute; it cannot shrink the memory side. The dashed line is "
+                                  "the rate assumed now. %3")
+                          .arg(gpuName, name, residencySentence(in.serving.residency)),
+                      [points, current, title](QChart::ChartTheme theme) {
+                          return buildGpusVsHitRateChart(points, current, title, theme);
+                      }}
+        : emptyFigure(title, QObject::tr("No plan at any hit rate on %1: %2")
+                                 .arg(gpuName, QString::fromStdString(sized.infeasibleReason)));
+    figure.source = sizingSource(kHitRateSource, in);
+    return figure;
+}
+
+ChartFigure sizingByTypeFigure(const SizingFigureInputs &in, const std::vector<engine::WhatIf> &whatIfs)
+{
+    const QString title = QObject::tr("GPUs needed by GPU type × precision — %1").arg(QString::fromStdString(in.workload.name));
+    const bool anyFits =
+        std::any_of(whatIfs.begin(), whatIfs.end(), [](const engine::WhatIf &w) { return w.result.feasible; });
+    ChartFigure figure =
+        anyFits ? ChartFigure{title,
+                              QObject::tr("Weights/KV precision per bar. A missing bar: the model does not fit that GPU "
+                                          "or misses the latency SLO. %1")
+                                  .arg(residencySentence(in.serving.residency)),
+                              [whatIfs, title](QChart::ChartTheme theme) {
+                                  return buildGpusByTypeChart(whatIfs, title, theme);
+                              }}
+                : emptyFigure(title, QObject::tr("The model fits no catalog GPU at TP %1 within the SLOs; the best "
+                                                 "options table searches TP 1–8.")
+                                         .arg(in.overrides.tp.value_or(in.workload.tp)));
+    figure.source = sizingSource(kByTypeSource, in);
+    return figure;
+}
+
+std::optional<store::ReportItem> sizingReportItem(const store::Workspace &workspace, const QJsonObject &source,
+                                                  QString *problem)
+{
+    problem->clear();
+    const QString kind = source.value(QStringLiteral("kind")).toString();
+    if (kind != QLatin1String(kHitRateSource) && kind != QLatin1String(kByTypeSource))
+        return std::nullopt;
+    const QString name = source.value(QStringLiteral("workload")).toString();
+    const auto workload = workspace.workload(name);
+    if (!workload) {
+        *problem = QObject::tr("workload \"%1\" no longer exists").arg(name);
+        return std::nullopt;
+    }
+    const auto model = workspace.model(QString::fromStdString(workload->modelId));
+    const QString gpuId = source.value(QStringLiteral("gpu")).toString();
+    const auto gpu = workspace.gpu(gpuId);
+    if (!model || !gpu) {
+        *problem = !model ? QObject::tr("model \"%1\" is no longer in the catalog").arg(QString::fromStdString(workload->modelId))
+                          : QObject::tr("GPU \"%1\" is no longer in the catalog").arg(gpuId);
+        return std::nullopt;
+    }
+    SizingFigureInputs in{*workload, *model, *gpu, {}, workspace.servingAssumptions()};
+    in.overrides.gpuId = gpu->id;
+    in.overrides.weights = engine::WeightPrecision(source.value(QStringLiteral("weights")).toInt());
+    in.overrides.kv = engine::KvPrecision(source.value(QStringLiteral("kv")).toInt());
+    in.overrides.prefixHitRate = source.value(QStringLiteral("hit_rate")).toDouble();
+    in.overrides.tp = source.value(QStringLiteral("tp")).toInt();
+    in.overrides.disaggregate = source.value(QStringLiteral("disaggregate")).toBool();
+    in.serving.residency = engine::KvResidency(source.value(QStringLiteral("residency")).toInt());
+    try {
+        if (kind == QLatin1String(kHitRateSource))
+            return reportItemFromFigure(
+                sizingHitRateFigure(in, engine::sizeInference(in.workload, in.model, in.gpu, in.overrides, in.serving)));
+        engine::WorkloadProfile variant = in.workload;
+        variant.gpuId = in.gpu.id;
+        variant.prefixHitRate = *in.overrides.prefixHitRate;
+        variant.tp = *in.overrides.tp;
+        return reportItemFromFigure(
+            sizingByTypeFigure(in, engine::sizingWhatIfs(variant, in.model, workspace.gpus(), in.serving)));
+    } catch (const engine::InputError &e) {
+        *problem = QObject::tr("workload \"%1\" no longer sizes: %2").arg(name, QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
 }
 
 } // namespace headroom::ui

@@ -408,14 +408,6 @@ void SizingPage::recompute()
     try {
         m_result = engine::sizeInference(*workload, *model, *gpu, overrides, serving);
 
-        std::vector<HitRatePoint> points;
-        for (int step = 0; step <= 19; ++step) {
-            engine::SizingOverrides o = overrides;
-            o.prefixHitRate = step * 0.05;
-            const auto r = engine::sizeInference(*workload, *model, *gpu, o, serving);
-            points.push_back({step * 0.05, r.gpus, r.replicasMemory * r.gpusPerReplica,
-                              r.replicasCompute * r.gpusPerReplica, r.feasible});
-        }
         engine::WorkloadProfile variant = *workload;
         variant.gpuId = gpu->id;
         variant.prefixHitRate = overrides.prefixHitRate.value();
@@ -428,43 +420,9 @@ void SizingPage::recompute()
                                           todaysRates(m_workspace, m_optionProvider->currentData().toString()), serving);
         showOptions();
 
-        const double current = overrides.prefixHitRate.value();
-        const QString name = QString::fromStdString(workload->name);
-        const QString hitTitle = tr("GPUs needed vs cache hit rate — %1").arg(name);
-        const bool anyFeasible =
-            std::any_of(points.begin(), points.end(), [](const HitRatePoint &p) { return p.feasible; });
-        if (anyFeasible) {
-            m_hitRateChart->setFigure({hitTitle,
-                                       tr("Peak GPUs on %1 for %2 at its SLOs as the prefix cache hit rate changes. "
-                                          "A higher hit rate removes prefill compute; it cannot shrink the memory "
-                                          "side. The dashed line is the rate assumed now. %3")
-                                           .arg(QString::fromStdString(gpu->name), name,
-                                                residencySentence(serving.residency)),
-                                       [points, current, hitTitle](QChart::ChartTheme theme) {
-                                           return buildGpusVsHitRateChart(points, current, hitTitle, theme);
-                                       }});
-        } else {
-            m_hitRateChart->setFigure(emptyFigure(hitTitle, tr("No plan at any hit rate on %1: %2")
-                                                               .arg(QString::fromStdString(gpu->name),
-                                                                    QString::fromStdString(m_result->infeasibleReason))));
-        }
-        const std::vector<engine::WhatIf> whatIfs = m_whatIfs;
-        const QString typeTitle = tr("GPUs needed by GPU type × precision — %1").arg(name);
-        const bool anyTypeFits =
-            std::any_of(whatIfs.begin(), whatIfs.end(), [](const engine::WhatIf &w) { return w.result.feasible; });
-        if (anyTypeFits) {
-            m_typeChart->setFigure({typeTitle,
-                                    tr("Weights/KV precision per bar. A missing bar: the model does not fit that GPU "
-                                       "or misses the latency SLO. %1")
-                                        .arg(residencySentence(serving.residency)),
-                                    [whatIfs, typeTitle](QChart::ChartTheme theme) {
-                                        return buildGpusByTypeChart(whatIfs, typeTitle, theme);
-                                    }});
-        } else {
-            m_typeChart->setFigure(emptyFigure(typeTitle, tr("The model fits no catalog GPU at TP %1 within the SLOs; "
-                                                             "the best options table searches TP 1–8.")
-                                                              .arg(overrides.tp.value())));
-        }
+        const SizingFigureInputs figureInputs{*workload, *model, *gpu, overrides, serving};
+        m_hitRateChart->setFigure(sizingHitRateFigure(figureInputs, *m_result));
+        m_typeChart->setFigure(sizingByTypeFigure(figureInputs, m_whatIfs));
         showResult(*workload, *m_result);
     } catch (const engine::InputError &e) {
         m_result.reset();

@@ -326,6 +326,10 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     const QJsonObject source = QJsonDocument::fromJson(item.source.toUtf8()).object();
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
+    if (problem->isEmpty()) {
+        if (auto redrawn = sizingReportItem(workspace, source, problem))
+            return redrawn;
+    }
     if (problem->isEmpty())
         *problem = QObject::tr("this version of Headroom does not know its source \"%1\"")
                        .arg(source.value(QStringLiteral("kind")).toString());

@@ -12,6 +12,9 @@
 #include "ui/report/reportsnapshot.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QImage>
 #include <QPainter>
 #include <QFile>
@@ -445,4 +448,43 @@ TEST_CASE("Scenario charts and tables follow the workspace into the deck, Pin fr
     CHECK_FALSE(workspace.reportItems()[0].pinned);
     CHECK(pin->text() == "&Pin");
     CHECK_FALSE(ui::workspaceDeck(workspace).items[0].caption.contains("changed since"));
+}
+
+TEST_CASE("An Inference sizing chart in the report follows an edit of its workload, as the page does", "[report]")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(window.showPage("Inference sizing"));
+    ui::Page *page = window.currentPage();
+    const auto before = page->currentFigure();
+    REQUIRE(before);
+    window.addCurrentChartToReport();
+    store::Workspace &workspace = window.workspace();
+    const store::ReportItem item = workspace.reportItems().at(0);
+    CHECK(item.source.contains(R"("kind":"sizing-hit-rate")"));
+    const QJsonObject source = QJsonDocument::fromJson(item.source.toUtf8()).object();
+    const QString name = source.value("workload").toString();
+    REQUIRE(workspace.workload(name));
+    CHECK(ui::workspaceDeck(workspace).items[0].svg == ui::deckFigureItem(*before).svg);
+
+    // Twice the users: the page draws more GPUs, and so does the deck.
+    auto workload = *workspace.workload(name);
+    workload.dailyActiveUsers *= 2;
+    workspace.putWorkload(workload);
+    QApplication::processEvents();
+    const auto after = page->currentFigure();
+    REQUIRE(after);
+    const ui::DeckItem drawn = ui::workspaceDeck(workspace).items[0];
+    CHECK(drawn.svg == ui::deckFigureItem(*after).svg);
+    CHECK(drawn.svg != ui::deckFigureItem(*before).svg);
+    CHECK(drawn.caption.contains("Sized for requests in flight (KV residency: request)."));
+
+    // Its workload removed, the chart keeps its snapshot and says why.
+    REQUIRE(workspace.removeWorkload(name));
+    CHECK(ui::workspaceDeck(workspace).items[0].caption.contains(
+        QStringLiteral("cannot be drawn again from the workspace (workload \"%1\" no longer exists)").arg(name)));
 }
