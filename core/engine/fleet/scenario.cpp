@@ -135,10 +135,10 @@ struct Item {
 
 struct Sized {
     bool ok = false;
-    double peakUtilization = 1;   // the sizing's binding demand ÷ replicas at the peak hour
     int64_t peakGpus = 0;
     int64_t plannedHeadroom = 0;
     int gpusPerReplica = 1;
+    double peakUtilization = 1;   // the sizing's binding demand ÷ replicas at the peak hour
 };
 
 struct PoolWork {

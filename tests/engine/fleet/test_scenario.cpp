@@ -765,3 +765,26 @@ TEST_CASE("A replica kept for a dozen users a day is allocated, not busy: utiliz
         CHECK_FALSE(hasWarning(full, "idle_replicas"));
     }
 }
+
+TEST_CASE("A training job's overflow arrives on the elastic pool as whole jobs, with no planned headroom", "[scenario]")
+{
+    ScenarioInputs in = scenarioInputs();
+    in.workloads.clear();
+    in.trainingJobs = {{"pretrain", 8, 8 * 100.5}};
+    Scenario s = scenarioOn("training overflow", "Test", "r1");
+    Pool train = pool("train", PoolTier::Reserved1y, PoolSizing::Fixed, 4, {});
+    train.trainingJobs = {"pretrain"};
+    Pool burst = pool("burst", PoolTier::OnDemand, PoolSizing::Auto, 0, {});
+    burst.trainingJobs = {"pretrain"};
+    s.pools = {train, burst};
+    s.policy.reserveAt = ReservePolicy::Fixed;
+    const ScenarioResult r = evaluateScenario(s, in);
+    INFO(warningCodes(r));
+    const PoolResult &elastic = r.pools.at(1);
+    REQUIRE(elastic.workloads.size() == 1);
+    CHECK(elastic.workloads[0].name == "pretrain");
+    CHECK(elastic.workloads[0].training);
+    CHECK(elastic.workloads[0].gpusPerReplica == 8);
+    CHECK(elastic.workloads[0].plannedHeadroomGpus == 0);
+    CHECK(elastic.plannedHeadroomGpus == 0);
+}
