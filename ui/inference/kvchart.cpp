@@ -2,6 +2,13 @@
 
 #include "common/chartstyle.h"
 #include "common/format.h"
+#include "engine/catalog/specs.h"
+#include "engine/common/errors.h"
+#include "report/reportsnapshot.h"
+#include "store/common/workspace.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <QChart>
 #include <QLineSeries>
@@ -108,6 +115,194 @@ QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64
                       chart->titleBrush().color(), 1.0);
     }
     return chart;
+}
+
+
+namespace {
+
+constexpr int64_t kCurveStart = 1024;
+constexpr char kKvSource[] = "kv-concurrency";
+
+QString precisionName(std::string_view name)
+{
+    return QString::fromLatin1(name.data(), qsizetype(name.size()));
+}
+
+engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
+                          const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts)
+{
+    engine::KvInputs in;
+    const auto model = workspace.model(QString::fromStdString(variant.modelId));
+    const auto gpu = workspace.gpu(QString::fromStdString(variant.gpuId));
+    if (!model || !gpu)
+        throw engine::InputError(model ? "gpu" : "model",
+                                 model ? "choose a GPU from the catalog" : "choose a model from the catalog");
+    in.model = *model;
+    in.gpuMemoryBytes = gpu->memoryBytes;
+    in.weights = variant.weights;
+    in.kv = variant.kv;
+    in.utilization = serving.memoryUtilization;
+    in.tp = variant.tp;
+    in.blockSize = serving.blockSize;
+    in.reserveBytes = serving.reserveBytes;
+    in.sharedPrefixTokens = figure.sharedPrefixTokens;
+    in.contexts = figure.contexts;
+    *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
+                   QObject::tr("%1/%2")
+                       .arg(upperName(engine::toString(variant.weights)), upperName(engine::toString(variant.kv))),
+                   QObject::tr("TP %1").arg(variant.tp)};
+    return in;
+}
+
+QJsonObject kvSource(const KvFigureInputs &in)
+{
+    QJsonArray variants;
+    for (const engine::KvVariant &v : in.variants)
+        variants.append(QJsonObject{{QStringLiteral("model"), QString::fromStdString(v.modelId)},
+                                    {QStringLiteral("gpu"), QString::fromStdString(v.gpuId)},
+                                    {QStringLiteral("weights"), precisionName(engine::toString(v.weights))},
+                                    {QStringLiteral("kv"), precisionName(engine::toString(v.kv))},
+                                    {QStringLiteral("tp"), v.tp}});
+    QJsonArray contexts;
+    for (int64_t c : in.contexts)
+        contexts.append(double(c));
+    return {{QStringLiteral("kind"), QLatin1String(kKvSource)},
+            {QStringLiteral("variants"), variants},
+            {QStringLiteral("prefix"), double(in.sharedPrefixTokens)},
+            {QStringLiteral("contexts"), contexts}};
+}
+
+} // namespace
+
+std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
+                                  const KvFigureInputs &in)
+{
+    std::vector<KvOutcome> outcomes;
+    for (const engine::KvVariant &variant : in.variants) {
+        KvOutcome outcome;
+        outcome.variant = variant;
+        try {
+            const engine::KvInputs kv = kvInputs(workspace, serving, in, variant, &outcome.labelParts);
+            outcome.label = outcome.labelParts.join(QStringLiteral(" · "));
+            outcome.result = engine::analyseKv(kv);
+            outcome.maxContext = kv.model.maxContext;
+            const int64_t maxContext = std::max<int64_t>(kv.model.maxContext, kCurveStart * 2);
+            outcome.curve = engine::concurrencyCurve(kv, kCurveStart, maxContext, kKvCurvePoints);
+        } catch (const engine::InputError &e) {
+            outcome.error = QObject::tr("%1: %2").arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what()));
+        }
+        outcomes.push_back(std::move(outcome));
+    }
+    return outcomes;
+}
+
+ChartFigure kvFigure(std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
+                     const engine::ServingAssumptions &serving)
+{
+    // The legend names only what differs between variants; what they share goes in the title.
+    std::vector<bool> shared(4, true);
+    const KvOutcome *first = nullptr;
+    for (const KvOutcome &o : outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        if (!first)
+            first = &o;
+        for (int i = 0; i < 4; ++i)
+            shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
+    }
+    QStringList common;
+    std::vector<QStringList> differing;
+    for (KvOutcome &o : outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QStringList parts;
+        for (int i = 0; i < 4; ++i)
+            if (!shared[size_t(i)])
+                parts << o.labelParts.value(i);
+        o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
+        differing.push_back(parts.isEmpty() ? o.labelParts : parts);
+    }
+    // The legend sits under a chart a few hundred pixels wide: its names are the shortest that
+    // still tell the variants apart; the table beside it gives each variant in full.
+    const std::vector<QString> legendNames = kvLegendNames(differing);
+    std::vector<KvCurve> curves;
+    for (const KvOutcome &o : outcomes) {
+        if (!o.error.isEmpty())
+            continue;
+        QString label = legendNames[curves.size()];
+        if (!o.result.fits)
+            label += QObject::tr(" — does not fit");
+        curves.push_back({label, o.curve});
+    }
+    if (first && curves.size() > 1)
+        for (int i = 0; i < 4; ++i)
+            if (shared[size_t(i)] && !(i == 3 && first->variant.tp == 1)) // TP 1 goes without saying
+                common << first->labelParts.value(i);
+    const QString title = common.isEmpty() ? QObject::tr("Concurrent streams vs context length")
+                                           : QObject::tr("Concurrent streams vs context length — %1")
+                                                 .arg(common.join(QStringLiteral(" · ")));
+    // On the chart, what the variants share goes on a second line: a narrow chart cuts one long line.
+    const QString chartTitle = common.isEmpty()
+        ? title.toHtmlEscaped()
+        : QObject::tr("<center>Concurrent streams vs context length<br>%1</center>")
+              .arg(common.join(QStringLiteral(" · ")).toHtmlEscaped());
+    const std::vector<int64_t> contexts = in.contexts;
+    ChartFigure figure{title,
+                       QObject::tr("Precision as weights/KV cache (one name when equal); the table names each variant "
+                                   "in full. Streams per GPU group of TP GPUs. Block-paged KV cache (block %1 tokens), "
+                                   "memory utilization %2, reserve %3 per GPU. Dashed lines mark the chosen contexts. "
+                                   "Source: Headroom kv engine on the workspace catalog.")
+                           .arg(serving.blockSize)
+                           .arg(serving.memoryUtilization, 0, 'f', 2)
+                           .arg(formatGiB(serving.reserveBytes)),
+                       [curves, contexts, chartTitle](QChart::ChartTheme theme) {
+                           return buildKvChart(curves, contexts, chartTitle, theme);
+                       }};
+    figure.source = kvSource(in);
+    return figure;
+}
+
+std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace, const QJsonObject &source,
+                                              QString *problem)
+{
+    problem->clear();
+    if (source.value(QStringLiteral("kind")).toString() != QLatin1String(kKvSource))
+        return std::nullopt;
+    KvFigureInputs in;
+    for (const QJsonValue &value : source.value(QStringLiteral("variants")).toArray()) {
+        const QJsonObject v = value.toObject();
+        engine::KvVariant variant;
+        variant.modelId = v.value(QStringLiteral("model")).toString().toStdString();
+        variant.gpuId = v.value(QStringLiteral("gpu")).toString().toStdString();
+        const auto weights = engine::parseWeightPrecision(v.value(QStringLiteral("weights")).toString().toStdString());
+        const auto kv = engine::parseKvPrecision(v.value(QStringLiteral("kv")).toString().toStdString());
+        variant.tp = v.value(QStringLiteral("tp")).toInt();
+        if (!weights || !kv || variant.tp < 1) {
+            *problem = QObject::tr("its variant %1 is not one Headroom reads").arg(in.variants.size() + 1);
+            return std::nullopt;
+        }
+        variant.weights = *weights;
+        variant.kv = *kv;
+        in.variants.push_back(variant);
+    }
+    in.sharedPrefixTokens = int64_t(source.value(QStringLiteral("prefix")).toDouble());
+    for (const QJsonValue &c : source.value(QStringLiteral("contexts")).toArray())
+        in.contexts.push_back(int64_t(c.toDouble()));
+    const engine::ServingAssumptions serving = workspace.servingAssumptions();
+    // A variant whose model or GPU left the catalog would silently drop out of the chart.
+    for (const engine::KvVariant &v : in.variants) {
+        const QString model = QString::fromStdString(v.modelId), gpu = QString::fromStdString(v.gpuId);
+        if (!model.isEmpty() && !workspace.model(model)) {
+            *problem = QObject::tr("model \"%1\" is no longer in the catalog").arg(model);
+            return std::nullopt;
+        }
+        if (!gpu.isEmpty() && !workspace.gpu(gpu)) {
+            *problem = QObject::tr("GPU \"%1\" is no longer in the catalog").arg(gpu);
+            return std::nullopt;
+        }
+    }
+    std::vector<KvOutcome> outcomes = kvOutcomes(workspace, serving, in);
+    return reportItemFromFigure(kvFigure(outcomes, in, serving));
 }
 
 } // namespace headroom::ui

@@ -1,11 +1,19 @@
 #pragma once
 
+#include "common/chartexport.h"
 #include "engine/inference/kv.h"
+#include "engine/inference/inference_sizing.h"
+#include "store/report/reporttables.h"
 
 #include <QChart>
 #include <QString>
+#include <QStringList>
+#include <optional>
 #include <vector>
 
+namespace headroom::store {
+class Workspace;
+}
 
 namespace headroom::ui {
 
@@ -26,5 +34,37 @@ std::vector<QString> kvLegendNames(const std::vector<QStringList> &differingPart
 // variant, with dashed marker lines at the chosen contexts.
 QChart *buildKvChart(const std::vector<KvCurve> &curves, const std::vector<int64_t> &markers,
                      const QString &title, QChart::ChartTheme theme);
+
+// What the KV & concurrency page computes: its variants, the shared prefix and the marked
+// contexts, with the workspace's catalog and serving assumptions.
+struct KvFigureInputs {
+    std::vector<engine::KvVariant> variants;
+    int64_t sharedPrefixTokens = 0;
+    std::vector<int64_t> contexts;   // sorted, distinct
+};
+// Points on each curve (log-spaced from 1K tokens to the model's maximum context).
+constexpr int kKvCurvePoints = 64;
+// Result of one variant: the analysis at the marked contexts and the curve, or the reason it
+// could not be computed.
+struct KvOutcome {
+    engine::KvVariant variant;
+    QString label;                     // model · GPU · precisions · TP
+    QStringList labelParts;
+    QString shortLabel;                // only what differs from the other variants (kvFigure)
+    engine::KvResult result;
+    std::vector<engine::StreamsAt> curve;
+    int64_t maxContext = 0;            // the model's longest context, tokens
+    QString error;
+};
+std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
+                                  const KvFigureInputs &in);
+// The concurrency chart of those outcomes (setting each one's shortLabel), carrying its report
+// source {"kind": "kv-concurrency", "variants": [{model, gpu, weights, kv, tp}], "prefix", "contexts"}.
+ChartFigure kvFigure(std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
+                     const engine::ServingAssumptions &serving);
+// A report item of that chart drawn again from the workspace as `source` says; nullopt with
+// *problem empty for other kinds.
+std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace, const QJsonObject &source,
+                                              QString *problem);
 
 } // namespace headroom::ui

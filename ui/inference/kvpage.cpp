@@ -33,7 +33,6 @@ namespace headroom::ui {
 namespace {
 
 enum VariantColumn { kModelColumn, kGpuColumn, kWeightsColumn, kKvColumn, kTpColumn, kVariantColumns };
-constexpr int64_t kCurveStart = 1024;
 
 QComboBox *comboAt(const QTableWidget *table, int row, int column)
 {
@@ -351,32 +350,6 @@ std::vector<int64_t> KvPage::markedContexts() const
     return out;
 }
 
-engine::KvInputs KvPage::inputsFor(const Variant &variant, QStringList *labelParts) const
-{
-    engine::KvInputs in;
-    const auto model = m_workspace.model(QString::fromStdString(variant.modelId));
-    const auto gpu = m_workspace.gpu(QString::fromStdString(variant.gpuId));
-    if (!model || !gpu)
-        throw engine::InputError(model ? "gpu" : "model",
-                                 model ? "choose a GPU from the catalog" : "choose a model from the catalog");
-    in.model = *model;
-    in.gpuMemoryBytes = gpu->memoryBytes;
-    in.weights = variant.weights;
-    in.kv = variant.kv;
-    in.utilization = m_serving.memoryUtilization;
-    in.tp = variant.tp;
-    in.blockSize = m_serving.blockSize;
-    in.reserveBytes = m_serving.reserveBytes;
-    in.sharedPrefixTokens = m_prefix->value();
-    in.contexts = markedContexts();
-    *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
-                   tr("%1/%2")
-                       .arg(upperName(engine::toString(variant.weights)),
-                            upperName(engine::toString(variant.kv))),
-                   tr("TP %1").arg(variant.tp)};
-    return in;
-}
-
 void KvPage::recompute()
 {
     if (m_updating)
@@ -386,80 +359,9 @@ void KvPage::recompute()
     m_contextsError->setVisible(!contextsValid);
     m_contextsError->setText(tr("Enter positive token counts separated by commas, e.g. 4096, 16K"));
 
-    m_outcomes.clear();
-    for (const Variant &variant : variants()) {
-        Outcome outcome;
-        outcome.variant = variant;
-        try {
-            const engine::KvInputs in = inputsFor(variant, &outcome.labelParts);
-            outcome.label = outcome.labelParts.join(QStringLiteral(" · "));
-            outcome.result = engine::analyseKv(in);
-            outcome.maxContext = in.model.maxContext;
-            const int64_t maxContext = std::max<int64_t>(in.model.maxContext, kCurveStart * 2);
-            outcome.curve = engine::concurrencyCurve(in, kCurveStart, maxContext, kCurvePoints);
-        } catch (const engine::InputError &e) {
-            outcome.error = tr("%1: %2").arg(QString::fromStdString(e.field()), QString::fromUtf8(e.what()));
-        }
-        m_outcomes.push_back(std::move(outcome));
-    }
-
-    // The legend names only what differs between variants; what they share goes in the title.
-    std::vector<bool> shared(4, true);
-    const Outcome *first = nullptr;
-    for (const Outcome &o : m_outcomes) {
-        if (!o.error.isEmpty())
-            continue;
-        if (!first)
-            first = &o;
-        for (int i = 0; i < 4; ++i)
-            shared[size_t(i)] = shared[size_t(i)] && o.labelParts.value(i) == first->labelParts.value(i);
-    }
-    QStringList common;
-    std::vector<QStringList> differing;
-    for (Outcome &o : m_outcomes) {
-        if (!o.error.isEmpty())
-            continue;
-        QStringList parts;
-        for (int i = 0; i < 4; ++i)
-            if (!shared[size_t(i)])
-                parts << o.labelParts.value(i);
-        o.shortLabel = parts.isEmpty() ? o.label : parts.join(QStringLiteral(" · "));
-        differing.push_back(parts.isEmpty() ? o.labelParts : parts);
-    }
-    // The legend sits under a chart a few hundred pixels wide: its names are the shortest that
-    // still tell the variants apart; the table beside it gives each variant in full.
-    const std::vector<QString> legendNames = kvLegendNames(differing);
-    std::vector<KvCurve> curves;
-    for (const Outcome &o : m_outcomes) {
-        if (!o.error.isEmpty())
-            continue;
-        QString label = legendNames[curves.size()];
-        if (!o.result.fits)
-            label += tr(" — does not fit");
-        curves.push_back({label, o.curve});
-    }
-    if (first && curves.size() > 1)
-        for (int i = 0; i < 4; ++i)
-            if (shared[size_t(i)] && !(i == 3 && first->variant.tp == 1)) // TP 1 goes without saying
-                common << first->labelParts.value(i);
-    const QString title = common.isEmpty() ? tr("Concurrent streams vs context length")
-                                           : tr("Concurrent streams vs context length — %1")
-                                                 .arg(common.join(QStringLiteral(" · ")));
-    // On the chart, what the variants share goes on a second line: a narrow chart cuts one long line.
-    const QString chartTitle = common.isEmpty()
-        ? title.toHtmlEscaped()
-        : tr("<center>Concurrent streams vs context length<br>%1</center>").arg(common.join(QStringLiteral(" · ")).toHtmlEscaped());
-    m_chart->setFigure({title,
-                        tr("Precision as weights/KV cache (one name when equal); the table names each variant in full. "
-                           "Streams per GPU group of TP GPUs. Block-paged KV "
-                           "cache (block %1 tokens), memory utilization %2, reserve %3 per GPU. Dashed lines "
-                           "mark the chosen contexts. Source: Headroom kv engine on the workspace catalog.")
-                            .arg(m_serving.blockSize)
-                            .arg(m_serving.memoryUtilization, 0, 'f', 2)
-                            .arg(formatGiB(m_serving.reserveBytes)),
-                        [curves, contexts, chartTitle](QChart::ChartTheme theme) {
-                            return buildKvChart(curves, contexts, chartTitle, theme);
-                        }});
+    const KvFigureInputs in{variants(), m_prefix->value(), contexts};
+    m_outcomes = kvOutcomes(m_workspace, m_serving, in);
+    m_chart->setFigure(kvFigure(m_outcomes, in, m_serving));
     updateTable();
     updateExplanation();
     emit recomputed();

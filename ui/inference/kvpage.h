@@ -3,6 +3,7 @@
 #include "engine/inference/inference_sizing.h"
 #include "engine/inference/kv.h"
 #include "common/page.h"
+#include "kvchart.h"
 
 #include <QString>
 #include <QStringList>
@@ -32,18 +33,7 @@ class KvPage : public Page {
 public:
     // One line: model × GPU × weight and KV precision × TP, saved in the workspace.
     using Variant = engine::KvVariant;
-    // Result of one variant: the analysis at the marked contexts and the curve, or the
-    // reason it could not be computed.
-    struct Outcome {
-        Variant variant;
-        QString label;                     // model · GPU · precisions
-        QStringList labelParts;
-        QString shortLabel;                // only what differs from the other variants
-        engine::KvResult result;
-        std::vector<engine::StreamsAt> curve;
-        int64_t maxContext = 0;            // the model's longest context, tokens
-        QString error;
-    };
+    using Outcome = KvOutcome;
 
     // Variant edits are saved in the workspace as undoable steps on `undoStack`.
     KvPage(store::Workspace &workspace, QUndoStack *undoStack = nullptr, QWidget *parent = nullptr);
@@ -55,8 +45,7 @@ public:
     std::vector<int64_t> markedContexts() const;
     QString explanation() const;
 
-    // Points on each curve (log-spaced from 1K tokens to the model's maximum context).
-    static constexpr int kCurvePoints = 64;
+    static constexpr int kCurvePoints = kKvCurvePoints;
 
 signals:
     void recomputed();
@@ -71,7 +60,6 @@ private:
     void updateServingSummary();
     void updateTable();
     void updateExplanation();
-    engine::KvInputs inputsFor(const Variant &variant, QStringList *labelParts) const;
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack = nullptr;

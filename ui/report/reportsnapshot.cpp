@@ -3,6 +3,7 @@
 #include "common/chartstyle.h"
 #include "common/format.h"
 #include "fleet/scenariodeck.h"
+#include "inference/kvchart.h"
 #include "inference/sizingcharts.h"
 
 #include "engine/common/errors.h"
@@ -326,8 +327,11 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     const QJsonObject source = QJsonDocument::fromJson(item.source.toUtf8()).object();
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
-    if (problem->isEmpty()) {
-        if (auto redrawn = sizingReportItem(workspace, source, problem))
+    // Each page's items: an analysis that does not know the kind leaves *problem empty.
+    for (auto redraw : {sizingReportItem, kvReportItem}) {
+        if (!problem->isEmpty())
+            break;
+        if (auto redrawn = redraw(workspace, source, problem))
             return redrawn;
     }
     if (problem->isEmpty())

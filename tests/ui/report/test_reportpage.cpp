@@ -12,6 +12,7 @@
 #include "ui/report/reportsnapshot.h"
 
 #include <QAction>
+#include <functional>
 #include <QApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -487,4 +488,49 @@ TEST_CASE("An Inference sizing chart in the report follows an edit of its worklo
     REQUIRE(workspace.removeWorkload(name));
     CHECK(ui::workspaceDeck(workspace).items[0].caption.contains(
         QStringLiteral("cannot be drawn again from the workspace (workload \"%1\" no longer exists)").arg(name)));
+}
+
+namespace {
+
+// Adds the chart `pageName` shows on the demo workspace to the report, makes `edit`, and
+// checks that the deck draws the item again as the page now draws it: one state.
+void checkChartFollowsEdit(const QString &pageName, const char *kind,
+                           const std::function<void(store::Workspace &)> &edit)
+{
+    INFO(pageName.toStdString());
+    QTemporaryDir dir;
+    const QString path = dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(window.showPage(pageName));
+    ui::Page *page = window.currentPage();
+    const auto before = page->currentFigure();
+    REQUIRE(before);
+    window.addCurrentChartToReport();
+    store::Workspace &workspace = window.workspace();
+    REQUIRE(workspace.reportItems().size() == 1);
+    CHECK(workspace.reportItems().at(0).source.contains(QStringLiteral(R"("kind":"%1")").arg(kind)));
+    CHECK(ui::workspaceDeck(workspace).items[0].svg == ui::deckFigureItem(*before).svg);
+
+    edit(workspace);
+    QApplication::processEvents();
+    const auto after = page->currentFigure();
+    REQUIRE(after);
+    const ui::DeckItem drawn = ui::workspaceDeck(workspace).items[0];
+    CHECK(drawn.svg != ui::deckFigureItem(*before).svg);
+    CHECK(drawn.svg == ui::deckFigureItem(*after).svg);
+    CHECK(drawn.caption == after->caption);
+}
+
+} // namespace
+
+TEST_CASE("The KV concurrency chart in the report follows the serving assumptions as the page does", "[report]")
+{
+    checkChartFollowsEdit("KV & concurrency", "kv-concurrency", [](store::Workspace &workspace) {
+        engine::ServingAssumptions serving = workspace.servingAssumptions();
+        serving.memoryUtilization = 0.8;
+        workspace.setServingAssumptions(serving);
+    });
 }
