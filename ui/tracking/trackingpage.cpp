@@ -4,6 +4,7 @@
 #include "commitmentnextterm.h"
 
 #include "trackingcharts.h"
+#include "trackingsource.h"
 
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
@@ -512,21 +513,8 @@ void TrackingPage::recompute()
     settings.threshold = m_threshold->value() / 100.0;
     settings.trailingHours = int64_t(m_trailingDays->value()) * 24;
     settings.driftPeriods = m_driftDays->value();
-    std::optional<PlanInput> plan;
     QString planError;
-    if (const QString name = m_scenario->currentData().toString(); !name.isEmpty()) {
-        try {
-            if (const auto scenario = m_workspace.scenario(name)) {
-                const engine::ScenarioResult evaluated =
-                    engine::evaluateScenario(*scenario, store::scenarioInputs(m_workspace));
-                plan = PlanInput{name, evaluated.costPerDay};
-            }
-        } catch (const engine::InputError &e) {
-            planError = tr("Scenario %1 cannot be evaluated: %2").arg(name, QString::fromUtf8(e.what()));
-        } catch (const store::StoreError &e) {
-            planError = e.message();
-        }
-    }
+    const std::optional<PlanInput> plan = scenarioPlan(m_workspace, m_scenario->currentData().toString(), &planError);
     try {
         // The next terms depend on the import and the trailing window only.
         if (!m_nextTerms || m_nextTermsKey != std::make_pair(m_importId, settings.trailingHours)) {
@@ -543,8 +531,8 @@ void TrackingPage::recompute()
     fillCards();
     fillCommitments();
     fillAnomalies();
-    m_trackerChart->setFigure(utilizationTrackerFigure(*m_result));
-    m_planChart->setFigure(planFigure(*m_result));
+    m_trackerChart->setFigure(withBillingSource(utilizationTrackerFigure(*m_result), "billing-utilization", figureSource()));
+    m_planChart->setFigure(withBillingSource(planFigure(*m_result), "billing-plan", figureSource()));
 
     // Plan by day.
     m_planDays->clear();
@@ -681,7 +669,8 @@ void TrackingPage::showCommitmentChart()
     const QString id = m_commitmentChoice->currentData().toString();
     for (const CommitmentTrack &c : m_result->commitments)
         if (qs(c.usage.id) == id) {
-            m_utilizationChart->setFigure(commitmentUtilizationFigure(c));
+            m_utilizationChart->setFigure(
+                withBillingSource(commitmentUtilizationFigure(c), "billing-commitment", figureSource()));
             return;
         }
     m_utilizationChart->setFigure(emptyFigure(tr("Commitment utilization"),
@@ -724,7 +713,7 @@ void TrackingPage::fillAnomalies()
         m_anomalies->setColumnCount(0);
     }
     m_updating = false;
-    m_anomalyChart->setFigure(anomalyFigure(r, -1));
+    m_anomalyChart->setFigure(withBillingSource(anomalyFigure(r, -1), "billing-anomalies", figureSource()));
 }
 
 void TrackingPage::highlightAnomaly(int index)
@@ -732,9 +721,15 @@ void TrackingPage::highlightAnomaly(int index)
     if (m_updating || !m_result)
         return;
     m_highlighted = index;
-    m_anomalyChart->setFigure(anomalyFigure(*m_result, index));
+    m_anomalyChart->setFigure(withBillingSource(anomalyFigure(*m_result, index), "billing-anomalies", figureSource()));
     if (index >= 0)
         m_chartTabs->setCurrentWidget(m_anomalyChart);
+}
+
+BillingFigureSource TrackingPage::figureSource() const
+{
+    return {m_importId, m_result ? m_result->settings : TrackingSettings{}, m_scenario->currentData().toString(),
+            m_commitmentChoice->currentData().toString(), m_highlighted};
 }
 
 } // namespace headroom::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trackinganalysis.h"
+#include "trackingsource.h"
 
 #include "common/page.h"
 
@@ -75,6 +76,8 @@ private:
     void fillCommitments();
     void fillAnomalies();
     void showCommitmentChart();
+    // What the billing charts are drawn from, for the report.
+    BillingFigureSource figureSource() const;
     void highlightAnomaly(int index);
     void updateButtons();
 

@@ -1,6 +1,7 @@
 #include "trackingservingpanel.h"
 
 #include "trackingcharts.h"
+#include "trackingsource.h"
 
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
@@ -290,6 +291,7 @@ void TrackingServingPanel::recompute()
     settings.trailingDays = m_trailingDays->value();
     settings.windowDays = m_windowDays->value();
     settings.ttftSloMs = m_ttftSlo->value();
+    m_settings = settings;
     try {
         m_analysis = analyseServing(m_workspace, settings);
     } catch (const std::exception &e) {
@@ -300,8 +302,9 @@ void TrackingServingPanel::recompute()
     fill(m_replicas, replicasTable(m_analysis));
     fill(m_benchmarks, benchmarkTable(m_analysis));
     fill(m_anomalies, telemetryAnomalyTable(m_analysis));
-    m_goodputChart->setFigure(goodputFigure(m_analysis));
-    m_utilizationChart->setFigure(servingUtilizationFigure(m_analysis));
+    m_goodputChart->setFigure(withServingSource(goodputFigure(m_analysis), "serving-goodput", m_settings));
+    m_utilizationChart->setFigure(
+        withServingSource(servingUtilizationFigure(m_analysis), "serving-utilization", m_settings));
     if (!m_analysis.rightsizing.empty())
         m_rightsizing->selectRow(0);
     showLoadChart();
@@ -408,7 +411,9 @@ void TrackingServingPanel::showLoadChart()
     const auto rows = m_rightsizing->selectionModel()->selectedRows();
     const int row = rows.isEmpty() ? 0 : rows.first().row();
     if (row < int(m_analysis.rightsizing.size()))
-        m_loadChart->setFigure(servingLoadFigure(m_analysis.rightsizing[size_t(row)]));
+        m_loadChart->setFigure(withServingSource(servingLoadFigure(m_analysis.rightsizing[size_t(row)]), "serving-load",
+                                                 m_settings,
+                                                 QString::fromStdString(m_analysis.rightsizing[size_t(row)].deployment)));
     else
         m_loadChart->setFigure(emptyFigure(tr("Load and capacity"), tr("No serving metrics in this workspace.")));
 }

@@ -87,6 +87,7 @@ private:
     QTableWidget *m_anomalies = nullptr;
     QLabel *m_explanation = nullptr;
     ServingAnalysis m_analysis;
+    ServingSettings m_settings;   // what m_analysis was computed with
     bool m_updating = false;
 };
 

@@ -4,6 +4,7 @@
 #include "engine/inference/workload.h"
 #include "ui/common/chartpanel.h"
 #include "ui/common/dialogs.h"
+#include "ui/report/reportsnapshot.h"
 #include "ui/tracking/trackingpage.h"
 
 #include <QAreaSeries>
@@ -356,4 +357,53 @@ TEST_CASE("Tracking page: Cancel stops a long import and stores nothing")
     CHECK_FALSE(finished.first().first().toBool());
     CHECK(page.statusText().contains("cancelled"));
     CHECK(ws.workspace->actualsImports().empty());
+}
+
+TEST_CASE("Tracking page: its charts in the report are drawn again from the import and the plan scenario")
+{
+    TempWorkspace ws;
+    seedScenario(*ws);
+    ui::TrackingPage page(*ws);
+    page.resize(1440, 900);
+    QTemporaryDir dir;
+    REQUIRE(importAndWait(page, writeFile(dir, "daily.csv", dailyFocus(42, 30))));
+    auto *scenario = child<QComboBox>(page, "trackingScenario");
+    scenario->setCurrentIndex(scenario->findData("static"));
+    auto *plan = child<ui::ChartPanel>(page, "trackingPlanChart");
+    const ui::ChartFigure before = plan->figure();
+    CHECK(before.source.value("kind").toString() == "billing-plan");
+    const store::ReportItem item = ui::reportItemFromFigure(before);
+    QString problem;
+    auto drawn = ui::redrawReportItem(*ws, item, &problem);
+    REQUIRE(drawn);
+    CHECK(problem.isEmpty());
+    CHECK(drawn->content == item.content);
+
+    // The plan's pool grows from 16 to 20 GPUs: the page and the report both plan $1,915.20 a day.
+    engine::Scenario grown = *(*ws).scenario("static");
+    grown.pools[0].gpus = 20;
+    (*ws).putScenario(grown);
+    QApplication::processEvents();
+    auto *planned = qobject_cast<QLineSeries *>(seriesNamed(plan, "Planned"));
+    REQUIRE(planned);
+    CHECK(planned->at(0).y() == Approx(1.9152));
+    drawn = ui::redrawReportItem(*ws, item, &problem);
+    REQUIRE(drawn);
+    CHECK(drawn->content != item.content);
+    CHECK(drawn->content == ui::reportItemFromFigure(plan->figure()).content);
+
+    // The highlighted anomaly is part of the source.
+    auto *anomalies = child<QTableWidget>(page, "trackingAnomaliesTable");
+    REQUIRE(anomalies->rowCount() >= 1);
+    anomalies->selectRow(0);
+    const ui::ChartFigure highlighted = child<ui::ChartPanel>(page, "trackingAnomalyChart")->figure();
+    CHECK(highlighted.source.value("highlighted").toInt() == 0);
+    drawn = ui::redrawReportItem(*ws, ui::reportItemFromFigure(highlighted), &problem);
+    REQUIRE(drawn);
+    CHECK(drawn->content == ui::reportItemFromFigure(highlighted).content);
+
+    // The import removed, the item says why it stays a snapshot.
+    REQUIRE((*ws).removeActualsImport(child<QComboBox>(page, "trackingImports")->currentData().toLongLong()));
+    CHECK_FALSE(ui::redrawReportItem(*ws, item, &problem));
+    CHECK(problem.contains("billing import"));
 }

@@ -4,10 +4,13 @@
 #include "engine/inference/sizing_options.h"
 #include "ui/common/chartpanel.h"
 #include "ui/common/dialogs.h"
+#include "ui/report/reportsnapshot.h"
 #include "ui/tracking/trackingpage.h"
 #include "ui/tracking/trackingservingpanel.h"
 
 #include <QChart>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QComboBox>
 #include <QLineSeries>
 #include <QXYSeries>
@@ -368,4 +371,40 @@ TEST_CASE("Tracking page Serving section: a TTFT SLO read from the latency histo
     CHECK(child<QTableWidget>(page, "servingAnomaliesTable")->rowCount() == 0);
     CHECK(child<QLabel>(page, "servingExplanation")->text().contains("need at least 15 whole days"));
     CHECK(child<ui::ChartPanel>(page, "servingUtilizationChart")->figure().caption.contains("need at least 15 whole days"));
+}
+
+TEST_CASE("Tracking page Serving section: its charts in the report are drawn again from the serving metrics")
+{
+    TempWorkspace ws;
+    QTemporaryDir dir;
+    ui::TrackingPage page(*ws);
+    page.resize(1280, 800);
+    page.show();
+    page.showServing();
+    ui::TrackingServingPanel *panel = page.servingPanel();
+    REQUIRE(panel->importFile(writeFile(dir, "fleet.csv", fleetCsv())));
+    QStringList kinds;
+    std::optional<store::ReportItem> load;
+    for (ui::ChartPanel *chart : panel->chartPanels()) {
+        const store::ReportItem item = ui::reportItemFromFigure(chart->figure());
+        const QString kind = chart->figure().source.value("kind").toString();
+        kinds << kind;
+        QString problem;
+        const auto drawn = ui::redrawReportItem(*ws, item, &problem);
+        INFO(kind.toStdString() << ": " << problem.toStdString());
+        REQUIRE(drawn);
+        CHECK(drawn->content == item.content);
+        if (kind == "serving-load")
+            load = item;
+    }
+    kinds.sort();
+    CHECK(kinds == QStringList{"serving-goodput", "serving-load", "serving-utilization"});
+    REQUIRE(load);
+    CHECK(QJsonDocument::fromJson(load->source.toUtf8()).object().value("deployment").toString() == "chat");
+
+    // The metrics removed, the deployment's load chart stays a snapshot and says why.
+    REQUIRE((*ws).removeServingMetricsImport((*ws).servingMetricsImports().front().id));
+    QString problem;
+    CHECK_FALSE(ui::redrawReportItem(*ws, *load, &problem));
+    CHECK(problem == "deployment \"chat\" is no longer in the serving metrics");
 }
