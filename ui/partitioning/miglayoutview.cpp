@@ -1,4 +1,5 @@
 #include "miglayoutview.h"
+#include "migfigure.h"
 
 #include "common/chartexport.h"
 
@@ -36,15 +37,7 @@ void MigLayoutView::setSelected(int gpu)
 
 ChartFigure MigLayoutView::figure(const QString &caption) const
 {
-    MigLayoutPicture picture = m_picture;
-    picture.selected = -1;
-    ChartFigure f;
-    f.title = picture.title;
-    f.caption = caption;
-    f.paint = [picture](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
-        paintMigLayouts(painter, rect, picture, ink);
-    };
-    return f;
+    return migLayoutFigure(m_picture, caption);
 }
 
 void MigLayoutView::paintEvent(QPaintEvent *)

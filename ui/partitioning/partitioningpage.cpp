@@ -4,6 +4,7 @@
 #include "engine/inference/kv.h"
 #include "engine/partitioning/packing_advice.h"
 #include "common/format.h"
+#include "migfigure.h"
 #include "miglayoutview.h"
 #include "store/partitioning/migprofiles.h"
 #include "store/common/storeerror.h"
@@ -258,6 +259,7 @@ void PartitioningPage::recompute()
     const engine::MigGpuProfiles *profiles = currentProfiles();
     const auto gpu = m_workspace.gpu(m_gpu->currentData().toString());
     m_selectedGpu = -1;
+    m_editedLayouts.clear();
     m_layoutEdit->clear();
     if (!profiles || !gpu) {
         m_error = m_error.isEmpty() ? tr("Choose a GPU with MIG profiles.") : m_error;
@@ -279,8 +281,7 @@ void PartitioningPage::recompute()
         return;
     }
     const QString gpuName = QString::fromStdString(gpu->name);
-    m_view->setPicture({tr("MIG layout to provision: %1 × %2").arg(m_pack.gpus).arg(gpuName), profiles,
-                        m_pack.layouts, -1});
+    m_view->setPicture(migPackPicture(*profiles, gpuName, m_pack));
 
     QStringList modes;
     for (const auto &option : m_sharing) {
@@ -330,27 +331,13 @@ bool PartitioningPage::applyLayout(int gpu, const QString &layout, QString *reas
 {
     const engine::MigGpuProfiles *profiles = currentProfiles();
     MigLayoutPicture picture = m_view->picture();
-    if (!profiles || gpu < 0 || gpu >= int(picture.layouts.size())) {
-        *reason = tr("click a GPU of the layout first");
+    if (!profiles) {
+        *reason = tr("choose a GPU with MIG profiles first");
         return false;
     }
-    try {
-        engine::MigLayout parsed = engine::parseLayout(layout.toStdString());
-        const engine::LayoutCheck check = engine::validateLayout(*profiles, parsed);
-        if (!check.valid) {
-            *reason = QString::fromStdString(check.reason);
-            return false;
-        }
-        // keep tenant labels of instances that stay where they were
-        for (engine::MigInstance &instance : parsed)
-            for (const engine::MigInstance &old : picture.layouts[size_t(gpu)])
-                if (old.profile == instance.profile && old.start == instance.start)
-                    instance.tenant = old.tenant;
-        picture.layouts[size_t(gpu)] = parsed;
-    } catch (const engine::InputError &e) {
-        *reason = QString::fromUtf8(e.what());
+    if (!replaceLayout(*profiles, picture.layouts, gpu, layout.toStdString(), reason))
         return false;
-    }
+    m_editedLayouts[gpu] = engine::formatLayout(picture.layouts[size_t(gpu)]);
     picture.selected = gpu;
     m_view->setPicture(picture);
     m_layoutCheck->setText(tr("<span style='color:#1e884c'>applied to GPU %1</span>").arg(gpu + 1));
@@ -366,14 +353,9 @@ std::optional<ChartFigure> PartitioningPage::currentFigure() const
 {
     // The picture explains its rows in its own legend; the caption states what the layout saves.
     if (!m_error.isEmpty() || m_pack.gpus <= 0)
-        return m_view->figure(QString());
-    const int64_t saved = std::max<int64_t>(m_pack.gpusWithoutMig - m_pack.gpus, 0);
-    return m_view->figure(tr("%1 with MIG instead of %2 with one model per GPU (%3 saved; %4, lower bound %5); slice "
-                             "memory used by tenants: %6 %.")
-                              .arg(formatGpus(m_pack.gpus), formatGpus(m_pack.gpusWithoutMig), formatCount(saved),
-                                   m_pack.optimal ? tr("proven minimum") : tr("heuristic"),
-                                   formatCount(m_pack.lowerBound))
-                              .arg(m_pack.memoryUtilization * 100, 0, 'f', 0));
+        return migLayoutFigure(m_view->picture(), QString());
+    return migLayoutFigure(m_view->picture(), migLayoutCaption(m_pack),
+                           MigFigureInputs{m_gpu->currentData().toString(), tenants(), m_editedLayouts});
 }
 
 } // namespace headroom::ui

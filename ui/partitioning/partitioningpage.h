@@ -3,6 +3,8 @@
 #include "engine/partitioning/mig.h"
 #include "common/page.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 class QComboBox;
@@ -63,6 +65,7 @@ private:
     std::vector<engine::SharingOption> m_sharing;
     QString m_error;
     int m_selectedGpu = -1;
+    std::map<int, std::string> m_editedLayouts;   // layouts edited by hand since the last pack, by GPU
     bool m_updating = false;
 };
 

@@ -5,6 +5,7 @@
 #include "fleet/scenariodeck.h"
 #include "inference/kvchart.h"
 #include "inference/sizingcharts.h"
+#include "partitioning/migfigure.h"
 #include "tracking/trackingsource.h"
 
 #include "engine/common/errors.h"
@@ -329,7 +330,7 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.
-    for (auto redraw : {sizingReportItem, kvReportItem, trackingReportItem}) {
+    for (auto redraw : {sizingReportItem, kvReportItem, partitioningReportItem, trackingReportItem}) {
         if (!problem->isEmpty())
             break;
         if (auto redrawn = redraw(workspace, source, problem))

@@ -3,8 +3,11 @@
 #include "ui/common/chartexport.h"
 #include "ui/partitioning/miglayoutview.h"
 #include "ui/partitioning/partitioningpage.h"
+#include "ui/report/reportsnapshot.h"
 
 #include <QComboBox>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -113,4 +116,34 @@ TEST_CASE("A tenant larger than the GPU is reported by name, and advice names th
     page.setTenants({{"claims", 9, 0, 1, "regulated"}, {"tool", 9, 0, 1, "none"}});
     CHECK(page.errorText().isEmpty());
     CHECK(page.findChild<QLabel *>("migWarnings")->text().contains("MIG or nothing"));
+}
+
+TEST_CASE("The MIG layout in the report is packed again with its tenants and keeps a layout edited by hand")
+{
+    TempWorkspace ws;
+    ui::PartitioningPage page(*ws);
+    page.setTenants(smallTenants(7));
+    REQUIRE(page.packResult().gpus == 1);
+    QString reason;
+    REQUIRE(page.applyLayout(0, "4g.40gb@0,2g.20gb@4,1g.10gb@6", &reason));
+    const auto figure = page.currentFigure();
+    REQUIRE(figure);
+    CHECK(figure->source.value("kind").toString() == "mig-layout");
+    CHECK(figure->source.value("tenants").toArray().size() == 7);
+    REQUIRE(figure->source.value("edited").toArray().size() == 1);
+    const store::ReportItem item = ui::reportItemFromFigure(*figure);
+    QString problem;
+    const auto drawn = ui::redrawReportItem(*ws, item, &problem);
+    REQUIRE(drawn);
+    CHECK(problem.isEmpty());
+    CHECK(drawn->content == item.content);
+    CHECK(drawn->caption == item.caption);
+    // Without the hand edit the page's packing differs from the report's picture.
+    page.setTenants(smallTenants(7));
+    CHECK(ui::reportItemFromFigure(*page.currentFigure()).content != item.content);
+
+    // The GPU gone from the catalog: it stays a snapshot and says why.
+    REQUIRE((*ws).removeGpu(figure->source.value("gpu").toString()));
+    CHECK_FALSE(ui::redrawReportItem(*ws, item, &problem));
+    CHECK(problem.contains("is no longer in the catalog"));
 }
