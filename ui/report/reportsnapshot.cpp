@@ -7,6 +7,7 @@
 #include "inference/sizingcharts.h"
 #include "partitioning/migfigure.h"
 #include "tracking/trackingsource.h"
+#include "training/trainingsizing.h"
 
 #include "engine/common/errors.h"
 #include "engine/fleet/scenario.h"
@@ -330,7 +331,7 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.
-    for (auto redraw : {sizingReportItem, kvReportItem, partitioningReportItem, trackingReportItem}) {
+    for (auto redraw : {sizingReportItem, kvReportItem, partitioningReportItem, trackingReportItem, trainingReportItem}) {
         if (!problem->isEmpty())
             break;
         if (auto redrawn = redraw(workspace, source, problem))

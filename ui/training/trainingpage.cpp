@@ -8,6 +8,7 @@
 #include "common/format.h"
 #include "store/common/workspace.h"
 #include "trainingcharts.h"
+#include "trainingsizing.h"
 
 #include <QComboBox>
 #include <QDate>
@@ -28,8 +29,6 @@
 namespace headroom::ui {
 
 namespace {
-
-constexpr int kHoursPerWeek = 168;
 
 const QLocale &locale()
 {
@@ -171,7 +170,8 @@ QWidget *TrainingPage::buildInputs()
     connect(m_job, &QComboBox::currentIndexChanged, this, [this] {
         // Follow the job's GPU with the price when the chosen card is for another GPU.
         const auto job = m_workspace.trainingJob(m_job->currentText());
-        const auto card = currentCard();
+        const QString key = m_rateCard->currentData().toString();
+        const auto card = key.isEmpty() ? std::nullopt : m_workspace.rateCard(key);
         if (job && card && card->gpuId != job->gpuId) {
             const bool wasUpdating = m_updating;
             m_updating = true;
@@ -195,10 +195,8 @@ QWidget *TrainingPage::buildInputs()
     m_rateCard->setMinimumContentsLength(18);
     m_term = new QComboBox(priceBox);
     m_term->setObjectName("trainingPriceTerm");
-    m_term->addItem(tr("On-demand"), int(PriceTerm::OnDemand));
-    m_term->addItem(tr("1-year commitment"), int(PriceTerm::Reserved1y));
-    m_term->addItem(tr("3-year commitment"), int(PriceTerm::Reserved3y));
-    m_term->addItem(tr("Spot"), int(PriceTerm::Spot));
+    for (PriceTerm term : {PriceTerm::OnDemand, PriceTerm::Reserved1y, PriceTerm::Reserved3y, PriceTerm::Spot})
+        m_term->addItem(trainingTermName(term), int(term));
     m_term->setToolTip(tr("Which rate of the card the job's GPU-hours are paid at; a rate the card does not offer "
                           "falls back to on-demand"));
     priceForm->addRow(tr("Rate card:"), m_rateCard);
@@ -332,249 +330,70 @@ void TrainingPage::selectRateCard(const QString &key)
     m_rateCard->setCurrentIndex(std::max(0, m_rateCard->findData(key)));
 }
 
-std::optional<engine::RateCard> TrainingPage::currentCard() const
+void TrainingPage::showError(const QString &message, TrainingFigures figures)
 {
-    const QString key = m_rateCard->currentData().toString();
-    return key.isEmpty() ? std::nullopt : m_workspace.rateCard(key);
-}
-
-void TrainingPage::showError(const QString &message)
-{
-    m_error = message;
     m_explanation->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(message.toHtmlEscaped()));
     for (QLabel *c : {m_gpusCard, m_daysCard, m_gpuHoursCard, m_costCard})
         c->setText(resultCardText(QStringLiteral("—"), QString()));
     m_table->setRowCount(0);
     m_mixTable->setRowCount(0);
     m_layoutTable->setRowCount(0);
-    const QString why = tr("Nothing to show: %1").arg(message);
-    showFigure(m_memoryChart, emptyFigure(tr("Memory per GPU by ZeRO stage"), why));
-    showFigure(m_daysChart, emptyFigure(tr("Days versus GPUs"), why));
-    showFigure(m_mixChart, emptyFigure(tr("Mixed cluster"), why));
-    showFigure(m_growthChart, emptyFigure(tr("Capacity growth"), why));
+    showFigure(m_memoryChart, std::move(figures.memory));
+    showFigure(m_daysChart, std::move(figures.days));
+    showFigure(m_mixChart, std::move(figures.mix));
+    showFigure(m_growthChart, std::move(figures.growth));
+}
+
+TrainingPageInputs TrainingPage::inputs() const
+{
+    TrainingPageInputs in;
+    in.job = m_job->currentText();
+    in.rateCard = m_rateCard->currentData().toString();
+    in.term = PriceTerm(m_term->currentData().toInt());
+    in.horizonWeeks = m_horizonWeeks->value();
+    in.sharedPool = m_sharedPool->value();
+    in.inferenceGrowth = m_inferenceGrowth->value();
+    in.trainingGrowth = m_trainingGrowth->value();
+    in.installed = m_installed->value();
+    return in;
 }
 
 void TrainingPage::recompute()
 {
     if (m_updating)
         return;
-    m_plan.reset();
-    m_mix.reset();
-    m_daysCurve.clear();
-    m_growth.clear();
-    m_mixJobNames.clear();
-    m_error.clear();
-    auto job = m_workspace.trainingJob(m_job->currentText());
-    if (!job) {
-        showError(tr("No training job to size yet: add one on the Training jobs page."));
+    const TrainingPageInputs in = inputs();
+    TrainingAnalysis a = analyseTraining(m_workspace, in);
+    m_plan = a.plan;
+    m_rate = a.rate;
+    m_daysCurve = a.daysCurve;
+    m_mix = a.mix;
+    m_mixJobNames = a.mixJobNames;
+    m_mixStartDate = a.mixStartDate;
+    m_growth = a.growth;
+    m_leadWeeks = a.leadWeeks;
+    m_installedGpus = a.installedGpus;
+    m_error = a.error;
+    TrainingFigures figures = trainingFigures(a, in);
+    if (!a.error.isEmpty()) {
+        showError(a.error, std::move(figures));
         emit recomputed();
         return;
     }
-    const auto gpu = m_workspace.gpu(text(job->gpuId));
-    std::optional<engine::ModelSpec> model;
-    if (!job->modelId.empty())
-        model = m_workspace.model(text(job->modelId));
-    if (!gpu || (!job->modelId.empty() && !model)) {
-        showError(!gpu ? tr("The job's GPU \"%1\" is not in the catalog.").arg(text(job->gpuId))
-                       : tr("The job's model \"%1\" is not in the catalog.").arg(text(job->modelId)));
-        emit recomputed();
-        return;
-    }
-
-    QStringList notes;
-    engine::TrainingPricing pricing;
-    m_rate.reset();
-    const auto rateCard = currentCard();
-    if (rateCard && rateCard->gpuId != job->gpuId) {
-        notes << tr("The rate card is for %1, the job runs on %2: no cost shown.")
-                     .arg(text(rateCard->gpuId), text(job->gpuId));
-    } else if (rateCard) {
-        const auto term = PriceTerm(m_term->currentData().toInt());
-        engine::Decimal rate = rateCard->onDemand;
-        const engine::Decimal chosen = term == PriceTerm::Reserved1y ? rateCard->reserved1y
-            : term == PriceTerm::Reserved3y                          ? rateCard->reserved3y
-            : term == PriceTerm::Spot                                ? rateCard->spot
-                                                                     : rateCard->onDemand;
-        if (chosen.isZero())
-            notes << tr("The card offers no %1 rate: priced on-demand.").arg(m_term->currentText().toLower());
-        else
-            rate = chosen;
-        pricing.ratePerGpuHour = engine::Money{rate, rateCard->currency};
-        m_rate = pricing.ratePerGpuHour;
-        pricing.interruptionsPerGpuHour = rateCard->spotInterruptionRate.toDouble();
-        if (job->preemptible && pricing.interruptionsPerGpuHour <= 0)
-            notes << tr("The card gives no spot interruption rate: no preemption loss is expected.");
-    }
-    try {
-        const engine::ModelSpec *modelPtr = model ? &*model : nullptr;
-        m_plan = engine::sizeTraining(*job, *gpu, modelPtr, pricing);
-        // The layout planned (the search's where the job leaves it open) for the curve and
-        // every figure below.
-        const engine::TrainingLayout &layout = m_plan->layout;
-        job->tp = layout.tp;
-        job->pp = layout.pp;
-        job->ep = layout.ep;
-        job->zeroStage = layout.zeroStage;
-        job->virtualStages = layout.virtualStages;
-        job->recompute = layout.recompute;
-        job->globalBatchTokens = layout.globalBatchTokens;
-        m_daysCurve = engine::daysVersusGpus(engine::resolveTraining(*job, *gpu, modelPtr), 40);
-    } catch (const engine::InputError &e) {
-        m_plan.reset();
-        showError(tr("Cannot size %1 — %2: %3").arg(text(job->name), text(e.field()), QString::fromUtf8(e.what())));
-        emit recomputed();
-        return;
-    }
-    m_leadWeeks = rateCard ? rateCard->reservationLeadWeeks : 0;
-    computeMix(*job, *gpu, &notes);
-    computeGrowth(&notes);
-    showPlan(*job, *gpu);
+    showPlan(*a.job, *a.gpu);
     showMix();
-    updateCharts(*job, *gpu);
+    showFigure(m_memoryChart, std::move(figures.memory));
+    showFigure(m_daysChart, std::move(figures.days));
+    showFigure(m_mixChart, std::move(figures.mix));
+    showFigure(m_growthChart, std::move(figures.growth));
 
     QStringList lines;
     for (const std::string &line : m_plan->explanation)
         lines << text(line).toHtmlEscaped();
-    for (const QString &n : notes)
+    for (const QString &n : a.notes)
         lines << QStringLiteral("<i>%1</i>").arg(n.toHtmlEscaped());
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
     emit recomputed();
-}
-
-void TrainingPage::computeMix(const engine::TrainingJob &job, const engine::GpuSpec &gpu, QStringList *notes)
-{
-    engine::MixInput input;
-    input.horizonHours = int64_t(m_horizonWeeks->value()) * kHoursPerWeek;
-    input.sharedPoolGpus = m_sharedPool->value();
-
-    // Inference: workloads planned on this GPU type, their provisioned GPUs shaped by the day.
-    QStringList skipped;
-    for (const auto &w : m_workspace.workloads()) {
-        if (w.gpuId != job.gpuId)
-            continue;
-        const auto model = m_workspace.model(text(w.modelId));
-        if (!model) {
-            skipped << text(w.name);
-            continue;
-        }
-        try {
-            const engine::SizingResult r = engine::sizeInference(w, *model, gpu);
-            if (!r.feasible) {
-                skipped << text(w.name);
-                continue;
-            }
-            const std::array<double, 24> day = engine::hourlyGpuNeed(w, double(r.gpus));
-            engine::InferenceDemand demand;
-            demand.name = w.name;
-            demand.gpusPerHour.assign(day.begin(), day.end());
-            input.inference.push_back(std::move(demand));
-        } catch (const engine::InputError &) {
-            skipped << text(w.name);
-        }
-    }
-
-    // Training: every job on this GPU type from the earliest start date on.
-    std::vector<std::pair<engine::TrainingJob, engine::TrainingPlan>> plans;
-    for (const auto &other : m_workspace.trainingJobs()) {
-        if (other.gpuId != job.gpuId)
-            continue;
-        if (other.name == job.name) {
-            plans.emplace_back(job, *m_plan);
-            continue;
-        }
-        std::optional<engine::ModelSpec> model;
-        if (!other.modelId.empty())
-            model = m_workspace.model(text(other.modelId));
-        try {
-            plans.emplace_back(other, engine::sizeTraining(other, gpu, model ? &*model : nullptr));
-        } catch (const engine::InputError &) {
-            skipped << text(other.name);
-        }
-    }
-    QDate start;
-    for (const auto &[j, plan] : plans) {
-        const QDate date = QDate::fromString(text(j.startDate), Qt::ISODate);
-        if (date.isValid() && (!start.isValid() || date < start))
-            start = date;
-    }
-    if (!start.isValid())
-        start = QDate::currentDate();
-    m_mixStartDate = start.toString(Qt::ISODate).toStdString();
-    input.startDate = m_mixStartDate;
-    for (const auto &[j, plan] : plans) {
-        engine::TrainingDemand demand;
-        demand.name = j.name;
-        demand.gpus = plan.gpusNodeRounded;
-        demand.minGpus = std::min(plan.minGpusForMemory, plan.gpusNodeRounded);
-        demand.gpuHours = plan.gpuHours;
-        const QDate date = QDate::fromString(text(j.startDate), Qt::ISODate);
-        demand.earliestStartHour = date.isValid() ? std::max<int64_t>(0, start.daysTo(date) * 24) : 0;
-        demand.priority = j.priority;
-        input.training.push_back(demand);
-        m_mixJobNames.push_back(j.name);
-    }
-    if (!skipped.isEmpty())
-        notes->append(tr("Left out of the mixed cluster (cannot be sized on %1): %2.")
-                          .arg(text(gpu.name), skipped.join(QStringLiteral(", "))));
-    try {
-        m_mix = engine::planMixedCluster(input);
-    } catch (const engine::InputError &e) {
-        notes->append(tr("Mixed cluster not planned — %1: %2").arg(text(e.field()), QString::fromUtf8(e.what())));
-    }
-}
-
-void TrainingPage::computeGrowth(QStringList *notes)
-{
-    engine::GrowthInput input;
-    input.leadWeeks = m_leadWeeks;
-    input.startMonth = m_mixStartDate.substr(0, 7);
-    double inferenceNow = 0, trainingNow = double(m_plan->gpusNodeRounded);
-    int64_t installed = m_installed->value();
-    if (m_mix) {
-        // The dynamically shared pool: inference at its peak, training in what remains.
-        inferenceNow = double(m_mix->dynamic.inferenceGpus);
-        trainingNow = double(m_mix->dynamic.trainingGpus);
-        if (installed < 0)
-            installed = m_mix->dynamic.gpus;
-    }
-    input.installedGpus = std::max<int64_t>(0, installed);
-    m_installedGpus = input.installedGpus;
-    engine::GrowthStream inference;
-    inference.name = "inference";
-    inference.kind = engine::WorkloadKind::Inference;
-    inference.gpusNow = inferenceNow;
-    inference.monthlyGrowth = m_inferenceGrowth->value() / 100.0;
-    engine::GrowthStream training;
-    training.name = "training";
-    training.kind = engine::WorkloadKind::Training;
-    training.gpusNow = trainingNow;
-    training.monthlyGrowth = m_trainingGrowth->value() / 100.0;
-    input.streams = {inference, training};
-    try {
-        m_growth = engine::planGrowth(input);
-        int64_t added = 0;
-        const engine::GrowthMonth *first = nullptr;
-        for (const engine::GrowthMonth &month : m_growth) {
-            added += month.capacityToAdd;
-            if (!first && month.capacityToAdd > 0)
-                first = &month;
-        }
-        if (first)
-            notes->append(tr("Growth: %1 to add over %2 beyond the %3 installed; the first %4 in %5, "
-                             "to be ordered by %6 (lead time %7)%8.")
-                              .arg(formatGpus(added),
-                                   formatCountOf(int64_t(m_growth.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)")))
-                              .arg(formatCount(input.installedGpus), formatCount(first->capacityToAdd),
-                                   text(first->label), text(first->orderByLabel))
-                              .arg(formatCountOf(input.leadWeeks, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")))
-                              .arg(first->orderByMonth < 0 ? tr(" — already overdue") : QString()));
-        else
-            notes->append(tr("Growth: the %1 installed cover all %2.")
-                              .arg(formatGpus(input.installedGpus),
-                                   formatCountOf(int64_t(m_growth.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)"))));
-    } catch (const engine::InputError &e) {
-        notes->append(tr("Growth not planned — %1: %2").arg(text(e.field()), QString::fromUtf8(e.what())));
-    }
 }
 
 void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu)
@@ -726,75 +545,6 @@ void TrainingPage::showMix()
     for (int i = 0; i < int(rows.size()); ++i)
         for (int c = 0; c < 3; ++c)
             m_mixTable->setItem(i, c, new QTableWidgetItem(rows[size_t(i)][size_t(c)]));
-}
-
-void TrainingPage::updateCharts(const engine::TrainingJob &job, const engine::GpuSpec &gpu)
-{
-    const engine::TrainingPlan p = *m_plan;
-    const QString name = text(job.name);
-    const QString memoryTitle = tr("Memory per GPU by ZeRO stage — %1").arg(name);
-    showFigure(m_memoryChart, 
-        {memoryTitle,
-         tr("Mixed-precision Adam on %1 of %2 (TP %3, PP %4): 16 bytes per parameter unsharded, optimizer "
-            "states, then gradients, then weights sharded over the data-parallel ranks by ZeRO-1, 2 and 3. "
-            "Weights and gradients in BF16, optimizer states in FP32. Activations per Korthikanti et al. (2022), "
-            "%5 attention, recomputation %6, micro-batch %7.")
-             .arg(formatGpus(p.gpus), text(gpu.name))
-             .arg(job.tp)
-             .arg(job.pp)
-             .arg(text(std::string(engine::toString(job.attention))), text(std::string(engine::toString(job.recompute))))
-             .arg(p.microBatch),
-         [p, memoryTitle, total = gpu.memoryBytes](QChart::ChartTheme theme) {
-             return buildZeroMemoryChart(p.memoryByStage, p.memory.zeroStage, total, p.usableMemoryBytes, memoryTitle,
-                                         theme);
-         }});
-
-    const std::vector<engine::DaysPoint> curve = m_daysCurve;
-    const std::optional<double> window =
-        job.target == engine::TrainingTarget::WindowDays ? std::optional<double>(job.targetValue) : std::nullopt;
-    const QString daysTitle = tr("Days versus GPUs — %1").arg(name);
-    showFigure(m_daysChart, 
-        {daysTitle,
-         tr("Wall-clock days for %1 FLOPs on %2 as GPUs are added (multiples of TP × PP = %3), with communication "
-            "overhead by interconnect; dotted where the ZeRO-%4 model states do not fit.")
-             .arg(flops(p.totalFlops), text(gpu.name))
-             .arg(job.tp * job.pp)
-             .arg(job.zeroStage),
-         [curve, window, gpus = p.gpus, planDays = p.days, daysTitle](QChart::ChartTheme theme) {
-             return buildDaysVersusGpusChart(curve, window, gpus, planDays, daysTitle, theme);
-         }});
-
-    if (m_mix) {
-        const engine::MixResult mix = *m_mix;
-        const QString mixTitle = tr("Shared cluster over %1 — %2").arg(formatCountOf(m_horizonWeeks->value(), QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)")), text(gpu.name));
-        showFigure(m_mixChart, 
-            {mixTitle,
-             tr("Dynamic sharing of %1 from %2: inference takes its hourly need first, training jobs fill the "
-                "rest by priority. A hard split needs %3.")
-                 .arg(formatGpus(mix.dynamic.gpus), text(m_mixStartDate), formatGpus(mix.partitioned.gpus)),
-             [mix, mixTitle](QChart::ChartTheme theme) { return buildMixTimelineChart(mix, mixTitle, theme); }});
-    } else {
-        showFigure(m_mixChart, emptyFigure(tr("Shared cluster"), tr("The mixed cluster could not be planned.")));
-    }
-
-    if (!m_growth.empty()) {
-        const std::vector<engine::GrowthMonth> months = m_growth;
-        const int lead = m_leadWeeks;
-        const int64_t installed = m_installedGpus;
-        const QString growthTitle = tr("Capacity over %1 — %2").arg(formatCountOf(int64_t(months.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n month(s)")), text(gpu.name));
-        showFigure(m_growthChart, 
-            {growthTitle,
-             tr("Inference grows %1 %/month, training %2 %/month, compounded; the line is the capacity installed "
-                "after each month's additions. Reservation lead time %3.")
-                 .arg(m_inferenceGrowth->value(), 0, 'f', 1)
-                 .arg(m_trainingGrowth->value(), 0, 'f', 1)
-                 .arg(formatCountOf(lead, QT_TRANSLATE_NOOP("headroom::ui", "%n week(s)"))),
-             [months, installed, growthTitle](QChart::ChartTheme theme) {
-                 return buildGrowthChart(months, installed, growthTitle, theme);
-             }});
-    } else {
-        showFigure(m_growthChart, emptyFigure(tr("Capacity growth"), tr("The growth plan could not be computed.")));
-    }
 }
 
 void TrainingPage::showFigure(ChartPanel *panel, ChartFigure figure)

@@ -4,6 +4,7 @@
 #include "engine/catalog/ratecard.h"
 #include "engine/training/training.h"
 #include "common/page.h"
+#include "trainingsizing.h"
 
 #include <QString>
 #include <map>
@@ -34,7 +35,7 @@ class TrainingPage : public Page {
     Q_OBJECT
 public:
     // Price of a GPU-hour taken from the rate card.
-    enum class PriceTerm { OnDemand, Reserved1y, Reserved3y, Spot };
+    using PriceTerm = TrainingPriceTerm;
 
     explicit TrainingPage(store::Workspace &workspace, QWidget *parent = nullptr);
 
@@ -56,16 +57,13 @@ private:
     void refreshJobs();
     void refreshRateCards();
     void recompute();
-    void computeMix(const engine::TrainingJob &job, const engine::GpuSpec &gpu, QStringList *notes);
-    void computeGrowth(QStringList *notes);
+    TrainingPageInputs inputs() const;
     void showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu);
     void showMix();
-    void updateCharts(const engine::TrainingJob &job, const engine::GpuSpec &gpu);
-    void showError(const QString &message);
+    void showError(const QString &message, TrainingFigures figures);
     // Sets the panel's figure now when its tab is shown, else when it is shown or asked for.
     void showFigure(ChartPanel *panel, ChartFigure figure);
     void flushFigures() const;
-    std::optional<engine::RateCard> currentCard() const;
 
     store::Workspace &m_workspace;
     QComboBox *m_job = nullptr;

@@ -534,3 +534,12 @@ TEST_CASE("The KV concurrency chart in the report follows the serving assumption
         workspace.setServingAssumptions(serving);
     });
 }
+
+TEST_CASE("The Training sizing chart in the report follows an edit of its job as the page does", "[report]")
+{
+    checkChartFollowsEdit("Training sizing", "training-memory", [](store::Workspace &workspace) {
+        engine::TrainingJob job = workspace.trainingJobs().front();
+        job.tp = job.tp == 8 ? 4 : 8;
+        workspace.putTrainingJob(job);
+    });
+}
