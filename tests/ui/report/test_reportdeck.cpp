@@ -16,6 +16,7 @@
 #include "ui/fragmentation/fragmapview.h"
 #include "ui/partitioning/miglayoutview.h"
 #include "ui/partitioning/partitioningpage.h"
+#include "ui/cost/costpage.h"
 #include "ui/inference/kvpage.h"
 #include "ui/common/chartpanel.h"
 #include "ui/report/reportdeck.h"
@@ -704,12 +705,12 @@ TEST_CASE("One deck, one state: after an edit the chart slides, summary and appe
                                                                                       names[1].toStdString()})));
     workspace.appendReportItem(ui::pinnedReportItem(workspace, workspace.reportItems().front()));
     {
-        ui::KvPage kv(workspace);
-        add(ui::reportItemFromFigure(kv.chartPanels().first()->figure()));
+        ui::CostPage cost(workspace);
+        add(ui::reportItemFromFigure(cost.chartPanels().first()->figure()));
     }
     REQUIRE(workspace.reportItems().size() == 5);
     CHECK(workspace.reportItems()[0].source.contains("scenario-diagram"));
-    CHECK(workspace.reportItems()[4].source.isEmpty());  // the KV page's own inputs
+    CHECK(workspace.reportItems()[4].source.isEmpty());  // the Cost page's own inputs
     CHECK(workspace.reportItems()[3].pinned);
 
     // Nothing changed yet: no stamps, and the live items are what the page drew.
@@ -757,7 +758,7 @@ TEST_CASE("One deck, one state: after an edit the chart slides, summary and appe
     REQUIRE(row != workloads->table.rows.end());
     CHECK(row->join(' ').contains(QLocale(QLocale::English).toString(qlonglong(workload.dailyActiveUsers))));
 
-    // The pinned diagram keeps its picture and says how old it is; so does the KV snapshot.
+    // The pinned diagram keeps its picture and says how old it is; so does the Cost snapshot.
     CHECK(deck.items[3].svg == ui::deckFigureItem(ui::scenarioDiagramFigure(before[1])).svg);
     CHECK(deck.items[3].caption.startsWith("Pinned as of "));
     CHECK(deck.items[3].caption.contains("; inputs changed since."));
@@ -768,12 +769,12 @@ TEST_CASE("One deck, one state: after an edit the chart slides, summary and appe
     CHECK(warnings.contains(QStringLiteral("“%1” is not drawn from the workspace as it is now").arg(deck.items[4].title)));
 
     // Pinning a snapshot of a page's inputs keeps the date it was taken, not the date pinned.
-    const store::ReportItem kvItem = workspace.reportItems()[4];
-    const store::ReportItem kvPinned = ui::pinnedReportItem(workspace, kvItem);
-    CHECK(kvPinned.pinned);
-    CHECK(kvPinned.takenAt == kvItem.takenAt);
-    CHECK(kvPinned.inputsFingerprint == kvItem.inputsFingerprint);
-    CHECK(kvPinned.content == kvItem.content);
+    const store::ReportItem costItem = workspace.reportItems()[4];
+    const store::ReportItem costPinned = ui::pinnedReportItem(workspace, costItem);
+    CHECK(costPinned.pinned);
+    CHECK(costPinned.takenAt == costItem.takenAt);
+    CHECK(costPinned.inputsFingerprint == costItem.inputsFingerprint);
+    CHECK(costPinned.content == costItem.content);
 
     // The PDF says the same: the summary's month, the stamp on the pinned slide.
     QTemporaryDir out;
