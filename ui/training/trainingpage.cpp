@@ -330,7 +330,7 @@ void TrainingPage::selectRateCard(const QString &key)
     m_rateCard->setCurrentIndex(std::max(0, m_rateCard->findData(key)));
 }
 
-void TrainingPage::showError(const QString &message, TrainingFigures figures)
+void TrainingPage::showError(const QString &message)
 {
     m_explanation->setText(QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(message.toHtmlEscaped()));
     for (QLabel *c : {m_gpusCard, m_daysCard, m_gpuHoursCard, m_costCard})
@@ -338,10 +338,6 @@ void TrainingPage::showError(const QString &message, TrainingFigures figures)
     m_table->setRowCount(0);
     m_mixTable->setRowCount(0);
     m_layoutTable->setRowCount(0);
-    showFigure(m_memoryChart, std::move(figures.memory));
-    showFigure(m_daysChart, std::move(figures.days));
-    showFigure(m_mixChart, std::move(figures.mix));
-    showFigure(m_growthChart, std::move(figures.growth));
 }
 
 TrainingPageInputs TrainingPage::inputs() const
@@ -363,32 +359,24 @@ void TrainingPage::recompute()
     if (m_updating)
         return;
     const TrainingPageInputs in = inputs();
-    TrainingAnalysis a = analyseTraining(m_workspace, in);
-    m_plan = a.plan;
-    m_rate = a.rate;
-    m_daysCurve = a.daysCurve;
-    m_mix = a.mix;
-    m_mixJobNames = a.mixJobNames;
-    m_mixStartDate = a.mixStartDate;
-    m_growth = a.growth;
-    m_leadWeeks = a.leadWeeks;
-    m_installedGpus = a.installedGpus;
-    m_error = a.error;
+    m_analysis = analyseTraining(m_workspace, in);
+    const TrainingAnalysis &a = m_analysis;
+    // Drawn whether or not the job sizes: the figures say why they are empty.
     TrainingFigures figures = trainingFigures(a, in);
+    showFigure(m_memoryChart, std::move(figures.memory));
+    showFigure(m_daysChart, std::move(figures.days));
+    showFigure(m_mixChart, std::move(figures.mix));
+    showFigure(m_growthChart, std::move(figures.growth));
     if (!a.error.isEmpty()) {
-        showError(a.error, std::move(figures));
+        showError(a.error);
         emit recomputed();
         return;
     }
     showPlan(*a.job, *a.gpu);
     showMix();
-    showFigure(m_memoryChart, std::move(figures.memory));
-    showFigure(m_daysChart, std::move(figures.days));
-    showFigure(m_mixChart, std::move(figures.mix));
-    showFigure(m_growthChart, std::move(figures.growth));
 
     QStringList lines;
-    for (const std::string &line : m_plan->explanation)
+    for (const std::string &line : m_analysis.plan->explanation)
         lines << text(line).toHtmlEscaped();
     for (const QString &n : a.notes)
         lines << QStringLiteral("<i>%1</i>").arg(n.toHtmlEscaped());
@@ -398,7 +386,7 @@ void TrainingPage::recompute()
 
 void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu)
 {
-    const engine::TrainingPlan &p = *m_plan;
+    const engine::TrainingPlan &p = *m_analysis.plan;
     const QString nodes = p.nodeRounded
         ? tr("%1 of %2 (NVLink for TP %3)").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n whole node(s)"))).arg(gpu.gpusPerNode).arg(job.tp)
         : tr("as much as %1; no tensor parallelism, any GPUs will do").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n node(s)")));
@@ -406,8 +394,8 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
     m_daysCard->setText(resultCardText(days(p.days), tr("days on %1").arg(formatGpus(p.gpus))));
     m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
     // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
-    const QString product = p.cost && m_rate ? tr("%1 GPU-hours × %2 (%3)")
-                                                   .arg(formatCount(p.billedGpuHours), text(m_rate->displayRate()),
+    const QString product = p.cost && m_analysis.rate ? tr("%1 GPU-hours × %2 (%3)")
+                                                   .arg(formatCount(p.billedGpuHours), text(m_analysis.rate->displayRate()),
                                                         m_term->currentText().toLower())
                                              : QString();
     m_costCard->setText(p.cost ? resultCardText(text(p.cost->display()), product)
@@ -515,12 +503,12 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
 
 void TrainingPage::showMix()
 {
-    if (!m_mix) {
+    if (!m_analysis.mix) {
         m_mixTable->setRowCount(0);
         return;
     }
-    const engine::MixOutcome &a = m_mix->partitioned;
-    const engine::MixOutcome &b = m_mix->dynamic;
+    const engine::MixOutcome &a = m_analysis.mix->partitioned;
+    const engine::MixOutcome &b = m_analysis.mix->dynamic;
     std::vector<std::array<QString, 3>> rows = {
         {tr("GPUs"), formatCount(a.gpus), formatCount(b.gpus)},
         {tr("Inference GPUs"), tr("%1 (pool at its peak)").arg(formatCount(a.inferenceGpus)),
@@ -536,7 +524,7 @@ void TrainingPage::showMix()
     auto completion = [this](const engine::JobCompletion &c) {
         if (c.completionHour < 0)
             return c.startHour < 0 ? tr("not started") : tr("not done: %1 GPU-hours left").arg(number(c.remainingGpuHours, 0));
-        const QString date = c.completionDate.empty() ? dateAfterHours(m_mixStartDate, c.completionHour) : text(c.completionDate);
+        const QString date = c.completionDate.empty() ? dateAfterHours(m_analysis.mixStartDate, c.completionHour) : text(c.completionDate);
         return tr("%1 (day %2)").arg(date).arg(number(double(c.completionHour) / 24.0, 1));
     };
     for (size_t i = 0; i < a.jobs.size() && i < b.jobs.size(); ++i)

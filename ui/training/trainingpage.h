@@ -42,12 +42,12 @@ public:
     QList<ChartPanel *> chartPanels() const override;
     void selectJob(const QString &name);
     void selectRateCard(const QString &key); // "" = no price
-    const std::optional<engine::TrainingPlan> &plan() const { return m_plan; }
-    const std::optional<engine::MixResult> &mix() const { return m_mix; }
-    const std::vector<engine::GrowthMonth> &growth() const { return m_growth; }
-    const std::vector<engine::DaysPoint> &daysCurve() const { return m_daysCurve; }
+    const std::optional<engine::TrainingPlan> &plan() const { return m_analysis.plan; }
+    const std::optional<engine::MixResult> &mix() const { return m_analysis.mix; }
+    const std::vector<engine::GrowthMonth> &growth() const { return m_analysis.growth; }
+    const std::vector<engine::DaysPoint> &daysCurve() const { return m_analysis.daysCurve; }
     QString explanation() const;
-    QString errorText() const { return m_error; }
+    QString errorText() const { return m_analysis.error; }
 
 signals:
     void recomputed();
@@ -60,7 +60,7 @@ private:
     TrainingPageInputs inputs() const;
     void showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu);
     void showMix();
-    void showError(const QString &message, TrainingFigures figures);
+    void showError(const QString &message);
     // Sets the panel's figure now when its tab is shown, else when it is shown or asked for.
     void showFigure(ChartPanel *panel, ChartFigure figure);
     void flushFigures() const;
@@ -89,16 +89,7 @@ private:
     QLabel *m_explanation = nullptr;
 
     mutable std::map<ChartPanel *, ChartFigure> m_pendingFigures;
-    std::optional<engine::TrainingPlan> m_plan;
-    std::optional<engine::Money> m_rate;     // per GPU-hour of the plan shown
-    std::vector<engine::DaysPoint> m_daysCurve;
-    std::optional<engine::MixResult> m_mix;
-    std::vector<std::string> m_mixJobNames;
-    std::string m_mixStartDate;
-    std::vector<engine::GrowthMonth> m_growth;
-    int m_leadWeeks = 0;
-    int64_t m_installedGpus = 0;
-    QString m_error;
+    TrainingAnalysis m_analysis;   // what is shown
     bool m_updating = false;
 };
 

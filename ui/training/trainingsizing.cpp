@@ -107,7 +107,6 @@ void planMix(const store::Workspace &workspace, const TrainingPageInputs &in, co
         demand.earliestStartHour = date.isValid() ? std::max<int64_t>(0, start.daysTo(date) * 24) : 0;
         demand.priority = j.priority;
         input.training.push_back(demand);
-        a.mixJobNames.push_back(j.name);
     }
     if (!skipped.isEmpty())
         a.notes.append(QObject::tr("Left out of the mixed cluster (cannot be sized on %1): %2.")

@@ -50,7 +50,6 @@ struct TrainingAnalysis {
     std::optional<engine::Money> rate;        // per GPU-hour of the plan
     std::vector<engine::DaysPoint> daysCurve;
     std::optional<engine::MixResult> mix;
-    std::vector<std::string> mixJobNames;
     std::string mixStartDate;
     std::vector<engine::GrowthMonth> growth;
     int leadWeeks = 0;
