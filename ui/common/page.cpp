@@ -5,6 +5,7 @@
 #include "report/reportsnapshot.h"
 
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QEvent>
 #include <QScrollArea>
@@ -115,6 +116,38 @@ QWidget *resultsColumn(QWidget *parent, QWidget *top, QWidget *table, QWidget *e
     column->setStretchFactor(0, 3);
     column->setStretchFactor(1, 2);
     return column;
+}
+
+void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNumberColumn)
+{
+    widget.clear();
+    widget.setColumnCount(int(table.columns.size()));
+    widget.setHorizontalHeaderLabels(table.columns);
+    widget.setRowCount(int(table.rows.size()));
+    for (int row = 0; row < int(table.rows.size()); ++row) {
+        const QStringList &cells = table.rows[row];
+        for (int column = 0; column < int(cells.size()) && column < widget.columnCount(); ++column) {
+            auto *item = new QTableWidgetItem(cells[column]);
+            if (firstNumberColumn >= 0 && column >= firstNumberColumn)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            else if (cells[column].size() > 40)
+                item->setToolTip(cells[column]);
+            widget.setItem(row, column, item);
+        }
+    }
+}
+
+QJsonObject shownTableSource(const QTableWidget &widget, QJsonObject source)
+{
+    if (source.isEmpty())
+        return source;
+    QJsonArray shown;
+    for (int column = 0; column < widget.columnCount(); ++column)
+        if (!widget.isColumnHidden(column))
+            shown << column;
+    if (shown.size() < widget.columnCount())
+        source.insert(QStringLiteral("shown_columns"), shown);
+    return source;
 }
 
 QTableWidget *Page::newResultsTable(const char *objectName)

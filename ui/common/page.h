@@ -21,6 +21,13 @@ class ChartPanel;
 // explanation, split by a movable handle; a long explanation scrolls rather than being cut.
 QWidget *resultsColumn(QWidget *parent, QWidget *top, QWidget *table, QWidget *explanation);
 
+// Shows `table` in a results table: its columns as headers, its rows as read-only cells, those
+// from `firstNumberColumn` on (-1: none) aligned right as numbers; a long cell also as tooltip.
+void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNumberColumn = -1);
+// `source` of the table `widget` shows, with the columns it hides left out:
+// {"shown_columns": [index, …]} added where any is hidden (selectShownColumns applies it).
+QJsonObject shownTableSource(const QTableWidget &widget, QJsonObject source);
+
 class Page : public QWidget {
     Q_OBJECT
 public:

@@ -37,8 +37,6 @@ namespace headroom::ui {
 
 namespace {
 
-constexpr int kHoursPerWeek = 168;
-
 QString money(const engine::Money &m)
 {
     return QString::fromStdString(m.display());
@@ -48,12 +46,6 @@ QString money(const engine::Money &m)
 QString rateText(const engine::Money &m)
 {
     return QString::fromStdString(m.displayRate());
-}
-
-engine::CivilDate civil(const QDate &date)
-{
-    return engine::CivilDate{std::chrono::year{date.year()}, std::chrono::month{unsigned(date.month())},
-                             std::chrono::day{unsigned(date.day())}};
 }
 
 QString percent(double share, int decimals = 1)
@@ -338,35 +330,30 @@ void CostPage::applyRateCard()
     recompute();
 }
 
-bool CostPage::computeDemand(QString *error)
+CostPageInputs CostPage::inputs() const
 {
-    const QString name = m_demandSource->currentData().toString();
-    if (!name.isEmpty()) {
-        m_demand = m_workspace.demandSeries(name);
-        if (!m_demand) {
-            *error = tr("demand series \"%1\" is no longer in the workspace").arg(name);
-            return false;
-        }
-        // A series with timestamps starts on its first hour's date; one without, on the start date.
-        m_seriesStart = m_demand->startEpochSeconds != 0
-                            ? engine::dateFromDays(m_demand->startEpochSeconds / 86400)
-                            : civil(m_startDate->date());
-        return true;
-    }
-    m_seriesStart = civil(m_startDate->date());
-    engine::DemandShape shape;
-    shape.baselineGpus = m_baseline->value();
-    shape.dailyPeakGpus = m_peak->value();
-    shape.peakHour = m_peakHour->value();
-    shape.weekendFactor = m_weekend->value();
-    shape.growthPerMonth = m_growth->value() / 100.0;
-    shape.noise = m_noise->value() / 100.0;
-    shape.seed = uint32_t(m_seed->value());
-    shape.firstWeekday = m_startDate->date().dayOfWeek() - 1;  // the weekend falls on the calendar's
-    const int months = m_horizon->currentData().toInt();
-    shape.hours = months == 0 ? kHoursPerWeek : int(engine::termHours(m_seriesStart, months));
-    m_demand = engine::generateDemand(shape, "generated");
-    return true;
+    CostPageInputs in;
+    in.demandSeries = m_demandSource->currentData().toString();
+    in.baselineGpus = m_baseline->value();
+    in.peakGpus = m_peak->value();
+    in.peakHour = m_peakHour->value();
+    in.weekendFactor = m_weekend->value();
+    in.growthPercent = m_growth->value();
+    in.noisePercent = m_noise->value();
+    in.horizonMonths = m_horizon->currentData().toInt();
+    in.startDate = m_startDate->date();
+    in.seed = m_seed->value();
+    in.rateCard = m_rateCard->currentData().toString();
+    in.termYears = m_term->currentData().toInt() == 3 ? 3 : 1;
+    in.onDemandRate = m_onDemandRate->text();
+    in.reservedRate = m_reservedRate->text();
+    in.spotRate = m_spotRate->text();
+    in.spotSharePercent = m_spotShare->value();
+    in.spotOverheadPercent = m_spotOverhead->value();
+    in.useOptimum = m_useOptimum->isChecked();
+    in.reserved = m_reserved->value();
+    in.week = m_week->value();
+    return in;
 }
 
 void CostPage::recompute()
@@ -375,124 +362,53 @@ void CostPage::recompute()
         return;
     m_error.clear();
     try {
-        QString error;
-        if (!computeDemand(&error))
-            throw engine::InputError("demand", error.toStdString());
-        const std::string currency = m_currencyCode.toStdString();
-        auto rate = [&](QLineEdit *edit, const char *field) {
-            const auto parsed = engine::Decimal::parse(edit->text().trimmed().toStdString());
-            if (!parsed)
-                throw engine::InputError(field, "enter a decimal price such as 6.88");
-            return engine::Money{*parsed, currency};
-        };
-        engine::PlanRates rates;
-        rates.onDemand = rate(m_onDemandRate, "on_demand");
-        const engine::Money reservedRate = rate(m_reservedRate, "reserved");
-        rates.reserved1y = reservedRate;
-        rates.reserved3y = reservedRate;
-        rates.spot = rate(m_spotRate, "spot");
-        rates.spotOverhead = engine::Decimal::fromDouble(m_spotOverhead->value() / 100.0);
-        const engine::Decimal spotShare = engine::Decimal::fromDouble(m_spotShare->value() / 100.0);
-        if (!spotShare.isZero() && rates.spot.amount.isZero())
-            throw engine::InputError("spot", "a spot share needs a spot price above 0");
-        const engine::Money elastic = engine::elasticRate(rates, spotShare);
-        m_analysis = engine::analyseReservation(*m_demand, reservedRate, elastic);
-
-        const bool threeYear = m_term->currentData().toInt() == 3;
-        auto mixFor = [&](int64_t reserved) {
-            engine::PlanMix mix;
-            (threeYear ? mix.reserved3y : mix.reserved1y) = reserved;
-            mix.spotShare = spotShare;
-            return mix;
-        };
-        m_chosenReserved = m_useOptimum->isChecked() ? m_analysis.optimalReserved : m_reserved->value();
-        if (m_useOptimum->isChecked()) {
+        const CostPageInputs in = inputs();
+        m_cost = analyseCost(m_workspace, in);
+        const CostAnalysis &a = *m_cost;
+        if (in.useOptimum) {
             const QSignalBlocker block(m_reserved);
-            m_reserved->setValue(int(m_analysis.optimalReserved));
+            m_reserved->setValue(int(a.analysis.optimalReserved));
         }
-        m_options.clear();
-        const std::pair<QString, int64_t> choices[] = {
-            {tr("All on-demand"), 0},
-            {tr("P50 rule"), m_analysis.p50Reserved},
-            {tr("P75 rule"), m_analysis.p75Reserved},
-            {tr("Optimum"), m_analysis.optimalReserved},
-        };
-        for (const auto &[name, reserved] : choices)
-            m_options.push_back({name, reserved, engine::planCost(*m_demand, mixFor(reserved), rates)});
-        if (!m_useOptimum->isChecked() && m_chosenReserved != m_analysis.optimalReserved)
-            m_options.push_back({tr("Your plan"), m_chosenReserved,
-                                 engine::planCost(*m_demand, mixFor(m_chosenReserved), rates)});
-        const engine::PlanCost chosen = engine::planCost(*m_demand, mixFor(m_chosenReserved), rates, true);
-        m_sensitivity = engine::sensitivity(*m_demand, mixFor(m_chosenReserved), rates);
-        // The whole commitment, whatever the series covers.
-        m_commitment.reset();
-        const auto card = m_workspace.rateCard(m_rateCard->currentData().toString());
-        const engine::Decimal upfrontShare =
-            card ? (threeYear ? card->reserved3yUpfront : card->reserved1yUpfront) : engine::Decimal();
-        if (m_analysis.commitmentPays) {
-            m_commitment = engine::commitmentObligation(m_analysis.optimalReserved, reservedRate, upfrontShare,
-                                                        m_seriesStart, threeYear ? 36 : 12,
-                                                        int64_t(m_demand->gpus.size()));
-        }
-
-        const int weeks = std::max<int>(1, int((m_demand->gpus.size() + kHoursPerWeek - 1) / kHoursPerWeek));
         {
             const QSignalBlocker block(m_week);
-            m_week->setRange(1, weeks);
+            m_week->setRange(1, a.weeks);
         }
-        const int firstHour = (m_week->value() - 1) * kHoursPerWeek;
-        const QString currencyText = QString::fromStdString(currency);
-        const engine::ReserveAnalysis analysis = m_analysis;
-        const QString termText = threeYear ? tr("3-year") : tr("1-year");
-        m_sweepChart->setFigure(
-            {tr("Total cost vs reserved GPUs (%1 commitment)").arg(termText),
-             tr("Cost over the whole series (%1): reserved GPUs × %2 every hour plus elastic demand above "
-                "them at %3. The optimum reserves where P(demand > R) = %4 (critical fractile).")
-                 .arg(formatCountOf(int64_t(m_demand->gpus.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")), rateText(reservedRate), rateText(elastic))
-                 .arg(analysis.criticalFractile, 0, 'f', 3),
-             [analysis, currencyText, termText](QChart::ChartTheme theme) {
-                 return buildReserveSweepChart(analysis, currencyText,
-                                               tr("Total cost vs reserved GPUs (%1 commitment)").arg(termText), theme);
-             }});
-        const std::vector<engine::HourBreakdown> hours = chosen.hours;
-        const QString weekTitle = tr("Hourly GPU mix, week %1, %2 reserved").arg(m_week->value()).arg(m_chosenReserved);
-        m_weekChart->setFigure({weekTitle,
-                                tr("Reserved GPUs are paid every hour; demand above them runs on on-demand "
-                                   "and spot. Reserved utilization over the series: %1.")
-                                    .arg(percent(chosen.reservedUtilization)),
-                                [hours, firstHour, weekTitle](QChart::ChartTheme theme) {
-                                    return buildWeekStackChart(hours, firstHour, weekTitle, theme);
-                                }});
-        std::vector<engine::MonthSpend> months =
-            engine::monthlySpend(*m_demand, mixFor(m_chosenReserved), rates, m_seriesStart);
-        // The chosen plan's upfront is paid at signing, in the first month.
-        engine::Money upfrontPaid{engine::Decimal(), currency};
-        if (m_chosenReserved > 0 && upfrontShare > engine::Decimal()) {
-            const engine::CommitmentObligation chosenCommitment =
-                engine::commitmentObligation(m_chosenReserved, reservedRate, upfrontShare, m_seriesStart,
-                                             threeYear ? 36 : 12, int64_t(m_demand->gpus.size()));
-            months = engine::withUpfront(std::move(months), upfrontShare, chosenCommitment);
-            upfrontPaid = chosenCommitment.upfront;
-        }
-        const QString monthTitle = tr("Monthly spend, %1 reserved").arg(m_chosenReserved);
-        m_monthChart->setFigure({monthTitle,
-                                 tr("Reserved spend follows the days in each month; elastic spend follows demand. "
-                                    "Calendar months of the series from %1, %2.%3")
-                                     .arg(QString::fromStdString(engine::isoDate(m_seriesStart)), currencyText,
-                                          upfrontPaid.amount.isZero()
-                                              ? QString()
-                                              : tr(" The commitment's upfront, %1 for the whole term, is paid at "
-                                                   "signing in the first month; the months carry the rest.")
-                                                    .arg(money(upfrontPaid))),
-                                 [months, currencyText, monthTitle](QChart::ChartTheme theme) {
-                                     return buildMonthlySpendChart(months, currencyText, monthTitle, theme);
-                                 }});
-        updateTable(m_options.front().cost.total);
-        updateRecommendation(rates, reservedRate, rates.onDemand);
+        CostFigures figures = costFigures(a, in);
+        m_sweepChart->setFigure(std::move(figures.sweep));
+        m_weekChart->setFigure(std::move(figures.week));
+        m_monthChart->setFigure(std::move(figures.month));
+        fillResultsTable(*m_table, costTable(a), 1);
+        m_table->horizontalHeaderItem(6)->setToolTip(
+            tr("Every row is compared with its own demand run with no commitment: on-demand, and spot for the spot "
+               "share (like with like)"));
+        updateRecommendation();
     } catch (const engine::InputError &e) {
+        m_cost.reset();
         showError(fieldMessage(e));
     }
     emit recomputed();
+}
+
+const engine::ReserveAnalysis &CostPage::analysis() const
+{
+    static const engine::ReserveAnalysis none;
+    return m_cost ? m_cost->analysis : none;
+}
+
+const std::vector<CostOption> &CostPage::options() const
+{
+    static const std::vector<CostOption> none;
+    return m_cost ? m_cost->options : none;
+}
+
+std::optional<engine::DemandSeries> CostPage::demand() const
+{
+    return m_cost ? std::optional<engine::DemandSeries>(m_cost->demand) : std::nullopt;
+}
+
+QJsonObject CostPage::currentTableSource() const
+{
+    return m_cost ? shownTableSource(*m_table, costSource("cost-table", *m_cost, inputs())) : QJsonObject();
 }
 
 QString CostPage::fieldMessage(const engine::InputError &e) const
@@ -529,104 +445,63 @@ void CostPage::showError(const QString &message)
     m_recommendation->setText(tr("<span style='color:#c0392b'>Cannot compute — %1</span>").arg(message.toHtmlEscaped()));
 }
 
-void CostPage::updateTable(const engine::Money &allOnDemand)
+void CostPage::updateRecommendation()
 {
-    const QStringList headers{tr("Option"),        tr("Reserved\nGPUs"),          tr("Reserved"),
-                              tr("On-demand"),     tr("Spot"),                    tr("Total"),
-                              tr("No commitment,\nsame demand"), tr("vs all\non-demand"), tr("Reserved\nutilization")};
-    m_table->clear();
-    m_table->setColumnCount(int(headers.size()));
-    m_table->setHorizontalHeaderLabels(headers);
-    m_table->horizontalHeaderItem(6)->setToolTip(
-        tr("Every row is compared with its own demand run with no commitment: on-demand, and spot for the spot "
-           "share (like with like)"));
-    const int rows = int(m_options.size() + m_sensitivity.size());
-    m_table->setRowCount(rows);
-    auto set = [&](int row, int column, const QString &text, bool number = true) {
-        auto *item = new QTableWidgetItem(text);
-        if (number)
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(row, column, item);
-    };
-    // Parts in cents, the total their sum, the comparison between totals as shown.
-    const engine::Money shownAllOnDemand{allOnDemand.amount.rounded(2), allOnDemand.currency};
-    auto addRow = [&](int row, const QString &name, int64_t reserved, const engine::PlanCost &c,
-                      const engine::Money &onDemandOnly) {
-        const engine::ShownColumn shown = engine::shownPlanCost(c);
-        set(row, 0, name, false);
-        set(row, 1, formatCount(reserved));
-        set(row, 2, money(shown.parts[0]));
-        set(row, 3, money(shown.parts[1]));
-        set(row, 4, money(shown.parts[2]));
-        set(row, 5, money(shown.total));
-        set(row, 6, money(onDemandOnly));
-        const double base = onDemandOnly.amount.toDouble();
-        set(row, 7, base > 0 ? percent(shown.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"));
-        set(row, 8, reserved > 0 ? percent(c.reservedUtilization) : QStringLiteral("—"));
-    };
-    int row = 0;
-    for (const Option &o : m_options)
-        addRow(row++, o.name, o.reserved, o.cost, shownAllOnDemand);
-    for (const engine::Sensitivity &s : m_sensitivity) {
-        addRow(row++,
-               tr("Plan, demand %1%2 %").arg(s.change > 0 ? "+" : "−").arg(std::abs(s.change) * 100, 0, 'f', 0),
-               m_chosenReserved, s.plan, engine::Money{s.noCommitment.amount.rounded(2), s.noCommitment.currency});
-    }
-}
-
-void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine::Money &reservedRate,
-                                    const engine::Money &onDemandRate)
-{
-    const Option &allOnDemand = m_options[0];
-    const Option &p75 = m_options[2];
-    const Option &optimum = m_options[3];
-    const bool threeYear = m_term->currentData().toInt() == 3;
+    const CostAnalysis &a = *m_cost;
+    const engine::PlanRates &rates = a.rates;
+    const engine::Money &reservedRate = a.reservedRate;
+    const engine::Money &onDemandRate = a.rates.onDemand;
+    const CostOption &allOnDemand = a.options[0];
+    const CostOption &p75 = a.options[2];
+    const CostOption &optimum = a.options[3];
+    const bool threeYear = a.threeYear;
     const QString term = threeYear ? tr("3 years") : tr("1 year");
-    const int64_t seriesHours = int64_t(m_demand->gpus.size());
+    const int64_t seriesHours = int64_t(a.demand.gpus.size());
+    const std::optional<engine::CommitmentObligation> &commitment = a.commitment;
     // Totals as the table prints them.
     const engine::Money allTotal = engine::shownPlanCost(allOnDemand.cost).total;
     const engine::Money optimumTotal = engine::shownPlanCost(optimum.cost).total;
     const engine::Money p75Total = engine::shownPlanCost(p75.cost).total;
     QStringList lines;
-    if (!m_analysis.commitmentPays) {
+    if (!a.analysis.commitmentPays) {
         lines << tr("<b>Do not reserve:</b> the committed rate %1 is not below the elastic rate, so the commitment "
                     "never pays. Run everything on-demand/spot.")
                      .arg(rateText(reservedRate));
     } else {
         const double saving = 1.0 - optimumTotal.amount.toDouble() / allTotal.amount.toDouble();
-        if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal())
+        if (commitment && !commitment->coversTerm && commitment->total.amount > engine::Decimal())
             // The series sees only part of the term: no claim about the whole commitment.
             lines << tr("<b>Reserve %1 for %2 only if the rest of the term pays too:</b> over the %3 h of the series "
                         "(from %4) it costs %5 against %6 all on demand (%7 less), but the series is %8 of the "
                         "term the commitment binds you to.")
                          .arg(formatGpus(optimum.reserved), term, formatCount(seriesHours),
-                              QString::fromStdString(engine::isoDate(m_seriesStart)), money(optimumTotal),
-                              money(allTotal), percent(saving), percent(m_commitment->shareConsumed));
+                              QString::fromStdString(engine::isoDate(a.seriesStart)), money(optimumTotal),
+                              money(allTotal), percent(saving), percent(commitment->shareConsumed));
         else
             lines << tr("<b>Reserve %1 for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
                         "over %6 h from %7).")
                          .arg(formatGpus(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
-                              formatCount(seriesHours), QString::fromStdString(engine::isoDate(m_seriesStart)));
-        if (m_commitment && !m_commitment->coversTerm && m_commitment->total.amount > engine::Decimal()) {
+                              formatCount(seriesHours), QString::fromStdString(engine::isoDate(a.seriesStart)));
+        if (commitment && !commitment->coversTerm && commitment->total.amount > engine::Decimal()) {
             lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 × %2 × %3 h (%4 to "
                         "%5) = %6, of which %7 upfront at signing. The series covers %8 h, %9 of the term (%10 of the "
                         "obligation), so the saving above is measured on that share only. Use the forecast hand-off "
                         "(Forecast page) to cost the whole term.</span>")
                          .arg(formatGpus(optimum.reserved), rateText(reservedRate),
-                              formatCount(m_commitment->termHours), QString::fromStdString(m_commitment->startDate),
-                              QString::fromStdString(m_commitment->endDate), money(m_commitment->total),
-                              money(m_commitment->upfront), formatCount(seriesHours),
-                              percent(m_commitment->shareConsumed))
-                         .arg(money(m_commitment->inHorizon));
-        } else if (m_commitment && m_commitment->total.amount > engine::Decimal()) {
+                              formatCount(commitment->termHours), QString::fromStdString(commitment->startDate),
+                              QString::fromStdString(commitment->endDate), money(commitment->total),
+                              money(commitment->upfront), formatCount(seriesHours),
+                              percent(commitment->shareConsumed))
+                         .arg(money(commitment->inHorizon));
+        } else if (commitment && commitment->total.amount > engine::Decimal()) {
             lines << tr("The commitment is owed in full: %1 from %2 to %3 (%4 h), %5.")
-                         .arg(money(m_commitment->total), QString::fromStdString(m_commitment->startDate),
-                              QString::fromStdString(m_commitment->endDate), formatCount(m_commitment->termHours),
-                              m_commitment->upfront.amount.isZero()
+                         .arg(money(commitment->total), QString::fromStdString(commitment->startDate),
+                              QString::fromStdString(commitment->endDate), formatCount(commitment->termHours),
+                              commitment->upfront.amount.isZero()
                                   ? tr("nothing upfront")
-                                  : tr("%1 of it upfront at signing").arg(money(m_commitment->upfront)));
-            if (seriesHours > m_commitment->termHours)
-                lines << renewalLines(optimum.reserved, reservedRate, threeYear ? 36 : 12, seriesHours);
+                                  : tr("%1 of it upfront at signing").arg(money(commitment->upfront)));
+            if (seriesHours > commitment->termHours)
+                lines << renewalLines(optimum.reserved, reservedRate, threeYear ? 36 : 12);
         }
         const int64_t over = p75.reserved - optimum.reserved;
         const engine::Money extra = p75Total - optimumTotal;
@@ -643,21 +518,22 @@ void CostPage::updateRecommendation(const engine::PlanRates &rates, const engine
     }
     lines << tr("Critical fractile %1: reserve where demand exceeds R in %2 of hours. Break-even utilization of "
                 "the commitment: %3 — a reserved GPU must be busy at least that share of hours to beat on-demand.")
-                 .arg(m_analysis.criticalFractile, 0, 'f', 3)
-                 .arg(percent(m_analysis.criticalFractile))
+                 .arg(a.analysis.criticalFractile, 0, 'f', 3)
+                 .arg(percent(a.analysis.criticalFractile))
                  .arg(percent(engine::breakEvenUtilization(reservedRate, onDemandRate)));
     if (rates.spot.amount.isZero())
         lines << tr("No spot price on this card: the elastic tier is on-demand only.");
     m_recommendation->setText(lines.join(QStringLiteral("<br>")));
 }
 
-QString CostPage::renewalLines(int64_t reserved, const engine::Money &rate, int months, int64_t seriesHours) const
+QString CostPage::renewalLines(int64_t reserved, const engine::Money &rate, int months) const
 {
+    const int64_t seriesHours = int64_t(m_cost->demand.gpus.size());
     // A series longer than the term renews the commitment term after term; the last renewal is
     // owed in full even where the series ends inside it.
     QStringList terms;
     engine::Decimal owed;
-    engine::CivilDate start = m_seriesStart;
+    engine::CivilDate start = m_cost->seriesStart;
     int64_t covered = 0;
     for (int k = 0; covered < seriesHours; ++k) {
         const engine::CivilDate end = engine::addMonths(start, months);

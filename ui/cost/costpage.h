@@ -1,5 +1,6 @@
 #pragma once
 
+#include "costanalysis.h"
 #include "engine/common/errors.h"
 #include "engine/cost/cost.h"
 #include "common/page.h"
@@ -33,19 +34,16 @@ class ChartPanel;
 class CostPage : public Page {
     Q_OBJECT
 public:
-    // One line of the options table.
-    struct Option {
-        QString name;
-        int64_t reserved = 0;
-        engine::PlanCost cost;
-    };
-
     explicit CostPage(store::Workspace &workspace, QWidget *parent = nullptr);
 
     QList<ChartPanel *> chartPanels() const override;
-    const engine::ReserveAnalysis &analysis() const { return m_analysis; }
-    const std::vector<Option> &options() const { return m_options; }
-    const std::optional<engine::DemandSeries> &demand() const { return m_demand; }
+    QJsonObject currentTableSource() const override;
+    // The page's inputs, and what they compute (none while they do not).
+    CostPageInputs inputs() const;
+    const std::optional<CostAnalysis> &cost() const { return m_cost; }
+    const engine::ReserveAnalysis &analysis() const;
+    const std::vector<CostOption> &options() const;
+    std::optional<engine::DemandSeries> demand() const;
     QString recommendation() const;
     QString errorText() const { return m_error; }
 
@@ -60,17 +58,14 @@ signals:
 private:
     // The terms a series longer than the commitment renews it for, with what each is owed.
     QString fieldMessage(const engine::InputError &e) const;
-    QString renewalLines(int64_t reserved, const engine::Money &rate, int months, int64_t seriesHours) const;
+    QString renewalLines(int64_t reserved, const engine::Money &rate, int months) const;
     QWidget *buildInputs();
     void refreshRateCards();
     void refreshDemandChoices();
     void applyRateCard();
     void recompute();
-    bool computeDemand(QString *error);
     void showError(const QString &message);
-    void updateTable(const engine::Money &allOnDemand);
-    void updateRecommendation(const engine::PlanRates &rates, const engine::Money &reservedRate,
-                              const engine::Money &onDemandRate);
+    void updateRecommendation();
 
     store::Workspace &m_workspace;
     // demand
@@ -107,13 +102,7 @@ private:
     QTableWidget *m_table = nullptr;
     QLabel *m_recommendation = nullptr;
 
-    std::optional<engine::DemandSeries> m_demand;
-    engine::ReserveAnalysis m_analysis;
-    std::vector<Option> m_options;
-    std::vector<engine::Sensitivity> m_sensitivity;
-    engine::CivilDate m_seriesStart;                   // 00:00 UTC of hour 0 of the demand
-    std::optional<engine::CommitmentObligation> m_commitment; // the optimum reservation, whole term
-    int64_t m_chosenReserved = 0;
+    std::optional<CostAnalysis> m_cost;
     QString m_error;
     bool m_updating = false;
 };

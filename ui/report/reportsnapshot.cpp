@@ -2,6 +2,7 @@
 
 #include "common/chartstyle.h"
 #include "common/format.h"
+#include "cost/costanalysis.h"
 #include "fleet/scenariodeck.h"
 #include "inference/kvchart.h"
 #include "inference/sizingcharts.h"
@@ -195,6 +196,25 @@ QString tableJson(const DeckTable &table)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
+// The columns of `table` at the indexes `shown`, in that order.
+DeckTable withColumns(const DeckTable &table, const QJsonArray &shown)
+{
+    std::vector<qsizetype> columns;
+    for (const QJsonValue &column : shown)
+        if (column.toInt() >= 0 && column.toInt() < table.columns.size())
+            columns.push_back(column.toInt());
+    DeckTable kept;
+    for (qsizetype column : columns)
+        kept.columns << table.columns[column];
+    for (const QStringList &row : table.rows) {
+        QStringList cells;
+        for (qsizetype column : columns)
+            cells << (column < row.size() ? row[column] : QString());
+        kept.rows << cells;
+    }
+    return kept;
+}
+
 std::optional<DeckTable> tableFromJson(const QString &json)
 {
     const QJsonDocument document = QJsonDocument::fromJson(json.toUtf8());
@@ -331,11 +351,22 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.
-    for (auto redraw : {sizingReportItem, kvReportItem, partitioningReportItem, trackingReportItem, trainingReportItem}) {
+    for (auto redraw : {sizingReportItem, kvReportItem, partitioningReportItem, trackingReportItem, trainingReportItem,
+                        costReportItem}) {
         if (!problem->isEmpty())
             break;
-        if (auto redrawn = redraw(workspace, source, problem))
+        if (auto redrawn = redraw(workspace, source, problem)) {
+            // A table keeps the title and caption it was added with; a figure's are drawn with it.
+            // and shows the columns the page showed.
+            if (redrawn->kind == store::ReportItem::Kind::Table) {
+                redrawn->title = item.title;
+                redrawn->caption = item.caption;
+                const QJsonArray shown = source.value(QStringLiteral("shown_columns")).toArray();
+                if (const std::optional<DeckTable> table = tableFromJson(redrawn->content); table && !shown.isEmpty())
+                    redrawn->content = tableJson(withColumns(*table, shown));
+            }
             return redrawn;
+        }
     }
     if (problem->isEmpty())
         *problem = QObject::tr("this version of Headroom does not know its source \"%1\"")

@@ -3,6 +3,7 @@
 #include "ui/common/chartexport.h"
 #include "ui/common/chartlabels.h"
 #include "ui/common/chartpanel.h"
+#include "ui/cost/costanalysis.h"
 #include "ui/cost/costpage.h"
 #include "ui/common/dialogs.h"
 
@@ -23,6 +24,7 @@
 #include <QComboBox>
 #include <QRegularExpression>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QProcess>
@@ -402,4 +404,35 @@ TEST_CASE("An invalid price clears the results and says the field's label, not t
     setText(edit(page, "costOnDemandRate"), "6.88");
     CHECK(page.errorText().isEmpty());
     CHECK(table->rowCount() > 0);
+}
+
+TEST_CASE("The report redraws a Cost chart with a typed price as typed, and with the card's prices from the card")
+{
+    TempWorkspace ws;
+    ui::CostPage page(*ws);
+    auto sweep = [&] { return page.findChild<ui::ChartPanel *>("costSweepChart")->figure(); };
+    CHECK(sweep().source.value("kind").toString() == "cost-sweep");
+    CHECK_FALSE(sweep().source.contains("rates"));
+
+    setText(edit(page, "costReservedRate"), "2.5");
+    const ui::ChartFigure typed = sweep();
+    REQUIRE(typed.source.contains("rates"));
+    CHECK(typed.source.value("rates").toObject().value("reserved").toString() == "2.5");
+    QString problem;
+    const auto item = ui::costReportItem(*ws, typed.source, &problem);
+    INFO(problem.toStdString());
+    REQUIRE(item);
+    CHECK(item->title == typed.title);
+    CHECK(item->caption == typed.caption);
+    CHECK(item->caption.contains("$2.5"));
+
+    // A source whose demand series is gone says so and draws nothing.
+    QJsonObject gone = typed.source;
+    gone.remove("shape");
+    gone.insert("demand_series", "no-such-series");
+    CHECK_FALSE(ui::costReportItem(*ws, gone, &problem));
+    CHECK(problem.contains("no-such-series"));
+    // Another page's kind is not the Cost page's to draw.
+    CHECK_FALSE(ui::costReportItem(*ws, QJsonObject{{"kind", "kv-concurrency"}}, &problem));
+    CHECK(problem.isEmpty());
 }

@@ -1,5 +1,6 @@
 #include "common/uitestsupport.h"
 
+#include "engine/catalog/ratecard.h"
 #include "engine/inference/workload.h"
 #include "ui/common/chartpanel.h"
 #include "store/common/demoworkspace.h"
@@ -524,7 +525,62 @@ void checkChartFollowsEdit(const QString &pageName, const char *kind,
     CHECK(drawn.caption == after->caption);
 }
 
+// Adds the results table `pageName` shows on the demo workspace to the report, makes `edit`,
+// and checks that the deck lays the table out again as the page now shows it.
+void checkTableFollowsEdit(const QString &pageName, const char *kind,
+                           const std::function<void(store::Workspace &)> &edit,
+                           const std::function<void(ui::Page &)> &prepare = {})
+{
+    INFO(pageName.toStdString());
+    QTemporaryDir dir;
+    const QString path = dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(window.showPage(pageName));
+    ui::Page *page = window.currentPage();
+    if (prepare)
+        prepare(*page);
+    const auto before = page->currentTable();
+    REQUIRE(before);
+    window.addCurrentTableToReport();
+    store::Workspace &workspace = window.workspace();
+    REQUIRE(workspace.reportItems().size() == 1);
+    const store::ReportItem added = workspace.reportItems().at(0);
+    CHECK(added.source.contains(QStringLiteral(R"("kind":"%1")").arg(kind)));
+    CHECK(ui::workspaceDeck(workspace).items[0].table.rows == before->rows);
+
+    edit(workspace);
+    QApplication::processEvents();
+    const auto after = page->currentTable();
+    REQUIRE(after);
+    REQUIRE(after->rows != before->rows);
+    const ui::DeckItem drawn = ui::workspaceDeck(workspace).items[0];
+    CHECK(drawn.title == added.title);
+    CHECK(drawn.table.columns == after->columns);
+    CHECK(drawn.table.rows == after->rows);
+}
+
+// Every H100 SXM rate card's 1-year commitment at 55 % of its on-demand price.
+void cheaperH100Commitments(store::Workspace &workspace)
+{
+    for (engine::RateCard card : workspace.rateCards()) {
+        if (card.gpuId != "h100-sxm")
+            continue;
+        card.reserved1y = engine::Decimal::fromDouble(card.onDemand.toDouble() * 0.55).rounded(4);
+        workspace.putRateCard(card);
+    }
+}
+
 } // namespace
+
+TEST_CASE("The Cost charts and options table in the report follow an edit of the rate card as the page does",
+          "[report]")
+{
+    checkChartFollowsEdit("Cost & reservations", "cost-sweep", cheaperH100Commitments);
+    checkTableFollowsEdit("Cost & reservations", "cost-table", cheaperH100Commitments);
+}
 
 TEST_CASE("The KV concurrency chart in the report follows the serving assumptions as the page does", "[report]")
 {
