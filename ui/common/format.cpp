@@ -39,6 +39,16 @@ QString formatCount(int64_t value)
     return displayLocale().toString(qlonglong(value));
 }
 
+QString formatNumber(double value, int decimals)
+{
+    return displayLocale().toString(value, 'f', decimals);
+}
+
+QString formatPercent(double share, int decimals)
+{
+    return formatNumber(share * 100.0, decimals) + QStringLiteral(" %");
+}
+
 QString formatCountOf(int64_t value, const char *numerusText)
 {
     // tr() puts the plain number where %n was; show it grouped instead.

@@ -13,6 +13,8 @@ namespace headroom::ui {
 QString formatGiB(int64_t bytes, int decimals = 1);  // "57.6 GiB"
 QString formatKiB(int64_t bytes, int decimals = 0);  // "256 KiB"
 QString formatCount(int64_t value);                  // "16,384"
+QString formatNumber(double value, int decimals);    // "1,234.5"
+QString formatPercent(double share, int decimals = 1); // 0.375 → "37.5 %"
 // A count with its noun in the right number, through tr() with %n so that a translation gives
 // each language its forms, and the count grouped as formatCount does:
 // formatCountOf(16384, QT_TRANSLATE_NOOP("headroom::ui", "%n GPU(s)")) → "16,384 GPUs", 1 → "1 GPU".

@@ -118,7 +118,7 @@ QWidget *resultsColumn(QWidget *parent, QWidget *top, QWidget *table, QWidget *e
     return column;
 }
 
-void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNumberColumn)
+void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNumberColumn, int lastNumberColumn)
 {
     widget.clear();
     widget.setColumnCount(int(table.columns.size()));
@@ -128,7 +128,7 @@ void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNum
         const QStringList &cells = table.rows[row];
         for (int column = 0; column < int(cells.size()) && column < widget.columnCount(); ++column) {
             auto *item = new QTableWidgetItem(cells[column]);
-            if (firstNumberColumn >= 0 && column >= firstNumberColumn)
+            if (firstNumberColumn >= 0 && column >= firstNumberColumn && column <= lastNumberColumn)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             else if (cells[column].size() > 40)
                 item->setToolTip(cells[column]);

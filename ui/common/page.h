@@ -6,6 +6,7 @@
 #include <QList>
 #include <QPointer>
 #include <QWidget>
+#include <limits>
 #include <optional>
 
 class QLabel;
@@ -22,8 +23,10 @@ class ChartPanel;
 QWidget *resultsColumn(QWidget *parent, QWidget *top, QWidget *table, QWidget *explanation);
 
 // Shows `table` in a results table: its columns as headers, its rows as read-only cells, those
-// from `firstNumberColumn` on (-1: none) aligned right as numbers; a long cell also as tooltip.
-void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNumberColumn = -1);
+// from `firstNumberColumn` (-1: none) to `lastNumberColumn` aligned right as numbers; a long
+// cell also as its tooltip.
+void fillResultsTable(QTableWidget &widget, const DeckTable &table, int firstNumberColumn = -1,
+                      int lastNumberColumn = std::numeric_limits<int>::max());
 // `source` of the table `widget` shows, with the columns it hides left out:
 // {"shown_columns": [index, …]} added where any is hidden (selectShownColumns applies it).
 QJsonObject shownTableSource(const QTableWidget &widget, QJsonObject source);

@@ -122,6 +122,7 @@ namespace {
 
 constexpr int64_t kCurveStart = 1024;
 constexpr char kKvSource[] = "kv-concurrency";
+constexpr char kKvTableSource[] = "kv-table";
 
 QString precisionName(std::string_view name)
 {
@@ -262,11 +263,43 @@ ChartFigure kvFigure(std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
     return figure;
 }
 
+DeckTable kvTable(const std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
+                  const engine::ServingAssumptions &serving)
+{
+    DeckTable table;
+    table.columns = QStringList{QObject::tr("Variant"), QObject::tr("KV / token\nper GPU"),
+                                QObject::tr("Weights\nper GPU"), QObject::tr("KV pool\nper GPU"),
+                                QObject::tr("Blocks\n(%1 tokens)").arg(serving.blockSize)};
+    for (int64_t c : in.contexts)
+        table.columns << QObject::tr("Streams @\n%1 tokens").arg(formatCount(c));
+    for (const KvOutcome &o : outcomes) {
+        QStringList row{o.label.isEmpty()        ? QObject::tr("(incomplete variant)")
+                        : o.shortLabel.isEmpty() ? o.label
+                                                 : o.shortLabel};
+        if (!o.error.isEmpty()) {
+            row << o.error;
+        } else {
+            const engine::KvResult &r = o.result;
+            row << formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0) << formatGiB(r.weightsBytes, 2)
+                << (r.fits ? formatGiB(r.poolBytes, 2) : QObject::tr("−%1 (short)").arg(formatGiB(r.shortfallBytes, 2)))
+                << formatCount(r.blocks);
+            for (const engine::StreamsAt &s : r.streams)
+                row << (s.context > o.maxContext ? QObject::tr("n/a (max %1)").arg(formatCount(o.maxContext))
+                                                 : formatCount(s.streams));
+        }
+        while (row.size() < table.columns.size())
+            row << QString();
+        table.rows << row;
+    }
+    return table;
+}
+
 std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace, const QJsonObject &source,
                                               QString *problem)
 {
     problem->clear();
-    if (source.value(QStringLiteral("kind")).toString() != QLatin1String(kKvSource))
+    const QString kind = source.value(QStringLiteral("kind")).toString();
+    if (kind != QLatin1String(kKvSource) && kind != QLatin1String(kKvTableSource))
         return std::nullopt;
     KvFigureInputs in;
     for (const QJsonValue &value : source.value(QStringLiteral("variants")).toArray()) {
@@ -302,7 +335,10 @@ std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace,
         }
     }
     std::vector<KvOutcome> outcomes = kvOutcomes(workspace, serving, in);
-    return reportItemFromFigure(kvFigure(outcomes, in, serving));
+    const ChartFigure figure = kvFigure(outcomes, in, serving);
+    if (kind == QLatin1String(kKvTableSource))
+        return reportItemFromTable(QString(), QString(), kvTable(outcomes, in, serving), source);
+    return reportItemFromFigure(figure);
 }
 
 } // namespace headroom::ui

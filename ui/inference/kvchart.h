@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/chartexport.h"
+#include "report/reportdeck.h"
 #include "engine/inference/kv.h"
 #include "engine/inference/inference_sizing.h"
 #include "store/report/reporttables.h"
@@ -62,7 +63,12 @@ std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engin
 // source {"kind": "kv-concurrency", "variants": [{model, gpu, weights, kv, tp}], "prefix", "contexts"}.
 ChartFigure kvFigure(std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
                      const engine::ServingAssumptions &serving);
-// A report item of that chart drawn again from the workspace as `source` says; nullopt with
+// The page's table of those outcomes (after kvFigure, which names them): a row per variant,
+// per-GPU KV, weights, pool and blocks, then streams at each marked context. Its report source
+// is the chart's with the kind "kv-table".
+DeckTable kvTable(const std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
+                  const engine::ServingAssumptions &serving);
+// A report item of that chart (or table) drawn again from the workspace as `source` says; nullopt with
 // *problem empty for other kinds.
 std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace, const QJsonObject &source,
                                               QString *problem);

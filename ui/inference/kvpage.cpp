@@ -369,44 +369,23 @@ void KvPage::recompute()
 
 void KvPage::updateTable()
 {
-    const std::vector<int64_t> contexts = markedContexts();
-    QStringList headers{tr("Variant"), tr("KV / token\nper GPU"), tr("Weights\nper GPU"), tr("KV pool\nper GPU"),
-                        tr("Blocks\n(%1 tokens)").arg(m_serving.blockSize)};
-    for (int64_t c : contexts)
-        headers << tr("Streams @\n%1 tokens").arg(formatCount(c));
-    m_results->clear();
-    m_results->setColumnCount(int(headers.size()));
-    m_results->setHorizontalHeaderLabels(headers);
-    m_results->setRowCount(int(m_outcomes.size()));
+    const KvFigureInputs in{variants(), m_prefix->value(), markedContexts()};
+    fillResultsTable(*m_results, kvTable(m_outcomes, in, m_serving), 1);
     m_results->setMaximumHeight(m_results->horizontalHeader()->sizeHint().height() +
                                 m_results->verticalHeader()->defaultSectionSize() * (m_results->rowCount() + 1) + 4);
     for (int row = 0; row < int(m_outcomes.size()); ++row) {
         const Outcome &o = m_outcomes[size_t(row)];
-        auto set = [&](int column, const QString &text, bool number = true) {
-            auto *item = new QTableWidgetItem(text);
-            if (number)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_results->setItem(row, column, item);
-        };
-        set(0, o.label.isEmpty() ? tr("(incomplete variant)") : o.shortLabel.isEmpty() ? o.label : o.shortLabel,
-            false);
         m_results->item(row, 0)->setToolTip(o.label);
-        if (!o.error.isEmpty()) {
-            set(1, o.error, false);
-            continue;
-        }
-        const engine::KvResult &r = o.result;
-        set(1, formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0));
-        set(2, formatGiB(r.weightsBytes, 2));
-        set(3, r.fits ? formatGiB(r.poolBytes, 2) : tr("−%1 (short)").arg(formatGiB(r.shortfallBytes, 2)));
-        set(4, formatCount(r.blocks));
-        for (size_t i = 0; i < r.streams.size(); ++i) {
-            if (r.streams[i].context > o.maxContext)
-                set(5 + int(i), tr("n/a (max %1)").arg(formatCount(o.maxContext)));
-            else
-                set(5 + int(i), formatCount(r.streams[i].streams));
-        }
+        if (!o.error.isEmpty())
+            m_results->item(row, 1)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     }
+}
+
+QJsonObject KvPage::currentTableSource() const
+{
+    QJsonObject source = m_chart->figure().source;
+    source.insert(QStringLiteral("kind"), QStringLiteral("kv-table"));
+    return shownTableSource(*m_results, source);
 }
 
 void KvPage::updateExplanation()

@@ -39,6 +39,7 @@ public:
     KvPage(store::Workspace &workspace, QUndoStack *undoStack = nullptr, QWidget *parent = nullptr);
 
     QList<ChartPanel *> chartPanels() const override;
+    QJsonObject currentTableSource() const override;
     void setVariants(const std::vector<Variant> &variants);
     std::vector<Variant> variants() const;
     const std::vector<Outcome> &outcomes() const { return m_outcomes; }

@@ -1,7 +1,6 @@
 #include "commitmentnextterm.h"
 
 #include <QObject>
-#include <QTableWidget>
 
 namespace headroom::ui {
 
@@ -36,20 +35,6 @@ QStringList nextTermCells(const CommitmentTrack &track)
 QString nextTermReasoning(const CommitmentTrack &track)
 {
     return track.next ? QString::fromStdString(track.next->reasoning) : QString();
-}
-
-void fillNextTerm(QTableWidget *table, int row, int firstColumn, const CommitmentTrack &track)
-{
-    const QStringList cells = nextTermCells(track);
-    for (int i = 0; i < cells.size(); ++i) {
-        auto *item = new QTableWidgetItem(cells.at(i));
-        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        table->setItem(row, firstColumn + i, item);
-    }
-    const QString why = nextTermReasoning(track);
-    for (int column = 0; column < table->columnCount(); ++column)
-        if (QTableWidgetItem *item = table->item(row, column))
-            item->setToolTip(why);
 }
 
 QString usageHoursCell(const TrackingResult &result, const engine::Anomaly &spendAnomaly)

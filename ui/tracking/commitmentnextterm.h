@@ -5,8 +5,6 @@
 #include <QString>
 #include <QStringList>
 
-class QTableWidget;
-
 // A commitment's next term (engine::CommitmentRecommendation) as the Tracking page's
 // commitments table and the tracking deck's reserve-utilization pages show it.
 namespace headroom::ui {
@@ -18,10 +16,6 @@ QStringList nextTermCells(const CommitmentTrack &track);
 
 // The reasoning in words (empty when nothing was computed).
 QString nextTermReasoning(const CommitmentTrack &track);
-
-// Puts nextTermCells into `row` from `firstColumn`, and the reasoning as the tooltip of every
-// cell of the row.
-void fillNextTerm(QTableWidget *table, int row, int firstColumn, const CommitmentTrack &track);
 
 // The usage-hours size of a spend anomaly ("+30.0 h a day"), from the actuals anomalies of the
 // same day; empty when the actuals state no usage hours.

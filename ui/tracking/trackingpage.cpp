@@ -5,6 +5,7 @@
 
 #include "trackingcharts.h"
 #include "trackingsource.h"
+#include "trackingtables.h"
 
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
@@ -54,14 +55,6 @@ QString money(const engine::Decimal &amount, const std::string &currency)
 QString percent(double share)
 {
     return QStringLiteral("%1 %").arg(QString::number(100.0 * share, 'f', 1));
-}
-
-QTableWidgetItem *cell(const QString &text, bool number = false)
-{
-    auto *item = new QTableWidgetItem(text);
-    if (number)
-        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
 }
 
 // What the worker thread hands back.
@@ -328,6 +321,22 @@ std::optional<DeckTable> TrackingPage::currentTable() const
     return Page::currentTable();
 }
 
+QJsonObject TrackingPage::currentTableSource() const
+{
+    if (m_sections->currentWidget() == m_serving)
+        return m_serving->currentTableSource();
+    const QWidget *shown = m_tableTabs->currentWidget();
+    const char *kind = shown == m_commitments ? "billing-commitments-table"
+        : shown == m_nextTerm                 ? "billing-next-term-table"
+        : shown == m_anomalies                ? "billing-anomalies-table"
+        : shown == m_planDays                 ? "billing-plan-table"
+                                              : nullptr;
+    if (!m_result || !kind)
+        return {};
+    return shownTableSource(*static_cast<const QTableWidget *>(shown),
+                            withBillingSource(ChartFigure{}, kind, figureSource()).source);
+}
+
 bool TrackingPage::isRunning() const
 {
     return m_worker && m_worker->isRunning();
@@ -534,31 +543,7 @@ void TrackingPage::recompute()
     m_trackerChart->setFigure(withBillingSource(utilizationTrackerFigure(*m_result), "billing-utilization", figureSource()));
     m_planChart->setFigure(withBillingSource(planFigure(*m_result), "billing-plan", figureSource()));
 
-    // Plan by day.
-    m_planDays->clear();
-    if (m_result->planResult) {
-        const engine::PlanVsActual &p = *m_result->planResult;
-        m_planDays->setColumnCount(6);
-        m_planDays->setHorizontalHeaderLabels({tr("Day (UTC)"), tr("Planned"), tr("Actual"), tr("Variance"),
-                                               tr("Cumulative variance"), tr("Forecast P05–P95")});
-        m_planDays->setRowCount(int(p.days.size()));
-        for (int r = 0; r < int(p.days.size()); ++r) {
-            const engine::PlanDay &d = p.days[size_t(r)];
-            m_planDays->setItem(r, 0, cell(utcDay(d.day)));
-            m_planDays->setItem(r, 1, cell(money(d.planned, p.currency), true));
-            m_planDays->setItem(r, 2, cell(money(d.actual, p.currency), true));
-            m_planDays->setItem(r, 3, cell(money(d.variance, p.currency), true));
-            m_planDays->setItem(r, 4, cell(money(d.cumulativeVariance, p.currency), true));
-            m_planDays->setItem(r, 5, cell(d.p05 ? QStringLiteral("%1 – %2%3")
-                                                       .arg(QString::number(*d.p05, 'f', 2), QString::number(*d.p95, 'f', 2),
-                                                            d.outsideP99 ? tr(" (outside P99)") : QString())
-                                                 : QString(),
-                                           true));
-        }
-    } else {
-        m_planDays->setRowCount(0);
-        m_planDays->setColumnCount(0);
-    }
+    fillResultsTable(*m_planDays, planDaysTable(*m_result), 1, 5);
 
     const TrackingResult &r = *m_result;
     QStringList notes;
@@ -618,47 +603,27 @@ void TrackingPage::fillCommitments()
     showCommitmentChart();
 
     // Two tables rather than one of 14 columns: what each commitment did, and its next term.
-    m_commitments->clear();
-    m_commitments->setColumnCount(8);
-    m_commitments->setHorizontalHeaderLabels({tr("Commitment"), tr("Used h"), tr("Unused h"), tr("Utilization"),
-                                              tr("Trailing"), tr("Used cost"), tr("Unused cost"), tr("Under-used")});
+    fillResultsTable(*m_commitments, commitmentsTable(r), 1, 6);
     m_commitments->horizontalHeaderItem(1)->setToolTip(tr("Hours with a used row"));
     m_commitments->horizontalHeaderItem(2)->setToolTip(tr("Hours with an unused row"));
     m_commitments->horizontalHeaderItem(4)->setToolTip(tr("Utilization over the trailing window"));
-    m_commitments->setRowCount(int(r.commitments.size()));
-    m_nextTerm->clear();
-    m_nextTerm->setColumnCount(7);
-    m_nextTerm->setHorizontalHeaderLabels({tr("Commitment"), tr("Days to renewal"), tr("Now → recommended"),
-                                           tr("Expected utilization"), tr("Saving per term"), tr("Basis"), tr("Id")});
+    fillResultsTable(*m_nextTerm, nextTermTable(r), 1, 5);
     m_nextTerm->horizontalHeaderItem(5)->setToolTip(
         tr("What the recommendation rests on: the forecast when it was fitted on at least %1 h and did no worse than "
            "repeating the previous day on the last measured day; otherwise the measured hours, repeated over the term")
             .arg(engine::kForecastHours));
-    m_nextTerm->setRowCount(int(r.commitments.size()));
     for (int row = 0; row < int(r.commitments.size()); ++row) {
-        const CommitmentTrack &track = r.commitments[size_t(row)];
-        const engine::CommitmentUsage &u = track.usage;
-        const QString name = qs(u.name.empty() ? u.id : u.name);
-        m_commitments->setItem(row, 0, cell(name));
-        m_commitments->setItem(row, 1, cell(QString::number(u.hoursUsed), true));
-        m_commitments->setItem(row, 2, cell(QString::number(u.hoursUnused), true));
-        m_commitments->setItem(row, 3, cell(percent(u.utilization), true));
-        m_commitments->setItem(row, 4, cell(percent(u.trailingUtilization), true));
-        m_commitments->setItem(row, 5, cell(money(u.usedCost, u.currency), true));
-        m_commitments->setItem(row, 6, cell(money(u.unusedCost, u.currency), true));
-        // Judged on the trailing window, which the Trailing column shows.
-        m_commitments->setItem(row, 7, cell(u.underUsed ? tr("yes: trailing below %1 %").arg(QString::number(100.0 * r.settings.threshold, 'f', 0))
-                                                        : tr("no")));
+        const engine::CommitmentUsage &u = r.commitments[size_t(row)].usage;
         m_commitments->item(row, 7)->setToolTip(
             tr("Under-used when the utilization over the trailing window (%1) is below %2 %; over the whole import it "
                "is %3.")
                 .arg(percent(u.trailingUtilization), QString::number(100.0 * r.settings.threshold, 'f', 0),
                      percent(u.utilization)));
-        m_commitments->item(row, 0)->setToolTip(tr("%1\nId: %2").arg(name, qs(u.id)));
-
-        m_nextTerm->setItem(row, 0, cell(name));
-        m_nextTerm->setItem(row, 6, cell(qs(u.id)));
-        fillNextTerm(m_nextTerm, row, 1, track);
+        m_commitments->item(row, 0)->setToolTip(tr("%1\nId: %2").arg(m_commitments->item(row, 0)->text(), qs(u.id)));
+        // The reasoning of the next term on every cell of its row.
+        const QString why = nextTermReasoning(r.commitments[size_t(row)]);
+        for (int column = 0; column < m_nextTerm->columnCount(); ++column)
+            m_nextTerm->item(row, column)->setToolTip(why);
     }
 }
 
@@ -682,36 +647,7 @@ void TrackingPage::fillAnomalies()
 {
     const TrackingResult &r = *m_result;
     m_updating = true;
-    m_anomalies->clear();
-    if (r.anomalies && r.daily) {
-        m_anomalies->setColumnCount(7);
-        m_anomalies->setHorizontalHeaderLabels({tr("Kind"), tr("Day (UTC)"), tr("Actual"), tr("Expected"),
-                                                tr("Size"), tr("P99.5 interval"), tr("Usage hours (size)")});
-        const auto &list = r.anomalies->anomalies;
-        m_anomalies->setRowCount(int(list.size()));
-        for (int row = 0; row < int(list.size()); ++row) {
-            const engine::Anomaly &a = list[size_t(row)];
-            const auto amount = [&](double v) { return money(engine::Decimal::fromDouble(v).rounded(2), r.currency); };
-            QString when = utcDay(r.daily->firstDay + a.index);
-            if (a.endIndex != a.index)
-                when += tr(" (confirmed %1)").arg(utcDay(r.daily->firstDay + a.endIndex));
-            m_anomalies->setItem(row, 0, cell(anomalyKindName(a.kind)));
-            m_anomalies->setItem(row, 1, cell(when));
-            m_anomalies->setItem(row, 2, cell(amount(a.value), true));
-            m_anomalies->setItem(row, 3, cell(amount(a.expected), true));
-            m_anomalies->setItem(row, 4, cell(a.kind == engine::AnomalyKind::LevelShift ? tr("%1 a day").arg(amount(a.size))
-                                                                                        : amount(a.size),
-                                              true));
-            m_anomalies->setItem(row, 5, cell(a.kind == engine::AnomalyKind::LevelShift
-                                                  ? QString()
-                                                  : QStringLiteral("%1 – %2").arg(amount(a.lower), amount(a.upper)),
-                                              true));
-            m_anomalies->setItem(row, 6, cell(usageHoursCell(r, a), true));
-        }
-    } else {
-        m_anomalies->setRowCount(0);
-        m_anomalies->setColumnCount(0);
-    }
+    fillResultsTable(*m_anomalies, billingAnomaliesTable(r), 2);
     m_updating = false;
     m_anomalyChart->setFigure(withBillingSource(anomalyFigure(r, -1), "billing-anomalies", figureSource()));
 }

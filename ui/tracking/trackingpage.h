@@ -45,6 +45,7 @@ public:
 
     QList<ChartPanel *> chartPanels() const override;
     std::optional<DeckTable> currentTable() const override;
+    QJsonObject currentTableSource() const override;
 
     // Reads and stores `path` on the worker thread; finished() tells when it is over.
     void importFile(const QString &path);

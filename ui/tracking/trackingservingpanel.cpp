@@ -434,6 +434,20 @@ std::optional<DeckTable> TrackingServingPanel::currentTable() const
     return std::nullopt;
 }
 
+QJsonObject TrackingServingPanel::currentTableSource() const
+{
+    const QWidget *shown = m_tabs->currentWidget();
+    const char *kind = shown == m_rightsizing ? "serving-rightsizing-table"
+        : shown == m_benchmarks               ? "serving-benchmarks-table"
+        : shown == m_anomalies                ? "serving-anomalies-table"
+        : shown == m_replicas                 ? "serving-replicas-table"
+                                              : nullptr;
+    if (!kind)
+        return {};
+    return shownTableSource(*static_cast<const QTableWidget *>(shown),
+                            withServingSource(ChartFigure{}, kind, m_settings).source);
+}
+
 bool TrackingServingPanel::exportCurrentTable(const QString &path)
 {
     QWidget *current = m_tabs->currentWidget();

@@ -49,6 +49,7 @@ public:
     QTableWidget *anomaliesView() const { return m_anomalies; }
     // The table on the visible tab, as shown.
     std::optional<DeckTable> currentTable() const;
+    QJsonObject currentTableSource() const;
     void setRateGpu(const QString &gpuId);
     // The load-and-capacity, goodput and utilization charts, the one on the visible tab first.
     QList<ChartPanel *> chartPanels() const;

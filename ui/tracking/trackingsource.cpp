@@ -1,6 +1,7 @@
 #include "trackingsource.h"
 
 #include "trackingcharts.h"
+#include "trackingtables.h"
 
 #include "engine/common/errors.h"
 #include "engine/fleet/scenario.h"
@@ -23,13 +24,22 @@ QString qs(const std::string &text)
 bool isBillingKind(const QString &kind)
 {
     return kind == QLatin1String("billing-commitment") || kind == QLatin1String("billing-utilization") ||
-           kind == QLatin1String("billing-anomalies") || kind == QLatin1String("billing-plan");
+           kind == QLatin1String("billing-anomalies") || kind == QLatin1String("billing-plan") ||
+           kind == QLatin1String("billing-commitments-table") || kind == QLatin1String("billing-next-term-table") ||
+           kind == QLatin1String("billing-anomalies-table") || kind == QLatin1String("billing-plan-table");
 }
 
 bool isServingKind(const QString &kind)
 {
     return kind == QLatin1String("serving-load") || kind == QLatin1String("serving-goodput") ||
-           kind == QLatin1String("serving-utilization");
+           kind == QLatin1String("serving-utilization") || kind == QLatin1String("serving-rightsizing-table") ||
+           kind == QLatin1String("serving-benchmarks-table") || kind == QLatin1String("serving-anomalies-table") ||
+           kind == QLatin1String("serving-replicas-table");
+}
+
+std::optional<store::ReportItem> tableItem(const DeckTable &table, const QJsonObject &source)
+{
+    return reportItemFromTable(QString(), QString(), table, source);
 }
 
 std::optional<store::ReportItem> billingItem(const store::Workspace &workspace, const QString &kind,
@@ -61,17 +71,26 @@ std::optional<store::ReportItem> billingItem(const store::Workspace &workspace, 
     }
     TrackingResult result;
     try {
-        // Only the commitment chart shows the next terms.
+        // Only the commitment chart and the next-term table show the next terms.
+        const bool withNext =
+            kind == QLatin1String("billing-commitment") || kind == QLatin1String("billing-next-term-table");
         const std::vector<engine::CommitmentRecommendation> next =
-            kind == QLatin1String("billing-commitment") ? nextTerms(*actuals, settings)
-                                                        : std::vector<engine::CommitmentRecommendation>{};
-        result = analyseTracking(*actuals, settings, plan, kind == QLatin1String("billing-commitment") ? &next : nullptr);
+            withNext ? nextTerms(*actuals, settings) : std::vector<engine::CommitmentRecommendation>{};
+        result = analyseTracking(*actuals, settings, plan, withNext ? &next : nullptr);
     } catch (const engine::InputError &e) {
         *problem = QObject::tr("its settings no longer analyse the import: %1").arg(QString::fromUtf8(e.what()));
         return std::nullopt;
     }
     if (!planError.isEmpty())
         result.planNote = planError;
+    if (kind == QLatin1String("billing-commitments-table"))
+        return tableItem(commitmentsTable(result), source);
+    if (kind == QLatin1String("billing-next-term-table"))
+        return tableItem(nextTermTable(result), source);
+    if (kind == QLatin1String("billing-anomalies-table"))
+        return tableItem(billingAnomaliesTable(result), source);
+    if (kind == QLatin1String("billing-plan-table"))
+        return tableItem(planDaysTable(result), source);
     if (kind == QLatin1String("billing-utilization"))
         return reportItemFromFigure(utilizationTrackerFigure(result));
     if (kind == QLatin1String("billing-plan"))
@@ -101,6 +120,14 @@ std::optional<store::ReportItem> servingItem(const store::Workspace &workspace, 
         *problem = QObject::tr("the serving metrics cannot be read: %1").arg(QString::fromUtf8(e.what()));
         return std::nullopt;
     }
+    if (kind == QLatin1String("serving-rightsizing-table"))
+        return tableItem(rightsizingTable(analysis), source);
+    if (kind == QLatin1String("serving-benchmarks-table"))
+        return tableItem(benchmarkTable(analysis), source);
+    if (kind == QLatin1String("serving-anomalies-table"))
+        return tableItem(telemetryAnomalyTable(analysis), source);
+    if (kind == QLatin1String("serving-replicas-table"))
+        return tableItem(replicasTable(analysis), source);
     if (kind == QLatin1String("serving-goodput"))
         return reportItemFromFigure(goodputFigure(analysis));
     if (kind == QLatin1String("serving-utilization"))

@@ -18,7 +18,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -30,31 +29,9 @@ namespace headroom::ui {
 
 namespace {
 
-const QLocale &locale()
-{
-    static const QLocale english(QLocale::English, QLocale::UnitedStates);
-    return english;
-}
-
-QString number(double value, int decimals)
-{
-    return locale().toString(value, 'f', decimals);
-}
-
-QString percent(double share, int decimals = 1)
-{
-    return number(share * 100.0, decimals) + QStringLiteral(" %");
-}
-
 QString days(double value)
 {
-    return number(value, value < 10 ? 2 : 1);
-}
-
-QString flops(double value)
-{
-    const int exponent = int(std::floor(std::log10(std::max(value, 1.0))));
-    return QStringLiteral("%1 × 10^%2").arg(value / std::pow(10.0, exponent), 0, 'f', 2).arg(exponent);
+    return formatNumber(value, value < 10 ? 2 : 1);
 }
 
 QString text(const std::string &value)
@@ -387,95 +364,17 @@ void TrainingPage::recompute()
 void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpec &gpu)
 {
     const engine::TrainingPlan &p = *m_analysis.plan;
-    const QString nodes = p.nodeRounded
-        ? tr("%1 of %2 (NVLink for TP %3)").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n whole node(s)"))).arg(gpu.gpusPerNode).arg(job.tp)
-        : tr("as much as %1; no tensor parallelism, any GPUs will do").arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n node(s)")));
+    const QString nodes = trainingNodesText(m_analysis);
     m_gpusCard->setText(resultCardText(formatCount(p.gpusNodeRounded), tr("GPU(s) · %1", nullptr, int(p.gpusNodeRounded)).arg(nodes)));
     m_daysCard->setText(resultCardText(days(p.days), tr("days on %1").arg(formatGpus(p.gpus))));
     m_gpuHoursCard->setText(resultCardText(formatCount(p.billedGpuHours), tr("GPU-hours paid for")));
     // The cost is the product of the figures beside it: whole GPU-hours billed × the exact rate.
-    const QString product = p.cost && m_analysis.rate ? tr("%1 GPU-hours × %2 (%3)")
-                                                   .arg(formatCount(p.billedGpuHours), text(m_analysis.rate->displayRate()),
-                                                        m_term->currentText().toLower())
-                                             : QString();
+    const QString product = trainingCostProduct(m_analysis, inputs());
     m_costCard->setText(p.cost ? resultCardText(text(p.cost->display()), product)
                                : resultCardText(QStringLiteral("—"), tr("no rate card for %1").arg(text(gpu.id))));
 
-    std::vector<std::pair<QString, QString>> rows;
-    for (const std::string &warning : p.warnings)
-        rows.push_back({tr("Warning"), text(warning)});
-    rows.push_back({tr("Layout"), tr("TP %1 × PP %2%3 × DP %4, ZeRO-%5, recomputation %6, %7 tokens per step%8%9")
-                                      .arg(job.tp)
-                                      .arg(job.virtualStages > 1 ? tr("%1 (%2 interleaved chunks per GPU)")
-                                                                       .arg(job.pp)
-                                                                       .arg(job.virtualStages)
-                                                                 : QString::number(job.pp))
-                                      .arg(job.ep > 1 ? tr(" × EP %1").arg(job.ep) : QString())
-                                      .arg(formatCount(p.dataParallel))
-                                      .arg(job.zeroStage)
-                                      .arg(text(std::string(engine::toString(job.recompute))),
-                                           formatScaledCount(p.layout.globalBatchTokens),
-                                           p.batchFollowsFleet ? tr(" (follows the fleet)") : QString(),
-                                           p.searched ? tr(" — searched: %1 layouts tried, %2 fit")
-                                                            .arg(formatCount(p.layoutsEvaluated),
-                                                                 formatCount(p.layoutsFitting))
-                                                      : QString())});
-    rows.push_back({tr("Total compute"), tr("%1 FLOPs (%2 per token × %3 tokens)")
-                                              .arg(flops(p.totalFlops), flops(p.totalFlops / p.tokens),
-                                                   formatScaledCount(p.tokens))});
-    rows.push_back({tr("GPUs (raw)"), tr("%1 — %2 data-parallel replicas × TP %3 × PP %4")
-                                          .arg(formatCount(p.gpusRaw), formatCount(p.dataParallel))
-                                          .arg(job.tp)
-                                          .arg(job.pp)});
-    rows.push_back({tr("GPUs (whole nodes)"), tr("%1 — %2").arg(formatCount(p.gpusNodeRounded), nodes)});
-    rows.push_back({tr("Wall-clock time"), tr("%1 days on %2").arg(days(p.days), formatGpus(p.gpus))});
-    rows.push_back({tr("GPU-hours"), formatCount(int64_t(std::llround(p.gpuHours)))});
-    rows.push_back({tr("Cost"), p.cost ? tr("%1 = %2").arg(product, text(p.cost->display()))
-                                       : tr("— (choose a rate card for %1)").arg(text(gpu.id))});
-    rows.push_back({tr("Throughput per GPU"), tr("%1 TFLOP/s of %2 peak BF16 (%3 of peak)")
-                                                  .arg(number(p.effectiveTflopsPerGpu, 1), number(p.peakTflopsPerGpu, 0),
-                                                       percent(p.peakTflopsPerGpu > 0 ? p.effectiveTflopsPerGpu / p.peakTflopsPerGpu : 0))});
-    rows.push_back({tr("Memory per GPU (ZeRO-%1)").arg(p.memory.zeroStage),
-                    tr("%1 of %2 usable — weights %3, gradients %4, optimizer %5, activations %6")
-                        .arg(formatGiB(int64_t(p.memory.totalBytes())), formatGiB(p.usableMemoryBytes),
-                             formatGiB(int64_t(p.memory.weightsBytes)), formatGiB(int64_t(p.memory.gradientsBytes)),
-                             formatGiB(int64_t(p.memory.optimizerBytes)), formatGiB(int64_t(p.memory.activationsBytes)))});
-    rows.push_back({tr("Min GPUs for memory"), p.minGpusForMemory > 0 ? formatCount(p.minGpusForMemory) : tr("none fits")});
-    if (p.comm.applied)
-        rows.push_back({tr("Communication overhead"),
-                        tr("%1 lost (efficiency %2): per step %3 s compute, %4 s exposed gradient traffic over %5, "
-                           "%6 s tensor-parallel over %7, %8 s pipeline bubble")
-                            .arg(percent(1 - p.comm.efficiency), percent(p.comm.efficiency))
-                            .arg(p.comm.computeSeconds, 0, 'f', 2)
-                            .arg(p.comm.dpExposedSeconds, 0, 'f', 2)
-                            .arg(text(p.comm.dpLink))
-                            .arg(p.comm.tpSeconds, 0, 'f', 2)
-                            .arg(text(p.comm.tpLink))
-                            .arg(p.comm.bubbleSeconds, 0, 'f', 2)});
-    else
-        rows.push_back({tr("Communication overhead"), tr("none added: achieved TFLOP/s taken as measured")});
-    if (p.preemption)
-        rows.push_back({tr("Preemption loss"),
-                        p.preemption->makesProgress
-                            ? tr("%1 of wall time lost (%2 interruptions, %3 h each) → %4 days, %5 GPU-hours")
-                                  .arg(percent(p.preemption->lostFraction))
-                                  .arg(p.preemption->expectedInterruptions, 0, 'f', 1)
-                                  .arg(p.preemption->lossPerInterruptionHours, 0, 'f', 2)
-                                  .arg(days(p.preemption->effectiveDays))
-                                  .arg(formatCount(int64_t(std::llround(p.preemption->effectiveGpuHours))))
-                            : tr("interruptions come faster than checkpoints: the job never finishes")});
-    else
-        rows.push_back({tr("Preemption loss"), tr("none: not preemptible")});
-    rows.push_back({tr("CPU cores"), tr("%1 (%2 per GPU)").arg(formatCount(p.cpuCores)).arg(job.cpuCoresPerGpu)});
-    rows.push_back({tr("Largest sensible fleet"), tr("%1 → %2 days (%3)")
-                                                      .arg(formatGpus(p.fleetLimit.gpus), days(p.fleetLimit.days),
-                                                           text(p.fleetLimit.reason))});
-    m_table->setRowCount(int(rows.size()));
-    for (int i = 0; i < int(rows.size()); ++i) {
-        m_table->setItem(i, 0, new QTableWidgetItem(rows[size_t(i)].first));
-        m_table->setItem(i, 1, new QTableWidgetItem(rows[size_t(i)].second));
-        m_table->item(i, 1)->setToolTip(rows[size_t(i)].second);
-    }
+    fillResultsTable(*m_table, trainingResultsTable(m_analysis, inputs()));
+    m_table->horizontalHeader()->setStretchLastSection(true);
 
     m_layoutTable->setRowCount(int(p.layouts.size()));
     for (int i = 0; i < int(p.layouts.size()); ++i) {
@@ -489,8 +388,8 @@ void TrainingPage::showPlan(const engine::TrainingJob &job, const engine::GpuSpe
                                    text(std::string(engine::toString(c.layout.recompute))),
                                    tr("%1 (activations %2)").arg(formatGiB(int64_t(c.memory.totalBytes())),
                                                                  formatGiB(int64_t(c.memory.activationsBytes))),
-                                   number(c.comm.stepSeconds, 2),
-                                   tr("%1 s (%2)").arg(number(talk, 2), percent(c.comm.stepSeconds > 0 ? talk / c.comm.stepSeconds : 0)),
+                                   formatNumber(c.comm.stepSeconds, 2),
+                                   tr("%1 s (%2)").arg(formatNumber(talk, 2), formatPercent(c.comm.stepSeconds > 0 ? talk / c.comm.stepSeconds : 0)),
                                    days(c.days)};
         for (int column = 0; column < int(cells.size()); ++column) {
             auto *item = new QTableWidgetItem(cells[column]);
@@ -515,17 +414,17 @@ void TrainingPage::showMix()
          tr("%1 at the peak hour").arg(formatCount(b.inferenceGpus))},
         {tr("Training GPUs"), tr("%1 (pool)").arg(formatCount(a.trainingGpus)),
          tr("%1 beside the inference peak").arg(formatCount(b.trainingGpus))},
-        {tr("Inference utilization"), percent(a.inferenceUtilization), percent(b.inferenceUtilization)},
-        {tr("Training utilization"), percent(a.trainingUtilization), percent(b.trainingUtilization)},
-        {tr("Utilization overall"), percent(a.utilization), percent(b.utilization)},
-        {tr("Inference unserved"), tr("%1 GPU-hours").arg(number(a.unservedInferenceGpuHours, 0)),
-         tr("%1 GPU-hours").arg(number(b.unservedInferenceGpuHours, 0))},
+        {tr("Inference utilization"), formatPercent(a.inferenceUtilization), formatPercent(b.inferenceUtilization)},
+        {tr("Training utilization"), formatPercent(a.trainingUtilization), formatPercent(b.trainingUtilization)},
+        {tr("Utilization overall"), formatPercent(a.utilization), formatPercent(b.utilization)},
+        {tr("Inference unserved"), tr("%1 GPU-hours").arg(formatNumber(a.unservedInferenceGpuHours, 0)),
+         tr("%1 GPU-hours").arg(formatNumber(b.unservedInferenceGpuHours, 0))},
     };
     auto completion = [this](const engine::JobCompletion &c) {
         if (c.completionHour < 0)
-            return c.startHour < 0 ? tr("not started") : tr("not done: %1 GPU-hours left").arg(number(c.remainingGpuHours, 0));
+            return c.startHour < 0 ? tr("not started") : tr("not done: %1 GPU-hours left").arg(formatNumber(c.remainingGpuHours, 0));
         const QString date = c.completionDate.empty() ? dateAfterHours(m_analysis.mixStartDate, c.completionHour) : text(c.completionDate);
-        return tr("%1 (day %2)").arg(date).arg(number(double(c.completionHour) / 24.0, 1));
+        return tr("%1 (day %2)").arg(date).arg(formatNumber(double(c.completionHour) / 24.0, 1));
     };
     for (size_t i = 0; i < a.jobs.size() && i < b.jobs.size(); ++i)
         rows.push_back({tr("%1 completes").arg(text(a.jobs[i].name)), completion(a.jobs[i]), completion(b.jobs[i])});
@@ -557,6 +456,11 @@ void TrainingPage::flushFigures() const
 QString TrainingPage::explanation() const
 {
     return m_explanation->text();
+}
+
+QJsonObject TrainingPage::currentTableSource() const
+{
+    return m_analysis.error.isEmpty() ? trainingSource("training-table", inputs()) : QJsonObject();
 }
 
 QList<ChartPanel *> TrainingPage::chartPanels() const

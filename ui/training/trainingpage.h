@@ -40,6 +40,7 @@ public:
     explicit TrainingPage(store::Workspace &workspace, QWidget *parent = nullptr);
 
     QList<ChartPanel *> chartPanels() const override;
+    QJsonObject currentTableSource() const override;
     void selectJob(const QString &name);
     void selectRateCard(const QString &key); // "" = no price
     const std::optional<engine::TrainingPlan> &plan() const { return m_analysis.plan; }

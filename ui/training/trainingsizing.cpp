@@ -31,6 +31,11 @@ QString flops(double value)
     return QStringLiteral("%1 × 10^%2").arg(value / std::pow(10.0, exponent), 0, 'f', 2).arg(exponent);
 }
 
+QString days(double value)
+{
+    return formatNumber(value, value < 10 ? 2 : 1);
+}
+
 QString termName(TrainingPriceTerm term)
 {
     return trainingTermName(term).toLower();
@@ -172,6 +177,8 @@ void planGrowth(const TrainingPageInputs &in, TrainingAnalysis &a)
     }
 }
 
+} // namespace
+
 QJsonObject trainingSource(const char *kind, const TrainingPageInputs &in)
 {
     return {{QStringLiteral("kind"), QLatin1String(kind)},
@@ -184,8 +191,6 @@ QJsonObject trainingSource(const char *kind, const TrainingPageInputs &in)
             {QStringLiteral("training_growth"), in.trainingGrowth},
             {QStringLiteral("installed"), in.installed}};
 }
-
-} // namespace
 
 QString trainingTermName(TrainingPriceTerm term)
 {
@@ -351,6 +356,110 @@ TrainingFigures trainingFigures(const TrainingAnalysis &a, const TrainingPageInp
     return f;
 }
 
+QString trainingNodesText(const TrainingAnalysis &a)
+{
+    const engine::TrainingPlan &p = *a.plan;
+    return p.nodeRounded
+        ? QObject::tr("%1 of %2 (NVLink for TP %3)")
+              .arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n whole node(s)")))
+              .arg(a.gpu->gpusPerNode)
+              .arg(a.job->tp)
+        : QObject::tr("as much as %1; no tensor parallelism, any GPUs will do")
+              .arg(formatCountOf(p.nodes, QT_TRANSLATE_NOOP("headroom::ui", "%n node(s)")));
+}
+
+QString trainingCostProduct(const TrainingAnalysis &a, const TrainingPageInputs &in)
+{
+    const engine::TrainingPlan &p = *a.plan;
+    return p.cost && a.rate ? QObject::tr("%1 GPU-hours × %2 (%3)")
+                                  .arg(formatCount(p.billedGpuHours), text(a.rate->displayRate()), termName(in.term))
+                            : QString();
+}
+
+DeckTable trainingResultsTable(const TrainingAnalysis &a, const TrainingPageInputs &in)
+{
+    DeckTable table{{QObject::tr("Result"), QObject::tr("Value")}, {}};
+    if (!a.error.isEmpty())
+        return table;
+    const engine::TrainingJob &job = *a.job;
+    const engine::GpuSpec &gpu = *a.gpu;
+    const engine::TrainingPlan &p = *a.plan;
+    const QString nodes = trainingNodesText(a);
+    const QString product = trainingCostProduct(a, in);
+    std::vector<std::pair<QString, QString>> rows;
+    for (const std::string &warning : p.warnings)
+        rows.push_back({QObject::tr("Warning"), text(warning)});
+    rows.push_back({QObject::tr("Layout"), QObject::tr("TP %1 × PP %2%3 × DP %4, ZeRO-%5, recomputation %6, %7 tokens per step%8%9")
+                                      .arg(job.tp)
+                                      .arg(job.virtualStages > 1 ? QObject::tr("%1 (%2 interleaved chunks per GPU)")
+                                                                       .arg(job.pp)
+                                                                       .arg(job.virtualStages)
+                                                                 : QString::number(job.pp))
+                                      .arg(job.ep > 1 ? QObject::tr(" × EP %1").arg(job.ep) : QString())
+                                      .arg(formatCount(p.dataParallel))
+                                      .arg(job.zeroStage)
+                                      .arg(text(std::string(engine::toString(job.recompute))),
+                                           formatScaledCount(p.layout.globalBatchTokens),
+                                           p.batchFollowsFleet ? QObject::tr(" (follows the fleet)") : QString(),
+                                           p.searched ? QObject::tr(" — searched: %1 layouts tried, %2 fit")
+                                                            .arg(formatCount(p.layoutsEvaluated),
+                                                                 formatCount(p.layoutsFitting))
+                                                      : QString())});
+    rows.push_back({QObject::tr("Total compute"), QObject::tr("%1 FLOPs (%2 per token × %3 tokens)")
+                                              .arg(flops(p.totalFlops), flops(p.totalFlops / p.tokens),
+                                                   formatScaledCount(p.tokens))});
+    rows.push_back({QObject::tr("GPUs (raw)"), QObject::tr("%1 — %2 data-parallel replicas × TP %3 × PP %4")
+                                          .arg(formatCount(p.gpusRaw), formatCount(p.dataParallel))
+                                          .arg(job.tp)
+                                          .arg(job.pp)});
+    rows.push_back({QObject::tr("GPUs (whole nodes)"), QObject::tr("%1 — %2").arg(formatCount(p.gpusNodeRounded), nodes)});
+    rows.push_back({QObject::tr("Wall-clock time"), QObject::tr("%1 days on %2").arg(days(p.days), formatGpus(p.gpus))});
+    rows.push_back({QObject::tr("GPU-hours"), formatCount(int64_t(std::llround(p.gpuHours)))});
+    rows.push_back({QObject::tr("Cost"), p.cost ? QObject::tr("%1 = %2").arg(product, text(p.cost->display()))
+                                       : QObject::tr("— (choose a rate card for %1)").arg(text(gpu.id))});
+    rows.push_back({QObject::tr("Throughput per GPU"), QObject::tr("%1 TFLOP/s of %2 peak BF16 (%3 of peak)")
+                                                  .arg(formatNumber(p.effectiveTflopsPerGpu, 1), formatNumber(p.peakTflopsPerGpu, 0),
+                                                       formatPercent(p.peakTflopsPerGpu > 0 ? p.effectiveTflopsPerGpu / p.peakTflopsPerGpu : 0))});
+    rows.push_back({QObject::tr("Memory per GPU (ZeRO-%1)").arg(p.memory.zeroStage),
+                    QObject::tr("%1 of %2 usable — weights %3, gradients %4, optimizer %5, activations %6")
+                        .arg(formatGiB(int64_t(p.memory.totalBytes())), formatGiB(p.usableMemoryBytes),
+                             formatGiB(int64_t(p.memory.weightsBytes)), formatGiB(int64_t(p.memory.gradientsBytes)),
+                             formatGiB(int64_t(p.memory.optimizerBytes)), formatGiB(int64_t(p.memory.activationsBytes)))});
+    rows.push_back({QObject::tr("Min GPUs for memory"), p.minGpusForMemory > 0 ? formatCount(p.minGpusForMemory) : QObject::tr("none fits")});
+    if (p.comm.applied)
+        rows.push_back({QObject::tr("Communication overhead"),
+                        QObject::tr("%1 lost (efficiency %2): per step %3 s compute, %4 s exposed gradient traffic over %5, "
+                           "%6 s tensor-parallel over %7, %8 s pipeline bubble")
+                            .arg(formatPercent(1 - p.comm.efficiency), formatPercent(p.comm.efficiency))
+                            .arg(p.comm.computeSeconds, 0, 'f', 2)
+                            .arg(p.comm.dpExposedSeconds, 0, 'f', 2)
+                            .arg(text(p.comm.dpLink))
+                            .arg(p.comm.tpSeconds, 0, 'f', 2)
+                            .arg(text(p.comm.tpLink))
+                            .arg(p.comm.bubbleSeconds, 0, 'f', 2)});
+    else
+        rows.push_back({QObject::tr("Communication overhead"), QObject::tr("none added: achieved TFLOP/s taken as measured")});
+    if (p.preemption)
+        rows.push_back({QObject::tr("Preemption loss"),
+                        p.preemption->makesProgress
+                            ? QObject::tr("%1 of wall time lost (%2 interruptions, %3 h each) → %4 days, %5 GPU-hours")
+                                  .arg(formatPercent(p.preemption->lostFraction))
+                                  .arg(p.preemption->expectedInterruptions, 0, 'f', 1)
+                                  .arg(p.preemption->lossPerInterruptionHours, 0, 'f', 2)
+                                  .arg(days(p.preemption->effectiveDays))
+                                  .arg(formatCount(int64_t(std::llround(p.preemption->effectiveGpuHours))))
+                            : QObject::tr("interruptions come faster than checkpoints: the job never finishes")});
+    else
+        rows.push_back({QObject::tr("Preemption loss"), QObject::tr("none: not preemptible")});
+    rows.push_back({QObject::tr("CPU cores"), QObject::tr("%1 (%2 per GPU)").arg(formatCount(p.cpuCores)).arg(job.cpuCoresPerGpu)});
+    rows.push_back({QObject::tr("Largest sensible fleet"), QObject::tr("%1 → %2 days (%3)")
+                                                      .arg(formatGpus(p.fleetLimit.gpus), days(p.fleetLimit.days),
+                                                           text(p.fleetLimit.reason))});
+    for (const auto &[result, value] : rows)
+        table.rows << QStringList{result, value};
+    return table;
+}
+
 std::optional<store::ReportItem> trainingReportItem(const store::Workspace &workspace, const QJsonObject &source,
                                                     QString *problem)
 {
@@ -376,6 +485,8 @@ std::optional<store::ReportItem> trainingReportItem(const store::Workspace &work
         *problem = a.error;
         return std::nullopt;
     }
+    if (kind == QLatin1String("training-table"))
+        return reportItemFromTable(QString(), QString(), trainingResultsTable(a, in), source);
     const TrainingFigures f = trainingFigures(a, in);
     const ChartFigure &figure = kind == QLatin1String("training-memory") ? f.memory
         : kind == QLatin1String("training-days")                         ? f.days

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/chartexport.h"
+#include "report/reportdeck.h"
 #include "engine/catalog/specs.h"
 #include "engine/catalog/ratecard.h"
 #include "engine/common/money.h"
@@ -67,7 +68,15 @@ struct TrainingFigures {
 };
 TrainingFigures trainingFigures(const TrainingAnalysis &a, const TrainingPageInputs &in);
 
-// A report item of one of those figures drawn again from the workspace; nullopt with *problem
+// The page's results table (source kind "training-table"), and two of its phrases the page's
+// cards repeat: the nodes the plan takes, and the cost as GPU-hours × rate.
+DeckTable trainingResultsTable(const TrainingAnalysis &a, const TrainingPageInputs &in);
+QString trainingNodesText(const TrainingAnalysis &a);
+QString trainingCostProduct(const TrainingAnalysis &a, const TrainingPageInputs &in);
+// `source` of the figures with another kind.
+QJsonObject trainingSource(const char *kind, const TrainingPageInputs &in);
+
+// A report item of one of those figures (or the table) drawn again from the workspace; nullopt with *problem
 // when the job is gone or no longer sizes, nullopt with *problem empty for other kinds.
 std::optional<store::ReportItem> trainingReportItem(const store::Workspace &workspace, const QJsonObject &source,
                                                     QString *problem);

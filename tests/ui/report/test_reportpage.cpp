@@ -582,20 +582,25 @@ TEST_CASE("The Cost charts and options table in the report follow an edit of the
     checkTableFollowsEdit("Cost & reservations", "cost-table", cheaperH100Commitments);
 }
 
-TEST_CASE("The KV concurrency chart in the report follows the serving assumptions as the page does", "[report]")
+TEST_CASE("The KV concurrency chart and table in the report follow the serving assumptions as the page does",
+          "[report]")
 {
-    checkChartFollowsEdit("KV & concurrency", "kv-concurrency", [](store::Workspace &workspace) {
+    const auto lessMemory = [](store::Workspace &workspace) {
         engine::ServingAssumptions serving = workspace.servingAssumptions();
         serving.memoryUtilization = 0.8;
         workspace.setServingAssumptions(serving);
-    });
+    };
+    checkChartFollowsEdit("KV & concurrency", "kv-concurrency", lessMemory);
+    checkTableFollowsEdit("KV & concurrency", "kv-table", lessMemory);
 }
 
-TEST_CASE("The Training sizing chart in the report follows an edit of its job as the page does", "[report]")
+TEST_CASE("The Training sizing chart and table in the report follow an edit of its job as the page does", "[report]")
 {
-    checkChartFollowsEdit("Training sizing", "training-memory", [](store::Workspace &workspace) {
+    const auto otherTp = [](store::Workspace &workspace) {
         engine::TrainingJob job = workspace.trainingJobs().front();
         job.tp = job.tp == 8 ? 4 : 8;
         workspace.putTrainingJob(job);
-    });
+    };
+    checkChartFollowsEdit("Training sizing", "training-memory", otherTp);
+    checkTableFollowsEdit("Training sizing", "training-table", otherTp);
 }

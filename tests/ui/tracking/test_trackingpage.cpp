@@ -392,6 +392,28 @@ TEST_CASE("Tracking page: its charts in the report are drawn again from the impo
     CHECK(drawn->content != item.content);
     CHECK(drawn->content == ui::reportItemFromFigure(plan->figure()).content);
 
+    // Each billing table too: drawn again, it is the table the page shows.
+    auto *tables = child<QTabWidget>(page, "trackingTableTabs");
+    QStringList tableKinds;
+    for (int tab = 0; tab < tables->count(); ++tab) {
+        tables->setCurrentIndex(tab);
+        const auto shown = page.currentTable();
+        const QJsonObject source = page.currentTableSource();
+        if (!shown) // this import has no commitment
+            continue;
+        tableKinds << source.value("kind").toString();
+        INFO(tableKinds.back().toStdString());
+        const auto redrawn = ui::redrawReportItem(*ws, ui::reportItemFromTable("Tracking: results", {}, *shown, source),
+                                                  &problem);
+        INFO(problem.toStdString());
+        REQUIRE(redrawn);
+        CHECK(redrawn->title == "Tracking: results");
+        const ui::DeckTable table = ui::deckItemFromReportItem(*redrawn).table;
+        CHECK(table.columns == shown->columns);
+        CHECK(table.rows == shown->rows);
+    }
+    CHECK(tableKinds == QStringList{"billing-anomalies-table", "billing-plan-table"});
+
     // The highlighted anomaly is part of the source.
     auto *anomalies = child<QTableWidget>(page, "trackingAnomaliesTable");
     REQUIRE(anomalies->rowCount() >= 1);

@@ -402,6 +402,26 @@ TEST_CASE("Tracking page Serving section: its charts in the report are drawn aga
     REQUIRE(load);
     CHECK(QJsonDocument::fromJson(load->source.toUtf8()).object().value("deployment").toString() == "chat");
 
+    // Each table too: drawn again, it is the table the page shows.
+    auto *tabs = child<QTabWidget>(page, "servingTabs");
+    QStringList tableKinds;
+    for (int tab = 0; tab < tabs->count(); ++tab) {
+        tabs->setCurrentIndex(tab);
+        const auto shown = page.currentTable();
+        const QJsonObject source = page.currentTableSource();
+        if (!shown)
+            continue;
+        tableKinds << source.value("kind").toString();
+        QString problem;
+        const auto redrawn = ui::redrawReportItem(*ws, ui::reportItemFromTable("Serving", {}, *shown, source), &problem);
+        INFO(tableKinds.back().toStdString() << ": " << problem.toStdString());
+        REQUIRE(redrawn);
+        CHECK(ui::deckItemFromReportItem(*redrawn).table.rows == shown->rows);
+    }
+    tableKinds.sort();
+    CAPTURE(tableKinds.join(", ").toStdString());
+    CHECK(tableKinds == QStringList{"serving-replicas-table", "serving-rightsizing-table"});
+
     // The metrics removed, the deployment's load chart stays a snapshot and says why.
     REQUIRE((*ws).removeServingMetricsImport((*ws).servingMetricsImports().front().id));
     QString problem;
