@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QRectF>
+#include <QJsonObject>
 #include <QString>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct FragMapPicture {
     QString title;
     std::vector<engine::frag::Node> nodes;          // simulated nodes, in the engine's order
     std::vector<engine::frag::NodeSnapshot> state;  // one per node
+    QJsonObject source;                             // the run's, for the report (ChartFigure::source)
 };
 
 void paintFragMap(QPainter &painter, const QRectF &rect, const FragMapPicture &picture, const FigureInk &ink);

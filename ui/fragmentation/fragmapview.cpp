@@ -30,6 +30,7 @@ ChartFigure FragMapView::figure() const
     f.caption = tr("One cell per GPU, one strip per node, grouped by GPU model. Dark: allocated; orange: partly "
                    "free — a fragment for tasks that need more; pale: free. The mark before each strip is the "
                    "node's category for the most popular task type.");
+    f.source = m_picture.source;
     const FragMapPicture picture = m_picture;
     f.paint = [picture](QPainter &painter, const QRectF &rect, const FigureInk &ink) {
         paintFragMap(painter, rect, picture, ink);

@@ -28,6 +28,7 @@
 #include <QHeaderView>
 #include <QTabWidget>
 #include <QTableWidget>
+#include "report/reportreads.h"
 #include <QVBoxLayout>
 
 namespace headroom::ui {
@@ -40,6 +41,7 @@ struct FragmentationPage::Outcome {
     frag::SeedsResult fgdStudy;
     std::vector<frag::Node> mapNodes;
     frag::RunResult mapRun;
+    QJsonObject source;     // what the run read, for the report
     QString error;
     bool cancelled = false;
     double seconds = 0;
@@ -260,6 +262,8 @@ void FragmentationPage::run()
     const double load = m_load->value();
     const frag::ScoreMode mode = scoreMode();
     auto outcome = std::make_shared<Outcome>();
+    // Nothing of the workspace: the trace files only.
+    outcome->source = withFileReads({{QStringLiteral("kind"), QStringLiteral("fragmentation-run")}}, {nodesPath, tasksPath});
     auto work = [=](const JobProgress &progress) {
         auto report = [&progress](double overall) { return progress.report(overall); };
         QElapsedTimer timer;
@@ -340,6 +344,7 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
     m_mapNodes = outcome->mapNodes;
     m_fgdExact = outcome->fgdExact;
     m_fgdStudy = outcome->fgdStudy;
+    m_runSource = outcome->source;
     const std::vector<PolicyRuns> runs = m_results;
     const int64_t gpus = runs.empty() || runs.front().result.runs.empty() ? 0 : runs.front().result.runs.front().gpus;
     const QString setup = tr("%1; tasks arrive until %2 × capacity is requested; mean of %3; %4 scoring.")
@@ -347,21 +352,21 @@ void FragmentationPage::showResults(std::shared_ptr<Outcome> outcome)
                               .arg(m_load->value(), 0, 'f', 1)
                               .arg(formatCountOf(m_seeds->value(), QT_TRANSLATE_NOOP("headroom::ui", "%n seed(s)")))
                               .arg(scoreMode() == frag::ScoreMode::Study ? tr("the study's") : tr("exact"));
-    m_allocation->setFigure({tr("GPU allocation vs arrived workload"), setup,
+    m_allocation->setFigure(withSource({tr("GPU allocation vs arrived workload"), setup,
                              [runs](QChart::ChartTheme theme) {
                                  return buildAllocationChart(runs, tr("GPU allocation vs arrived workload"), theme);
-                             }});
-    m_ratio->setFigure({tr("Fragmentation ratio vs arrived workload"),
+                             }}));
+    m_ratio->setFigure(withSource({tr("Fragmentation ratio vs arrived workload"),
                         tr("Share of idle GPU that is fragment for the target workload. ") + setup,
                         [runs](QChart::ChartTheme theme) {
                             return buildFragRatioChart(runs, tr("Fragmentation ratio vs arrived workload"), theme);
-                        }});
-    m_unallocated->setFigure({tr("Unallocated GPUs at 100 % arrived"),
+                        }}));
+    m_unallocated->setFigure(withSource({tr("Unallocated GPUs at 100 % arrived"),
                               tr("GPUs left idle when the arrived work equals the cluster's capacity; fewer is "
                                  "better. ") + setup,
                               [runs](QChart::ChartTheme theme) {
                                   return buildUnallocatedChart(runs, tr("Unallocated GPUs at 100 % arrived"), theme);
-                              }});
+                              }}));
     showMap();
     showScoringComparison(m_load->value());
     QStringList lines;
@@ -387,14 +392,14 @@ void FragmentationPage::showScoringComparison(double load)
     if (exact.runs.empty() || study.runs.empty())
         return;
     const QString title = tr("FGD: exact against the study's whole-number scores");
-    m_scoring->setFigure({title,
+    m_scoring->setFigure(withSource({title,
                           tr("Tasks that found no node before the arrived work reached the cluster's capacity, by "
                              "GPU request; mean of %1 at %2 × load.")
                               .arg(formatCountOf(int64_t(exact.runs.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n seed(s)")))
                               .arg(load, 0, 'f', 1),
                           [exact, study, title](QChart::ChartTheme theme) {
                               return buildFgdScoringChart(exact, study, title, theme);
-                          }});
+                          }}));
     const std::vector<size_t> classes = requestClasses({&exact, &study});
     m_scoringTable->setRowCount(int(classes.size()) + 1);
     double exactGpus = 0, studyGpus = 0;
@@ -442,7 +447,18 @@ void FragmentationPage::showMap()
     const int percent = mapPercents()[index];
     m_mapLabel->setText(tr("%1 %").arg(percent));
     m_map->setPicture({tr("Fragmentation map, %1 at %2 % arrived").arg(policyName(m_mapRun.policy)).arg(percent),
-                       m_mapNodes, m_mapRun.snapshots[index]});
+                       m_mapNodes, m_mapRun.snapshots[index], m_runSource});
+}
+
+ChartFigure FragmentationPage::withSource(ChartFigure figure) const
+{
+    figure.source = m_runSource;
+    return figure;
+}
+
+QJsonObject FragmentationPage::currentTableSource() const
+{
+    return m_runSource.isEmpty() ? QJsonObject() : shownTableSource(*m_scoringTable, m_runSource);
 }
 
 QString FragmentationPage::statusText() const

@@ -37,6 +37,7 @@ public:
 
     QList<ChartPanel *> chartPanels() const override;
     std::optional<ChartFigure> currentFigure() const override;
+    QJsonObject currentTableSource() const override;
     void setFiles(const QString &nodes, const QString &tasks);
     void setPolicies(const std::vector<engine::frag::Policy> &policies);
     void setSeeds(int seeds);
@@ -64,6 +65,8 @@ private:
     void showMap();
     void showScoringComparison(double load);
     QWidget *buildScoringTab();
+    // `figure` with the source of the run it shows.
+    ChartFigure withSource(ChartFigure figure) const;
 
     QLineEdit *m_nodes = nullptr;
     QLineEdit *m_tasks = nullptr;
@@ -90,6 +93,7 @@ private:
     engine::frag::SeedsResult m_fgdStudy;
     std::vector<engine::frag::Node> m_mapNodes;
     engine::frag::RunResult m_mapRun;
+    QJsonObject m_runSource;
     BackgroundJob m_job;
 };
 

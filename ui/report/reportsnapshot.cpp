@@ -3,6 +3,7 @@
 #include "common/chartstyle.h"
 #include "common/format.h"
 #include "cost/costanalysis.h"
+#include "reportreads.h"
 #include "fleet/scenariodeck.h"
 #include "inference/kvchart.h"
 #include "inference/sizingcharts.h"
@@ -348,6 +349,11 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     if (item.source.isEmpty())
         return std::nullopt;
     const QJsonObject source = QJsonDocument::fromJson(item.source.toUtf8()).object();
+    // A long run's item is what a new run would draw while nothing it read changed.
+    if (auto unchanged = unchangedRunItem(workspace, source, item, problem))
+        return unchanged;
+    if (!problem->isEmpty())
+        return std::nullopt;
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.

@@ -3,6 +3,8 @@
 #include "ui/common/chartpanel.h"
 #include "ui/fragmentation/fragmapview.h"
 #include "ui/fragmentation/fragmentationpage.h"
+#include "ui/report/reportsnapshot.h"
+#include "store/common/workspace.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -14,6 +16,7 @@
 #include <QTableWidget>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace headroom;
@@ -153,4 +156,48 @@ TEST_CASE("A malformed trace is reported with its line and nothing runs")
     CHECK_FALSE(runAndWait(page));
     CHECK(page.statusText().contains("line 2"));
     CHECK(page.results().empty());
+}
+
+TEST_CASE("A fragmentation chart in the report stays current while its trace files are unchanged, and says when "
+          "one changed")
+{
+    SmallTrace trace;
+    TempWorkspace ws;
+    ui::FragmentationPage page;
+    page.setFiles(trace.nodes, trace.tasks);
+    page.setPolicies({frag::Policy::Fgd});
+    page.setSeeds(1);
+    REQUIRE(runAndWait(page));
+    const auto figure = page.currentFigure();
+    REQUIRE(figure);
+    CHECK(figure->source.value("kind").toString() == "fragmentation-run");
+    store::ReportItem item = ui::reportItemFromFigure(*figure);
+    ui::stampReportItem(item, *ws);
+    QString problem;
+    // The run reads nothing of the workspace: an edit there leaves the item current, unstamped.
+    engine::ServingAssumptions serving = (*ws).servingAssumptions();
+    serving.memoryUtilization = 0.8;
+    (*ws).setServingAssumptions(serving);
+    auto drawn = ui::redrawReportItem(*ws, item, &problem);
+    REQUIRE(drawn);
+    CHECK(problem.isEmpty());
+    CHECK(drawn->content == item.content);
+    // The scoring table too.
+    page.findChild<QTabWidget *>()->setCurrentIndex(3);
+    const auto table = page.currentTable();
+    REQUIRE(table);
+    CHECK(ui::redrawReportItem(*ws, ui::reportItemFromTable("Fragmentation", {}, *table, page.currentTableSource()),
+                               &problem));
+
+    // A task file rewritten since the run: the item is a snapshot that says which file changed.
+    QFile tasks(trace.tasks);
+    REQUIRE(tasks.open(QIODevice::Append));
+    tasks.write("late,4000,8192,1,1000,\n");
+    tasks.close();
+    CHECK_FALSE(ui::redrawReportItem(*ws, item, &problem));
+    CHECK(problem == "the file tasks.csv changed since the run; run it again");
+    CHECK(ui::reportItemStamp(item, (*ws).inputsFingerprint(), problem).contains("tasks.csv changed"));
+    QFile::remove(trace.tasks);
+    CHECK_FALSE(ui::redrawReportItem(*ws, item, &problem));
+    CHECK(problem == "the file tasks.csv is no longer there");
 }
