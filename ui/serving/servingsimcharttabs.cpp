@@ -98,6 +98,11 @@ void ServingSimChartTabs::show(const std::optional<ServingSimPage::Results> &res
     }
     const Results &r = *results;
     const engine::ServingSimConfig &c = r.config;
+    // Every chart of the run carries its source for the report.
+    const auto sourced = [&r](ChartFigure figure) {
+        figure.source = r.source;
+        return figure;
+    };
 
     SimLineChart hit;
     hit.title = tr("Prefix hit rate vs cache size per replica");
@@ -121,7 +126,7 @@ void ServingSimChartTabs::show(const std::optional<ServingSimPage::Results> &res
     const QString caption = tr("%1, %2; %3 of %4 at %5 × the arrival rate.")
                                 .arg(r.setup, formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")))
                                 .arg(formatCountOf(r.runs[0].requests, QT_TRANSLATE_NOOP("headroom::ui", "%n request(s)")), r.traceName, formatDecimal(c.timeScale, 4));
-    m_hitChart->setFigure({hit.title, caption, [hit](QChart::ChartTheme theme) { return buildSimLineChart(hit, theme); }});
+    m_hitChart->setFigure(sourced({hit.title, caption, [hit](QChart::ChartTheme theme) { return buildSimLineChart(hit, theme); }}));
 
     SimLineChart ttft;
     ttft.title = tr("TTFT P95 vs replicas");
@@ -164,8 +169,8 @@ void ServingSimChartTabs::show(const std::optional<ServingSimPage::Results> &res
     att.yMin = std::max(0.0, std::floor(std::min(lowest, r.target * 100) / 10) * 10 - 10);
     const QString sentence = caption.endsWith(QLatin1Char('.')) ? caption.chopped(1) : caption;
     const QString sloCaption = tr("%1; SLOs: TTFT %2 ms, ITL %3 ms.").arg(sentence, msText(*c.ttftSloMs), msText(*c.itlSloMs));
-    m_ttftChart->setFigure({ttft.title, sloCaption, [ttft](QChart::ChartTheme theme) { return buildSimLineChart(ttft, theme); }});
-    m_attainmentChart->setFigure({att.title, sloCaption, [att](QChart::ChartTheme theme) { return buildSimLineChart(att, theme); }});
+    m_ttftChart->setFigure(sourced({ttft.title, sloCaption, [ttft](QChart::ChartTheme theme) { return buildSimLineChart(ttft, theme); }}));
+    m_attainmentChart->setFigure(sourced({att.title, sloCaption, [att](QChart::ChartTheme theme) { return buildSimLineChart(att, theme); }}));
 
     const int shown = shownRouter;
     const engine::ServingSimResult &run = r.runs[shown];
@@ -191,9 +196,9 @@ void ServingSimChartTabs::show(const std::optional<ServingSimPage::Results> &res
     }
     const QString stripCaption = tr("%1, %2; the stronger the blue, the busier, and a row stronger than the others is a hot spot.")
                                      .arg(formatCountOf(c.replicas, QT_TRANSLATE_NOOP("headroom::ui", "%n replica(s)")), r.setup);
-    strip->setFigure({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect, const FigureInk &ink) {
+    strip->setFigure(sourced({heat.title, stripCaption, {}, [heat](QPainter &p, const QRectF &rect, const FigureInk &ink) {
         paintHeatStrip(p, rect, heat, ink);
-    }});
+    }}));
 }
 
 } // namespace headroom::ui

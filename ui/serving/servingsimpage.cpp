@@ -1,5 +1,7 @@
 #include "servingsimpage.h"
 
+#include "report/reportreads.h"
+
 #include "calibrationdialog.h"
 
 #include "cli/common/format.h"
@@ -699,6 +701,10 @@ bool ServingSimPage::run()
     const auto weights = engine::WeightPrecision(m_weights->currentData().toInt());
     const auto kvPrecision = engine::KvPrecision(m_kvPrecision->currentData().toInt());
     const int tp = m_tp->value();
+    const QJsonObject source = withRunReads(
+        {{QStringLiteral("kind"), QStringLiteral("serving-simulation")}}, m_workspace,
+        RunReads{{m_model->currentData().toString()}, {m_gpu->currentData().toString()}, true, {}, {},
+                 {path, m_stepTimes->text().trimmed()}});
     auto work = [=](const JobProgress &progress) {
         QElapsedTimer timer;
         timer.start();
@@ -722,6 +728,7 @@ bool ServingSimPage::run()
             r.weights = weights;
             r.kv = kvPrecision;
             r.tp = tp;
+            r.source = source;
             r.seconds = double(timer.nsecsElapsed()) / 1e9;
             outcome->results = std::move(r);
         } catch (const Cancelled &) {
@@ -792,6 +799,11 @@ void ServingSimPage::updateCharts()
 void ServingSimPage::updateTable()
 {
     ServingSimSummary::fillTable(*m_table, m_results, m_router->currentIndex());
+}
+
+QJsonObject ServingSimPage::currentTableSource() const
+{
+    return m_results ? shownTableSource(*m_table, m_results->source) : QJsonObject();
 }
 
 QString ServingSimPage::explanation() const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QJsonObject>
+
 #include "common/backgroundjob.h"
 #include "common/page.h"
 #include "engine/serving/serving_study.h"
@@ -55,6 +57,7 @@ public:
         engine::KvPrecision kv = engine::KvPrecision::Bf16;
         int tp = 1;
         double seconds = 0;
+        QJsonObject source;                         // what the run read, for the report
     };
 
     // Edits "Use in sizing" makes to a workload go on `undoStack` (written directly without one).
@@ -63,6 +66,7 @@ public:
 
     QList<ChartPanel *> chartPanels() const override;
     std::optional<ChartFigure> currentFigure() const override;
+    QJsonObject currentTableSource() const override;
 
     // Inputs, for tests and the screenshot tool.
     void setTrace(const QString &path, bool azure = false);

@@ -9,6 +9,8 @@
 #include "ui/common/chartpanel.h"
 #include "ui/serving/servingsimcharts.h"
 #include "ui/serving/servingsimpage.h"
+#include "ui/report/reportsnapshot.h"
+#include "store/common/workspace.h"
 
 #include <QChart>
 #include <QComboBox>
@@ -436,5 +438,38 @@ TEST_CASE("The serving simulation page times iterations from a step-time table w
         CHECK_FALSE(runAndWait(page));
         CHECK(page.statusText().contains("Not run"));
         CHECK_FALSE(page.results().has_value());
+    }
+}
+
+TEST_CASE("A serving simulation chart in the report stays current until its model, GPU or serving assumptions change")
+{
+    TempWorkspace ws;
+    ui::ServingSimPage page(*ws, nullptr);
+    setUpSmall(page);
+    REQUIRE(runAndWait(page));
+    std::vector<store::ReportItem> items;
+    for (ui::ChartPanel *panel : page.chartPanels()) {
+        CHECK(panel->figure().source.value("kind").toString() == "serving-simulation");
+        items.push_back(ui::reportItemFromFigure(panel->figure()));
+    }
+    const auto table = page.currentTable();
+    REQUIRE(table);
+    items.push_back(ui::reportItemFromTable("Serving simulation", {}, *table, page.currentTableSource()));
+    QString problem;
+    // A workload added is nothing the run read: every item is still what a new run would draw.
+    (*ws).putWorkload(chat("llama-3.1-8b"));
+    for (const store::ReportItem &item : items) {
+        const auto drawn = ui::redrawReportItem(*ws, item, &problem);
+        INFO(problem.toStdString());
+        REQUIRE(drawn);
+        CHECK(drawn->content == item.content);
+    }
+    // The serving assumptions it simulated with changed: a snapshot, saying so.
+    engine::ServingAssumptions serving = (*ws).servingAssumptions();
+    serving.memoryUtilization = 0.8;
+    (*ws).setServingAssumptions(serving);
+    for (const store::ReportItem &item : items) {
+        CHECK_FALSE(ui::redrawReportItem(*ws, item, &problem));
+        CHECK(problem == "the serving assumptions changed since the run; run it again");
     }
 }
