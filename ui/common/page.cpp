@@ -66,15 +66,18 @@ std::optional<ChartFigure> Page::currentFigure() const
     return panels.first()->figure();
 }
 
+QTableWidget *Page::currentResultsTable() const
+{
+    for (const QPointer<QTableWidget> &table : m_resultsTables)
+        if (table && snapshotTable(*table))
+            return table;
+    return nullptr;
+}
+
 std::optional<DeckTable> Page::currentTable() const
 {
-    for (const QPointer<QTableWidget> &table : m_resultsTables) {
-        if (!table)
-            continue;
-        if (auto snapshot = snapshotTable(*table))
-            return snapshot;
-    }
-    return std::nullopt;
+    const QTableWidget *table = currentResultsTable();
+    return table ? snapshotTable(*table) : std::nullopt;
 }
 
 void Page::layOutPage(QWidget *inputs, QWidget *results, int inputsWidth)

@@ -47,6 +47,8 @@ public:
     virtual QJsonObject currentTableSource() const { return {}; }
 
 protected:
+    // The results table currentTable() snapshots: the first that shows rows, or none.
+    QTableWidget *currentResultsTable() const;
     // The analysis page layout of DESIGN §5: inputs on the left in a scroll area (at least
     // `inputsWidth` wide), the results filling the rest, split by a movable handle.
     void layOutPage(QWidget *inputs, QWidget *results, int inputsWidth);

@@ -194,27 +194,29 @@ bool ForecastPage::importTelemetry(const QString &path, QString *error)
 {
     if (refuseWhileRunning(error))
         return false;
-    return setImported(ForecastImport::telemetry(path, error));
+    return setImported(ForecastImport::telemetry(path, error), RunReads{{}, {}, false, {}, {}, {path}});
 }
 
 bool ForecastPage::importPods(const QString &path, engine::PodSplit split, QString *error)
 {
     if (refuseWhileRunning(error))
         return false;
-    return setImported(ForecastImport::pods(path, split, error));
+    return setImported(ForecastImport::pods(path, split, error), RunReads{{}, {}, false, {}, {}, {path}});
 }
 
 bool ForecastPage::importWorkspaceSeries(const QString &name, QString *error)
 {
     if (refuseWhileRunning(error))
         return false;
-    return setImported(ForecastImport::workspaceSeries(m_workspace, name, error));
+    return setImported(ForecastImport::workspaceSeries(m_workspace, name, error), RunReads{{}, {}, false, {name}, {}, {}});
 }
 
-bool ForecastPage::setImported(std::optional<ImportedDemand> imported)
+bool ForecastPage::setImported(std::optional<ImportedDemand> imported, const RunReads &reads)
 {
     if (!imported)
         return false;
+    // What the forecast is drawn from, as read now: the report keeps its items while it is unchanged.
+    m_inputSource = withRunReads({{QStringLiteral("kind"), QStringLiteral("forecast")}}, m_workspace, reads);
     setInput(std::move(imported->input), imported->report);
     return true;
 }
@@ -543,13 +545,13 @@ void ForecastPage::fillComparison()
                    {orZero(c.single.overall.pinball95), orZero(c.single.burst.pinball95)}};
     bars.unit = tr("Pinball loss at P95 (GPUs, lower is better)");
     const QString title = tr("P95 error of the total: decomposed vs single model");
-    m_compareChart->setFigure(
+    m_compareChart->setFigure(withInputSource(
         {title,
          tr("Last %1 of %2 held out; burst hours are those whose actual total exceeds %3 GPUs (P90 of the "
             "training total). The pinball loss at P95 scores the buffer a planner would size from.")
              .arg(formatCountOf(int64_t(c.actual.size()), QT_TRANSLATE_NOOP("headroom::ui", "%n hour(s)")), m_input.source)
              .arg(c.burstThreshold, 0, 'f', 1),
-         [bars, title](QChart::ChartTheme theme) { return buildErrorBarsChart(bars, title, theme); }});
+         [bars, title](QChart::ChartTheme theme) { return buildErrorBarsChart(bars, title, theme); }}));
 }
 
 void ForecastPage::fillReservation()
@@ -653,11 +655,11 @@ void ForecastPage::showFan()
                             ? tr("Quantiles of the sum of %1 primitives' simulated paths (not the sum of their "
                                  "quantiles).").arg(m_run->series.size() - 1)
                             : tr("Quantiles of %1 simulated paths.").arg(m_run->settings.paths);
-    m_fanChart->setFigure({title,
+    m_fanChart->setFigure(withInputSource({title,
                            tr("%1 of %2. %3 Bands P25–P75, P05–P95, P01–P99; size buffers from P95/P99. "
                               "Simulated GPUs are floored at 0.")
                                .arg(model, m_input.source, how),
-                           [data, title](QChart::ChartTheme theme) { return buildFanChart(data, title, theme); }});
+                           [data, title](QChart::ChartTheme theme) { return buildFanChart(data, title, theme); }}));
 
     // The explanation for the shown series: its P50 and buffer quantiles at the forecast peak.
     if (m_handOff)
@@ -695,6 +697,19 @@ void ForecastPage::showFan()
         lines << m_run->comparisonNote.toHtmlEscaped();
     }
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
+}
+
+ChartFigure ForecastPage::withInputSource(ChartFigure figure) const
+{
+    figure.source = m_inputSource;
+    return figure;
+}
+
+QJsonObject ForecastPage::currentTableSource() const
+{
+    // The table added is the primitives' (or, before an import, none): drawn from the history only.
+    const QTableWidget *table = currentResultsTable();
+    return table ? shownTableSource(*table, m_inputSource) : QJsonObject();
 }
 
 bool ForecastPage::saveForecastSeries(const QString &name, double probability, QString *error)

@@ -5,6 +5,7 @@
 #include "forecastrun.h"
 #include "common/backgroundjob.h"
 #include "common/page.h"
+#include "report/reportreads.h"
 
 #include <memory>
 #include <optional>
@@ -37,6 +38,7 @@ public:
     ~ForecastPage() override;
 
     QList<ChartPanel *> chartPanels() const override;
+    QJsonObject currentTableSource() const override;
 
     // Imports replace the input and clear results; false with the reason (file, line,
     // field) and nothing changed.
@@ -76,7 +78,9 @@ private:
     QWidget *buildInputs();
     QWidget *buildResults();
     // Shows imported demand history; false (with the reason already in the error) when none.
-    bool setImported(std::optional<ImportedDemand> imported);
+    bool setImported(std::optional<ImportedDemand> imported, const RunReads &reads);
+    // `figure` with the source of the imported history it is drawn from.
+    ChartFigure withInputSource(ChartFigure figure) const;
     void setInput(ForecastInput input, const QString &report);
     void startWorker(std::function<void(Outcome &, const RunProgress &)> work, const QString &status);
     void showOutcome(std::shared_ptr<Outcome> outcome);
@@ -107,6 +111,7 @@ private:
     std::optional<ForecastRun> m_run;
     std::optional<engine::ReservationHandOff> m_handOff;
     QString m_handOffCard;
+    QJsonObject m_inputSource;    // what the imported history was read from (report sources)
     int m_shown = 0;
     bool m_filling = false;
     BackgroundJob m_job;

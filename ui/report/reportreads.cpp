@@ -102,7 +102,7 @@ QJsonObject withRunReads(QJsonObject source, const store::Workspace &workspace, 
     for (const QString &key : reads.rateCards)
         entries << QStringLiteral("rate_card:") + key;
     source = withFileReads(std::move(source), reads.files);
-    QJsonObject digests;
+    QJsonObject digests = source.value(QStringLiteral("reads")).toObject();
     for (const QString &entry : entries)
         digests.insert(entry, entryDigest(workspace, entry));
     source.insert(QStringLiteral("reads"), digests);
@@ -111,11 +111,11 @@ QJsonObject withRunReads(QJsonObject source, const store::Workspace &workspace, 
 
 QJsonObject withFileReads(QJsonObject source, const QStringList &files)
 {
-    QJsonArray stamps;
+    QJsonArray stamps = source.value(QStringLiteral("files")).toArray();
     for (const QString &path : files)
         if (!path.isEmpty())
             stamps << fileStamp(path);
-    source.insert(QStringLiteral("reads"), QJsonObject());
+    source.insert(QStringLiteral("reads"), source.value(QStringLiteral("reads")).toObject());
     source.insert(QStringLiteral("files"), stamps);
     return source;
 }

@@ -30,7 +30,7 @@ struct RunReads {
 
 // `source` with {"reads": {"model:<id>": digest, "gpu:<id>": …, "serving": …, "series:<name>": …,
 // "rate_card:<key>": …}, "files": [{"path", "size", "modified"}]} as the workspace and the files
-// are now: taken when the run starts.
+// are now: taken when the run reads them. Reads already in `source` are kept.
 QJsonObject withRunReads(QJsonObject source, const store::Workspace &workspace, const RunReads &reads);
 // The same for a run that reads nothing of the workspace, only `files`.
 QJsonObject withFileReads(QJsonObject source, const QStringList &files);

@@ -4,6 +4,7 @@
 #include "ui/common/chartpanel.h"
 #include "ui/forecast/forecastcharts.h"
 #include "ui/forecast/forecastpage.h"
+#include "ui/report/reportsnapshot.h"
 
 #include <QAreaSeries>
 #include <QBarSeries>
@@ -371,4 +372,46 @@ TEST_CASE("The Alibaba pod trace imports by QoS class as several primitives")
     // The default pod list asks for no particular GPU model: one primitive, "any".
     REQUIRE(page.importPods(path, engine::PodSplit::GpuModel, &error));
     CHECK(page.input().names == QStringList{"any"});
+}
+
+TEST_CASE("A forecast chart in the report stays current while its demand series is unchanged, and says when it changed")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    ui::ForecastPage page(*ws, &undo);
+    engine::DemandSeries history;
+    history.name = "history";
+    history.startEpochSeconds = 1'767'225'600; // 2026-01-01
+    for (int hour = 0; hour < 240; ++hour)
+        history.gpus.push_back(engine::Decimal::fromInt(20 + 10 * ((hour % 24) >= 9 && (hour % 24) < 18) + hour % 3));
+    (*ws).putDemandSeries(history);
+    QString error;
+    REQUIRE(page.importWorkspaceSeries("history", &error));
+    quickSettings(page);
+    REQUIRE(fitAndWait(page));
+    const ui::ChartFigure fan = page.chartPanels().first()->figure();
+    CHECK(fan.source.value("kind").toString() == "forecast");
+    CHECK(fan.source.value("reads").toObject().contains("series:history"));
+    const store::ReportItem chart = ui::reportItemFromFigure(fan);
+    const auto shown = page.currentTable();
+    REQUIRE(shown);
+    const store::ReportItem table = ui::reportItemFromTable("Forecast: results", {}, *shown, page.currentTableSource());
+    QString problem;
+    // Another series added is nothing the fit read.
+    engine::DemandSeries other = history;
+    other.name = "other";
+    (*ws).putDemandSeries(other);
+    for (const store::ReportItem &item : {chart, table}) {
+        const auto drawn = ui::redrawReportItem(*ws, item, &problem);
+        INFO(problem.toStdString());
+        REQUIRE(drawn);
+        CHECK(drawn->content == item.content);
+    }
+    // The history itself edited: both are snapshots that say so.
+    history.gpus[5] = engine::Decimal::fromInt(99);
+    (*ws).putDemandSeries(history);
+    for (const store::ReportItem &item : {chart, table}) {
+        CHECK_FALSE(ui::redrawReportItem(*ws, item, &problem));
+        CHECK(problem == "demand series \"history\" changed since the run; run it again");
+    }
 }
