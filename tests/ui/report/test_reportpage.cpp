@@ -28,6 +28,9 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
+#include <QChart>
 #include <QUndoStack>
 
 using namespace headroom;
@@ -603,4 +606,47 @@ TEST_CASE("The Training sizing chart and table in the report follow an edit of i
     };
     checkChartFollowsEdit("Training sizing", "training-memory", otherTp);
     checkTableFollowsEdit("Training sizing", "training-table", otherTp);
+}
+
+TEST_CASE("Every chart and results table the pages show on the demo workspace names the source the report draws "
+          "it again from", "[report]")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("demo.headroom");
+    store::createDemoWorkspace(path);
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.resize(1280, 800);
+    window.show();
+    QStringList without;
+    QStringList checked;
+    for (QTreeWidgetItemIterator it(window.navigator()); *it; ++it) {
+        if (!(*it)->parent() || !window.showPage((*it)->text(0)))
+            continue;
+        QApplication::processEvents();
+        ui::Page *page = window.currentPage();
+        const QString name = (*it)->text(0);
+        for (ui::ChartPanel *panel : page->chartPanels()) {
+            // A chart that draws data (not the reason it has none) must say where it comes from.
+            if (!panel->chart() || panel->chart()->series().isEmpty())
+                continue;
+            checked << name;
+            if (panel->figure().source.isEmpty())
+                without << QStringLiteral("%1: chart \"%2\"").arg(name, panel->figure().title);
+        }
+        // A painted figure (the MIG layout) too.
+        if (const auto figure = page->currentFigure(); figure && figure->paint) {
+            checked << name;
+            if (figure->source.isEmpty())
+                without << QStringLiteral("%1: figure \"%2\"").arg(name, figure->title);
+        }
+        if (page->currentTable()) {
+            checked << name;
+            if (page->currentTableSource().isEmpty())
+                without << QStringLiteral("%1: results table").arg(name);
+        }
+    }
+    checked.removeDuplicates();
+    CAPTURE(checked.join(", ").toStdString());
+    CHECK(checked.size() >= 6);
+    CHECK(without.join("; ").toStdString() == "");
 }
