@@ -17,6 +17,8 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -310,11 +312,12 @@ void ReportPage::refresh()
             text += tr(" (pinned)");
         auto *entry = new QListWidgetItem(text, m_list);
         entry->setData(kPositionRole, int(i));
-        const QDateTime taken = QDateTime::fromString(item.takenAt, Qt::ISODate);
-        const QString asOf = taken.isValid()
-            ? QLocale(QLocale::English).toString(taken.toUTC(), QStringLiteral("d MMMM yyyy, HH:mm 'UTC'"))
-            : tr("an unknown date");
+        const QString taken = reportItemTakenText(item);
+        const QString asOf = taken.isEmpty() ? tr("an unknown date") : taken;
         const QString state = item.pinned ? tr("Pinned as of %1: the deck keeps it as it was then.").arg(asOf)
+            : QJsonDocument::fromJson(item.source.toUtf8()).object().contains(QLatin1String("reads"))
+            ? tr("Added %1 from a run: the deck keeps it while nothing the run read changes, and says what changed "
+                 "once something does.").arg(asOf)
             : !item.source.isEmpty()
             ? tr("Drawn again from the workspace at every export.")
             : tr("A snapshot of the page's inputs as of %1: the deck stamps it when the workspace changes.").arg(asOf);

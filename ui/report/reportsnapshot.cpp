@@ -393,12 +393,16 @@ store::ReportItem pinnedReportItem(const store::Workspace &workspace, const stor
     return pinned;
 }
 
-QString reportItemStamp(const store::ReportItem &item, const QString &inputsFingerprint, const QString &problem)
+QString reportItemTakenText(const store::ReportItem &item)
 {
     const QDateTime taken = QDateTime::fromString(item.takenAt, Qt::ISODate);
-    const QString asOf = taken.isValid()
-        ? QLocale(QLocale::English).toString(taken.toUTC(), QStringLiteral("d MMMM yyyy, HH:mm 'UTC'"))
-        : QString();
+    return taken.isValid() ? QLocale(QLocale::English).toString(taken.toUTC(), QStringLiteral("d MMMM yyyy, HH:mm 'UTC'"))
+                           : QString();
+}
+
+QString reportItemStamp(const store::ReportItem &item, const QString &inputsFingerprint, const QString &problem)
+{
+    const QString asOf = reportItemTakenText(item);
     if (!problem.isEmpty())
         return asOf.isEmpty() ? QObject::tr("A snapshot: it cannot be drawn again from the workspace (%1).").arg(problem)
                               : QObject::tr("As of %1: it cannot be drawn again from the workspace (%2).")

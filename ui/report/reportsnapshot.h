@@ -34,6 +34,8 @@ store::ReportItem pinnedReportItem(const store::Workspace &workspace, const stor
 // those of the snapshot; "Pinned as of 4 December 2026, 14:02 UTC; inputs changed since." and
 // the like otherwise, or why its source could not be drawn (`problem`).
 QString reportItemStamp(const store::ReportItem &item, const QString &inputsFingerprint, const QString &problem = {});
+// When the item was taken, "4 December 2026, 14:05 UTC"; empty when unknown.
+QString reportItemTakenText(const store::ReportItem &item);
 // The cells of a table widget as shown (header labels and display text); nullopt when it
 // has no columns or no rows.
 std::optional<DeckTable> snapshotTable(const QTableWidget &table);
