@@ -559,7 +559,7 @@ void paintScenarioDiagram(QPainter &painter, const QRectF &rect, const ScenarioR
 ChartFigure scenarioDiagramFigure(const ScenarioResult &result)
 {
     ChartFigure figure;
-    figure.source = scenarioFigureSource(kScenarioDiagramSource, {result.name});
+    figure.source = scenarioReportSource(kScenarioDiagramSource, {result.name});
     figure.title = diagramTitle(result);
     QStringList caption{QObject::tr("GPUs per hour on the day of the peak.")};
     for (const auto &p : result.pools) {
@@ -718,7 +718,7 @@ QChart *buildUtilizationChart(const std::vector<ScenarioResult> &results, const 
     return chart;
 }
 
-QJsonObject scenarioFigureSource(const char *kind, const std::vector<std::string> &scenarios)
+QJsonObject scenarioReportSource(const char *kind, const std::vector<std::string> &scenarios)
 {
     QJsonArray names;
     for (const std::string &name : scenarios)
@@ -739,7 +739,7 @@ std::vector<std::string> namesOf(const std::vector<ScenarioResult> &results)
 ChartFigure costByTierFigure(const std::vector<ScenarioResult> &results)
 {
     ChartFigure figure;
-    figure.source = scenarioFigureSource(kCostByTierSource, namesOf(results));
+    figure.source = scenarioReportSource(kCostByTierSource, namesOf(results));
     figure.title = QObject::tr("Monthly cost by tier");
     figure.caption = QObject::tr("Cost per 30-day month of %1, split by how the GPUs are paid for: owned and "
                                  "reserved every hour, on-demand and spot per GPU-hour used.")
@@ -753,7 +753,7 @@ ChartFigure costByTierFigure(const std::vector<ScenarioResult> &results)
 ChartFigure gpusByPoolFigure(const std::vector<ScenarioResult> &results)
 {
     ChartFigure figure;
-    figure.source = scenarioFigureSource(kGpusByPoolSource, namesOf(results));
+    figure.source = scenarioReportSource(kGpusByPoolSource, namesOf(results));
     figure.title = QObject::tr("GPUs by pool");
     figure.caption = QObject::tr("GPUs of %1 by pool: static pools as provisioned, elastic pools at their peak "
                                  "hour (they drain off-peak).")
@@ -767,7 +767,7 @@ ChartFigure gpusByPoolFigure(const std::vector<ScenarioResult> &results)
 ChartFigure utilizationFigure(const std::vector<ScenarioResult> &results)
 {
     ChartFigure figure;
-    figure.source = scenarioFigureSource(kUtilizationSource, namesOf(results));
+    figure.source = scenarioReportSource(kUtilizationSource, namesOf(results));
     figure.title = QObject::tr("Utilization");
     figure.caption = QObject::tr("GPU-hours used ÷ GPU-hours paid for, of %1. Elastic pools are billed for what "
                                  "they use, so idle capacity sits in the static base.")

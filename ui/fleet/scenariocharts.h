@@ -48,7 +48,7 @@ inline constexpr char kGpusByPoolSource[] = "scenario-gpus-by-pool";
 inline constexpr char kUtilizationSource[] = "scenario-utilization";
 inline constexpr char kPoolsTableSource[] = "scenario-pools-table";
 inline constexpr char kComparisonTableSource[] = "scenario-comparison-table";
-QJsonObject scenarioFigureSource(const char *kind, const std::vector<std::string> &scenarios);
+QJsonObject scenarioReportSource(const char *kind, const std::vector<std::string> &scenarios);
 
 // The chart builders behind the three comparison figures, in a theme (screen) or light (export).
 QChart *buildCostByTierChart(const std::vector<engine::ScenarioResult> &results, const QString &title,

@@ -591,9 +591,9 @@ QJsonObject ScenariosPage::currentTableSource() const
         std::vector<std::string> names;
         for (const QString &name : m_compare->compared())
             names.push_back(name.toStdString());
-        return scenarioFigureSource(kComparisonTableSource, names);
+        return scenarioReportSource(kComparisonTableSource, names);
     }
-    return m_result ? scenarioFigureSource(kPoolsTableSource, {m_result->name}) : QJsonObject();
+    return m_result ? scenarioReportSource(kPoolsTableSource, {m_result->name}) : QJsonObject();
 }
 
 void ScenariosPage::setStatus(const QString &text, bool error)

@@ -701,7 +701,7 @@ TEST_CASE("One deck, one state: after an edit the chart slides, summary and appe
     add(ui::reportItemFromFigure(ui::scenarioDiagramFigure(before[1])));
     add(ui::reportItemFromFigure(ui::costByTierFigure(before)));
     add(ui::reportItemFromTable("Scenarios: results", {}, ui::DeckTable{{"Metric"}, {{"stale"}}},
-                                ui::scenarioFigureSource(ui::kComparisonTableSource, {names[0].toStdString(),
+                                ui::scenarioReportSource(ui::kComparisonTableSource, {names[0].toStdString(),
                                                                                       names[1].toStdString()})));
     workspace.appendReportItem(ui::pinnedReportItem(workspace, workspace.reportItems().front()));
     {
