@@ -213,22 +213,12 @@ QStringList onEveryTab(QWidget *page, const std::function<QStringList(QWidget *)
     return found;
 }
 
-struct DemoWindow {
-    QTemporaryDir dir;
-    std::unique_ptr<ui::MainWindow> window;
-    DemoWindow()
-    {
-        window = std::make_unique<ui::MainWindow>(
-            std::make_unique<store::Workspace>(store::createDemoWorkspace(dir.filePath("demo.headroom"))));
-    }
-};
-
 } // namespace
 
 TEST_CASE("Column headers fit their sections, tables show every column without scrolling sideways and charts shorten no "
           "legend or axis label, on every tab at 1280×800 and 1440×900")
 {
-    DemoWindow demo;
+    DemoWindow demo(QSize{});
     ui::MainWindow &window = *demo.window;
     for (const QSize size : kSizes) {
         window.resize(size);
@@ -287,7 +277,7 @@ TEST_CASE("Column headers fit their sections, tables show every column without s
 
 TEST_CASE("The KV chart's legend entries read differently and fit, at 1280×800 and 1440×900")
 {
-    DemoWindow demo;
+    DemoWindow demo(QSize{});
     ui::MainWindow &window = *demo.window;
     for (const QSize size : kSizes) {
         window.resize(size);
@@ -334,7 +324,7 @@ TEST_CASE("The KV chart's legend entries read differently and fit, at 1280×800 
 
 TEST_CASE("Labels of the scenario diagram and the MIG view are whole, inside the view and apart, light and dark")
 {
-    DemoWindow demo;
+    DemoWindow demo(QSize{});
     ui::MainWindow &window = *demo.window;
     for (const ui::Theme theme : {ui::Theme::Light, ui::Theme::Dark}) {
         ui::applyTheme(theme);
@@ -378,7 +368,7 @@ TEST_CASE("Labels of the scenario diagram and the MIG view are whole, inside the
 
 TEST_CASE("The scenario diagram keeps its axis caption and peak label whole at its narrowest")
 {
-    DemoWindow demo;
+    DemoWindow demo(QSize{});
     demo.window->resize(1440, 900);
     demo.window->show();
     REQUIRE(demo.window->showPage("Scenarios"));
@@ -632,7 +622,7 @@ TEST_CASE("ColumnViews shows each view's columns and keeps the model's columns a
 
 TEST_CASE("Left panels neither clip nor scroll sideways on any page, light and dark, after switching the palette")
 {
-    DemoWindow demo;
+    DemoWindow demo(QSize{});
     ui::MainWindow &window = *demo.window;
     // Scroll areas whose content is wider than their viewport, and forms whose fields are narrower
     // than the text they hold.

@@ -405,12 +405,8 @@ TEST_CASE("Scenario charts and tables follow the workspace into the deck, Pin fr
           "again",
           "[report]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("demo.headroom");
-    store::createDemoWorkspace(path);
-    ui::MainWindow window(std::make_unique<store::Workspace>(path));
-    window.resize(1280, 800);
-    window.show();
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
     REQUIRE(window.showPage("Scenarios"));
     window.scenariosPage()->selectScenario("Support bot elastic");
     window.addCurrentChartToReport();
@@ -457,12 +453,8 @@ TEST_CASE("Scenario charts and tables follow the workspace into the deck, Pin fr
 
 TEST_CASE("An Inference sizing chart in the report follows an edit of its workload, as the page does", "[report]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("demo.headroom");
-    store::createDemoWorkspace(path);
-    ui::MainWindow window(std::make_unique<store::Workspace>(path));
-    window.resize(1280, 800);
-    window.show();
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
     REQUIRE(window.showPage("Inference sizing"));
     ui::Page *page = window.currentPage();
     const auto before = page->currentFigure();
@@ -502,12 +494,8 @@ void checkChartFollowsEdit(const QString &pageName, const char *kind,
                            const std::function<void(store::Workspace &)> &edit)
 {
     INFO(pageName.toStdString());
-    QTemporaryDir dir;
-    const QString path = dir.filePath("demo.headroom");
-    store::createDemoWorkspace(path);
-    ui::MainWindow window(std::make_unique<store::Workspace>(path));
-    window.resize(1280, 800);
-    window.show();
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
     REQUIRE(window.showPage(pageName));
     ui::Page *page = window.currentPage();
     const auto before = page->currentFigure();
@@ -535,12 +523,8 @@ void checkTableFollowsEdit(const QString &pageName, const char *kind,
                            const std::function<void(ui::Page &)> &prepare = {})
 {
     INFO(pageName.toStdString());
-    QTemporaryDir dir;
-    const QString path = dir.filePath("demo.headroom");
-    store::createDemoWorkspace(path);
-    ui::MainWindow window(std::make_unique<store::Workspace>(path));
-    window.resize(1280, 800);
-    window.show();
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
     REQUIRE(window.showPage(pageName));
     ui::Page *page = window.currentPage();
     if (prepare)
@@ -611,12 +595,8 @@ TEST_CASE("The Training sizing chart and table in the report follow an edit of i
 TEST_CASE("Every chart and results table the pages show on the demo workspace names the source the report draws "
           "it again from", "[report]")
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("demo.headroom");
-    store::createDemoWorkspace(path);
-    ui::MainWindow window(std::make_unique<store::Workspace>(path));
-    window.resize(1280, 800);
-    window.show();
+    DemoWindow demo;
+    ui::MainWindow &window = *demo.window;
     QStringList without;
     QStringList checked;
     for (QTreeWidgetItemIterator it(window.navigator()); *it; ++it) {
