@@ -1286,19 +1286,29 @@ int Workspace::appendReportItem(const ReportItem &item)
 
 void Workspace::insertReportItem(int position, const ReportItem &item)
 {
-    d->requireWritable(QStringLiteral("add report item \"%1\"").arg(item.title));
+    placeReportItem(QStringLiteral("add report item \"%1\"").arg(item.title), item, position, false);
+}
+
+void Workspace::placeReportItem(const QString &action, const ReportItem &item, int position, bool replace)
+{
+    d->requireWritable(action);
     const QString problem = reportItemProblem(item);
     if (!problem.isEmpty())
         throw StoreError(QStringLiteral("Report item \"%1\": %2").arg(item.title, problem));
     {
         SqlTransaction transaction = d->writeTransaction();
         std::vector<ReportItem> items = d->reportTables().items();
-        if (position < 0 || position > int(items.size()))
+        // An insertion may go after the last item; a replacement only on one.
+        const int last = int(items.size()) - (replace ? 1 : 0);
+        if (position < 0 || position > last)
             throw StoreError(QStringLiteral("Report item \"%1\": position %2 is outside 0…%3")
                                  .arg(item.title)
                                  .arg(position)
-                                 .arg(items.size()));
-        items.insert(items.begin() + position, item);
+                                 .arg(last));
+        if (replace)
+            items[size_t(position)] = item;
+        else
+            items.insert(items.begin() + position, item);
         d->reportTables().replaceItems(items);
         transaction.commit();
     }
@@ -1332,23 +1342,7 @@ void Workspace::moveReportItem(int from, int to)
 
 void Workspace::replaceReportItem(int position, const ReportItem &item)
 {
-    d->requireWritable(QStringLiteral("change report item \"%1\"").arg(item.title));
-    const QString problem = reportItemProblem(item);
-    if (!problem.isEmpty())
-        throw StoreError(QStringLiteral("Report item \"%1\": %2").arg(item.title, problem));
-    {
-        SqlTransaction transaction = d->writeTransaction();
-        std::vector<ReportItem> items = d->reportTables().items();
-        if (position < 0 || position >= int(items.size()))
-            throw StoreError(QStringLiteral("Report item \"%1\": position %2 is outside 0…%3")
-                                 .arg(item.title)
-                                 .arg(position)
-                                 .arg(int(items.size()) - 1));
-        items[size_t(position)] = item;
-        d->reportTables().replaceItems(items);
-        transaction.commit();
-    }
-    emit reportChanged();
+    placeReportItem(QStringLiteral("change report item \"%1\"").arg(item.title), item, position, true);
 }
 
 QString Workspace::inputsFingerprint() const

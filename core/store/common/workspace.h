@@ -298,6 +298,9 @@ private:
     enum class Opening { ReadOnlySource, CopyTarget };
     Workspace(const QString &location, Opening opening, const ServerCredentials &credentials = {});
 
+    // Checks `item`, then inserts it at `position` or replaces the item there, in one
+    // transaction; `action` names the edit when the workspace is read-only.
+    void placeReportItem(const QString &action, const ReportItem &item, int position, bool replace);
     // Subscribes to the server's change notifications on the current connection.
     bool subscribeToChanges();
     // Emits the change signals of one table another program changed.
