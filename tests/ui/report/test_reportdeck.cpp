@@ -705,12 +705,17 @@ TEST_CASE("One deck, one state: after an edit the chart slides, summary and appe
                                                                                       names[1].toStdString()})));
     workspace.appendReportItem(ui::pinnedReportItem(workspace, workspace.reportItems().front()));
     {
+        // A Cost chart as stored before report items kept their source: a snapshot of the
+        // page's own inputs, which the deck can only stamp.
         ui::CostPage cost(workspace);
-        add(ui::reportItemFromFigure(cost.chartPanels().first()->figure()));
+        ui::ChartFigure figure = cost.chartPanels().first()->figure();
+        CHECK(figure.source.value("kind").toString() == "cost-sweep");
+        figure.source = {};
+        add(ui::reportItemFromFigure(figure));
     }
     REQUIRE(workspace.reportItems().size() == 5);
     CHECK(workspace.reportItems()[0].source.contains("scenario-diagram"));
-    CHECK(workspace.reportItems()[4].source.isEmpty());  // the Cost page's own inputs
+    CHECK(workspace.reportItems()[4].source.isEmpty());
     CHECK(workspace.reportItems()[3].pinned);
 
     // Nothing changed yet: no stamps, and the live items are what the page drew.
