@@ -8,7 +8,6 @@
 #include "store/common/workspace.h"
 
 #include <QJsonObject>
-#include <QLocale>
 #include <QObject>
 #include <algorithm>
 #include <cmath>
@@ -28,11 +27,6 @@ QString money(const engine::Money &m)
 QString rateText(const engine::Money &m)
 {
     return QString::fromStdString(m.displayRate());
-}
-
-QString percent(double share)
-{
-    return QLocale(QLocale::English).toString(share * 100.0, 'f', 1) + QStringLiteral(" %");
 }
 
 engine::CivilDate civil(const QDate &date)
@@ -211,7 +205,7 @@ CostFigures costFigures(const CostAnalysis &a, const CostPageInputs &in)
     f.week = ChartFigure{weekTitle,
                          QObject::tr("Reserved GPUs are paid every hour; demand above them runs on on-demand "
                                      "and spot. Reserved utilization over the series: %1.")
-                             .arg(percent(a.chosen.reservedUtilization)),
+                             .arg(formatPercent(a.chosen.reservedUtilization)),
                          [hours, firstHour, weekTitle](QChart::ChartTheme theme) {
                              return buildWeekStackChart(hours, firstHour, weekTitle, theme);
                          }};
@@ -256,8 +250,8 @@ DeckTable costTable(const CostAnalysis &a)
                                   money(shown.parts[2]),
                                   money(shown.total),
                                   money(onDemandOnly),
-                                  base > 0 ? percent(shown.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"),
-                                  reserved > 0 ? percent(c.reservedUtilization) : QStringLiteral("—")};
+                                  base > 0 ? formatPercent(shown.total.amount.toDouble() / base - 1.0) : QStringLiteral("—"),
+                                  reserved > 0 ? formatPercent(c.reservedUtilization) : QStringLiteral("—")};
     };
     const engine::Money allOnDemand = a.options.front().cost.total;
     const engine::Money shownAllOnDemand{allOnDemand.amount.rounded(2), allOnDemand.currency};

@@ -48,11 +48,6 @@ QString rateText(const engine::Money &m)
     return QString::fromStdString(m.displayRate());
 }
 
-QString percent(double share, int decimals = 1)
-{
-    return QLocale(QLocale::English).toString(share * 100.0, 'f', decimals) + QStringLiteral(" %");
-}
-
 QLineEdit *rateEdit(QWidget *parent, const char *name, const QString &tip)
 {
     auto *edit = new QLineEdit(parent);
@@ -476,11 +471,11 @@ void CostPage::updateRecommendation()
                         "term the commitment binds you to.")
                          .arg(formatGpus(optimum.reserved), term, formatCount(seriesHours),
                               QString::fromStdString(engine::isoDate(a.seriesStart)), money(optimumTotal),
-                              money(allTotal), percent(saving), percent(commitment->shareConsumed));
+                              money(allTotal), formatPercent(saving), formatPercent(commitment->shareConsumed));
         else
             lines << tr("<b>Reserve %1 for %2:</b> %3 cheaper than all on-demand over the series (%4 instead of %5 "
                         "over %6 h from %7).")
-                         .arg(formatGpus(optimum.reserved), term, percent(saving), money(optimumTotal), money(allTotal),
+                         .arg(formatGpus(optimum.reserved), term, formatPercent(saving), money(optimumTotal), money(allTotal),
                               formatCount(seriesHours), QString::fromStdString(engine::isoDate(a.seriesStart)));
         if (commitment && !commitment->coversTerm && commitment->total.amount > engine::Decimal()) {
             lines << tr("<span style='color:#b06000'><b>The whole commitment is owed:</b> %1 × %2 × %3 h (%4 to "
@@ -491,7 +486,7 @@ void CostPage::updateRecommendation()
                               formatCount(commitment->termHours), QString::fromStdString(commitment->startDate),
                               QString::fromStdString(commitment->endDate), money(commitment->total),
                               money(commitment->upfront), formatCount(seriesHours),
-                              percent(commitment->shareConsumed))
+                              formatPercent(commitment->shareConsumed))
                          .arg(money(commitment->inHorizon));
         } else if (commitment && commitment->total.amount > engine::Decimal()) {
             lines << tr("The commitment is owed in full: %1 from %2 to %3 (%4 h), %5.")
@@ -514,13 +509,13 @@ void CostPage::updateRecommendation()
                      .arg(over >= 0 ? tr("over-reserve") : tr("under-reserve"))
                      .arg(formatGpus(std::abs(over)))
                      .arg(money(extra), money(extraPerMonth),
-                          percent(1.0 - engine::breakEvenUtilization(reservedRate, onDemandRate), 0));
+                          formatPercent(1.0 - engine::breakEvenUtilization(reservedRate, onDemandRate), 0));
     }
     lines << tr("Critical fractile %1: reserve where demand exceeds R in %2 of hours. Break-even utilization of "
                 "the commitment: %3 — a reserved GPU must be busy at least that share of hours to beat on-demand.")
                  .arg(a.analysis.criticalFractile, 0, 'f', 3)
-                 .arg(percent(a.analysis.criticalFractile))
-                 .arg(percent(engine::breakEvenUtilization(reservedRate, onDemandRate)));
+                 .arg(formatPercent(a.analysis.criticalFractile))
+                 .arg(formatPercent(engine::breakEvenUtilization(reservedRate, onDemandRate)));
     if (rates.spot.amount.isZero())
         lines << tr("No spot price on this card: the elastic tier is on-demand only.");
     m_recommendation->setText(lines.join(QStringLiteral("<br>")));
