@@ -38,9 +38,8 @@ public:
 
     QList<ChartPanel *> chartPanels() const override;
     QJsonObject currentTableSource() const override;
-    // The page's inputs, and what they compute (none while they do not).
+    // The page's inputs.
     CostPageInputs inputs() const;
-    const std::optional<CostAnalysis> &cost() const { return m_cost; }
     const engine::ReserveAnalysis &analysis() const;
     const std::vector<CostOption> &options() const;
     std::optional<engine::DemandSeries> demand() const;
