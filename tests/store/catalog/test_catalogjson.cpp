@@ -1,11 +1,13 @@
 #include "common/storetestsupport.h"
 
+#include "engine/inference/kv.h"
 #include "store/catalog/catalogjson.h"
 #include "store/common/workspace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include <algorithm>
 
 using namespace headroom;
 using namespace headroom::store;
@@ -340,4 +342,60 @@ TEST_CASE("every shipped GPU has a DRA product name, and no two of one driver sh
         for (const engine::GpuSpec &other : shipped.gpus)
             CHECK((other.id == gpu.id || other.draProductName != gpu.draProductName));
     }
+}
+
+// The 2025–26 models: each one's KV bytes per token computed here from the figures of its
+// published config.json, not from the catalog's fields, against what the engine makes of the
+// shipped entry. GQA: 2 (K and V) × layers × KV heads (at least one per rank) × head_dim ×
+// 2 bytes of BF16; MLA: layers × (kv_lora_rank + qk_rope_head_dim) × 2 bytes.
+TEST_CASE("the shipped gpt-oss, Qwen3 MoE and DeepSeek-R1 entries cost the KV their configs give")
+{
+    const Catalog catalog = readCatalogFile(sourceFile(QStringLiteral("data/models.json")));
+    const auto model = [&](const std::string &id) {
+        for (const engine::ModelSpec &m : catalog.models) {
+            if (m.id == id)
+                return m;
+        }
+        FAIL("no shipped model " << id);
+        return engine::ModelSpec{};
+    };
+    struct Config {
+        const char *id;
+        int64_t layers, slidingLayers, kvHeads, headDim;  // GQA fields of config.json
+        int64_t latent;                                   // MLA: kv_lora_rank + qk_rope_head_dim
+        int64_t window;
+    };
+    const Config configs[] = {
+        // openai/gpt-oss-20b: 24 layers, layer_types alternate sliding (128) and full.
+        {"gpt-oss-20b", 24, 12, 8, 64, 0, 128},
+        {"gpt-oss-120b", 36, 18, 8, 64, 0, 128},
+        {"qwen3-30b-a3b", 48, 0, 4, 128, 0, 0},
+        {"qwen3-235b-a22b", 94, 0, 4, 128, 0, 0},
+        // deepseek-ai/DeepSeek-R1: 61 layers, kv_lora_rank 512, qk_rope_head_dim 64.
+        {"deepseek-r1", 61, 0, 0, 0, 512 + 64, 0},
+    };
+    for (const Config &c : configs) {
+        INFO(c.id);
+        const engine::ModelSpec m = model(c.id);
+        for (const int tp : {1, 2, 8}) {
+            INFO("TP " << tp);
+            const engine::KvPerToken kv = engine::kvBytesPerToken(m, engine::KvPrecision::Bf16, tp);
+            if (c.latent > 0) {
+                // MLA's latent is not split by heads: every rank holds all of it.
+                CHECK(kv.fullLayers == c.layers * c.latent * 2);
+                CHECK(kv.slidingLayers == 0);
+                continue;
+            }
+            const int64_t headsPerRank = std::max<int64_t>(1, c.kvHeads / tp);
+            const int64_t perLayer = 2 * headsPerRank * c.headDim * 2;
+            CHECK(kv.fullLayers == (c.layers - c.slidingLayers) * perLayer);
+            CHECK(kv.slidingLayers == c.slidingLayers * perLayer);
+            CHECK(kv.window == c.window);
+        }
+    }
+    // The figures in words: gpt-oss-120b holds 36,864 B per token on its 18 global layers and
+    // at most 128 tokens on the other 18; Qwen3-235B-A22B 192,512 B per token on one GPU.
+    CHECK(engine::kvBytesPerToken(model("gpt-oss-120b"), engine::KvPrecision::Bf16).fullLayers == 36864);
+    CHECK(engine::kvBytesPerToken(model("qwen3-235b-a22b"), engine::KvPrecision::Bf16).total() == 192512);
+    CHECK(engine::kvBytesPerToken(model("deepseek-r1"), engine::KvPrecision::Bf16).total() == 70272);
 }
