@@ -3,10 +3,12 @@
 #include "cli/common/args.h"
 #include "cli/common/format.h"
 #include "cli/catalog/lookup.h"
+#include "cli/common/moneyoptions.h"
 
 #include "engine/common/errors.h"
 #include "engine/inference/inference_sizing.h"
 #include "engine/inference/kv.h"
+#include "engine/inference/kv_levers.h"
 #include "store/common/workspace.h"
 
 #include <QJsonArray>
@@ -50,6 +52,16 @@ Options:
   --prefix-tokens N       shared prompt prefix held once, not per stream (default 0)
   --context N             context to report streams at; repeat for more (default 4096 and
                           16384, plus the model's max context with --model)
+  --what-if LEVERS        apply attention-architecture levers in order, comma-separated,
+                          and show each step's KV bytes per token, streams per replica,
+                          replicas and money at the largest context: mqa, kv-heads=N
+                          (fewer K/V heads), share=K (every K adjacent layers share one
+                          KV), local=WINDOW/N (a WINDOW-token local window, one layer in N
+                          global), latent=D (an MLA-style latent of D values), bf16, fp8,
+                          int8, int4 (int8/int4 with a scale and zero point per vector).
+                          Character.AI's stack: mqa,local=1024/6,share=2,int8
+    --streams N           peak concurrent streams the replicas must hold
+    --price USD           price per GPU-hour, for money per month (730 h)
   --json                  print JSON instead of a table
 )";
 
@@ -67,7 +79,7 @@ std::vector<OptionSpec> options()
     for (const QString &name : kArchitectureFlags)
         specs.push_back({name});
     for (const char *name : {"model", "gpu", "memory-gib", "tp", "weights", "kv-dtype", "util",
-                             "block", "reserve-gib", "prefix-tokens"})
+                             "block", "reserve-gib", "prefix-tokens", "what-if", "streams", "price"})
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("context"), true, true});
     specs.push_back({QStringLiteral("json"), false});
@@ -324,6 +336,97 @@ QString explanation(const engine::KvInputs &in, const engine::KvResult &r)
              formatGiB(r.poolBytes));
 }
 
+// The lever stack `--what-if` asks for, counted at the largest context of the table.
+struct WhatIf {
+    engine::KvLeverInputs inputs;
+    std::vector<engine::KvLeverStep> steps;
+};
+
+std::optional<WhatIf> whatIf(const Args &args, const KvSubject &s)
+{
+    const auto text = args.text(QStringLiteral("what-if"));
+    if (!text) {
+        for (const char *name : {"streams", "price"}) {
+            if (args.has(QLatin1String(name)))
+                throw UsageError(QStringLiteral("--%1 goes with --what-if").arg(QLatin1String(name)));
+        }
+        return std::nullopt;
+    }
+    WhatIf w;
+    w.inputs.replica = s.inputs;
+    w.inputs.context = s.inputs.contexts.back();
+    w.inputs.peakStreams = args.integer(QStringLiteral("streams"), 0, std::numeric_limits<qint64>::max() / 2).value_or(0);
+    w.inputs.pricePerGpuHour = rateOption(args, QStringLiteral("price"), "USD", 1);
+    try {
+        w.steps = engine::kvLeverStack(w.inputs, engine::parseKvLevers(text->toStdString()));
+    } catch (const engine::InputError &e) {
+        if (e.field() != "what_if")
+            throw;
+        throw UsageError(QStringLiteral("--what-if: %1").arg(QString::fromStdString(e.what())));
+    }
+    return w;
+}
+
+QString factorText(double factor)
+{
+    return QStringLiteral("%1×").arg(formatDecimal(factor, 2));
+}
+
+void writeWhatIf(QTextStream &out, const WhatIf &w)
+{
+    const bool replicas = w.inputs.peakStreams > 0;
+    const bool money = replicas && w.inputs.pricePerGpuHour;
+    out << '\n'
+        << QStringLiteral("what if, at %1 tokens a stream%2:")
+               .arg(formatInteger(w.inputs.context),
+                    replicas ? QStringLiteral(" and %1 concurrent streams").arg(formatInteger(w.inputs.peakStreams))
+                             : QString())
+        << '\n';
+    std::vector<Table::Column> columns = {{QStringLiteral("step")},
+                                          {QStringLiteral("KV B/token"), Table::Align::Right},
+                                          {QStringLiteral("step ×"), Table::Align::Right},
+                                          {QStringLiteral("total ×"), Table::Align::Right},
+                                          {QStringLiteral("streams/replica"), Table::Align::Right}};
+    if (replicas) {
+        columns.push_back({QStringLiteral("replicas"), Table::Align::Right});
+        columns.push_back({QStringLiteral("GPUs"), Table::Align::Right});
+    }
+    if (money)
+        columns.push_back({QStringLiteral("per month"), Table::Align::Right});
+    Table table(columns);
+    for (const engine::KvLeverStep &step : w.steps) {
+        QStringList row = {QString::fromStdString(step.label), formatDecimal(step.bytesPerToken, 1),
+                           factorText(step.stepFactor), factorText(step.totalFactor),
+                           formatInteger(step.streamsPerReplica)};
+        if (replicas) {
+            row << (step.replicas > 0 ? formatInteger(step.replicas) : QStringLiteral("none fits"))
+                << (step.replicas > 0 ? formatInteger(step.gpus) : QStringLiteral("-"));
+        }
+        if (money)
+            row << (step.monthlyCost ? moneyText(*step.monthlyCost) : QStringLiteral("-"));
+        table.addRow(row);
+    }
+    table.write(out);
+    out << QStringLiteral("weights, GPU, TP and pool as above; only the KV cache changes") << '\n';
+}
+
+QJsonArray whatIfJson(const WhatIf &w)
+{
+    QJsonArray steps;
+    for (const engine::KvLeverStep &step : w.steps) {
+        steps.append(QJsonObject{{QStringLiteral("step"), QString::fromStdString(step.label)},
+                                 {QStringLiteral("kv_bytes_per_token"), step.bytesPerToken},
+                                 {QStringLiteral("step_factor"), step.stepFactor},
+                                 {QStringLiteral("total_factor"), step.totalFactor},
+                                 {QStringLiteral("streams_per_replica"), qint64(step.streamsPerReplica)},
+                                 {QStringLiteral("replicas"), qint64(step.replicas)},
+                                 {QStringLiteral("gpus"), qint64(step.gpus)},
+                                 {QStringLiteral("monthly_cost"), step.monthlyCost ? QJsonValue(QString::fromStdString(step.monthlyCost->cents()))
+                                                                                  : QJsonValue(QJsonValue::Null)}});
+    }
+    return steps;
+}
+
 void writeTable(QTextStream &out, const KvSubject &s, const engine::KvResult &r)
 {
     const engine::KvInputs &in = s.inputs;
@@ -430,10 +533,19 @@ int runKv(const QStringList &argv, Context &context)
             throw;
         throw UsageError(QStringLiteral("%1 (%2)").arg(QString::fromStdString(e.what()), flag));
     }
-    if (args.has(QStringLiteral("json")))
-        context.out() << jsonText(toJson(subject, result));
-    else
+    const std::optional<WhatIf> levers = whatIf(args, subject);
+    if (args.has(QStringLiteral("json"))) {
+        QJsonObject json = toJson(subject, result);
+        if (levers) {
+            json.insert(QStringLiteral("what_if_context"), qint64(levers->inputs.context));
+            json.insert(QStringLiteral("what_if"), whatIfJson(*levers));
+        }
+        context.out() << jsonText(json);
+    } else {
         writeTable(context.out(), subject, result);
+        if (levers)
+            writeWhatIf(context.out(), *levers);
+    }
     return 0;
 }
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 
 namespace headroom::engine {
 
@@ -232,8 +231,9 @@ std::vector<KvLeverStep> kvLeverStack(const KvLeverInputs &in, const std::vector
         throw InputError("context", "context must be at least 1 token (got " + std::to_string(in.context) + ")");
     if (in.peakStreams < 0)
         throw InputError("streams", "peak streams must be 0 or more (got " + std::to_string(in.peakStreams) + ")");
-    if (!(in.pricePerGpuHour >= 0) || !std::isfinite(in.pricePerGpuHour))
-        throw InputError("price", "the price per GPU-hour must be 0 or more");
+    if (in.pricePerGpuHour && !(in.pricePerGpuHour->amount > Decimal::fromInt(0)))
+        throw InputError("price", "the price per GPU-hour must be greater than 0 (got "
+                                      + in.pricePerGpuHour->amount.toString(2) + ")");
     KvInputs replica = in.replica;
     replica.sharedPrefixTokens = 0;
     replica.contexts.clear();
@@ -262,7 +262,8 @@ std::vector<KvLeverStep> kvLeverStack(const KvLeverInputs &in, const std::vector
         if (in.peakStreams > 0 && step.streamsPerReplica > 0) {
             step.replicas = (in.peakStreams + step.streamsPerReplica - 1) / step.streamsPerReplica;
             step.gpus = step.replicas * replica.tp;
-            step.monthlyCost = double(step.gpus) * in.pricePerGpuHour * kHoursPerMonth;
+            if (in.pricePerGpuHour)
+                step.monthlyCost = *in.pricePerGpuHour * (step.gpus * kHoursPerMonth);
         }
         steps.push_back(std::move(step));
     }

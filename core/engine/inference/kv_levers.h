@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/common/money.h"
 #include "engine/inference/kv.h"
 
 #include <optional>
@@ -77,7 +78,7 @@ struct KvLeverInputs {
     KvInputs replica;            // model, GPU memory, weights, utilization, TP, block, reserve
     int64_t context = 8192;      // tokens per stream the streams are counted at
     int64_t peakStreams = 0;     // concurrent streams to hold; 0: no replicas or money
-    double pricePerGpuHour = 0;  // 0: no money
+    std::optional<Money> pricePerGpuHour; // none: no money
 };
 
 struct KvLeverStep {
@@ -90,13 +91,13 @@ struct KvLeverStep {
     int64_t streamsPerReplica = 0;
     int64_t replicas = 0;        // ceil(peak ÷ streams per replica); 0 when none is asked or none fits
     int64_t gpus = 0;            // replicas × TP
-    double monthlyCost = 0;      // GPUs × price × 730 h
+    std::optional<Money> monthlyCost; // GPUs × price × 730 h, exact; with replicas and a price
 };
 
-constexpr double kHoursPerMonth = 730;
+constexpr int64_t kHoursPerMonth = 730;
 
 // The model as shipped, then one step per lever in order. Validates the replica as
-// analyseKv does, the context (≥ 1), peak streams (≥ 0) and price (≥ 0, finite).
+// analyseKv does, the context (≥ 1), peak streams (≥ 0) and price (> 0).
 std::vector<KvLeverStep> kvLeverStack(const KvLeverInputs &in, const std::vector<KvLever> &levers);
 
 // Character.AI's published inference stack ("Optimizing AI Inference at Character.AI",

@@ -300,3 +300,60 @@ TEST_CASE("kv reports bad command lines: unknown flag, missing value, missing or
     CHECK(half.exitCode == 2);
     CHECK(half.err.contains("--mla-rank needs --rope-dim"));
 }
+
+TEST_CASE("kv --what-if takes a catalog model through Character.AI's KV stack, step by step, with replicas and money")
+{
+    CliFixture ws;
+    const QStringList base = {"kv", "--model", "llama-3.1-8b", "--memory-gib", "80", "--util", "0.9",
+                              "--reserve-gib", "2", "--block", "16", "--context", "8192",
+                              "--what-if", "mqa,local=1024/6,share=2,int8", "--streams", "1000",
+                              "--price", "4.10"};
+    RUN_HEADROOM(j, ws, {base + QStringList{"--json"}});
+    REQUIRE(j.exitCode == 0);
+    const QJsonObject o = parseJsonObject(j.out);
+    CHECK(integer(o, "what_if_context") == 8192);
+    const QJsonArray steps = o.value("what_if").toArray();
+    REQUIRE(steps.size() == 5);
+    const auto step = [&](int i) { return steps.at(i).toObject(); };
+    // 131,072 → 16,384 (MQA) → 4,736 (1 in 6 global, 1,024-token window) → 2,368 (pairs share)
+    // → 1,221 B per token (int8 with a 4-byte scale and zero point per vector).
+    CHECK(step(0).value("kv_bytes_per_token").toDouble() == 131072);
+    CHECK(step(1).value("kv_bytes_per_token").toDouble() == 16384);
+    CHECK(step(2).value("kv_bytes_per_token").toDouble() == 4736);
+    CHECK(step(3).value("kv_bytes_per_token").toDouble() == 2368);
+    CHECK(step(4).value("kv_bytes_per_token").toDouble() == 1221);
+    CHECK(step(4).value("total_factor").toDouble() > 20);
+    // The pool, 0.9 × 80 GiB − 2 × 8,030,261,248 B − 2 GiB = 59,101,405,184 B, holds 55 streams
+    // of 8,192 tokens as shipped: 19 GPUs for 1,000 streams, 19 × $4.10 × 730 h a month.
+    CHECK(integer(step(0), "streams_per_replica") == 55);
+    CHECK(integer(step(0), "gpus") == 19);
+    CHECK(step(0).value("monthly_cost").toString() == "56867.00");
+    CHECK(integer(step(1), "gpus") == 3);
+    CHECK(step(1).value("monthly_cost").toString() == "8979.00");
+
+    RUN_HEADROOM(t, ws, {base});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("what if, at 8,192 tokens a stream and 1,000 concurrent streams:"));
+    CHECK(t.out.contains("multi-query attention (1 KV head)"));
+    CHECK(t.out.contains("$56,867.00"));
+    CHECK(t.out.contains("107.35×"));
+}
+
+TEST_CASE("kv --what-if refuses a lever that cannot apply, naming it, and --streams without it")
+{
+    CliFixture ws;
+    const QStringList base = {"kv", "--model", "llama-3.1-8b", "--memory-gib", "80", "--context", "8192"};
+    RUN_HEADROOM(heads, ws, {base + QStringList{"--what-if", "kv-heads=16"}});
+    CHECK(heads.exitCode == 2);
+    CHECK(heads.err.contains("--what-if: the KV heads must be from 1 to the 8 the model has (got 16)"));
+    CHECK(heads.out.isEmpty());
+    RUN_HEADROOM(unknown, ws, {base + QStringList{"--what-if", "mqa,gqa"}});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.contains("unknown lever \"gqa\""));
+    RUN_HEADROOM(streams, ws, {base + QStringList{"--streams", "10"}});
+    CHECK(streams.exitCode == 2);
+    CHECK(streams.err.contains("--streams goes with --what-if"));
+    RUN_HEADROOM(price, ws, {base + QStringList{"--what-if", "fp8", "--streams", "10", "--price", "-1"}});
+    CHECK(price.exitCode == 2);
+    CHECK(price.err.contains("--price"));
+}

@@ -75,7 +75,7 @@ TEST_CASE("each lever's streams, replicas and money follow from the one replica'
 {
     KvLeverInputs in = llamaOnOneGpu();
     in.peakStreams = 1000;
-    in.pricePerGpuHour = 4.0;
+    in.pricePerGpuHour = Money::parse("4.10");
     const std::vector<KvLeverStep> steps = kvLeverStack(in, {parseKvLever("mqa"), parseKvLever("fp8")});
     // Pool: 0.9 × 80 GiB = 77,309,411,328 B, less 2 × 8,030,261,248 B of weights and the
     // 2 GiB reserve: 59,101,405,184 B.
@@ -86,19 +86,20 @@ TEST_CASE("each lever's streams, replicas and money follow from the one replica'
     CHECK(steps[0].streamsPerReplica == 55);
     CHECK(steps[0].replicas == 19);                 // ceil(1000 / 55)
     CHECK(steps[0].gpus == 19);
-    CHECK(steps[0].monthlyCost == Approx(19 * 4.0 * 730));
+    REQUIRE(steps[0].monthlyCost);
+    CHECK(steps[0].monthlyCost->cents() == "56867.00");    // 19 GPUs × $4.10 × 730 h
     // MQA: 8× more streams, 3 replicas.
     CHECK(steps[1].streamsPerReplica == pool / (8192LL * 16384));
     CHECK(steps[1].replicas == (1000 + steps[1].streamsPerReplica - 1) / steps[1].streamsPerReplica);
     // fp8: half the bytes again.
     CHECK(steps[2].bytesPerToken == 8192);
     CHECK(steps[2].streamsPerReplica == pool / (8192LL * 8192));
-    CHECK(steps[2].monthlyCost == Approx(double(steps[2].gpus) * 4.0 * 730));
+    CHECK(*steps[2].monthlyCost == Money::parse("4.10") * (steps[2].gpus * 730));
     // No peak asked: no replicas or money.
     const std::vector<KvLeverStep> bare = kvLeverStack(llamaOnOneGpu(), {});
     REQUIRE(bare.size() == 1);
     CHECK(bare[0].replicas == 0);
-    CHECK(bare[0].monthlyCost == 0);
+    CHECK_FALSE(bare[0].monthlyCost);
 }
 
 TEST_CASE("tensor parallelism splits K/V heads down to one a rank, and a latent not at all", "[kv_levers]")
@@ -162,6 +163,6 @@ TEST_CASE("levers are read from text and refused by name when they cannot apply"
     CHECK_THAT(whatIfError([] { kvLeverStack(llamaOnOneGpu(), {parseKvLever("share=33")}); }),
                Contains("32 layers holding KV"));
     KvLeverInputs bad = llamaOnOneGpu();
-    bad.pricePerGpuHour = -1;
+    bad.pricePerGpuHour = Money::parse("0");
     CHECK_THAT(whatIfError([&] { kvLeverStack(bad, {}); }), Contains("price"));
 }
