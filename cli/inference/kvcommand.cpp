@@ -61,7 +61,7 @@ Options:
                           int8, int4 (int8/int4 with a scale and zero point per vector).
                           Character.AI's stack: mqa,local=1024/6,share=2,int8
     --streams N           peak concurrent streams the replicas must hold
-    --price USD           price per GPU-hour, for money per month (730 h)
+    --price USD           price per GPU-hour, for money per 30-day month
   --json                  print JSON instead of a table
 )";
 

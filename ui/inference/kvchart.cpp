@@ -129,6 +129,26 @@ QString precisionName(std::string_view name)
     return QString::fromLatin1(name.data(), qsizetype(name.size()));
 }
 
+QJsonObject kvSource(const KvFigureInputs &in)
+{
+    QJsonArray variants;
+    for (const engine::KvVariant &v : in.variants)
+        variants.append(QJsonObject{{QStringLiteral("model"), QString::fromStdString(v.modelId)},
+                                    {QStringLiteral("gpu"), QString::fromStdString(v.gpuId)},
+                                    {QStringLiteral("weights"), precisionName(engine::toString(v.weights))},
+                                    {QStringLiteral("kv"), precisionName(engine::toString(v.kv))},
+                                    {QStringLiteral("tp"), v.tp}});
+    QJsonArray contexts;
+    for (int64_t c : in.contexts)
+        contexts.append(double(c));
+    return {{QStringLiteral("kind"), QLatin1String(kKvSource)},
+            {QStringLiteral("variants"), variants},
+            {QStringLiteral("prefix"), double(in.sharedPrefixTokens)},
+            {QStringLiteral("contexts"), contexts}};
+}
+
+} // namespace
+
 engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
                           const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts)
 {
@@ -154,26 +174,6 @@ engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::Servi
                    QObject::tr("TP %1").arg(variant.tp)};
     return in;
 }
-
-QJsonObject kvSource(const KvFigureInputs &in)
-{
-    QJsonArray variants;
-    for (const engine::KvVariant &v : in.variants)
-        variants.append(QJsonObject{{QStringLiteral("model"), QString::fromStdString(v.modelId)},
-                                    {QStringLiteral("gpu"), QString::fromStdString(v.gpuId)},
-                                    {QStringLiteral("weights"), precisionName(engine::toString(v.weights))},
-                                    {QStringLiteral("kv"), precisionName(engine::toString(v.kv))},
-                                    {QStringLiteral("tp"), v.tp}});
-    QJsonArray contexts;
-    for (int64_t c : in.contexts)
-        contexts.append(double(c));
-    return {{QStringLiteral("kind"), QLatin1String(kKvSource)},
-            {QStringLiteral("variants"), variants},
-            {QStringLiteral("prefix"), double(in.sharedPrefixTokens)},
-            {QStringLiteral("contexts"), contexts}};
-}
-
-} // namespace
 
 std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
                                   const KvFigureInputs &in)

@@ -57,6 +57,11 @@ struct KvOutcome {
     int64_t maxContext = 0;            // the model's longest context, tokens
     QString error;
 };
+// The KV analysis inputs of one variant with the workspace's catalog and serving assumptions
+// (InputError "model" or "gpu" when the catalog lacks it), and its label parts: model, GPU,
+// precisions, TP.
+engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
+                          const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts);
 std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
                                   const KvFigureInputs &in);
 // The concurrency chart of those outcomes (setting each one's shortLabel), carrying its report

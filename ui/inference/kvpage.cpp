@@ -23,6 +23,8 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -69,7 +71,13 @@ KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *pare
          {tr("Streams"), tr("Concurrent streams per replica at each marked context length"),
           [](int c) { return c == 0 || c >= 4; }}},
         this);
-    layOutPage(buildInputs(), resultsColumn(m_chart, ColumnViews::above(views, m_results, this), m_explanation), 495);
+    m_leverChart = new ChartPanel(this);
+    m_leverChart->setObjectName("kvLeverChart");
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName("kvChartTabs");
+    m_chartTabs->addTab(m_chart, tr("&Concurrency"));
+    m_chartTabs->addTab(m_leverChart, tr("&What if"));
+    layOutPage(buildInputs(), resultsColumn(m_chartTabs, ColumnViews::above(views, m_results, this), m_explanation), 495);
 
     connect(&m_workspace, &store::Workspace::modelsChanged, this, &KvPage::refreshCatalogChoices);
     connect(&m_workspace, &store::Workspace::gpusChanged, this, &KvPage::refreshCatalogChoices);
@@ -191,8 +199,137 @@ QWidget *KvPage::buildInputs()
 
     layout->addWidget(variantsBox);
     layout->addWidget(servingBox);
+    layout->addWidget(buildLeverInputs());
     layout->addStretch();
     return panel;
+}
+
+QWidget *KvPage::buildLeverInputs()
+{
+    auto *box = new QGroupBox(tr("What if: attention architecture"));
+    box->setToolTip(tr("What a change of the model's attention buys: each lever, applied in order, "
+                       "changes the KV cache only; the weights, GPU, TP and KV pool stay. The What if "
+                       "tab shows each step's KV bytes per token, streams, GPUs and money."));
+    auto *form = new QFormLayout(box);
+    m_leverVariant = new QComboBox(box);
+    m_leverVariant->setObjectName("kvLeverVariant");
+    m_leverVariant->setToolTip(tr("The variant (a line of the table above) the levers start from."));
+    m_levers = new QLineEdit(QStringLiteral("mqa, local=1024/6, share=2, int8"), box);
+    m_levers->setObjectName("kvLevers");
+    m_levers->setToolTip(tr("Levers applied in order, separated by commas:\n"
+                            "mqa or kv-heads=N — one or N K/V heads\n"
+                            "share=K — every K adjacent layers keep one KV\n"
+                            "local=W/N — one layer in N global, the others a W-token window\n"
+                            "latent=D — an MLA-style latent of D values instead of K/V heads\n"
+                            "bf16, fp8, int8, int4 — KV format (int8/int4 with a scale and zero point per vector)\n"
+                            "The default is Character.AI's published stack."));
+    m_leversError = new QLabel(box);
+    m_leversError->setObjectName("kvLeversError");
+    m_leversError->setWordWrap(true);
+    m_leversError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_leversError->hide();
+    m_leverContext = new QSpinBox(box);
+    m_leverContext->setObjectName("kvLeverContext");
+    m_leverContext->setRange(1, 10'000'000);
+    m_leverContext->setSingleStep(1024);
+    m_leverContext->setValue(8192);
+    setCountSuffix(m_leverContext, tr(" token(s)"));
+    m_leverContext->setToolTip(tr("Tokens a stream holds when the streams are counted."));
+    m_leverStreams = new QSpinBox(box);
+    m_leverStreams->setObjectName("kvLeverStreams");
+    m_leverStreams->setRange(0, 100'000'000);
+    m_leverStreams->setSingleStep(100);
+    m_leverStreams->setValue(1000);
+    setCountSuffix(m_leverStreams, tr(" stream(s)"));
+    m_leverStreams->setSpecialValueText(tr("none (no replicas or money)"));
+    m_leverStreams->setToolTip(tr("Concurrent streams at peak the replicas must hold."));
+    m_leverPrice = new QLineEdit(box);
+    m_leverPrice->setObjectName("kvLeverPrice");
+    m_leverPrice->setPlaceholderText(tr("none (no money)"));
+    m_leverPrice->setToolTip(tr("US dollars per GPU-hour, exact decimal; a month is 30 days (720 hours). Filled "
+                                "with the lowest on-demand rate in force among the workspace's rate "
+                                "cards for the GPU until you type one."));
+    m_leverPriceNote = new QLabel(box);
+    m_leverPriceNote->setObjectName("kvLeverPriceNote");
+    m_leverPriceNote->setWordWrap(true);
+    form->addRow(tr("Start &from:"), m_leverVariant);
+    form->addRow(tr("&Levers:"), m_levers);
+    form->addRow(QString(), m_leversError);
+    form->addRow(tr("At con&text:"), m_leverContext);
+    form->addRow(tr("Peak stream&s:"), m_leverStreams);
+    form->addRow(tr("Price ($/GPU-&hour):"), m_leverPrice);
+    form->addRow(QString(), m_leverPriceNote);
+
+    const auto show = [this] {
+        recomputeLevers();
+        m_chartTabs->setCurrentWidget(m_leverChart);
+    };
+    connect(m_leverVariant, &QComboBox::currentIndexChanged, this, [this, show] {
+        if (!m_updating) {
+            suggestPrice();
+            show();
+        }
+    });
+    connect(m_levers, &QLineEdit::textChanged, this, show);
+    connect(m_leverContext, &QSpinBox::valueChanged, this, show);
+    connect(m_leverStreams, &QSpinBox::valueChanged, this, show);
+    connect(m_leverPrice, &QLineEdit::textEdited, this, [this, show] {
+        m_priceTyped = !m_leverPrice->text().trimmed().isEmpty();
+        m_leverPriceNote->setText(m_priceTyped ? tr("Typed; clear it to take the rate card's again.") : QString());
+        if (!m_priceTyped)
+            suggestPrice();
+        show();
+    });
+    return box;
+}
+
+void KvPage::refreshLeverVariants()
+{
+    const int current = std::max(0, m_leverVariant->currentIndex());
+    const QSignalBlocker block(m_leverVariant);
+    m_leverVariant->clear();
+    for (const Outcome &o : m_outcomes)
+        m_leverVariant->addItem(o.label.isEmpty() ? tr("(choose a model and GPU)") : o.label);
+    m_leverVariant->setCurrentIndex(std::min(current, m_leverVariant->count() - 1));
+    suggestPrice();
+}
+
+void KvPage::suggestPrice()
+{
+    if (m_priceTyped)
+        return;
+    const int row = m_leverVariant->currentIndex();
+    QString provider;
+    const auto rate = row >= 0 && row < int(m_outcomes.size())
+                          ? lowestOnDemandRate(m_workspace, m_outcomes[size_t(row)].variant.gpuId, &provider)
+                          : std::nullopt;
+    m_leverPrice->setText(rate.value_or(QString()));
+    m_leverPriceNote->setText(rate ? tr("On-demand rate of %1, the lowest in force for the GPU.").arg(provider)
+                                   : tr("No rate card prices this GPU: type a price for money."));
+}
+
+KvLeverFigureInputs KvPage::leverInputs() const
+{
+    KvLeverFigureInputs in;
+    const int row = m_leverVariant->currentIndex();
+    if (row >= 0 && row < int(m_outcomes.size()))
+        in.variant = m_outcomes[size_t(row)].variant;
+    in.levers = m_levers->text();
+    in.context = m_leverContext->value();
+    in.peakStreams = m_leverStreams->value();
+    in.price = m_leverPrice->text().trimmed();
+    return in;
+}
+
+void KvPage::recomputeLevers()
+{
+    if (m_updating)
+        return;
+    const KvLeverFigureInputs in = leverInputs();
+    m_leverOutcome = kvLeverOutcome(m_workspace, m_serving, in);
+    m_leversError->setText(m_leverOutcome.error);
+    m_leversError->setVisible(!m_leverOutcome.error.isEmpty());
+    m_leverChart->setFigure(kvLeverFigure(m_leverOutcome, in));
 }
 
 void KvPage::addVariantRow(const Variant &variant)
@@ -364,6 +501,8 @@ void KvPage::recompute()
     m_chart->setFigure(kvFigure(m_outcomes, in, m_serving));
     updateTable();
     updateExplanation();
+    refreshLeverVariants();
+    recomputeLevers();
     emit recomputed();
 }
 
@@ -439,7 +578,7 @@ QString KvPage::explanation() const
 
 QList<ChartPanel *> KvPage::chartPanels() const
 {
-    return {m_chart};
+    return {m_chart, m_leverChart};
 }
 
 } // namespace headroom::ui

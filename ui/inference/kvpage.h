@@ -4,6 +4,7 @@
 #include "engine/inference/kv.h"
 #include "common/page.h"
 #include "kvchart.h"
+#include "kvlevers.h"
 
 #include <QString>
 #include <QStringList>
@@ -14,6 +15,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 class QUndoStack;
 
@@ -45,6 +47,10 @@ public:
     const std::vector<Outcome> &outcomes() const { return m_outcomes; }
     std::vector<int64_t> markedContexts() const;
     QString explanation() const;
+    // The "What if" levers: which variant (a row of the variants table), the lever text, the
+    // context, the peak of concurrent streams and the price per GPU-hour.
+    KvLeverFigureInputs leverInputs() const;
+    const KvLeverOutcome &leverOutcome() const { return m_leverOutcome; }
 
     static constexpr int kCurvePoints = kKvCurvePoints;
 
@@ -61,6 +67,10 @@ private:
     void updateServingSummary();
     void updateTable();
     void updateExplanation();
+    QWidget *buildLeverInputs();
+    void refreshLeverVariants();
+    void suggestPrice();
+    void recomputeLevers();
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack = nullptr;
@@ -75,6 +85,17 @@ private:
     QTableWidget *m_results = nullptr;
     QLabel *m_explanation = nullptr;
     std::vector<Outcome> m_outcomes;
+    QTabWidget *m_chartTabs = nullptr;
+    ChartPanel *m_leverChart = nullptr;
+    QComboBox *m_leverVariant = nullptr;
+    QLineEdit *m_levers = nullptr;
+    QSpinBox *m_leverContext = nullptr;
+    QSpinBox *m_leverStreams = nullptr;
+    QLineEdit *m_leverPrice = nullptr;
+    QLabel *m_leverPriceNote = nullptr;
+    QLabel *m_leversError = nullptr;
+    bool m_priceTyped = false;             // the price was typed, not suggested from a rate card
+    KvLeverOutcome m_leverOutcome;
     bool m_updating = false;
 };
 

@@ -6,6 +6,7 @@
 #include "reportreads.h"
 #include "fleet/scenariodeck.h"
 #include "inference/kvchart.h"
+#include "inference/kvlevers.h"
 #include "inference/sizingcharts.h"
 #include "partitioning/migfigure.h"
 #include "tracking/trackingsource.h"
@@ -357,7 +358,7 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
     if (auto redrawn = scenarioReportItem(workspace, source, item, problem))
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.
-    for (auto redraw : {sizingReportItem, kvReportItem, partitioningReportItem, trackingReportItem, trainingReportItem,
+    for (auto redraw : {sizingReportItem, kvReportItem, kvLeverReportItem, partitioningReportItem, trackingReportItem, trainingReportItem,
                         costReportItem}) {
         if (!problem->isEmpty())
             break;

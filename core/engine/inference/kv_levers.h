@@ -2,6 +2,7 @@
 
 #include "engine/common/money.h"
 #include "engine/inference/kv.h"
+#include "engine/inference/sizing_options.h"
 
 #include <optional>
 #include <string>
@@ -91,10 +92,8 @@ struct KvLeverStep {
     int64_t streamsPerReplica = 0;
     int64_t replicas = 0;        // ceil(peak ÷ streams per replica); 0 when none is asked or none fits
     int64_t gpus = 0;            // replicas × TP
-    std::optional<Money> monthlyCost; // GPUs × price × 730 h, exact; with replicas and a price
+    std::optional<Money> monthlyCost; // GPUs × price × kHoursPerMonth (720 h), exact; with replicas and a price
 };
-
-constexpr int64_t kHoursPerMonth = 730;
 
 // The model as shipped, then one step per lever in order. Validates the replica as
 // analyseKv does, the context (≥ 1), peak streams (≥ 0) and price (> 0).

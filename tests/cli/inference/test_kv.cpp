@@ -324,18 +324,18 @@ TEST_CASE("kv --what-if takes a catalog model through Character.AI's KV stack, s
     CHECK(step(4).value("kv_bytes_per_token").toDouble() == 1221);
     CHECK(step(4).value("total_factor").toDouble() > 20);
     // The pool, 0.9 × 80 GiB − 2 × 8,030,261,248 B − 2 GiB = 59,101,405,184 B, holds 55 streams
-    // of 8,192 tokens as shipped: 19 GPUs for 1,000 streams, 19 × $4.10 × 730 h a month.
+    // of 8,192 tokens as shipped: 19 GPUs for 1,000 streams, 19 × $4.10 × 720 h a (30-day) month.
     CHECK(integer(step(0), "streams_per_replica") == 55);
     CHECK(integer(step(0), "gpus") == 19);
-    CHECK(step(0).value("monthly_cost").toString() == "56867.00");
+    CHECK(step(0).value("monthly_cost").toString() == "56088.00");
     CHECK(integer(step(1), "gpus") == 3);
-    CHECK(step(1).value("monthly_cost").toString() == "8979.00");
+    CHECK(step(1).value("monthly_cost").toString() == "8856.00");
 
     RUN_HEADROOM(t, ws, {base});
     REQUIRE(t.exitCode == 0);
     CHECK(t.out.contains("what if, at 8,192 tokens a stream and 1,000 concurrent streams:"));
     CHECK(t.out.contains("multi-query attention (1 KV head)"));
-    CHECK(t.out.contains("$56,867.00"));
+    CHECK(t.out.contains("$56,088.00"));
     CHECK(t.out.contains("107.35×"));
 }
 

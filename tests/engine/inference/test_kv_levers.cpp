@@ -87,14 +87,14 @@ TEST_CASE("each lever's streams, replicas and money follow from the one replica'
     CHECK(steps[0].replicas == 19);                 // ceil(1000 / 55)
     CHECK(steps[0].gpus == 19);
     REQUIRE(steps[0].monthlyCost);
-    CHECK(steps[0].monthlyCost->cents() == "56867.00");    // 19 GPUs × $4.10 × 730 h
+    CHECK(steps[0].monthlyCost->cents() == "56088.00");    // 19 GPUs × $4.10 × 720 h (the 30-day month)
     // MQA: 8× more streams, 3 replicas.
     CHECK(steps[1].streamsPerReplica == pool / (8192LL * 16384));
     CHECK(steps[1].replicas == (1000 + steps[1].streamsPerReplica - 1) / steps[1].streamsPerReplica);
     // fp8: half the bytes again.
     CHECK(steps[2].bytesPerToken == 8192);
     CHECK(steps[2].streamsPerReplica == pool / (8192LL * 8192));
-    CHECK(*steps[2].monthlyCost == Money::parse("4.10") * (steps[2].gpus * 730));
+    CHECK(*steps[2].monthlyCost == Money::parse("4.10") * (steps[2].gpus * 720));
     // No peak asked: no replicas or money.
     const std::vector<KvLeverStep> bare = kvLeverStack(llamaOnOneGpu(), {});
     REQUIRE(bare.size() == 1);
