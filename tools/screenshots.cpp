@@ -23,6 +23,7 @@
 #include "ui/catalog/catalogentrydialog.h"
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
+#include "ui/common/paintedfigureview.h"
 #include "ui/inference/kvpage.h"
 #include "ui/tracking/trackingdeck.h"
 #include "ui/tracking/trackingpage.h"
@@ -366,6 +367,16 @@ int main(int argc, char *argv[])
             std::printf("%s\n", qPrintable(layouts));
             tabs->setCurrentIndex(0);
             window.trainingPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
+        }
+        if (page == QStringLiteral("KV & concurrency")) {
+            // The What if tab: the attention-architecture levers as a waterfall.
+            auto *tabs = window.findChild<QTabWidget *>("kvChartTabs");
+            tabs->setCurrentIndex(1);
+            QApplication::processEvents();
+            const QString levers = out.filePath(QStringLiteral("page-kv-what-if%1.png").arg(suffix));
+            window.grab().save(levers);
+            std::printf("%s\n", qPrintable(levers));
+            tabs->setCurrentIndex(0);
         }
         if (page == QStringLiteral("Fragmentation")) {
             // FGD's exact and study scoring compared, on its own tab.

@@ -31,7 +31,7 @@ QString shortLabel(const engine::KvLever &lever)
     case engine::KvLeverKind::ShareLayers:
         return QObject::tr("share ×%1").arg(lever.every);
     case engine::KvLeverKind::LocalGlobal:
-        return QObject::tr("local %1, 1 in %2 global").arg(formatTokensShort(lever.window)).arg(lever.every);
+        return QObject::tr("%1 window, 1 in %2 global").arg(formatTokensShort(lever.window)).arg(lever.every);
     case engine::KvLeverKind::Format:
         return QObject::tr("%1 KV").arg(upperName(engine::toString(lever.format)));
     case engine::KvLeverKind::Latent:
@@ -41,6 +41,19 @@ QString shortLabel(const engine::KvLever &lever)
 }
 
 QString money(const engine::Money &m) { return QString::fromStdString(m.display()); }
+
+// 8 → "8", 3.4595 → "3.46", 107.35 → "107.3".
+QString factor(double f)
+{
+    QString t = formatNumber(f, f < 10 ? 2 : 1);
+    if (t.contains(QLatin1Char('.'))) {
+        while (t.endsWith(QLatin1Char('0')))
+            t.chop(1);
+        if (t.endsWith(QLatin1Char('.')))
+            t.chop(1);
+    }
+    return t;
+}
 
 QJsonObject leverSource(const KvLeverFigureInputs &in)
 {
@@ -87,7 +100,7 @@ void paintWaterfall(QPainter &painter, const QRectF &rect, const Waterfall &w, c
     const QFontMetricsF metrics(small);
     const qreal line = metrics.height();
     const QRectF plot(rect.left() + 86, rect.top() + kPaintedTitleHeight + 12, rect.width() - 104,
-                      rect.height() - kPaintedTitleHeight - 12 - 5 * line - 14);
+                      rect.height() - kPaintedTitleHeight - 12 - 6 * line - 14);
 
     double lowest = w.steps.front().bytesPerToken, highest = lowest;
     for (const engine::KvLeverStep &s : w.steps) {
@@ -139,26 +152,29 @@ void paintWaterfall(QPainter &painter, const QRectF &rect, const Waterfall &w, c
         // The step's factor beside its bar, and the bytes on the first.
         painter.setPen(ink.ink);
         const QString tag = i == 0 ? QObject::tr("%1 B").arg(formatCount(int64_t(std::llround(s.bytesPerToken))))
-                            : s.stepFactor >= 1 ? QObject::tr("÷%1").arg(formatNumber(s.stepFactor, s.stepFactor < 10 ? 2 : 1))
-                                                : QObject::tr("×%1").arg(formatNumber(1 / s.stepFactor, 2));
+                            : s.stepFactor >= 1 ? QObject::tr("÷%1").arg(factor(s.stepFactor))
+                                                : QObject::tr("×%1").arg(factor(1 / s.stepFactor));
         painter.drawText(QRectF(centre - slot / 2, bar.top() - line - 2, slot, line), Qt::AlignCenter, tag);
 
         // Under the axis: what the step is, its bytes, streams, GPUs and money.
-        QStringList under = {w.labels[size_t(i)],
-                             QObject::tr("%1 B/token").arg(formatCount(int64_t(std::llround(s.bytesPerToken)))),
+        // The step's name takes up to two lines; the figures one each.
+        QFont bold = small;
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.setPen(ink.ink);
+        painter.drawText(QRectF(centre - slot / 2 + 2, plot.bottom() + 6, slot - 4, 2 * line),
+                         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, w.labels[size_t(i)]);
+        QStringList under = {QObject::tr("%1 B").arg(formatCount(int64_t(std::llround(s.bytesPerToken)))),
                              QObject::tr("%1 streams").arg(formatCount(s.streamsPerReplica))};
         if (s.replicas > 0)
             under << formatGpus(s.gpus);
         if (s.monthlyCost)
             under << QObject::tr("%1/mo").arg(money(*s.monthlyCost));
-        for (int k = 0; k < under.size(); ++k) {
-            QFont f = small;
-            f.setBold(k == 0);
-            painter.setFont(f);
-            painter.setPen(k == 0 ? ink.ink : ink.muted);
-            painter.drawText(QRectF(centre - slot / 2, plot.bottom() + 6 + k * line, slot, line), Qt::AlignCenter,
-                             QFontMetricsF(f).elidedText(under[k], Qt::ElideRight, slot - 4));
-        }
+        painter.setFont(small);
+        painter.setPen(ink.muted);
+        for (int k = 0; k < under.size(); ++k)
+            painter.drawText(QRectF(centre - slot / 2, plot.bottom() + 6 + (k + 2) * line, slot, line), Qt::AlignCenter,
+                             metrics.elidedText(under[k], Qt::ElideRight, slot - 2));
         painter.setFont(small);
     }
     painter.restore();
@@ -193,7 +209,7 @@ KvLeverOutcome kvLeverOutcome(const store::Workspace &workspace, const engine::S
 ChartFigure kvLeverFigure(const KvLeverOutcome &outcome, const KvLeverFigureInputs &in)
 {
     Waterfall w;
-    w.title = QObject::tr("KV cache per token, lever by lever — %1").arg(outcome.variantLabel);
+    w.title = QObject::tr("KV cache per token, lever by lever");
     w.steps = outcome.steps;
     std::vector<engine::KvLever> levers;
     if (outcome.error.isEmpty() && !in.levers.trimmed().isEmpty())
@@ -204,12 +220,12 @@ ChartFigure kvLeverFigure(const KvLeverOutcome &outcome, const KvLeverFigureInpu
 
     QString caption;
     if (!outcome.error.isEmpty()) {
-        caption = outcome.error;
+        caption = QObject::tr("%1: %2").arg(outcome.variantLabel.isEmpty() ? QObject::tr("No variant") : outcome.variantLabel, outcome.error);
     } else {
         const engine::KvLeverStep &first = outcome.steps.front(), &last = outcome.steps.back();
-        caption = QObject::tr("At %1 tokens a stream: %2 B of KV per token as shipped, %3 B after the levers "
-                              "(%4× less); %5 → %6 streams per replica.")
-                      .arg(formatCount(in.context), formatCount(int64_t(std::llround(first.bytesPerToken))),
+        caption = QObject::tr("%1, at %2 tokens a stream: %3 B of KV per token as shipped, %4 B after the levers "
+                              "(%5× less); %6 → %7 streams per replica.")
+                      .arg(outcome.variantLabel, formatCount(in.context), formatCount(int64_t(std::llround(first.bytesPerToken))),
                            formatCount(int64_t(std::llround(last.bytesPerToken))), formatNumber(last.totalFactor, 1),
                            formatCount(first.streamsPerReplica), formatCount(last.streamsPerReplica));
         if (in.peakStreams > 0 && first.replicas > 0 && last.replicas > 0) {

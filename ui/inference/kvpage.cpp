@@ -3,6 +3,7 @@
 #include "common/columnviews.h"
 #include "common/fields.h"
 #include "common/chartpanel.h"
+#include "common/paintedfigureview.h"
 #include "engine/common/errors.h"
 #include "engine/inference/inference_sizing.h"
 #include "common/format.h"
@@ -71,7 +72,7 @@ KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *pare
          {tr("Streams"), tr("Concurrent streams per replica at each marked context length"),
           [](int c) { return c == 0 || c >= 4; }}},
         this);
-    m_leverChart = new ChartPanel(this);
+    m_leverChart = new PaintedFigureView(this);
     m_leverChart->setObjectName("kvLeverChart");
     m_chartTabs = new QTabWidget(this);
     m_chartTabs->setObjectName("kvChartTabs");
@@ -578,7 +579,14 @@ QString KvPage::explanation() const
 
 QList<ChartPanel *> KvPage::chartPanels() const
 {
-    return {m_chart, m_leverChart};
+    return {m_chart};
+}
+
+std::optional<ChartFigure> KvPage::currentFigure() const
+{
+    if (m_chartTabs->currentWidget() == m_leverChart)
+        return m_leverChart->figure();
+    return m_chart->figure();
 }
 
 } // namespace headroom::ui

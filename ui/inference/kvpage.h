@@ -26,6 +26,7 @@ class Workspace;
 namespace headroom::ui {
 
 class ChartPanel;
+class PaintedFigureView;
 
 // KV & concurrency (DESIGN §3.1): how many concurrent streams each (model, GPU, weight
 // precision, KV precision, TP) variant holds as the context grows, with the workspace's
@@ -41,6 +42,8 @@ public:
     KvPage(store::Workspace &workspace, QUndoStack *undoStack = nullptr, QWidget *parent = nullptr);
 
     QList<ChartPanel *> chartPanels() const override;
+    // The chart of the tab shown: concurrency, or the What if waterfall.
+    std::optional<ChartFigure> currentFigure() const override;
     QJsonObject currentTableSource() const override;
     void setVariants(const std::vector<Variant> &variants);
     std::vector<Variant> variants() const;
@@ -86,7 +89,7 @@ private:
     QLabel *m_explanation = nullptr;
     std::vector<Outcome> m_outcomes;
     QTabWidget *m_chartTabs = nullptr;
-    ChartPanel *m_leverChart = nullptr;
+    PaintedFigureView *m_leverChart = nullptr;
     QComboBox *m_leverVariant = nullptr;
     QLineEdit *m_levers = nullptr;
     QSpinBox *m_leverContext = nullptr;

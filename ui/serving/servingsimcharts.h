@@ -46,20 +46,4 @@ struct HeatStrip {
 };
 void paintHeatStrip(QPainter &painter, const QRectF &rect, const HeatStrip &strip, const FigureInk &ink);
 
-// A view of a custom-painted figure with the Export and Copy menu of a chart.
-class PaintedFigureView : public QWidget {
-    Q_OBJECT
-public:
-    explicit PaintedFigureView(QWidget *parent = nullptr);
-    void setFigure(ChartFigure figure);
-    const ChartFigure &figure() const { return m_figure; }
-
-protected:
-    void paintEvent(QPaintEvent *event) override;
-    void contextMenuEvent(QContextMenuEvent *event) override;
-
-private:
-    ChartFigure m_figure;
-};
-
 } // namespace headroom::ui

@@ -4,6 +4,7 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/format.h"
+#include "common/paintedfigureview.h"
 #include "servingsimcharts.h"
 #include "servingsimtext.h"
 

@@ -4,6 +4,7 @@
 #include "ui/common/chartlabels.h"
 #include "ui/inference/kvchart.h"
 #include "ui/inference/kvpage.h"
+#include "ui/report/reportsnapshot.h"
 
 #include <QChart>
 #include <QComboBox>
@@ -15,6 +16,7 @@
 #include <QSignalSpy>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
@@ -253,4 +255,83 @@ TEST_CASE("KV legend names keep the fewest words that tell the variants apart")
     // The same variant twice is numbered, never shown as two equal names.
     CHECK(ui::kvLegendNames({{"H100", "FP8/FP8"}, {"H100", "FP8/FP8"}})
           == std::vector<QString>{"H100 · FP8", "H100 · FP8 (2)"});
+}
+
+TEST_CASE("The What if tab takes the first variant through Character.AI's levers, priced from the rate cards, "
+          "and the report draws it again from the workspace", "[kv_levers]")
+{
+    TempWorkspace ws;
+    KvPage page(*ws);
+    page.resize(1280, 800);
+    auto *levers = page.findChild<QLineEdit *>("kvLevers");
+    auto *price = page.findChild<QLineEdit *>("kvLeverPrice");
+    auto *streams = page.findChild<QSpinBox *>("kvLeverStreams");
+    auto *error = page.findChild<QLabel *>("kvLeversError");
+    auto *tabs = page.findChild<QTabWidget *>("kvChartTabs");
+    REQUIRE(levers);
+    REQUIRE(price);
+    REQUIRE(streams);
+    REQUIRE(error);
+    REQUIRE(tabs);
+
+    // The first look: Llama 3.1 8B on H100 at 8,192 tokens, Character.AI's stack, 1,000 streams.
+    const ui::KvLeverOutcome &outcome = page.leverOutcome();
+    REQUIRE(outcome.error.isEmpty());
+    REQUIRE(outcome.steps.size() == 5);
+    CHECK(outcome.steps[0].bytesPerToken == 131072);
+    CHECK(outcome.steps[4].bytesPerToken == 1221);
+    CHECK(outcome.steps[4].totalFactor > 20);
+    // The price is the lowest H100 SXM on-demand card in force (Lambda's $3.99): 54 streams per
+    // replica as shipped, so 19 GPUs for 1,000 streams, 19 × $3.99 × 720 h = $54,583.20.
+    CHECK(price->text() == "3.99");
+    CHECK(outcome.steps[0].streamsPerReplica == 54);
+    CHECK(outcome.steps[0].gpus == 19);
+    REQUIRE(outcome.steps[0].monthlyCost);
+    CHECK(outcome.steps[0].monthlyCost->cents() == "54583.20");
+    CHECK(outcome.steps[4].gpus == 1);
+    CHECK(outcome.steps[4].monthlyCost->cents() == "2872.80");
+
+    // An edit of the levers shows the What if tab and recomputes; a bad lever says which.
+    tabs->setCurrentIndex(0);
+    levers->setText("mqa, fp8");
+    CHECK(tabs->currentIndex() == 1);
+    REQUIRE(page.leverOutcome().steps.size() == 3);
+    CHECK(page.leverOutcome().steps[2].bytesPerToken == 8192);
+    levers->setText("mqa, gqa");
+    CHECK_FALSE(error->isHidden());
+    CHECK(error->text().contains("unknown lever \"gqa\""));
+    CHECK(page.leverOutcome().steps.empty());
+    levers->setText("mqa, local=1024/6, share=2, int8");
+    CHECK(error->isHidden());
+
+    // A typed price wins over the card's; no streams, no money.
+    price->selectAll();
+    QTest::keyClicks(price, "4.10"); // typed (textEdited), not set by the page
+    REQUIRE(page.leverOutcome().steps[0].monthlyCost);
+    CHECK(page.leverOutcome().steps[0].monthlyCost->cents() == "56088.00"); // 19 × $4.10 × 720 h
+    streams->setValue(0);
+    CHECK_FALSE(page.leverOutcome().steps[0].monthlyCost);
+
+    // The page's figure is the waterfall, with its source, and the report draws it again the same.
+    streams->setValue(1000);
+    const auto figure = page.currentFigure();
+    REQUIRE(figure);
+    REQUIRE(figure->paint);
+    CHECK(figure->source.value("kind").toString() == "kv-levers");
+    CHECK(figure->caption.contains("19 GPUs → 1 GPU, $56,088.00 → $2,952.00 a 30-day month at $4.10 per GPU-hour"));
+    store::ReportItem item = ui::reportItemFromFigure(*figure);
+    QString problem;
+    const auto redrawn = ui::redrawReportItem(*ws, item, &problem);
+    CHECK(problem.isEmpty());
+    REQUIRE(redrawn);
+    CHECK(redrawn->content == item.content);
+    CHECK(redrawn->caption == item.caption);
+    // An edit of the serving assumptions reaches the report's copy: less memory, fewer streams.
+    engine::ServingAssumptions serving = (*ws).servingAssumptions();
+    serving.memoryUtilization = 0.8;
+    (*ws).setServingAssumptions(serving);
+    const auto after = ui::redrawReportItem(*ws, item, &problem);
+    REQUIRE(after);
+    CHECK(after->caption != item.caption);
+    CHECK(after->caption == page.currentFigure()->caption);
 }

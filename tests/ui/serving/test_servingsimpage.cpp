@@ -7,6 +7,7 @@
 #include "ui/common/dialogs.h"
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
+#include "ui/common/paintedfigureview.h"
 #include "ui/serving/servingsimcharts.h"
 #include "ui/serving/servingsimpage.h"
 #include "ui/report/reportsnapshot.h"
