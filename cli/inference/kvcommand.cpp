@@ -9,6 +9,8 @@
 #include "engine/inference/inference_sizing.h"
 #include "engine/inference/kv.h"
 #include "engine/inference/kv_levers.h"
+#include "engine/inference/vllm_log.h"
+#include "store/inference/vllmlogfile.h"
 #include "store/common/workspace.h"
 
 #include <QJsonArray>
@@ -62,6 +64,10 @@ Options:
                           Character.AI's stack: mqa,local=1024/6,share=2,int8
     --streams N           peak concurrent streams the replicas must hold
     --price USD           price per GPU-hour, for money per 30-day month
+  --vllm-log FILE         a vLLM server's start-up log for this deployment: its weights and
+                          KV cache against the analysis (its gpu_memory_utilization where it
+                          prints one), and the reserve that makes the analysis hold its KV
+                          cache, to set with `headroom serving set --reserve-gib`
   --json                  print JSON instead of a table
 )";
 
@@ -79,7 +85,7 @@ std::vector<OptionSpec> options()
     for (const QString &name : kArchitectureFlags)
         specs.push_back({name});
     for (const char *name : {"model", "gpu", "memory-gib", "tp", "weights", "kv-dtype", "util",
-                             "block", "reserve-gib", "prefix-tokens", "what-if", "streams", "price"})
+                             "block", "reserve-gib", "prefix-tokens", "what-if", "streams", "price", "vllm-log"})
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("context"), true, true});
     specs.push_back({QStringLiteral("json"), false});
@@ -427,6 +433,107 @@ QJsonArray whatIfJson(const WhatIf &w)
     return steps;
 }
 
+// `--vllm-log`: the log and the deployment's analysis held against it.
+struct LogCheck {
+    QString path;
+    engine::VllmStartupLog log;
+    engine::VllmLogComparison comparison;
+};
+
+// Bytes in GiB to two decimals, as vLLM logs them: "53.29 GiB".
+QString gib2(int64_t bytes)
+{
+    return QStringLiteral("%1 GiB").arg(formatDecimal(double(bytes) / double(engine::kGiB), 2, true));
+}
+
+QString signedPercent(double share)
+{
+    return QStringLiteral("%1%2 %").arg(share >= 0 ? QStringLiteral("+") : QString(), formatDecimal(share * 100, 1));
+}
+
+std::optional<LogCheck> logCheck(const Args &args, KvSubject &s)
+{
+    const auto path = args.text(QStringLiteral("vllm-log"));
+    if (!path)
+        return std::nullopt;
+    LogCheck check;
+    check.path = *path;
+    check.log = store::readVllmStartupLog(*path);
+    // The deployment as the log ran it: its utilization, unless --util says otherwise.
+    if (check.log.utilization && !args.has(QStringLiteral("util"))) {
+        if (!(*check.log.utilization > 0 && *check.log.utilization <= 1))
+            throw UsageError(QStringLiteral("--vllm-log: the log's gpu_memory_utilization %1 is not in (0, 1]")
+                                 .arg(formatDecimal(*check.log.utilization, 4)));
+        s.inputs.utilization = *check.log.utilization;
+    }
+    try {
+        check.comparison = engine::compareWithLog(s.inputs, check.log);
+    } catch (const engine::InputError &e) {
+        if (e.field() != "log")
+            throw;
+        throw UsageError(QStringLiteral("--vllm-log %1: %2").arg(*path, QString::fromStdString(e.what())));
+    }
+    return check;
+}
+
+void writeLogCheck(QTextStream &out, const LogCheck &c, const engine::KvInputs &in)
+{
+    const engine::VllmLogComparison &v = c.comparison;
+    std::vector<std::pair<QString, QString>> fields;
+    fields.emplace_back(QStringLiteral("vLLM log"), c.path);
+    if (c.log.weightsGiB) {
+        fields.emplace_back(QStringLiteral("weights"),
+                            QStringLiteral("logged %1 GiB, analysis %2 (%3)")
+                                .arg(formatDecimal(*c.log.weightsGiB, 2, true), gib2(v.predictedWeightsBytes),
+                                     v.weightsErrorShare ? signedPercent(*v.weightsErrorShare) : QString()));
+    }
+    fields.emplace_back(QStringLiteral("KV cache"),
+                        QStringLiteral("logged %1%2, analysis %3 with a %4 reserve (%5)")
+                            .arg(gib2(v.loggedKvBytes),
+                                 v.kvFromTokens ? QStringLiteral(" (from its token count)") : QString(),
+                                 gib2(v.predictedKvBytes), gib2(in.reserveBytes), signedPercent(v.kvErrorShare)));
+    fields.emplace_back(QStringLiteral("KV tokens"),
+                        QStringLiteral("logged %1, analysis %2")
+                            .arg(v.loggedTokens ? formatInteger(*v.loggedTokens) : QStringLiteral("-"),
+                                 formatInteger(v.predictedTokens)));
+    if (c.log.nonTorchGiB || c.log.activationPeakGiB) {
+        fields.emplace_back(QStringLiteral("logged runtime"),
+                            QStringLiteral("non-torch %1 GiB, activation peak %2 GiB")
+                                .arg(c.log.nonTorchGiB ? formatDecimal(*c.log.nonTorchGiB, 2, true) : QStringLiteral("-"),
+                                     c.log.activationPeakGiB ? formatDecimal(*c.log.activationPeakGiB, 2, true)
+                                                             : QStringLiteral("-")));
+    }
+    writeFields(out, fields);
+    if (v.impliedReserveBytes < 0) {
+        out << QStringLiteral("vLLM kept %1 more KV cache than the analysis has room for: check the GPU, --tp, "
+                              "--weights and --util against the deployment")
+                   .arg(formatGiB(-v.impliedReserveBytes))
+            << '\n';
+        return;
+    }
+    // GiB to six decimals is within a KiB, well inside one block.
+    out << QStringLiteral("a reserve of %1 GiB per GPU makes the analysis hold the logged KV cache: "
+                          "headroom serving set --reserve-gib %1")
+               .arg(QString::number(double(v.impliedReserveBytes) / double(engine::kGiB), 'f', 6))
+        << '\n';
+}
+
+QJsonObject logCheckJson(const LogCheck &c)
+{
+    const engine::VllmLogComparison &v = c.comparison;
+    const auto optional = [](const auto &value) { return value ? QJsonValue(double(*value)) : QJsonValue(QJsonValue::Null); };
+    return {{QStringLiteral("file"), c.path},
+            {QStringLiteral("logged_weights_gib"), optional(c.log.weightsGiB)},
+            {QStringLiteral("logged_kv_bytes"), qint64(v.loggedKvBytes)},
+            {QStringLiteral("kv_from_tokens"), v.kvFromTokens},
+            {QStringLiteral("logged_kv_tokens"), v.loggedTokens ? QJsonValue(qint64(*v.loggedTokens)) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("predicted_kv_bytes"), qint64(v.predictedKvBytes)},
+            {QStringLiteral("predicted_kv_tokens"), qint64(v.predictedTokens)},
+            {QStringLiteral("kv_error_share"), v.kvErrorShare},
+            {QStringLiteral("weights_error_share"), optional(v.weightsErrorShare)},
+            {QStringLiteral("implied_reserve_bytes"), qint64(v.impliedReserveBytes)}};
+}
+
 void writeTable(QTextStream &out, const KvSubject &s, const engine::KvResult &r)
 {
     const engine::KvInputs &in = s.inputs;
@@ -521,7 +628,8 @@ QJsonObject toJson(const KvSubject &s, const engine::KvResult &r)
 int runKv(const QStringList &argv, Context &context)
 {
     const Args args(argv, options());
-    const KvSubject subject = buildInputs(args, context);
+    KvSubject subject = buildInputs(args, context);
+    const std::optional<LogCheck> logged = logCheck(args, subject);
     engine::KvResult result;
     try {
         result = engine::analyseKv(subject.inputs);
@@ -540,11 +648,17 @@ int runKv(const QStringList &argv, Context &context)
             json.insert(QStringLiteral("what_if_context"), qint64(levers->inputs.context));
             json.insert(QStringLiteral("what_if"), whatIfJson(*levers));
         }
+        if (logged)
+            json.insert(QStringLiteral("vllm_log"), logCheckJson(*logged));
         context.out() << jsonText(json);
     } else {
         writeTable(context.out(), subject, result);
         if (levers)
             writeWhatIf(context.out(), *levers);
+        if (logged) {
+            context.out() << '\n';
+            writeLogCheck(context.out(), *logged, subject.inputs);
+        }
     }
     return 0;
 }

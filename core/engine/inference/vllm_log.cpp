@@ -153,6 +153,7 @@ VllmLogComparison compareWithLog(const KvInputs &in, const VllmStartupLog &log)
     c.predictedKvBytes = r.poolBytes;
     c.kvErrorShare = double(r.poolBytes - c.loggedKvBytes) / double(c.loggedKvBytes);
     c.predictedTokens = r.blocks * in.blockSize;
+    c.predictedWeightsBytes = r.weightsBytes;
     if (log.weightsGiB && *log.weightsGiB > 0)
         c.weightsErrorShare = double(r.weightsBytes) / (*log.weightsGiB * double(kGiB)) - 1.0;
     c.impliedReserveBytes = r.usableBytes - r.weightsBytes - c.loggedKvBytes;

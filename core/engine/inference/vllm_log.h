@@ -49,6 +49,7 @@ struct VllmLogComparison {
     double kvErrorShare = 0;          // (predicted − logged) ÷ logged
     std::optional<int64_t> loggedTokens;
     int64_t predictedTokens = 0;      // whole blocks of the predicted pool, in tokens
+    int64_t predictedWeightsBytes = 0;       // the analysis's weights per GPU
     std::optional<double> weightsErrorShare; // (analysis weights − logged) ÷ logged
     int64_t impliedReserveBytes = 0;  // usable − weights − logged KV, the analysis's terms
 };

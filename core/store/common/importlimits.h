@@ -60,6 +60,8 @@ constexpr ImportLimits kScenarioJson{"scenario JSON", 16 * kMiB, 1, 0};
 // A `vllm bench serve` result; with --save-detailed it holds every request's texts and
 // inter-token times.
 constexpr ImportLimits kBenchResultJson{"benchmark result JSON", 256 * kMiB, 1'000'000, 0};
+// A vLLM server's log, start-up lines first; days of request logging fit.
+constexpr ImportLimits kVllmLog{"vLLM log", 64 * kMiB, 0, 0};
 } // namespace limits
 
 // Throws StoreError("<source>: the file has N bytes; a <kind> file may have at most X MiB ...").

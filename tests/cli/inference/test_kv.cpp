@@ -357,3 +357,64 @@ TEST_CASE("kv --what-if refuses a lever that cannot apply, naming it, and --stre
     CHECK(price.exitCode == 2);
     CHECK(price.err.contains("--price"));
 }
+
+TEST_CASE("kv --vllm-log holds a V1 log's KV cache against the analysis and the reserve it prints round-trips to the block")
+{
+    CliFixture ws;
+    // vllm-project/vllm issue #21348: Qwen3-235B-A22B-FP8 on 4 × H100 (TP 4), vLLM V1.
+    const QString log = ws.writeFile(
+        "qwen.log", "(VllmWorker rank=0 pid=1) INFO [gpu_worker.py:255] Available KV cache memory: 8.11 GiB\n"
+                    "INFO [kv_cache_utils.py:833] GPU KV cache size: 178,880 tokens\n");
+    const QStringList base = {"kv", "--model", "qwen3-235b-a22b", "--gpu", "h100-sxm", "--tp", "4",
+                              "--weights", "fp8", "--context", "8192", "--vllm-log", log};
+    RUN_HEADROOM(j, ws, {base + QStringList{"--json"}});
+    REQUIRE(j.exitCode == 0);
+    const QJsonObject v = parseJsonObject(j.out).value("vllm_log").toObject();
+    // 178,880 tokens × 48,128 B (94 layers × K and V × one head a rank × 128 × 2 B).
+    CHECK(integer(v, "logged_kv_bytes") == 178880LL * 48128);
+    CHECK(v.value("kv_from_tokens").toBool());
+    // The workspace's flat 2 GiB reserve leaves 86 % more KV than vLLM kept.
+    CHECK(v.value("kv_error_share").toDouble() == Approx(0.863).margin(0.005));
+    const qint64 reserve = integer(v, "implied_reserve_bytes");
+
+    RUN_HEADROOM(t, ws, {base});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("logged 178,880, analysis 333,440"));
+    CHECK(t.out.contains("(+86.4 %)"));
+    const qsizetype at = t.out.indexOf("headroom serving set --reserve-gib ");
+    REQUIRE(at >= 0);
+    const QString gib = t.out.mid(at + 35).section('\n', 0, 0).trimmed();
+    CHECK(std::llabs(std::llround(gib.toDouble() * double(kGiB)) - reserve) < 1024);
+
+    // Set as printed, the analysis holds what vLLM held, to the block.
+    RUN_HEADROOM(set, ws, {{"serving", "set", "--reserve-gib", gib}});
+    REQUIRE(set.exitCode == 0);
+    RUN_HEADROOM(again, ws, {base + QStringList{"--json"}});
+    REQUIRE(again.exitCode == 0);
+    const QJsonObject w = parseJsonObject(again.out).value("vllm_log").toObject();
+    CHECK(std::llabs(integer(w, "predicted_kv_tokens") - 178880) <= 16);
+}
+
+TEST_CASE("kv --vllm-log reads a V0 profile, uses its utilization, and refuses a file with no memory lines")
+{
+    CliFixture ws;
+    // vllm-project/vllm pull request #10511: Meta-Llama-3-8B on one H100, V0.
+    const QString log = ws.writeFile("v0.log", "INFO worker.py:243] total_gpu_memory     79.22GiB\n"
+                                               "INFO worker.py:243] gpu_memory_utilization       0.85\n"
+                                               "INFO worker.py:243] model weights take   14.96GiB\n"
+                                               "INFO worker.py:243] available_kv_cache_memory    49.69GiB\n");
+    RUN_HEADROOM(r, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192", "--vllm-log", log, "--json"}});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("util").toDouble() == 0.85);  // the log's, not the workspace's 0.9
+    const QJsonObject v = o.value("vllm_log").toObject();
+    CHECK_FALSE(v.value("kv_from_tokens").toBool());
+    CHECK(std::abs(v.value("weights_error_share").toDouble()) < 0.001);
+
+    const QString empty = ws.writeFile("empty.log", "INFO starting the API server on port 8000\n");
+    RUN_HEADROOM(bad, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--vllm-log", empty}});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("empty.log"));
+    CHECK(bad.err.contains("no line of the log is one vLLM prints about its memory"));
+    CHECK(bad.out.isEmpty());
+}
