@@ -4,6 +4,10 @@
 #include "common/fields.h"
 #include "common/chartpanel.h"
 #include "common/paintedfigureview.h"
+#include "common/dialogs.h"
+#include "engine/inference/vllm_log.h"
+#include "store/common/storeerror.h"
+#include "store/inference/vllmlogfile.h"
 #include "engine/common/errors.h"
 #include "engine/inference/inference_sizing.h"
 #include "common/format.h"
@@ -15,6 +19,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -189,8 +194,17 @@ QWidget *KvPage::buildInputs()
     m_contextsError = new QLabel(servingBox);
     m_contextsError->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_contextsError->hide();
+    auto *vllmLog = new QPushButton(tr("Check against a vLLM &log…"), servingBox);
+    vllmLog->setObjectName("kvVllmLog");
+    vllmLog->setToolTip(tr("Read a vLLM server's start-up log of the selected variant's deployment: its "
+                           "weights and KV cache beside this page's, and the runtime reserve that makes "
+                           "the page hold what vLLM held, to adopt as the workspace's."));
+    connect(vllmLog, &QPushButton::clicked, this, &KvPage::checkVllmLog);
+    auto *servingButtons = new QHBoxLayout;
+    servingButtons->addWidget(editServing);
+    servingButtons->addWidget(vllmLog);
     form->addRow(m_servingSummary);
-    form->addRow(QString(), editServing);
+    form->addRow(servingButtons);
     form->addRow(tr("Shared &prefix:"), m_prefix);
     form->addRow(tr("Marked &contexts (tokens):"), m_contexts);
     form->addRow(QString(), m_contextsError);
@@ -307,6 +321,60 @@ void KvPage::suggestPrice()
     m_leverPrice->setText(rate.value_or(QString()));
     m_leverPriceNote->setText(rate ? tr("On-demand rate of %1, the lowest in force for the GPU.").arg(provider)
                                    : tr("No rate card prices this GPU: type a price for money."));
+}
+
+void KvPage::checkVllmLog()
+{
+    const QString path = Dialogs::openFileName(this, tr("vLLM start-up log"), tr("Logs (*.log *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const std::vector<Variant> all = variants();
+    const int row = std::clamp(m_variantTable->currentRow(), 0, int(all.size()) - 1);
+    if (all.empty())
+        return;
+    engine::ServingAssumptions after = m_serving;
+    QString label;
+    engine::VllmLogComparison c;
+    engine::VllmStartupLog log;
+    try {
+        log = store::readVllmStartupLog(path);
+        // The deployment as the log ran it: its memory utilization where it prints one.
+        if (log.utilization && *log.utilization > 0 && *log.utilization <= 1)
+            after.memoryUtilization = *log.utilization;
+        QStringList parts;
+        const engine::KvInputs in = kvInputs(m_workspace, after, KvFigureInputs{}, all[size_t(row)], &parts);
+        label = parts.join(QStringLiteral(" · "));
+        c = engine::compareWithLog(in, log);
+    } catch (const store::StoreError &e) {
+        Dialogs::warning(this, tr("vLLM log not used"), QString::fromUtf8(e.what()));
+        return;
+    } catch (const engine::InputError &e) {
+        Dialogs::warning(this, tr("vLLM log not used"), tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        return;
+    }
+    const auto gib = [](int64_t bytes) { return tr("%1 GiB").arg(formatNumber(double(bytes) / double(engine::kGiB), 2)); };
+    QString text = tr("%1\n\nvLLM kept %2 of KV cache%3; this page has %4 with a %5 reserve (%6%7 %).")
+                       .arg(label, gib(c.loggedKvBytes),
+                            c.loggedTokens ? tr(" (%1 tokens)").arg(formatCount(*c.loggedTokens)) : QString(),
+                            gib(c.predictedKvBytes), gib(m_serving.reserveBytes), c.kvErrorShare >= 0 ? tr("+") : QString(),
+                            formatNumber(c.kvErrorShare * 100, 1));
+    if (log.weightsGiB)
+        text += tr("\nWeights: %1 GiB logged, %2 here.").arg(formatNumber(*log.weightsGiB, 2), gib(c.predictedWeightsBytes));
+    if (c.impliedReserveBytes < 0) {
+        Dialogs::warning(this, tr("vLLM log not used"),
+                         text + tr("\n\nvLLM kept more KV cache than this variant has room for: check its GPU, TP "
+                                   "and precisions against the deployment."));
+        return;
+    }
+    after.reserveBytes = c.impliedReserveBytes;
+    text += tr("\n\nSet the workspace's runtime reserve to %1 per GPU%2, so that this page, Inference sizing and "
+               "Scenarios hold what vLLM held? Edit ▸ Undo takes it back.")
+                .arg(gib(after.reserveBytes),
+                     after.memoryUtilization != m_serving.memoryUtilization
+                         ? tr(" and memory utilization to the log's %1").arg(formatNumber(after.memoryUtilization, 2))
+                         : QString());
+    if (Dialogs::question(this, tr("vLLM log"), text))
+        ServingAssumptionsDialog::apply(m_workspace, m_undoStack, after);
 }
 
 KvLeverFigureInputs KvPage::leverInputs() const

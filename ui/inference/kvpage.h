@@ -74,6 +74,7 @@ private:
     void refreshLeverVariants();
     void suggestPrice();
     void recomputeLevers();
+    void checkVllmLog();
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack = nullptr;

@@ -2,6 +2,7 @@
 
 #include "ui/common/chartpanel.h"
 #include "ui/common/chartlabels.h"
+#include "ui/common/dialogs.h"
 #include "ui/inference/kvchart.h"
 #include "ui/inference/kvpage.h"
 #include "ui/report/reportsnapshot.h"
@@ -9,6 +10,8 @@
 #include <QChart>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QLineEdit>
 #include <QLabel>
 #include <QLineSeries>
@@ -334,4 +337,58 @@ TEST_CASE("The What if tab takes the first variant through Character.AI's levers
     REQUIRE(after);
     CHECK(after->caption != item.caption);
     CHECK(after->caption == page.currentFigure()->caption);
+}
+
+TEST_CASE("Check against a vLLM log compares the first variant with the log and adopts its reserve undoably",
+          "[vllm_log]")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    KvPage page(*ws, &undo);
+    QTemporaryDir dir;
+    // vllm-project/vllm pull request #10511: Meta-Llama-3-8B on one H100, V0's memory profile.
+    QFile file(dir.filePath("v0.log"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("INFO worker.py:243] total_gpu_memory     79.22GiB\n"
+               "INFO worker.py:243] gpu_memory_utilization       0.90\n"
+               "INFO worker.py:243] model weights take   14.96GiB\n"
+               "INFO worker.py:243] non_torch_memory     1.79GiB\n"
+               "INFO worker.py:243] PyTorch activation peak memory       1.26GiB\n"
+               "INFO worker.py:243] available_kv_cache_memory    53.29GiB\n");
+    file.close();
+    auto *button = page.findChild<QPushButton *>("kvVllmLog");
+    REQUIRE(button);
+
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::takeShownMessages();
+    ui::Dialogs::queueFileAnswer(file.fileName());
+    ui::Dialogs::queueQuestionAnswer(true);
+    button->click();
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    REQUIRE(shown.size() == 1);
+    // Llama 3.1 8B on H100 with the 2 GiB reserve: 54.73 GiB against the 53.29 vLLM kept.
+    CHECK(shown.front().contains("vLLM kept 53.29 GiB of KV cache; this page has 54.73 GiB with a 2.00 GiB reserve (+2.7 %)"));
+    CHECK(shown.front().contains("Set the workspace's runtime reserve to 3.44 GiB per GPU"));
+    // Adopted: the first variant's pool is now what vLLM kept, to the byte.
+    const engine::ServingAssumptions adopted = (*ws).servingAssumptions();
+    CHECK(double(adopted.reserveBytes) / double(engine::kGiB) == Approx(3.435).margin(0.001));
+    REQUIRE_FALSE(page.outcomes().empty());
+    CHECK(page.outcomes()[0].result.poolBytes == std::llround(53.29 * double(engine::kGiB)));
+    // One undoable step.
+    REQUIRE(undo.canUndo());
+    undo.undo();
+    CHECK((*ws).servingAssumptions().reserveBytes == 2 * engine::kGiB);
+
+    // A file without memory lines changes nothing and says why.
+    QFile other(dir.filePath("api.log"));
+    REQUIRE(other.open(QIODevice::WriteOnly));
+    other.write("INFO starting the API server on port 8000\n");
+    other.close();
+    ui::Dialogs::queueFileAnswer(other.fileName());
+    button->click();
+    const QStringList refused = ui::Dialogs::takeShownMessages();
+    REQUIRE(refused.size() == 1);
+    CHECK(refused.front().contains("no line of the log is one vLLM prints about its memory"));
+    CHECK((*ws).servingAssumptions().reserveBytes == 2 * engine::kGiB);
+    ui::Dialogs::setScripted(false);
 }
