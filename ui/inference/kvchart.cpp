@@ -133,11 +133,7 @@ QJsonObject kvSource(const KvFigureInputs &in)
 {
     QJsonArray variants;
     for (const engine::KvVariant &v : in.variants)
-        variants.append(QJsonObject{{QStringLiteral("model"), QString::fromStdString(v.modelId)},
-                                    {QStringLiteral("gpu"), QString::fromStdString(v.gpuId)},
-                                    {QStringLiteral("weights"), precisionName(engine::toString(v.weights))},
-                                    {QStringLiteral("kv"), precisionName(engine::toString(v.kv))},
-                                    {QStringLiteral("tp"), v.tp}});
+        variants.append(kvVariantJson(v));
     QJsonArray contexts;
     for (int64_t c : in.contexts)
         contexts.append(double(c));
@@ -148,6 +144,40 @@ QJsonObject kvSource(const KvFigureInputs &in)
 }
 
 } // namespace
+
+QJsonObject kvVariantJson(const engine::KvVariant &v)
+{
+    return {{QStringLiteral("model"), QString::fromStdString(v.modelId)},
+            {QStringLiteral("gpu"), QString::fromStdString(v.gpuId)},
+            {QStringLiteral("weights"), precisionName(engine::toString(v.weights))},
+            {QStringLiteral("kv"), precisionName(engine::toString(v.kv))},
+            {QStringLiteral("tp"), v.tp}};
+}
+
+std::optional<engine::KvVariant> kvVariantFromJson(const QJsonObject &o)
+{
+    engine::KvVariant variant;
+    variant.modelId = o.value(QStringLiteral("model")).toString().toStdString();
+    variant.gpuId = o.value(QStringLiteral("gpu")).toString().toStdString();
+    const auto weights = engine::parseWeightPrecision(o.value(QStringLiteral("weights")).toString().toStdString());
+    const auto kv = engine::parseKvPrecision(o.value(QStringLiteral("kv")).toString().toStdString());
+    variant.tp = o.value(QStringLiteral("tp")).toInt();
+    if (!weights || !kv || variant.tp < 1)
+        return std::nullopt;
+    variant.weights = *weights;
+    variant.kv = *kv;
+    return variant;
+}
+
+QString kvVariantMissing(const store::Workspace &workspace, const engine::KvVariant &v)
+{
+    const QString model = QString::fromStdString(v.modelId), gpu = QString::fromStdString(v.gpuId);
+    if (!model.isEmpty() && !workspace.model(model))
+        return QObject::tr("model \"%1\" is no longer in the catalog").arg(model);
+    if (!gpu.isEmpty() && !workspace.gpu(gpu))
+        return QObject::tr("GPU \"%1\" is no longer in the catalog").arg(gpu);
+    return {};
+}
 
 engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
                           const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts)
@@ -303,20 +333,12 @@ std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace,
         return std::nullopt;
     KvFigureInputs in;
     for (const QJsonValue &value : source.value(QStringLiteral("variants")).toArray()) {
-        const QJsonObject v = value.toObject();
-        engine::KvVariant variant;
-        variant.modelId = v.value(QStringLiteral("model")).toString().toStdString();
-        variant.gpuId = v.value(QStringLiteral("gpu")).toString().toStdString();
-        const auto weights = engine::parseWeightPrecision(v.value(QStringLiteral("weights")).toString().toStdString());
-        const auto kv = engine::parseKvPrecision(v.value(QStringLiteral("kv")).toString().toStdString());
-        variant.tp = v.value(QStringLiteral("tp")).toInt();
-        if (!weights || !kv || variant.tp < 1) {
+        const auto variant = kvVariantFromJson(value.toObject());
+        if (!variant) {
             *problem = QObject::tr("its variant %1 is not one Headroom reads").arg(in.variants.size() + 1);
             return std::nullopt;
         }
-        variant.weights = *weights;
-        variant.kv = *kv;
-        in.variants.push_back(variant);
+        in.variants.push_back(*variant);
     }
     in.sharedPrefixTokens = int64_t(source.value(QStringLiteral("prefix")).toDouble());
     for (const QJsonValue &c : source.value(QStringLiteral("contexts")).toArray())
@@ -324,15 +346,9 @@ std::optional<store::ReportItem> kvReportItem(const store::Workspace &workspace,
     const engine::ServingAssumptions serving = workspace.servingAssumptions();
     // A variant whose model or GPU left the catalog would silently drop out of the chart.
     for (const engine::KvVariant &v : in.variants) {
-        const QString model = QString::fromStdString(v.modelId), gpu = QString::fromStdString(v.gpuId);
-        if (!model.isEmpty() && !workspace.model(model)) {
-            *problem = QObject::tr("model \"%1\" is no longer in the catalog").arg(model);
+        *problem = kvVariantMissing(workspace, v);
+        if (!problem->isEmpty())
             return std::nullopt;
-        }
-        if (!gpu.isEmpty() && !workspace.gpu(gpu)) {
-            *problem = QObject::tr("GPU \"%1\" is no longer in the catalog").arg(gpu);
-            return std::nullopt;
-        }
     }
     std::vector<KvOutcome> outcomes = kvOutcomes(workspace, serving, in);
     const ChartFigure figure = kvFigure(outcomes, in, serving);

@@ -7,6 +7,7 @@
 #include "store/report/reporttables.h"
 
 #include <QChart>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -57,6 +58,14 @@ struct KvOutcome {
     int64_t maxContext = 0;            // the model's longest context, tokens
     QString error;
 };
+// A variant in a report source ({model, gpu, weights, kv, tp}) and back; nullopt for one
+// Headroom does not read.
+QJsonObject kvVariantJson(const engine::KvVariant &variant);
+std::optional<engine::KvVariant> kvVariantFromJson(const QJsonObject &object);
+// Why the variant cannot be drawn from the workspace ("model "x" is no longer in the
+// catalog"); empty when it can.
+QString kvVariantMissing(const store::Workspace &workspace, const engine::KvVariant &variant);
+
 // The KV analysis inputs of one variant with the workspace's catalog and serving assumptions
 // (InputError "model" or "gpu" when the catalog lacks it), and its label parts: model, GPU,
 // precisions, TP.

@@ -20,8 +20,6 @@ namespace {
 
 constexpr char kLeverSource[] = "kv-levers";
 
-QString text(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-
 // A lever in a few words, for the waterfall's axis.
 QString shortLabel(const engine::KvLever &lever)
 {
@@ -58,12 +56,7 @@ QString factor(double f)
 QJsonObject leverSource(const KvLeverFigureInputs &in)
 {
     return {{QStringLiteral("kind"), QLatin1String(kLeverSource)},
-            {QStringLiteral("variant"),
-             QJsonObject{{QStringLiteral("model"), QString::fromStdString(in.variant.modelId)},
-                         {QStringLiteral("gpu"), QString::fromStdString(in.variant.gpuId)},
-                         {QStringLiteral("weights"), text(engine::toString(in.variant.weights))},
-                         {QStringLiteral("kv"), text(engine::toString(in.variant.kv))},
-                         {QStringLiteral("tp"), in.variant.tp}}},
+            {QStringLiteral("variant"), kvVariantJson(in.variant)},
             {QStringLiteral("levers"), in.levers},
             {QStringLiteral("context"), double(in.context)},
             {QStringLiteral("streams"), double(in.peakStreams)},
@@ -264,31 +257,20 @@ std::optional<store::ReportItem> kvLeverReportItem(const store::Workspace &works
     problem->clear();
     if (source.value(QStringLiteral("kind")).toString() != QLatin1String(kLeverSource))
         return std::nullopt;
-    const QJsonObject v = source.value(QStringLiteral("variant")).toObject();
-    KvLeverFigureInputs in;
-    in.variant.modelId = v.value(QStringLiteral("model")).toString().toStdString();
-    in.variant.gpuId = v.value(QStringLiteral("gpu")).toString().toStdString();
-    const auto weights = engine::parseWeightPrecision(v.value(QStringLiteral("weights")).toString().toStdString());
-    const auto kv = engine::parseKvPrecision(v.value(QStringLiteral("kv")).toString().toStdString());
-    in.variant.tp = v.value(QStringLiteral("tp")).toInt();
-    if (!weights || !kv || in.variant.tp < 1) {
+    const auto variant = kvVariantFromJson(source.value(QStringLiteral("variant")).toObject());
+    if (!variant) {
         *problem = QObject::tr("its variant is not one Headroom reads");
         return std::nullopt;
     }
-    in.variant.weights = *weights;
-    in.variant.kv = *kv;
+    KvLeverFigureInputs in;
+    in.variant = *variant;
     in.levers = source.value(QStringLiteral("levers")).toString();
     in.context = int64_t(source.value(QStringLiteral("context")).toDouble());
     in.peakStreams = int64_t(source.value(QStringLiteral("streams")).toDouble());
     in.price = source.value(QStringLiteral("price")).toString();
-    if (!workspace.model(QString::fromStdString(in.variant.modelId))) {
-        *problem = QObject::tr("model \"%1\" is no longer in the catalog").arg(QString::fromStdString(in.variant.modelId));
+    *problem = kvVariantMissing(workspace, in.variant);
+    if (!problem->isEmpty())
         return std::nullopt;
-    }
-    if (!workspace.gpu(QString::fromStdString(in.variant.gpuId))) {
-        *problem = QObject::tr("GPU \"%1\" is no longer in the catalog").arg(QString::fromStdString(in.variant.gpuId));
-        return std::nullopt;
-    }
     const KvLeverOutcome outcome = kvLeverOutcome(workspace, workspace.servingAssumptions(), in);
     if (!outcome.error.isEmpty()) {
         *problem = outcome.error;
