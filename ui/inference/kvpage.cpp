@@ -81,7 +81,7 @@ KvPage::KvPage(store::Workspace &workspace, QUndoStack *undoStack, QWidget *pare
     m_leverChart->setObjectName("kvLeverChart");
     m_chartTabs = new QTabWidget(this);
     m_chartTabs->setObjectName("kvChartTabs");
-    m_chartTabs->addTab(m_chart, tr("&Concurrency"));
+    m_chartTabs->addTab(m_chart, tr("C&oncurrency"));
     m_chartTabs->addTab(m_leverChart, tr("&What if"));
     layOutPage(buildInputs(), resultsColumn(m_chartTabs, ColumnViews::above(views, m_results, this), m_explanation), 495);
 
@@ -267,12 +267,12 @@ QWidget *KvPage::buildLeverInputs()
     m_leverPriceNote = new QLabel(box);
     m_leverPriceNote->setObjectName("kvLeverPriceNote");
     m_leverPriceNote->setWordWrap(true);
-    form->addRow(tr("Start &from:"), m_leverVariant);
-    form->addRow(tr("&Levers:"), m_levers);
+    form->addRow(tr("Start fro&m:"), m_leverVariant);
+    form->addRow(tr("Lever&s:"), m_levers);
     form->addRow(QString(), m_leversError);
     form->addRow(tr("At con&text:"), m_leverContext);
-    form->addRow(tr("Peak stream&s:"), m_leverStreams);
-    form->addRow(tr("Price ($/GPU-&hour):"), m_leverPrice);
+    form->addRow(tr("Pea&k streams:"), m_leverStreams);
+    form->addRow(tr("Pr&ice ($/GPU-hour):"), m_leverPrice);
     form->addRow(QString(), m_leverPriceNote);
 
     const auto show = [this] {
