@@ -325,13 +325,15 @@ void KvPage::suggestPrice()
 
 void KvPage::checkVllmLog()
 {
+    const std::vector<Variant> all = variants();
+    if (all.empty()) {
+        Dialogs::information(this, tr("vLLM log"), tr("Add a variant for the deployment the log comes from first."));
+        return;
+    }
     const QString path = Dialogs::openFileName(this, tr("vLLM start-up log"), tr("Logs (*.log *.txt);;All files (*)"));
     if (path.isEmpty())
         return;
-    const std::vector<Variant> all = variants();
     const int row = std::clamp(m_variantTable->currentRow(), 0, int(all.size()) - 1);
-    if (all.empty())
-        return;
     engine::ServingAssumptions after = m_serving;
     QString label;
     engine::VllmLogComparison c;
