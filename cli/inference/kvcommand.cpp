@@ -48,9 +48,13 @@ Options:
   --kv-dtype P            bf16|fp8 (default bf16)
   --util F                share of memory the server may use, (0, 1]
   --block N               tokens per KV block
-  --reserve-gib F         activation peak and runtime overhead per GPU in GiB
+  --reserve-gib F         activation peak and runtime overhead per GPU in GiB, flat
                           (these three default to the workspace's serving assumptions,
                           `headroom serving`: 0.9, 16 and 2 GiB unless changed there)
+  --reserve-mode M        flat (the reserve above) or vllm_profile: the activation peak
+                          of vLLM's profiling pass at the workspace's max_num_batched_tokens
+                          and max_num_seqs, plus its non-torch memory, for the catalog
+                          model and TP (default: the workspace's; --reserve-gib means flat)
   --prefix-tokens N       shared prompt prefix held once, not per stream (default 0)
   --context N             context to report streams at; repeat for more (default 4096 and
                           16384, plus the model's max context with --model)
@@ -85,7 +89,7 @@ std::vector<OptionSpec> options()
     for (const QString &name : kArchitectureFlags)
         specs.push_back({name});
     for (const char *name : {"model", "gpu", "memory-gib", "tp", "weights", "kv-dtype", "util",
-                             "block", "reserve-gib", "prefix-tokens", "what-if", "streams", "price", "vllm-log"})
+                             "block", "reserve-gib", "reserve-mode", "prefix-tokens", "what-if", "streams", "price", "vllm-log"})
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("context"), true, true});
     specs.push_back({QStringLiteral("json"), false});
@@ -207,6 +211,7 @@ struct KvSubject {
     engine::KvInputs inputs;
     bool catalogModel = false;
     std::optional<engine::GpuSpec> gpu;
+    std::optional<engine::RuntimeMemory> profile; // the reserve, when vLLM's profile sets it
 };
 
 KvSubject buildInputs(const Args &args, Context &context)
@@ -293,6 +298,24 @@ KvSubject buildInputs(const Args &args, Context &context)
     in.reserveBytes = args.has(QStringLiteral("reserve-gib"))
         ? gibToBytes(positiveNumber(args, QStringLiteral("reserve-gib"), 0, true))
         : serving.reserveBytes;
+    engine::ReserveMode mode = args.has(QStringLiteral("reserve-gib")) ? engine::ReserveMode::Flat : serving.reserveMode;
+    if (const auto text = args.text(QStringLiteral("reserve-mode"))) {
+        const auto parsed = engine::parseReserveMode(text->toStdString());
+        if (!parsed)
+            throw UsageError(QStringLiteral("--reserve-mode: unknown mode '%1'; expected flat or vllm_profile").arg(*text));
+        if (*parsed == engine::ReserveMode::VllmProfile && args.has(QStringLiteral("reserve-gib")))
+            throw UsageError(QStringLiteral("give either --reserve-gib or --reserve-mode vllm_profile, not both"));
+        mode = *parsed;
+    }
+    if (mode == engine::ReserveMode::VllmProfile) {
+        if (!s.catalogModel || in.model.hiddenSize < 1)
+            throw UsageError(QStringLiteral("vLLM's profile reserve needs a catalog model (--model) for its hidden "
+                                            "size and vocabulary; give --reserve-gib for a raw architecture"));
+        engine::GpuSpec limitsGpu;
+        limitsGpu.memoryBytes = in.gpuMemoryBytes;
+        s.profile = engine::vllmRuntimeMemory(in.model, in.tp, engine::schedulerLimits(serving, s.gpu ? *s.gpu : limitsGpu));
+        in.reserveBytes = s.profile->reserveBytes();
+    }
     in.sharedPrefixTokens = args.integer(QStringLiteral("prefix-tokens"), 0,
                                          std::numeric_limits<qint64>::max() / 2).value_or(0);
     return s;
@@ -557,7 +580,14 @@ void writeTable(QTextStream &out, const KvSubject &s, const engine::KvResult &r)
         {QStringLiteral("usable"), QStringLiteral("%1 (%2 % of memory)")
                                        .arg(formatGiB(r.usableBytes), formatDecimal(in.utilization * 100, 2))},
     };
-    if (in.reserveBytes > 0)
+    if (s.profile)
+        fields.emplace_back(QStringLiteral("reserve"),
+                            QStringLiteral("%1 (vLLM's profile): activation peak %2 (%3 tokens, %4 sequences) + "
+                                           "non-torch %5")
+                                .arg(formatGiB(in.reserveBytes), formatGiB(s.profile->activationPeakBytes),
+                                     formatInteger(s.profile->maxBatchedTokens), formatInteger(s.profile->maxSeqs),
+                                     formatGiB(s.profile->nonTorchBytes)));
+    else if (in.reserveBytes > 0)
         fields.emplace_back(QStringLiteral("reserve"), formatGiB(in.reserveBytes));
     fields.emplace_back(QStringLiteral("KV pool"), formatGiB(r.poolBytes));
     if (r.prefixBytes > 0) {
@@ -613,6 +643,11 @@ QJsonObject toJson(const KvSubject &s, const engine::KvResult &r)
         {QStringLiteral("weights_bytes"), qint64(r.weightsBytes)},
         {QStringLiteral("usable_bytes"), qint64(r.usableBytes)},
         {QStringLiteral("reserve_bytes"), qint64(in.reserveBytes)},
+        {QStringLiteral("reserve_mode"), s.profile ? QStringLiteral("vllm_profile") : QStringLiteral("flat")},
+        {QStringLiteral("activation_peak_bytes"),
+         s.profile ? QJsonValue(qint64(s.profile->activationPeakBytes)) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("non_torch_bytes"),
+         s.profile ? QJsonValue(qint64(s.profile->nonTorchBytes)) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("pool_bytes"), qint64(r.poolBytes)},
         {QStringLiteral("fits"), r.fits},
         {QStringLiteral("shortfall_bytes"), qint64(r.shortfallBytes)},

@@ -24,7 +24,12 @@ them; `set` changes the ones given and keeps the rest; `--defaults` restores eve
 
 options of set (defaults in brackets):
   --memory-utilization F          share of GPU memory the server may use, (0, 1] [0.9]
-  --reserve-gib F                 activation peak + runtime overhead per GPU, 0–1024 GiB [2]
+  --reserve-mode flat|vllm_profile
+                                  runtime memory per GPU: the flat reserve, or the activation
+                                  peak and non-torch memory vLLM's profiling pass finds for the
+                                  model, TP and the scheduler limits below [flat]
+  --reserve-gib F                 the flat reserve: activation peak + runtime overhead per GPU,
+                                  0–1024 GiB; sets --reserve-mode flat unless given [2]
   --block-size N                  tokens per paged KV block, 1–1024 [16]
   --prefill-efficiency F          for GPUs without a measured profile in the catalog: share of
                                   peak dense TFLOPS large passes reach, (0, 1] [0.5]
@@ -55,6 +60,7 @@ struct Field {
 
 const Field kFields[] = {
     {"memory-utilization", "memory_utilization"},
+    {"reserve-mode", "reserve_mode"},
     {"reserve-gib", "reserve_bytes"},
     {"block-size", "block_size"},
     {"prefill-efficiency", "prefill_efficiency"},
@@ -87,7 +93,10 @@ void print(const engine::ServingAssumptions &a, bool json, Context &context)
     }
     const std::pair<QString, QString> rows[] = {
         {QStringLiteral("Memory utilization"), formatDecimal(a.memoryUtilization, 3)},
-        {QStringLiteral("Runtime reserve per GPU"), formatGiB(a.reserveBytes)},
+        {QStringLiteral("Runtime reserve per GPU"),
+         a.reserveMode == engine::ReserveMode::VllmProfile
+             ? QStringLiteral("vLLM's profile (activation peak + non-torch memory per model)")
+             : QStringLiteral("%1, flat").arg(formatGiB(a.reserveBytes))},
         {QStringLiteral("KV block size"), QStringLiteral("%1 tokens").arg(a.blockSize)},
         {QStringLiteral("Prefill efficiency"), formatDecimal(a.prefillEfficiency, 3)},
         {QStringLiteral("Decode bandwidth efficiency"), formatDecimal(a.decodeBandwidthEfficiency, 3)},
@@ -145,6 +154,13 @@ engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions
         if (!(*gib >= 0 && *gib <= 1024))
             throw UsageError(QStringLiteral("--reserve-gib: must be between 0 and 1024, got %1").arg(formatDecimal(*gib, 6)));
         a.reserveBytes = qint64(*gib * double(qint64(1) << 30) + 0.5);
+        a.reserveMode = engine::ReserveMode::Flat;
+    }
+    if (const auto text = args.text(QStringLiteral("reserve-mode"))) {
+        const auto mode = engine::parseReserveMode(text->toStdString());
+        if (!mode)
+            throw UsageError(QStringLiteral("--reserve-mode: unknown mode '%1'; expected flat or vllm_profile").arg(*text));
+        a.reserveMode = *mode;
     }
     if (const auto block = args.integer(QStringLiteral("block-size"), 1, 1024))
         a.blockSize = int(*block);

@@ -298,7 +298,7 @@ engine::ServingSimConfig buildConfig(const Args &args, Context &context, const s
         }
         in.tp = tp;
         in.utilization = serving.memoryUtilization;
-        in.reserveBytes = serving.reserveBytes;
+        in.reserveBytes = engine::runtimeReserveBytes(serving, in.model, gpu, tp);
         in.blockSize = c.blockSize;
         const engine::KvResult kv = engine::analyseKv(in);
         c.kvBlocksPerReplica = kvBlocks ? *kvBlocks : engine::kvBlocksPerReplica(in);

@@ -179,8 +179,20 @@ QString kvVariantMissing(const store::Workspace &workspace, const engine::KvVari
     return {};
 }
 
+QString reserveText(const engine::RuntimeReserve &reserve)
+{
+    if (!reserve.profile)
+        return QObject::tr("reserve %1").arg(formatGiB(reserve.bytes));
+    return QObject::tr("reserve %1 from vLLM's profile: activation peak %2 at %3 tokens and %4 requests + "
+                       "non-torch %5")
+        .arg(formatGiB(reserve.bytes), formatGiB(reserve.profile->activationPeakBytes),
+             formatCount(reserve.profile->maxBatchedTokens), formatCount(reserve.profile->maxSeqs),
+             formatGiB(reserve.profile->nonTorchBytes));
+}
+
 engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
-                          const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts)
+                          const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts,
+                          engine::RuntimeReserve *reserve)
 {
     engine::KvInputs in;
     const auto model = workspace.model(QString::fromStdString(variant.modelId));
@@ -195,7 +207,10 @@ engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::Servi
     in.utilization = serving.memoryUtilization;
     in.tp = variant.tp;
     in.blockSize = serving.blockSize;
-    in.reserveBytes = serving.reserveBytes;
+    const engine::RuntimeReserve runtime = engine::runtimeReserve(serving, *model, *gpu, variant.tp);
+    in.reserveBytes = runtime.bytes;
+    if (reserve)
+        *reserve = runtime;
     in.sharedPrefixTokens = figure.sharedPrefixTokens;
     in.contexts = figure.contexts;
     *labelParts = {QString::fromStdString(model->name), QString::fromStdString(gpu->name),
@@ -213,7 +228,7 @@ std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engin
         KvOutcome outcome;
         outcome.variant = variant;
         try {
-            const engine::KvInputs kv = kvInputs(workspace, serving, in, variant, &outcome.labelParts);
+            const engine::KvInputs kv = kvInputs(workspace, serving, in, variant, &outcome.labelParts, &outcome.reserve);
             outcome.label = outcome.labelParts.join(QStringLiteral(" · "));
             outcome.result = engine::analyseKv(kv);
             outcome.maxContext = kv.model.maxContext;
@@ -281,11 +296,14 @@ ChartFigure kvFigure(std::vector<KvOutcome> &outcomes, const KvFigureInputs &in,
     ChartFigure figure{title,
                        QObject::tr("Precision as weights/KV cache (one name when equal); the table names each variant "
                                    "in full. Streams per GPU group of TP GPUs. Block-paged KV cache (block %1 tokens), "
-                                   "memory utilization %2, reserve %3 per GPU. Dashed lines mark the chosen contexts. "
+                                   "memory utilization %2, %3. Dashed lines mark the chosen contexts. "
                                    "Source: Headroom kv engine on the workspace catalog.")
                            .arg(serving.blockSize)
                            .arg(serving.memoryUtilization, 0, 'f', 2)
-                           .arg(formatGiB(serving.reserveBytes)),
+                           .arg(serving.reserveMode == engine::ReserveMode::VllmProfile
+                                    ? QObject::tr("runtime reserve per variant from vLLM's profile (activation peak "
+                                                  "at the batched-token and request limits + non-torch memory)")
+                                    : QObject::tr("reserve %1 per GPU").arg(formatGiB(serving.reserveBytes))),
                        [curves, contexts, chartTitle](QChart::ChartTheme theme) {
                            return buildKvChart(curves, contexts, chartTitle, theme);
                        }};

@@ -54,6 +54,7 @@ struct KvOutcome {
     QStringList labelParts;
     QString shortLabel;                // only what differs from the other variants (kvFigure)
     engine::KvResult result;
+    engine::RuntimeReserve reserve;    // what the pool set aside besides the weights
     std::vector<engine::StreamsAt> curve;
     int64_t maxContext = 0;            // the model's longest context, tokens
     QString error;
@@ -70,7 +71,11 @@ QString kvVariantMissing(const store::Workspace &workspace, const engine::KvVari
 // (InputError "model" or "gpu" when the catalog lacks it), and its label parts: model, GPU,
 // precisions, TP.
 engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
-                          const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts);
+                          const KvFigureInputs &figure, const engine::KvVariant &variant, QStringList *labelParts,
+                          engine::RuntimeReserve *reserve = nullptr);
+// The runtime reserve in words: "reserve 2.00 GiB" or "reserve 2.83 GiB from vLLM's profile:
+// activation peak 1.04 GiB at 8,192 tokens and 256 requests + non-torch 1.79 GiB".
+QString reserveText(const engine::RuntimeReserve &reserve);
 std::vector<KvOutcome> kvOutcomes(const store::Workspace &workspace, const engine::ServingAssumptions &serving,
                                   const KvFigureInputs &in);
 // The concurrency chart of those outcomes (setting each one's shortLabel), carrying its report

@@ -338,6 +338,7 @@ void KvPage::checkVllmLog()
     QString label;
     engine::VllmLogComparison c;
     engine::VllmStartupLog log;
+    int64_t reserveUsed = 0;
     try {
         log = store::readVllmStartupLog(path);
         // The deployment as the log ran it: its memory utilization where it prints one.
@@ -346,6 +347,7 @@ void KvPage::checkVllmLog()
         QStringList parts;
         const engine::KvInputs in = kvInputs(m_workspace, after, KvFigureInputs{}, all[size_t(row)], &parts);
         label = parts.join(QStringLiteral(" · "));
+        reserveUsed = in.reserveBytes;
         c = engine::compareWithLog(in, log);
     } catch (const store::StoreError &e) {
         Dialogs::warning(this, tr("vLLM log not used"), QString::fromUtf8(e.what()));
@@ -358,7 +360,7 @@ void KvPage::checkVllmLog()
     QString text = tr("%1\n\nvLLM kept %2 of KV cache%3; this page has %4 with a %5 reserve (%6%7 %).")
                        .arg(label, gib(c.loggedKvBytes),
                             c.loggedTokens ? tr(" (%1 tokens)").arg(formatCount(*c.loggedTokens)) : QString(),
-                            gib(c.predictedKvBytes), gib(m_serving.reserveBytes), c.kvErrorShare >= 0 ? tr("+") : QString(),
+                            gib(c.predictedKvBytes), gib(reserveUsed), c.kvErrorShare >= 0 ? tr("+") : QString(),
                             formatNumber(c.kvErrorShare * 100, 1));
     if (log.weightsGiB)
         text += tr("\nWeights: %1 GiB logged, %2 here.").arg(formatNumber(*log.weightsGiB, 2), gib(c.predictedWeightsBytes));
@@ -369,7 +371,8 @@ void KvPage::checkVllmLog()
         return;
     }
     after.reserveBytes = c.impliedReserveBytes;
-    text += tr("\n\nSet the workspace's runtime reserve to %1 per GPU%2, so that this page, Inference sizing and "
+    after.reserveMode = engine::ReserveMode::Flat;
+    text += tr("\n\nSet the workspace's runtime reserve to a flat %1 per GPU%2, so that this page, Inference sizing and "
                "Scenarios hold what vLLM held? Edit ▸ Undo takes it back.")
                 .arg(gib(after.reserveBytes),
                      after.memoryUtilization != m_serving.memoryUtilization
@@ -632,10 +635,10 @@ void KvPage::updateExplanation()
             headline = tr("%1 blocks of %2 tokens").arg(formatCount(r.blocks)).arg(r.blockSize);
         }
         lines << tr("<b>%1</b>: memory-bound — %2 fit in %3 of KV pool (%4 per token per GPU, "
-                    "weights %5 per GPU%6).")
+                    "weights %5 per GPU, %6%7).")
                      .arg(o.label.toHtmlEscaped(), headline, formatGiB(r.poolBytes),
                           formatKiB(r.kvBytesPerToken, r.kvBytesPerToken % 1024 ? 2 : 0),
-                          formatGiB(r.weightsBytes), others);
+                          formatGiB(r.weightsBytes), reserveText(o.reserve), others);
     }
     if (m_outcomes.empty())
         lines << tr("The catalog has no models or GPUs yet: add them on the Catalog page.");

@@ -71,6 +71,18 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     m_reserve = newBox(this, "servingReserve", 0, 1024, 1, 0.5, tr(" GiB"),
                        tr("Activation peak plus runtime overhead (CUDA graphs, NCCL buffers) per GPU, 0–1024 GiB, "
                           "taken from the pool before KV."));
+    m_reserveMode = new QComboBox(this);
+    m_reserveMode->setObjectName("servingReserveMode");
+    m_reserveMode->addItem(tr("Flat — the reserve below on every GPU"), int(engine::ReserveMode::Flat));
+    m_reserveMode->addItem(tr("vLLM's profile — activation peak + non-torch memory per model"),
+                           int(engine::ReserveMode::VllmProfile));
+    m_reserveMode->setToolTip(tr("vLLM's profile: the activation peak its profiling pass reaches at max batched tokens "
+                                 "and max running requests (the larger of the layer pass and the sampler's logits) "
+                                 "plus the memory it finds outside PyTorch, for each model and TP — as vLLM sizes "
+                                 "its KV cache. Flat: one reserve for every GPU."));
+    connect(m_reserveMode, &QComboBox::currentIndexChanged, this, [this] {
+        m_reserve->setEnabled(engine::ReserveMode(m_reserveMode->currentData().toInt()) == engine::ReserveMode::Flat);
+    });
     m_blockSize = new QSpinBox(this);
     m_blockSize->setObjectName("servingBlockSize");
     m_blockSize->setRange(1, 1024);
@@ -127,6 +139,7 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
                                tr("Fixed time of every request outside the GPU passes — API server, tokenizer, "
                                   "scheduling — added to TTFT, 0–60,000 ms."));
     form->addRow(tr("Memory &utilization:"), m_utilization);
+    form->addRow(tr("Reser&ve from:"), m_reserveMode);
     form->addRow(tr("Activation + runtime &reserve per GPU:"), m_reserve);
     form->addRow(tr("KV &block size:"), m_blockSize);
     form->addRow(tr("&Prefill efficiency:"), m_prefill);
@@ -159,6 +172,7 @@ engine::ServingAssumptions ServingAssumptionsDialog::assumptions() const
     engine::ServingAssumptions a;
     a.memoryUtilization = m_utilization->value();
     a.reserveBytes = int64_t(std::llround(m_reserve->value() * double(engine::kGiB)));
+    a.reserveMode = engine::ReserveMode(m_reserveMode->currentData().toInt());
     a.blockSize = m_blockSize->value();
     a.prefillEfficiency = m_prefill->value() / 100.0;
     a.decodeBandwidthEfficiency = m_decodeBandwidth->value() / 100.0;
@@ -179,6 +193,8 @@ void ServingAssumptionsDialog::setAssumptions(const engine::ServingAssumptions &
 {
     m_utilization->setValue(a.memoryUtilization);
     m_reserve->setValue(double(a.reserveBytes) / double(engine::kGiB));
+    m_reserveMode->setCurrentIndex(m_reserveMode->findData(int(a.reserveMode)));
+    m_reserve->setEnabled(a.reserveMode == engine::ReserveMode::Flat);
     m_blockSize->setValue(a.blockSize);
     m_prefill->setValue(a.prefillEfficiency * 100.0);
     m_decodeBandwidth->setValue(a.decodeBandwidthEfficiency * 100.0);
@@ -242,7 +258,7 @@ QString ServingAssumptionsDialog::summary(const engine::ServingAssumptions &a)
 {
     return tr("Memory utilization %1 · reserve %2 · block %3 tokens · KV residency %4 · planned headroom %5 %")
         .arg(a.memoryUtilization, 0, 'f', 2)
-        .arg(formatGiB(a.reserveBytes))
+        .arg(a.reserveMode == engine::ReserveMode::VllmProfile ? tr("vLLM's profile") : formatGiB(a.reserveBytes))
         .arg(a.blockSize)
         .arg(QString::fromUtf8(engine::toString(a.residency).data()))
         .arg(a.plannedHeadroom * 100, 0, 'g', 4);

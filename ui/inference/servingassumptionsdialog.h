@@ -44,6 +44,7 @@ public:
 private:
     QDoubleSpinBox *m_utilization = nullptr;
     QDoubleSpinBox *m_reserve = nullptr;
+    QComboBox *m_reserveMode = nullptr;
     QSpinBox *m_blockSize = nullptr;
     QDoubleSpinBox *m_prefill = nullptr;
     QDoubleSpinBox *m_decodeBandwidth = nullptr;

@@ -620,7 +620,7 @@ std::optional<engine::ServingSimConfig> ServingSimPage::configFor(engine::Router
         in.kv = engine::KvPrecision(m_kvPrecision->currentData().toInt());
         in.tp = m_tp->value();
         in.utilization = serving.memoryUtilization;
-        in.reserveBytes = serving.reserveBytes;
+        in.reserveBytes = engine::runtimeReserveBytes(serving, in.model, *gpu, in.tp);
         in.blockSize = c.blockSize;
         const engine::KvResult kv = engine::analyseKv(in);
         c.kvBlocksPerReplica = m_kvBlocks->value() > 0 ? m_kvBlocks->value() : engine::kvBlocksPerReplica(in);

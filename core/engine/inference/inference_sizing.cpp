@@ -190,6 +190,25 @@ SchedulerLimits schedulerLimits(const ServingAssumptions &assumptions, const Gpu
     return limits;
 }
 
+RuntimeReserve runtimeReserve(const ServingAssumptions &assumptions, const ModelSpec &model, const GpuSpec &gpu,
+                              int tp)
+{
+    RuntimeReserve r;
+    if (assumptions.reserveMode == ReserveMode::Flat) {
+        r.bytes = assumptions.reserveBytes;
+        return r;
+    }
+    r.profile = vllmRuntimeMemory(model, tp, schedulerLimits(assumptions, gpu));
+    r.bytes = r.profile->reserveBytes();
+    return r;
+}
+
+int64_t runtimeReserveBytes(const ServingAssumptions &assumptions, const ModelSpec &model, const GpuSpec &gpu,
+                            int tp)
+{
+    return runtimeReserve(assumptions, model, gpu, tp).bytes;
+}
+
 std::string_view toString(KvResidency residency)
 {
     return residency == KvResidency::Session ? "session" : "request";
@@ -271,7 +290,8 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
     kvIn.utilization = assumptions.memoryUtilization;
     kvIn.tp = tp;
     kvIn.blockSize = assumptions.blockSize;
-    kvIn.reserveBytes = assumptions.reserveBytes;
+    const RuntimeReserve reserve = runtimeReserve(assumptions, model, gpu, tp);
+    kvIn.reserveBytes = reserve.bytes;
     kvIn.sharedPrefixTokens = w.sharedPrefixTokens;
     kvIn.contexts = {r.contextTokens};
     const KvResult kv = analyseKv(kvIn);
@@ -283,10 +303,19 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
               params(model.paramsTotal) + " × " + number(bytesPerParam(w.weights)) + " B ("
                   + std::string(toString(w.weights)) + ") ÷ " + std::to_string(tp) + " = "
                   + bytes(double(kv.weightsBytes)));
-    HEADROOM_STEP("KV pool per GPU", "GPU memory × utilization − weights − reserve",
-              bytes(double(gpu.memoryBytes)) + " × " + number(assumptions.memoryUtilization)
-                  + " − " + bytes(double(kv.weightsBytes)) + " − "
-                  + bytes(double(assumptions.reserveBytes)) + " = " + bytes(double(kv.poolBytes)));
+    if (reserve.profile)
+        HEADROOM_STEP("KV pool per GPU",
+                      "GPU memory × utilization − weights − activation peak − non-torch memory (vLLM's profile)",
+                      bytes(double(gpu.memoryBytes)) + " × " + number(assumptions.memoryUtilization) + " − "
+                          + bytes(double(kv.weightsBytes)) + " − " + bytes(double(reserve.profile->activationPeakBytes))
+                          + " (" + grouped(reserve.profile->maxBatchedTokens) + " tokens, "
+                          + grouped(reserve.profile->maxSeqs) + " sequences) − "
+                          + bytes(double(reserve.profile->nonTorchBytes)) + " = " + bytes(double(kv.poolBytes)));
+    else
+        HEADROOM_STEP("KV pool per GPU", "GPU memory × utilization − weights − reserve",
+                      bytes(double(gpu.memoryBytes)) + " × " + number(assumptions.memoryUtilization) + " − "
+                          + bytes(double(kv.weightsBytes)) + " − " + bytes(double(reserve.bytes)) + " = "
+                          + bytes(double(kv.poolBytes)));
     std::string perStream = "(" + number(w.promptTokens.p95) + " + " + number(w.outputTokens.p95)
         + ") tokens × " + bytes(double(kv.kvBytesPerToken)) + "/token ("
         + std::string(toString(w.kv)) + ") = " + bytes(double(atContext.bytesPerStream));
@@ -407,7 +436,7 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
         if (!kv.fits)
             markInfeasible(r, "memory",
                            "The weights (" + bytes(double(kv.weightsBytes)) + " per GPU at TP "
-                               + std::to_string(tp) + ") and the " + bytes(double(assumptions.reserveBytes))
+                               + std::to_string(tp) + ") and the " + bytes(double(reserve.bytes))
                                + " reserve do not fit the " + bytes(double(kv.usableBytes))
                                + " usable on " + gpu.name + ": short by "
                                + bytes(double(kv.shortfallBytes)) + ".");
@@ -680,7 +709,7 @@ bool operator==(const ServingAssumptions &a, const ServingAssumptions &b)
         && a.inFlightQuantile == b.inFlightQuantile && a.queueingAllowanceMs == b.queueingAllowanceMs
         && a.residency == b.residency && a.maxNumBatchedTokens == b.maxNumBatchedTokens
         && a.maxNumSeqs == b.maxNumSeqs && a.chunkedPrefill == b.chunkedPrefill && a.prefixCaching == b.prefixCaching
-        && a.requestOverheadMs == b.requestOverheadMs;
+        && a.requestOverheadMs == b.requestOverheadMs && a.reserveMode == b.reserveMode;
 }
 
 std::vector<FieldProblem> validate(const ServingAssumptions &a)

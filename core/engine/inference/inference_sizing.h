@@ -3,6 +3,7 @@
 #include "goodput.h"
 #include "step_cost.h"
 #include "kv.h"
+#include "runtime_memory.h"
 #include "workload.h"
 
 #include <optional>
@@ -31,7 +32,10 @@ struct ServingAssumptions {
     double decodeComputeEfficiency = 0.5;   // share of peak dense TFLOPS reached by a one-token pass
     double memoryUtilization = 0.9;
     int blockSize = 16;
-    int64_t reserveBytes = 2LL << 30;    // activations + runtime per GPU
+    int64_t reserveBytes = 2LL << 30;    // activations + runtime per GPU (ReserveMode::Flat)
+    // Flat: reserveBytes on every GPU. VllmProfile: the activation peak and non-torch memory
+    // vLLM's profiling pass finds for the model, TP and scheduler limits (runtime_memory.h).
+    ReserveMode reserveMode = ReserveMode::Flat;
     double plannedHeadroom = 0.2;        // capacity kept free at peak, by design
     double inFlightQuantile = 0.99;      // quantile of the in-flight count memory is sized for
     double queueingAllowanceMs = 200;    // wait before prefill counted in the time in system
@@ -52,6 +56,19 @@ struct ServingAssumptions {
 // The scheduler limits in force for `gpu`: the assumptions' where set, else vLLM's defaults.
 SchedulerLimits schedulerLimits(const ServingAssumptions &assumptions, const GpuSpec &gpu);
 bool operator==(const ServingAssumptions &a, const ServingAssumptions &b);
+
+// The runtime memory per GPU the KV pool subtracts for `model` on `gpu` over `tp` GPUs: the
+// flat reserve, or vLLM's profile estimate at schedulerLimits(assumptions, gpu).
+int64_t runtimeReserveBytes(const ServingAssumptions &assumptions, const ModelSpec &model, const GpuSpec &gpu,
+                            int tp);
+// The same, with its parts and the words a breakdown shows: "2.00 GiB (flat)" or
+// "1.04 GiB activation peak (8,192 tokens, 256 sequences) + 1.79 GiB non-torch".
+struct RuntimeReserve {
+    int64_t bytes = 0;
+    std::optional<RuntimeMemory> profile; // VllmProfile only
+};
+RuntimeReserve runtimeReserve(const ServingAssumptions &assumptions, const ModelSpec &model, const GpuSpec &gpu,
+                              int tp);
 
 // Range checks of every serving assumption (field names as in the workspace's JSON form:
 // memory_utilization, reserve_bytes, block_size, prefill_efficiency, ...), shared by the

@@ -187,7 +187,7 @@ CalibrationInputs calibrationDeployment(const ModelSpec &model, const GpuSpec &g
     in.kv = kv;
     in.tp = tp;
     in.utilization = assumptions.memoryUtilization;
-    in.reserveBytes = assumptions.reserveBytes;
+    in.reserveBytes = runtimeReserveBytes(assumptions, model, gpu, tp);
     in.blockSize = assumptions.blockSize;
     CalibrationInputs out;
     out.serving.blockSize = assumptions.blockSize;

@@ -25,7 +25,7 @@ const QStringList kAssumptionKeys = {
     QStringLiteral("queueing_allowance_ms"), QStringLiteral("kv_residency"),
     QStringLiteral("max_num_batched_tokens"), QStringLiteral("max_num_seqs"),
     QStringLiteral("chunked_prefill"), QStringLiteral("prefix_caching"),
-    QStringLiteral("request_overhead_ms")};
+    QStringLiteral("request_overhead_ms"), QStringLiteral("reserve_mode")};
 
 QString variantSource(const QString &source, qsizetype index)
 {
@@ -52,6 +52,7 @@ QJsonObject servingAssumptionsToJson(const engine::ServingAssumptions &a)
         {QStringLiteral("chunked_prefill"), a.chunkedPrefill},
         {QStringLiteral("prefix_caching"), a.prefixCaching},
         {QStringLiteral("request_overhead_ms"), a.requestOverheadMs},
+        {QStringLiteral("reserve_mode"), QString::fromUtf8(engine::toString(a.reserveMode).data())},
     };
 }
 
@@ -77,6 +78,8 @@ engine::ServingAssumptions servingAssumptionsFromJson(const QJsonObject &object,
     a.chunkedPrefill = in.boolean(QStringLiteral("chunked_prefill"), d.chunkedPrefill);
     a.prefixCaching = in.boolean(QStringLiteral("prefix_caching"), d.prefixCaching);
     a.requestOverheadMs = in.number(QStringLiteral("request_overhead_ms"), d.requestOverheadMs);
+    a.reserveMode = in.choice(QStringLiteral("reserve_mode"), d.reserveMode, engine::parseReserveMode,
+                              QStringLiteral("flat, vllm_profile"));
     in.checkProblems(engine::validate(a));
     return a;
 }

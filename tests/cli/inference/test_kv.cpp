@@ -418,3 +418,54 @@ TEST_CASE("kv --vllm-log reads a V0 profile, uses its utilization, and refuses a
     CHECK(bad.err.contains("no line of the log is one vLLM prints about its memory"));
     CHECK(bad.out.isEmpty());
 }
+
+TEST_CASE("kv with vLLM's profile reserve: the Llama 3 8B pool within 3 % of the 53.29 GiB vLLM logged, and its parts")
+{
+    CliFixture ws;
+    // vllm-project/vllm pull request #10511: Meta-Llama-3-8B on one H100 at utilization 0.9 with
+    // V0's limits, 8,192 batched tokens and 256 sequences, kept 53.29 GiB for KV.
+    RUN_HEADROOM(set, ws, {{"serving", "set", "--reserve-mode", "vllm_profile", "--max-num-batched-tokens", "8192",
+                            "--max-num-seqs", "256"}});
+    REQUIRE(set.exitCode == 0);
+    RUN_HEADROOM(show, ws, {{"serving", "show"}});
+    CHECK(show.out.contains("vLLM's profile"));
+
+    RUN_HEADROOM(r, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192", "--json"}});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("reserve_mode").toString() == "vllm_profile");
+    // sampler 256 × 128,256 × 30 B + 8,192 × 4,096 × 4 B; non-torch 1.79 GiB
+    CHECK(integer(o, "activation_peak_bytes") == 1119223808);
+    CHECK(integer(o, "non_torch_bytes") == 1921997865);
+    CHECK(integer(o, "reserve_bytes") == 1119223808LL + 1921997865LL);
+    CHECK(integer(o, "pool_bytes") == 57866984816);
+    const double logged = 53.29 * double(1LL << 30);
+    CHECK(std::abs(double(integer(o, "pool_bytes")) / logged - 1) < 0.03);
+
+    // The table names the parts.
+    RUN_HEADROOM(t, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192"}});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("(vLLM's profile): activation peak 1.04 GiB (8,192 tokens, 256 sequences) + non-torch 1.79 GiB"));
+
+    // --reserve-gib is the flat override; both at once is refused; a raw architecture has no vocabulary.
+    RUN_HEADROOM(flat, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--reserve-gib", "2", "--json"}});
+    REQUIRE(flat.exitCode == 0);
+    CHECK(parseJsonObject(flat.out).value("reserve_mode").toString() == "flat");
+    RUN_HEADROOM(both, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--reserve-gib", "2",
+                             "--reserve-mode", "vllm_profile"}});
+    CHECK(both.exitCode == 2);
+    CHECK(both.err.contains("not both"));
+    RUN_HEADROOM(raw, ws, {{"kv", "--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--params", "8e9",
+                            "--gpu", "h100-sxm"}});
+    CHECK(raw.exitCode == 2);
+    CHECK(raw.err.contains("needs a catalog model"));
+    RUN_HEADROOM(bad, ws, {{"serving", "set", "--reserve-mode", "vllm"}});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("expected flat or vllm_profile"));
+
+    // Setting a flat reserve goes back to flat.
+    RUN_HEADROOM(back, ws, {{"serving", "set", "--reserve-gib", "3"}});
+    REQUIRE(back.exitCode == 0);
+    RUN_HEADROOM(j, ws, {{"serving", "show", "--json"}});
+    CHECK(parseJsonObject(j.out).value("reserve_mode").toString() == "flat");
+}

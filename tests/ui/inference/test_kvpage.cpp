@@ -5,6 +5,7 @@
 #include "ui/common/dialogs.h"
 #include "ui/inference/kvchart.h"
 #include "ui/inference/kvpage.h"
+#include "ui/inference/servingassumptionsdialog.h"
 #include "ui/report/reportsnapshot.h"
 
 #include <QChart>
@@ -170,6 +171,50 @@ TEST_CASE("The workspace's serving assumptions drive the page, and marked contex
     CHECK(results->columnCount() == 5 + 2);
     CHECK(results->horizontalHeaderItem(4)->text() == "Blocks\n(32 tokens)");
     CHECK(results->horizontalHeaderItem(6)->text() == "Streams @\n16,384 tokens");
+}
+
+TEST_CASE("Reserve from vLLM's profile: the pool, the explanation and the caption name the activation peak and "
+          "non-torch memory, as one undoable change")
+{
+    TempWorkspace ws;
+    QUndoStack undo;
+    KvPage page(*ws, &undo);
+    const int64_t flatPool = page.outcomes()[0].result.poolBytes;
+    CHECK_FALSE(page.outcomes()[0].reserve.profile);
+
+    ui::ServingAssumptionsDialog dialog((*ws).servingAssumptions());
+    auto *mode = dialog.findChild<QComboBox *>("servingReserveMode");
+    auto *reserve = dialog.findChild<QDoubleSpinBox *>("servingReserve");
+    auto *tokens = dialog.findChild<QSpinBox *>("servingBatchedTokens");
+    auto *seqs = dialog.findChild<QSpinBox *>("servingNumSeqs");
+    REQUIRE(mode);
+    REQUIRE(reserve);
+    REQUIRE(tokens);
+    REQUIRE(seqs);
+    CHECK(reserve->isEnabled());
+    mode->setCurrentIndex(mode->findData(int(engine::ReserveMode::VllmProfile)));
+    CHECK_FALSE(reserve->isEnabled()); // the flat reserve is not used
+    tokens->setValue(8192);
+    seqs->setValue(256);
+    ui::ServingAssumptionsDialog::apply(*ws, &undo, dialog.assumptions());
+    CHECK(undo.count() == 1);
+
+    // Llama 3.1 8B on an H100 as vLLM V0 sized it (pull request #10511 logged 53.29 GiB):
+    // 0.9 × 81,559 MiB − 16,060,522,496 B − 1,119,223,808 B sampler peak − 1.79 GiB non-torch.
+    const ui::KvOutcome &o = page.outcomes()[0];
+    REQUIRE(o.reserve.profile);
+    CHECK(o.reserve.bytes == 1119223808LL + 1921997865LL);
+    CHECK(o.result.poolBytes == 57866984816);
+    CHECK(o.result.poolBytes < flatPool);
+    CHECK(page.explanation().contains("reserve 2.83 GiB from vLLM's profile: activation peak 1.04 GiB at 8,192 tokens "
+                                      "and 256 requests + non-torch 1.79 GiB"));
+    CHECK(page.findChild<QLabel *>("kvServingSummary")->text().contains("reserve vLLM's profile"));
+    REQUIRE(page.currentFigure());
+    CHECK(page.currentFigure()->caption.contains("from vLLM's profile"));
+
+    undo.undo();
+    CHECK_FALSE(page.outcomes()[0].reserve.profile);
+    CHECK(page.outcomes()[0].result.poolBytes == flatPool);
 }
 
 TEST_CASE("Each KV variant has its own TP, and the lines are saved in the workspace with undo")
