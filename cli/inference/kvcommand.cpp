@@ -13,6 +13,7 @@
 #include "store/inference/vllmlogfile.h"
 #include "store/common/workspace.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <algorithm>
@@ -72,6 +73,8 @@ Options:
                           KV cache against the analysis (its gpu_memory_utilization where it
                           prints one), and the reserve that makes the analysis hold its KV
                           cache, to set with `headroom serving set --reserve-gib`
+    --save                keep that reserve in the workspace for this model, GPU and TP
+                          (`--model` and `--gpu`); other deployments keep theirs
   --json                  print JSON instead of a table
 )";
 
@@ -93,6 +96,7 @@ std::vector<OptionSpec> options()
         specs.push_back({QLatin1String(name)});
     specs.push_back({QStringLiteral("context"), true, true});
     specs.push_back({QStringLiteral("json"), false});
+    specs.push_back({QStringLiteral("save"), false});
     return specs;
 }
 
@@ -212,6 +216,7 @@ struct KvSubject {
     bool catalogModel = false;
     std::optional<engine::GpuSpec> gpu;
     std::optional<engine::RuntimeMemory> profile; // the reserve, when vLLM's profile sets it
+    std::optional<engine::ReserveOverride> measured; // the reserve, when the workspace keeps one for the deployment
 };
 
 KvSubject buildInputs(const Args &args, Context &context)
@@ -298,23 +303,31 @@ KvSubject buildInputs(const Args &args, Context &context)
     in.reserveBytes = args.has(QStringLiteral("reserve-gib"))
         ? gibToBytes(positiveNumber(args, QStringLiteral("reserve-gib"), 0, true))
         : serving.reserveBytes;
-    engine::ReserveMode mode = args.has(QStringLiteral("reserve-gib")) ? engine::ReserveMode::Flat : serving.reserveMode;
+    // The workspace's reserve for this deployment — its measured one, else its mode — unless
+    // --reserve-gib or --reserve-mode says otherwise.
+    engine::ServingAssumptions effective = serving;
     if (const auto text = args.text(QStringLiteral("reserve-mode"))) {
         const auto parsed = engine::parseReserveMode(text->toStdString());
         if (!parsed)
             throw UsageError(QStringLiteral("--reserve-mode: unknown mode '%1'; expected flat or vllm_profile").arg(*text));
         if (*parsed == engine::ReserveMode::VllmProfile && args.has(QStringLiteral("reserve-gib")))
             throw UsageError(QStringLiteral("give either --reserve-gib or --reserve-mode vllm_profile, not both"));
-        mode = *parsed;
+        effective.reserveMode = *parsed;
+        effective.reserveOverrides.clear();
     }
-    if (mode == engine::ReserveMode::VllmProfile) {
-        if (!s.catalogModel || in.model.hiddenSize < 1)
+    if (!args.has(QStringLiteral("reserve-gib"))) {
+        if (effective.reserveMode == engine::ReserveMode::VllmProfile && (!s.catalogModel || in.model.hiddenSize < 1))
             throw UsageError(QStringLiteral("vLLM's profile reserve needs a catalog model (--model) for its hidden "
                                             "size and vocabulary; give --reserve-gib for a raw architecture"));
-        engine::GpuSpec limitsGpu;
-        limitsGpu.memoryBytes = in.gpuMemoryBytes;
-        s.profile = engine::vllmRuntimeMemory(in.model, in.tp, engine::schedulerLimits(serving, s.gpu ? *s.gpu : limitsGpu));
-        in.reserveBytes = s.profile->reserveBytes();
+        engine::GpuSpec memoryOnly;
+        memoryOnly.memoryBytes = in.gpuMemoryBytes;
+        if (s.catalogModel || effective.reserveMode == engine::ReserveMode::VllmProfile) {
+            const engine::RuntimeReserve reserve =
+                engine::runtimeReserve(effective, in.model, s.gpu ? *s.gpu : memoryOnly, in.tp);
+            in.reserveBytes = reserve.bytes;
+            s.profile = reserve.profile;
+            s.measured = reserve.measured;
+        }
     }
     in.sharedPrefixTokens = args.integer(QStringLiteral("prefix-tokens"), 0,
                                          std::numeric_limits<qint64>::max() / 2).value_or(0);
@@ -499,7 +512,7 @@ std::optional<LogCheck> logCheck(const Args &args, KvSubject &s)
     return check;
 }
 
-void writeLogCheck(QTextStream &out, const LogCheck &c, const engine::KvInputs &in)
+void writeLogCheck(QTextStream &out, const LogCheck &c, const engine::KvInputs &in, bool saved)
 {
     const engine::VllmLogComparison &v = c.comparison;
     std::vector<std::pair<QString, QString>> fields;
@@ -535,10 +548,17 @@ void writeLogCheck(QTextStream &out, const LogCheck &c, const engine::KvInputs &
         return;
     }
     // GiB to six decimals is within a KiB, well inside one block.
-    out << QStringLiteral("a reserve of %1 GiB per GPU makes the analysis hold the logged KV cache: "
-                          "headroom serving set --reserve-gib %1")
-               .arg(QString::number(double(v.impliedReserveBytes) / double(engine::kGiB), 'f', 6))
-        << '\n';
+    const QString reserve = QString::number(double(v.impliedReserveBytes) / double(engine::kGiB), 'f', 6);
+    if (saved)
+        out << QStringLiteral("kept a reserve of %1 GiB per GPU for this deployment in the workspace (headroom serving "
+                              "show lists it)")
+                   .arg(reserve)
+            << '\n';
+    else
+        out << QStringLiteral("a reserve of %1 GiB per GPU makes the analysis hold the logged KV cache: add --save to "
+                              "keep it for this deployment, or headroom serving set --reserve-gib %1 for all")
+                   .arg(reserve)
+            << '\n';
 }
 
 QJsonObject logCheckJson(const LogCheck &c)
@@ -567,6 +587,10 @@ void writeTable(QTextStream &out, const KvSubject &s, const engine::KvResult &r)
         perToken += QStringLiteral("; sliding-window layers hold at most %1 tokens")
                         .arg(formatInteger(r.perToken.window));
     }
+    if (r.perToken.chunkedLayers > 0)
+        perToken += QStringLiteral("; chunked layers hold at most one %1-token chunk").arg(formatInteger(r.perToken.chunk));
+    if (r.perToken.stateBytes > 0)
+        perToken += QStringLiteral("; plus %1 of linear-layer state per stream").arg(formatBytes(r.perToken.stateBytes));
     std::vector<std::pair<QString, QString>> fields = {
         {QStringLiteral("model"), modelLabel(s)},
         {QStringLiteral("GPU"), gpuLabel(s)},
@@ -580,7 +604,11 @@ void writeTable(QTextStream &out, const KvSubject &s, const engine::KvResult &r)
         {QStringLiteral("usable"), QStringLiteral("%1 (%2 % of memory)")
                                        .arg(formatGiB(r.usableBytes), formatDecimal(in.utilization * 100, 2))},
     };
-    if (s.profile)
+    if (s.measured)
+        fields.emplace_back(QStringLiteral("reserve"), QStringLiteral("%1 measured for this deployment (%2)")
+                                                           .arg(formatGiB(in.reserveBytes),
+                                                                QString::fromStdString(s.measured->source)));
+    else if (s.profile)
         fields.emplace_back(QStringLiteral("reserve"),
                             QStringLiteral("%1 (vLLM's profile): activation peak %2 (%3 tokens, %4 sequences) + "
                                            "non-torch %5")
@@ -640,10 +668,13 @@ QJsonObject toJson(const KvSubject &s, const engine::KvResult &r)
         {QStringLiteral("tp"), in.tp},
         {QStringLiteral("util"), in.utilization},
         {QStringLiteral("kv_bytes_per_token"), qint64(r.kvBytesPerToken)},
+        {QStringLiteral("state_bytes_per_stream"), qint64(r.perToken.stateBytes)},
         {QStringLiteral("weights_bytes"), qint64(r.weightsBytes)},
         {QStringLiteral("usable_bytes"), qint64(r.usableBytes)},
         {QStringLiteral("reserve_bytes"), qint64(in.reserveBytes)},
-        {QStringLiteral("reserve_mode"), s.profile ? QStringLiteral("vllm_profile") : QStringLiteral("flat")},
+        {QStringLiteral("reserve_mode"), s.measured ? QStringLiteral("measured")
+                                         : s.profile ? QStringLiteral("vllm_profile")
+                                                     : QStringLiteral("flat")},
         {QStringLiteral("activation_peak_bytes"),
          s.profile ? QJsonValue(qint64(s.profile->activationPeakBytes)) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("non_torch_bytes"),
@@ -665,6 +696,23 @@ int runKv(const QStringList &argv, Context &context)
     const Args args(argv, options());
     KvSubject subject = buildInputs(args, context);
     const std::optional<LogCheck> logged = logCheck(args, subject);
+    if (args.has(QStringLiteral("save"))) {
+        if (!logged)
+            throw UsageError(QStringLiteral("--save keeps the reserve of a --vllm-log FILE"));
+        if (!subject.catalogModel || !subject.gpu)
+            throw UsageError(QStringLiteral("--save needs the deployment from the catalog: --model and --gpu"));
+        if (logged->comparison.impliedReserveBytes < 0)
+            throw UsageError(QStringLiteral("--save: vLLM kept more KV cache than the analysis has room for; nothing saved "
+                                            "(check the GPU, --tp, --weights and --util against the deployment)"));
+        engine::ReserveOverride measured;
+        measured.modelId = subject.inputs.model.id;
+        measured.gpuId = subject.gpu->id;
+        measured.tp = subject.inputs.tp;
+        measured.reserveBytes = logged->comparison.impliedReserveBytes;
+        measured.source = QStringLiteral("vLLM log %1").arg(QFileInfo(logged->path).fileName()).toStdString();
+        context.workspace().updateServingAssumptions(
+            [&](const engine::ServingAssumptions &stored) { return engine::withReserveOverride(stored, measured); });
+    }
     engine::KvResult result;
     try {
         result = engine::analyseKv(subject.inputs);
@@ -683,8 +731,11 @@ int runKv(const QStringList &argv, Context &context)
             json.insert(QStringLiteral("what_if_context"), qint64(levers->inputs.context));
             json.insert(QStringLiteral("what_if"), whatIfJson(*levers));
         }
-        if (logged)
-            json.insert(QStringLiteral("vllm_log"), logCheckJson(*logged));
+        if (logged) {
+            QJsonObject check = logCheckJson(*logged);
+            check.insert(QStringLiteral("saved"), args.has(QStringLiteral("save")));
+            json.insert(QStringLiteral("vllm_log"), check);
+        }
         context.out() << jsonText(json);
     } else {
         writeTable(context.out(), subject, result);
@@ -692,7 +743,7 @@ int runKv(const QStringList &argv, Context &context)
             writeWhatIf(context.out(), *levers);
         if (logged) {
             context.out() << '\n';
-            writeLogCheck(context.out(), *logged, subject.inputs);
+            writeLogCheck(context.out(), *logged, subject.inputs, args.has(QStringLiteral("save")));
         }
     }
     return 0;

@@ -28,6 +28,9 @@ options of set (defaults in brackets):
                                   runtime memory per GPU: the flat reserve, or the activation
                                   peak and non-torch memory vLLM's profiling pass finds for the
                                   model, TP and the scheduler limits below [flat]
+  --clear-measured                forget the reserves kept per deployment from vLLM logs
+                                  (`kv --vllm-log FILE --save`, the KV page's Check against a
+                                  vLLM log); `show` lists them
   --reserve-gib F                 the flat reserve: activation peak + runtime overhead per GPU,
                                   0–1024 GiB; sets --reserve-mode flat unless given [2]
   --block-size N                  tokens per paged KV block, 1–1024 [16]
@@ -75,6 +78,7 @@ const Field kFields[] = {
     {"chunked-prefill", "chunked_prefill"},
     {"prefix-caching", "prefix_caching"},
     {"request-overhead-ms", "request_overhead_ms"},
+    {"clear-measured", "reserve_overrides"},
 };
 
 QString flagFor(const std::string &key)
@@ -115,6 +119,13 @@ void print(const engine::ServingAssumptions &a, bool json, Context &context)
     };
     for (const auto &[label, value] : rows)
         context.out() << QStringLiteral("%1  %2\n").arg(label + QLatin1Char(':'), -29).arg(value);
+    for (const engine::ReserveOverride &o : a.reserveOverrides)
+        context.out() << QStringLiteral("%1  %2 for %3 on %4 at TP %5 (%6)\n")
+                             .arg(QStringLiteral("Measured reserve:"), -29)
+                             .arg(formatGiB(o.reserveBytes), QString::fromStdString(o.modelId),
+                                  QString::fromStdString(o.gpuId))
+                             .arg(o.tp)
+                             .arg(QString::fromStdString(o.source));
 }
 
 // The number given with --FLAG, or `current` when the flag is absent (validate() checks the range).
@@ -156,6 +167,8 @@ engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions
         a.reserveBytes = qint64(*gib * double(qint64(1) << 30) + 0.5);
         a.reserveMode = engine::ReserveMode::Flat;
     }
+    if (args.has(QStringLiteral("clear-measured")))
+        a.reserveOverrides.clear();
     if (const auto text = args.text(QStringLiteral("reserve-mode"))) {
         const auto mode = engine::parseReserveMode(text->toStdString());
         if (!mode)
@@ -193,7 +206,7 @@ int runServing(const QStringList &argv, Context &context)
 {
     std::vector<OptionSpec> specs{{QStringLiteral("json"), false}, {QStringLiteral("defaults"), false}};
     for (const Field &f : kFields)
-        specs.push_back({QLatin1String(f.flag)});
+        specs.push_back({QLatin1String(f.flag), std::string_view(f.flag) != "clear-measured"});
     const Args args(argv, specs);
     const QStringList &positionals = args.positionals();
     const QString action = positionals.value(0, QStringLiteral("show"));

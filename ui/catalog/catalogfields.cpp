@@ -104,6 +104,12 @@ std::vector<CatalogField> modelFields()
         field("qk_rope_head_dim", QObject::tr("MLA RoPE dim"), {}, QObject::tr("MLA decoupled RoPE key dimension; 0 for other attention kinds"), Type::Integer, 1, 0, 100000),
         field("sliding_window", QObject::tr("Window"), "tokens", QObject::tr("Tokens a sliding-window layer holds; 0 = no sliding window"), Type::Integer, 1, 0, 100000000),
         field("sliding_layers", QObject::tr("Window layers"), {}, QObject::tr("How many layers use the sliding window; 0 = none"), Type::Integer, 1, 0, 1000),
+        field("layer_types", QObject::tr("Layer kinds"), {}, QObject::tr("Each layer's kind in order (config.json layer_types): full, sliding, chunked or linear, "
+                                                                        "'*N' to repeat, '( … )*N' to repeat a group, e.g. (linear*3,full)*12; empty = the window "
+                                                                        "layers sliding and the rest full"), Type::Text),
+        field("attention_chunk", QObject::tr("Chunk"), "tokens", QObject::tr("Tokens of a chunked layer's chunk (attention_chunk_size, Llama 4); it holds at most one chunk; 0 = none"), Type::Integer, 1, 0, 100000000),
+        field("sink_tokens", QObject::tr("Sink tokens"), "tokens", QObject::tr("Tokens from the start a sliding layer also keeps (StreamingLLM sinks); 0 for learned per-head sinks (gpt-oss), which hold no KV"), Type::Integer, 1, 0, 1000000),
+        field("state_bytes_per_layer", QObject::tr("State/layer"), "B", QObject::tr("A linear-attention or state-space layer's constant state per sequence at TP 1 (recurrent state + convolution state), bytes; 0 = none"), Type::Integer, 1, 0, 1099511627776.0),
         field("max_context", QObject::tr("Max context"), "tokens", QObject::tr("Longest context the model supports"), Type::Integer, 1, 1, 100000000),
         field("vocab_size", QObject::tr("Vocabulary"), "tokens", QObject::tr("Vocabulary size (config.json vocab_size): the LM head, vocabulary × hidden, runs only for sampled tokens; 0 = unknown, every parameter counted per token"), Type::Integer, 1, 0, 100000000),
         field("experts", QObject::tr("Experts"), {}, QObject::tr("Routed experts per MoE layer (n_routed_experts, num_local_experts); 0 for a dense model. Training shards the experts by the expert-parallel degree"), Type::Integer, 1, 0, 65536),

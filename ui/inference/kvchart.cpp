@@ -181,13 +181,16 @@ QString kvVariantMissing(const store::Workspace &workspace, const engine::KvVari
 
 QString reserveText(const engine::RuntimeReserve &reserve)
 {
+    if (reserve.measured)
+        return QObject::tr("reserve %1 measured (%2)")
+            .arg(formatGiB(reserve.bytes, 2), QString::fromStdString(reserve.measured->source));
     if (!reserve.profile)
-        return QObject::tr("reserve %1").arg(formatGiB(reserve.bytes));
+        return QObject::tr("reserve %1").arg(formatGiB(reserve.bytes, 2));
     return QObject::tr("reserve %1 from vLLM's profile: activation peak %2 at %3 tokens and %4 requests + "
                        "non-torch %5")
-        .arg(formatGiB(reserve.bytes), formatGiB(reserve.profile->activationPeakBytes),
+        .arg(formatGiB(reserve.bytes, 2), formatGiB(reserve.profile->activationPeakBytes, 2),
              formatCount(reserve.profile->maxBatchedTokens), formatCount(reserve.profile->maxSeqs),
-             formatGiB(reserve.profile->nonTorchBytes));
+             formatGiB(reserve.profile->nonTorchBytes, 2));
 }
 
 engine::KvInputs kvInputs(const store::Workspace &workspace, const engine::ServingAssumptions &serving,

@@ -370,16 +370,25 @@ void KvPage::checkVllmLog()
                                    "and precisions against the deployment."));
         return;
     }
-    after.reserveBytes = c.impliedReserveBytes;
-    after.reserveMode = engine::ReserveMode::Flat;
-    text += tr("\n\nSet the workspace's runtime reserve to a flat %1 per GPU%2, so that this page, Inference sizing and "
-               "Scenarios hold what vLLM held? Edit ▸ Undo takes it back.")
-                .arg(gib(after.reserveBytes),
-                     after.memoryUtilization != m_serving.memoryUtilization
-                         ? tr(" and memory utilization to the log's %1").arg(formatNumber(after.memoryUtilization, 2))
+    // The reserve is the deployment's own (activation peak and runtime memory do not change with
+    // the utilization), kept for this model, GPU and TP only; the workspace's utilization stays.
+    const Variant &variant = all[size_t(row)];
+    engine::ReserveOverride measured;
+    measured.modelId = variant.modelId;
+    measured.gpuId = variant.gpuId;
+    measured.tp = variant.tp;
+    measured.reserveBytes = c.impliedReserveBytes;
+    measured.source = tr("vLLM log %1").arg(QFileInfo(path).fileName()).toStdString();
+    text += tr("\n\nKeep a runtime reserve of %1 per GPU for %2 at TP %3, so that this page, Inference sizing and "
+               "Scenarios hold what vLLM held%4? Other deployments keep the workspace's reserve. Edit ▸ Undo takes it "
+               "back.")
+                .arg(gib(measured.reserveBytes), label.section(QStringLiteral(" · "), 0, 1))
+                .arg(variant.tp)
+                .arg(after.memoryUtilization != m_serving.memoryUtilization
+                         ? tr(" at the log's utilization %1").arg(formatNumber(after.memoryUtilization, 2))
                          : QString());
     if (Dialogs::question(this, tr("vLLM log"), text))
-        ServingAssumptionsDialog::apply(m_workspace, m_undoStack, after);
+        ServingAssumptionsDialog::apply(m_workspace, m_undoStack, engine::withReserveOverride(m_serving, measured));
 }
 
 KvLeverFigureInputs KvPage::leverInputs() const

@@ -9,6 +9,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -141,6 +142,21 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     form->addRow(tr("Memory &utilization:"), m_utilization);
     form->addRow(tr("Reser&ve from:"), m_reserveMode);
     form->addRow(tr("Activation + runtime &reserve per GPU:"), m_reserve);
+    m_measured = new QLabel(this);
+    m_measured->setObjectName("servingMeasuredReserves");
+    m_measured->setWordWrap(true);
+    m_forgetMeasured = new QPushButton(tr("&Forget measured reserves"), this);
+    m_forgetMeasured->setObjectName("servingForgetMeasured");
+    m_forgetMeasured->setToolTip(tr("Reserves kept per deployment from vLLM logs win over the mode above for their "
+                                    "model, GPU and TP; forget them to use the mode everywhere."));
+    connect(m_forgetMeasured, &QPushButton::clicked, this, [this] {
+        m_overrides.clear();
+        showMeasured();
+    });
+    auto *measuredRow = new QHBoxLayout;
+    measuredRow->addWidget(m_measured, 1);
+    measuredRow->addWidget(m_forgetMeasured);
+    form->addRow(tr("Measured per deployment:"), measuredRow);
     form->addRow(tr("KV &block size:"), m_blockSize);
     form->addRow(tr("&Prefill efficiency:"), m_prefill);
     form->addRow(tr("Decode &bandwidth efficiency:"), m_decodeBandwidth);
@@ -173,6 +189,7 @@ engine::ServingAssumptions ServingAssumptionsDialog::assumptions() const
     a.memoryUtilization = m_utilization->value();
     a.reserveBytes = int64_t(std::llround(m_reserve->value() * double(engine::kGiB)));
     a.reserveMode = engine::ReserveMode(m_reserveMode->currentData().toInt());
+    a.reserveOverrides = m_overrides;
     a.blockSize = m_blockSize->value();
     a.prefillEfficiency = m_prefill->value() / 100.0;
     a.decodeBandwidthEfficiency = m_decodeBandwidth->value() / 100.0;
@@ -195,6 +212,8 @@ void ServingAssumptionsDialog::setAssumptions(const engine::ServingAssumptions &
     m_reserve->setValue(double(a.reserveBytes) / double(engine::kGiB));
     m_reserveMode->setCurrentIndex(m_reserveMode->findData(int(a.reserveMode)));
     m_reserve->setEnabled(a.reserveMode == engine::ReserveMode::Flat);
+    m_overrides = a.reserveOverrides;
+    showMeasured();
     m_blockSize->setValue(a.blockSize);
     m_prefill->setValue(a.prefillEfficiency * 100.0);
     m_decodeBandwidth->setValue(a.decodeBandwidthEfficiency * 100.0);
@@ -208,6 +227,18 @@ void ServingAssumptionsDialog::setAssumptions(const engine::ServingAssumptions &
     m_chunkedPrefill->setChecked(a.chunkedPrefill);
     m_prefixCaching->setChecked(a.prefixCaching);
     m_requestOverhead->setValue(a.requestOverheadMs);
+}
+
+void ServingAssumptionsDialog::showMeasured()
+{
+    QStringList lines;
+    for (const engine::ReserveOverride &o : m_overrides)
+        lines << tr("%1 on %2 at TP %3: %4 (%5)")
+                     .arg(QString::fromStdString(o.modelId), QString::fromStdString(o.gpuId))
+                     .arg(o.tp)
+                     .arg(formatGiB(o.reserveBytes, 2), QString::fromStdString(o.source));
+    m_measured->setText(lines.isEmpty() ? tr("none") : lines.join(QLatin1Char('\n')));
+    m_forgetMeasured->setEnabled(!m_overrides.empty());
 }
 
 bool ServingAssumptionsDialog::edit(store::Workspace &workspace, QUndoStack *undoStack, QWidget *parent)

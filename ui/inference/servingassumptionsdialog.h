@@ -58,6 +58,10 @@ private:
     QCheckBox *m_chunkedPrefill = nullptr;
     QCheckBox *m_prefixCaching = nullptr;
     QDoubleSpinBox *m_requestOverhead = nullptr;
+    QLabel *m_measured = nullptr;
+    QPushButton *m_forgetMeasured = nullptr;
+    std::vector<engine::ReserveOverride> m_overrides; // kept per deployment, shown, and forgotten on request
+    void showMeasured();
 };
 
 } // namespace headroom::ui

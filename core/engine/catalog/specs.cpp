@@ -189,6 +189,36 @@ std::optional<KvPrecision> parseKvPrecision(std::string_view text)
     return std::nullopt;
 }
 
+std::string_view toString(LayerKind k)
+{
+    switch (k) {
+    case LayerKind::Full: return "full";
+    case LayerKind::Sliding: return "sliding";
+    case LayerKind::Chunked: return "chunked";
+    case LayerKind::Linear: return "linear";
+    }
+    return "full";
+}
+
+std::optional<LayerKind> parseLayerKind(std::string_view text)
+{
+    for (LayerKind k : {LayerKind::Full, LayerKind::Sliding, LayerKind::Chunked, LayerKind::Linear})
+        if (equalsIgnoreCase(text, toString(k)))
+            return k;
+    return std::nullopt;
+}
+
+int ModelSpec::layersOf(LayerKind kind) const
+{
+    if (!layerTypes.empty())
+        return int(std::count(layerTypes.begin(), layerTypes.end(), kind));
+    switch (kind) {
+    case LayerKind::Full: return std::max(layers - slidingLayers, 0);
+    case LayerKind::Sliding: return slidingLayers;
+    default: return 0;
+    }
+}
+
 std::optional<AttentionKind> parseAttentionKind(std::string_view text)
 {
     for (AttentionKind k :
@@ -332,6 +362,37 @@ std::vector<FieldProblem> validate(const ModelSpec &model)
     else if (model.slidingLayers <= 0 && model.slidingWindow != 0)
         check.add("sliding_window", "sliding_window must be 0 when sliding_layers is 0 (got "
                                         + formatNumber(int64_t(model.slidingWindow)) + ")");
+    if (!model.layerTypes.empty()) {
+        if (int64_t(model.layerTypes.size()) != model.layers)
+            check.add("layer_types", "layer_types must name one kind per layer (" + formatNumber(int64_t(model.layers))
+                                         + ") (got " + formatNumber(int64_t(model.layerTypes.size())) + ")");
+        else if (model.layersOf(LayerKind::Sliding) != model.slidingLayers)
+            check.add("sliding_layers", "sliding_layers must equal the sliding entries of layer_types ("
+                                            + formatNumber(int64_t(model.layersOf(LayerKind::Sliding))) + ") (got "
+                                            + formatNumber(int64_t(model.slidingLayers)) + ")");
+        else if (model.layersOf(LayerKind::Linear) == model.layers)
+            check.add("layer_types", "layer_types needs at least one attention layer (full, sliding or chunked)");
+    }
+    const int chunked = model.layersOf(LayerKind::Chunked);
+    check.inRange("attention_chunk", model.attentionChunk, 0, 100000000);
+    if (chunked > 0 && model.attentionChunk <= 0)
+        check.add("attention_chunk", "attention_chunk must be greater than 0 when layer_types has chunked layers (got "
+                                         + formatNumber(int64_t(model.attentionChunk)) + ")");
+    else if (chunked == 0 && model.attentionChunk != 0)
+        check.add("attention_chunk", "attention_chunk must be 0 unless layer_types has chunked layers (got "
+                                         + formatNumber(int64_t(model.attentionChunk)) + ")");
+    check.inRange("sink_tokens", model.sinkTokens, 0, 1000000);
+    if (model.sinkTokens > 0 && model.slidingLayers <= 0)
+        check.add("sink_tokens", "sink_tokens must be 0 unless some layers use a sliding window (got "
+                                     + formatNumber(int64_t(model.sinkTokens)) + ")");
+    const int linear = model.layersOf(LayerKind::Linear);
+    check.inRange<int64_t>("state_bytes_per_layer", model.stateBytesPerLayer, 0, int64_t(1) << 40);
+    if (linear > 0 && model.stateBytesPerLayer <= 0)
+        check.add("state_bytes_per_layer", "state_bytes_per_layer must be greater than 0 when layer_types has linear "
+                                               "layers (got " + formatNumber(model.stateBytesPerLayer) + ")");
+    else if (linear == 0 && model.stateBytesPerLayer != 0)
+        check.add("state_bytes_per_layer", "state_bytes_per_layer must be 0 unless layer_types has linear layers (got "
+                                               + formatNumber(model.stateBytesPerLayer) + ")");
     check.atLeast<int64_t>("max_context", model.maxContext, 1);
     check.inRange<int64_t>("vocab_size", model.vocabSize, 0, 100000000);
     check.inRange("experts", model.experts, 0, 65536);

@@ -28,6 +28,14 @@ enum class AttentionKind { Mha, Gqa, Mqa, Mla };
 std::string_view toString(AttentionKind k);
 std::optional<AttentionKind> parseAttentionKind(std::string_view text);
 
+// What one layer keeps per sequence (config.json's layer_types): full attention (every
+// token), a sliding window (the last window + sink tokens), chunked local attention (the
+// tokens of the current chunk, Llama 4), or a linear-attention / state-space layer (a
+// constant state, no per-token KV: Qwen3-Next's Gated DeltaNet, Mamba).
+enum class LayerKind { Full, Sliding, Chunked, Linear };
+std::string_view toString(LayerKind k); // "full", "sliding", "chunked", "linear"
+std::optional<LayerKind> parseLayerKind(std::string_view text);
+
 // What a GPU reaches of its datasheet figures in LLM serving, for the step-cost model
 // (inference/step_cost.h), each measured or derived from a cited measurement (`source`).
 struct GpuEfficiency {
@@ -104,6 +112,13 @@ struct ModelSpec {
     int qkRopeHeadDim = 0;    // MLA only
     int slidingWindow = 0;    // tokens held by a sliding-window layer; 0 = none
     int slidingLayers = 0;    // how many of `layers` use the sliding window
+    // Per-layer kinds (layer_types.h for the text form); empty: slidingLayers sliding layers
+    // and the rest full. When given, its sliding entries number slidingLayers.
+    std::vector<LayerKind> layerTypes;
+    int attentionChunk = 0;   // tokens of a chunked layer's chunk (attention_chunk_size); 0 = none
+    int sinkTokens = 0;       // tokens from the sequence start a sliding layer also keeps (StreamingLLM
+                              // sinks); 0 for learned per-head sink logits (gpt-oss), which hold no KV
+    int64_t stateBytesPerLayer = 0; // a linear layer's constant state per sequence at TP 1, bytes
     int64_t maxContext = 0;   // tokens
     int64_t vocabSize = 0;    // tokens of the vocabulary; 0 = unknown (LM head counted per token)
     bool tiedEmbeddings = false; // the LM head shares the input embedding's weights
@@ -113,6 +128,8 @@ struct ModelSpec {
 
     bool isMoe() const { return paramsActive > 0 && paramsActive < paramsTotal; }
     bool isHybrid() const { return slidingWindow > 0 && slidingLayers > 0; }
+    // Layers of one kind: from layerTypes, else slidingLayers sliding and the rest full.
+    int layersOf(LayerKind kind) const;
     // Parameters of the routed experts, all layers: with E experts of which k are active,
     // active = dense + experts × k ÷ E and total = dense + experts, so
     // experts = (total − active) ÷ (1 − k ÷ E). 0 when the expert counts are unknown.

@@ -43,6 +43,9 @@ StepBatch mixedStep(const StepCostModel &model, double batch, double context, do
     b.attentionPairsFull = prefill * prefillPairsPerToken;
     b.attentionPairsSliding = model.slidingWindow > 0 ? prefill * std::min(prefillPairsPerToken, double(model.slidingWindow))
                                                       : b.attentionPairsFull;
+    b.attentionPairsChunked = model.attentionChunk > 0
+        ? prefill * std::min(prefillPairsPerToken, double(model.attentionChunk))
+        : 0.0;
     return b;
 }
 

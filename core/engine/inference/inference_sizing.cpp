@@ -156,7 +156,10 @@ StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPr
     }
     m.layers = model.layers;
     m.slidingLayers = model.slidingLayers;
-    m.slidingWindow = model.slidingWindow;
+    m.slidingWindow = model.slidingLayers > 0 ? model.slidingWindow + model.sinkTokens : 0;
+    m.chunkedLayers = model.attentionChunk > 0 ? model.layersOf(LayerKind::Chunked) : 0;
+    m.attentionChunk = m.chunkedLayers > 0 ? model.attentionChunk : 0;
+    m.linearLayers = model.layersOf(LayerKind::Linear);
     m.hiddenSize = model.hiddenSize;
     m.attentionHeads = model.attentionHeads;
     m.headDim = model.headDim;
@@ -194,6 +197,13 @@ RuntimeReserve runtimeReserve(const ServingAssumptions &assumptions, const Model
                               int tp)
 {
     RuntimeReserve r;
+    for (const ReserveOverride &o : assumptions.reserveOverrides) {
+        if (o.modelId == model.id && o.gpuId == gpu.id && o.tp == tp) {
+            r.bytes = o.reserveBytes;
+            r.measured = o;
+            return r;
+        }
+    }
     if (assumptions.reserveMode == ReserveMode::Flat) {
         r.bytes = assumptions.reserveBytes;
         return r;
@@ -201,6 +211,18 @@ RuntimeReserve runtimeReserve(const ServingAssumptions &assumptions, const Model
     r.profile = vllmRuntimeMemory(model, tp, schedulerLimits(assumptions, gpu));
     r.bytes = r.profile->reserveBytes();
     return r;
+}
+
+ServingAssumptions withReserveOverride(ServingAssumptions assumptions, const ReserveOverride &override)
+{
+    auto &list = assumptions.reserveOverrides;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const ReserveOverride &o) {
+                                  return o.modelId == override.modelId && o.gpuId == override.gpuId && o.tp == override.tp;
+                              }),
+               list.end());
+    list.push_back(override);
+    return assumptions;
 }
 
 int64_t runtimeReserveBytes(const ServingAssumptions &assumptions, const ModelSpec &model, const GpuSpec &gpu,
@@ -312,7 +334,10 @@ SizingResult sizeWithSteps(const WorkloadProfile &workload, const ModelSpec &mod
                           + grouped(reserve.profile->maxSeqs) + " sequences) − "
                           + bytes(double(reserve.profile->nonTorchBytes)) + " = " + bytes(double(kv.poolBytes)));
     else
-        HEADROOM_STEP("KV pool per GPU", "GPU memory × utilization − weights − reserve",
+        HEADROOM_STEP("KV pool per GPU",
+                      reserve.measured ? "GPU memory × utilization − weights − reserve measured for this deployment ("
+                              + reserve.measured->source + ")"
+                                       : std::string("GPU memory × utilization − weights − reserve"),
                       bytes(double(gpu.memoryBytes)) + " × " + number(assumptions.memoryUtilization) + " − "
                           + bytes(double(kv.weightsBytes)) + " − " + bytes(double(reserve.bytes)) + " = "
                           + bytes(double(kv.poolBytes)));
@@ -709,7 +734,8 @@ bool operator==(const ServingAssumptions &a, const ServingAssumptions &b)
         && a.inFlightQuantile == b.inFlightQuantile && a.queueingAllowanceMs == b.queueingAllowanceMs
         && a.residency == b.residency && a.maxNumBatchedTokens == b.maxNumBatchedTokens
         && a.maxNumSeqs == b.maxNumSeqs && a.chunkedPrefill == b.chunkedPrefill && a.prefixCaching == b.prefixCaching
-        && a.requestOverheadMs == b.requestOverheadMs && a.reserveMode == b.reserveMode;
+        && a.requestOverheadMs == b.requestOverheadMs && a.reserveMode == b.reserveMode
+        && a.reserveOverrides == b.reserveOverrides;
 }
 
 std::vector<FieldProblem> validate(const ServingAssumptions &a)
@@ -724,6 +750,25 @@ std::vector<FieldProblem> validate(const ServingAssumptions &a)
     if (a.reserveBytes < 0 || a.reserveBytes > kMaxReserveBytes)
         problems.push_back({"reserve_bytes", "reserve_bytes must be between 0 and 1 TiB (got "
                                                  + std::to_string(a.reserveBytes) + ")"});
+    if (a.reserveOverrides.size() > kMaxReserveOverrides)
+        problems.push_back({"reserve_overrides", "reserve_overrides holds at most " + std::to_string(kMaxReserveOverrides)
+                                                     + " deployments (got " + std::to_string(a.reserveOverrides.size()) + ")"});
+    for (size_t i = 0; i < a.reserveOverrides.size(); ++i) {
+        const ReserveOverride &o = a.reserveOverrides[i];
+        const std::string where = "reserve_overrides entry " + std::to_string(i + 1);
+        if (o.modelId.empty() || o.gpuId.empty())
+            problems.push_back({"reserve_overrides", where + " needs a model and a GPU"});
+        if (o.tp < 1 || o.tp > 4096)
+            problems.push_back({"reserve_overrides", where + ": tp must be between 1 and 4,096 (got " + std::to_string(o.tp) + ")"});
+        if (o.reserveBytes < 0 || o.reserveBytes > kMaxReserveBytes)
+            problems.push_back({"reserve_overrides", where + ": reserve_bytes must be between 0 and 1 TiB (got "
+                                                         + std::to_string(o.reserveBytes) + ")"});
+        for (size_t j = 0; j < i; ++j)
+            if (a.reserveOverrides[j].modelId == o.modelId && a.reserveOverrides[j].gpuId == o.gpuId
+                && a.reserveOverrides[j].tp == o.tp)
+                problems.push_back({"reserve_overrides", where + " repeats entry " + std::to_string(j + 1) + " ("
+                                                             + o.modelId + " on " + o.gpuId + " at TP " + std::to_string(o.tp) + ")"});
+    }
     if (a.blockSize < 1 || a.blockSize > kMaxBlockSize)
         problems.push_back({"block_size", "block_size must be between 1 and " + std::to_string(kMaxBlockSize)
                                               + " tokens (got " + std::to_string(a.blockSize) + ")"});

@@ -23,6 +23,17 @@ enum class KvResidency { Request, Session };
 std::string_view toString(KvResidency residency);          // "request", "session"
 std::optional<KvResidency> parseKvResidency(std::string_view text);
 
+// The runtime reserve measured for one deployment — a model on a GPU at a TP, e.g. from its
+// vLLM start-up log — which wins over the reserve mode for that deployment.
+struct ReserveOverride {
+    std::string modelId;
+    std::string gpuId;
+    int tp = 1;
+    int64_t reserveBytes = 0;
+    std::string source;                  // "vLLM log server.log, 2026-12-06"
+    bool operator==(const ReserveOverride &) const = default;
+};
+
 // Roofline efficiencies and serving settings; defaults are typical for vLLM-class servers.
 struct ServingAssumptions {
     // The step-cost model's efficiencies for a GPU without a measured profile in the catalog
@@ -36,6 +47,7 @@ struct ServingAssumptions {
     // Flat: reserveBytes on every GPU. VllmProfile: the activation peak and non-torch memory
     // vLLM's profiling pass finds for the model, TP and scheduler limits (runtime_memory.h).
     ReserveMode reserveMode = ReserveMode::Flat;
+    std::vector<ReserveOverride> reserveOverrides; // at most kMaxReserveOverrides, one per deployment
     double plannedHeadroom = 0.2;        // capacity kept free at peak, by design
     double inFlightQuantile = 0.99;      // quantile of the in-flight count memory is sized for
     double queueingAllowanceMs = 200;    // wait before prefill counted in the time in system
@@ -65,8 +77,12 @@ int64_t runtimeReserveBytes(const ServingAssumptions &assumptions, const ModelSp
 // "1.04 GiB activation peak (8,192 tokens, 256 sequences) + 1.79 GiB non-torch".
 struct RuntimeReserve {
     int64_t bytes = 0;
-    std::optional<RuntimeMemory> profile; // VllmProfile only
+    std::optional<RuntimeMemory> profile;      // VllmProfile only
+    std::optional<ReserveOverride> measured;   // the deployment's own reserve, which won
 };
+constexpr size_t kMaxReserveOverrides = 256;
+// The assumptions with `override` in place of any for the same model, GPU and TP.
+ServingAssumptions withReserveOverride(ServingAssumptions assumptions, const ReserveOverride &override);
 RuntimeReserve runtimeReserve(const ServingAssumptions &assumptions, const ModelSpec &model, const GpuSpec &gpu,
                               int tp);
 

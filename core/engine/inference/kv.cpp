@@ -54,6 +54,7 @@ bool isKvField(std::string_view field, bool withParams)
     static constexpr std::string_view kFields[] = {
         "layers",         "attention_heads",  "kv_heads",       "head_dim",
         "kv_lora_rank",   "qk_rope_head_dim", "sliding_layers", "sliding_window",
+        "layer_types",    "attention_chunk",  "sink_tokens",    "state_bytes_per_layer",
     };
     if (withParams && field == "params_total")
         return true;
@@ -101,12 +102,16 @@ void requireTp(const ModelSpec &model, int tp)
 // Bytes a set of per-stream (or shared) tokens occupies, rounded up to whole blocks per
 // layer kind.
 int64_t blockRoundedBytes(const KvPerToken &perToken, int blockSize, int64_t fullTokens,
-                          int64_t slidingTokens)
+                          int64_t slidingTokens, int64_t chunkedTokens = 0)
 {
     const char *what = "the KV cache of one stream";
     int64_t bytes = checkedMul(perToken.fullLayers, ceilDiv(fullTokens, blockSize), "context", what);
     if (perToken.slidingLayers > 0)
         bytes = checkedAdd(bytes, checkedMul(perToken.slidingLayers, ceilDiv(slidingTokens, blockSize),
+                                             "context", what),
+                           "context", what);
+    if (perToken.chunkedLayers > 0)
+        bytes = checkedAdd(bytes, checkedMul(perToken.chunkedLayers, ceilDiv(chunkedTokens, blockSize),
                                              "context", what),
                            "context", what);
     return checkedMul(bytes, blockSize, "context", what);
@@ -134,12 +139,19 @@ KvPerToken kvBytesPerToken(const ModelSpec &model, KvPrecision kv, int tp)
     }
 
     KvPerToken result;
-    const int sliding = model.isHybrid() ? model.slidingLayers : 0;
+    const int sliding = model.isHybrid() ? model.layersOf(LayerKind::Sliding) : 0;
+    const int chunked = model.attentionChunk > 0 ? model.layersOf(LayerKind::Chunked) : 0;
+    const int linear = model.layersOf(LayerKind::Linear);
+    const int full = model.layers - sliding - chunked - linear;
     const char *what = "the KV cache of one token";
-    result.fullLayers = checkedMul(int64_t(model.layers) - sliding, perLayer, "layers", what);
+    result.fullLayers = checkedMul(int64_t(full), perLayer, "layers", what);
     result.slidingLayers = checkedMul(sliding, perLayer, "layers", what);
-    checkedAdd(result.fullLayers, result.slidingLayers, "layers", what);
-    result.window = sliding > 0 ? model.slidingWindow : 0;
+    result.chunkedLayers = checkedMul(chunked, perLayer, "layers", what);
+    checkedAdd(checkedAdd(result.fullLayers, result.slidingLayers, "layers", what), result.chunkedLayers, "layers", what);
+    result.window = sliding > 0 ? model.slidingWindow + model.sinkTokens : 0;
+    result.chunk = chunked > 0 ? model.attentionChunk : 0;
+    result.stateBytes = checkedMul(linear, ceilDiv(model.stateBytesPerLayer, tp), "state_bytes_per_layer",
+                                   "the constant state of one sequence");
     return result;
 }
 
@@ -225,9 +237,13 @@ StreamsAt streamsAtContext(const KvResult &r, int64_t context)
         ownSliding = std::max<int64_t>(held - shared, 1);
     }
 
+    // Chunked layers keep the current chunk's tokens: at most `chunk`, each stream its own.
+    const int64_t ownChunked = r.perToken.chunkedLayers > 0 ? std::min<int64_t>(context, r.perToken.chunk) : 0;
+
     StreamsAt s;
     s.context = context;
-    s.bytesPerStream = blockRoundedBytes(r.perToken, r.blockSize, ownFull, ownSliding);
+    s.bytesPerStream = checkedAdd(blockRoundedBytes(r.perToken, r.blockSize, ownFull, ownSliding, ownChunked),
+                                  r.perToken.stateBytes, "context", "the KV cache of one stream");
     // Equals floor(blocks / ceil(C / b)) (DESIGN §3.1) for a non-hybrid model with no prefix.
     const int64_t available = checkedAdd(r.poolBytes, -r.prefixBytes, "prefix", "the KV pool after the prefix");
     s.streams = available > 0 ? available / s.bytesPerStream : 0;

@@ -14,16 +14,23 @@ constexpr int64_t kGiB = int64_t(1) << 30;
 constexpr int64_t kKiB = int64_t(1) << 10;
 
 // KV bytes one token costs on one tensor-parallel rank, split by layer kind.
-// fullLayers holds every token; slidingLayers hold at most `window` tokens.
+// fullLayers holds every token; slidingLayers hold at most `window` tokens (the window plus
+// any sink tokens); chunkedLayers at most `chunk`. Linear layers hold no per-token KV but a
+// constant state per sequence, stateBytes on this rank.
 struct KvPerToken {
     int64_t fullLayers = 0;
     int64_t slidingLayers = 0;
     int window = 0;
-    int64_t total() const { return fullLayers + slidingLayers; }
+    int64_t chunkedLayers = 0;
+    int chunk = 0;
+    int64_t stateBytes = 0;
+    int64_t total() const { return fullLayers + slidingLayers + chunkedLayers; }
 };
 
-// MHA/GQA/MQA: 2 × layers × ceil(kv_heads / TP) × head_dim × kv_bytes (heads replicated
-// when TP > kv_heads). MLA: layers × (kv_lora_rank + qk_rope_head_dim) × kv_bytes.
+// Per attention layer, MHA/GQA/MQA: 2 × ceil(kv_heads / TP) × head_dim × kv_bytes (heads
+// replicated when TP > kv_heads); MLA: (kv_lora_rank + qk_rope_head_dim) × kv_bytes. Summed
+// over the model's full, sliding and chunked layers (ModelSpec::layersOf); linear layers add
+// ceil(state_bytes_per_layer ÷ TP) each to stateBytes (their heads split over the ranks).
 // Throws InputError when TP does not divide the heads sensibly.
 KvPerToken kvBytesPerToken(const ModelSpec &model, KvPrecision kv, int tp = 1);
 

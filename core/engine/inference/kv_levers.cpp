@@ -59,10 +59,13 @@ KvShape kvShapeOf(const ModelSpec &model, KvPrecision kv)
 {
     // Validates the model's KV fields as the KV analysis does.
     const KvPerToken checked = kvBytesPerToken(model, kv, 1);
+    if (checked.chunkedLayers > 0 || checked.stateBytes > 0)
+        throw InputError("layer_types", model.name + " has chunked-attention or linear layers; the lever stack starts "
+                                                     "from a model of full and sliding-window layers");
     KvShape shape;
     shape.localLayers = checked.slidingLayers > 0 ? model.slidingLayers : 0;
     shape.globalLayers = model.layers - shape.localLayers;
-    shape.window = shape.localLayers > 0 ? model.slidingWindow : 0;
+    shape.window = shape.localLayers > 0 ? checked.window : 0;
     shape.latent = model.attention == AttentionKind::Mla;
     shape.kvHeads = shape.latent ? 0 : model.kvHeads;
     shape.headDim = shape.latent ? 0 : model.headDim;

@@ -56,7 +56,10 @@ double kvReadBytes(const StepCostModel &model, double context)
 {
     const double slidingTokens = model.kvPerToken.window > 0 ? std::min(context, double(model.kvPerToken.window))
                                                              : context;
-    return double(model.kvPerToken.fullLayers) * context + double(model.kvPerToken.slidingLayers) * slidingTokens;
+    const double chunkedTokens = model.kvPerToken.chunk > 0 ? std::min(context, double(model.kvPerToken.chunk)) : 0.0;
+    // A linear layer reads its sequence's constant state once per pass.
+    return double(model.kvPerToken.fullLayers) * context + double(model.kvPerToken.slidingLayers) * slidingTokens
+        + double(model.kvPerToken.chunkedLayers) * chunkedTokens + double(model.kvPerToken.stateBytes);
 }
 
 StepCost stepCost(const StepCostModel &m, const StepBatch &b)
@@ -80,9 +83,10 @@ StepCost stepCost(const StepCostModel &m, const StepBatch &b)
     c.linearComputeS = linearFlops / (m.tflops * 1e12 * c.matmulEfficiency);
     c.linearS = std::max(c.weightsS, c.linearComputeS);
     c.kvReadS = b.kvReadBytes / (m.hbmBandwidthGBps * 1e9 * e.kvBandwidth);
-    const double fullLayers = double(m.layers - m.slidingLayers);
+    const double fullLayers = double(m.layers - m.slidingLayers - m.chunkedLayers - m.linearLayers);
     const double attentionFlops = 4.0 * double(m.attentionHeads) * double(m.headDim) / tp
-        * (fullLayers * b.attentionPairsFull + double(m.slidingLayers) * b.attentionPairsSliding);
+        * (fullLayers * b.attentionPairsFull + double(m.slidingLayers) * b.attentionPairsSliding
+           + double(m.chunkedLayers) * b.attentionPairsChunked);
     c.attentionS = attentionFlops / (m.attentionTflops * 1e12 * e.attention);
     if (m.tp > 1 && tokens > 0) {
         const double message = tokens * double(m.hiddenSize) * kActivationBytes;
@@ -111,6 +115,7 @@ StepBatch prefillStep(const StepCostModel &model, double tokens, double offset)
     b.kvReadBytes = kvReadBytes(model, offset);
     b.attentionPairsFull = attentionPairs(tokens, offset);
     b.attentionPairsSliding = attentionPairs(tokens, offset, model.slidingWindow);
+    b.attentionPairsChunked = attentionPairs(tokens, offset, model.attentionChunk);
     return b;
 }
 

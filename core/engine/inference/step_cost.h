@@ -36,6 +36,9 @@ struct StepCostModel {
     int layers = 0;
     int slidingLayers = 0;           // of `layers`, those with a sliding window
     int slidingWindow = 0;
+    int chunkedLayers = 0;           // of `layers`, those with chunked local attention
+    int attentionChunk = 0;
+    int linearLayers = 0;            // of `layers`, linear-attention / state-space layers (no pairs)
     int hiddenSize = 0;
     int attentionHeads = 0;
     int headDim = 0;
@@ -61,6 +64,7 @@ struct StepBatch {
     double prefillTokens = 0;        // prompt tokens computed in this pass
     double attentionPairsFull = 0;   // prefill (query, key) pairs per full-attention layer
     double attentionPairsSliding = 0; // per sliding-window layer
+    double attentionPairsChunked = 0; // per chunked-attention layer (as a window of the chunk)
     double sampled = 0;              // tokens sampled: decodes plus prefills that finish
     double tokens() const { return decodes + prefillTokens; }
 };

@@ -129,7 +129,7 @@ VllmLogComparison compareWithLog(const KvInputs &in, const VllmStartupLog &log)
     inputs.contexts.clear();
     const KvResult r = analyseKv(inputs);
     VllmLogComparison c;
-    const bool hybrid = r.perToken.slidingLayers > 0;
+    const bool hybrid = r.perToken.slidingLayers > 0 || r.perToken.chunkedLayers > 0 || r.perToken.stateBytes > 0;
     if (log.kvTokens && !hybrid) {
         c.loggedKvBytes = *log.kvTokens * r.kvBytesPerToken;
         c.kvFromTokens = true;
@@ -139,8 +139,8 @@ VllmLogComparison compareWithLog(const KvInputs &in, const VllmStartupLog &log)
     } else if (log.kvCacheGiB) {
         c.loggedKvBytes = int64_t(std::llround(*log.kvCacheGiB * double(kGiB)));
     } else {
-        throw InputError("log", hybrid ? "the log gives the KV cache only in tokens, which a model with sliding-window "
-                                         "layers cannot be converted from: it needs the \"Available KV cache memory\" line"
+        throw InputError("log", hybrid ? "the log gives the KV cache only in tokens, which a model with sliding-window, "
+                                         "chunked or linear layers cannot be converted from: it needs the \"Available KV cache memory\" line"
                                        : "the log holds no KV cache figure (\"Available KV cache memory\", \"GPU KV "
                                          "cache size\" or \"# GPU blocks\")");
     }

@@ -582,6 +582,7 @@ private:
             pass.kvReadBytes += kvReadBytes(*model, offset);
             pass.attentionPairsFull += attentionPairs(double(chunk), offset);
             pass.attentionPairsSliding += attentionPairs(double(chunk), offset, model->slidingWindow);
+            pass.attentionPairsChunked += attentionPairs(double(chunk), offset, model->attentionChunk);
             if (r.prefillDone + chunk >= r.prefillTarget)
                 pass.sampled += 1;
         };

@@ -1,6 +1,8 @@
 #include "catalogjson.h"
 
 #include "catalogkeys.h"
+#include "engine/catalog/layer_types.h"
+#include "engine/common/errors.h"
 #include "store/common/importlimits.h"
 #include "store/common/jsonsupport.h"
 #include "store/common/storeerror.h"
@@ -186,6 +188,36 @@ engine::ModelSpec readModel(const EntryReader &in)
         model.experts = in.integer(QStringLiteral("experts"));
     if (in.has(QStringLiteral("experts_per_token")))
         model.expertsPerToken = in.integer(QStringLiteral("experts_per_token"));
+    if (in.has(QStringLiteral("layer_types"))) {
+        // The text form ("(linear*3,full)*12") or config.json's list of names.
+        const QJsonValue value = in.object().value(QStringLiteral("layer_types"));
+        QString textForm;
+        if (value.isString()) {
+            textForm = value.toString();
+        } else if (value.isArray()) {
+            QStringList names;
+            for (const QJsonValue &name : value.toArray()) {
+                if (!name.isString())
+                    in.failField(QStringLiteral("layer_types"), QStringLiteral("expected layer kinds as text, got ") + jsonTypeName(name));
+                names << name.toString();
+            }
+            textForm = names.join(QLatin1Char(','));
+        } else {
+            in.failField(QStringLiteral("layer_types"),
+                         QStringLiteral("expected text such as \"(linear*3,full)*12\" or a list of kinds, got ") + jsonTypeName(value));
+        }
+        try {
+            model.layerTypes = engine::parseLayerTypes(textForm.toStdString());
+        } catch (const engine::InputError &e) {
+            in.failField(QStringLiteral("layer_types"), QString::fromUtf8(e.what()));
+        }
+    }
+    if (in.has(QStringLiteral("attention_chunk")))
+        model.attentionChunk = in.integer(QStringLiteral("attention_chunk"));
+    if (in.has(QStringLiteral("sink_tokens")))
+        model.sinkTokens = in.integer(QStringLiteral("sink_tokens"));
+    if (in.has(QStringLiteral("state_bytes_per_layer")))
+        model.stateBytesPerLayer = in.integer64(QStringLiteral("state_bytes_per_layer"));
     if (in.has(QStringLiteral("tied_embeddings"))) {
         const QJsonValue value = in.object().value(QStringLiteral("tied_embeddings"));
         if (!value.isBool())
@@ -311,6 +343,14 @@ QJsonObject modelToJson(const engine::ModelSpec &model)
     }
     if (model.tiedEmbeddings)
         object.insert(QStringLiteral("tied_embeddings"), true);
+    if (!model.layerTypes.empty())
+        object.insert(QStringLiteral("layer_types"), QString::fromStdString(engine::layerTypesText(model.layerTypes)));
+    if (model.attentionChunk > 0)
+        object.insert(QStringLiteral("attention_chunk"), model.attentionChunk);
+    if (model.sinkTokens > 0)
+        object.insert(QStringLiteral("sink_tokens"), model.sinkTokens);
+    if (model.stateBytesPerLayer > 0)
+        object.insert(QStringLiteral("state_bytes_per_layer"), qint64(model.stateBytesPerLayer));
     return object;
 }
 

@@ -31,6 +31,8 @@ const QStringList &modelKeys()
         QStringLiteral("max_context"),     QStringLiteral("source"),
         QStringLiteral("vocab_size"),      QStringLiteral("tied_embeddings"),
         QStringLiteral("experts"),         QStringLiteral("experts_per_token"),
+        QStringLiteral("layer_types"),     QStringLiteral("attention_chunk"),
+        QStringLiteral("sink_tokens"),     QStringLiteral("state_bytes_per_layer"),
     };
     return keys;
 }
@@ -40,7 +42,9 @@ const QStringList &optionalCatalogKeys()
     static const QStringList keys = {QStringLiteral("dra_product_name"), QStringLiteral("efficiency"),
                                      QStringLiteral("calibrations"), QStringLiteral("vocab_size"),
                                      QStringLiteral("tied_embeddings"), QStringLiteral("experts"),
-                                     QStringLiteral("experts_per_token")};
+                                     QStringLiteral("experts_per_token"), QStringLiteral("layer_types"),
+                                     QStringLiteral("attention_chunk"), QStringLiteral("sink_tokens"),
+                                     QStringLiteral("state_bytes_per_layer")};
     return keys;
 }
 

@@ -3,6 +3,8 @@
 #include "store/common/sqlsupport.h"
 #include "catalogjson.h"
 #include "catalogkeys.h"
+#include "engine/catalog/layer_types.h"
+#include "engine/common/errors.h"
 #include "store/common/storeerror.h"
 
 #include <QSqlDatabase>
@@ -86,6 +88,15 @@ engine::ModelSpec modelFromRow(const QSqlQuery &query, const QString &path)
     model.tiedEmbeddings = query.value(column++).toInt() != 0;
     model.experts = query.value(column++).toInt();
     model.expertsPerToken = query.value(column++).toInt();
+    const QString layerTypes = query.value(column++).toString();
+    try {
+        model.layerTypes = engine::parseLayerTypes(layerTypes.toStdString());
+    } catch (const engine::InputError &e) {
+        throw StoreError(QStringLiteral("%1: model \"%2\": %3").arg(path, text(model.id), QString::fromUtf8(e.what())));
+    }
+    model.attentionChunk = query.value(column++).toInt();
+    model.sinkTokens = query.value(column++).toInt();
+    model.stateBytesPerLayer = query.value(column++).toLongLong();
     return model;
 }
 
@@ -198,6 +209,10 @@ void CatalogTables::upsertModel(const engine::ModelSpec &model) const
     query.bindValue(QStringLiteral(":tied_embeddings"), model.tiedEmbeddings ? 1 : 0);
     query.bindValue(QStringLiteral(":experts"), model.experts);
     query.bindValue(QStringLiteral(":experts_per_token"), model.expertsPerToken);
+    query.bindValue(QStringLiteral(":layer_types"), QString::fromStdString(engine::layerTypesText(model.layerTypes)));
+    query.bindValue(QStringLiteral(":attention_chunk"), model.attentionChunk);
+    query.bindValue(QStringLiteral(":sink_tokens"), model.sinkTokens);
+    query.bindValue(QStringLiteral(":state_bytes_per_layer"), qlonglong(model.stateBytesPerLayer));
     execPrepared(query, m_path, QStringLiteral("cannot save model \"%1\"").arg(text(model.id)));
 }
 

@@ -474,14 +474,19 @@ void addExpertCounts(const QSqlDatabase &db, const QString &path)
     execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN experts INTEGER NOT NULL DEFAULT 0"), path, what);
     execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN experts_per_token INTEGER NOT NULL DEFAULT 0"), path,
                   what);
-    const CatalogTables tables(db.connectionName(), path);
+    // The columns of this step only: later steps add model columns this step's file does not
+    // have yet. Counts go only where the entry holds fewer active than total parameters, as
+    // engine::validate asks of a model with experts.
     for (const engine::ModelSpec &shipped : readCatalogFile(kShippedModels).models) {
-        if (auto model = tables.model(QString::fromStdString(shipped.id)); model && shipped.experts > 0) {
-            model->experts = shipped.experts;
-            model->expertsPerToken = shipped.expertsPerToken;
-            if (engine::validate(*model).empty())
-                tables.upsertModel(*model);
-        }
+        if (shipped.experts <= 0)
+            continue;
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("UPDATE model SET experts = :experts, experts_per_token = :top_k "
+                                     "WHERE id = :id AND params_active > 0 AND params_active < params_total"));
+        query.bindValue(QStringLiteral(":experts"), shipped.experts);
+        query.bindValue(QStringLiteral(":top_k"), shipped.expertsPerToken);
+        query.bindValue(QStringLiteral(":id"), QString::fromStdString(shipped.id));
+        execPrepared(query, path, what);
     }
 }
 
@@ -525,6 +530,19 @@ void addReportItemSources(const QSqlDatabase &db, const QString &path)
                       what);
 }
 
+// Schema 16: a model's per-layer kinds (full, sliding, chunked, linear; layer_types.h's text
+// form, '' for slidingLayers sliding and the rest full), chunked attention's chunk, sliding
+// layers' sink tokens and linear layers' constant state. Existing entries keep '' and zeros:
+// their KV is what it was.
+void addLayerKinds(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the model table");
+    for (const char *column : {"layer_types TEXT NOT NULL DEFAULT ''", "attention_chunk INTEGER NOT NULL DEFAULT 0",
+                               "sink_tokens INTEGER NOT NULL DEFAULT 0",
+                               "state_bytes_per_layer BIGINT NOT NULL DEFAULT 0"})
+        execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN %1").arg(QLatin1String(column)), path, what);
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -542,6 +560,7 @@ const MigrationStep kSteps[] = {
     {13, &addGpuCalibrations},
     {14, &addDraProductNames},
     {15, &addReportItemSources},
+    {16, &addLayerKinds},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

@@ -25,7 +25,9 @@ const QStringList kAssumptionKeys = {
     QStringLiteral("queueing_allowance_ms"), QStringLiteral("kv_residency"),
     QStringLiteral("max_num_batched_tokens"), QStringLiteral("max_num_seqs"),
     QStringLiteral("chunked_prefill"), QStringLiteral("prefix_caching"),
-    QStringLiteral("request_overhead_ms"), QStringLiteral("reserve_mode")};
+    QStringLiteral("request_overhead_ms"), QStringLiteral("reserve_mode"), QStringLiteral("reserve_overrides")};
+const QStringList kOverrideKeys = {QStringLiteral("model"), QStringLiteral("gpu"), QStringLiteral("tp"),
+                                   QStringLiteral("reserve_bytes"), QStringLiteral("source")};
 
 QString variantSource(const QString &source, qsizetype index)
 {
@@ -36,7 +38,15 @@ QString variantSource(const QString &source, qsizetype index)
 
 QJsonObject servingAssumptionsToJson(const engine::ServingAssumptions &a)
 {
+    QJsonArray overrides;
+    for (const engine::ReserveOverride &o : a.reserveOverrides)
+        overrides.append(QJsonObject{{QStringLiteral("model"), QString::fromStdString(o.modelId)},
+                                     {QStringLiteral("gpu"), QString::fromStdString(o.gpuId)},
+                                     {QStringLiteral("tp"), o.tp},
+                                     {QStringLiteral("reserve_bytes"), qint64(o.reserveBytes)},
+                                     {QStringLiteral("source"), QString::fromStdString(o.source)}});
     return QJsonObject{
+        {QStringLiteral("reserve_overrides"), overrides},
         {QStringLiteral("memory_utilization"), a.memoryUtilization},
         {QStringLiteral("reserve_bytes"), qint64(a.reserveBytes)},
         {QStringLiteral("block_size"), a.blockSize},
@@ -80,6 +90,32 @@ engine::ServingAssumptions servingAssumptionsFromJson(const QJsonObject &object,
     a.requestOverheadMs = in.number(QStringLiteral("request_overhead_ms"), d.requestOverheadMs);
     a.reserveMode = in.choice(QStringLiteral("reserve_mode"), d.reserveMode, engine::parseReserveMode,
                               QStringLiteral("flat, vllm_profile"));
+    if (in.has(QStringLiteral("reserve_overrides"))) {
+        const QJsonValue list = in.value(QStringLiteral("reserve_overrides"));
+        if (!list.isArray())
+            in.failField(QStringLiteral("reserve_overrides"), QStringLiteral("expected a list, got ") + jsonTypeName(list));
+        if (size_t(list.toArray().size()) > engine::kMaxReserveOverrides)
+            in.failField(QStringLiteral("reserve_overrides"),
+                         QStringLiteral("at most %1 deployments (got %2)").arg(engine::kMaxReserveOverrides).arg(list.toArray().size()));
+        qsizetype index = 0;
+        for (const QJsonValue &item : list.toArray()) {
+            ++index;
+            if (!item.isObject())
+                in.failField(QStringLiteral("reserve_overrides"),
+                             QStringLiteral("entry %1: expected an object, got %2").arg(index).arg(jsonTypeName(item)));
+            const QJsonObject entry = item.toObject();
+            const JsonFieldReader o(entry, source, QStringLiteral("reserve override %1").arg(index));
+            o.checkKeys(kOverrideKeys, {QStringLiteral("model"), QStringLiteral("gpu"), QStringLiteral("tp"),
+                                        QStringLiteral("reserve_bytes")});
+            engine::ReserveOverride r;
+            r.modelId = o.string(QStringLiteral("model"));
+            r.gpuId = o.string(QStringLiteral("gpu"));
+            r.tp = o.integer(QStringLiteral("tp"), 1);
+            r.reserveBytes = o.integer64(QStringLiteral("reserve_bytes"));
+            r.source = o.string(QStringLiteral("source"));
+            a.reserveOverrides.push_back(std::move(r));
+        }
+    }
     in.checkProblems(engine::validate(a));
     return a;
 }

@@ -469,3 +469,69 @@ TEST_CASE("kv with vLLM's profile reserve: the Llama 3 8B pool within 3 % of the
     RUN_HEADROOM(j, ws, {{"serving", "show", "--json"}});
     CHECK(parseJsonObject(j.out).value("reserve_mode").toString() == "flat");
 }
+
+TEST_CASE("kv on the shipped hybrids: Qwen3-Next's per-stream state and Llama 4's chunk in the table and the JSON")
+{
+    CliFixture ws;
+    RUN_HEADROOM(r, ws, {{"kv", "--model", "qwen3-next-80b-a3b", "--gpu", "h200", "--context", "8192", "--json"}});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(integer(o, "kv_bytes_per_token") == 24576);
+    CHECK(integer(o, "state_bytes_per_stream") == 36LL * 1097728);
+    const QJsonObject at = o.value("streams").toArray().first().toObject();
+    CHECK(integer(at, "bytes_per_stream") == 8192LL * 24576 + 36LL * 1097728);
+
+    RUN_HEADROOM(t, ws, {{"kv", "--model", "llama-4-scout", "--gpu", "h200", "--tp", "4", "--context", "131072"}});
+    REQUIRE(t.exitCode == 0);
+    CHECK(t.out.contains("chunked layers hold at most one 8,192-token chunk"));
+    RUN_HEADROOM(n, ws, {{"kv", "--model", "qwen3-next-80b-a3b", "--gpu", "h200", "--context", "8192"}});
+    REQUIRE(n.exitCode == 0);
+    CHECK(n.out.contains("of linear-layer state per stream"));
+}
+
+TEST_CASE("kv --vllm-log --save keeps the measured reserve for that deployment only; serving set --clear-measured forgets it")
+{
+    CliFixture ws;
+    // vllm-project/vllm pull request #10511: Meta-Llama-3-8B on one H100, V0.
+    const QString log = ws.writeFile("v0.log", "INFO worker.py:243] gpu_memory_utilization       0.90\n"
+                                               "INFO worker.py:243] model weights take   14.96GiB\n"
+                                               "INFO worker.py:243] available_kv_cache_memory    53.29GiB\n");
+    RUN_HEADROOM(saved, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--vllm-log", log, "--save"}});
+    REQUIRE(saved.exitCode == 0);
+    CHECK(saved.out.contains("kept a reserve of 3.43"));
+
+    RUN_HEADROOM(r, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--json"}});
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("reserve_mode").toString() == "measured");
+    CHECK(integer(o, "pool_bytes") == std::llround(53.29 * double(1LL << 30)));
+    // Another GPU, or another TP, keeps the workspace's 2 GiB.
+    RUN_HEADROOM(other, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h200", "--json"}});
+    CHECK(integer(parseJsonObject(other.out), "reserve_bytes") == 2LL << 30);
+    RUN_HEADROOM(tp2, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--tp", "2", "--json"}});
+    CHECK(integer(parseJsonObject(tp2.out), "reserve_bytes") == 2LL << 30);
+    // An explicit mode sets it aside for one run.
+    RUN_HEADROOM(flat, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--reserve-mode", "flat", "--json"}});
+    CHECK(parseJsonObject(flat.out).value("reserve_mode").toString() == "flat");
+
+    RUN_HEADROOM(show, ws, {{"serving", "show"}});
+    CHECK(show.out.contains("Measured reserve:"));
+    CHECK(show.out.contains("for llama-3.1-8b on h100-sxm at TP 1 (vLLM log v0.log)"));
+    RUN_HEADROOM(json, ws, {{"serving", "show", "--json"}});
+    const QJsonArray overrides = parseJsonObject(json.out).value("reserve_overrides").toArray();
+    REQUIRE(overrides.size() == 1);
+    CHECK(overrides[0].toObject().value("gpu").toString() == "h100-sxm");
+
+    // --save needs a log and a catalog deployment.
+    RUN_HEADROOM(noLog, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--save"}});
+    CHECK(noLog.exitCode == 2);
+    CHECK(noLog.err.contains("--save keeps the reserve of a --vllm-log FILE"));
+    RUN_HEADROOM(noGpu, ws, {{"kv", "--model", "llama-3.1-8b", "--memory-gib", "80", "--vllm-log", log, "--save"}});
+    CHECK(noGpu.exitCode == 2);
+    CHECK(noGpu.err.contains("--model and --gpu"));
+
+    RUN_HEADROOM(clear, ws, {{"serving", "set", "--clear-measured"}});
+    REQUIRE(clear.exitCode == 0);
+    RUN_HEADROOM(after, ws, {{"kv", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--json"}});
+    CHECK(parseJsonObject(after.out).value("reserve_mode").toString() == "flat");
+}

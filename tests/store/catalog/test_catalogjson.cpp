@@ -399,3 +399,109 @@ TEST_CASE("the shipped gpt-oss, Qwen3 MoE and DeepSeek-R1 entries cost the KV th
     CHECK(engine::kvBytesPerToken(model("qwen3-235b-a22b"), engine::KvPrecision::Bf16).total() == 192512);
     CHECK(engine::kvBytesPerToken(model("deepseek-r1"), engine::KvPrecision::Bf16).total() == 70272);
 }
+
+TEST_CASE("the shipped hybrids cost the KV and state their configs give: Qwen3-Next's Gated DeltaNet layers, Llama 4's "
+          "chunked attention, gpt-oss's layer list")
+{
+    const Catalog catalog = readCatalogFile(sourceFile(QStringLiteral("data/models.json")));
+    const auto model = [&](const std::string &id) {
+        for (const engine::ModelSpec &m : catalog.models)
+            if (m.id == id)
+                return m;
+        FAIL("no shipped model " << id);
+        return engine::ModelSpec{};
+    };
+    // Qwen/Qwen3-Next-80B-A3B: layer_types (linear_attention × 3, full_attention) × 12; 2 KV heads
+    // of 256 on the 12 full layers; each Gated DeltaNet layer holds 32 value heads × 128 × 128
+    // of recurrent state and (4 − 1) × (2 × 16 × 128 + 32 × 128) of convolution state, in bf16.
+    const engine::ModelSpec next = model("qwen3-next-80b-a3b");
+    CHECK(next.layersOf(engine::LayerKind::Linear) == 36);
+    CHECK(next.layersOf(engine::LayerKind::Full) == 12);
+    CHECK(next.stateBytesPerLayer == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2);
+    for (const int tp : {1, 2}) {
+        const engine::KvPerToken kv = engine::kvBytesPerToken(next, engine::KvPrecision::Bf16, tp);
+        CHECK(kv.fullLayers == 12 * 2 * (2 / tp) * 256 * 2);
+        CHECK(kv.slidingLayers == 0);
+        CHECK(kv.chunkedLayers == 0);
+        // The Gated DeltaNet heads split over the ranks.
+        CHECK(kv.stateBytes == 36 * ((1097728 + tp - 1) / tp));
+    }
+    // meta-llama/Llama-4-Scout and -Maverick: 48 layers of 8 KV heads × 128, every fourth global,
+    // the other 36 chunked attention of 8,192 tokens.
+    for (const char *id : {"llama-4-scout", "llama-4-maverick"}) {
+        INFO(id);
+        const engine::ModelSpec m = model(id);
+        const engine::KvPerToken kv = engine::kvBytesPerToken(m, engine::KvPrecision::Bf16, 1);
+        CHECK(kv.fullLayers == 12 * 2 * 8 * 128 * 2);
+        CHECK(kv.chunkedLayers == 36 * 2 * 8 * 128 * 2);
+        CHECK(kv.chunk == 8192);
+        CHECK(kv.stateBytes == 0);
+        // Maverick: 24 of 48 layers are a mixture of 128 experts, one per token.
+        CHECK(m.expertsPerToken == 1);
+    }
+    CHECK(model("llama-4-scout").experts == 16);
+    CHECK(model("llama-4-maverick").experts == 128);
+    CHECK(model("llama-4-scout").paramsTotal == 107769861120.0);
+    CHECK(model("llama-4-maverick").paramsTotal == 400711848960.0);
+    // gpt-oss lists its layers as config.json does; the counts agree with sliding_layers.
+    const engine::ModelSpec oss = model("gpt-oss-120b");
+    REQUIRE(oss.layerTypes.size() == 36);
+    CHECK(oss.layerTypes[0] == engine::LayerKind::Sliding);
+    CHECK(oss.layerTypes[1] == engine::LayerKind::Full);
+    CHECK(oss.layersOf(engine::LayerKind::Sliding) == oss.slidingLayers);
+}
+
+TEST_CASE("a model's layer kinds, chunk, sinks and state survive export, parse and the workspace; bad ones are refused")
+{
+    engine::ModelSpec m = sampleModel("hybrid");
+    m.layers = 8;
+    m.layerTypes = engine::parseLayerTypes("(linear*3,full),chunked*2,sliding,full");
+    m.slidingLayers = 1;
+    m.slidingWindow = 512;
+    m.sinkTokens = 4;
+    m.attentionChunk = 4096;
+    m.stateBytesPerLayer = 1097728;
+    REQUIRE(engine::validate(m).empty());
+    const QJsonObject json = modelToJson(m);
+    CHECK(json.value("layer_types").toString() == "linear*3,full,chunked*2,sliding,full");
+    const Catalog parsed = parseCatalog(documentWith(QStringLiteral("models"), QJsonArray{json}), QStringLiteral("m.json"));
+    REQUIRE(parsed.models.size() == 1);
+    CHECK(parsed.models[0].layerTypes == m.layerTypes);
+    CHECK(parsed.models[0].attentionChunk == 4096);
+    CHECK(parsed.models[0].sinkTokens == 4);
+    CHECK(parsed.models[0].stateBytesPerLayer == 1097728);
+
+    // config.json's own spelling, a list of names, is read too.
+    QJsonObject listed = json;
+    QJsonArray names;
+    for (const char *name : {"linear_attention", "linear_attention", "linear_attention", "full_attention", "chunked",
+                             "chunked", "sliding_attention", "full_attention"})
+        names.append(QString::fromLatin1(name));
+    listed.insert("layer_types", names);
+    CHECK(parseCatalog(documentWith(QStringLiteral("models"), QJsonArray{listed}), QStringLiteral("m.json"))
+              .models[0].layerTypes == m.layerTypes);
+
+    QTemporaryDir dir;
+    {
+        Workspace workspace(dir.filePath("w.headroom"));
+        workspace.putModel(m);
+    }
+    Workspace reopened(dir.filePath("w.headroom"));
+    const auto stored = reopened.model("hybrid");
+    REQUIRE(stored);
+    CHECK(stored->layerTypes == m.layerTypes);
+    CHECK(stored->stateBytesPerLayer == 1097728);
+
+    const auto refused = [&](const QJsonValue &types, const char *why) {
+        INFO(why);
+        QJsonObject bad = json;
+        bad.insert("layer_types", types);
+        CHECK_THROWS_WITH(parseCatalog(documentWith(QStringLiteral("models"), QJsonArray{bad}), QStringLiteral("m.json")),
+                          Contains("layer_types") && Contains(why));
+    };
+    refused(QStringLiteral("full*3,diagonal"), "unknown layer kind \"diagonal\"");
+    refused(QStringLiteral("(full,sliding"), "without its ')'");
+    refused(QStringLiteral("full*8"), "sliding_layers must equal");
+    refused(QStringLiteral("full*7"), "one kind per layer (8)");
+    refused(QJsonValue(3), "expected text");
+}

@@ -238,8 +238,15 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropLayerKinds(RawDatabase &raw)
+{
+    for (const char *column : {"layer_types", "attention_chunk", "sink_tokens", "state_bytes_per_layer"})
+        raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN %1").arg(QLatin1String(column)));
+}
+
 void dropReportItemSources(RawDatabase &raw)
 {
+    dropLayerKinds(raw);
     for (const char *column : {"source", "pinned", "taken_at", "inputs_fingerprint"})
         raw.exec(QStringLiteral("ALTER TABLE report_item DROP COLUMN %1").arg(QLatin1String(column)));
 }

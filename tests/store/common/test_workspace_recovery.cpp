@@ -54,8 +54,10 @@ void makeHalfCreated(const QString &path, int version)
         dropGpuCalibrations(raw);
     else if (version < 14)  // schema 14: a GPU's DRA product name (and 15's)
         dropDraProductNames(raw);
-    else if (version < 15)  // schema 15: a report item's source, pin and snapshot time
+    else if (version < 15)  // schema 15: a report item's source, pin and snapshot time (and 16's)
         dropReportItemSources(raw);
+    else if (version < 16)  // schema 16: a model's per-layer kinds
+        dropLayerKinds(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)

@@ -217,6 +217,31 @@ TEST_CASE("Reserve from vLLM's profile: the pool, the explanation and the captio
     CHECK(page.outcomes()[0].result.poolBytes == flatPool);
 }
 
+TEST_CASE("The serving assumptions dialog keeps the measured reserves it shows, and forgets them on request")
+{
+    engine::ServingAssumptions a;
+    engine::ReserveOverride measured;
+    measured.modelId = "llama-3.1-8b";
+    measured.gpuId = "h100-sxm";
+    measured.tp = 1;
+    measured.reserveBytes = 3688238055;
+    measured.source = "vLLM log v0.log";
+    a = engine::withReserveOverride(a, measured);
+    ui::ServingAssumptionsDialog dialog(a);
+    auto *label = dialog.findChild<QLabel *>("servingMeasuredReserves");
+    auto *forget = dialog.findChild<QPushButton *>("servingForgetMeasured");
+    REQUIRE(label);
+    REQUIRE(forget);
+    CHECK(label->text() == "llama-3.1-8b on h100-sxm at TP 1: 3.43 GiB (vLLM log v0.log)");
+    // Editing another field keeps it.
+    dialog.findChild<QDoubleSpinBox *>("servingHeadroom")->setValue(30);
+    CHECK(dialog.assumptions().reserveOverrides == a.reserveOverrides);
+    forget->click();
+    CHECK(dialog.assumptions().reserveOverrides.empty());
+    CHECK(label->text() == "none");
+    CHECK_FALSE(forget->isEnabled());
+}
+
 TEST_CASE("Each KV variant has its own TP, and the lines are saved in the workspace with undo")
 {
     TempWorkspace ws;
@@ -413,16 +438,27 @@ TEST_CASE("Check against a vLLM log compares the first variant with the log and 
     REQUIRE(shown.size() == 1);
     // Llama 3.1 8B on H100 with the 2 GiB reserve: 54.73 GiB against the 53.29 vLLM kept.
     CHECK(shown.front().contains("vLLM kept 53.29 GiB of KV cache; this page has 54.73 GiB with a 2.00 GiB reserve (+2.7 %)"));
-    CHECK(shown.front().contains("Set the workspace's runtime reserve to 3.44 GiB per GPU"));
-    // Adopted: the first variant's pool is now what vLLM kept, to the byte.
+    CHECK(shown.front().contains("Keep a runtime reserve of 3.44 GiB per GPU for Llama 3.1 8B · H100 SXM at TP 1"));
+    // Adopted for that deployment only: the first variant's pool is now what vLLM kept, to the
+    // byte, and the H200 variant keeps the workspace's 2 GiB.
     const engine::ServingAssumptions adopted = (*ws).servingAssumptions();
-    CHECK(double(adopted.reserveBytes) / double(engine::kGiB) == Approx(3.435).margin(0.001));
-    REQUIRE_FALSE(page.outcomes().empty());
+    CHECK(adopted.reserveBytes == 2 * engine::kGiB);
+    REQUIRE(adopted.reserveOverrides.size() == 1);
+    CHECK(adopted.reserveOverrides[0].modelId == "llama-3.1-8b");
+    CHECK(adopted.reserveOverrides[0].gpuId == "h100-sxm");
+    CHECK(adopted.reserveOverrides[0].tp == 1);
+    CHECK(adopted.reserveOverrides[0].source == "vLLM log v0.log");
+    CHECK(double(adopted.reserveOverrides[0].reserveBytes) / double(engine::kGiB) == Approx(3.435).margin(0.001));
+    REQUIRE(page.outcomes().size() >= 2);
     CHECK(page.outcomes()[0].result.poolBytes == std::llround(53.29 * double(engine::kGiB)));
+    CHECK(page.outcomes()[0].reserve.measured);
+    CHECK_FALSE(page.outcomes()[1].reserve.measured);
+    CHECK(page.outcomes()[1].reserve.bytes == 2 * engine::kGiB);
+    CHECK(page.explanation().contains("reserve 3.44 GiB measured (vLLM log v0.log)"));
     // One undoable step.
     REQUIRE(undo.canUndo());
     undo.undo();
-    CHECK((*ws).servingAssumptions().reserveBytes == 2 * engine::kGiB);
+    CHECK((*ws).servingAssumptions().reserveOverrides.empty());
 
     // A file without memory lines changes nothing and says why.
     QFile other(dir.filePath("api.log"));
@@ -434,6 +470,6 @@ TEST_CASE("Check against a vLLM log compares the first variant with the log and 
     const QStringList refused = ui::Dialogs::takeShownMessages();
     REQUIRE(refused.size() == 1);
     CHECK(refused.front().contains("no line of the log is one vLLM prints about its memory"));
-    CHECK((*ws).servingAssumptions().reserveBytes == 2 * engine::kGiB);
+    CHECK((*ws).servingAssumptions() == engine::ServingAssumptions{});
     ui::Dialogs::setScripted(false);
 }
