@@ -555,8 +555,8 @@ void writeLogCheck(QTextStream &out, const LogCheck &c, const engine::KvInputs &
                    .arg(reserve)
             << '\n';
     else
-        out << QStringLiteral("a reserve of %1 GiB per GPU makes the analysis hold the logged KV cache: add --save to "
-                              "keep it for this deployment, or headroom serving set --reserve-gib %1 for all")
+        out << QStringLiteral("a reserve of %1 GiB per GPU makes the analysis hold the logged KV cache (add --save to "
+                              "keep it for this deployment only; for all): headroom serving set --reserve-gib %1")
                    .arg(reserve)
             << '\n';
 }

@@ -1,5 +1,6 @@
 #include "common/storetestsupport.h"
 
+#include "engine/catalog/layer_types.h"
 #include "engine/inference/kv.h"
 #include "store/catalog/catalogjson.h"
 #include "store/common/workspace.h"
@@ -451,7 +452,7 @@ TEST_CASE("the shipped hybrids cost the KV and state their configs give: Qwen3-N
     CHECK(oss.layersOf(engine::LayerKind::Sliding) == oss.slidingLayers);
 }
 
-TEST_CASE("a model's layer kinds, chunk, sinks and state survive export, parse and the workspace; bad ones are refused")
+TEST_CASE("a model's layer kinds, chunk, sinks and state survive export, parse and the workspace, and bad ones are refused")
 {
     engine::ModelSpec m = sampleModel("hybrid");
     m.layers = 8;

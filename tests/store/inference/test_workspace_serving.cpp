@@ -27,6 +27,14 @@ engine::ServingAssumptions changedAssumptions()
     a.inFlightQuantile = 0.995;
     a.queueingAllowanceMs = 150;
     a.residency = engine::KvResidency::Session;
+    a.reserveMode = engine::ReserveMode::VllmProfile;
+    engine::ReserveOverride measured;
+    measured.modelId = "llama-3.1-8b";
+    measured.gpuId = "h100-sxm";
+    measured.tp = 2;
+    measured.reserveBytes = 3688238055;
+    measured.source = "vLLM log v0.log";
+    a.reserveOverrides.push_back(measured);
     return a;
 }
 

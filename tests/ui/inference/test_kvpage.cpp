@@ -438,7 +438,7 @@ TEST_CASE("Check against a vLLM log compares the first variant with the log and 
     REQUIRE(shown.size() == 1);
     // Llama 3.1 8B on H100 with the 2 GiB reserve: 54.73 GiB against the 53.29 vLLM kept.
     CHECK(shown.front().contains("vLLM kept 53.29 GiB of KV cache; this page has 54.73 GiB with a 2.00 GiB reserve (+2.7 %)"));
-    CHECK(shown.front().contains("Keep a runtime reserve of 3.44 GiB per GPU for Llama 3.1 8B · H100 SXM at TP 1"));
+    CHECK(shown.front().contains("Keep a runtime reserve of 3.44 GiB per GPU for Llama 3.1 8B · H100 SXM5 80GB at TP 1"));
     // Adopted for that deployment only: the first variant's pool is now what vLLM kept, to the
     // byte, and the H200 variant keeps the workspace's 2 GiB.
     const engine::ServingAssumptions adopted = (*ws).servingAssumptions();
