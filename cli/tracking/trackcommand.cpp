@@ -3,6 +3,7 @@
 #include "cli/common/args.h"
 #include "cli/common/format.h"
 #include "cli/fleet/scenariocommand.h"
+#include "trackchargebackcommand.h"
 #include "trackservingcommand.h"
 
 #include "engine/tracking/actuals_anomalies.h"
@@ -612,6 +613,7 @@ void rejectOthers(const Args &args, const QString &action, const QStringList &al
 {
     std::vector<OptionSpec> all = kOptions;
     all.insert(all.end(), servingTrackOptions().begin(), servingTrackOptions().end());
+    all.insert(all.end(), chargebackTrackOptions().begin(), chargebackTrackOptions().end());
     for (const OptionSpec &option : all)
         if (args.has(option.name) && !allowed.contains(option.name) && option.name != QLatin1String("json"))
             throw UsageError(QStringLiteral("track %1: %2 does not apply here (see headroom track --help)")
@@ -622,10 +624,19 @@ int runTrack(const QStringList &argList, Context &context)
 {
     std::vector<OptionSpec> options = kOptions;
     options.insert(options.end(), servingTrackOptions().begin(), servingTrackOptions().end());
+    options.insert(options.end(), chargebackTrackOptions().begin(), chargebackTrackOptions().end());
     const Args args(argList, options);
     if (args.positionals().size() != 1)
-        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing or benchmarks"));
+        throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing, "
+                                        "benchmarks or chargeback"));
     const QString action = args.positionals().constFirst();
+    if (action == QLatin1String("chargeback")) {
+        rejectOthers(args, action, {QStringLiteral("claims"), QStringLiteral("focus"), QStringLiteral("metrics"),
+                                    QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("mig-basis"),
+                                    QStringLiteral("idle"), QStringLiteral("by"), QStringLiteral("currency"),
+                                    QStringLiteral("csv"), QStringLiteral("kueue-config")});
+        return runChargebackTrack(args, context);
+    }
     if (isServingTrackAction(action)
         || ((action == QLatin1String("import") || action == QLatin1String("anomalies")) && args.has(QStringLiteral("metrics"))))
         return runServingTrack(action, args, context);
@@ -647,7 +658,9 @@ int runTrack(const QStringList &argList, Context &context)
         return runPlan(args, context);
     if (action == QLatin1String("import"))
         return runImport(args, context);
-    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import, rightsizing, benchmarks").arg(action));
+    throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import, rightsizing, "
+                                    "benchmarks, chargeback")
+                         .arg(action));
 }
 
 } // namespace
@@ -655,8 +668,8 @@ int runTrack(const QStringList &argList, Context &context)
 Command trackCommand()
 {
     return {QStringLiteral("track"),
-            QStringLiteral("plan versus actual from FOCUS billing: commitment utilization, anomalies, plan drift"),
-            QString::fromUtf8(kUsage) + servingTrackUsage(), &runTrack};
+            QStringLiteral("plan versus actual from FOCUS billing: commitment utilization, anomalies, plan drift, chargeback"),
+            QString::fromUtf8(kUsage) + servingTrackUsage() + chargebackTrackUsage(), &runTrack};
 }
 
 } // namespace headroom::cli

@@ -163,9 +163,9 @@ std::string toString(MigBasis basis)
     return "compute";
 }
 
-std::string toString(IdleCost idle)
+std::string toString(IdleShare idle)
 {
-    return idle == IdleCost::ProRata ? "pro-rata" : "apart";
+    return idle == IdleShare::ProRata ? "pro-rata" : "apart";
 }
 
 std::string toString(ChargebackBy by)
@@ -406,7 +406,7 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
             csTotal += cs[touched[i]];
         }
         Units idle = cost - allocated;
-        if (options.idle == IdleCost::ProRata && !touched.empty() && wsTotal > 0) {
+        if (options.idle == IdleShare::ProRata && !touched.empty() && wsTotal > 0) {
             Units spread = 0;
             size_t largest = 0;
             for (size_t i = 0; i < touched.size(); ++i) {

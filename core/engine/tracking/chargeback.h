@@ -32,7 +32,7 @@
 // a claim's part = EffectiveCost × Σ (w × seconds held in the period) ÷ (GPUs of the machine
 // × the period's seconds × 1), truncated to the Decimal's 10^-9; what no claim held is idle
 // capacity, the charge minus its claims' parts, so the parts of every charge add to it exactly.
-// With IdleCost::ProRata a charge's idle part is spread over its claims in proportion to their
+// With IdleShare::ProRata a charge's idle part is spread over its claims in proportion to their
 // slice-seconds (the remainder of that division to the claim with the most), and stays idle
 // only when no claim held the machine during the charge.
 // Rounding to cents: per table (by tenant, model, namespace) the invoice total rounded half away
@@ -44,11 +44,11 @@ namespace headroom::engine {
 inline constexpr int64_t kShareUnits = 840'000'000;   // lcm(1..8) × 10^6
 
 enum class MigBasis { Compute, Memory, Larger };
-enum class IdleCost { Apart, ProRata };
+enum class IdleShare { Apart, ProRata };
 enum class ChargebackBy { Tenant, Model, Namespace };
 
 std::string toString(MigBasis basis);     // "compute", "memory", "larger"
-std::string toString(IdleCost idle);      // "apart", "pro-rata"
+std::string toString(IdleShare idle);      // "apart", "pro-rata"
 std::string toString(ChargebackBy by);    // "tenant", "model", "namespace"
 
 // One machine of the pool: a FOCUS ResourceId with its GPUs.
@@ -81,7 +81,7 @@ struct ChargebackOptions {
     int64_t from = 0;               // epoch seconds; charges starting in [from, to) are allocated
     int64_t to = 0;
     MigBasis basis = MigBasis::Compute;
-    IdleCost idle = IdleCost::Apart;
+    IdleShare idle = IdleShare::Apart;
     std::string currency;           // empty: the one currency of the pool's charges
 };
 

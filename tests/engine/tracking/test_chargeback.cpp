@@ -94,7 +94,7 @@ FocusCharges hourly(const char *perHour, int hours, const char *resource = "node
     return charges;
 }
 
-ChargebackOptions day(MigBasis basis = MigBasis::Compute, IdleCost idle = IdleCost::Apart)
+ChargebackOptions day(MigBasis basis = MigBasis::Compute, IdleShare idle = IdleShare::Apart)
 {
     ChargebackOptions o;
     o.from = kT0;
@@ -192,7 +192,7 @@ TEST_CASE("Chargeback time-slicing: configured shares, idle apart and spread pro
 
     // Spread: idle $25 goes 2:1, so x = 66.666…, y = 33.333…; rounding down gives 99.99 and
     // the last cent goes to the larger remainder (x's .67).
-    o.idle = IdleCost::ProRata;
+    o.idle = IdleShare::ProRata;
     const ChargebackResult spread = allocateChargeback(pool, claims, bill, o);
     CHECK(line(spread, "x").cost == dec("66.67"));
     CHECK(line(spread, "y").cost == dec("33.33"));
