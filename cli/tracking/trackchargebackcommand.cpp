@@ -55,7 +55,8 @@ track chargeback
   Cost per million tokens: the key's cost ÷ the tokens its claims' deployments served in the
   period (vllm:prompt_tokens_total and generation_tokens_total of --metrics, else of the
   workspace's serving-metrics imports; none when neither has them): per 1M input, per 1M output
-  and per 1M tokens of both, each the whole cost over that count.
+  and per 1M tokens of both, each the whole cost over that count; per UTC day in the JSON's
+  "days" (each key's daily costs re-add to its cost, by largest remainder).
   --from T, --to T     ISO 8601 date or time (UTC unless an offset is given); default the span
                        of the pool's charges
   --by KEY             the table printed and written by --csv; default tenant
@@ -67,7 +68,9 @@ track chargeback
                        "tables": {"tenant"|"model"|"namespace": [{"key", "idle", "slice_hours",
                        "claim_hours", "cost", "exact_cost", "quota_cost", "quota_difference",
                        "input_tokens", "output_tokens", "cost_per_million_input",
-                       "cost_per_million_output", "cost_per_million_tokens"}]}, "kueue_config",
+                       "cost_per_million_output", "cost_per_million_tokens", "days": [{"date", "cost",
+                       "input_tokens", "output_tokens", "cost_per_million_tokens"}]}]},
+                       "kueue_config",
                        "warnings"}
 )";
 
@@ -252,7 +255,17 @@ int runChargebackTrack(const Args &args, Context &context)
         QJsonObject tables;
         for (const engine::ChargebackTable &t : result.tables) {
             QJsonArray lines;
-            for (const engine::ChargebackLine &line : t.lines)
+            for (const engine::ChargebackLine &line : t.lines) {
+                QJsonArray days;
+                for (const engine::ChargebackDay &day : line.days)
+                    days.append(QJsonObject{
+                        {QStringLiteral("date"), isoTime(day.day * 86400).left(10)},
+                        {QStringLiteral("cost"), qs(day.cost.toString(2))},
+                        {QStringLiteral("input_tokens"), day.inputTokens},
+                        {QStringLiteral("output_tokens"), day.outputTokens},
+                        {QStringLiteral("cost_per_million_tokens"),
+                         perMillionJson(day.cost, day.inputTokens + day.outputTokens)},
+                    });
                 lines.append(QJsonObject{
                     {QStringLiteral("key"), qs(line.key)},
                     {QStringLiteral("idle"), line.idle},
@@ -268,7 +281,9 @@ int runChargebackTrack(const Args &args, Context &context)
                     {QStringLiteral("cost_per_million_output"), perMillionJson(line.cost, line.outputTokens)},
                     {QStringLiteral("cost_per_million_tokens"),
                      perMillionJson(line.cost, line.inputTokens + line.outputTokens)},
+                    {QStringLiteral("days"), days},
                 });
+            }
             tables.insert(qs(engine::toString(t.by)), lines);
         }
         QJsonArray warnings;

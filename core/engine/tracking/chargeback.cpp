@@ -121,6 +121,11 @@ std::vector<Segment> segmentsOf(const std::vector<GpuClaim> &claims, const std::
     return segments;
 }
 
+int64_t dayOf(int64_t seconds)
+{
+    return seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+}
+
 std::string keyOf(const GpuClaim &claim, ChargebackBy by)
 {
     switch (by) {
@@ -224,14 +229,14 @@ int64_t claimShareUnits(const GpuClaim &claim, const PoolResource &resource, Mig
     return kShareUnits;
 }
 
-std::map<std::string, DeploymentTokens> deploymentTokens(const ServingHours &hours, int64_t from, int64_t to)
+TokensByDay deploymentTokens(const ServingHours &hours, int64_t from, int64_t to)
 {
-    std::map<std::string, DeploymentTokens> tokens;
+    TokensByDay tokens;
     for (const ServingHour &hour : hours.hours) {
         const int64_t start = hour.hour * 3600;
         if (start < from || start >= to)
             continue;
-        DeploymentTokens &t = tokens[hour.deployment];
+        DeploymentTokens &t = tokens[hour.deployment][dayOf(start)];
         t.inputTokens += hour.promptTokens.increase;
         t.outputTokens += hour.generationTokens.increase;
     }
@@ -248,7 +253,7 @@ std::optional<Decimal> costPerMillion(const Decimal &cost, double tokens)
 ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
                                     const std::vector<GpuClaim> &claims, const FocusCharges &charges,
                                     const ChargebackOptions &options,
-                                    const std::map<std::string, DeploymentTokens> &tokens)
+                                    const TokensByDay &tokens)
 {
     if (options.to <= options.from)
         throw InputError("period", "the period must end after it starts");
@@ -347,8 +352,10 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
     result.currency = charges.currencies.at(currency);
 
     std::vector<Units> claimExact(claims.size(), 0);
+    std::vector<std::map<int64_t, Units>> claimDaily(claims.size());
     std::vector<Units> claimQuota(claims.size(), 0);
     Units idleExact = 0;
+    std::map<int64_t, Units> idleDaily;
     Units invoice = 0;
     int64_t otherCurrency = 0;
     std::vector<Units> ws(claims.size(), 0);
@@ -420,6 +427,7 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
             idle = 0;
         }
         idleExact += idle;
+        idleDaily[dayOf(row.periodStart)] += idle;
         // Kueue's count: what the claims were charged, split by claim-seconds.
         const Units charged = cost - idle;
         Units quotaGiven = 0;
@@ -431,6 +439,7 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
             if (cs[touched[i]] > cs[touched[mostSeconds]])
                 mostSeconds = i;
             claimExact[touched[i]] += part[i];
+            claimDaily[touched[i]][dayOf(row.periodStart)] += part[i];
         }
         if (!touched.empty())
             claimQuota[touched[mostSeconds]] += charged - quotaGiven;
@@ -453,6 +462,7 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
         table.by = by;
         std::map<std::string, ChargebackLine> lines;
         std::map<std::string, std::set<std::string>> deployments;
+        std::map<std::string, std::map<int64_t, ChargebackDay>> days;
         for (size_t c = 0; c < claims.size(); ++c) {
             const std::string key = keyOf(claims[c], by);
             ChargebackLine &line = lines[key];
@@ -463,6 +473,11 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
             line.quotaExact = Decimal::fromUnits(line.quotaExact.units() + claimQuota[c]);
             if (!claims[c].deployment.empty())
                 deployments[key].insert(claims[c].deployment);
+            for (const auto &[d, units] : claimDaily[c]) {
+                ChargebackDay &day = days[key][d];
+                day.day = d;
+                day.exact = Decimal::fromUnits(day.exact.units() + units);
+            }
         }
         for (auto &[key, line] : lines) {
             for (const std::string &deployment : deployments[key]) {
@@ -470,9 +485,17 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
                 if (t == tokens.end())
                     continue;
                 line.hasTokens = true;
-                line.inputTokens += t->second.inputTokens;
-                line.outputTokens += t->second.outputTokens;
+                for (const auto &[d, count] : t->second) {
+                    ChargebackDay &day = days[key][d];
+                    day.day = d;
+                    day.inputTokens += count.inputTokens;
+                    day.outputTokens += count.outputTokens;
+                    line.inputTokens += count.inputTokens;
+                    line.outputTokens += count.outputTokens;
+                }
             }
+            for (auto &[d, day] : days[key])
+                line.days.push_back(day);
             table.lines.push_back(line);
         }
         ChargebackLine idle;
@@ -480,6 +503,8 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
         idle.idle = true;
         idle.exact = Decimal::fromUnits(idleExact);
         idle.quotaExact = idle.exact;
+        for (const auto &[d, units] : idleDaily)
+            idle.days.push_back(ChargebackDay{d, Decimal::fromUnits(units), {}, 0.0, 0.0});
         table.lines.push_back(idle);
 
         std::vector<Units> exact, quota;
@@ -493,6 +518,13 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
             table.lines[i].cost = Decimal::fromUnits(cents[i] * kUnitsPerCent);
             table.lines[i].quotaCost = Decimal::fromUnits(quotaCents[i] * kUnitsPerCent);
             table.lines[i].quotaDifference = table.lines[i].quotaCost - table.lines[i].cost;
+            // The trend's days re-add to the key's cost.
+            std::vector<Units> dayExact;
+            for (const ChargebackDay &day : table.lines[i].days)
+                dayExact.push_back(day.exact.units());
+            const std::vector<Units> dayCents = hamiltonCents(dayExact, cents[i]);
+            for (size_t d = 0; d < dayCents.size(); ++d)
+                table.lines[i].days[d].cost = Decimal::fromUnits(dayCents[d] * kUnitsPerCent);
         }
         result.tables.push_back(std::move(table));
     }

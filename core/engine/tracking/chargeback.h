@@ -91,9 +91,21 @@ struct DeploymentTokens {
     double outputTokens = 0.0;
 };
 
-// Prompt and generated tokens per deployment over the replica-hours whose hour starts in
-// [from, to) (the counters' increases, vllm:prompt_tokens_total and generation_tokens_total).
-std::map<std::string, DeploymentTokens> deploymentTokens(const ServingHours &hours, int64_t from, int64_t to);
+// Deployment → UTC day (days since 1970-01-01) → tokens.
+using TokensByDay = std::map<std::string, std::map<int64_t, DeploymentTokens>>;
+
+// Prompt and generated tokens per deployment and UTC day over the replica-hours whose hour
+// starts in [from, to) (the increases of vllm:prompt_tokens_total and generation_tokens_total).
+TokensByDay deploymentTokens(const ServingHours &hours, int64_t from, int64_t to);
+
+// One UTC day of a key: its cost and the tokens its deployments served that day.
+struct ChargebackDay {
+    int64_t day = 0;                // days since 1970-01-01
+    Decimal exact;                  // cost of the charges starting that day, 10^-9
+    Decimal cost;                   // cents, largest remainder over the key's days: they re-add to its cost
+    double inputTokens = 0.0;
+    double outputTokens = 0.0;
+};
 
 // One key of a table (a tenant, model or namespace; "(idle capacity)" for what no claim held).
 struct ChargebackLine {
@@ -109,6 +121,7 @@ struct ChargebackLine {
     double inputTokens = 0.0;       // tokens of the deployments the key's claims name
     double outputTokens = 0.0;
     bool hasTokens = false;
+    std::vector<ChargebackDay> days;  // the trend, by day: every day with a charge or tokens
 };
 
 struct ChargebackTable {
@@ -140,7 +153,7 @@ int64_t claimShareUnits(const GpuClaim &claim, const PoolResource &resource, Mig
 ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
                                     const std::vector<GpuClaim> &claims, const FocusCharges &charges,
                                     const ChargebackOptions &options,
-                                    const std::map<std::string, DeploymentTokens> &tokens = {});
+                                    const TokensByDay &tokens = {});
 
 // Cost per million tokens as shown: cents ÷ tokens × 10^6, to 4 decimals; nullopt without tokens.
 std::optional<Decimal> costPerMillion(const Decimal &cost, double tokens);

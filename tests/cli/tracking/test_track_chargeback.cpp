@@ -170,6 +170,11 @@ TEST_CASE("track chargeback: cost per million tokens from the serving metrics", 
     CHECK(alpha.value("cost_per_million_input").toString() == "6.0000");
     CHECK(alpha.value("cost_per_million_output").toString() == "24.0000");
     CHECK(alpha.value("cost_per_million_tokens").toString() == "4.8000");
+    const QJsonArray days = alpha.value("days").toArray();
+    REQUIRE(days.size() == 1);
+    CHECK(days[0].toObject().value("date").toString() == "2026-03-01");
+    CHECK(days[0].toObject().value("cost").toString() == "24.00");
+    CHECK(days[0].toObject().value("cost_per_million_tokens").toString() == "4.8000");
     const QJsonObject gamma = lineOf(parseJsonObject(r.out).value("tables").toObject().value("tenant").toArray(), "gamma");
     CHECK(gamma.value("cost_per_million_tokens").isNull());
 }

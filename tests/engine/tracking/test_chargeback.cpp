@@ -275,6 +275,27 @@ TEST_CASE("Chargeback rounding: thirds re-add to the invoice by largest remainde
     requireReAdds(r);
 }
 
+TEST_CASE("Chargeback trend: each key's days re-add to its cost", "[chargeback]")
+{
+    // Three days of hourly $1.01 charges; a holds a third of the GPU's time throughout.
+    const std::vector<PoolResource> pool{machine("node-a", 1)};
+    const std::vector<GpuClaim> claims{shared("a", SharingMode::TimeSlice, "0.333333", 0, 72)};
+    ChargebackOptions o = day();
+    o.to = kT0 + 72 * kHour;
+    const ChargebackResult r = allocateChargeback(pool, claims, hourly("1.01", 72), o);
+    for (const ChargebackLine &l : r.table(ChargebackBy::Tenant).lines) {
+        REQUIRE(l.days.size() == 3);
+        Decimal sum;
+        for (const ChargebackDay &d : l.days)
+            sum += d.cost;
+        CHECK(sum == l.cost);
+    }
+    // 24 × 1.01 × 0.333333 = 8.07999192 a day, 24.23997576 in all → 24.24; days 8.08, 8.08, 8.08.
+    CHECK(line(r, "a").cost == dec("24.24"));
+    CHECK(line(r, "a").days[0].cost == dec("8.08"));
+    requireReAdds(r);
+}
+
 TEST_CASE("Chargeback cost per million tokens from the deployments a key's claims name", "[chargeback]")
 {
     const std::vector<PoolResource> pool{machine("node-a", 1)};
@@ -282,7 +303,9 @@ TEST_CASE("Chargeback cost per million tokens from the deployments a key's claim
     a.deployment = "chat";
     GpuClaim b = mig("beta", "4g.40gb");
     b.deployment = "code";
-    std::map<std::string, DeploymentTokens> tokens{{"chat", {4'000'000, 1'000'000}}, {"code", {0, 0}}};
+    const int64_t day0 = kT0 / 86400;
+    TokensByDay tokens{{"chat", {{day0, {3'000'000, 600'000}}, {day0 + 1, {1'000'000, 400'000}}}},
+                       {"code", {{day0, {0, 0}}}}};
     const ChargebackResult r = allocateChargeback(pool, {a, b}, hourly("3.50", 24), day(), tokens);
     const ChargebackLine &alpha = line(r, "alpha");
     REQUIRE(alpha.cost == dec("36.00"));
@@ -290,6 +313,13 @@ TEST_CASE("Chargeback cost per million tokens from the deployments a key's claim
     CHECK(*costPerMillion(alpha.cost, alpha.outputTokens) == dec("36.0000"));
     CHECK(*costPerMillion(alpha.cost, alpha.inputTokens + alpha.outputTokens) == dec("7.2000"));
     CHECK_FALSE(costPerMillion(line(r, "beta").cost, 0).has_value());
+    // The trend: the day's cost (all of it on the first day) and each day's tokens.
+    REQUIRE(alpha.days.size() == 2);
+    CHECK(alpha.days[0].day == day0);
+    CHECK(alpha.days[0].cost == dec("36.00"));
+    CHECK(alpha.days[0].outputTokens == 600'000);
+    CHECK(alpha.days[1].cost == dec("0.00"));
+    CHECK(alpha.days[1].inputTokens == 1'000'000);
 
     ServingHours hours;
     ServingHour h;
@@ -301,8 +331,9 @@ TEST_CASE("Chargeback cost per million tokens from the deployments a key's claim
     h.hour = kT0 / 3600 + 24;   // the next day: outside
     hours.hours.push_back(h);
     const auto counted = deploymentTokens(hours, kT0, kT0 + 24 * kHour);
-    CHECK(counted.at("chat").inputTokens == 10);
-    CHECK(counted.at("chat").outputTokens == 5);
+    REQUIRE(counted.at("chat").size() == 1);
+    CHECK(counted.at("chat").at(day0).inputTokens == 10);
+    CHECK(counted.at("chat").at(day0).outputTokens == 5);
 }
 
 TEST_CASE("Chargeback refuses claims it cannot charge, naming the line", "[chargeback]")
