@@ -7,10 +7,7 @@
 #include "store/common/csvreader.h"
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
-#include "store/partitioning/migprofiles.h"
-#include "store/tracking/claimscsv.h"
-#include "store/tracking/focuscsv.h"
-#include "store/tracking/metricscsv.h"
+#include "store/tracking/chargebackinputs.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -184,54 +181,21 @@ int runChargebackTrack(const Args &args, Context &context)
     if (const auto currency = args.text(QStringLiteral("currency")))
         options.currency = currency->toUpper().toStdString();
 
-    store::ClaimsFile ledger = store::readClaimsCsv(*claimsPath);
-    for (engine::PoolResource &resource : ledger.resources) {
-        if (resource.gpuType.empty())
-            continue;
-        const QString type = qs(resource.gpuType);
-        if (const engine::MigGpuProfiles *mig = store::shippedMigProfiles(type))
-            resource.mig = *mig;
-        if (const auto gpu = context.workspace().gpu(type))
-            resource.gpuMemoryGiB = double(gpu->memoryBytes) / double(int64_t(1) << 30);
-        else
-            throw UsageError(QStringLiteral("track chargeback: %1: gpu_type '%2' of %3 is not in the workspace's GPU catalog")
-                                 .arg(*claimsPath, printable(type), printable(qs(resource.id))));
-    }
-    const engine::FocusCharges charges = store::readFocusCsv(*focusPath);
-    for (const std::string &warning : charges.warnings)
+    const QString metricsPath = args.text(QStringLiteral("metrics")).value_or(QString());
+    const store::ChargebackInputs inputs =
+        store::readChargebackInputs(context.workspace(), *claimsPath, *focusPath, metricsPath);
+    for (const std::string &warning : inputs.charges.warnings)
         context.err() << "warning: " << qs(warning) << '\n';
-
     // The period: the options, else the span of the pool's charges.
-    std::set<std::string> machines;
-    for (const engine::PoolResource &resource : ledger.resources)
-        machines.insert(resource.id);
-    int64_t first = std::numeric_limits<int64_t>::max();
-    int64_t last = std::numeric_limits<int64_t>::min();
-    for (const engine::FocusCharge &row : charges.rows)
-        if (machines.count(charges.name(row.resource))) {
-            first = std::min(first, row.periodStart);
-            last = std::max(last, row.periodEnd);
-        }
-    if (first > last)
-        throw UsageError(QStringLiteral("track chargeback: no charge of %1 names a machine of %2 (ResourceId)")
-                             .arg(*focusPath, *claimsPath));
-    options.from = args.has(QStringLiteral("from")) ? timeOption(args, QStringLiteral("from")) : first;
-    options.to = args.has(QStringLiteral("to")) ? timeOption(args, QStringLiteral("to")) : last;
+    options.from = args.has(QStringLiteral("from")) ? timeOption(args, QStringLiteral("from")) : inputs.firstCharge;
+    options.to = args.has(QStringLiteral("to")) ? timeOption(args, QStringLiteral("to")) : inputs.lastCharge;
     if (options.to <= options.from)
         throw UsageError(QStringLiteral("track chargeback: --to must be after --from"));
 
-    engine::ServingHours hours;
-    if (const auto metrics = args.text(QStringLiteral("metrics")); metrics && !metrics->isEmpty())
-        hours = store::readMetricsCsv(*metrics).hours;
-    else if (!context.workspace().servingMetricsImports().empty())
-        hours = context.workspace().servingHours();
-    const auto tokens = engine::deploymentTokens(hours, options.from, options.to);
-
-    const engine::ChargebackResult result =
-        engine::allocateChargeback(ledger.resources, ledger.claims, charges, options, tokens);
+    const engine::ChargebackResult result = store::runChargeback(inputs, options);
     for (const std::string &warning : result.warnings)
         context.err() << "warning: " << qs(warning) << '\n';
-    const std::string kueue = engine::kueueQuotaConfig(ledger.resources, ledger.claims, options.basis);
+    const std::string kueue = engine::kueueQuotaConfig(inputs.resources, inputs.claims, options.basis);
 
     if (args.has(QStringLiteral("kueue-config"))) {
         context.out() << qs(kueue);
@@ -310,7 +274,7 @@ int runChargebackTrack(const Args &args, Context &context)
     QTextStream &out = context.out();
     out << "Chargeback " << isoTime(options.from) << " to " << isoTime(options.to) << ", " << qs(result.currency) << ": "
         << countOf(result.charges, QStringLiteral("charge"), QStringLiteral("charges")) << " of "
-        << countOf(qint64(ledger.resources.size()), QStringLiteral("machine"), QStringLiteral("machines")) << ", "
+        << countOf(qint64(inputs.resources.size()), QStringLiteral("machine"), QStringLiteral("machines")) << ", "
         << formatDecimal(result.poolGpuHours, 1) << " GPU-hours; MIG by " << qs(engine::toString(options.basis))
         << " slices, idle " << (options.idle == engine::IdleShare::Apart ? "apart" : "spread pro rata") << ".\n\n";
     Table text({{qs(engine::toString(by))},
