@@ -27,12 +27,14 @@
 #include "ui/inference/kvpage.h"
 #include "ui/tracking/trackingdeck.h"
 #include "ui/tracking/trackingpage.h"
+#include "ui/tracking/trackingchargebackpanel.h"
 #include "ui/tracking/trackingservingpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/common/plurals.h"
 #include "ui/common/theme.h"
 
 #include <QApplication>
+#include <QEventLoop>
 #include <QComboBox>
 #include <QDate>
 #include <QDir>
@@ -172,11 +174,29 @@ int renderTracking(ui::MainWindow &window, const QDir &out, const QString &suffi
     if (auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("servingTabs")))
         tabs->setCurrentIndex(1);
     grab(QStringLiteral("page-tracking-benchmarks"));
+    // Chargeback of the sample shared pool, tokens from the serving sample just imported.
+    page->showChargeback();
+    ui::TrackingChargebackPanel *chargeback = page->chargebackPanel();
+    QEventLoop charged;
+    QObject::connect(chargeback, &ui::TrackingChargebackPanel::finished, &charged, &QEventLoop::quit);
+    chargeback->load(QStringLiteral(HEADROOM_SAMPLES_DIR "/gpu-claims.csv"),
+                     QStringLiteral(HEADROOM_SAMPLES_DIR "/pool-billing.csv"));
+    if (chargeback->isRunning())
+        charged.exec();
+    if (!chargeback->run()) {
+        std::fprintf(stderr, "%s\n", qPrintable(chargeback->statusText()));
+        return 1;
+    }
+    grab(QStringLiteral("page-tracking-chargeback"));
+    if (auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("chargebackTabs")))
+        tabs->setCurrentIndex(1);
+    grab(QStringLiteral("page-tracking-chargeback-chart"));
     const QString path = out.filePath(QStringLiteral("tracking-deck%1.pdf").arg(suffix));
     ui::TrackingDeckOptions options;
     options.servingGpu = QStringLiteral("h100-sxm");
     if (scenario && scenario->count() > 1)
         options.scenario = scenario->itemData(1).toString();
+    options.chargeback = chargeback->run();
     QString error;
     if (!ui::writeDeckPdf(ui::trackingDeck(window.workspace(), options), path, &error, {}, store::ExistingFile::Replace)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));

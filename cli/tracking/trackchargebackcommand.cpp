@@ -4,7 +4,6 @@
 
 #include "engine/common/errors.h"
 #include "engine/tracking/chargeback.h"
-#include "store/common/csvreader.h"
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
 #include "store/tracking/chargebackinputs.h"
@@ -130,13 +129,6 @@ QJsonValue perMillionJson(const Decimal &cost, double tokens)
     return value ? QJsonValue(qs(value->toString(4))) : QJsonValue();
 }
 
-QString allocatedTags(const engine::ChargebackTable &table, const engine::ChargebackLine &line)
-{
-    const QJsonObject tags = line.idle ? QJsonObject{{QStringLiteral("headroom/idle"), QStringLiteral("true")}}
-                                       : QJsonObject{{QStringLiteral("headroom/%1").arg(qs(engine::toString(table.by))), qs(line.key)}};
-    return QString::fromUtf8(QJsonDocument(tags).toJson(QJsonDocument::Compact));
-}
-
 } // namespace
 
 const std::vector<OptionSpec> &chargebackTrackOptions()
@@ -203,16 +195,7 @@ int runChargebackTrack(const Args &args, Context &context)
     }
     const engine::ChargebackTable &table = result.table(by);
     if (args.has(QStringLiteral("csv"))) {
-        const QString method = QStringLiteral("headroom-slice-hours-%1-idle-%2")
-                                   .arg(qs(engine::toString(options.basis)), qs(engine::toString(options.idle)));
-        context.out() << "ChargePeriodStart,ChargePeriodEnd,BillingCurrency,EffectiveCost,AllocatedMethodId,"
-                         "AllocatedResourceId,AllocatedTags,x_SliceHours,x_ClaimHours,x_QuotaEffectiveCost\n";
-        for (const engine::ChargebackLine &line : table.lines)
-            context.out() << isoTime(options.from) << ',' << isoTime(options.to) << ',' << qs(result.currency) << ','
-                          << qs(line.cost.toString(2)) << ',' << method << ',' << store::csvField(qs(line.key)) << ','
-                          << store::csvField(allocatedTags(table, line)) << ','
-                          << QString::number(line.sliceHours, 'f', 4) << ',' << QString::number(line.claimHours, 'f', 4)
-                          << ',' << qs(line.quotaCost.toString(2)) << '\n';
+        context.out() << QString::fromUtf8(store::allocationCsv(result, options, by));
         return 0;
     }
     if (args.has(QStringLiteral("json"))) {

@@ -9,6 +9,7 @@
 #include "cli/common/args.h"
 #include "cli/common/outputfile.h"
 #include "store/common/workspace.h"
+#include "store/tracking/chargebackinputs.h"
 
 #include <QApplication>
 #include <QDate>
@@ -21,8 +22,9 @@ namespace headroom::ui {
 namespace {
 
 const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf [--force]
-       headroom report --tracking [--since DATE] [--threshold F] [--scenario NAME] [--gpu ID] -o FILE.pdf
-                       [--force]
+       headroom report --tracking [--since DATE] [--threshold F] [--scenario NAME] [--gpu ID]
+                       [--claims FILE.csv --focus FILE.csv [--mig-basis B] [--idle I] [--by K]]
+                       -o FILE.pdf [--force]
 
 Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
 page numbers in the footer.
@@ -47,8 +49,10 @@ overflow, anomalies), the reserve-utilization tracker (table and chart, each und
 commitment's use over time), the anomalies of the daily cost, and with --scenario the
 scenario's planned cost per day against the actuals; with serving metrics imported
 (headroom track import --metrics), rightsizing and the replicas' figures (last 7 days), and
-with optimizations (headroom track benchmarks --add) the benchmark history. Made to run
-weekly from cron.
+with optimizations (headroom track benchmarks --add) the benchmark history; with --claims and
+--focus, the chargeback of the shared pool the claims describe (headroom track chargeback: the
+table, slice-hours against the quota's claim count, the trend and the Kueue configuration),
+also without billing imports. Made to run weekly from cron.
 
 The title, author and date come from the workspace's report settings (Report page); a
 scenario deck without them is titled after the scenarios and dated today.
@@ -62,6 +66,10 @@ options:
                     default 0.8 (the trailing window is 720 h)
   --gpu ID          with --tracking: price the serving pages (rightsizing saving, cost per
                     1M tokens) at this GPU's lowest on-demand rate in the rate cards
+  --claims FILE     with --tracking and --focus: a GPU claims ledger (track chargeback)
+  --focus FILE      the FOCUS export whose charges of the claims' machines are charged back
+  --mig-basis B     compute, memory or larger (default compute); --idle apart or pro-rata
+                    (default apart); --by tenant, model or namespace (default tenant)
   -o, --output FILE the PDF to write: written in full to a temporary file beside it, then
                     renamed into place, so a failed export leaves no partial file. A
                     symbolic link at FILE is refused (name the file it points to instead)
@@ -77,7 +85,60 @@ const std::vector<cli::OptionSpec> kOptions = {
     {QStringLiteral("since")},
     {QStringLiteral("threshold")},
     {QStringLiteral("gpu")},
+    {QStringLiteral("claims")},
+    {QStringLiteral("focus")},
+    {QStringLiteral("mig-basis")},
+    {QStringLiteral("idle")},
+    {QStringLiteral("by")},
 };
+
+template <typename Enum>
+Enum choice(const cli::Args &args, const QString &name, const std::vector<std::pair<QString, Enum>> &values, Enum fallback)
+{
+    const auto text = args.text(name);
+    if (!text)
+        return fallback;
+    QStringList known;
+    for (const auto &[label, value] : values) {
+        if (*text == label)
+            return value;
+        known << label;
+    }
+    throw cli::UsageError(QStringLiteral("report: %1 '%2' is not one of %3")
+                              .arg(cli::Args::flag(name), *text, known.join(QLatin1String(", "))));
+}
+
+// --claims and --focus as a chargeback for the tracking deck.
+ChargebackRun chargebackRun(const cli::Args &parsed, const store::Workspace &workspace)
+{
+    const auto claims = parsed.text(QStringLiteral("claims"));
+    const auto focus = parsed.text(QStringLiteral("focus"));
+    if (!claims || !focus || claims->isEmpty() || focus->isEmpty())
+        throw cli::UsageError(QStringLiteral("report --tracking: --claims FILE.csv and --focus FILE.csv go together"));
+    ChargebackRun run;
+    run.options.basis = choice<engine::MigBasis>(parsed, QStringLiteral("mig-basis"),
+                                                 {{QStringLiteral("compute"), engine::MigBasis::Compute},
+                                                  {QStringLiteral("memory"), engine::MigBasis::Memory},
+                                                  {QStringLiteral("larger"), engine::MigBasis::Larger}},
+                                                 engine::MigBasis::Compute);
+    run.options.idle = choice<engine::IdleShare>(parsed, QStringLiteral("idle"),
+                                                 {{QStringLiteral("apart"), engine::IdleShare::Apart},
+                                                  {QStringLiteral("pro-rata"), engine::IdleShare::ProRata}},
+                                                 engine::IdleShare::Apart);
+    run.by = choice<engine::ChargebackBy>(parsed, QStringLiteral("by"),
+                                          {{QStringLiteral("tenant"), engine::ChargebackBy::Tenant},
+                                           {QStringLiteral("model"), engine::ChargebackBy::Model},
+                                           {QStringLiteral("namespace"), engine::ChargebackBy::Namespace}},
+                                          engine::ChargebackBy::Tenant);
+    const store::ChargebackInputs inputs = store::readChargebackInputs(workspace, *claims, *focus);
+    run.options.from = inputs.firstCharge;
+    run.options.to = inputs.lastCharge;
+    run.result = store::runChargeback(inputs, run.options);
+    run.claimsFile = QFileInfo(*claims).fileName();
+    run.focusFile = QFileInfo(*focus).fileName();
+    run.kueueConfig = QString::fromStdString(engine::kueueQuotaConfig(inputs.resources, inputs.claims, run.options.basis));
+    return run;
+}
 
 int runReport(const QStringList &rawArgs, cli::Context &context)
 {
@@ -120,8 +181,11 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
     Deck deck;
     const bool tracking = parsed.has(QStringLiteral("tracking"));
     if (!tracking && (parsed.has(QStringLiteral("since")) || parsed.has(QStringLiteral("threshold"))
-                      || parsed.has(QStringLiteral("gpu"))))
-        throw cli::UsageError(QStringLiteral("report: --since, --threshold and --gpu apply to --tracking only"));
+                      || parsed.has(QStringLiteral("gpu")) || parsed.has(QStringLiteral("claims"))
+                      || parsed.has(QStringLiteral("focus")) || parsed.has(QStringLiteral("mig-basis"))
+                      || parsed.has(QStringLiteral("idle")) || parsed.has(QStringLiteral("by"))))
+        throw cli::UsageError(QStringLiteral("report: --since, --threshold, --gpu, --claims, --focus, --mig-basis, --idle "
+                                             "and --by apply to --tracking only"));
     if (tracking) {
         TrackingDeckOptions options;
         if (scenarios.size() > 1)
@@ -144,6 +208,8 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
         // An unknown id is a typo, not a GPU without a price: refused, naming the closest ids.
         if (!options.servingGpu.isEmpty())
             options.servingGpu = QString::fromStdString(cli::findGpu(workspace, options.servingGpu).id);
+        if (parsed.has(QStringLiteral("claims")) || parsed.has(QStringLiteral("focus")))
+            options.chargeback = chargebackRun(parsed, workspace);
         deck = trackingDeck(workspace, options);
     } else if (scenarios.isEmpty()) {
         if (workspace.reportItems().empty())

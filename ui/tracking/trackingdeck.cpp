@@ -187,11 +187,28 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
     }
 }
 
+// The title page and the chargeback alone, for a workspace without billing imports.
+Deck chargebackOnlyDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
+{
+    Deck deck;
+    const store::ReportSettings settings = workspace.reportSettings();
+    deck.title = settings.title.isEmpty() ? QObject::tr("Tracking: chargeback") : settings.title;
+    deck.author = settings.author;
+    deck.date = settings.date.isEmpty() ? QLocale(QLocale::English).toString(QDate::currentDate(), QStringLiteral("d MMMM yyyy"))
+                                        : settings.date;
+    deck.workspaceName = QFileInfo(workspace.path()).fileName();
+    deck.subtitle = QObject::tr("Chargeback of %1 over %2").arg(options.chargeback->focusFile, options.chargeback->claimsFile);
+    appendChargebackPages(deck, *options.chargeback);
+    return deck;
+}
+
 } // namespace
 
 Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
 {
     const std::vector<store::ActualsImport> imports = workspace.actualsImports();
+    if (imports.empty() && options.chargeback)
+        return chargebackOnlyDeck(workspace, options);
     if (imports.empty())
         throw store::StoreError(QObject::tr("%1 holds no billing actuals: import a FOCUS export first "
                                             "(headroom track import --focus FILE.csv)")
@@ -258,6 +275,8 @@ Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &
     ServingSettings serving;
     serving.gpuId = options.servingGpu;
     appendServingPages(deck, workspace, serving);
+    if (options.chargeback)
+        appendChargebackPages(deck, *options.chargeback);
     return deck;
 }
 

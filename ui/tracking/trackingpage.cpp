@@ -1,4 +1,5 @@
 #include "trackingpage.h"
+#include "trackingchargebackpanel.h"
 #include "trackingservingpanel.h"
 
 #include "commitmentnextterm.h"
@@ -80,6 +81,8 @@ TrackingPage::TrackingPage(store::Workspace &workspace, QWidget *parent)
     m_sections->setObjectName("trackingSections");
     m_sections->addTab(billing, tr("Billing"));
     m_sections->addTab(m_serving, tr("Serving"));
+    m_chargeback = new TrackingChargebackPanel(m_workspace, this);
+    m_sections->addTab(m_chargeback, tr("Chargeback"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_sections);
@@ -300,10 +303,17 @@ void TrackingPage::showServing()
     m_sections->setCurrentWidget(m_serving);
 }
 
+void TrackingPage::showChargeback()
+{
+    m_sections->setCurrentWidget(m_chargeback);
+}
+
 QList<ChartPanel *> TrackingPage::chartPanels() const
 {
     if (m_sections->currentWidget() == m_serving)
         return m_serving->chartPanels();
+    if (m_sections->currentWidget() == m_chargeback)
+        return m_chargeback->chartPanels();
     // The chart on the tab shown first: File ▸ Export and Add to Report act on what is seen.
     QList<ChartPanel *> panels{m_utilizationChart, m_trackerChart, m_planChart, m_anomalyChart};
     const int shown = m_chartTabs->currentIndex();
@@ -316,6 +326,8 @@ std::optional<DeckTable> TrackingPage::currentTable() const
 {
     if (m_sections->currentWidget() == m_serving)
         return m_serving->currentTable();
+    if (m_sections->currentWidget() == m_chargeback)
+        return m_chargeback->currentTable();
     if (auto *table = qobject_cast<QTableWidget *>(m_tableTabs->currentWidget()))
         return snapshotTable(*table);
     return Page::currentTable();
@@ -325,6 +337,8 @@ QJsonObject TrackingPage::currentTableSource() const
 {
     if (m_sections->currentWidget() == m_serving)
         return m_serving->currentTableSource();
+    if (m_sections->currentWidget() == m_chargeback)
+        return {};   // a snapshot: the files are not kept in the workspace
     const QWidget *shown = m_tableTabs->currentWidget();
     const char *kind = shown == m_commitments ? "billing-commitments-table"
         : shown == m_nextTerm                 ? "billing-next-term-table"

@@ -29,6 +29,7 @@ class Workspace;
 namespace headroom::ui {
 
 class ChartPanel;
+class TrackingChargebackPanel;
 class TrackingServingPanel;
 
 // Tracking (DESIGN §3.7c): plan versus actual from billing actuals kept in the workspace.
@@ -60,6 +61,8 @@ public:
     int highlightedAnomaly() const { return m_highlighted; }
     // The Serving section (serving metrics, rightsizing, benchmark history).
     TrackingServingPanel *servingPanel() const { return m_serving; }
+    TrackingChargebackPanel *chargebackPanel() const { return m_chargeback; }
+    void showChargeback();
     void showServing();
 
 signals:
@@ -116,6 +119,7 @@ private:
     QLabel *m_explanation = nullptr;
     QTabWidget *m_sections = nullptr;
     TrackingServingPanel *m_serving = nullptr;
+    TrackingChargebackPanel *m_chargeback = nullptr;
 
     qint64 m_importId = 0;
     std::optional<engine::ActualsSummary> m_actuals;

@@ -1,5 +1,6 @@
 #include "chargebackinputs.h"
 
+#include "store/common/csvreader.h"
 #include "store/common/importlimits.h"
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
@@ -7,6 +8,9 @@
 #include "store/tracking/claimscsv.h"
 #include "store/tracking/metricscsv.h"
 
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <algorithm>
 #include <limits>
 #include <set>
@@ -14,6 +18,15 @@
 namespace headroom::store {
 
 ChargebackInputs readChargebackInputs(const Workspace &workspace, const QString &claimsPath, const QString &focusPath,
+                                      const QString &metricsPath, const FocusOptions &focus)
+{
+    const bool imported = metricsPath.isEmpty() && !workspace.servingMetricsImports().empty();
+    return readChargebackInputs(workspace.gpus(), imported ? workspace.servingHours() : engine::ServingHours{}, claimsPath,
+                                focusPath, metricsPath, focus);
+}
+
+ChargebackInputs readChargebackInputs(const std::vector<engine::GpuSpec> &catalog, const engine::ServingHours &hours,
+                                      const QString &claimsPath, const QString &focusPath,
                                       const QString &metricsPath, const FocusOptions &focus)
 {
     ChargebackInputs inputs;
@@ -24,7 +37,7 @@ ChargebackInputs readChargebackInputs(const Workspace &workspace, const QString 
         if (resource.gpuType.empty())
             continue;
         const QString type = QString::fromStdString(resource.gpuType);
-        const auto gpu = workspace.gpu(type);
+        const engine::GpuSpec *gpu = engine::findGpu(catalog, resource.gpuType);
         if (!gpu)
             throw StoreError(QStringLiteral("%1: gpu_type '%2' of %3 is not in the workspace's GPU catalog")
                                  .arg(claimsPath, shownValue(type), shownValue(QString::fromStdString(resource.id))));
@@ -51,10 +64,7 @@ ChargebackInputs readChargebackInputs(const Workspace &workspace, const QString 
     inputs.firstCharge = first;
     inputs.lastCharge = last;
 
-    if (!metricsPath.isEmpty())
-        inputs.hours = readMetricsCsv(metricsPath).hours;
-    else if (!workspace.servingMetricsImports().empty())
-        inputs.hours = workspace.servingHours();
+    inputs.hours = metricsPath.isEmpty() ? hours : readMetricsCsv(metricsPath).hours;
     return inputs;
 }
 
@@ -66,6 +76,29 @@ engine::ChargebackResult runChargeback(const ChargebackInputs &inputs, engine::C
     }
     return engine::allocateChargeback(inputs.resources, inputs.claims, inputs.charges, options,
                                       engine::deploymentTokens(inputs.hours, options.from, options.to));
+}
+
+QByteArray allocationCsv(const engine::ChargebackResult &result, const engine::ChargebackOptions &options,
+                         engine::ChargebackBy by)
+{
+    const auto qs = [](const std::string &text) { return QString::fromStdString(text); };
+    const auto iso = [](int64_t seconds) { return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate); };
+    const QString method = QStringLiteral("headroom-slice-hours-%1-idle-%2")
+                               .arg(qs(engine::toString(options.basis)), qs(engine::toString(options.idle)));
+    QString csv = QStringLiteral("ChargePeriodStart,ChargePeriodEnd,BillingCurrency,EffectiveCost,AllocatedMethodId,"
+                                 "AllocatedResourceId,AllocatedTags,x_SliceHours,x_ClaimHours,x_QuotaEffectiveCost\n");
+    for (const engine::ChargebackLine &line : result.table(by).lines) {
+        const QJsonObject tags = line.idle ? QJsonObject{{QStringLiteral("headroom/idle"), QStringLiteral("true")}}
+                                           : QJsonObject{{QStringLiteral("headroom/") + qs(engine::toString(by)), qs(line.key)}};
+        csv += QStringList{iso(options.from), iso(options.to), qs(result.currency), qs(line.cost.toString(2)), method,
+                           csvField(qs(line.key)),
+                           csvField(QString::fromUtf8(QJsonDocument(tags).toJson(QJsonDocument::Compact))),
+                           QString::number(line.sliceHours, 'f', 4), QString::number(line.claimHours, 'f', 4),
+                           qs(line.quotaCost.toString(2))}
+                   .join(QLatin1Char(','))
+            + QLatin1Char('\n');
+    }
+    return csv.toUtf8();
 }
 
 } // namespace headroom::store

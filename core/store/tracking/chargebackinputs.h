@@ -1,8 +1,10 @@
 #pragma once
 
+#include "engine/catalog/specs.h"
 #include "engine/tracking/chargeback.h"
 #include "store/tracking/focuscsv.h"
 
+#include <QByteArray>
 #include <QString>
 
 // What a chargeback reads (DESIGN §3.7c): the claims ledger with each machine's MIG table and
@@ -30,9 +32,21 @@ struct ChargebackInputs {
 // asked to stop.
 ChargebackInputs readChargebackInputs(const Workspace &workspace, const QString &claimsPath, const QString &focusPath,
                                       const QString &metricsPath = {}, const FocusOptions &focus = {});
+// The same without the workspace (for a worker thread): its GPU catalog and serving hours given.
+ChargebackInputs readChargebackInputs(const std::vector<engine::GpuSpec> &catalog, const engine::ServingHours &hours,
+                                      const QString &claimsPath, const QString &focusPath,
+                                      const QString &metricsPath = {}, const FocusOptions &focus = {});
 
 // Allocates the inputs' charges over [options.from, options.to), or over the span of the
 // machines' charges where from and to are both 0.
 engine::ChargebackResult runChargeback(const ChargebackInputs &inputs, engine::ChargebackOptions options);
+
+// The table by `by` as FOCUS 1.3-style allocation rows: ChargePeriodStart, ChargePeriodEnd
+// (the period), BillingCurrency, EffectiveCost (the key's cents), AllocatedMethodId
+// ("headroom-slice-hours-<basis>-idle-<apart|pro-rata>"), AllocatedResourceId (the key),
+// AllocatedTags ({"headroom/<by>": key}, or {"headroom/idle": "true"}), and the extension
+// columns x_SliceHours, x_ClaimHours and x_QuotaEffectiveCost.
+QByteArray allocationCsv(const engine::ChargebackResult &result, const engine::ChargebackOptions &options,
+                         engine::ChargebackBy by);
 
 } // namespace headroom::store
