@@ -137,7 +137,9 @@ std::string keyOf(const GpuClaim &claim, ChargebackBy by)
 }
 
 // Largest remainder: each amount rounded down to the cent, the cents left to reach `total`
-// given one each to the largest remainders (ties by position, which is by name).
+// given one each to the largest remainders (ties by position, which is by name); should the
+// floors pass the total (a total fixed apart from these amounts), the cents are taken back
+// from the smallest remainders.
 std::vector<Units> hamiltonCents(const std::vector<Units> &exact, Units totalCents)
 {
     std::vector<Units> cents(exact.size());
@@ -153,6 +155,10 @@ std::vector<Units> hamiltonCents(const std::vector<Units> &exact, Units totalCen
     Units left = totalCents - sum;
     for (size_t i = 0; left > 0 && !remainders.empty(); i = (i + 1) % remainders.size(), --left)
         ++cents[remainders[i].second];
+    for (size_t i = remainders.size(); left < 0 && !remainders.empty(); ++left) {
+        i = i == 0 ? remainders.size() - 1 : i - 1;
+        --cents[remainders[i].second];
+    }
     return cents;
 }
 
@@ -513,7 +519,11 @@ ChargebackResult allocateChargeback(const std::vector<PoolResource> &resources,
             quota.push_back(line.quotaExact.units());
         }
         const std::vector<Units> cents = hamiltonCents(exact, totalCents);
-        const std::vector<Units> quotaCents = hamiltonCents(quota, totalCents);
+        // The quota split shares out what the claims were charged: idle capacity keeps the
+        // cents it has in the slice-hour split, the claims' keys share the rest.
+        quota.pop_back();
+        std::vector<Units> quotaCents = hamiltonCents(quota, totalCents - cents.back());
+        quotaCents.push_back(cents.back());
         for (size_t i = 0; i < table.lines.size(); ++i) {
             table.lines[i].cost = Decimal::fromUnits(cents[i] * kUnitsPerCent);
             table.lines[i].quotaCost = Decimal::fromUnits(quotaCents[i] * kUnitsPerCent);

@@ -116,7 +116,7 @@ struct ChargebackLine {
     Decimal exact;                  // allocated cost before rounding, 10^-9
     Decimal cost;                   // cents, largest remainder: the table re-adds to the total
     Decimal quotaExact;             // the allocated part split by claim-seconds (Kueue's count)
-    Decimal quotaCost;              // cents, largest remainder over the same total
+    Decimal quotaCost;              // cents, largest remainder over the same total less idle's cents
     Decimal quotaDifference;        // quotaCost − cost
     double inputTokens = 0.0;       // tokens of the deployments the key's claims name
     double outputTokens = 0.0;

@@ -370,3 +370,60 @@ TEST_CASE("Chargeback refuses claims it cannot charge, naming the line", "[charg
     CHECK_THROWS_WITH(allocateChargeback(pool, {mig("a", "1g.10gb")}, bill, later),
                       Catch::Contains("no charge in the period"));
 }
+
+TEST_CASE("Chargeback re-adds to the cent on random pools of every mode, and the quota split keeps idle's cents", "[chargeback]")
+{
+    // A linear congruential stream: the same pools on every run.
+    uint64_t state = 12345;
+    const auto next = [&](uint64_t n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (state >> 33) % n;
+    };
+    const char *profiles[] = {"1g.10gb", "2g.20gb", "3g.40gb"};
+    const char *shares[] = {"0.1", "0.25", "0.333333", "0.5"};
+    for (int round = 0; round < 40; ++round) {
+        INFO("round " << round);
+        std::vector<PoolResource> pool{machine("node-a", 4)};
+        std::vector<GpuClaim> claims;
+        for (int gpu = 0; gpu < 4; ++gpu) {
+            const SharingMode mode = gpu == 0 ? SharingMode::Mig : gpu == 1 ? SharingMode::TimeSlice
+                                   : gpu == 2 ? SharingMode::Mps : SharingMode::OverCommit;
+            for (int k = 0; k < 3; ++k) {
+                const int64_t start = int64_t(next(20));
+                GpuClaim c = claim(("t" + std::to_string(next(5))).c_str(), mode, start, start + 1 + int64_t(next(12)), gpu);
+                c.model = "m" + std::to_string(next(3));
+                c.nameSpace = "ns" + std::to_string(next(2));
+                if (mode == SharingMode::Mig)
+                    c.profile = k == 2 ? "1g.10gb" : profiles[next(2)];   // at most 2 + 2 + 1 of 7 slices
+                else if (mode == SharingMode::OverCommit)
+                    c.residentGiB = 5.0 + double(next(60));
+                else
+                    c.share = dec(shares[next(4)]);
+                c.start += int64_t(next(3600));   // off the hour
+                claims.push_back(c);
+            }
+        }
+        FocusCharges bill = hourly("0", 30);
+        for (FocusCharge &row : bill.rows)
+            row.effectiveCost = Decimal::fromUnits(Decimal::Units(next(900'000'000'000ULL)) + 1);   // up to $900, to 10^-9
+        for (IdleShare idle : {IdleShare::Apart, IdleShare::ProRata}) {
+            ChargebackOptions o = day(MigBasis::Larger, idle);
+            o.to = kT0 + 30 * kHour;
+            const ChargebackResult r = allocateChargeback(pool, claims, bill, o);
+            requireReAdds(r);
+            for (const ChargebackTable &t : r.tables) {
+                CHECK(t.lines.back().idle);
+                CHECK(t.lines.back().quotaCost == t.lines.back().cost);
+                for (const ChargebackLine &l : t.lines) {
+                    // Rounded within a cent of the exact amount, and its days re-add to it.
+                    CHECK((l.cost - l.exact).units() < Decimal::Units(10'000'000));
+                    CHECK((l.exact - l.cost).units() < Decimal::Units(10'000'000));
+                    Decimal days;
+                    for (const ChargebackDay &d : l.days)
+                        days += d.cost;
+                    CHECK(days == l.cost);
+                }
+            }
+        }
+    }
+}
