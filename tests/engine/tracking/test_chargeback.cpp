@@ -427,3 +427,39 @@ TEST_CASE("Chargeback re-adds to the cent on random pools of every mode, and the
         }
     }
 }
+
+TEST_CASE("Chargeback: the user guide's hand example of each sharing mode, one GPU at $3.50 an hour for a day", "[chargeback]")
+{
+    const std::vector<PoolResource> pool{machine("node-a", 1)};
+    const FocusCharges bill = hourly("3.50", 24);   // $84.00
+    SECTION("time-slicing")
+    {
+        const std::vector<GpuClaim> claims{shared("x", SharingMode::TimeSlice, "0.5"),
+                                           shared("y", SharingMode::TimeSlice, "0.25")};
+        const ChargebackResult apart = allocateChargeback(pool, claims, bill, day());
+        CHECK(line(apart, "x").cost == dec("42.00"));
+        CHECK(line(apart, "y").cost == dec("21.00"));
+        CHECK(line(apart, "(idle capacity)").cost == dec("21.00"));
+        const ChargebackResult spread = allocateChargeback(pool, claims, bill, day(MigBasis::Compute, IdleShare::ProRata));
+        CHECK(line(spread, "x").cost == dec("56.00"));
+        CHECK(line(spread, "y").cost == dec("28.00"));
+    }
+    SECTION("MPS")
+    {
+        const ChargebackResult r = allocateChargeback(
+            pool, {shared("p", SharingMode::Mps, "0.6"), shared("q", SharingMode::Mps, "0.9")}, bill, day());
+        CHECK(line(r, "p").cost == dec("33.60"));
+        CHECK(line(r, "q").cost == dec("50.40"));
+    }
+    SECTION("over-commit")
+    {
+        GpuClaim a = claim("a", SharingMode::OverCommit, 0, 24);
+        a.residentGiB = 20.0;
+        GpuClaim b = claim("b", SharingMode::OverCommit, 12, 24);
+        b.residentGiB = 60.0;
+        const ChargebackResult r = allocateChargeback(pool, {a, b}, bill, day());
+        CHECK(line(r, "a").cost == dec("21.00"));
+        CHECK(line(r, "b").cost == dec("31.50"));
+        CHECK(line(r, "(idle capacity)").cost == dec("31.50"));
+    }
+}
