@@ -323,3 +323,41 @@ TEST_CASE("headroom report --tracking writes the tracking deck from the stored a
     CHECK(badGpu.err.contains("unknown GPU 'nope'"));
     CHECK_FALSE(QFileInfo::exists(fixture.filePath("z.pdf")));
 }
+
+TEST_CASE("headroom report --tracking --claims --focus adds the chargeback, with or without billing imports", "[report]")
+{
+    CliFixture fixture;
+    // One H100 in MIG for a day at $3.50 an hour: alpha 1g.10gb, beta 3g.40gb.
+    QByteArray bill = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ResourceId\n";
+    for (int h = 0; h < 24; ++h)
+        bill += QStringLiteral("USD,2026-03-01T%1:00:00Z,%2,Usage,3.50,3.50,node-a\n")
+                    .arg(h, 2, 10, QLatin1Char('0'))
+                    .arg(h < 23 ? QStringLiteral("2026-03-01T%1:00:00Z").arg(h + 1, 2, 10, QLatin1Char('0'))
+                                : QStringLiteral("2026-03-02T00:00:00Z"))
+                    .toUtf8();
+    const QString focus = fixture.writeFile("pool.csv", bill);
+    const QString claims = fixture.writeFile(
+        "claims.csv", "tenant,resource_id,resource_gpus,gpu_type,gpu,mode,profile,start,end\n"
+                      "alpha,node-a,1,h100-sxm,0,mig,1g.10gb,2026-03-01T00:00:00Z,2026-03-02T00:00:00Z\n"
+                      "beta,node-a,1,h100-sxm,0,mig,3g.40gb,2026-03-01T00:00:00Z,2026-03-02T00:00:00Z\n");
+    const QString pdf = fixture.filePath("chargeback.pdf");
+    RUN_HEADROOM(r, fixture, ({"report", "--tracking", "--claims", claims, "--focus", focus, "--by", "tenant", "-o", pdf}));
+    REQUIRE(r.exitCode == 0);
+    CHECK(pdfPages(pdf) == 5);   // title, table, comparison, trend, Kueue configuration
+    const QString text = tool("pdftotext", {pdf, "-"}).simplified();
+    for (const char *expected : {"Chargeback by tenant", "claims.csv", "84.00 USD", "12.00", "36.00", "24.00",
+                                 "Kueue configuration that counts slices", "nvidia.com/mig-3g.40gb"})
+        CHECK(text.contains(QString::fromUtf8(expected)));
+
+    // Refused: one file without the other, options outside --tracking, an unknown basis.
+    RUN_HEADROOM(half, fixture, ({"report", "--tracking", "--claims", claims, "-o", fixture.filePath("x.pdf")}));
+    CHECK(half.exitCode == 2);
+    CHECK(half.err.contains("go together"));
+    RUN_HEADROOM(outside, fixture, ({"report", "--claims", claims, "--focus", focus, "-o", fixture.filePath("y.pdf")}));
+    CHECK(outside.exitCode == 2);
+    RUN_HEADROOM(basis, fixture, ({"report", "--tracking", "--claims", claims, "--focus", focus, "--mig-basis", "area",
+                                   "-o", fixture.filePath("z.pdf")}));
+    CHECK(basis.exitCode == 2);
+    CHECK(basis.err.contains("--mig-basis 'area' is not one of compute, memory, larger"));
+    CHECK_FALSE(QFileInfo::exists(fixture.filePath("z.pdf")));
+}
