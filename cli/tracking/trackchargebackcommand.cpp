@@ -26,7 +26,7 @@ using engine::ChargebackBy;
 using engine::Decimal;
 
 const char kUsage[] = R"(
-       headroom track chargeback --claims FILE.csv --focus FILE.csv [--metrics FILE.csv]
+       headroom track chargeback --claims FILE.csv (--focus FILE.csv | --scenario NAME) [--metrics FILE.csv]
                               [--from T] [--to T] [--mig-basis compute|memory|larger]
                               [--idle apart|pro-rata] [--by tenant|model|namespace]
                               [--currency C] [--json | --csv | --kueue-config]
@@ -44,6 +44,9 @@ track chargeback
   What no claim held is idle capacity, shown apart, or spread over the charge's claims in
   proportion (--idle pro-rata). Each table re-adds to the invoice to the cent: amounts are
   rounded down to the cent and the cents left over go to the largest remainders (ties by name).
+  --scenario NAME in place of --focus splits a fleet scenario's planned cost instead: each
+  machine of the claims names a pool of the scenario (resource_id = pool name, resource_gpus =
+  its GPUs), charged its planned cost per day on every UTC day the claims cover.
   Beside it, the quota view: the same charged amounts split by claim-hours, as a Kueue quota
   counts claims rather than slices (a 1g.10gb and a 3g.40gb claim count 1 each), and the
   difference per key. --kueue-config prints the Kueue configuration (resources.transformations
@@ -147,9 +150,12 @@ int runChargebackTrack(const Args &args, Context &context)
     const auto focusPath = args.text(QStringLiteral("focus"));
     if (!claimsPath || claimsPath->isEmpty())
         throw UsageError(QStringLiteral("track chargeback: --claims FILE.csv is required (the ledger of who held which GPU)"));
-    if (!focusPath || focusPath->isEmpty())
+    const auto scenario = args.text(QStringLiteral("scenario"));
+    if (scenario && focusPath)
+        throw UsageError(QStringLiteral("track chargeback: give --focus (the bill) or --scenario (the plan), not both"));
+    if (!scenario && (!focusPath || focusPath->isEmpty()))
         throw UsageError(QStringLiteral("track chargeback: --focus FILE.csv is required (the bill's rows per ResourceId; "
-                                        "an import keeps only summaries)"));
+                                        "an import keeps only summaries), or --scenario NAME for a plan's cost"));
     const int formats = int(args.has(QStringLiteral("json"))) + int(args.has(QStringLiteral("csv")))
                         + int(args.has(QStringLiteral("kueue-config")));
     if (formats > 1)
@@ -175,7 +181,8 @@ int runChargebackTrack(const Args &args, Context &context)
 
     const QString metricsPath = args.text(QStringLiteral("metrics")).value_or(QString());
     const store::ChargebackInputs inputs =
-        store::readChargebackInputs(context.workspace(), *claimsPath, *focusPath, metricsPath);
+        scenario ? store::planChargebackInputs(context.workspace(), *claimsPath, *scenario, metricsPath)
+                 : store::readChargebackInputs(context.workspace(), *claimsPath, *focusPath, metricsPath);
     for (const std::string &warning : inputs.charges.warnings)
         context.err() << "warning: " << qs(warning) << '\n';
     // The period: the options, else the span of the pool's charges.

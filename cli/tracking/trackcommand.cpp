@@ -631,7 +631,7 @@ int runTrack(const QStringList &argList, Context &context)
                                         "benchmarks or chargeback"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("chargeback")) {
-        rejectOthers(args, action, {QStringLiteral("claims"), QStringLiteral("focus"), QStringLiteral("metrics"),
+        rejectOthers(args, action, {QStringLiteral("claims"), QStringLiteral("focus"), QStringLiteral("scenario"), QStringLiteral("metrics"),
                                     QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("mig-basis"),
                                     QStringLiteral("idle"), QStringLiteral("by"), QStringLiteral("currency"),
                                     QStringLiteral("csv"), QStringLiteral("kueue-config")});

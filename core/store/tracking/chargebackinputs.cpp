@@ -1,9 +1,11 @@
 #include "chargebackinputs.h"
 
+#include "engine/fleet/scenario.h"
 #include "store/common/csvreader.h"
 #include "store/common/importlimits.h"
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
+#include "store/fleet/scenarioinputs.h"
 #include "store/partitioning/migprofiles.h"
 #include "store/tracking/claimscsv.h"
 #include "store/tracking/metricscsv.h"
@@ -65,6 +67,82 @@ ChargebackInputs readChargebackInputs(const std::vector<engine::GpuSpec> &catalo
     inputs.lastCharge = last;
 
     inputs.hours = metricsPath.isEmpty() ? hours : readMetricsCsv(metricsPath).hours;
+    return inputs;
+}
+
+ChargebackInputs planChargebackInputs(const Workspace &workspace, const QString &claimsPath, const QString &scenarioName,
+                                      const QString &metricsPath)
+{
+    const auto scenario = workspace.scenario(scenarioName);
+    if (!scenario)
+        throw StoreError(QStringLiteral("%1 has no scenario \"%2\"").arg(workspace.path(), scenarioName));
+    const engine::ScenarioResult plan = engine::evaluateScenario(*scenario, scenarioInputs(workspace));
+
+    ChargebackInputs inputs;
+    inputs.claimsPath = claimsPath;
+    inputs.focusPath = QStringLiteral("scenario %1 (planned cost)").arg(scenarioName);
+    ClaimsFile ledger = readClaimsCsv(claimsPath);
+    const std::vector<engine::GpuSpec> catalog = workspace.gpus();
+    int64_t first = std::numeric_limits<int64_t>::max();
+    int64_t last = std::numeric_limits<int64_t>::min();
+    for (const engine::GpuClaim &claim : ledger.claims) {
+        first = std::min(first, claim.start);
+        last = std::max(last, claim.end);
+    }
+    const int64_t firstDay = first >= 0 ? first / 86400 : (first - 86399) / 86400;
+    const int64_t lastDay = (last + 86399) / 86400;   // exclusive
+    inputs.charges.currencies.clear();
+    for (engine::PoolResource &resource : ledger.resources) {
+        auto pool = std::find_if(plan.pools.begin(), plan.pools.end(),
+                                 [&](const engine::PoolResult &p) { return p.name == resource.id; });
+        const auto line = std::find_if(ledger.claims.begin(), ledger.claims.end(),
+                                       [&](const engine::GpuClaim &c) { return c.resource == resource.id; })
+                              ->line;
+        if (pool == plan.pools.end())
+            throw StoreError(QStringLiteral("%1: line %2: field \"resource_id\": '%3' is no pool of scenario %4")
+                                 .arg(claimsPath)
+                                 .arg(line)
+                                 .arg(shownValue(QString::fromStdString(resource.id)), scenarioName));
+        if (pool->gpus != resource.gpus)
+            throw StoreError(QStringLiteral("%1: line %2: field \"resource_gpus\": %3 GPUs, but pool %4 of scenario %5 "
+                                            "has %6")
+                                 .arg(claimsPath)
+                                 .arg(line)
+                                 .arg(resource.gpus)
+                                 .arg(shownValue(QString::fromStdString(resource.id)), scenarioName)
+                                 .arg(pool->gpus));
+        if (resource.gpuType.empty())
+            resource.gpuType = scenario->pools[size_t(pool - plan.pools.begin())].gpuId;
+        if (const engine::GpuSpec *gpu = engine::findGpu(catalog, resource.gpuType))
+            resource.gpuMemoryGiB = double(gpu->memoryBytes) / double(int64_t(1) << 30);
+        if (const engine::MigGpuProfiles *mig = shippedMigProfiles(QString::fromStdString(resource.gpuType)))
+            resource.mig = *mig;
+        const std::string &currency = pool->costPerDay.currency;
+        auto c = std::find(inputs.charges.currencies.begin(), inputs.charges.currencies.end(), currency);
+        if (c == inputs.charges.currencies.end())
+            c = inputs.charges.currencies.insert(c, currency);
+        const uint32_t currencyIndex = uint32_t(c - inputs.charges.currencies.begin());
+        inputs.charges.names.push_back(resource.id);
+        const uint32_t name = uint32_t(inputs.charges.names.size() - 1);
+        for (int64_t day = firstDay; day < lastDay; ++day) {
+            engine::FocusCharge row;
+            row.periodStart = day * 86400;
+            row.periodEnd = row.periodStart + 86400;
+            row.effectiveCost = pool->costPerDay.amount;
+            row.billedCost = row.effectiveCost;
+            row.resource = name;
+            row.currency = currencyIndex;
+            inputs.charges.rows.push_back(row);
+        }
+    }
+    inputs.resources = std::move(ledger.resources);
+    inputs.claims = std::move(ledger.claims);
+    inputs.firstCharge = firstDay * 86400;
+    inputs.lastCharge = lastDay * 86400;
+    if (!metricsPath.isEmpty())
+        inputs.hours = readMetricsCsv(metricsPath).hours;
+    else if (!workspace.servingMetricsImports().empty())
+        inputs.hours = workspace.servingHours();
     return inputs;
 }
 

@@ -37,6 +37,14 @@ ChargebackInputs readChargebackInputs(const std::vector<engine::GpuSpec> &catalo
                                       const QString &claimsPath, const QString &focusPath,
                                       const QString &metricsPath = {}, const FocusOptions &focus = {});
 
+// The same with a fleet scenario's planned cost in place of a bill: each claims machine names a
+// pool of the scenario (resource_id = the pool's name, resource_gpus = its GPUs), charged its
+// planned cost per day (EffectiveCost = the evaluated pool's cost per day) on every UTC day from
+// the first claim's start to the last claim's end. Throws StoreError for a missing scenario, a
+// machine that is no pool of it, or a GPU count that differs from the pool's (line named).
+ChargebackInputs planChargebackInputs(const Workspace &workspace, const QString &claimsPath, const QString &scenarioName,
+                                      const QString &metricsPath = {});
+
 // Allocates the inputs' charges over [options.from, options.to), or over the span of the
 // machines' charges where from and to are both 0.
 engine::ChargebackResult runChargeback(const ChargebackInputs &inputs, engine::ChargebackOptions options);

@@ -211,3 +211,38 @@ TEST_CASE("track chargeback: bad input exits 2 naming the file, line and field",
     refused(claims(), "give one of --json, --csv and --kueue-config", {"--json", "--csv"});
     refused(claims(), "--threshold does not apply here", {"--threshold", "0.5"});
 }
+
+TEST_CASE("track chargeback --scenario: a plan's cost per day split over the claims of its pools", "[track-cli][chargeback]")
+{
+    CliFixture ws;
+    // The demo's "Internal MIG tenants": pool "mig base", 14 H100s at $3.096 an hour =
+    // $1,040.256 a day. alpha holds a 1g.10gb of GPU 0 and beta a 7g.80gb of GPU 1 for one day.
+    const QString claimsFile = ws.writeFile(
+        "claims.csv", "tenant,resource_id,resource_gpus,gpu_type,gpu,mode,profile,start,end\n"
+                      "alpha,mig base,14,h100-sxm,0,mig,1g.10gb,2026-03-01T00:00:00Z,2026-03-02T00:00:00Z\n"
+                      "beta,mig base,14,h100-sxm,1,mig,7g.80gb,2026-03-01T00:00:00Z,2026-03-02T00:00:00Z\n");
+    const CliResult r = ws.runBare({"--demo", "track", "chargeback", "--claims", claimsFile, "--scenario",
+                                    "Internal MIG tenants", "--json"});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("invoice").toString() == "1040.26");
+    CHECK(o.value("charges").toInt() == 1);
+    const QJsonArray tenants = o.value("tables").toObject().value("tenant").toArray();
+    // alpha 1,040.256 ÷ 14 ÷ 7 = 10.6148…, beta ÷ 14 = 74.304, idle 955.3371…; rounded down
+    // 10.61 + 74.30 + 955.33 = 1,040.24, the two cents left to idle (.71) and alpha (.49).
+    CHECK(lineOf(tenants, "alpha").value("cost").toString() == "10.62");
+    CHECK(lineOf(tenants, "beta").value("cost").toString() == "74.30");
+    CHECK(lineOf(tenants, "(idle capacity)").value("cost").toString() == "955.34");
+
+    const QString wrong = ws.writeFile(
+        "wrong.csv", "tenant,resource_id,resource_gpus,gpu_type,gpu,mode,profile,start,end\n"
+                     "alpha,mig base,8,h100-sxm,0,mig,1g.10gb,2026-03-01T00:00:00Z,2026-03-02T00:00:00Z\n");
+    const CliResult bad = ws.runBare({"--demo", "track", "chargeback", "--claims", wrong, "--scenario", "Internal MIG tenants"});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.contains("line 2: field \"resource_gpus\": 8 GPUs, but pool mig base of scenario Internal MIG tenants has 14"));
+    const CliResult both = ws.runBare({"--demo", "track", "chargeback", "--claims", claimsFile, "--scenario",
+                                       "Internal MIG tenants", "--focus", claimsFile});
+    CHECK(both.exitCode == 2);
+    CHECK(both.err.contains("not both"));
+}
