@@ -105,19 +105,19 @@ QString isoTime(int64_t seconds)
 }
 
 template <typename Enum>
-Enum choice(const Args &args, const QString &name, const std::vector<std::pair<QString, Enum>> &values, Enum fallback)
+Enum choice(const Args &args, const QString &name, const std::vector<std::pair<QString, Enum>> &values, const QString &verb)
 {
     const auto text = args.text(name);
     if (!text)
-        return fallback;
+        return values.front().second;
     QStringList known;
     for (const auto &[label, value] : values) {
         if (*text == label)
             return value;
         known << label;
     }
-    throw UsageError(QStringLiteral("track chargeback: %1 '%2' is not one of %3")
-                         .arg(Args::flag(name), printable(*text), known.join(QLatin1String(", "))));
+    throw UsageError(QStringLiteral("%1: %2 '%3' is not one of %4")
+                         .arg(verb, Args::flag(name), printable(*text), known.join(QLatin1String(", "))));
 }
 
 QString perMillion(const Decimal &cost, double tokens)
@@ -133,6 +133,26 @@ QJsonValue perMillionJson(const Decimal &cost, double tokens)
 }
 
 } // namespace
+
+ChargebackChoices chargebackChoices(const Args &args, const QString &verb)
+{
+    ChargebackChoices choices;
+    choices.basis = choice<engine::MigBasis>(args, QStringLiteral("mig-basis"),
+                                             {{QStringLiteral("compute"), engine::MigBasis::Compute},
+                                              {QStringLiteral("memory"), engine::MigBasis::Memory},
+                                              {QStringLiteral("larger"), engine::MigBasis::Larger}},
+                                             verb);
+    choices.idle = choice<engine::IdleShare>(args, QStringLiteral("idle"),
+                                             {{QStringLiteral("apart"), engine::IdleShare::Apart},
+                                              {QStringLiteral("pro-rata"), engine::IdleShare::ProRata}},
+                                             verb);
+    choices.by = choice<ChargebackBy>(args, QStringLiteral("by"),
+                                      {{QStringLiteral("tenant"), ChargebackBy::Tenant},
+                                       {QStringLiteral("model"), ChargebackBy::Model},
+                                       {QStringLiteral("namespace"), ChargebackBy::Namespace}},
+                                      verb);
+    return choices;
+}
 
 const std::vector<OptionSpec> &chargebackTrackOptions()
 {
@@ -161,21 +181,11 @@ int runChargebackTrack(const Args &args, Context &context)
     if (formats > 1)
         throw UsageError(QStringLiteral("track chargeback: give one of --json, --csv and --kueue-config"));
 
+    const ChargebackChoices choices = chargebackChoices(args, QStringLiteral("track chargeback"));
     engine::ChargebackOptions options;
-    options.basis = choice<engine::MigBasis>(args, QStringLiteral("mig-basis"),
-                                             {{QStringLiteral("compute"), engine::MigBasis::Compute},
-                                              {QStringLiteral("memory"), engine::MigBasis::Memory},
-                                              {QStringLiteral("larger"), engine::MigBasis::Larger}},
-                                             engine::MigBasis::Compute);
-    options.idle = choice<engine::IdleShare>(args, QStringLiteral("idle"),
-                                            {{QStringLiteral("apart"), engine::IdleShare::Apart},
-                                             {QStringLiteral("pro-rata"), engine::IdleShare::ProRata}},
-                                            engine::IdleShare::Apart);
-    const ChargebackBy by = choice<ChargebackBy>(args, QStringLiteral("by"),
-                                                 {{QStringLiteral("tenant"), ChargebackBy::Tenant},
-                                                  {QStringLiteral("model"), ChargebackBy::Model},
-                                                  {QStringLiteral("namespace"), ChargebackBy::Namespace}},
-                                                 ChargebackBy::Tenant);
+    options.basis = choices.basis;
+    options.idle = choices.idle;
+    const ChargebackBy by = choices.by;
     if (const auto currency = args.text(QStringLiteral("currency")))
         options.currency = currency->toUpper().toStdString();
 

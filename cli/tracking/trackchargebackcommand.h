@@ -2,6 +2,7 @@
 
 #include "cli/common/args.h"
 #include "cli/common/command.h"
+#include "engine/tracking/chargeback.h"
 
 #include <QString>
 #include <vector>
@@ -15,6 +16,15 @@ namespace headroom::cli {
 const std::vector<OptionSpec> &chargebackTrackOptions();
 // Its usage text, appended to `track`'s.
 QString chargebackTrackUsage();
+// --mig-basis (compute | memory | larger), --idle (apart | pro-rata) and --by (tenant | model |
+// namespace), the defaults the first of each; a UsageError naming `verb` for any other value.
+struct ChargebackChoices {
+    engine::MigBasis basis = engine::MigBasis::Compute;
+    engine::IdleShare idle = engine::IdleShare::Apart;
+    engine::ChargebackBy by = engine::ChargebackBy::Tenant;
+};
+ChargebackChoices chargebackChoices(const Args &args, const QString &verb);
+
 // Runs it; refuses options it does not read.
 int runChargebackTrack(const Args &args, Context &context);
 

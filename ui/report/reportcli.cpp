@@ -8,6 +8,7 @@
 #include "cli/catalog/lookup.h"
 #include "cli/common/args.h"
 #include "cli/common/outputfile.h"
+#include "cli/tracking/trackchargebackcommand.h"
 #include "store/common/workspace.h"
 #include "store/tracking/chargebackinputs.h"
 
@@ -92,22 +93,6 @@ const std::vector<cli::OptionSpec> kOptions = {
     {QStringLiteral("by")},
 };
 
-template <typename Enum>
-Enum choice(const cli::Args &args, const QString &name, const std::vector<std::pair<QString, Enum>> &values, Enum fallback)
-{
-    const auto text = args.text(name);
-    if (!text)
-        return fallback;
-    QStringList known;
-    for (const auto &[label, value] : values) {
-        if (*text == label)
-            return value;
-        known << label;
-    }
-    throw cli::UsageError(QStringLiteral("report: %1 '%2' is not one of %3")
-                              .arg(cli::Args::flag(name), *text, known.join(QLatin1String(", "))));
-}
-
 // --claims and --focus as a chargeback for the tracking deck.
 ChargebackRun chargebackRun(const cli::Args &parsed, const store::Workspace &workspace)
 {
@@ -116,20 +101,10 @@ ChargebackRun chargebackRun(const cli::Args &parsed, const store::Workspace &wor
     if (!claims || !focus || claims->isEmpty() || focus->isEmpty())
         throw cli::UsageError(QStringLiteral("report --tracking: --claims FILE.csv and --focus FILE.csv go together"));
     ChargebackRun run;
-    run.options.basis = choice<engine::MigBasis>(parsed, QStringLiteral("mig-basis"),
-                                                 {{QStringLiteral("compute"), engine::MigBasis::Compute},
-                                                  {QStringLiteral("memory"), engine::MigBasis::Memory},
-                                                  {QStringLiteral("larger"), engine::MigBasis::Larger}},
-                                                 engine::MigBasis::Compute);
-    run.options.idle = choice<engine::IdleShare>(parsed, QStringLiteral("idle"),
-                                                 {{QStringLiteral("apart"), engine::IdleShare::Apart},
-                                                  {QStringLiteral("pro-rata"), engine::IdleShare::ProRata}},
-                                                 engine::IdleShare::Apart);
-    run.by = choice<engine::ChargebackBy>(parsed, QStringLiteral("by"),
-                                          {{QStringLiteral("tenant"), engine::ChargebackBy::Tenant},
-                                           {QStringLiteral("model"), engine::ChargebackBy::Model},
-                                           {QStringLiteral("namespace"), engine::ChargebackBy::Namespace}},
-                                          engine::ChargebackBy::Tenant);
+    const cli::ChargebackChoices choices = cli::chargebackChoices(parsed, QStringLiteral("report"));
+    run.options.basis = choices.basis;
+    run.options.idle = choices.idle;
+    run.by = choices.by;
     const store::ChargebackInputs inputs = store::readChargebackInputs(workspace, *claims, *focus);
     run.options.from = inputs.firstCharge;
     run.options.to = inputs.lastCharge;

@@ -187,16 +187,24 @@ void addCurrencySection(Deck &deck, const TrackingResult &r, const QString &suff
     }
 }
 
-// The title page and the chargeback alone, for a workspace without billing imports.
-Deck chargebackOnlyDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
+// A deck's title page from the workspace's report settings: `title` unless they name one,
+// dated today unless they give a date.
+Deck titledDeck(const store::Workspace &workspace, const QString &title)
 {
     Deck deck;
     const store::ReportSettings settings = workspace.reportSettings();
-    deck.title = settings.title.isEmpty() ? QObject::tr("Tracking: chargeback") : settings.title;
+    deck.title = settings.title.isEmpty() ? title : settings.title;
     deck.author = settings.author;
     deck.date = settings.date.isEmpty() ? QLocale(QLocale::English).toString(QDate::currentDate(), QStringLiteral("d MMMM yyyy"))
                                         : settings.date;
     deck.workspaceName = QFileInfo(workspace.path()).fileName();
+    return deck;
+}
+
+// The title page and the chargeback alone, for a workspace without billing imports.
+Deck chargebackOnlyDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
+{
+    Deck deck = titledDeck(workspace, QObject::tr("Tracking: chargeback"));
     deck.subtitle = QObject::tr("Chargeback of %1 over %2").arg(options.chargeback->focusFile, options.chargeback->claimsFile);
     appendChargebackPages(deck, *options.chargeback);
     return deck;
@@ -232,13 +240,7 @@ Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &
         plan = PlanInput{options.scenario, evaluated.costPerDay};
     }
 
-    Deck deck;
-    const store::ReportSettings settings = workspace.reportSettings();
-    deck.title = settings.title.isEmpty() ? QObject::tr("Tracking: plan versus actual") : settings.title;
-    deck.author = settings.author;
-    deck.date = settings.date.isEmpty() ? QLocale(QLocale::English).toString(QDate::currentDate(), QStringLiteral("d MMMM yyyy"))
-                                        : settings.date;
-    deck.workspaceName = QFileInfo(workspace.path()).fileName();
+    Deck deck = titledDeck(workspace, QObject::tr("Tracking: plan versus actual"));
     deck.subtitle = QObject::tr("Billing actuals from %1%2")
                         .arg(latest.fileName,
                              options.sinceDay ? QObject::tr(", charges since %1").arg(utcDay(*options.sinceDay)) : QString());
