@@ -1,4 +1,5 @@
 #include "traincommand.h"
+#include "traingoodputcommand.h"
 
 #include "cli/common/args.h"
 #include "cli/common/format.h"
@@ -440,6 +441,8 @@ QJsonObject toJson(const engine::TrainingJob &job, const engine::GpuSpec &gpu, c
 
 int runTrain(const QStringList &argv, Context &context)
 {
+    if (!argv.isEmpty() && argv.constFirst() == QLatin1String("goodput"))
+        return runTrainGoodput(argv.mid(1), context);
     // A bare --recompute (last, or followed by another option) keeps its old meaning: full.
     QStringList normalized = argv;
     for (qsizetype i = 0; i < normalized.size(); ++i) {
@@ -471,7 +474,7 @@ Command trainCommand()
 {
     return {QStringLiteral("train"),
             QStringLiteral("GPUs for a training window or days for a GPU count, memory per GPU by ZeRO stage"),
-            QString::fromUtf8(kUsage), &runTrain};
+            QString::fromUtf8(kUsage) + trainGoodputUsage(), &runTrain};
 }
 
 } // namespace headroom::cli

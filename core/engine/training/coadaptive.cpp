@@ -36,21 +36,21 @@ void validate(const GoodputJob &job)
                                       std::pair{p.alphaInter, "alpha_n"}, std::pair{p.betaInter, "beta_n"},
                                       std::pair{p.alphaIntra, "alpha_r"}, std::pair{p.betaIntra, "beta_r"}})
         if (!(value >= 0) || !std::isfinite(value))
-            throw InputError(name, "must be a time of 0 s or more");
+            throw InputError(name, std::string(name) + " must be a time of 0 s or more");
     if (!(p.alphaCompute + p.betaCompute > 0))
         throw InputError("beta_c", "alpha_c and beta_c cannot both be 0: a step would take no time");
     if (!(p.gamma >= 1 && p.gamma <= 10))
-        throw InputError("gamma", "must be from 1 (no overlap) to 10 (full overlap)");
+        throw InputError("gamma", "gamma must be from 1 (no overlap) to 10 (full overlap)");
     if (!(job.noiseScale >= 0) || !std::isfinite(job.noiseScale))
-        throw InputError("noise_scale", "must be 0 samples or more");
+        throw InputError("noise_scale", "the noise scale must be 0 samples or more");
     if (job.initialBatch < 1)
-        throw InputError("initial_batch", "must be at least 1 sample");
+        throw InputError("initial_batch", "the initial batch must be at least 1 sample");
     if (job.maxBatch < job.initialBatch)
-        throw InputError("max_batch", "must be at least the initial batch (" + std::to_string(job.initialBatch) + ")");
+        throw InputError("max_batch", "the largest batch must be at least the initial batch (" + std::to_string(job.initialBatch) + ")");
     if (job.maxMicroBatch < 1)
-        throw InputError("max_micro_batch", "must be at least 1 sample");
+        throw InputError("max_micro_batch", "the largest micro-batch must be at least 1 sample");
     if (job.gpusPerNode < 1)
-        throw InputError("gpus_per_node", "must be at least 1");
+        throw InputError("gpus_per_node", "GPUs per node must be at least 1");
 }
 
 double statisticalEfficiency(const GoodputJob &job, int64_t batch)
@@ -101,7 +101,7 @@ GoodputPoint bestGoodput(const GoodputJob &job, int64_t gpus)
 std::vector<GoodputPoint> goodputCurve(const GoodputJob &job, int64_t maxGpus)
 {
     if (maxGpus < 1 || maxGpus > 4096)
-        throw InputError("max_gpus", "must be from 1 to 4,096");
+        throw InputError("max_gpus", "the most GPUs must be from 1 to 4,096");
     std::vector<GoodputPoint> curve;
     for (int64_t n = 1; n <= maxGpus; ++n)
         curve.push_back(bestGoodput(job, n));
@@ -113,7 +113,7 @@ AdaptiveComparison compareFixedAdaptive(const GoodputJob &job, int64_t fixedGpus
 {
     validate(job);
     if (!(work > 0) || !std::isfinite(work))
-        throw InputError("work", "must be above 0 samples");
+        throw InputError("work", "the work must be above 0 samples");
     if (fixedGpus < 1 || fixedGpus > maxGpus)
         throw InputError("gpus", "the fixed GPU count must be from 1 to the most GPUs (" + std::to_string(maxGpus) + ")");
     AdaptiveComparison c;
