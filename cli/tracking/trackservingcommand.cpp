@@ -185,34 +185,6 @@ engine::ServingHours hoursFor(const Args &args, Context &context, const QString 
     return context.workspace().servingHours();
 }
 
-// --rate (with --currency), or --gpu's lowest on-demand rate in the workspace; nullopt: none.
-std::optional<engine::Money> rateFor(const Args &args, Context &context, const QString &action, QString *source)
-{
-    const std::string currency = currencyOption(args);
-    if (args.has(QStringLiteral("rate")) && args.has(QStringLiteral("gpu")))
-        throw UsageError(QStringLiteral("track %1: give --rate or --gpu, not both").arg(action));
-    if (args.has(QStringLiteral("provider")) && !args.has(QStringLiteral("gpu")))
-        throw UsageError(QStringLiteral("track %1: --provider needs --gpu").arg(action));
-    if (const auto rate = rateOption(args, QStringLiteral("rate"), currency, 1)) {
-        *source = QStringLiteral("--rate");
-        return rate;
-    }
-    const auto gpu = args.text(QStringLiteral("gpu"));
-    if (!gpu)
-        return std::nullopt;
-    const std::string provider = args.text(QStringLiteral("provider")).value_or(QString()).toStdString();
-    const auto rates = engine::onDemandRates(context.workspace().rateCards(),
-                                             QDate::currentDate().toString(Qt::ISODate).toStdString(), currency, provider);
-    for (const engine::GpuRate &rate : rates)
-        if (rate.gpuId == gpu->toStdString()) {
-            *source = qs(rate.source);
-            return rate.perGpuHour;
-        }
-    throw UsageError(QStringLiteral("track %1: --gpu %2: no on-demand rate in %3%4 for it in the workspace's rate cards")
-                         .arg(action, *gpu, qs(currency),
-                              provider.empty() ? QString() : QStringLiteral(" from %1").arg(qs(provider))));
-}
-
 int runImportMetrics(const Args &args, Context &context)
 {
     const QString path = *args.text(QStringLiteral("metrics"));
@@ -286,7 +258,7 @@ int runRightsizing(const Args &args, Context &context)
         throw UsageError(QStringLiteral("--slo-metric and --slo-quantile need --slo-ms, the SLO's latency"));
     }
     QString rateSource;
-    options.ratePerGpuHour = rateFor(args, context, action, &rateSource);
+    options.ratePerGpuHour = trackRate(args, context, action, &rateSource);
     std::vector<engine::RightsizingResult> results;
     try {
         results = engine::rightsize(hours, options);
@@ -449,7 +421,7 @@ int runBenchmarks(const Args &args, Context &context)
         options.windowDays = int(*days);
     options.deployment = args.text(QStringLiteral("deployment")).value_or(QString()).toStdString();
     QString rateSource;
-    options.ratePerGpuHour = rateFor(args, context, action, &rateSource);
+    options.ratePerGpuHour = trackRate(args, context, action, &rateSource);
     engine::ServingHours hours;
     if (!optimizations.empty() || args.has(QStringLiteral("metrics")))
         hours = hoursFor(args, context, action);
@@ -524,7 +496,7 @@ int runTelemetryAnomalies(const Args &args, Context &context)
         options.detector.history = int(*history);
     options.deployment = args.text(QStringLiteral("deployment")).value_or(QString()).toStdString();
     QString rateSource;
-    options.ratePerGpuHour = rateFor(args, context, action, &rateSource);
+    options.ratePerGpuHour = trackRate(args, context, action, &rateSource);
     engine::TelemetryAnomalyReport report;
     try {
         report = engine::detectTelemetryAnomalies(hours, options);
@@ -678,5 +650,33 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
                  all);
     return runBenchmarks(args, context);
 }
+
+std::optional<engine::Money> trackRate(const Args &args, Context &context, const QString &action, QString *source)
+{
+    const std::string currency = currencyOption(args);
+    if (args.has(QStringLiteral("rate")) && args.has(QStringLiteral("gpu")))
+        throw UsageError(QStringLiteral("track %1: give --rate or --gpu, not both").arg(action));
+    if (args.has(QStringLiteral("provider")) && !args.has(QStringLiteral("gpu")))
+        throw UsageError(QStringLiteral("track %1: --provider needs --gpu").arg(action));
+    if (const auto rate = rateOption(args, QStringLiteral("rate"), currency, 1)) {
+        *source = QStringLiteral("--rate");
+        return rate;
+    }
+    const auto gpu = args.text(QStringLiteral("gpu"));
+    if (!gpu)
+        return std::nullopt;
+    const std::string provider = args.text(QStringLiteral("provider")).value_or(QString()).toStdString();
+    const auto rates = engine::onDemandRates(context.workspace().rateCards(),
+                                             QDate::currentDate().toString(Qt::ISODate).toStdString(), currency, provider);
+    for (const engine::GpuRate &rate : rates)
+        if (rate.gpuId == gpu->toStdString()) {
+            *source = QString::fromStdString(rate.source);
+            return rate.perGpuHour;
+        }
+    throw UsageError(QStringLiteral("track %1: --gpu %2: no on-demand rate in %3%4 for it in the workspace's rate cards")
+                         .arg(action, *gpu, QString::fromStdString(currency),
+                              provider.empty() ? QString() : QStringLiteral(" from %1").arg(QString::fromStdString(provider))));
+}
+
 
 } // namespace headroom::cli

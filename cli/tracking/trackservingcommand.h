@@ -3,7 +3,10 @@
 #include "cli/common/args.h"
 #include "cli/common/command.h"
 
+#include "engine/common/money.h"
+
 #include <QString>
+#include <optional>
 #include <vector>
 
 // `headroom track import --metrics`, `track rightsizing` and `track benchmarks`: serving
@@ -17,6 +20,10 @@ const std::vector<OptionSpec> &servingTrackOptions();
 QString servingTrackUsage();
 // "rightsizing" and "benchmarks".
 bool isServingTrackAction(const QString &action);
+// --rate (with --currency), or --gpu's lowest on-demand rate in force today in the workspace's
+// rate cards (--provider narrows it); nullopt when neither is given. `source` says which.
+std::optional<engine::Money> trackRate(const Args &args, Context &context, const QString &action, QString *source);
+
 // Runs rightsizing, benchmarks, or import --metrics; refuses options the action does not read.
 int runServingTrack(const QString &action, const Args &args, Context &context);
 

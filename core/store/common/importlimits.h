@@ -50,6 +50,9 @@ constexpr double kMaxTelemetryGpus = 10'000'000;
 // is 5 M rows.
 constexpr ImportLimits kServingMetricsCsv{"serving metrics CSV", 512 * kMiB, 8'000'000, 4096};
 constexpr ImportLimits kRateCardCsv{"rate card CSV", 8 * kMiB, 100'000, 4096};
+// Training jobs' GPU and CPU telemetry (the stall audit): a day of one-minute scrapes of 8 jobs on
+// 64 GPUs with their nodes' CPU is under 1 M rows.
+constexpr ImportLimits kJobTelemetryCsv{"job telemetry CSV", 512 * kMiB, 8'000'000, 4096};
 // GPU claims of a shared pool: a year of hourly re-claims on 100 GPUs is under 1 M rows.
 constexpr ImportLimits kClaimsCsv{"GPU claims CSV", 256 * kMiB, 2'000'000, 4096};
 // FOCUS cost-and-usage exports: a year of hourly rows for 500 resources is 4.4 M rows,
