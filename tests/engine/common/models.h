@@ -42,6 +42,25 @@ inline engine::ModelSpec llama31_8b()
     return m;
 }
 
+// Qwen3-235B-A22B: 94 layers, 4 KV heads of 128 dims, 128 experts of which 8 a token.
+inline engine::ModelSpec qwen3_235b()
+{
+    engine::ModelSpec m = llama31_8b();
+    m.id = "qwen3-235b-a22b";
+    m.name = "Qwen3 235B-A22B";
+    m.paramsTotal = 235093634560.0;
+    m.paramsActive = 22190763520.0;
+    m.layers = 94;
+    m.hiddenSize = 4096;
+    m.attentionHeads = 64;
+    m.kvHeads = 4;
+    m.headDim = 128;
+    m.vocabSize = 151936;
+    m.experts = 128;
+    m.expertsPerToken = 8;
+    return m;
+}
+
 inline engine::ModelSpec llama31_70b()
 {
     engine::ModelSpec m;

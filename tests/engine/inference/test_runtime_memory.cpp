@@ -22,23 +22,6 @@ ModelSpec llama3_8b()
     return m;
 }
 
-ModelSpec qwen3_235b()
-{
-    ModelSpec m = llama31_8b();
-    m.id = "qwen3-235b-a22b";
-    m.paramsTotal = 235093634560.0;
-    m.paramsActive = 22190763520.0;
-    m.layers = 94;
-    m.hiddenSize = 4096;
-    m.attentionHeads = 64;
-    m.kvHeads = 4;
-    m.headDim = 128;
-    m.vocabSize = 151936;
-    m.experts = 128;
-    m.expertsPerToken = 8;
-    return m;
-}
-
 GpuSpec h100()
 {
     GpuSpec g;

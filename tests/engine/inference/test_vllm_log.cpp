@@ -62,20 +62,6 @@ KvInputs onH100(const ModelSpec &model, WeightPrecision weights, int tp, int64_t
     return in;
 }
 
-ModelSpec qwen3_235b()
-{
-    ModelSpec m = llama31_8b();
-    m.id = "qwen3-235b-a22b";
-    m.paramsTotal = 235093634560.0;
-    m.paramsActive = 22190763520.0;
-    m.layers = 94;
-    m.hiddenSize = 4096;
-    m.attentionHeads = 64;
-    m.kvHeads = 4;
-    m.headDim = 128;
-    return m;
-}
-
 } // namespace
 
 TEST_CASE("a vLLM start-up log's memory lines are read in V0 and V1 formats", "[vllm_log]")
