@@ -144,7 +144,8 @@ ServingAssumptionsDialog::ServingAssumptionsDialog(const engine::ServingAssumpti
     form->addRow(tr("Activation + runtime &reserve per GPU:"), m_reserve);
     m_measured = new QLabel(this);
     m_measured->setObjectName("servingMeasuredReserves");
-    m_measured->setWordWrap(true);
+    // One line a deployment, never wrapped: a wrapped label in a form row is given the height of
+    // its unwrapped text and clipped. The source of each figure is in the tooltip.
     m_forgetMeasured = new QPushButton(tr("&Forget measured reserves"), this);
     m_forgetMeasured->setObjectName("servingForgetMeasured");
     m_forgetMeasured->setToolTip(tr("Reserves kept per deployment from vLLM logs win over the mode above for their "
@@ -232,12 +233,17 @@ void ServingAssumptionsDialog::setAssumptions(const engine::ServingAssumptions &
 void ServingAssumptionsDialog::showMeasured()
 {
     QStringList lines;
-    for (const engine::ReserveOverride &o : m_overrides)
-        lines << tr("%1 on %2 at TP %3: %4 (%5)")
-                     .arg(QString::fromStdString(o.modelId), QString::fromStdString(o.gpuId))
-                     .arg(o.tp)
-                     .arg(formatGiB(o.reserveBytes, 2), QString::fromStdString(o.source));
+    QStringList sources;
+    for (const engine::ReserveOverride &o : m_overrides) {
+        const QString line = tr("%1 on %2 at TP %3: %4")
+                                 .arg(QString::fromStdString(o.modelId), QString::fromStdString(o.gpuId))
+                                 .arg(o.tp)
+                                 .arg(formatGiB(o.reserveBytes, 2));
+        lines << line;
+        sources << tr("%1 (from %2)").arg(line, QString::fromStdString(o.source));
+    }
     m_measured->setText(lines.isEmpty() ? tr("none") : lines.join(QLatin1Char('\n')));
+    m_measured->setToolTip(sources.join(QLatin1Char('\n')));
     m_forgetMeasured->setEnabled(!m_overrides.empty());
 }
 

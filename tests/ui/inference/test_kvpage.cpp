@@ -232,7 +232,12 @@ TEST_CASE("The serving assumptions dialog keeps the measured reserves it shows, 
     auto *forget = dialog.findChild<QPushButton *>("servingForgetMeasured");
     REQUIRE(label);
     REQUIRE(forget);
-    CHECK(label->text() == "llama-3.1-8b on h100-sxm at TP 1: 3.43 GiB (vLLM log v0.log)");
+    CHECK(label->text() == "llama-3.1-8b on h100-sxm at TP 1: 3.43 GiB");
+    CHECK(label->toolTip() == "llama-3.1-8b on h100-sxm at TP 1: 3.43 GiB (from vLLM log v0.log)");
+    // Shown whole: one line a deployment, the label as tall as its text.
+    dialog.show();
+    QApplication::processEvents();
+    CHECK(label->height() >= label->sizeHint().height());
     // Editing another field keeps it.
     dialog.findChild<QDoubleSpinBox *>("servingHeadroom")->setValue(30);
     CHECK(dialog.assumptions().reserveOverrides == a.reserveOverrides);
