@@ -387,6 +387,14 @@ int main(int argc, char *argv[])
             std::printf("%s\n", qPrintable(layouts));
             tabs->setCurrentIndex(0);
             window.trainingPage()->selectJob(QStringLiteral("llama-70b-pretrain"));
+            // The Goodput tab: Pollux's goodput against GPUs at its default job.
+            auto *charts = window.trainingPage()->findChild<QTabWidget *>("trainingChartTabs");
+            charts->setCurrentIndex(4);
+            QApplication::processEvents();
+            const QString goodput = out.filePath(QStringLiteral("page-training-goodput%1.png").arg(suffix));
+            window.grab().save(goodput);
+            std::printf("%s\n", qPrintable(goodput));
+            charts->setCurrentIndex(0);
         }
         if (page == QStringLiteral("KV & concurrency")) {
             // The What if tab: the attention-architecture levers as a waterfall.

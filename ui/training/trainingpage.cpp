@@ -1,4 +1,5 @@
 #include "trainingpage.h"
+#include "goodputpanel.h"
 
 #include "common/fields.h"
 #include "common/chartpanel.h"
@@ -75,6 +76,10 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     m_chartTabs->addTab(m_daysChart, tr("Days vs GPUs"));
     m_chartTabs->addTab(m_mixChart, tr("Mixed cluster"));
     m_chartTabs->addTab(m_growthChart, tr("Growth"));
+    m_goodput = new GoodputPanel(this);
+    m_chartTabs->addTab(m_goodput, tr("Goodput"));
+    m_chartTabs->setTabToolTip(4, tr("Pollux's goodput: the batch and GPU count that make the most progress a second, "
+                                     "from the job's measured step times and gradient noise scale"));
     connect(m_chartTabs, &QTabWidget::currentChanged, this, [this] {
         auto *panel = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget());
         const auto pending = m_pendingFigures.find(panel);
@@ -466,8 +471,11 @@ QJsonObject TrainingPage::currentTableSource() const
 QList<ChartPanel *> TrainingPage::chartPanels() const
 {
     flushFigures();
-    QList<ChartPanel *> panels{m_memoryChart, m_daysChart, m_mixChart, m_growthChart};
-    if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget())) {
+    QList<ChartPanel *> panels{m_memoryChart, m_daysChart, m_mixChart, m_growthChart, m_goodput->chart()};
+    if (m_chartTabs->currentWidget() == m_goodput) {
+        panels.removeOne(m_goodput->chart());
+        panels.prepend(m_goodput->chart());
+    } else if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget())) {
         panels.removeOne(current);
         panels.prepend(current);
     }
