@@ -10,6 +10,7 @@
 #include "inference/sizingcharts.h"
 #include "partitioning/migfigure.h"
 #include "tracking/trackingsource.h"
+#include "training/goodputpanel.h"
 #include "training/trainingsizing.h"
 
 #include "engine/common/errors.h"
@@ -359,7 +360,7 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.
     for (auto redraw : {sizingReportItem, kvReportItem, kvLeverReportItem, partitioningReportItem, trackingReportItem, trainingReportItem,
-                        costReportItem}) {
+                        goodputReportItem, costReportItem}) {
         if (!problem->isEmpty())
             break;
         if (auto redrawn = redraw(workspace, source, problem)) {

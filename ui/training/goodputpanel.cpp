@@ -3,9 +3,11 @@
 #include "common/chartpanel.h"
 #include "common/chartstyle.h"
 #include "common/fields.h"
+#include "report/reportsnapshot.h"
 
 #include "engine/common/errors.h"
 
+#include <QAbstractSpinBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
@@ -49,6 +51,12 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     m_perNode = newSpinBox(this, "goodputPerNode", 1, 1024, 4, tr(" GPU(s)"), tr("GPUs a node"));
     m_maxGpus = newSpinBox(this, "goodputMaxGpus", 1, 512, 16, tr(" GPU(s)"), tr("The curve runs from 1 to this many GPUs"));
 
+    // Narrow fields: the tab shares the results column with the other charts, and the widest
+    // value a field allows (φ up to 10⁹) would otherwise set the window's smallest width.
+    for (QAbstractSpinBox *box : std::initializer_list<QAbstractSpinBox *>{
+             m_alphaC, m_betaC, m_alphaR, m_betaR, m_alphaN, m_betaN, m_gamma, m_noise, m_initialBatch, m_maxBatch,
+             m_maxMicro, m_perNode, m_maxGpus})
+        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("0.0000 s")) + 40);
     auto *grid = new QGridLayout;
     const auto add = [&](int row, int column, const QString &label, QWidget *field) {
         auto *title = new QLabel(label, this);
@@ -72,6 +80,7 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName("goodputSummary");
     m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(0);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     grid->addWidget(m_summary, 3, 2, 1, 6);
     m_chart = new ChartPanel(this);
@@ -142,20 +151,79 @@ void GoodputPanel::recompute()
                                .arg(m_curve.front().goodput > 0 ? QString::number(best->goodput / m_curve.front().goodput, 'f', 2)
                                                                 : QStringLiteral("–")));
     }
-    m_chart->setFigure(goodputFigure(m_curve, job));
+    m_chart->setFigure(goodputFigure(job, maxGpus(), m_curve));
 }
 
-ChartFigure goodputFigure(const std::vector<engine::GoodputPoint> &curve, const engine::GoodputJob &job)
+namespace {
+
+QJsonObject goodputSource(const engine::GoodputJob &job, int maxGpus)
+{
+    return {{QStringLiteral("kind"), QStringLiteral("goodput-curve")},
+            {QStringLiteral("alpha_c"), job.perf.alphaCompute},
+            {QStringLiteral("beta_c"), job.perf.betaCompute},
+            {QStringLiteral("alpha_r"), job.perf.alphaIntra},
+            {QStringLiteral("beta_r"), job.perf.betaIntra},
+            {QStringLiteral("alpha_n"), job.perf.alphaInter},
+            {QStringLiteral("beta_n"), job.perf.betaInter},
+            {QStringLiteral("gamma"), job.perf.gamma},
+            {QStringLiteral("noise_scale"), job.noiseScale},
+            {QStringLiteral("initial_batch"), qint64(job.initialBatch)},
+            {QStringLiteral("max_batch"), qint64(job.maxBatch)},
+            {QStringLiteral("max_micro_batch"), qint64(job.maxMicroBatch)},
+            {QStringLiteral("gpus_per_node"), job.gpusPerNode},
+            {QStringLiteral("max_gpus"), maxGpus}};
+}
+
+} // namespace
+
+std::optional<store::ReportItem> goodputReportItem(const store::Workspace &, const QJsonObject &source, QString *problem)
+{
+    problem->clear();
+    if (source.value(QStringLiteral("kind")).toString() != QLatin1String("goodput-curve"))
+        return std::nullopt;
+    engine::GoodputJob job;
+    job.perf.alphaCompute = source.value(QStringLiteral("alpha_c")).toDouble();
+    job.perf.betaCompute = source.value(QStringLiteral("beta_c")).toDouble();
+    job.perf.alphaIntra = source.value(QStringLiteral("alpha_r")).toDouble();
+    job.perf.betaIntra = source.value(QStringLiteral("beta_r")).toDouble();
+    job.perf.alphaInter = source.value(QStringLiteral("alpha_n")).toDouble();
+    job.perf.betaInter = source.value(QStringLiteral("beta_n")).toDouble();
+    job.perf.gamma = source.value(QStringLiteral("gamma")).toDouble();
+    job.noiseScale = source.value(QStringLiteral("noise_scale")).toDouble();
+    job.initialBatch = source.value(QStringLiteral("initial_batch")).toInteger();
+    job.maxBatch = source.value(QStringLiteral("max_batch")).toInteger();
+    job.maxMicroBatch = source.value(QStringLiteral("max_micro_batch")).toInteger();
+    job.gpusPerNode = source.value(QStringLiteral("gpus_per_node")).toInt();
+    const int maxGpus = source.value(QStringLiteral("max_gpus")).toInt();
+    // The same limits as the tab's fields, so a hand-edited source cannot ask for an endless search.
+    if (job.maxBatch > (1 << 20) || job.maxMicroBatch > (1 << 16) || maxGpus < 1 || maxGpus > 512) {
+        *problem = QObject::tr("the goodput curve's limits are outside what the Goodput tab allows");
+        return std::nullopt;
+    }
+    try {
+        engine::validate(job);
+    } catch (const engine::InputError &e) {
+        *problem = QString::fromUtf8(e.what());
+        return std::nullopt;
+    }
+    return reportItemFromFigure(goodputFigure(job, maxGpus));
+}
+
+ChartFigure goodputFigure(const engine::GoodputJob &job, int maxGpus, std::vector<engine::GoodputPoint> curve)
 {
     const QString title = QObject::tr("Goodput against GPUs (Pollux)");
-    if (curve.empty())
-        return emptyFigure(title);
+    try {
+        if (curve.empty())
+            curve = engine::goodputCurve(job, maxGpus);
+    } catch (const engine::InputError &e) {
+        return emptyFigure(title, QString::fromUtf8(e.what()));
+    }
     const QString caption =
         QObject::tr("At each GPU count the micro-batch and accumulation with the most goodput = samples/s × (φ + M₀) ÷ "
                     "(φ + M), φ = %1, M₀ = %2; the step is s × T_grad + (T_grad^γ + T_sync^γ)^(1/γ) (Qiao et al., OSDI 2021).")
             .arg(job.noiseScale)
             .arg(job.initialBatch);
-    return {title, caption, [curve, title](QChart::ChartTheme theme) {
+    ChartFigure figure{title, caption, [curve, title](QChart::ChartTheme theme) {
                 QChart *chart = newStyledChart(title, theme);
                 auto *goodput = new QLineSeries;
                 goodput->setName(QObject::tr("Goodput (M₀-samples/s)"));
@@ -213,6 +281,8 @@ ChartFigure goodputFigure(const std::vector<engine::GoodputPoint> &curve, const 
                 shareSeriesColours(chart, theme);
                 return chart;
             }};
+    figure.source = goodputSource(job, maxGpus);
+    return figure;
 }
 
 } // namespace headroom::ui

@@ -3,12 +3,20 @@
 #include "common/chartexport.h"
 
 #include "engine/training/coadaptive.h"
+#include "store/report/reporttables.h"
+
+#include <QJsonObject>
+#include <optional>
 
 #include <QWidget>
 
 class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
+
+namespace headroom::store {
+class Workspace;
+}
 
 namespace headroom::ui {
 
@@ -51,7 +59,14 @@ private:
 };
 
 // Goodput and throughput (samples per second, left axis) and the efficiency of the batch chosen
-// (right axis) at 1 … N GPUs, the most goodput marked.
-ChartFigure goodputFigure(const std::vector<engine::GoodputPoint> &curve, const engine::GoodputJob &job);
+// (right axis) at 1 … N GPUs, the most goodput marked. Its source ({"kind": "goodput-curve", the
+// job's figures and the GPU count}) holds everything the report needs to draw it again.
+// `curve` when already computed for the same job and count.
+ChartFigure goodputFigure(const engine::GoodputJob &job, int maxGpus, std::vector<engine::GoodputPoint> curve = {});
+
+// The report's redraw of a "goodput-curve" source; nullopt for another kind (problem empty) or
+// a source whose figures are refused (problem says why).
+std::optional<store::ReportItem> goodputReportItem(const store::Workspace &workspace, const QJsonObject &source,
+                                                   QString *problem);
 
 } // namespace headroom::ui

@@ -4,6 +4,7 @@
 #include "ui/training/goodputpanel.h"
 
 #include <QChart>
+#include <QJsonObject>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineSeries>
@@ -28,6 +29,18 @@ TEST_CASE("Training sizing Goodput tab: the hand-computed optimum, recomputed as
     REQUIRE(goodput);
     CHECK(goodput->count() == 8);
     CHECK(goodput->at(3).y() == Approx(4.0 * 63 * 1128 / (0.79 * 1252)));
+
+    // The report draws it again from its source, which holds the job's figures.
+    TempWorkspace ws;
+    QString problem;
+    const auto redrawn = ui::goodputReportItem(*ws, panel.chart()->figure().source, &problem);
+    REQUIRE(redrawn);
+    CHECK(problem.isEmpty());
+    CHECK(redrawn->title == "Goodput against GPUs (Pollux)");
+    QJsonObject bad = panel.chart()->figure().source;
+    bad.insert("gamma", 40);
+    CHECK_FALSE(ui::goodputReportItem(*ws, bad, &problem));
+    CHECK(problem.contains("gamma must be from 1"));
 
     // A larger noise scale makes large batches pay: more goodput on 8 GPUs.
     const double before = panel.curve().back().goodput;
