@@ -1,4 +1,5 @@
 #include "traincommand.h"
+#include "trainclustercommand.h"
 #include "traingoodputcommand.h"
 
 #include "cli/common/args.h"
@@ -443,6 +444,8 @@ int runTrain(const QStringList &argv, Context &context)
 {
     if (!argv.isEmpty() && argv.constFirst() == QLatin1String("goodput"))
         return runTrainGoodput(argv.mid(1), context);
+    if (!argv.isEmpty() && argv.constFirst() == QLatin1String("cluster"))
+        return runTrainCluster(argv.mid(1), context);
     // A bare --recompute (last, or followed by another option) keeps its old meaning: full.
     QStringList normalized = argv;
     for (qsizetype i = 0; i < normalized.size(); ++i) {
@@ -474,7 +477,7 @@ Command trainCommand()
 {
     return {QStringLiteral("train"),
             QStringLiteral("GPUs for a training window or days for a GPU count, memory per GPU by ZeRO stage"),
-            QString::fromUtf8(kUsage) + trainGoodputUsage(), &runTrain};
+            QString::fromUtf8(kUsage) + trainGoodputUsage() + trainClusterUsage(), &runTrain};
 }
 
 } // namespace headroom::cli

@@ -54,6 +54,10 @@ constexpr ImportLimits kRateCardCsv{"rate card CSV", 8 * kMiB, 100'000, 4096};
 // 64 GPUs with their nodes' CPU is under 1 M rows.
 constexpr ImportLimits kJobTelemetryCsv{"job telemetry CSV", 512 * kMiB, 8'000'000, 4096};
 // GPU claims of a shared pool: a year of hourly re-claims on 100 GPUs is under 1 M rows.
+// Training cluster what-if: a workload of jobs, and applications' per-epoch traces (Pollux's
+// six applications hold 2,152 rows).
+constexpr ImportLimits kClusterWorkloadCsv{"cluster workload CSV", 16 * kMiB, 100'000, 4096};
+constexpr ImportLimits kClusterTraceCsv{"application trace CSV", 64 * kMiB, 1'000'000, 4096};
 constexpr ImportLimits kClaimsCsv{"GPU claims CSV", 256 * kMiB, 2'000'000, 4096};
 // FOCUS cost-and-usage exports: a year of hourly rows for 500 resources is 4.4 M rows,
 // about 2.5 GB with every column; streamed, never held whole.
