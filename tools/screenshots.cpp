@@ -19,6 +19,7 @@
 #include "ui/fleet/scenariospage.h"
 #include "ui/inference/sizingpage.h"
 #include "ui/training/trainingjobspage.h"
+#include "ui/training/clusterpanel.h"
 #include "ui/training/trainingpage.h"
 #include "ui/catalog/catalogentrydialog.h"
 #include "ui/common/chartexport.h"
@@ -394,6 +395,17 @@ int main(int argc, char *argv[])
             const QString goodput = out.filePath(QStringLiteral("page-training-goodput%1.png").arg(suffix));
             window.grab().save(goodput);
             std::printf("%s\n", qPrintable(goodput));
+            // The Cluster tab: Pollux's workload 6 replayed under the three policies.
+            auto *cluster = window.trainingPage()->findChild<ui::ClusterPanel *>();
+            bool replayed = false;
+            QObject::connect(cluster, &ui::ClusterPanel::finished, [&replayed] { replayed = true; });
+            charts->setCurrentIndex(5);   // first shown: it replays
+            while (!replayed)
+                QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+            QApplication::processEvents();
+            const QString clusterShot = out.filePath(QStringLiteral("page-training-cluster%1.png").arg(suffix));
+            window.grab().save(clusterShot);
+            std::printf("%s\n", qPrintable(clusterShot));
             charts->setCurrentIndex(0);
         }
         if (page == QStringLiteral("KV & concurrency")) {

@@ -10,6 +10,7 @@
 #include "inference/sizingcharts.h"
 #include "partitioning/migfigure.h"
 #include "tracking/trackingsource.h"
+#include "training/clusterpanel.h"
 #include "training/goodputpanel.h"
 #include "training/trainingsizing.h"
 
@@ -360,7 +361,7 @@ std::optional<store::ReportItem> redrawReportItem(const store::Workspace &worksp
         return redrawn;
     // Each page's items: an analysis that does not know the kind leaves *problem empty.
     for (auto redraw : {sizingReportItem, kvReportItem, kvLeverReportItem, partitioningReportItem, trackingReportItem, trainingReportItem,
-                        goodputReportItem, costReportItem}) {
+                        goodputReportItem, clusterReportItem, costReportItem}) {
         if (!problem->isEmpty())
             break;
         if (auto redrawn = redraw(workspace, source, problem)) {

@@ -1,4 +1,5 @@
 #include "trainingpage.h"
+#include "clusterpanel.h"
 #include "goodputpanel.h"
 
 #include "common/fields.h"
@@ -80,6 +81,10 @@ TrainingPage::TrainingPage(store::Workspace &workspace, QWidget *parent)
     m_chartTabs->addTab(m_goodput, tr("Goodput"));
     m_chartTabs->setTabToolTip(4, tr("Pollux's goodput: the batch and GPU count that make the most progress a second, "
                                      "from the job's measured step times and gradient noise scale"));
+    m_cluster = new ClusterPanel(this);
+    m_chartTabs->addTab(m_cluster, tr("Cluster"));
+    m_chartTabs->setTabToolTip(5, tr("A job mix on a shared cluster: fixed GPUs and batch per job against co-adaptive "
+                                     "allocation (Pollux), on Pollux's published workloads or your own"));
     connect(m_chartTabs, &QTabWidget::currentChanged, this, [this] {
         auto *panel = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget());
         const auto pending = m_pendingFigures.find(panel);
@@ -471,10 +476,14 @@ QJsonObject TrainingPage::currentTableSource() const
 QList<ChartPanel *> TrainingPage::chartPanels() const
 {
     flushFigures();
-    QList<ChartPanel *> panels{m_memoryChart, m_daysChart, m_mixChart, m_growthChart, m_goodput->chart()};
+    QList<ChartPanel *> panels{m_memoryChart, m_daysChart, m_mixChart, m_growthChart, m_goodput->chart(),
+                               m_cluster->chart()};
     if (m_chartTabs->currentWidget() == m_goodput) {
         panels.removeOne(m_goodput->chart());
         panels.prepend(m_goodput->chart());
+    } else if (m_chartTabs->currentWidget() == m_cluster) {
+        panels.removeOne(m_cluster->chart());
+        panels.prepend(m_cluster->chart());
     } else if (auto *current = qobject_cast<ChartPanel *>(m_chartTabs->currentWidget())) {
         panels.removeOne(current);
         panels.prepend(current);

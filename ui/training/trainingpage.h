@@ -85,6 +85,7 @@ private:
     ChartPanel *m_mixChart = nullptr;
     ChartPanel *m_growthChart = nullptr;
     class GoodputPanel *m_goodput = nullptr;
+    class ClusterPanel *m_cluster = nullptr;
     QTableWidget *m_table = nullptr;
     QTableWidget *m_mixTable = nullptr;
     QTableWidget *m_layoutTable = nullptr;   // the search's fastest layouts

@@ -170,13 +170,17 @@ TEST_CASE("Cluster replay: bad input is refused naming the field, application or
                       Catch::Contains("application a is given twice"));
 }
 
-TEST_CASE("Cluster replay: cancel stops between intervals", "[cluster]")
+TEST_CASE("Cluster replay: progress is told each interval and can stop the replay", "[cluster]")
 {
     const std::vector<ClusterApplication> apps{handApp("a", 1e6)};
-    std::atomic<bool> cancel{true};
+    int calls = 0;
     const ClusterReplay r = replayCluster(apps, {{"j1", "a", 0, 1, 1}}, smallCluster(1, 1), ClusterPolicy::CoAdaptive,
-                                          &cancel);
+                                          [&](double share) {
+                                              CHECK(share == 0.0);
+                                              return ++calls < 3;
+                                          });
     CHECK(r.cancelled);
-    CHECK(r.timeline.empty());
+    CHECK(calls == 3);
+    CHECK(r.timeline.size() == 2);
     CHECK(r.jobs[0].finishSeconds < 0);
 }

@@ -4,9 +4,19 @@
 #include "store/common/workspace.h"
 #include "ui/mainwindow.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <memory>
+
+// Writes `content` to `name` in `dir`; its path.
+inline QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    QFile file(dir.filePath(name));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    return file.fileName();
+}
 
 // A fresh, seeded workspace in a temporary directory for one test.
 struct TempWorkspace {

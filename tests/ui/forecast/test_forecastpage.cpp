@@ -26,14 +26,6 @@ using namespace headroom;
 
 namespace {
 
-QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    QFile file(dir.filePath(name));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    return file.fileName();
-}
-
 // Long-form telemetry: `primitives` tenants of one model, `days` of hourly samples with a
 // daily cycle and deterministic wiggle; hours listed in `skip` have no sample.
 QByteArray telemetryCsv(int primitives, int days, const QList<int> &skip = {})

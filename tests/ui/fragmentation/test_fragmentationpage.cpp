@@ -24,14 +24,6 @@ namespace frag = engine::frag;
 
 namespace {
 
-QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    QFile file(dir.filePath(name));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    return file.fileName();
-}
-
 struct SmallTrace {
     QTemporaryDir dir;
     QString nodes, tasks;

@@ -39,14 +39,6 @@ QString cell(QTableWidget *table, int row, int column)
     return item ? item->text() : QString();
 }
 
-QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    QFile file(dir.filePath(name));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    return file.fileName();
-}
-
 // One H100 in MIG for two days at $3.50 an hour: alpha a 1g.10gb, beta a 3g.40gb, both days.
 QByteArray bill()
 {

@@ -38,14 +38,6 @@ T *child(QWidget &page, const char *name)
     return w;
 }
 
-QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    QFile file(dir.filePath(name));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    return file.fileName();
-}
-
 // Clicks Import with `path` queued as the file dialog's answer; true when it was stored.
 bool importAndWait(ui::TrackingPage &page, const QString &path)
 {

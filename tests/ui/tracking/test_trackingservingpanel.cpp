@@ -45,14 +45,6 @@ QString cell(QTableWidget *table, int row, int column)
     return item ? item->text() : QString();
 }
 
-QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    QFile file(dir.filePath(name));
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    return file.fileName();
-}
-
 constexpr qint64 kT0 = 1772409600; // 2026-03-02T00:00:00Z
 
 // Four replicas of two GPUs on the hour for 21 hours: every replica carries 50 + 10 (k − 1)

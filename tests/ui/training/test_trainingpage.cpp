@@ -3,6 +3,7 @@
 #include "ui/common/chartexport.h"
 #include "ui/common/chartpanel.h"
 #include "ui/common/format.h"
+#include "ui/training/clusterpanel.h"
 #include "ui/training/trainingpage.h"
 
 #include <QAreaSeries>
@@ -16,6 +17,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedBarSeries>
 #include <QTableWidget>
@@ -71,7 +73,7 @@ Widget *child(ui::TrainingPage &page, const char *name)
 // Charts of tabs not on screen are built when asked for: chartPanels() brings them up to date.
 QChart *chartOf(ui::TrainingPage &page, const char *name)
 {
-    REQUIRE(page.chartPanels().size() == 5);   // memory, days, mix, growth, goodput
+    REQUIRE(page.chartPanels().size() == 6);   // memory, days, mix, growth, goodput, cluster
     auto *panel = child<ui::ChartPanel>(page, name);
     REQUIRE(panel->chart());
     return panel->chart();
@@ -263,9 +265,15 @@ TEST_CASE("Every training chart exports to PDF with its title as text and draws 
     (*ws).putTrainingJob(pretrain());
     ui::TrainingPage page(*ws);
     REQUIRE(page.plan());
+    // The Cluster tab replays when first shown; here it is run by hand.
+    auto *cluster = page.findChild<ui::ClusterPanel *>();
+    REQUIRE(cluster);
+    QSignalSpy replayed(cluster, &ui::ClusterPanel::finished);
+    cluster->run();
+    REQUIRE(replayed.wait(60000));
     QTemporaryDir dir;
     const auto panels = page.chartPanels();
-    REQUIRE(panels.size() == 5);   // the goodput chart exports like the rest
+    REQUIRE(panels.size() == 6);   // the goodput and cluster charts export like the rest
     int n = 0;
     for (ui::ChartPanel *panel : panels) {
         const ui::ChartFigure figure = panel->figure();
