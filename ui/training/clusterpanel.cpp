@@ -110,7 +110,10 @@ ClusterPanel::ClusterPanel(QWidget *parent)
     m_workload = new QComboBox(this);
     m_workload->setObjectName("clusterWorkload");
     for (int i = 1; i <= 8; ++i)
-        m_workload->addItem(tr("Pollux workload %1 (160 jobs)").arg(i), QStringLiteral("pollux-%1").arg(i));
+        m_workload->addItem(tr("Pollux %1 (160 jobs)").arg(i), QStringLiteral("pollux-%1").arg(i));
+    // Narrow: a long file name must not set the page's smallest width.
+    m_workload->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_workload->setMinimumContentsLength(12);
     m_workload->setCurrentIndex(5);
     m_workload->setToolTip(tr("Pollux's published workloads (OSDI 2021 artifact; workload 6 is its testbed's), or a "
                               "workload CSV: name,time,application,num_replicas,batch_size"));
@@ -127,7 +130,7 @@ ClusterPanel::ClusterPanel(QWidget *parent)
                                  tr("A job makes no progress for this long after each (re)allocation"));
     for (QAbstractSpinBox *box : std::initializer_list<QAbstractSpinBox *>{m_nodes, m_perNode, m_inference, m_interval,
                                                                            m_restart})
-        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("000 GPU(s)")) + 40);
+        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("00 GPU(s)")) + 32);
     m_run = new QPushButton(tr("Run"), this);
     m_run->setObjectName("clusterRun");
     m_run->setToolTip(tr("Replay the workload under the three policies"));

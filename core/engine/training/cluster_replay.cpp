@@ -240,7 +240,8 @@ void validate(const std::vector<ClusterApplication> &apps, const std::vector<Clu
 }
 
 ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const std::vector<ClusterJob> &jobs,
-                            const ClusterOptions &options, ClusterPolicy policy, const std::atomic<bool> *cancel)
+                            const ClusterOptions &options, ClusterPolicy policy,
+                            const std::function<bool(double)> &progress)
 {
     validate(apps, jobs, options);
     std::map<std::string, const ClusterApplication *> byName;
@@ -301,7 +302,7 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
     int64_t demotions = 0;
     double now = 0;
     for (; finished < jobs.size() && now < kHorizonSeconds; now += dt) {
-        if (cancel && cancel->load()) {
+        if (progress && !progress(double(finished) / double(std::max<size_t>(jobs.size(), 1)))) {
             out.cancelled = true;
             break;
         }

@@ -2,8 +2,8 @@
 
 #include "coadaptive.h"
 
-#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -102,10 +102,11 @@ void validate(const std::vector<ClusterApplication> &apps, const std::vector<Clu
               const ClusterOptions &options);
 
 // Replays the jobs to the last completion (at most 30 simulated days; jobs still running then
-// are reported unfinished with finishSeconds −1). `cancel`, when set, stops between intervals.
+// are reported unfinished with finishSeconds −1). `progress`, when set, is told the share of jobs
+// finished before each interval; returning false stops the replay there (cancelled).
 ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const std::vector<ClusterJob> &jobs,
                             const ClusterOptions &options, ClusterPolicy policy,
-                            const std::atomic<bool> *cancel = nullptr);
+                            const std::function<bool(double)> &progress = {});
 
 const char *clusterPolicyName(ClusterPolicy policy);   // "fixed-fcfs", "fixed-las", "co-adaptive"
 

@@ -90,7 +90,7 @@ TEST_CASE("cluster traces: the shipped Pollux applications and workloads", "[clu
 // 31.9 % below Tiresias+TunedJobs over the eight (2,751 s against 4,038 s). The replay must keep
 // that ordering on every workload, land each policy's average within 20 % of the published one,
 // and reach at least the reported margin (31.9 %, less 2 points) without overshooting it by more
-// than 6 points. (The replay gives 37.2 %: its Tiresias runs about 9 % slow, its Pollux about 1 %.)
+// than 6 points. (The replay gives 37.2 %: its Tiresias runs about 10 % slow, its Pollux about 1 %.)
 TEST_CASE("cluster replay reproduces Pollux's published ordering on its eight workloads", "[clustertrace][pollux]")
 {
     const auto apps = readClusterApplications(QString());
@@ -121,5 +121,5 @@ TEST_CASE("cluster replay reproduces Pollux's published ordering on its eight wo
     const double reduction = 1.0 - coSum / lasSum;
     CHECK(reduction >= published - 0.02);
     CHECK(reduction <= published + 0.06);
-    CHECK(coSum / pubPollux == Approx(1.0).margin(0.05));   // the mean over the eight: +1.1 %
+    CHECK(coSum / pubPollux == Approx(1.0).margin(0.05));   // the mean over the eight: +1.0 %
 }
