@@ -2,6 +2,7 @@
 
 #include "engine/inference/kv.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <algorithm>
 #include <cmath>
@@ -83,6 +84,11 @@ QString formatInteger(qint64 value)
     for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
         digits.insert(i, QLatin1Char(','));
     return value < 0 ? QLatin1Char('-') + digits : digits;
+}
+
+QString isoUtc(qint64 seconds)
+{
+    return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate);
 }
 
 QString formatDecimal(double value, int decimals, bool keepZeros)

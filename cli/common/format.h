@@ -36,6 +36,8 @@ QString formatInteger(qint64 value);
 // A decimal with thousands separators and `decimals` decimals, trailing zeros dropped
 // unless `keepZeros`: 3350 → "3,350", 989.5 → "989.5", (8, 1, true) → "8.0".
 QString formatDecimal(double value, int decimals, bool keepZeros = false);
+// Epoch seconds as ISO 8601 UTC: "2026-03-01T02:00:00Z".
+QString isoUtc(qint64 seconds);
 // Bytes in GiB (2^30) with one decimal: "57.6 GiB".
 QString formatGiB(qint64 bytes);
 // Bytes in the largest binary unit that keeps the figure ≥ 1: "256.0 KiB", "2.0 GiB".

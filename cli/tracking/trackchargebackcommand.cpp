@@ -99,11 +99,6 @@ int64_t timeOption(const Args &args, const QString &name)
     return time.toSecsSinceEpoch();
 }
 
-QString isoTime(int64_t seconds)
-{
-    return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate);
-}
-
 template <typename Enum>
 Enum choice(const Args &args, const QString &name, const std::vector<std::pair<QString, Enum>> &values, const QString &verb)
 {
@@ -223,7 +218,7 @@ int runChargebackTrack(const Args &args, Context &context)
                 QJsonArray days;
                 for (const engine::ChargebackDay &day : line.days)
                     days.append(QJsonObject{
-                        {QStringLiteral("date"), isoTime(day.day * 86400).left(10)},
+                        {QStringLiteral("date"), isoUtc(day.day * 86400).left(10)},
                         {QStringLiteral("cost"), qs(day.cost.toString(2))},
                         {QStringLiteral("input_tokens"), day.inputTokens},
                         {QStringLiteral("output_tokens"), day.outputTokens},
@@ -255,8 +250,8 @@ int runChargebackTrack(const Args &args, Context &context)
             warnings.append(qs(warning));
         context.out() << jsonText(QJsonObject{
             {QStringLiteral("currency"), qs(result.currency)},
-            {QStringLiteral("from"), isoTime(options.from)},
-            {QStringLiteral("to"), isoTime(options.to)},
+            {QStringLiteral("from"), isoUtc(options.from)},
+            {QStringLiteral("to"), isoUtc(options.to)},
             {QStringLiteral("mig_basis"), qs(engine::toString(options.basis))},
             {QStringLiteral("idle"), qs(engine::toString(options.idle))},
             {QStringLiteral("invoice"), qs(result.invoice.toString(2))},
@@ -272,7 +267,7 @@ int runChargebackTrack(const Args &args, Context &context)
     }
 
     QTextStream &out = context.out();
-    out << "Chargeback " << isoTime(options.from) << " to " << isoTime(options.to) << ", " << qs(result.currency) << ": "
+    out << "Chargeback " << isoUtc(options.from) << " to " << isoUtc(options.to) << ", " << qs(result.currency) << ": "
         << countOf(result.charges, QStringLiteral("charge"), QStringLiteral("charges")) << " of "
         << countOf(qint64(inputs.resources.size()), QStringLiteral("machine"), QStringLiteral("machines")) << ", "
         << formatDecimal(result.poolGpuHours, 1) << " GPU-hours; MIG by " << qs(engine::toString(options.basis))

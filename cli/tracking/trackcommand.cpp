@@ -4,6 +4,7 @@
 #include "cli/common/format.h"
 #include "cli/fleet/scenariocommand.h"
 #include "trackchargebackcommand.h"
+#include "trackjobgoodputcommand.h"
 #include "trackstallscommand.h"
 #include "trackservingcommand.h"
 
@@ -616,6 +617,7 @@ void rejectOthers(const Args &args, const QString &action, const QStringList &al
     all.insert(all.end(), servingTrackOptions().begin(), servingTrackOptions().end());
     all.insert(all.end(), chargebackTrackOptions().begin(), chargebackTrackOptions().end());
     all.insert(all.end(), stallsTrackOptions().begin(), stallsTrackOptions().end());
+    all.insert(all.end(), jobGoodputTrackOptions().begin(), jobGoodputTrackOptions().end());
     for (const OptionSpec &option : all)
         if (args.has(option.name) && !allowed.contains(option.name) && option.name != QLatin1String("json"))
             throw UsageError(QStringLiteral("track %1: %2 does not apply here (see headroom track --help)")
@@ -628,16 +630,23 @@ int runTrack(const QStringList &argList, Context &context)
     options.insert(options.end(), servingTrackOptions().begin(), servingTrackOptions().end());
     options.insert(options.end(), chargebackTrackOptions().begin(), chargebackTrackOptions().end());
     options.insert(options.end(), stallsTrackOptions().begin(), stallsTrackOptions().end());
+    options.insert(options.end(), jobGoodputTrackOptions().begin(), jobGoodputTrackOptions().end());
     const Args args(argList, options);
     if (args.positionals().size() != 1)
         throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing, "
-                                        "benchmarks, chargeback or stalls"));
+                                        "benchmarks, chargeback, stalls or goodput"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("stalls")) {
         rejectOthers(args, action, {QStringLiteral("telemetry"), QStringLiteral("last"), QStringLiteral("idle-below"),
                                     QStringLiteral("cpu-saturated"), QStringLiteral("rate"), QStringLiteral("currency"),
                                     QStringLiteral("gpu"), QStringLiteral("provider")});
         return runStallsTrack(args, context);
+    }
+    if (action == QLatin1String("goodput")) {
+        rejectOthers(args, action, {QStringLiteral("telemetry"), QStringLiteral("planned"), QStringLiteral("below"),
+                                    QStringLiteral("hours"), QStringLiteral("rate"), QStringLiteral("currency"),
+                                    QStringLiteral("gpu"), QStringLiteral("provider")});
+        return runJobGoodputTrack(args, context);
     }
     if (action == QLatin1String("chargeback")) {
         rejectOthers(args, action, {QStringLiteral("claims"), QStringLiteral("focus"), QStringLiteral("scenario"), QStringLiteral("metrics"),
@@ -668,7 +677,7 @@ int runTrack(const QStringList &argList, Context &context)
     if (action == QLatin1String("import"))
         return runImport(args, context);
     throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import, rightsizing, "
-                                    "benchmarks, chargeback, stalls")
+                                    "benchmarks, chargeback, stalls, goodput")
                          .arg(action));
 }
 
@@ -678,7 +687,7 @@ Command trackCommand()
 {
     return {QStringLiteral("track"),
             QStringLiteral("plan versus actual from FOCUS billing: commitment utilization, anomalies, plan drift, chargeback"),
-            QString::fromUtf8(kUsage) + servingTrackUsage() + chargebackTrackUsage() + stallsTrackUsage(), &runTrack};
+            QString::fromUtf8(kUsage) + servingTrackUsage() + chargebackTrackUsage() + stallsTrackUsage() + jobGoodputTrackUsage(), &runTrack};
 }
 
 } // namespace headroom::cli

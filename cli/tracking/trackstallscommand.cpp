@@ -45,11 +45,6 @@ const std::vector<OptionSpec> kOptions = {
     {QStringLiteral("cpu-saturated")},
 };
 
-QString isoTime(int64_t seconds)
-{
-    return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate);
-}
-
 double ratioOption(const Args &args, const QString &name, double fallback)
 {
     const auto value = args.number(name);
@@ -98,8 +93,8 @@ int runStallsTrack(const Args &args, Context &context)
         for (const engine::JobStalls &j : audit.jobs)
             jobs.append(QJsonObject{
                 {QStringLiteral("job"), QString::fromStdString(j.job)},
-                {QStringLiteral("first"), isoTime(j.firstSample)},
-                {QStringLiteral("last"), isoTime(j.lastSample)},
+                {QStringLiteral("first"), isoUtc(j.firstSample)},
+                {QStringLiteral("last"), isoUtc(j.lastSample)},
                 {QStringLiteral("nodes"), j.nodes},
                 {QStringLiteral("gpus"), j.gpus},
                 {QStringLiteral("activity_metric"), QString::fromStdString(j.activityMetric)},
@@ -141,7 +136,7 @@ int runStallsTrack(const Args &args, Context &context)
                  {rate ? QStringLiteral("stall cost (%1)").arg(QString::fromStdString(rate->currency)) : QStringLiteral("stall cost"),
                   Table::Align::Right}});
     for (const engine::JobStalls &j : audit.jobs)
-        table.addRow({QString::fromStdString(j.job), isoTime(j.lastSample), QString::number(j.gpus),
+        table.addRow({QString::fromStdString(j.job), isoUtc(j.lastSample), QString::number(j.gpus),
                       formatDecimal(j.allocatedGpuHours, 1, true), formatDecimal(j.stallGpuHours, 1, true),
                       QStringLiteral("%1 %").arg(formatDecimal(100.0 * j.share(), 1, true)),
                       j.coresPerGpu > 0 ? formatDecimal(j.coresPerGpu, 1, true) : QStringLiteral("–"),

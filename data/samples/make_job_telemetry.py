@@ -11,6 +11,13 @@ cluster is behind these numbers; the stalls are planted so that the audit's answ
   vision    1 node x 2 GPUs for 4 h, DCGM_FI_DEV_GPU_UTIL only, its data loader reporting a
             25 % wait from 01:00 to 02:00 -> 0.5 stalled GPU-hours.
   clean     1 GPU for 3 h, busy, CPU saturated: no stall.
+Throughput (training_throughput, per node, for `track goodput`): llama-ft makes 3,000 tokens/s a
+GPU at 90 % active, in proportion to its activity (12,000 tokens/s a node; 2,666.67 in the stall,
+1,333.33 in the quiet decoy, 11,333.33 with the CPU saturated). Against a plan of 3,000 tokens/s a
+GPU flagged below 90 %, the hours starting 02:00 (1,833.33 a GPU), 03:00 (2,416.67) and 05:00
+(1,666.67) fall below; 07:00 (2,916.67) does not. Shortfall 8 x (1 - 1,833.33/3,000) + 8 x
+(1 - 2,416.67/3,000) + 8 x (1 - 1,666.67/3,000) = 8.222 GPU-hours. vision makes 400 images/s a GPU,
+300 in its loader wait; clean reports none.
 Deterministic, no external data.
 Run: python3 data/samples/make_job_telemetry.py > data/samples/job-telemetry.csv
 """
@@ -39,10 +46,12 @@ def main():
                 print(f"{stamp},llama-ft,{node},{gpu},DCGM_FI_PROF_GR_ENGINE_ACTIVE,{active}")
             print(f"{stamp},llama-ft,{node},,node_cpu_utilization,{cpu}")
             print(f"{stamp},llama-ft,{node},,cpu_cores,32")
+            print(f"{stamp},llama-ft,{node},,training_throughput,{round(12000 * active / 0.9, 4)}")
         if t <= T0 + timedelta(hours=4):
             for gpu in range(2):
                 print(f"{stamp},vision,n3,{gpu},DCGM_FI_DEV_GPU_UTIL,{70 if within(t, 1, 2) else 95}")
             print(f"{stamp},vision,n3,,dataloader_wait_ratio,{0.25 if within(t, 1, 2) else 0}")
+            print(f"{stamp},vision,n3,,training_throughput,{600 if within(t, 1, 2) else 800}")
         if t <= T0 + timedelta(hours=3):
             print(f"{stamp},clean,n4,0,DCGM_FI_PROF_GR_ENGINE_ACTIVE,0.95")
             print(f"{stamp},clean,n4,,node_cpu_utilization,0.95")

@@ -392,7 +392,7 @@ ChartFigure clusterFigure(const QString &workload, const engine::ClusterOptions 
                            auto *y = new QValueAxis;
                            y->setRange(0, 100);
                            y->setLabelFormat(QStringLiteral("%.0f"));
-                           y->setTitleText(QObject::tr("Jobs done (%)"));
+                           y->setTitleText(QObject::tr("Done (%)"));
                            chart->addAxis(x, Qt::AlignBottom);
                            chart->addAxis(y, Qt::AlignLeft);
                            for (const auto &[name, jcts] : lines) {

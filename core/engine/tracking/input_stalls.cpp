@@ -22,6 +22,7 @@ constexpr MetricInfo kMetrics[] = {
     {JobMetric::CpuUtilization, "node_cpu_utilization"},
     {JobMetric::LoaderWait, "dataloader_wait_ratio"},
     {JobMetric::CpuCores, "cpu_cores"},
+    {JobMetric::Throughput, "training_throughput"},
 };
 
 std::string lineText(int line)
@@ -52,11 +53,9 @@ bool isGpuMetric(JobMetric metric)
     return metric == JobMetric::GrEngineActive || metric == JobMetric::GpuUtil;
 }
 
-StallAudit auditInputStalls(std::vector<JobSample> samples, const StallOptions &options)
+JobSeries indexJobSamples(const std::vector<JobSample> &samples)
 {
-    // Values checked, then series keyed by (job, node, gpu, metric) in time order.
-    using Key = std::tuple<std::string, std::string, int, JobMetric>;
-    std::map<Key, std::vector<const JobSample *>> series;
+    JobSeries series;
     for (const JobSample &s : samples) {
         const bool ratio = s.metric == JobMetric::GrEngineActive || s.metric == JobMetric::CpuUtilization
             || s.metric == JobMetric::LoaderWait;
@@ -78,6 +77,12 @@ StallAudit auditInputStalls(std::vector<JobSample> samples, const StallOptions &
                                                   + " both give " + std::string(metricName(std::get<3>(key))) + " of job "
                                                   + std::get<0>(key) + " on " + std::get<1>(key) + " at the same time");
     }
+    return series;
+}
+
+StallAudit auditInputStalls(std::vector<JobSample> samples, const StallOptions &options)
+{
+    const JobSeries series = indexJobSamples(samples);
     const auto nodeValue = [&](const std::string &job, const std::string &node, JobMetric metric,
                                int64_t t) -> std::optional<double> {
         auto it = series.find({job, node, -1, metric});

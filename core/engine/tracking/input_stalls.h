@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 // The CPU-to-GPU data-loading stall audit (DESIGN §3.7c): from per-job training telemetry, the
@@ -29,6 +31,7 @@ enum class JobMetric {
     CpuUtilization,   // node_cpu_utilization: the job's cores on the node, ratio 0–1
     LoaderWait,       // dataloader_wait_ratio: share of the interval the loader blocked, 0–1
     CpuCores,         // cpu_cores: cores the job holds on the node
+    Throughput,       // training_throughput: samples (or tokens) a second the job processed on the node
 };
 std::string_view metricName(JobMetric metric);
 std::optional<JobMetric> parseJobMetric(std::string_view name);
@@ -43,6 +46,14 @@ struct JobSample {
     double value = 0;
     int line = 0;
 };
+
+// Samples checked and grouped: (job, node, GPU index or −1 for node metrics, metric) → the
+// series' samples in time order (pointers into the vector given). Throws InputError naming the
+// line: a ratio outside [0, 1], utilization outside [0, 100], a negative count or rate, two
+// samples of one series at the same time.
+using JobSeriesKey = std::tuple<std::string, std::string, int, JobMetric>;
+using JobSeries = std::map<JobSeriesKey, std::vector<const JobSample *>>;
+JobSeries indexJobSamples(const std::vector<JobSample> &samples);
 
 struct StallOptions {
     double idleBelow = 0.5;          // GPU activity under this is idle
