@@ -6,8 +6,6 @@
 
 #include "engine/common/errors.h"
 #include "engine/tracking/job_goodput.h"
-#include "engine/training/training.h"
-#include "store/common/workspace.h"
 #include "store/tracking/jobtelemetrycsv.h"
 
 #include <QJsonArray>
@@ -80,23 +78,13 @@ int runJobGoodputTrack(const Args &args, Context &context)
     const store::JobTelemetryFile file = store::readJobTelemetryCsv(*path);
     // Jobs without a plan given: the workspace's training job of that name, as sized.
     std::set<std::string> names;
+    std::vector<std::string> unplanned;
     for (const engine::JobSample &s : file.samples)
-        names.insert(s.job);
-    for (const std::string &name : names) {
-        if (planned.count(name))
-            continue;
-        const auto job = context.workspace().trainingJob(QString::fromStdString(name));
-        if (!job)
-            continue;
-        const auto gpu = context.workspace().gpu(QString::fromStdString(job->gpuId));
-        const auto model = job->modelId.empty() ? std::nullopt : context.workspace().model(QString::fromStdString(job->modelId));
-        if (!gpu)
-            continue;
-        const engine::TrainingPlan plan = engine::sizeTraining(*job, *gpu, model ? &*model : nullptr);
-        if (plan.days > 0 && plan.gpus > 0) {
-            planned[name] = plan.tokens / (plan.days * 86400.0 * double(plan.gpus));
-            planSource[name] = QStringLiteral("training job");
-        }
+        if (names.insert(s.job).second && !planned.count(s.job))
+            unplanned.push_back(s.job);
+    for (const auto &[name, planRate] : store::plannedTrainingRates(context.workspace(), unplanned)) {
+        planned[name] = planRate;
+        planSource[name] = QStringLiteral("training job");
     }
     const engine::JobGoodputTracking tracking = engine::trackJobGoodput(file.samples, planned, below);
     const auto cost = [&](double gpuHours) -> QString {

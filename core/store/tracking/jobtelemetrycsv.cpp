@@ -3,6 +3,10 @@
 #include "store/common/csvreader.h"
 #include "store/common/importlimits.h"
 #include "store/common/storeerror.h"
+#include "store/common/workspace.h"
+
+#include "engine/common/errors.h"
+#include "engine/training/training.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -95,6 +99,28 @@ JobTelemetryFile readJobTelemetryCsv(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(QStringLiteral("%1: cannot read the file (%2)").arg(path, file.errorString()));
     return parseJobTelemetryCsv(readImportFile(file, path, limits::kJobTelemetryCsv), path);
+}
+
+std::map<std::string, double> plannedTrainingRates(const Workspace &workspace, const std::vector<std::string> &jobs)
+{
+    std::map<std::string, double> rates;
+    for (const std::string &name : jobs) {
+        const auto job = workspace.trainingJob(QString::fromStdString(name));
+        if (!job)
+            continue;
+        const auto gpu = workspace.gpu(QString::fromStdString(job->gpuId));
+        const auto model = job->modelId.empty() ? std::nullopt : workspace.model(QString::fromStdString(job->modelId));
+        if (!gpu)
+            continue;
+        try {
+            const engine::TrainingPlan plan = engine::sizeTraining(*job, *gpu, model ? &*model : nullptr);
+            if (plan.days > 0 && plan.gpus > 0)
+                rates[name] = plan.tokens / (plan.days * 86400.0 * double(plan.gpus));
+        } catch (const engine::InputError &) {
+            // A job its sizing refuses has no plan to hold the telemetry against.
+        }
+    }
+    return rates;
 }
 
 } // namespace headroom::store

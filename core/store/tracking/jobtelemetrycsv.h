@@ -4,6 +4,8 @@
 
 #include <QByteArray>
 #include <QString>
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,5 +28,11 @@ struct JobTelemetryFile {
 
 JobTelemetryFile parseJobTelemetryCsv(const QByteArray &csv, const QString &sourceName);
 JobTelemetryFile readJobTelemetryCsv(const QString &path);
+
+class Workspace;
+// The planned rate of each of `jobs` that names a workspace training job: its sizing's tokens ÷
+// (days × 86,400 × GPUs), tokens a second per GPU. Jobs whose GPU is not in the catalog, or whose
+// sizing is refused, get none.
+std::map<std::string, double> plannedTrainingRates(const Workspace &workspace, const std::vector<std::string> &jobs);
 
 } // namespace headroom::store
