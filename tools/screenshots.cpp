@@ -29,6 +29,7 @@
 #include "ui/tracking/trackingdeck.h"
 #include "ui/tracking/trackingpage.h"
 #include "ui/tracking/trackingchargebackpanel.h"
+#include "ui/tracking/trackingjobspanel.h"
 #include "ui/tracking/trackingservingpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/common/plurals.h"
@@ -192,12 +193,26 @@ int renderTracking(ui::MainWindow &window, const QDir &out, const QString &suffi
     if (auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("chargebackTabs")))
         tabs->setCurrentIndex(1);
     grab(QStringLiteral("page-tracking-chargeback-chart"));
+    // Training jobs: the sample job telemetry's stall audit and goodput.
+    page->showTrainingJobs();
+    ui::TrackingJobsPanel *jobs = page->trainingJobsPanel();
+    QEventLoop read;
+    QObject::connect(jobs, &ui::TrackingJobsPanel::finished, &read, &QEventLoop::quit);
+    jobs->load(QStringLiteral(HEADROOM_SAMPLES_DIR "/job-telemetry.csv"));
+    if (jobs->isRunning())
+        read.exec();
+    if (!jobs->run()) {
+        std::fprintf(stderr, "%s\n", qPrintable(jobs->statusText()));
+        return 1;
+    }
+    grab(QStringLiteral("page-tracking-training-jobs"));
     const QString path = out.filePath(QStringLiteral("tracking-deck%1.pdf").arg(suffix));
     ui::TrackingDeckOptions options;
     options.servingGpu = QStringLiteral("h100-sxm");
     if (scenario && scenario->count() > 1)
         options.scenario = scenario->itemData(1).toString();
     options.chargeback = chargeback->run();
+    options.trainingJobs = jobs->run();
     QString error;
     if (!ui::writeDeckPdf(ui::trackingDeck(window.workspace(), options), path, &error, {}, store::ExistingFile::Replace)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));

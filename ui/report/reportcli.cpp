@@ -11,6 +11,7 @@
 #include "cli/tracking/trackchargebackcommand.h"
 #include "store/common/workspace.h"
 #include "store/tracking/chargebackinputs.h"
+#include "store/tracking/jobtelemetrycsv.h"
 
 #include <QApplication>
 #include <QDate>
@@ -25,7 +26,7 @@ namespace {
 const char kUsage[] = R"(usage: headroom report [--scenario NAME]... -o FILE.pdf [--force]
        headroom report --tracking [--since DATE] [--threshold F] [--scenario NAME] [--gpu ID]
                        [--claims FILE.csv --focus FILE.csv [--mig-basis B] [--idle I] [--by K]]
-                       -o FILE.pdf [--force]
+                       [--telemetry FILE.csv [--below F]] -o FILE.pdf [--force]
 
 Writes a PDF deck: 16:9 landscape pages (13.33 × 7.5 in), vector charts, fonts embedded,
 page numbers in the footer.
@@ -52,8 +53,11 @@ scenario's planned cost per day against the actuals; with serving metrics import
 (headroom track import --metrics), rightsizing and the replicas' figures (last 7 days), and
 with optimizations (headroom track benchmarks --add) the benchmark history; with --claims and
 --focus, the chargeback of the shared pool the claims describe (headroom track chargeback: the
-table, slice-hours against the quota's claim count, the trend and the Kueue configuration),
-also without billing imports. Made to run weekly from cron.
+table, slice-hours against the quota's claim count, the trend and the Kueue configuration);
+with --telemetry, training jobs' telemetry: the data-loading stall audit of the last five jobs
+(headroom track stalls) and each job's goodput per GPU against the plan of the workspace training
+job of the same name (headroom track goodput: the table and the hours against plan). Both also
+without billing imports. Made to run weekly from cron.
 
 The title, author and date come from the workspace's report settings (Report page); a
 scenario deck without them is titled after the scenarios and dated today.
@@ -71,6 +75,8 @@ options:
   --focus FILE      the FOCUS export whose charges of the claims' machines are charged back
   --mig-basis B     compute, memory or larger (default compute); --idle apart or pro-rata
                     (default apart); --by tenant, model or namespace (default tenant)
+  --telemetry FILE  with --tracking: a job telemetry CSV (track stalls, track goodput)
+  --below F         an hour below F of the job's plan is flagged, (0, 1]; default 0.9
   -o, --output FILE the PDF to write: written in full to a temporary file beside it, then
                     renamed into place, so a failed export leaves no partial file. A
                     symbolic link at FILE is refused (name the file it points to instead)
@@ -91,6 +97,8 @@ const std::vector<cli::OptionSpec> kOptions = {
     {QStringLiteral("mig-basis")},
     {QStringLiteral("idle")},
     {QStringLiteral("by")},
+    {QStringLiteral("telemetry")},
+    {QStringLiteral("below")},
 };
 
 // --claims and --focus as a chargeback for the tracking deck.
@@ -158,9 +166,10 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
     if (!tracking && (parsed.has(QStringLiteral("since")) || parsed.has(QStringLiteral("threshold"))
                       || parsed.has(QStringLiteral("gpu")) || parsed.has(QStringLiteral("claims"))
                       || parsed.has(QStringLiteral("focus")) || parsed.has(QStringLiteral("mig-basis"))
-                      || parsed.has(QStringLiteral("idle")) || parsed.has(QStringLiteral("by"))))
-        throw cli::UsageError(QStringLiteral("report: --since, --threshold, --gpu, --claims, --focus, --mig-basis, --idle "
-                                             "and --by apply to --tracking only"));
+                      || parsed.has(QStringLiteral("idle")) || parsed.has(QStringLiteral("by"))
+                      || parsed.has(QStringLiteral("telemetry")) || parsed.has(QStringLiteral("below"))))
+        throw cli::UsageError(QStringLiteral("report: --since, --threshold, --gpu, --claims, --focus, --mig-basis, --idle, "
+                                             "--by, --telemetry and --below apply to --tracking only"));
     if (tracking) {
         TrackingDeckOptions options;
         if (scenarios.size() > 1)
@@ -185,6 +194,21 @@ int runReport(const QStringList &rawArgs, cli::Context &context)
             options.servingGpu = QString::fromStdString(cli::findGpu(workspace, options.servingGpu).id);
         if (parsed.has(QStringLiteral("claims")) || parsed.has(QStringLiteral("focus")))
             options.chargeback = chargebackRun(parsed, workspace);
+        if (const auto telemetry = parsed.text(QStringLiteral("telemetry"))) {
+            const double below = parsed.number(QStringLiteral("below")).value_or(0.9);
+            if (!(below > 0 && below <= 1))
+                throw cli::UsageError(QStringLiteral("report: --below %1: give a share of the plan in (0, 1]").arg(below));
+            std::vector<std::string> names;
+            for (const engine::TrainingJob &job : workspace.trainingJobs())
+                names.push_back(job.name);
+            const std::map<std::string, double> planned = store::plannedTrainingRates(workspace, names);
+            std::map<std::string, QString> sources;
+            for (const auto &[name, rate] : planned)
+                sources[name] = QObject::tr("training job");
+            options.trainingJobs = runTrainingJobs(*telemetry, planned, sources, below);
+        } else if (parsed.has(QStringLiteral("below"))) {
+            throw cli::UsageError(QStringLiteral("report: --below needs --telemetry"));
+        }
         deck = trackingDeck(workspace, options);
     } else if (scenarios.isEmpty()) {
         if (workspace.reportItems().empty())

@@ -201,12 +201,24 @@ Deck titledDeck(const store::Workspace &workspace, const QString &title)
     return deck;
 }
 
-// The title page and the chargeback alone, for a workspace without billing imports.
-Deck chargebackOnlyDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
+// The title page with the chargeback and the training jobs alone, for a workspace without
+// billing imports.
+Deck withoutActualsDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
 {
-    Deck deck = titledDeck(workspace, QObject::tr("Tracking: chargeback"));
-    deck.subtitle = QObject::tr("Chargeback of %1 over %2").arg(options.chargeback->focusFile, options.chargeback->claimsFile);
-    appendChargebackPages(deck, *options.chargeback);
+    QStringList parts;
+    if (options.chargeback)
+        parts << QObject::tr("chargeback of %1 over %2").arg(options.chargeback->focusFile, options.chargeback->claimsFile);
+    if (options.trainingJobs)
+        parts << QObject::tr("training jobs from %1").arg(options.trainingJobs->telemetryFile);
+    Deck deck = titledDeck(workspace, options.chargeback ? QObject::tr("Tracking: chargeback")
+                                                         : QObject::tr("Tracking: training jobs"));
+    QString subtitle = parts.join(QStringLiteral("; "));
+    subtitle[0] = subtitle[0].toUpper();
+    deck.subtitle = subtitle;
+    if (options.chargeback)
+        appendChargebackPages(deck, *options.chargeback);
+    if (options.trainingJobs)
+        appendTrainingJobsPages(deck, *options.trainingJobs);
     return deck;
 }
 
@@ -215,8 +227,8 @@ Deck chargebackOnlyDeck(const store::Workspace &workspace, const TrackingDeckOpt
 Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
 {
     const std::vector<store::ActualsImport> imports = workspace.actualsImports();
-    if (imports.empty() && options.chargeback)
-        return chargebackOnlyDeck(workspace, options);
+    if (imports.empty() && (options.chargeback || options.trainingJobs))
+        return withoutActualsDeck(workspace, options);
     if (imports.empty())
         throw store::StoreError(QObject::tr("%1 holds no billing actuals: import a FOCUS export first "
                                             "(headroom track import --focus FILE.csv)")
@@ -279,6 +291,8 @@ Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &
     appendServingPages(deck, workspace, serving);
     if (options.chargeback)
         appendChargebackPages(deck, *options.chargeback);
+    if (options.trainingJobs)
+        appendTrainingJobsPages(deck, *options.trainingJobs);
     return deck;
 }
 

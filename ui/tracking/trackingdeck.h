@@ -2,6 +2,7 @@
 
 #include "report/reportdeck.h"
 #include "trackingchargeback.h"
+#include "trackingjobs.h"
 
 #include <QString>
 #include <cstdint>
@@ -19,7 +20,8 @@ struct TrackingDeckOptions {
     int64_t trailingHours = 720;
     QString scenario;                  // a scenario for plan versus actual; empty for none
     QString servingGpu;                // the serving pages' rate: this GPU's lowest on-demand rate; empty: unpriced
-    std::optional<ChargebackRun> chargeback; // a shared pool's chargeback, its pages last
+    std::optional<ChargebackRun> chargeback; // a shared pool's chargeback, its pages after the serving ones
+    std::optional<TrainingJobsRun> trainingJobs; // training jobs' stall audit and goodput, last
 };
 
 // The recurring tracking deck (DESIGN §3.7c) from the newest actuals import of the workspace,
@@ -27,8 +29,8 @@ struct TrackingDeckOptions {
 // reserve-utilization tracker (table and chart), each under-used commitment's use over
 // time, the anomalies of the daily cost, and with a scenario its plan against the actuals;
 // then, when the workspace holds serving metrics or optimizations, rightsizing and the
-// benchmark history (trackingserving.h); then the chargeback when one is given.
-// Throws store::StoreError when the workspace holds no actuals (and no chargeback is given) or
+// benchmark history (trackingserving.h); then the chargeback and the training jobs when given.
+// Throws store::StoreError when the workspace holds no actuals (and neither is given) or
 // the scenario is missing,
 // engine::InputError when the actuals hold nothing since the date.
 Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &options);

@@ -1,5 +1,6 @@
 #include "trackingpage.h"
 #include "trackingchargebackpanel.h"
+#include "trackingjobspanel.h"
 #include "trackingservingpanel.h"
 
 #include "commitmentnextterm.h"
@@ -83,6 +84,10 @@ TrackingPage::TrackingPage(store::Workspace &workspace, QWidget *parent)
     m_sections->addTab(m_serving, tr("Serving"));
     m_chargeback = new TrackingChargebackPanel(m_workspace, this);
     m_sections->addTab(m_chargeback, tr("Chargeback"));
+    m_jobs = new TrackingJobsPanel(m_workspace, this);
+    m_sections->addTab(m_jobs, tr("Training jobs"));
+    m_sections->setTabToolTip(3, tr("Training jobs' data-loading stalls and goodput per GPU against plan, from their "
+                                    "telemetry"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_sections);
@@ -308,12 +313,19 @@ void TrackingPage::showChargeback()
     m_sections->setCurrentWidget(m_chargeback);
 }
 
+void TrackingPage::showTrainingJobs()
+{
+    m_sections->setCurrentWidget(m_jobs);
+}
+
 QList<ChartPanel *> TrackingPage::chartPanels() const
 {
     if (m_sections->currentWidget() == m_serving)
         return m_serving->chartPanels();
     if (m_sections->currentWidget() == m_chargeback)
         return m_chargeback->chartPanels();
+    if (m_sections->currentWidget() == m_jobs)
+        return m_jobs->chartPanels();
     // The chart on the tab shown first: File ▸ Export and Add to Report act on what is seen.
     QList<ChartPanel *> panels{m_utilizationChart, m_trackerChart, m_planChart, m_anomalyChart};
     const int shown = m_chartTabs->currentIndex();
@@ -328,6 +340,8 @@ std::optional<DeckTable> TrackingPage::currentTable() const
         return m_serving->currentTable();
     if (m_sections->currentWidget() == m_chargeback)
         return m_chargeback->currentTable();
+    if (m_sections->currentWidget() == m_jobs)
+        return m_jobs->currentTable();
     if (auto *table = qobject_cast<QTableWidget *>(m_tableTabs->currentWidget()))
         return snapshotTable(*table);
     return Page::currentTable();
@@ -337,7 +351,7 @@ QJsonObject TrackingPage::currentTableSource() const
 {
     if (m_sections->currentWidget() == m_serving)
         return m_serving->currentTableSource();
-    if (m_sections->currentWidget() == m_chargeback)
+    if (m_sections->currentWidget() == m_chargeback || m_sections->currentWidget() == m_jobs)
         return {};   // a snapshot: the files are not kept in the workspace
     const QWidget *shown = m_tableTabs->currentWidget();
     const char *kind = shown == m_commitments ? "billing-commitments-table"

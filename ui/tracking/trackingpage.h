@@ -30,6 +30,7 @@ namespace headroom::ui {
 
 class ChartPanel;
 class TrackingChargebackPanel;
+class TrackingJobsPanel;
 class TrackingServingPanel;
 
 // Tracking (DESIGN §3.7c): plan versus actual from billing actuals kept in the workspace.
@@ -63,6 +64,8 @@ public:
     TrackingServingPanel *servingPanel() const { return m_serving; }
     TrackingChargebackPanel *chargebackPanel() const { return m_chargeback; }
     void showChargeback();
+    void showTrainingJobs();
+    TrackingJobsPanel *trainingJobsPanel() const { return m_jobs; }
     void showServing();
 
 signals:
@@ -120,6 +123,7 @@ private:
     QTabWidget *m_sections = nullptr;
     TrackingServingPanel *m_serving = nullptr;
     TrackingChargebackPanel *m_chargeback = nullptr;
+    TrackingJobsPanel *m_jobs = nullptr;
 
     qint64 m_importId = 0;
     std::optional<engine::ActualsSummary> m_actuals;
