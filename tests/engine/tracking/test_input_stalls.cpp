@@ -1,4 +1,5 @@
 #include "engine/common/errors.h"
+#include "common/jobsamples.h"
 #include "engine/tracking/input_stalls.h"
 
 #include <catch2/catch.hpp>
@@ -13,15 +14,7 @@ struct Telemetry {
     std::vector<JobSample> samples;
     void add(int64_t t, const std::string &job, const std::string &node, int gpu, JobMetric metric, double value)
     {
-        JobSample s;
-        s.epochSeconds = t;
-        s.job = job;
-        s.node = node;
-        s.gpu = gpu;
-        s.metric = metric;
-        s.value = value;
-        s.line = int(samples.size()) + 2;
-        samples.push_back(s);
+        addJobSample(samples, t, job, node, gpu, metric, value);
     }
 };
 

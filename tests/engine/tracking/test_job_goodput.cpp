@@ -1,3 +1,4 @@
+#include "common/jobsamples.h"
 #include "engine/common/errors.h"
 #include "engine/tracking/job_goodput.h"
 
@@ -12,15 +13,7 @@ constexpr int64_t kT0 = 1772323200;   // 2026-03-01T00:00:00Z
 void add(std::vector<JobSample> &out, int64_t t, const std::string &job, const std::string &node, int gpu,
          JobMetric metric, double value)
 {
-    JobSample s;
-    s.epochSeconds = t;
-    s.job = job;
-    s.node = node;
-    s.gpu = gpu;
-    s.metric = metric;
-    s.value = value;
-    s.line = int(out.size()) + 2;
-    out.push_back(s);
+    addJobSample(out, t, job, node, gpu, metric, value);
 }
 
 bool within(int64_t t, double fromHour, double toHour)
