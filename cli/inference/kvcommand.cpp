@@ -1,4 +1,5 @@
 #include "kvcommand.h"
+#include "servingcommand.h"
 
 #include "cli/common/args.h"
 #include "cli/common/format.h"
@@ -306,10 +307,7 @@ KvSubject buildInputs(const Args &args, Context &context)
     // The workspace's reserve for this deployment — its measured one, else its mode — unless
     // --reserve-gib or --reserve-mode says otherwise.
     engine::ServingAssumptions effective = serving;
-    if (const auto text = args.text(QStringLiteral("reserve-mode"))) {
-        const auto parsed = engine::parseReserveMode(text->toStdString());
-        if (!parsed)
-            throw UsageError(QStringLiteral("--reserve-mode: unknown mode '%1'; expected flat or vllm_profile").arg(*text));
+    if (const auto parsed = reserveModeOption(args)) {
         if (*parsed == engine::ReserveMode::VllmProfile && args.has(QStringLiteral("reserve-gib")))
             throw UsageError(QStringLiteral("give either --reserve-gib or --reserve-mode vllm_profile, not both"));
         effective.reserveMode = *parsed;

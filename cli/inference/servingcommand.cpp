@@ -169,12 +169,8 @@ engine::ServingAssumptions applySet(const Args &args, engine::ServingAssumptions
     }
     if (args.has(QStringLiteral("clear-measured")))
         a.reserveOverrides.clear();
-    if (const auto text = args.text(QStringLiteral("reserve-mode"))) {
-        const auto mode = engine::parseReserveMode(text->toStdString());
-        if (!mode)
-            throw UsageError(QStringLiteral("--reserve-mode: unknown mode '%1'; expected flat or vllm_profile").arg(*text));
+    if (const auto mode = reserveModeOption(args))
         a.reserveMode = *mode;
-    }
     if (const auto block = args.integer(QStringLiteral("block-size"), 1, 1024))
         a.blockSize = int(*block);
     a.prefillEfficiency = numberOr(args, "prefill-efficiency", a.prefillEfficiency);
@@ -234,6 +230,17 @@ int runServing(const QStringList &argv, Context &context)
 }
 
 } // namespace
+
+std::optional<engine::ReserveMode> reserveModeOption(const Args &args)
+{
+    const auto text = args.text(QStringLiteral("reserve-mode"));
+    if (!text)
+        return std::nullopt;
+    const auto mode = engine::parseReserveMode(text->toStdString());
+    if (!mode)
+        throw UsageError(QStringLiteral("--reserve-mode: unknown mode '%1'; expected flat or vllm_profile").arg(*text));
+    return mode;
+}
 
 Command servingCommand()
 {

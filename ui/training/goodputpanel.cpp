@@ -249,7 +249,8 @@ ChartFigure goodputFigure(const engine::GoodputJob &job, int maxGpus, std::vecto
                 if (most)
                     best->append(double(most->gpus), most->goodput);
                 auto *x = new QValueAxis;
-                x->setRange(1, std::max(2.0, double(curve.back().gpus)));
+                // Half a GPU either side, so a marker at either end is drawn whole.
+                x->setRange(0.5, std::max(2.0, double(curve.back().gpus)) + 0.5);
                 x->setLabelFormat(QStringLiteral("%.0f"));
                 x->setTitleText(QObject::tr("GPUs"));
                 auto *y = new QValueAxis;
