@@ -4,10 +4,12 @@
 #include "cli/common/format.h"
 
 #include "engine/training/cluster_replay.h"
+#include "store/cost/costcsv.h"
 #include "store/training/clustertrace.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <cmath>
 
 namespace headroom::cli {
 
@@ -15,7 +17,7 @@ namespace {
 
 const char kUsage[] = R"(
        headroom train cluster [--workload FILE|pollux-1…pollux-8] [--applications DIR]
-                              [--nodes N] [--gpus-per-node G] [--inference-gpus K]
+                              [--nodes N] [--gpus-per-node G] [--inference-gpus K | --inference-series FILE]
                               [--interval S] [--restart S] [--policy LIST]
                               [--jobs] [--json]
 
@@ -37,6 +39,10 @@ train cluster
   --applications   a folder with applications.csv and epochs.csv (default: Pollux's six)
   --policy         a comma-separated list of the policies (default all three, in this order)
   --inference-gpus GPUs served to inference first; training never uses them
+  --inference-series an hourly demand CSV (timestamp,gpus or gpus; core/store/README.md) of the
+                   GPUs inference holds, from the replay's start and repeated (24 values: a day),
+                   rounded up to whole GPUs. A rise preempts training: fixed FCFS jobs latest
+                   started first; least-attained-service and co-adaptive on what is left
   --jobs           a row per job: submitted, started, finished, JCT, queue, GPU-hours, restarts
   --json           {"workload", "cluster": {…}, "policies": [{"policy", "average_jct_seconds",
                    "median_jct_seconds", "p99_jct_seconds", "max_jct_seconds",
@@ -49,8 +55,8 @@ train cluster
 std::vector<OptionSpec> options()
 {
     std::vector<OptionSpec> list;
-    for (const char *name : {"workload", "applications", "nodes", "gpus-per-node", "inference-gpus", "interval",
-                             "restart", "policy"})
+    for (const char *name : {"workload", "applications", "nodes", "gpus-per-node", "inference-gpus",
+                             "inference-series", "interval", "restart", "policy"})
         list.push_back({QLatin1String(name)});
     list.push_back({QStringLiteral("jobs"), false});
     list.push_back({QStringLiteral("json"), false});
@@ -125,6 +131,12 @@ int runTrainCluster(const QStringList &argv, Context &context)
     options.inferenceGpus = args.integer(QStringLiteral("inference-gpus"), 0, 6400000).value_or(0);
     options.intervalSeconds = args.number(QStringLiteral("interval")).value_or(60.0);
     options.restartSeconds = args.number(QStringLiteral("restart")).value_or(30.0);
+    if (const auto series = args.text(QStringLiteral("inference-series"))) {
+        if (args.has(QStringLiteral("inference-gpus")))
+            throw UsageError(QStringLiteral("train cluster: give --inference-gpus or --inference-series, not both"));
+        for (const engine::Decimal &gpus : store::readDemandCsvFile(*series).gpus)
+            options.inferenceByHour.push_back(int64_t(std::ceil(gpus.toDouble() - 1e-9)));
+    }
 
     const auto apps = store::readClusterApplications(args.text(QStringLiteral("applications")).value_or(QString()));
     const auto jobs = store::readClusterWorkload(workloadName);
@@ -158,6 +170,7 @@ int runTrainCluster(const QStringList &argv, Context &context)
              QJsonObject{{QStringLiteral("nodes"), qint64(options.nodes)},
                          {QStringLiteral("gpus_per_node"), qint64(options.gpusPerNode)},
                          {QStringLiteral("inference_gpus"), qint64(options.inferenceGpus)},
+                         {QStringLiteral("inference_series_hours"), qint64(options.inferenceByHour.size())},
                          {QStringLiteral("interval_seconds"), options.intervalSeconds},
                          {QStringLiteral("restart_seconds"), options.restartSeconds}}},
             {QStringLiteral("jobs"), qint64(jobs.size())},
@@ -170,8 +183,13 @@ int runTrainCluster(const QStringList &argv, Context &context)
     const int64_t training = options.nodes * options.gpusPerNode - options.inferenceGpus;
     out << formatInteger(qint64(jobs.size())) << " jobs of " << workloadName << " on " << options.nodes << " × "
         << options.gpusPerNode << " GPUs";
-    if (options.inferenceGpus > 0)
+    if (!options.inferenceByHour.empty()) {
+        const auto [least, most] = std::minmax_element(options.inferenceByHour.begin(), options.inferenceByHour.end());
+        out << " (inference first: " << *least << "–" << *most << " GPUs an hour over "
+            << options.inferenceByHour.size() << " hours, repeated)";
+    } else if (options.inferenceGpus > 0) {
         out << " (" << options.inferenceGpus << " kept for inference, " << training << " for training)";
+    }
     out << ", scheduling every " << formatDecimal(options.intervalSeconds, 0) << " s, restart "
         << formatDecimal(options.restartSeconds, 0) << " s.\n\n";
     Table table({{QStringLiteral("policy")},

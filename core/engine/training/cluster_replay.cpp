@@ -82,6 +82,7 @@ struct JobState {
     int64_t peak = 0;
     int64_t lastBatch = 0;
     double executed = 0;       // seconds holding GPUs (least attained service)
+    double lastStart = -1;     // the latest (re)allocation
     int64_t demoted = -1;      // order of demotion to the second queue; −1: first queue
     // Co-adaptive: speedup and configuration per GPU count, for the epoch they were made in.
     size_t tableEpoch = std::numeric_limits<size_t>::max();
@@ -189,6 +190,16 @@ void validate(const std::vector<ClusterApplication> &apps, const std::vector<Clu
     if (options.inferenceGpus < 0 || options.inferenceGpus >= total)
         throw InputError("inference_gpus", "inference may take from 0 to " + std::to_string(total - 1) +
                                                " of the cluster's " + std::to_string(total) + " GPUs");
+    if (options.inferenceByHour.size() > 10'000'000)
+        throw InputError("inference_series", "the inference series may hold at most 10,000,000 hours");
+    for (size_t h = 0; h < options.inferenceByHour.size(); ++h)
+        if (options.inferenceByHour[h] < 0 || options.inferenceByHour[h] > total)
+            throw InputError("inference_series", "hour " + std::to_string(h) + ": inference may take from 0 to the "
+                                                     "cluster's " + std::to_string(total) + " GPUs, not " +
+                                                     std::to_string(options.inferenceByHour[h]));
+    if (!options.inferenceByHour.empty() &&
+        *std::min_element(options.inferenceByHour.begin(), options.inferenceByHour.end()) >= total)
+        throw InputError("inference_series", "inference takes every GPU in every hour; training never runs");
     if (!(options.intervalSeconds > 0) || options.intervalSeconds > 86400)
         throw InputError("interval", "the scheduling interval must be more than 0 s and at most a day");
     if (!(options.restartSeconds >= 0) || options.restartSeconds > 86400)
@@ -221,7 +232,10 @@ void validate(const std::vector<ClusterApplication> &apps, const std::vector<Clu
         if (!byName.emplace(app.name, &app).second)
             throw InputError(where, where + " is given twice");
     }
-    const int64_t training = total - options.inferenceGpus;
+    const int64_t training = total - (options.inferenceByHour.empty()
+                                          ? options.inferenceGpus
+                                          : *std::min_element(options.inferenceByHour.begin(),
+                                                              options.inferenceByHour.end()));
     for (const ClusterJob &job : jobs) {
         const std::string where = "job " + job.name;
         const auto it = byName.find(job.application);
@@ -247,7 +261,17 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
     std::map<std::string, const ClusterApplication *> byName;
     for (const ClusterApplication &app : apps)
         byName[app.name] = &app;
-    const int64_t capacity = options.nodes * options.gpusPerNode - options.inferenceGpus;
+    const int64_t total = options.nodes * options.gpusPerNode;
+    // What inference holds at a time, served first.
+    const auto inferenceAt = [&](double t) -> int64_t {
+        if (options.inferenceByHour.empty())
+            return options.inferenceGpus;
+        return options.inferenceByHour[size_t(int64_t(t / 3600.0)) % options.inferenceByHour.size()];
+    };
+    // The most GPUs training ever gets: the speedup tables' reach.
+    int64_t capacity = 0;
+    for (size_t h = 0; h < std::max<size_t>(options.inferenceByHour.size(), 1); ++h)
+        capacity = std::max(capacity, total - inferenceAt(3600.0 * double(h)));
     const double dt = options.intervalSeconds;
 
     std::vector<JobState> state(jobs.size());
@@ -289,6 +313,7 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
         if (gpus > 0) {
             if (s.firstStart < 0)
                 s.firstStart = now;
+            s.lastStart = now;
             ++s.allocations;
             s.peak = std::max(s.peak, gpus);
             s.restartLeft = options.restartSeconds;
@@ -307,6 +332,8 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
             break;
         }
         // Allocate for the interval [now, now + dt).
+        const int64_t inference = inferenceAt(now);
+        const int64_t available = total - inference;
         std::vector<size_t> active;
         for (size_t j : order)
             if (jobs[j].submitSeconds <= now && state[j].finish < 0)
@@ -315,10 +342,26 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
             int64_t used = 0;
             for (size_t j : active)
                 used += state[j].gpus;
+            // Inference rose: the latest started give their GPUs back first.
+            if (used > available) {
+                std::vector<size_t> running;
+                for (size_t j : active)
+                    if (state[j].gpus > 0)
+                        running.push_back(j);
+                std::stable_sort(running.begin(), running.end(), [&](size_t a, size_t b) {
+                    return state[a].lastStart > state[b].lastStart;
+                });
+                for (size_t j : running) {
+                    if (used <= available)
+                        break;
+                    used -= state[j].gpus;
+                    allocate(j, 0, now);
+                }
+            }
             for (size_t j : active) {
                 if (state[j].gpus > 0)
                     continue;
-                if (jobs[j].gpus > capacity - used)
+                if (jobs[j].gpus > available - used)
                     break;   // strictly first come, first served
                 allocate(j, jobs[j].gpus, now);
                 used += jobs[j].gpus;
@@ -334,7 +377,7 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
                     return da < 0;
                 return da >= 0 && da < db;
             });
-            int64_t left = capacity;
+            int64_t left = available;
             std::vector<size_t> run;
             for (size_t j : queue) {
                 if (jobs[j].gpus <= left) {
@@ -372,7 +415,7 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
                 const double w = n == s.gpus || s.firstStart < 0 ? v : v * factor[i];
                 return -1.0 / (w / double(options.gpusPerNode) + 1e-3);   // a term of Σ x^p, p = −1
             };
-            int64_t left = capacity;
+            int64_t left = available;
             while (left > 0) {
                 double bestGain = 0;
                 size_t bestI = 0;
@@ -398,7 +441,7 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
                     allocate(active[i], give[i], now);
         }
         // Run the interval.
-        ClusterSample sample{now, 0, 0, 0};
+        ClusterSample sample{now, inference, 0, 0, 0};
         for (size_t j : active) {
             JobState &s = state[j];
             if (s.gpus == 0) {
@@ -474,8 +517,14 @@ ClusterReplay replayCluster(const std::vector<ClusterApplication> &apps, const s
         out.maxJctSeconds = percentile(jcts, 1.0);
     }
     out.gpuHours = gpuSeconds / 3600.0;
-    if (out.makespanSeconds > 0)
-        out.utilization = gpuSeconds / (double(capacity) * out.makespanSeconds);
+    // The GPU-seconds inference left to training up to the makespan: whole intervals, then the
+    // part of the last one.
+    if (out.makespanSeconds > 0) {
+        double left = 0;
+        for (double t = 0; t < out.makespanSeconds; t += dt)
+            left += double(total - inferenceAt(t)) * std::min(dt, out.makespanSeconds - t);
+        out.utilization = left > 0 ? gpuSeconds / left : 0;
+    }
     return out;
 }
 

@@ -21,7 +21,9 @@
 // done when it reaches the end of its last epoch. Throughput is Pollux's model (coadaptive.h)
 // with each application's fitted parameters; a job on N GPUs is placed on ceil(N ÷ GPUs per
 // node) nodes (the cluster packs without fragmentation). GPUs given to inference are taken off
-// the top: training never uses them.
+// the top and served first: training never uses them. With an hourly inference series, a rise
+// preempts training — fixed FCFS jobs latest started first (they go back to the queue in their
+// arrival order), least-attained-service and co-adaptive by their own choice on the GPUs left.
 namespace headroom::engine {
 
 // What one application's measured traces say.
@@ -55,6 +57,9 @@ struct ClusterOptions {
     int64_t nodes = 16;
     int64_t gpusPerNode = 4;
     int64_t inferenceGpus = 0;       // served first; training gets the rest
+    // GPUs inference holds in each hour from the start, repeated when the replay runs longer (24
+    // values: a daily curve); when given, it replaces inferenceGpus.
+    std::vector<int64_t> inferenceByHour;
     double intervalSeconds = 60;
     double restartSeconds = 30;      // no progress after each (re)allocation
 };
@@ -74,7 +79,8 @@ struct ClusterJobResult {
 
 struct ClusterSample {
     double seconds = 0;
-    int64_t busyGpus = 0;
+    int64_t inferenceGpus = 0;
+    int64_t busyGpus = 0;            // training
     int64_t running = 0;
     int64_t waiting = 0;
 };
@@ -89,14 +95,16 @@ struct ClusterReplay {
     double averageQueueSeconds = 0;
     double makespanSeconds = 0;                // the last finish
     double gpuHours = 0;
-    double utilization = 0;                    // GPU-hours ÷ (training GPUs × makespan)
+    double utilization = 0;                    // GPU-hours ÷ the GPU-hours inference left to training
+                                               // up to the makespan
     std::vector<ClusterSample> timeline;       // one per interval
     bool cancelled = false;
 };
 
 // Throws InputError naming the field or the job: an application without batches or epochs, a
-// job of an unknown application, fixed GPUs outside 1 … the training GPUs, a fixed batch below
-// one sample a GPU, nodes or GPUs per node < 1, inference taking every GPU, an interval ≤ 0, a
+// job of an unknown application, fixed GPUs outside 1 … the training GPUs (the most inference
+// ever leaves), a fixed batch below one sample a GPU, nodes or GPUs per node < 1, inference
+// taking every GPU (constant) or more than the cluster in an hour (series), an interval ≤ 0, a
 // negative restart.
 void validate(const std::vector<ClusterApplication> &apps, const std::vector<ClusterJob> &jobs,
               const ClusterOptions &options);

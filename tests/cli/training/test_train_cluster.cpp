@@ -69,6 +69,36 @@ TEST_CASE("train cluster: a workload of one's own, by hand, with inference GPUs 
     CHECK(!text.out.contains("Published on this workload"));
 }
 
+TEST_CASE("train cluster: an hourly inference series is served first", "[train-cli][cluster]")
+{
+    CliFixture ws;
+    // One node of 4 GPUs; inference holds none, then 3.5 GPUs (4 whole ones) in the second hour.
+    const QString mix = ws.writeFile("mix.csv", "name,time,application,num_replicas,batch_size\n"
+                                                "first,0,imagenet,2,400\nsecond,600,imagenet,2,400\n");
+    const QString series = ws.writeFile("inference.csv", "gpus\n0\n3.5\n0\n");
+    RUN_HEADROOM(r, ws, ({"train", "cluster", "--workload", mix, "--nodes", "1", "--inference-series", series,
+                          "--policy", "fixed-fcfs", "--jobs", "--json"}));
+    REQUIRE(r.exitCode == 0);
+    const QJsonObject o = parseJsonObject(r.out);
+    CHECK(o.value("cluster").toObject().value("inference_series_hours").toInt() == 3);
+    const QJsonArray jobs = o.value("policies").toArray()[0].toObject().value("jobs").toArray();
+    // Both were running when the second hour took every GPU: each restarted once after it.
+    for (const auto &job : jobs) {
+        CHECK(job.toObject().value("restarts").toInt() >= 1);
+        CHECK(job.toObject().value("finish_seconds").toDouble() > 7200);
+    }
+    RUN_HEADROOM(text, ws, ({"train", "cluster", "--workload", mix, "--nodes", "1", "--inference-series", series}));
+    REQUIRE(text.exitCode == 0);
+    CHECK(text.out.contains("(inference first: 0–4 GPUs an hour over 3 hours, repeated)"));
+    RUN_HEADROOM(both, ws, ({"train", "cluster", "--inference-series", series, "--inference-gpus", "2"}));
+    CHECK(both.exitCode == 2);
+    CHECK(both.err.contains("give --inference-gpus or --inference-series, not both"));
+    const QString huge = ws.writeFile("huge.csv", "gpus\n0\n65\n");
+    RUN_HEADROOM(over, ws, ({"train", "cluster", "--inference-series", huge}));
+    CHECK(over.exitCode == 2);
+    CHECK(over.err.contains("hour 1: inference may take from 0 to the cluster's 64 GPUs, not 65"));
+}
+
 TEST_CASE("train cluster: bad input exits 2 naming the job or the field", "[train-cli][cluster]")
 {
     CliFixture ws;

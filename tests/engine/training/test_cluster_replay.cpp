@@ -184,3 +184,44 @@ TEST_CASE("Cluster replay: progress is told each interval and can stop the repla
     CHECK(r.timeline.size() == 2);
     CHECK(r.jobs[0].finishSeconds < 0);
 }
+
+TEST_CASE("Cluster replay: an hourly inference series is served first and preempts training", "[cluster]")
+{
+    // 4 GPUs; inference holds none in hour 0, 3 in hour 1, none after (the series repeats every
+    // 3 hours). A fixed job of 2 GPUs runs 5,000 steps at 1 step a second (batch 2, 2 s a step
+    // for 2 steps): from 0 it runs 30 s restart + 3,570 s, is preempted at 3,600 s (1 GPU left),
+    // resumes at 7,200 s with another 30 s restart and finishes 5,000 − 3,570 = 1,430 s later.
+    const std::vector<ClusterApplication> apps{handApp("a", 5000, 4)};
+    const std::vector<ClusterJob> jobs{{"j1", "a", 0, 2, 2}};
+    ClusterOptions o = smallCluster(1, 4);
+    o.inferenceByHour = {0, 3, 0};
+    const ClusterReplay fcfs = replayCluster(apps, jobs, o, ClusterPolicy::FixedFcfs);
+    CHECK(fcfs.jobs[0].restarts == 1);
+    CHECK(fcfs.jobs[0].finishSeconds == Approx(7200 + 30 + 1430));
+    CHECK(fcfs.jobs[0].gpuSeconds == Approx(2.0 * (3600 + 30 + 1430)));
+    for (const ClusterSample &s : fcfs.timeline) {
+        CHECK(s.inferenceGpus == (s.seconds >= 3600 && s.seconds < 7200 ? 3 : 0));
+        CHECK(s.busyGpus + s.inferenceGpus <= 4);
+    }
+    // Utilization over what inference left: 4 GPUs in hours 0 and 2, 1 in hour 1.
+    const double left = 4.0 * 3600 + 1.0 * 3600 + 4.0 * (fcfs.makespanSeconds - 7200);
+    CHECK(fcfs.utilization == Approx(fcfs.jobs[0].gpuSeconds / left));
+    // Least attained service preempts it the same way; co-adaptive shrinks it to the one GPU left.
+    const ClusterReplay las = replayCluster(apps, jobs, o, ClusterPolicy::FixedLas);
+    CHECK(las.jobs[0].finishSeconds == Approx(fcfs.jobs[0].finishSeconds));
+    const ClusterReplay co = replayCluster(apps, jobs, o, ClusterPolicy::CoAdaptive);
+    for (const ClusterSample &s : co.timeline)
+        CHECK(s.busyGpus + s.inferenceGpus <= 4);
+    CHECK(co.jobs[0].finishSeconds < fcfs.jobs[0].finishSeconds);
+
+    o.inferenceByHour = {0, 5};
+    CHECK_THROWS_WITH(replayCluster(apps, jobs, o, ClusterPolicy::FixedFcfs),
+                      Catch::Contains("hour 1: inference may take from 0 to the cluster's 4 GPUs, not 5"));
+    o.inferenceByHour = {4, 4};
+    CHECK_THROWS_WITH(replayCluster(apps, jobs, o, ClusterPolicy::FixedFcfs), Catch::Contains("training never runs"));
+    // A job as wide as the most inference ever leaves is accepted; one wider is refused.
+    o.inferenceByHour = {3, 1};
+    CHECK_NOTHROW(replayCluster(apps, {{"j1", "a", 0, 3, 3}}, o, ClusterPolicy::FixedFcfs));
+    CHECK_THROWS_WITH(replayCluster(apps, {{"j1", "a", 0, 4, 4}}, o, ClusterPolicy::FixedFcfs),
+                      Catch::Contains("job j1: its fixed GPUs must be from 1 to the 3 training GPUs"));
+}
