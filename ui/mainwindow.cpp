@@ -226,6 +226,13 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &Demo Workspace"), this, &MainWindow::openDemoWorkspace)
         ->setToolTip(tr("A complete example: workloads and fleet scenarios to explore (rebuilt each time)"));
     file->addSeparator();
+    QMenu *importMenu = file->addMenu(tr("&Import"));
+    importMenu->setObjectName("importMenu");
+    importMenu->addAction(tr("vLLM Start-up &Log…"), this, [this] {
+                  showPage(QStringLiteral("KV & concurrency"));
+                  m_kvPage->checkVllmLog();
+              })
+        ->setObjectName("importVllmLog");
     QMenu *exportMenu = file->addMenu(tr("&Export Chart"));
     exportMenu->setObjectName("exportChartMenu");
     m_chartActions << exportMenu->menuAction();

@@ -29,12 +29,13 @@ void writeGpus(QTextStream &out, const std::vector<engine::GpuSpec> &gpus)
     Table table({{QStringLiteral("id")}, {QStringLiteral("name")},
                  {QStringLiteral("memory GiB"), A::Right}, {QStringLiteral("HBM GB/s"), A::Right},
                  {QStringLiteral("BF16 TFLOPS"), A::Right}, {QStringLiteral("FP8 TFLOPS"), A::Right},
+                 {QStringLiteral("FP4 TFLOPS"), A::Right},
                  {QStringLiteral("NVLink GB/s"), A::Right}});
     for (const engine::GpuSpec &g : gpus) {
         table.addRow({QString::fromStdString(g.id), QString::fromStdString(g.name),
                       QString::number(double(g.memoryBytes) / double(engine::kGiB), 'f', 1),
                       orDash(g.hbmBandwidthGBps, 1), orDash(g.bf16Tflops, 1),
-                      orDash(g.fp8Tflops, 1), orDash(g.nvlinkGBps, 1)});
+                      orDash(g.fp8Tflops, 1), orDash(g.fp4Tflops, 1), orDash(g.nvlinkGBps, 1)});
     }
     table.write(out);
 }

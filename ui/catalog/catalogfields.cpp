@@ -46,6 +46,7 @@ std::vector<CatalogField> gpuFields()
         field("hbm_bandwidth_gbps", QObject::tr("HBM bandwidth"), "GB/s", QObject::tr("Memory bandwidth in GB/s (10^9 bytes per second)"), Type::Number, 1, 0.01, 100000, 0),
         field("bf16_tflops", QObject::tr("BF16"), "TFLOPS", QObject::tr("Dense BF16 tensor throughput, TFLOPS (no sparsity)"), Type::Number, 1, 0.01, 100000, 1),
         field("fp8_tflops", QObject::tr("FP8"), "TFLOPS", QObject::tr("Dense FP8 tensor throughput, TFLOPS; 0 when the GPU has no FP8"), Type::Number, 1, 0, 100000, 1),
+        field("fp4_tflops", QObject::tr("FP4"), "TFLOPS", QObject::tr("Dense FP4 tensor throughput (NVFP4, MXFP4), TFLOPS; 0 when the GPU has no FP4"), Type::Number, 1, 0, 100000, 1),
         field("nvlink_gbps", QObject::tr("NVLink"), "GB/s", QObject::tr("GPU-to-GPU link bandwidth, total per GPU in GB/s; 0 when none"), Type::Number, 1, 0, 100000, 0),
         field("pcie_gbps", QObject::tr("PCIe"), "GB/s", QObject::tr("Host link bandwidth per direction, GB/s (PCIe 4.0 x16 = 32, 5.0 = 64)"), Type::Number, 1, 0.01, 10000, 0),
         field("tdp_w", QObject::tr("TDP"), "W", QObject::tr("Board power, watts"), Type::Number, 1, 1, 10000, 0),

@@ -57,6 +57,11 @@ public:
 
     static constexpr int kCurvePoints = kKvCurvePoints;
 
+    // Reads a vLLM start-up log of the selected variant's deployment (the first when none is
+    // selected), compares its KV cache with the page's and offers to keep the reserve it implies
+    // for that model, GPU and TP as one undoable step. File ▸ Import and the page's button.
+    void checkVllmLog();
+
 signals:
     void recomputed();
 
@@ -74,7 +79,6 @@ private:
     void refreshLeverVariants();
     void suggestPrice();
     void recomputeLevers();
-    void checkVllmLog();
 
     store::Workspace &m_workspace;
     QUndoStack *m_undoStack = nullptr;

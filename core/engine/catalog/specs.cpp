@@ -291,6 +291,7 @@ std::vector<FieldProblem> validate(const GpuSpec &gpu)
     check.positive("hbm_bandwidth_gbps", gpu.hbmBandwidthGBps);
     check.positive("bf16_tflops", gpu.bf16Tflops);
     check.atLeast("fp8_tflops", gpu.fp8Tflops, 0.0);
+    check.atLeast("fp4_tflops", gpu.fp4Tflops, 0.0);
     check.atLeast("nvlink_gbps", gpu.nvlinkGBps, 0.0);
     check.positive("pcie_gbps", gpu.pcieGBps);
     check.positive("tdp_w", gpu.tdpWatts);

@@ -81,6 +81,7 @@ struct GpuSpec {
     double hbmBandwidthGBps = 0;
     double bf16Tflops = 0;    // dense
     double fp8Tflops = 0;     // dense; 0 when unsupported
+    double fp4Tflops = 0;     // dense FP4 (NVFP4 / MXFP4); 0 when unsupported
     double nvlinkGBps = 0;    // total per GPU; 0 when none
     double pcieGBps = 0;      // per direction
     double tdpWatts = 0;

@@ -146,6 +146,8 @@ engine::GpuSpec readGpu(const EntryReader &in)
     gpu.hbmBandwidthGBps = in.number(QStringLiteral("hbm_bandwidth_gbps"));
     gpu.bf16Tflops = in.number(QStringLiteral("bf16_tflops"));
     gpu.fp8Tflops = in.number(QStringLiteral("fp8_tflops"));
+    if (in.has(QStringLiteral("fp4_tflops")))
+        gpu.fp4Tflops = in.number(QStringLiteral("fp4_tflops"));
     gpu.nvlinkGBps = in.number(QStringLiteral("nvlink_gbps"));
     gpu.pcieGBps = in.number(QStringLiteral("pcie_gbps"));
     gpu.tdpWatts = in.number(QStringLiteral("tdp_w"));
@@ -302,6 +304,7 @@ QJsonObject gpuToJson(const engine::GpuSpec &gpu)
     object.insert(QStringLiteral("hbm_bandwidth_gbps"), gpu.hbmBandwidthGBps);
     object.insert(QStringLiteral("bf16_tflops"), gpu.bf16Tflops);
     object.insert(QStringLiteral("fp8_tflops"), gpu.fp8Tflops);
+    object.insert(QStringLiteral("fp4_tflops"), gpu.fp4Tflops);
     object.insert(QStringLiteral("nvlink_gbps"), gpu.nvlinkGBps);
     object.insert(QStringLiteral("pcie_gbps"), gpu.pcieGBps);
     object.insert(QStringLiteral("tdp_w"), gpu.tdpWatts);

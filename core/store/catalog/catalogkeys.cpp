@@ -10,6 +10,7 @@ const QStringList &gpuKeys()
         QStringLiteral("memory_bytes"),
         QStringLiteral("memory_nominal_gb"), QStringLiteral("hbm_bandwidth_gbps"),
         QStringLiteral("bf16_tflops"),  QStringLiteral("fp8_tflops"),
+        QStringLiteral("fp4_tflops"),
         QStringLiteral("nvlink_gbps"),  QStringLiteral("pcie_gbps"),
         QStringLiteral("tdp_w"),        QStringLiteral("gpus_per_node"),
         QStringLiteral("source"),       QStringLiteral("efficiency"),
@@ -44,7 +45,7 @@ const QStringList &optionalCatalogKeys()
                                      QStringLiteral("tied_embeddings"), QStringLiteral("experts"),
                                      QStringLiteral("experts_per_token"), QStringLiteral("layer_types"),
                                      QStringLiteral("attention_chunk"), QStringLiteral("sink_tokens"),
-                                     QStringLiteral("state_bytes_per_layer")};
+                                     QStringLiteral("state_bytes_per_layer"), QStringLiteral("fp4_tflops")};
     return keys;
 }
 

@@ -43,6 +43,7 @@ engine::GpuSpec gpuFromRow(const QSqlQuery &query, const QString &path)
     gpu.hbmBandwidthGBps = query.value(column++).toDouble();
     gpu.bf16Tflops = query.value(column++).toDouble();
     gpu.fp8Tflops = query.value(column++).toDouble();
+    gpu.fp4Tflops = query.value(column++).toDouble();
     gpu.nvlinkGBps = query.value(column++).toDouble();
     gpu.pcieGBps = query.value(column++).toDouble();
     gpu.tdpWatts = query.value(column++).toDouble();
@@ -168,6 +169,7 @@ void CatalogTables::upsertGpu(const engine::GpuSpec &gpu) const
     query.bindValue(QStringLiteral(":hbm_bandwidth_gbps"), gpu.hbmBandwidthGBps);
     query.bindValue(QStringLiteral(":bf16_tflops"), gpu.bf16Tflops);
     query.bindValue(QStringLiteral(":fp8_tflops"), gpu.fp8Tflops);
+    query.bindValue(QStringLiteral(":fp4_tflops"), gpu.fp4Tflops);
     query.bindValue(QStringLiteral(":nvlink_gbps"), gpu.nvlinkGBps);
     query.bindValue(QStringLiteral(":pcie_gbps"), gpu.pcieGBps);
     query.bindValue(QStringLiteral(":tdp_w"), gpu.tdpWatts);

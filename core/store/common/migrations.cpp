@@ -543,6 +543,27 @@ void addLayerKinds(const QSqlDatabase &db, const QString &path)
         execStatement(db, QStringLiteral("ALTER TABLE model ADD COLUMN %1").arg(QLatin1String(column)), path, what);
 }
 
+// Schema 17: a GPU's dense FP4 tensor peak. Entries under a shipped id that still describe the
+// shipped GPU (same vendor and memory) get the shipped figure; others have 0 (no FP4 known).
+void addFp4Peaks(const QSqlDatabase &db, const QString &path)
+{
+    const QString what = QStringLiteral("cannot extend the GPU table");
+    execStatement(db, QStringLiteral("ALTER TABLE gpu ADD COLUMN fp4_tflops DOUBLE PRECISION NOT NULL DEFAULT 0"),
+                  path, what);
+    for (const engine::GpuSpec &shipped : readCatalogFile(kShippedGpus).gpus) {
+        if (shipped.fp4Tflops <= 0)
+            continue;
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("UPDATE gpu SET fp4_tflops = :fp4 "
+                                     "WHERE id = :id AND vendor = :vendor AND memory_bytes = :memory"));
+        query.bindValue(QStringLiteral(":fp4"), shipped.fp4Tflops);
+        query.bindValue(QStringLiteral(":id"), QString::fromStdString(shipped.id));
+        query.bindValue(QStringLiteral(":vendor"), QString::fromStdString(shipped.vendor));
+        query.bindValue(QStringLiteral(":memory"), qlonglong(shipped.memoryBytes));
+        execPrepared(query, path, what);
+    }
+}
+
 // Append-only: never edit a released step, add a new one and raise kSchemaVersion.
 const MigrationStep kSteps[] = {
     {1, &createCatalogTables},
@@ -561,6 +582,7 @@ const MigrationStep kSteps[] = {
     {14, &addDraProductNames},
     {15, &addReportItemSources},
     {16, &addLayerKinds},
+    {17, &addFp4Peaks},
 };
 static_assert(std::size(kSteps) == Workspace::kSchemaVersion,
               "one migration step per schema version");

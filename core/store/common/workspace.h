@@ -36,7 +36,7 @@ struct ServerCredentials {
 class Workspace : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 16;
+    static constexpr int kSchemaVersion = 17;
 
     // Opens (creating, migrating and seeding as needed, all in one transaction, so a crash
     // leaves no half-made file behind; a file an older build left unseeded gets the shipped

@@ -43,6 +43,11 @@ TEST_CASE("the seeded workspace lists the shipped catalog")
     CHECK(gpus.out.startsWith("id "));
     CHECK(gpus.out.contains("memory GiB"));
     CHECK(gpus.out.contains("h100-sxm"));
+    // The FP4 column: B300's dense 13,500 TFLOPS, a dash for Hopper.
+    CHECK(gpus.out.contains("FP4 TFLOPS"));
+    const QStringList lines = gpus.out.split(QLatin1Char('\n'));
+    CHECK(lines.filter(QStringLiteral("b300 ")).value(0).contains("13,500"));
+    CHECK(lines.filter(QStringLiteral("h20 ")).value(0).contains(" - "));
 
     RUN_HEADROOM(models, ws, {"catalog", "models"});
     REQUIRE(models.exitCode == 0);
@@ -74,7 +79,7 @@ TEST_CASE("import of a good file adds its entries and catalog lists them")
     const auto gpuRow = std::find_if(gpuLines.begin(), gpuLines.end(),
                                      [](const QString &l) { return l.startsWith("test-gpu-96 "); });
     REQUIRE(gpuRow != gpuLines.end());
-    CHECK(gpuRow->simplified() == "test-gpu-96 Test GPU 96GB 96.0 4,000 900 1,800 900");
+    CHECK(gpuRow->simplified() == "test-gpu-96 Test GPU 96GB 96.0 4,000 900 1,800 - 900");
 }
 
 TEST_CASE("import of a bad file exits 2, names the field and changes nothing")

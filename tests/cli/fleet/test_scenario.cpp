@@ -324,7 +324,7 @@ TEST_CASE("autoscale writes at most 8 DRA alternatives, naming the rest, and AMD
         engine::Scenario many = scenario("many", {pool("flex", engine::PoolTier::OnDemand, engine::PoolSizing::Auto, 0)});
         many.autoscale.fallbackGpuIds.clear();
         for (const engine::GpuSpec &gpu : catalog) {
-            if (gpu.id != "h100-sxm")
+            if (gpu.id != "h100-sxm" && !gpu.draProductName.empty())
                 many.autoscale.fallbackGpuIds.push_back(gpu.id);
         }
         REQUIRE(many.autoscale.fallbackGpuIds.size() >= 9);

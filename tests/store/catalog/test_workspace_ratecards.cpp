@@ -386,3 +386,28 @@ TEST_CASE("a schema 13 workspace gains the shipped DRA product names, except on 
     CHECK(workspace.gpu(QStringLiteral("l4"))->draProductName.empty());
     CHECK(workspace.gpu(QStringLiteral("own-gpu"))->draProductName.empty());
 }
+
+TEST_CASE("a schema 16 workspace gains the shipped FP4 peaks, except on GPUs it changed", "[workspace][file]")
+{
+    WorkspaceLocation location(QStringLiteral("v16.headroom"));
+    {
+        Workspace workspace(location.path());
+        workspace.putGpu(sampleGpu("own-gpu"));
+    }
+    {
+        RawDatabase raw(location.path());
+        dropFp4Peaks(raw);
+        // An entry under a shipped id that now describes other hardware keeps no shipped figure.
+        raw.exec(QStringLiteral("UPDATE gpu SET memory_bytes = 206158430208 WHERE id = 'gb200'"));
+        raw.exec(QStringLiteral("PRAGMA user_version = 16"));
+    }
+    Workspace workspace(location.path());
+    CHECK(workspace.schemaVersion() == Workspace::kSchemaVersion);
+    CHECK(workspace.gpu(QStringLiteral("b200"))->fp4Tflops == 9000);
+    CHECK(workspace.gpu(QStringLiteral("b300"))->fp4Tflops == 13500);
+    CHECK(workspace.gpu(QStringLiteral("gb200"))->fp4Tflops == 0);
+    CHECK(workspace.gpu(QStringLiteral("h100-sxm"))->fp4Tflops == 0);
+    CHECK(workspace.gpu(QStringLiteral("own-gpu"))->fp4Tflops == 0);
+    // The rest of the row is as it was.
+    CHECK(workspace.gpu(QStringLiteral("b200"))->fp8Tflops == 4500);
+}

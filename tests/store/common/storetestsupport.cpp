@@ -25,6 +25,7 @@ engine::GpuSpec sampleGpu(const std::string &id)
     gpu.hbmBandwidthGBps = 3352.5;
     gpu.bf16Tflops = 989.4;
     gpu.fp8Tflops = 1978.9;
+    gpu.fp4Tflops = 8765.4;
     gpu.nvlinkGBps = 900;
     gpu.pcieGBps = 64;
     gpu.tdpWatts = 700;
@@ -238,8 +239,14 @@ int RawDatabase::schemaVersion() const
         .toInt();
 }
 
+void dropFp4Peaks(RawDatabase &raw)
+{
+    raw.exec(QStringLiteral("ALTER TABLE gpu DROP COLUMN fp4_tflops"));
+}
+
 void dropLayerKinds(RawDatabase &raw)
 {
+    dropFp4Peaks(raw);
     for (const char *column : {"layer_types", "attention_chunk", "sink_tokens", "state_bytes_per_layer"})
         raw.exec(QStringLiteral("ALTER TABLE model DROP COLUMN %1").arg(QLatin1String(column)));
 }

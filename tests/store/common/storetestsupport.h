@@ -76,17 +76,19 @@ private:
     bool m_server = false;
 };
 
-// Takes schemas 15 (a report item's source, pin and snapshot time) and 16 back out of a file.
+// Takes schemas 15 (a report item's source, pin and snapshot time) to 17 back out of a file.
 void dropReportItemSources(RawDatabase &raw);
-// Takes schema 16 (a model's per-layer kinds) back out of a file.
+// Takes schema 17 (a GPU's FP4 peak) back out of a file.
+void dropFp4Peaks(RawDatabase &raw);
+// Takes schemas 16 (a model's per-layer kinds) and 17 back out of a file.
 void dropLayerKinds(RawDatabase &raw);
-// Takes schemas 14 (a GPU's DRA product name) to 16 back out of a file.
+// Takes schemas 14 (a GPU's DRA product name) to 17 back out of a file.
 void dropDraProductNames(RawDatabase &raw);
-// Takes schemas 13 (a GPU's per-deployment calibrations) to 16 back out of a file.
+// Takes schemas 13 (a GPU's per-deployment calibrations) to 17 back out of a file.
 void dropGpuCalibrations(RawDatabase &raw);
-// Takes schemas 12 (a model's expert counts) to 16 back out of a file.
+// Takes schemas 12 (a model's expert counts) to 17 back out of a file.
 void dropExpertCounts(RawDatabase &raw);
-// Takes schemas 11 (the step-cost model's catalog columns) to 16 back out of a file.
+// Takes schemas 11 (the step-cost model's catalog columns) to 17 back out of a file.
 void dropStepCostFacts(RawDatabase &raw);
 
 } // namespace headroom::store::test

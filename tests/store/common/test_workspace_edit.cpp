@@ -58,6 +58,7 @@ TEST_CASE("a GPU comes back with every field as it was put", "[workspace]")
     CHECK(got->hbmBandwidthGBps == put.hbmBandwidthGBps);
     CHECK(got->bf16Tflops == put.bf16Tflops);
     CHECK(got->fp8Tflops == put.fp8Tflops);
+    CHECK(got->fp4Tflops == 8765.4);
     CHECK(got->nvlinkGBps == put.nvlinkGBps);
     CHECK(got->pcieGBps == put.pcieGBps);
     CHECK(got->tdpWatts == put.tdpWatts);

@@ -56,8 +56,10 @@ void makeHalfCreated(const QString &path, int version)
         dropDraProductNames(raw);
     else if (version < 15)  // schema 15: a report item's source, pin and snapshot time (and 16's)
         dropReportItemSources(raw);
-    else if (version < 16)  // schema 16: a model's per-layer kinds
+    else if (version < 16)  // schema 16: a model's per-layer kinds (and 17's)
         dropLayerKinds(raw);
+    else if (version < 17)  // schema 17: a GPU's FP4 peak
+        dropFp4Peaks(raw);
     if (version < 9) {  // schema 9: commitment rates and usage hours of the actuals
         raw.exec(QStringLiteral("DROP TABLE actuals_commitment_rate"));
         if (version >= 7)

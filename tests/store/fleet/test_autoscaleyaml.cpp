@@ -158,13 +158,20 @@ TEST_CASE("The DRA ResourceClaimTemplate lists prioritized alternatives under fi
     CHECK(text.rfind("apiVersion:", 0) == 0); // nothing left out, no comment
 }
 
-TEST_CASE("Every shipped GPU gets a claim the v1 API accepts, selecting that GPU alone by its exact name",
+TEST_CASE("Every shipped GPU with a DRA product name gets a claim the v1 API accepts that selects it alone "
+          "by its exact name and one without is refused naming the field to set",
           "[autoscaleyaml]")
 {
     const std::vector<engine::GpuSpec> catalog = shippedGpus();
-    REQUIRE(catalog.size() >= 12);
+    REQUIRE(catalog.size() >= 16);
     for (const engine::GpuSpec &gpu : catalog) {
         INFO("GPU " << gpu.id);
+        if (gpu.draProductName.empty()) {
+            CHECK_THROWS_WITH(store::draResourceClaimTemplateYaml("Flex " + gpu.name, "serving",
+                                                                  engine::deviceAlternatives(catalog, gpu.id, {}, 8)),
+                              Catch::Contains("has no DRA product name in the catalog: set dra_product_name"));
+            continue;
+        }
         const auto alternatives = engine::deviceAlternatives(catalog, gpu.id, {}, 8);
         const std::string text = store::draResourceClaimTemplateYaml("Flex " + gpu.name, "serving", alternatives);
         const auto problems = draClaimProblems(text, catalog);
@@ -234,7 +241,7 @@ TEST_CASE("More than 8 alternatives: the first 8 are written and a comment names
     const std::vector<engine::GpuSpec> catalog = shippedGpus();
     std::vector<std::string> fallbacks;
     for (const engine::GpuSpec &gpu : catalog) {
-        if (gpu.id != "h100-sxm")
+        if (gpu.id != "h100-sxm" && !gpu.draProductName.empty())
             fallbacks.push_back(gpu.id);
     }
     REQUIRE(fallbacks.size() >= 9);

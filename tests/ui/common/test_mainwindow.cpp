@@ -400,6 +400,37 @@ TEST_CASE("No label, button or check box text is cut on any page at 1280×800 or
     delete squeezed;
 }
 
+TEST_CASE("File > Import > vLLM Start-up Log opens the KV page and checks the log against its selected variant")
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(std::make_unique<store::Workspace>(dir.filePath("w.headroom")));
+    window.showPage(QStringLiteral("Scenarios"));
+    auto *action = window.findChild<QAction *>("importVllmLog");
+    REQUIRE(action);
+    // vllm-project/vllm pull request #10511: Meta-Llama-3-8B on one H100, V0's memory profile.
+    QFile file(dir.filePath("v0.log"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("INFO worker.py:243] total_gpu_memory     79.22GiB\n"
+               "INFO worker.py:243] gpu_memory_utilization       0.90\n"
+               "INFO worker.py:243] model weights take   14.96GiB\n"
+               "INFO worker.py:243] available_kv_cache_memory    53.29GiB\n");
+    file.close();
+    ui::Dialogs::setScripted(true);
+    ui::Dialogs::takeShownMessages();
+    ui::Dialogs::queueFileAnswer(file.fileName());
+    ui::Dialogs::queueQuestionAnswer(true);
+    action->trigger();
+    const QStringList shown = ui::Dialogs::takeShownMessages();
+    ui::Dialogs::setScripted(false);
+    CHECK(window.currentPage() == window.kvPage());
+    REQUIRE(shown.size() == 1);
+    CHECK(shown.front().contains("vLLM kept 53.29 GiB of KV cache"));
+    const engine::ServingAssumptions adopted = window.workspace().servingAssumptions();
+    REQUIRE(adopted.reserveOverrides.size() == 1);
+    CHECK(adopted.reserveOverrides[0].gpuId == "h100-sxm");
+    CHECK(adopted.reserveOverrides[0].source == "vLLM log v0.log");
+}
+
 TEST_CASE("File > Connect to Server refuses a non-server URL and an unreachable server, keeping the workspace")
 {
     QTemporaryDir dir;

@@ -642,7 +642,7 @@ TEST_CASE("Scenarios page: a DRA claim keeps 8 alternatives and says which were 
     REQUIRE(scenario);
     scenario->autoscale.fallbackGpuIds.clear();
     for (const engine::GpuSpec &gpu : (*ws).gpus()) {
-        if (gpu.id != "h100-sxm")
+        if (gpu.id != "h100-sxm" && !gpu.draProductName.empty())
             scenario->autoscale.fallbackGpuIds.push_back(gpu.id);
     }
     QStringList omitted; // the fallbacks after the pool's GPU and the first 7
