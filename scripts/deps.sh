@@ -15,6 +15,8 @@ packages=(
   libqt6sql6-sqlite libqt6sql6-psql
   # the team-server tests start a private PostgreSQL 15 cluster (scripts/pgserver.sh)
   postgresql
+  # the tracking tests pull metrics from a private Prometheus server (scripts/promserver.sh)
+  prometheus
   # engine and store libraries, and the test framework
   libeigen3-dev libyaml-cpp-dev catch2
   # the font charts and the report deck are measured and drawn with

@@ -634,7 +634,7 @@ int runTrack(const QStringList &argList, Context &context)
     const Args args(argList, options);
     if (args.positionals().size() != 1)
         throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing, "
-                                        "benchmarks, chargeback, stalls or goodput"));
+                                        "benchmarks, pull, chargeback, stalls or goodput"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("stalls")) {
         rejectOthers(args, action, {QStringLiteral("telemetry"), QStringLiteral("last"), QStringLiteral("idle-below"),
@@ -677,7 +677,7 @@ int runTrack(const QStringList &argList, Context &context)
     if (action == QLatin1String("import"))
         return runImport(args, context);
     throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import, rightsizing, "
-                                    "benchmarks, chargeback, stalls, goodput")
+                                    "benchmarks, pull, chargeback, stalls, goodput")
                          .arg(action));
 }
 

@@ -9,9 +9,11 @@
 #include "engine/tracking/telemetry_anomalies.h"
 #include "engine/inference/sizing_options.h"
 #include "store/tracking/metricscsv.h"
+#include "store/tracking/prometheussource.h"
 #include "store/common/workspace.h"
 
 #include <QDate>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -25,6 +27,8 @@ namespace {
 const char kUsage[] = R"(
 Serving telemetry:
        headroom track import --metrics FILE.csv [--json]
+       headroom track pull --prometheus URL [--since TIME] [--until TIME] [--token-file FILE]
+                              [--insecure-tls] [--max-series N] [--json]
        headroom track rightsizing [--metrics FILE.csv] [--days N] [--load tokens|requests]
                               [--busy-quantile Q] [--max-waiting W] [--headroom H]
                               [--slo-ms MS [--slo-metric ttft|e2e] [--slo-quantile Q]]
@@ -52,6 +56,26 @@ track import --metrics
   --json               {"import_id", "file", "rows", "samples", "ignored_rows",
                        "ignored_metrics": [{"metric", "rows"}], "replica_hours", "replicas",
                        "counter_resets"}
+
+track pull --prometheus URL
+  Reads the same series from a Prometheus server's HTTP API instead of a file: every stored
+  sample of every whole UTC hour from --since to --until, kept per replica-hour exactly as
+  track import keeps a file's, into the same tables (rightsizing, benchmarks and anomalies
+  read them). The labels instance, gpu, deployment (else model_name) and le stand for the
+  CSV's columns; vLLM's renamed vllm:kv_cache_usage_perc is read as vllm:gpu_cache_usage_perc.
+  Each pull is one import named "prometheus HOST:PORT FROM..TO"; without --since a pull
+  starts after the last hour an earlier pull of the same server stored (else 7 days before
+  --until), so only hours not yet stored are read. An error changes nothing.
+  --prometheus URL     http(s)://host:port[/prefix]: no user name, password or query in it
+  --since TIME         the first hour (yyyy-mm-ddThh[:mm[:ss]]Z, rounded down to the hour)
+  --until TIME         the end, exclusive (rounded down); default the start of this hour
+  --token-file FILE    a bearer token (its first line); without it HEADROOM_PROMETHEUS_TOKEN,
+                       when set; never on the command line
+  --insecure-tls       https without checking the server's certificate (TLS is checked by
+                       default)
+  --max-series N       most series one query may answer; default 20,000
+  --json               {"import_id", "name", "from", "to", "queries", "series", "samples",
+                       "replica_hours", "replicas", "counter_resets"}
 
 track rightsizing
   Per deployment, whether fewer replicas would hold the measured load:
@@ -136,6 +160,8 @@ const std::vector<OptionSpec> kOptions = {
     {QStringLiteral("add")},           {QStringLiteral("date")},        {QStringLiteral("note")},
     {QStringLiteral("remove")},        {QStringLiteral("window-days")}, {QStringLiteral("deployment")},
     {QStringLiteral("slo-ms")},        {QStringLiteral("slo-metric")},  {QStringLiteral("slo-quantile")},
+    {QStringLiteral("prometheus")},    {QStringLiteral("since")},       {QStringLiteral("until")},
+    {QStringLiteral("token-file")},    {QStringLiteral("max-series")},  {QStringLiteral("insecure-tls"), false},
 };
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -183,6 +209,80 @@ engine::ServingHours hoursFor(const Args &args, Context &context, const QString 
                                         "import --metrics FILE.csv (the workspace holds no serving metrics)")
                              .arg(action));
     return context.workspace().servingHours();
+}
+
+// A UTC time (yyyy-mm-ddThh[:mm[:ss]]Z or a date) as the hour it falls in.
+qint64 hourOption(const Args &args, const QString &name)
+{
+    const QString text = *args.text(name);
+    QDateTime time = QDateTime::fromString(text, Qt::ISODate);
+    if (!time.isValid()) {
+        const QDate date = QDate::fromString(text, Qt::ISODate);
+        if (date.isValid())
+            time = QDateTime(date, QTime(0, 0), Qt::UTC);
+    }
+    if (!time.isValid() || (text.size() > 10 && !text.endsWith(QLatin1Char('Z')) && !text.contains(QLatin1Char('+'))))
+        throw UsageError(QStringLiteral("%1 '%2': expected a UTC time such as 2026-03-02T14:00Z or a date 2026-03-02")
+                             .arg(Args::flag(name), text));
+    const qint64 seconds = time.toSecsSinceEpoch();
+    return seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600;
+}
+
+int runPullMetrics(const Args &args, Context &context)
+{
+    store::PrometheusSource source;
+    source.url = store::parsePrometheusUrl(*args.text(QStringLiteral("prometheus")));
+    if (const auto file = args.text(QStringLiteral("token-file")))
+        source.bearerToken = store::readBearerToken(*file);
+    else if (const QByteArray token = qgetenv("HEADROOM_PROMETHEUS_TOKEN").trimmed(); !token.isEmpty())
+        source.bearerToken = token;
+    source.verifyTls = !args.has(QStringLiteral("insecure-tls"));
+    if (const auto series = args.integer(QStringLiteral("max-series"), 1, 10000000))
+        source.maxSeriesPerQuery = int(*series);
+    const QString prefix = QStringLiteral("prometheus %1:%2 ").arg(source.url.host()).arg(source.url.port(
+        source.url.scheme() == QLatin1String("https") ? 443 : 80));
+    const qint64 until = args.has(QStringLiteral("until")) ? hourOption(args, QStringLiteral("until"))
+                                                           : QDateTime::currentSecsSinceEpoch() / 3600;
+    qint64 since = until - 7 * 24;
+    if (args.has(QStringLiteral("since"))) {
+        since = hourOption(args, QStringLiteral("since"));
+    } else {
+        // After the last hour an earlier pull of this server stored.
+        for (const store::ServingMetricsImport &import : context.workspace().servingMetricsImports()) {
+            if (!import.fileName.startsWith(prefix))
+                continue;
+            const QDateTime end = QDateTime::fromString(import.fileName.section(QStringLiteral(".."), 1), Qt::ISODate);
+            if (end.isValid())
+                since = std::max(since, end.toSecsSinceEpoch() / 3600);
+        }
+    }
+    if (since >= until) {
+        context.out() << "Nothing to pull: every hour before " << hourIso(until) << " is stored already.\n";
+        return 0;
+    }
+    const store::PrometheusPull pull = store::pullServingMetrics(source, since, until);
+    const QString name = prefix + hourIso(since) + QStringLiteral("..") + hourIso(until);
+    const qint64 id = context.workspace().importServingMetrics(name, pull.samples, 0, pull.hours);
+    const auto replicas = engine::summarizeReplicas(pull.hours);
+    if (args.has(QStringLiteral("json"))) {
+        context.out() << jsonText(QJsonObject{{QStringLiteral("import_id"), id},
+                                              {QStringLiteral("name"), name},
+                                              {QStringLiteral("from"), hourIso(since)},
+                                              {QStringLiteral("to"), hourIso(until)},
+                                              {QStringLiteral("queries"), pull.queries},
+                                              {QStringLiteral("series"), pull.series},
+                                              {QStringLiteral("samples"), pull.samples},
+                                              {QStringLiteral("replica_hours"), qint64(pull.hours.hours.size())},
+                                              {QStringLiteral("replicas"), qint64(replicas.size())},
+                                              {QStringLiteral("counter_resets"), qint64(pull.hours.counterResets)}});
+        return 0;
+    }
+    context.out() << "Pulled " << hourIso(since) << " to " << hourIso(until) << " from " << source.url.toString()
+                  << " into " << context.workspace().path() << " as import " << id << ": "
+                  << formatInteger(pull.samples) << " samples in " << pull.queries << " queries, "
+                  << formatInteger(qint64(pull.hours.hours.size())) << " replica-hours of " << replicas.size()
+                  << " replicas.\n";
+    return 0;
 }
 
 int runImportMetrics(const Args &args, Context &context)
@@ -611,7 +711,8 @@ QString servingTrackUsage()
 
 bool isServingTrackAction(const QString &action)
 {
-    return action == QLatin1String("rightsizing") || action == QLatin1String("benchmarks");
+    return action == QLatin1String("rightsizing") || action == QLatin1String("benchmarks")
+        || action == QLatin1String("pull");
 }
 
 int runServingTrack(const QString &action, const Args &args, Context &context)
@@ -625,6 +726,15 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
     if (action == QLatin1String("import")) {
         rejectOthers(args, action, {QStringLiteral("metrics")}, all);
         return runImportMetrics(args, context);
+    }
+    if (action == QLatin1String("pull")) {
+        rejectOthers(args, action,
+                     {QStringLiteral("prometheus"), QStringLiteral("since"), QStringLiteral("until"),
+                      QStringLiteral("token-file"), QStringLiteral("insecure-tls"), QStringLiteral("max-series")},
+                     all);
+        if (!args.has(QStringLiteral("prometheus")))
+            throw UsageError(QStringLiteral("track pull: give --prometheus URL"));
+        return runPullMetrics(args, context);
     }
     if (action == QLatin1String("anomalies")) {
         rejectOthers(args, action,

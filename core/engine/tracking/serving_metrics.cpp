@@ -27,6 +27,7 @@ constexpr NameOf kNames[] = {
     {ServingMetric::RequestsRunning, "vllm:num_requests_running"},
     {ServingMetric::RequestsWaiting, "vllm:num_requests_waiting"},
     {ServingMetric::KvCacheUsage, "vllm:gpu_cache_usage_perc"},
+    {ServingMetric::KvCacheUsage, "vllm:kv_cache_usage_perc"},   // its name from vLLM 0.10 on
     {ServingMetric::RequestSuccessTotal, "vllm:request_success_total"},
     {ServingMetric::GenerationTokensTotal, "vllm:generation_tokens_total"},
     {ServingMetric::PromptTokensTotal, "vllm:prompt_tokens_total"},
@@ -120,6 +121,14 @@ std::string_view metricName(ServingMetric metric)
         if (entry.metric == metric)
             return entry.name;
     return {};
+}
+
+std::vector<std::string_view> servingMetricNames()
+{
+    std::vector<std::string_view> names;
+    for (const NameOf &entry : kNames)
+        names.push_back(entry.name);
+    return names;
 }
 
 std::optional<ServingMetric> parseServingMetric(std::string_view name)

@@ -21,7 +21,7 @@ enum class ServingMetric {
     FbUsedMib,              // DCGM_FI_DEV_FB_USED, MiB, per GPU
     RequestsRunning,        // vllm:num_requests_running, gauge
     RequestsWaiting,        // vllm:num_requests_waiting, gauge
-    KvCacheUsage,           // vllm:gpu_cache_usage_perc, share [0, 1]
+    KvCacheUsage,           // vllm:gpu_cache_usage_perc (vllm:kv_cache_usage_perc), share [0, 1]
     RequestSuccessTotal,    // vllm:request_success_total, counter
     GenerationTokensTotal,  // vllm:generation_tokens_total, counter
     PromptTokensTotal,      // vllm:prompt_tokens_total, counter
@@ -31,8 +31,11 @@ enum class ServingMetric {
 
 // The exporter's metric name ("DCGM_FI_DEV_GPU_UTIL", "vllm:num_requests_waiting", ...).
 std::string_view metricName(ServingMetric metric);
-// nullopt for any other name (those rows are counted and ignored by the importer).
+// nullopt for any other name (those rows are counted and ignored by the importer). Both of a
+// renamed series' names are read: vllm:kv_cache_usage_perc as vllm:gpu_cache_usage_perc.
 std::optional<ServingMetric> parseServingMetric(std::string_view name);
+// Every name parseServingMetric reads, the current name of a renamed series after the older.
+std::vector<std::string_view> servingMetricNames();
 bool isCounter(ServingMetric metric);
 bool isGpuMetric(ServingMetric metric);   // a DCGM metric: one series per GPU
 bool isHistogramBucket(ServingMetric metric);   // one series per upper bound (le)

@@ -172,15 +172,11 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
                 if (le.isEmpty())
                     failCsvField(sourceName, record.line, kLe,
                                  QStringLiteral("is empty; %1 is a histogram bucket and needs its upper bound").arg(metricText));
-                if (le == QLatin1String("+Inf") || le == QLatin1String("Inf") || le == QLatin1String("inf")) {
-                    bound = std::numeric_limits<double>::infinity();
-                } else {
-                    bool ok = false;
-                    bound = le.toDouble(&ok);
-                    if (!ok || !std::isfinite(bound) || bound <= 0.0)
-                        failCsvField(sourceName, record.line, kLe,
-                                     QStringLiteral("'%1' is not a positive number of seconds or +Inf").arg(shownValue(le)));
-                }
+                const std::optional<double> parsed = parseBucketBound(le);
+                if (!parsed)
+                    failCsvField(sourceName, record.line, kLe,
+                                 QStringLiteral("'%1' is not a positive number of seconds or +Inf").arg(shownValue(le)));
+                bound = *parsed;
             }
             const int id = builder.series(deployment.isEmpty() ? std::string("default") : deployment.toStdString(),
                                           instance.toStdString(), gpu.toStdString(), *metric, bound);
@@ -196,16 +192,8 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
         if (!std::isfinite(value))
             failCsvField(sourceName, record.line, kValue,
                          QStringLiteral("'%1' is not a finite number").arg(shownValue(valueText)));
-        if (value < 0.0)
-            failCsvField(sourceName, record.line, kValue,
-                         QStringLiteral("%1 is negative; %2 is never below 0").arg(shownValue(valueText), metricText));
-        if (*metric == engine::ServingMetric::GpuUtil && value > 100.0)
-            failCsvField(sourceName, record.line, kValue,
-                         QStringLiteral("%1 is above 100; GPU utilization is a percentage").arg(shownValue(valueText)));
-        if (*metric == engine::ServingMetric::KvCacheUsage && value > 1.0)
-            failCsvField(sourceName, record.line, kValue,
-                         QStringLiteral("%1 is above 1; vllm:gpu_cache_usage_perc is a share from 0 to 1")
-                             .arg(shownValue(valueText)));
+        if (const QString problem = servingValueProblem(*metric, metricText, value); !problem.isEmpty())
+            failCsvField(sourceName, record.line, kValue, shownValue(valueText) + QLatin1Char(' ') + problem);
         builder.add(known.value(), epochSeconds, value, record.line);
     });
     if (!haveHeader)
@@ -227,6 +215,28 @@ MetricsFile readMetrics(QIODevice &device, const QString &sourceName)
 }
 
 } // namespace
+
+std::optional<double> parseBucketBound(const QString &le)
+{
+    if (le == QLatin1String("+Inf") || le == QLatin1String("Inf") || le == QLatin1String("inf"))
+        return std::numeric_limits<double>::infinity();
+    bool ok = false;
+    const double bound = le.toDouble(&ok);
+    if (!ok || !std::isfinite(bound) || bound <= 0.0)
+        return std::nullopt;
+    return bound;
+}
+
+QString servingValueProblem(engine::ServingMetric metric, const QString &metricName, double value)
+{
+    if (value < 0.0)
+        return QStringLiteral("is negative; %1 is never below 0").arg(metricName);
+    if (metric == engine::ServingMetric::GpuUtil && value > 100.0)
+        return QStringLiteral("is above 100; GPU utilization is a percentage");
+    if (metric == engine::ServingMetric::KvCacheUsage && value > 1.0)
+        return QStringLiteral("is above 1; %1 is a share from 0 to 1").arg(metricName);
+    return {};
+}
 
 MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName)
 {

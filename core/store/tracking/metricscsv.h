@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <optional>
 #include <vector>
 
 // Serving and GPU telemetry as a DCGM-exporter / Prometheus range-query export in long form,
@@ -40,6 +41,13 @@ struct MetricsFile {
 };
 
 MetricsFile parseMetricsCsv(const QByteArray &csv, const QString &sourceName);
+
+// A histogram bucket's upper bound (Prometheus' le label): a positive number of seconds, or
+// +∞ for "+Inf"; nullopt for anything else.
+std::optional<double> parseBucketBound(const QString &le);
+// Why a sample's value cannot be the metric's ("is negative; … is never below 0", "is above
+// 100; …", "is above 1; …"), or "" when it can; `metricName` is the name it came under.
+QString servingValueProblem(engine::ServingMetric metric, const QString &metricName, double value);
 MetricsFile readMetricsCsv(const QString &path);
 
 } // namespace headroom::store

@@ -2,6 +2,8 @@
 // constructed DCGM / vLLM export whose figures are worked out by hand, the JSON contract, the
 // optimizations kept in the workspace, and bad input exiting 2 with the reason.
 #include "common/clirunner.h"
+#include "prometheussupport.h"
+#include "store/tracking/metricscsv.h"
 
 #include "engine/common/calendar.h"
 #include "engine/inference/sizing_options.h"
@@ -12,6 +14,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QDate>
+#include <QDateTime>
 #include <QJsonObject>
 #include <QLocale>
 #include <QProcess>
@@ -482,4 +485,62 @@ TEST_CASE("track anomalies --metrics: too few days, an unknown deployment and ba
     RUN_HEADROOM(empty, ws, {"track", "anomalies", "--metrics="});
     CHECK(empty.exitCode == 2);
     CHECK(empty.err.contains("the workspace holds no serving metrics"));
+}
+
+TEST_CASE("track pull reads only the hours of a real Prometheus not yet stored to the CSV import's figures "
+          "and a refused pull changes nothing",
+          "[prometheus]")
+{
+    const PrometheusTestServer server = prometheusTestServer();
+    const auto iso = [](qint64 hour) {
+        return QDateTime::fromSecsSinceEpoch(hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-ddTHH:mmZ"));
+    };
+    const QString url = server.url.toString();
+    const qint64 middle = server.startHour + server.hours / 2;
+    CliFixture pulled;
+    RUN_HEADROOM(first, pulled, {"track", "pull", "--prometheus", url, "--since", iso(server.startHour), "--until",
+                                 iso(middle), "--json"});
+    REQUIRE(first.exitCode == 0);
+    const QJsonObject a = parseJsonObject(first.out);
+    CHECK(a.value("from").toString() == iso(server.startHour).chopped(1) + ":00Z");
+    CHECK(a.value("queries").toInt() > 0);
+    // The second pull starts where the first stopped.
+    RUN_HEADROOM(second, pulled, {"track", "pull", "--prometheus", url, "--until",
+                                  iso(server.startHour + server.hours), "--json"});
+    REQUIRE(second.exitCode == 0);
+    const QJsonObject b = parseJsonObject(second.out);
+    CHECK(b.value("from").toString() == a.value("to").toString());
+    RUN_HEADROOM(again, pulled, {"track", "pull", "--prometheus", url, "--until", iso(server.startHour + server.hours)});
+    REQUIRE(again.exitCode == 0);
+    CHECK(again.out.contains("Nothing to pull"));
+
+    // The workspace holds what the CSV import holds: rightsizing reads the same figures.
+    CliFixture imported;
+    RUN_HEADROOM(import, imported, {"track", "import", "--metrics", server.csv});
+    REQUIRE(import.exitCode == 0);
+    RUN_HEADROOM(fromPull, pulled, {"track", "rightsizing", "--json"});
+    RUN_HEADROOM(fromCsv, imported, {"track", "rightsizing", "--json"});
+    REQUIRE(fromPull.exitCode == 0);
+    REQUIRE(fromCsv.exitCode == 0);
+    CHECK(parseJsonObject(fromPull.out).value("replicas") == parseJsonObject(fromCsv.out).value("replicas"));
+    CHECK(parseJsonObject(fromPull.out).value("deployments") == parseJsonObject(fromCsv.out).value("deployments"));
+    CHECK(a.value("replica_hours").toInt() + b.value("replica_hours").toInt()
+          == int(store::readMetricsCsv(server.csv).hours.hours.size()));
+
+    // Refusals store nothing: too many series, a token file that is empty, a URL with a password.
+    CliFixture refused;
+    RUN_HEADROOM(many, refused, {"track", "pull", "--prometheus", url, "--since", iso(server.startHour), "--until",
+                                 iso(middle), "--max-series", "1"});
+    CHECK(many.exitCode != 0);
+    CHECK(many.err.contains("one query may return"));
+    const QString emptyToken = refused.writeFile(QStringLiteral("token"), "\n");
+    RUN_HEADROOM(token, refused, {"track", "pull", "--prometheus", url, "--token-file", emptyToken});
+    CHECK(token.exitCode != 0);
+    CHECK(token.err.contains("the first line is empty"));
+    RUN_HEADROOM(secret, refused, {"track", "pull", "--prometheus", "http://ops:pw@127.0.0.1:1"});
+    CHECK(secret.exitCode != 0);
+    CHECK(secret.err.contains("a user name or password in the URL"));
+    RUN_HEADROOM(none, refused, {"track", "rightsizing"});
+    CHECK(none.exitCode != 0);
+    CHECK(none.err.contains("the workspace holds no serving metrics"));
 }

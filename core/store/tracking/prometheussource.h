@@ -1,0 +1,56 @@
+#pragma once
+
+#include "engine/tracking/serving_metrics.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QUrl>
+#include <functional>
+
+// Serving and GPU telemetry read from a live Prometheus server (core/store/README.md,
+// "Prometheus as a source"): the series the serving metrics CSV carries — DCGM-exporter
+// gauges per GPU, vLLM's gauges, counters and latency histogram buckets, vLLM's renamed
+// vllm:kv_cache_usage_perc too — read raw through the HTTP API (`/api/v1/query` with a range
+// selector, so every stored sample comes back as it was scraped, not resampled) and reduced
+// to replica-hours by the same engine::ServingHoursBuilder, with the same counter-reset and
+// histogram handling. Labels: `instance` names the replica, `gpu` the GPU of a DCGM series,
+// `deployment` (else vLLM's `model_name`, else "default") the group of replicas, `le` a
+// bucket's upper bound.
+namespace headroom::store {
+
+struct PrometheusSource {
+    QUrl url;                      // http(s)://host[:port][/path prefix], no user, query or fragment
+    QByteArray bearerToken;        // sent as "Authorization: Bearer …"; empty: none
+    bool verifyTls = true;         // https: the server's certificate is checked unless false
+    int timeoutMs = 60000;         // per request, for the whole transfer
+    int maxSeriesPerQuery = 20000; // more series in one answer is refused, nothing kept
+};
+
+// The server URL checked: http or https with a host, no user name or password (a token goes
+// in a file or the environment, never in the URL), no query or fragment; a trailing "/" is
+// dropped. StoreError naming what is wrong.
+QUrl parsePrometheusUrl(const QString &text);
+// The bearer token in `path`: its first line, trimmed. StoreError when the file cannot be
+// read, is empty, is larger than 16 KiB or holds a control character.
+QByteArray readBearerToken(const QString &path);
+
+struct PrometheusPull {
+    engine::ServingHours hours;    // replica-hours of the clock hours asked for only
+    qint64 samples = 0;            // samples read, the hour before the first included
+    qint64 series = 0;             // series answered, summed over the queries
+    int queries = 0;
+};
+
+// Reads the clock hours [fromHour, toHour) (hours since 1970-01-01 UTC) of every series the
+// serving metrics CSV reads. The hour before fromHour is read too, so that a counter's first
+// interval of fromHour has its start; its replica-hours are not returned. `progress` (queries
+// done, queries in all) returning false cancels: StoreError "cancelled". StoreError naming
+// the server and the query for: a server that cannot be reached or does not answer in time,
+// a token it refuses (HTTP 401/403), an answer that is not a Prometheus API success, more
+// series in one answer than maxSeriesPerQuery, a series without an instance label (or a DCGM
+// series without gpu, a bucket without a valid le), a value the metric cannot have, and two
+// samples of one series at one time (a replica exporting both names of a renamed series).
+PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHour, qint64 toHour,
+                                  const std::function<bool(int done, int total)> &progress = {});
+
+} // namespace headroom::store
