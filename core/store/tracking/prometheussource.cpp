@@ -7,7 +7,6 @@
 
 #include <QEventLoop>
 #include <QFile>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -15,6 +14,8 @@
 #include <QNetworkRequest>
 #include <QSslConfiguration>
 #include <QSslSocket>
+#include <charconv>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -28,15 +29,16 @@ constexpr qint64 kHour = 3600;
 constexpr qint64 kChunkHours = 24;                  // one query covers at most a day of one metric
 constexpr qint64 kMaxAnswerBytes = qint64(1) << 30; // an answer larger than 1 GiB is refused
 constexpr qint64 kMaxTokenBytes = 16 * 1024;
+constexpr int kSkipped = -2;                        // a series past --max-series
 
 QString where(const PrometheusSource &source)
 {
     return QStringLiteral("Prometheus at %1").arg(source.url.toString());
 }
 
-// One GET of the HTTP API, its JSON "data" object. Throws StoreError naming the server.
-QJsonObject getApi(QNetworkAccessManager &network, const PrometheusSource &source, const QString &path,
-                   const QString &encodedQuery, const QString &what)
+// One GET of the HTTP API: the body of its 200 answer. Throws StoreError naming the server.
+QByteArray getApi(QNetworkAccessManager &network, const PrometheusSource &source, const QString &path,
+                  const QString &encodedQuery, const QString &what)
 {
     QUrl url = source.url;
     url.setPath(url.path() + path);
@@ -62,7 +64,7 @@ QJsonObject getApi(QNetworkAccessManager &network, const PrometheusSource &sourc
         loop.exec();
     const std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> owned(reply, [](QNetworkReply *r) { r->deleteLater(); });
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QByteArray body = reply->readAll();
+    QByteArray body = reply->readAll();
     if (status == 401 || status == 403)
         throw StoreError(QStringLiteral("%1 refused the request (HTTP %2): the bearer token is missing or wrong "
                                         "(--token-file, or HEADROOM_PROMETHEUS_TOKEN)")
@@ -75,24 +77,202 @@ QJsonObject getApi(QNetworkAccessManager &network, const PrometheusSource &sourc
                                  .arg(source.timeoutMs / 1000.0));
         throw StoreError(QStringLiteral("%1 cannot be reached: %2").arg(where(source), reply->errorString()));
     }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-    const QJsonObject answer = document.object();
     if (status != 200) {
-        const QString error = answer.value(QStringLiteral("error")).toString();
+        const QString error = QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toString();
         throw StoreError(QStringLiteral("%1: %2 failed (HTTP %3)%4")
                              .arg(where(source), what)
                              .arg(status)
                              .arg(error.isEmpty() ? QString() : QStringLiteral(": ") + error));
     }
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()
-        || answer.value(QStringLiteral("status")).toString() != QLatin1String("success")
-        || !answer.value(QStringLiteral("data")).isObject())
-        throw StoreError(QStringLiteral("%1: %2 did not answer as the Prometheus HTTP API does (no \"status\": "
-                                        "\"success\" with data); is the URL the server's, without /api/v1?")
-                             .arg(where(source), what));
-    return answer.value(QStringLiteral("data")).toObject();
+    return body;
 }
+
+// A query's answer read as it streams by, without a document tree: {"status": "success",
+// "data": {"resultType": "matrix", "result": [{"metric": {labels}, "values": [[t, "v"], …]},
+// …]}}. Any other shape, or text that is not JSON, is `bad`.
+class MatrixReader {
+public:
+    struct Point {
+        double time;
+        std::string_view value;
+    };
+    explicit MatrixReader(const QByteArray &body) : m_p(body.constData()), m_end(body.constData() + body.size()) {}
+
+    // Calls series(nullptr) as each series begins and series(&labels) at its labels, then
+    // point(p) for each of its points. Returns
+    // false when the answer is not a Prometheus API success with a matrix.
+    template <typename OnSeries, typename OnPoint>
+    bool read(OnSeries &&series, OnPoint &&point)
+    {
+        bool success = false, matrix = false, haveResult = false;
+        if (!object([&](std::string_view key) {
+                if (key == "status") {
+                    std::string status;
+                    return string(&status) && (success = status == "success", true);
+                }
+                if (key != "data")
+                    return skip();
+                return object([&](std::string_view dataKey) {
+                    if (dataKey == "resultType") {
+                        std::string type;
+                        return string(&type) && (matrix = type == "matrix", true);
+                    }
+                    if (dataKey != "result")
+                        return skip();
+                    haveResult = true;
+                    return array([&] {
+                        series(nullptr);  // a series begins: its points need its labels first
+                        return object([&](std::string_view seriesKey) {
+                            if (seriesKey == "metric") {
+                                std::map<std::string, std::string> labels;
+                                if (!object([&](std::string_view name) {
+                                        std::string value;
+                                        if (!string(&value))
+                                            return false;
+                                        labels.emplace(std::string(name), std::move(value));
+                                        return true;
+                                    }))
+                                    return false;
+                                series(&labels);
+                                return true;
+                            }
+                            if (seriesKey != "values")
+                                return skip();
+                            return array([&] {
+                                double time = 0;
+                                std::string value;
+                                if (!take('[') || !number(&time) || !take(',') || !string(&value) || !take(']'))
+                                    return false;
+                                return point(Point{time, value});
+                            });
+                        });
+                    });
+                });
+            }))
+            return false;
+        space();
+        return m_p == m_end && success && matrix && haveResult;
+    }
+
+private:
+    void space()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    bool take(char c)
+    {
+        space();
+        if (m_p < m_end && *m_p == c) {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+    bool peek(char c)
+    {
+        space();
+        return m_p < m_end && *m_p == c;
+    }
+    // {"key": value, …}: member(key) reads the value.
+    template <typename Member>
+    bool object(Member &&member)
+    {
+        if (!take('{'))
+            return false;
+        if (take('}'))
+            return true;
+        do {
+            std::string key;
+            if (!string(&key) || !take(':') || !member(std::string_view(key)))
+                return false;
+        } while (take(','));
+        return take('}');
+    }
+    template <typename Element>
+    bool array(Element &&element)
+    {
+        if (!take('['))
+            return false;
+        if (take(']'))
+            return true;
+        do {
+            if (!element())
+                return false;
+        } while (take(','));
+        return take(']');
+    }
+    bool string(std::string *out)
+    {
+        if (!take('"'))
+            return false;
+        out->clear();
+        while (m_p < m_end && *m_p != '"') {
+            if (*m_p != '\\') {
+                out->push_back(*m_p++);
+                continue;
+            }
+            if (++m_p >= m_end)
+                return false;
+            const char escaped = *m_p++;
+            switch (escaped) {
+            case '"': case '\\': case '/': out->push_back(escaped); break;
+            case 'b': out->push_back('\b'); break;
+            case 'f': out->push_back('\f'); break;
+            case 'n': out->push_back('\n'); break;
+            case 'r': out->push_back('\r'); break;
+            case 't': out->push_back('\t'); break;
+            case 'u': {
+                if (m_end - m_p < 4)
+                    return false;
+                bool ok = false;
+                const uint code = QByteArray(m_p, 4).toUInt(&ok, 16);
+                if (!ok)
+                    return false;
+                m_p += 4;
+                out->append(QString(QChar(char16_t(code))).toStdString());
+                break;
+            }
+            default: return false;
+            }
+        }
+        if (m_p >= m_end)
+            return false;
+        ++m_p;
+        return true;
+    }
+    bool number(double *out)
+    {
+        space();
+        const auto [end, error] = std::from_chars(m_p, m_end, *out);
+        if (error != std::errc() || end == m_p)
+            return false;
+        m_p = end;
+        return true;
+    }
+    // Any JSON value.
+    bool skip()
+    {
+        space();
+        if (m_p >= m_end)
+            return false;
+        if (*m_p == '{')
+            return object([&](std::string_view) { return skip(); });
+        if (*m_p == '[')
+            return array([&] { return skip(); });
+        if (*m_p == '"') {
+            std::string ignored;
+            return string(&ignored);
+        }
+        const char *start = m_p;
+        while (m_p < m_end && (std::isalnum(static_cast<unsigned char>(*m_p)) || *m_p == '-' || *m_p == '+' || *m_p == '.'))
+            ++m_p;
+        return m_p > start;
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
 
 struct SeriesKey {
     std::string deployment, instance;
@@ -177,57 +357,73 @@ PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHou
             const QString query = QStringLiteral("query=") + QString::fromLatin1(QUrl::toPercentEncoding(promql))
                 + QStringLiteral("&time=") + QString::number(double(chunkEnd) - 0.001, 'f', 3);
             const QString what = QStringLiteral("the query %1 at %2").arg(promql).arg(chunkEnd);
-            const QJsonObject data = getApi(network, source, QStringLiteral("/api/v1/query"), query, what);
+            const QByteArray body = getApi(network, source, QStringLiteral("/api/v1/query"), query, what);
             ++pull.queries;
-            if (data.value(QStringLiteral("resultType")).toString() != QLatin1String("matrix"))
-                throw StoreError(QStringLiteral("%1: %2 answered a %3, not a matrix")
-                                     .arg(where(source), what, data.value(QStringLiteral("resultType")).toString()));
-            const QJsonArray result = data.value(QStringLiteral("result")).toArray();
-            if (result.size() > source.maxSeriesPerQuery)
-                throw StoreError(QStringLiteral("%1: %2 answered %3 series, more than the %4 one query may return; "
-                                                "raise --max-series or read a server with fewer targets")
-                                     .arg(where(source), what)
-                                     .arg(result.size())
-                                     .arg(source.maxSeriesPerQuery));
-            pull.series += result.size();
-            for (const QJsonValue &seriesValue : result) {
-                const QJsonObject series = seriesValue.toObject();
-                const QJsonObject labels = series.value(QStringLiteral("metric")).toObject();
-                const QString instance = labels.value(QStringLiteral("instance")).toString();
-                const QString gpu = labels.value(QStringLiteral("gpu")).toString();
-                QString deployment = labels.value(QStringLiteral("deployment")).toString();
-                if (deployment.isEmpty())
-                    deployment = labels.value(QStringLiteral("model_name")).toString();
-                if (deployment.isEmpty())
-                    deployment = QStringLiteral("default");
-                const QString shown = QString::fromUtf8(QJsonDocument(labels).toJson(QJsonDocument::Compact));
-                if (instance.isEmpty())
-                    throw StoreError(QStringLiteral("%1: the series %2 has no instance label; every series must name "
-                                                    "its replica")
-                                         .arg(where(source), shown));
-                if (engine::isGpuMetric(metric) && gpu.isEmpty())
-                    throw StoreError(QStringLiteral("%1: the series %2 has no gpu label; %3 is a per-GPU metric")
-                                         .arg(where(source), shown, name));
-                double bound = 0.0;
-                if (engine::isHistogramBucket(metric)) {
-                    const std::optional<double> parsed = parseBucketBound(labels.value(QStringLiteral("le")).toString());
-                    if (!parsed)
-                        throw StoreError(QStringLiteral("%1: the series %2 has no le label of a positive number of "
-                                                        "seconds or +Inf")
+            qint64 seriesInAnswer = 0;
+            int id = -1;
+            std::unordered_set<qint64> *kvSeen = nullptr;
+            QString shown;
+            const bool read = MatrixReader(body).read(
+                [&](const std::map<std::string, std::string> *labelsRead) {
+                    if (!labelsRead) {
+                        id = -1;
+                        return;
+                    }
+                    const std::map<std::string, std::string> &labels = *labelsRead;
+                    if (++seriesInAnswer > source.maxSeriesPerQuery) {
+                        id = kSkipped;  // counted for the message below, not read
+                        return;
+                    }
+                    const auto label = [&](const char *name) {
+                        const auto it = labels.find(name);
+                        return it == labels.end() ? std::string() : it->second;
+                    };
+                    QJsonObject shownLabels;
+                    for (const auto &[name, value] : labels)
+                        shownLabels.insert(QString::fromStdString(name), QString::fromStdString(value));
+                    shown = QString::fromUtf8(QJsonDocument(shownLabels).toJson(QJsonDocument::Compact));
+                    const std::string instance = label("instance");
+                    const std::string gpu = label("gpu");
+                    std::string deployment = label("deployment");
+                    if (deployment.empty())
+                        deployment = label("model_name");
+                    if (deployment.empty())
+                        deployment = "default";
+                    if (instance.empty())
+                        throw StoreError(QStringLiteral("%1: the series %2 has no instance label; every series must "
+                                                        "name its replica")
                                              .arg(where(source), shown));
-                    bound = *parsed;
-                }
-                const SeriesKey key{deployment.toStdString(), instance.toStdString()};
-                const int id = builder.series(key.deployment, key.instance, gpu.toStdString(), metric, bound);
-                std::unordered_set<qint64> *kvSeen = olderKvName || newerKvName ? &kvTimes[key] : nullptr;
-                for (const QJsonValue &pointValue : series.value(QStringLiteral("values")).toArray()) {
-                    const QJsonArray point = pointValue.toArray();
-                    const qint64 epochSeconds = qint64(std::floor(point.at(0).toDouble()));
-                    bool ok = false;
-                    const double value = point.at(1).toString().toDouble(&ok);
-                    if (!ok || !std::isfinite(value))
+                    if (engine::isGpuMetric(metric) && gpu.empty())
+                        throw StoreError(QStringLiteral("%1: the series %2 has no gpu label; %3 is a per-GPU metric")
+                                             .arg(where(source), shown, name));
+                    double bound = 0.0;
+                    if (engine::isHistogramBucket(metric)) {
+                        const std::optional<double> parsed = parseBucketBound(QString::fromStdString(label("le")));
+                        if (!parsed)
+                            throw StoreError(QStringLiteral("%1: the series %2 has no le label of a positive number "
+                                                            "of seconds or +Inf")
+                                                 .arg(where(source), shown));
+                        bound = *parsed;
+                    }
+                    const SeriesKey key{deployment, instance};
+                    id = builder.series(key.deployment, key.instance, gpu, metric, bound);
+                    kvSeen = olderKvName || newerKvName ? &kvTimes[key] : nullptr;
+                    ++pull.series;
+                },
+                [&](const MatrixReader::Point &point) {
+                    if (id == kSkipped)
+                        return true;
+                    if (id < 0)
+                        return false;  // values before their labels: not an answer of the API
+                    const qint64 epochSeconds = qint64(std::floor(point.time));
+                    double value = 0;
+                    const char *first = point.value.data();
+                    const char *last = first + point.value.size();
+                    const auto [end, error] = std::from_chars(first, last, value);
+                    if (error != std::errc() || end != last || !std::isfinite(value))
                         throw StoreError(QStringLiteral("%1: the series %2 holds '%3' at %4, not a finite number")
-                                             .arg(where(source), shown, point.at(1).toString())
+                                             .arg(where(source), shown,
+                                                  QString::fromUtf8(first, qsizetype(point.value.size())))
                                              .arg(epochSeconds));
                     if (const QString problem = servingValueProblem(metric, name, value); !problem.isEmpty())
                         throw StoreError(QStringLiteral("%1: the series %2 holds %3 at %4, which %5")
@@ -238,11 +434,21 @@ PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHou
                     if (olderKvName)
                         kvSeen->insert(epochSeconds);
                     else if (newerKvName && kvSeen->count(epochSeconds))
-                        continue;
+                        return true;
                     builder.add(id, epochSeconds, value, 0);
                     ++pull.samples;
-                }
-            }
+                    return true;
+                });
+            if (read && seriesInAnswer > source.maxSeriesPerQuery)
+                throw StoreError(QStringLiteral("%1: %2 answered %3 series, more than the %4 one query may return; "
+                                                "raise --max-series or read a server with fewer targets")
+                                     .arg(where(source), what)
+                                     .arg(seriesInAnswer)
+                                     .arg(source.maxSeriesPerQuery));
+            if (!read)
+                throw StoreError(QStringLiteral("%1: %2 did not answer as the Prometheus HTTP API does (no \"status\": "
+                                                "\"success\" with a matrix); is the URL the server's, without /api/v1?")
+                                     .arg(where(source), what));
             ++done;
         }
     }
