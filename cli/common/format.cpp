@@ -91,6 +91,20 @@ QString isoUtc(qint64 seconds)
     return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate);
 }
 
+std::optional<qint64> parseUtcTime(const QString &text)
+{
+    QDateTime time = QDateTime::fromString(text, Qt::ISODate);
+    if (!time.isValid()) {
+        const QDate date = QDate::fromString(text, Qt::ISODate);
+        if (!date.isValid())
+            return std::nullopt;
+        time = QDateTime(date, QTime(0, 0), Qt::UTC);
+    }
+    if (time.timeSpec() == Qt::LocalTime)
+        time.setTimeSpec(Qt::UTC);
+    return time.toSecsSinceEpoch();
+}
+
 QString formatDecimal(double value, int decimals, bool keepZeros)
 {
     QString text = QString::number(std::abs(value), 'f', decimals);

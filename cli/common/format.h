@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
+#include <optional>
 #include <vector>
 
 // Text helpers shared by the verbs: aligned tables, numbers with thousands separators,
@@ -38,6 +39,9 @@ QString formatInteger(qint64 value);
 QString formatDecimal(double value, int decimals, bool keepZeros = false);
 // Epoch seconds as ISO 8601 UTC: "2026-03-01T02:00:00Z".
 QString isoUtc(qint64 seconds);
+// An ISO 8601 date ("2026-03-01", its midnight UTC) or time ("2026-03-01T14:00Z", no offset
+// read as UTC) as epoch seconds; nullopt when the text is neither.
+std::optional<qint64> parseUtcTime(const QString &text);
 // Bytes in GiB (2^30) with one decimal: "57.6 GiB".
 QString formatGiB(qint64 bytes);
 // Bytes in the largest binary unit that keeps the figure ≥ 1: "256.0 KiB", "2.0 GiB".

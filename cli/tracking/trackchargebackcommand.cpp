@@ -8,11 +8,9 @@
 #include "store/common/workspace.h"
 #include "store/tracking/chargebackinputs.h"
 
-#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTimeZone>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -84,19 +82,12 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 int64_t timeOption(const Args &args, const QString &name)
 {
     const QString text = *args.text(name);
-    QDateTime time = QDateTime::fromString(text, Qt::ISODate);
-    if (!time.isValid()) {
-        const QDate date = QDate::fromString(text, Qt::ISODate);
-        if (date.isValid())
-            time = QDateTime(date, QTime(0, 0), QTimeZone::utc());
-    }
-    if (!time.isValid())
+    const std::optional<qint64> seconds = parseUtcTime(text);
+    if (!seconds)
         throw UsageError(QStringLiteral("track chargeback: %1 '%2' is not an ISO 8601 date or time such as 2026-03-01 "
                                         "or 2026-03-01T00:00:00Z")
                              .arg(Args::flag(name), printable(text)));
-    if (time.timeSpec() == Qt::LocalTime)
-        time.setTimeZone(QTimeZone::utc());
-    return time.toSecsSinceEpoch();
+    return *seconds;
 }
 
 template <typename Enum>

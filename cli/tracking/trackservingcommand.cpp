@@ -211,21 +211,16 @@ engine::ServingHours hoursFor(const Args &args, Context &context, const QString 
     return context.workspace().servingHours();
 }
 
-// A UTC time (yyyy-mm-ddThh[:mm[:ss]]Z or a date) as the hour it falls in.
+// An ISO 8601 time (no offset: UTC) or date as the hour it falls in.
 qint64 hourOption(const Args &args, const QString &name)
 {
     const QString text = *args.text(name);
-    QDateTime time = QDateTime::fromString(text, Qt::ISODate);
-    if (!time.isValid()) {
-        const QDate date = QDate::fromString(text, Qt::ISODate);
-        if (date.isValid())
-            time = QDateTime(date, QTime(0, 0), Qt::UTC);
-    }
-    if (!time.isValid() || (text.size() > 10 && !text.endsWith(QLatin1Char('Z')) && !text.contains(QLatin1Char('+'))))
-        throw UsageError(QStringLiteral("%1 '%2': expected a UTC time such as 2026-03-02T14:00Z or a date 2026-03-02")
-                             .arg(Args::flag(name), text));
-    const qint64 seconds = time.toSecsSinceEpoch();
-    return seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600;
+    const std::optional<qint64> seconds = parseUtcTime(text);
+    if (!seconds)
+        throw UsageError(QStringLiteral("track pull: %1 '%2' is not an ISO 8601 date or time such as 2026-03-02 or "
+                                        "2026-03-02T14:00Z")
+                             .arg(Args::flag(name), printable(text)));
+    return *seconds >= 0 ? *seconds / 3600 : (*seconds - 3599) / 3600;
 }
 
 int runPullMetrics(const Args &args, Context &context)
