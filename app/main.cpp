@@ -16,7 +16,7 @@ int main(int argc, char *argv[])
     if (headroom::cli::isCliInvocation(args)) {
         headroom::cli::quietQtMessages();
         // Painting verbs (the report) get a QApplication on the offscreen platform.
-        const auto app = headroom::ui::headlessApplication(argc, argv, headroom::cli::verbOf(args));
+        const auto app = headroom::ui::headlessApplication(argc, argv, args);
         QCoreApplication::setOrganizationName("Headroom");
         QCoreApplication::setApplicationName("headroom");
         headroom::ui::installEnglishPlurals();

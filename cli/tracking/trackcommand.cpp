@@ -7,6 +7,7 @@
 #include "trackjobgoodputcommand.h"
 #include "trackstallscommand.h"
 #include "trackservingcommand.h"
+#include "trackwatchcommand.h"
 
 #include "engine/tracking/actuals_anomalies.h"
 #include "engine/common/calendar.h"
@@ -618,6 +619,7 @@ void rejectOthers(const Args &args, const QString &action, const QStringList &al
     all.insert(all.end(), chargebackTrackOptions().begin(), chargebackTrackOptions().end());
     all.insert(all.end(), stallsTrackOptions().begin(), stallsTrackOptions().end());
     all.insert(all.end(), jobGoodputTrackOptions().begin(), jobGoodputTrackOptions().end());
+    all.insert(all.end(), watchTrackOptions().begin(), watchTrackOptions().end());
     for (const OptionSpec &option : all)
         if (args.has(option.name) && !allowed.contains(option.name) && option.name != QLatin1String("json"))
             throw UsageError(QStringLiteral("track %1: %2 does not apply here (see headroom track --help)")
@@ -631,10 +633,11 @@ int runTrack(const QStringList &argList, Context &context)
     options.insert(options.end(), chargebackTrackOptions().begin(), chargebackTrackOptions().end());
     options.insert(options.end(), stallsTrackOptions().begin(), stallsTrackOptions().end());
     options.insert(options.end(), jobGoodputTrackOptions().begin(), jobGoodputTrackOptions().end());
+    options.insert(options.end(), watchTrackOptions().begin(), watchTrackOptions().end());
     const Args args(argList, options);
     if (args.positionals().size() != 1)
         throw UsageError(QStringLiteral("track: give one action: commitments, anomalies, plan, import, rightsizing, "
-                                        "benchmarks, pull, chargeback, stalls or goodput"));
+                                        "benchmarks, pull, watch, chargeback, stalls or goodput"));
     const QString action = args.positionals().constFirst();
     if (action == QLatin1String("stalls")) {
         rejectOthers(args, action, {QStringLiteral("telemetry"), QStringLiteral("last"), QStringLiteral("idle-below"),
@@ -647,6 +650,15 @@ int runTrack(const QStringList &argList, Context &context)
                                     QStringLiteral("hours"), QStringLiteral("rate"), QStringLiteral("currency"),
                                     QStringLiteral("gpu"), QStringLiteral("provider")});
         return runJobGoodputTrack(args, context);
+    }
+    if (action == QLatin1String("watch")) {
+        rejectOthers(args, action, {QStringLiteral("prometheus"), QStringLiteral("token-file"), QStringLiteral("insecure-tls"),
+                                    QStringLiteral("max-series"), QStringLiteral("until"), QStringLiteral("out"),
+                                    QStringLiteral("every"), QStringLiteral("once"), QStringLiteral("cycles"),
+                                    QStringLiteral("renewal-days"), QStringLiteral("recent-days"), QStringLiteral("threshold"),
+                                    QStringLiteral("rate"), QStringLiteral("currency"), QStringLiteral("gpu"),
+                                    QStringLiteral("provider")});
+        return runWatchTrack(args, context);
     }
     if (action == QLatin1String("chargeback")) {
         rejectOthers(args, action, {QStringLiteral("claims"), QStringLiteral("focus"), QStringLiteral("scenario"), QStringLiteral("metrics"),
@@ -677,7 +689,7 @@ int runTrack(const QStringList &argList, Context &context)
     if (action == QLatin1String("import"))
         return runImport(args, context);
     throw UsageError(QStringLiteral("track: unknown action '%1'; known: commitments, anomalies, plan, import, rightsizing, "
-                                    "benchmarks, pull, chargeback, stalls, goodput")
+                                    "benchmarks, pull, watch, chargeback, stalls, goodput")
                          .arg(action));
 }
 
@@ -687,7 +699,7 @@ Command trackCommand()
 {
     return {QStringLiteral("track"),
             QStringLiteral("plan versus actual from FOCUS billing: commitment utilization, anomalies, plan drift, chargeback"),
-            QString::fromUtf8(kUsage) + servingTrackUsage() + chargebackTrackUsage() + stallsTrackUsage() + jobGoodputTrackUsage(), &runTrack};
+            QString::fromUtf8(kUsage) + servingTrackUsage() + watchTrackUsage() + chargebackTrackUsage() + stallsTrackUsage() + jobGoodputTrackUsage(), &runTrack};
 }
 
 } // namespace headroom::cli

@@ -182,13 +182,6 @@ QString shown(double value, int decimals)
     return std::isfinite(value) ? formatDecimal(value, decimals, true) : QStringLiteral("–");
 }
 
-QString hourIso(int64_t hour)
-{
-    const int64_t day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
-    return QStringLiteral("%1T%2:00:00Z")
-        .arg(qs(engine::isoDate(engine::dateFromDays(day))))
-        .arg(int(hour - day * 24), 2, 10, QLatin1Char('0'));
-}
 
 void rejectOthers(const Args &args, const QString &action, const QStringList &allowed,
                   const std::vector<OptionSpec> &all)
@@ -212,57 +205,39 @@ engine::ServingHours hoursFor(const Args &args, Context &context, const QString 
 }
 
 // An ISO 8601 time (no offset: UTC) or date as the hour it falls in.
-qint64 hourOption(const Args &args, const QString &name)
+qint64 hourOption(const Args &args, const QString &name, const QString &action)
 {
     const QString text = *args.text(name);
     const std::optional<qint64> seconds = parseUtcTime(text);
     if (!seconds)
-        throw UsageError(QStringLiteral("track pull: %1 '%2' is not an ISO 8601 date or time such as 2026-03-02 or "
+        throw UsageError(QStringLiteral("track %1: %2 '%3' is not an ISO 8601 date or time such as 2026-03-02 or "
                                         "2026-03-02T14:00Z")
-                             .arg(Args::flag(name), printable(text)));
+                             .arg(action, Args::flag(name), printable(text)));
     return *seconds >= 0 ? *seconds / 3600 : (*seconds - 3599) / 3600;
 }
 
 int runPullMetrics(const Args &args, Context &context)
 {
-    store::PrometheusSource source;
-    source.url = store::parsePrometheusUrl(*args.text(QStringLiteral("prometheus")));
-    if (const auto file = args.text(QStringLiteral("token-file")))
-        source.bearerToken = store::readBearerToken(*file);
-    else if (const QByteArray token = qgetenv("HEADROOM_PROMETHEUS_TOKEN").trimmed(); !token.isEmpty())
-        source.bearerToken = token;
-    source.verifyTls = !args.has(QStringLiteral("insecure-tls"));
-    if (const auto series = args.integer(QStringLiteral("max-series"), 1, 10000000))
-        source.maxSeriesPerQuery = int(*series);
-    const QString prefix = QStringLiteral("prometheus %1:%2 ").arg(source.url.host()).arg(source.url.port(
-        source.url.scheme() == QLatin1String("https") ? 443 : 80));
-    const qint64 until = args.has(QStringLiteral("until")) ? hourOption(args, QStringLiteral("until"))
+    const store::PrometheusSource source = prometheusSource(args);
+    const qint64 until = args.has(QStringLiteral("until")) ? hourOption(args, QStringLiteral("until"), QStringLiteral("pull"))
                                                            : QDateTime::currentSecsSinceEpoch() / 3600;
-    qint64 since = until - 7 * 24;
-    if (args.has(QStringLiteral("since"))) {
-        since = hourOption(args, QStringLiteral("since"));
-    } else {
-        // After the last hour an earlier pull of this server stored.
-        for (const store::ServingMetricsImport &import : context.workspace().servingMetricsImports()) {
-            if (!import.fileName.startsWith(prefix))
-                continue;
-            const QDateTime end = QDateTime::fromString(import.fileName.section(QStringLiteral(".."), 1), Qt::ISODate);
-            if (end.isValid())
-                since = std::max(since, end.toSecsSinceEpoch() / 3600);
-        }
-    }
-    if (since >= until) {
+    std::optional<qint64> since;
+    if (args.has(QStringLiteral("since")))
+        since = hourOption(args, QStringLiteral("since"), QStringLiteral("pull"));
+    const PullResult result = pullNewHours(source, context.workspace(), since, until);
+    if (result.importId == 0) {
         context.out() << "Nothing to pull: every hour before " << hourIso(until) << " is stored already.\n";
         return 0;
     }
-    const store::PrometheusPull pull = store::pullServingMetrics(source, since, until);
-    const QString name = prefix + hourIso(since) + QStringLiteral("..") + hourIso(until);
-    const qint64 id = context.workspace().importServingMetrics(name, pull.samples, 0, pull.hours);
+    const store::PrometheusPull &pull = result.pull;
+    const qint64 id = result.importId;
+    const QString &name = result.name;
+    since = result.since;
     const auto replicas = engine::summarizeReplicas(pull.hours);
     if (args.has(QStringLiteral("json"))) {
         context.out() << jsonText(QJsonObject{{QStringLiteral("import_id"), id},
                                               {QStringLiteral("name"), name},
-                                              {QStringLiteral("from"), hourIso(since)},
+                                              {QStringLiteral("from"), hourIso(*since)},
                                               {QStringLiteral("to"), hourIso(until)},
                                               {QStringLiteral("queries"), pull.queries},
                                               {QStringLiteral("series"), pull.series},
@@ -272,7 +247,7 @@ int runPullMetrics(const Args &args, Context &context)
                                               {QStringLiteral("counter_resets"), qint64(pull.hours.counterResets)}});
         return 0;
     }
-    context.out() << "Pulled " << hourIso(since) << " to " << hourIso(until) << " from " << source.url.toString()
+    context.out() << "Pulled " << hourIso(*since) << " to " << hourIso(until) << " from " << source.url.toString()
                   << " into " << context.workspace().path() << " as import " << id << ": "
                   << formatInteger(pull.samples) << " samples in " << pull.queries << " queries, "
                   << formatInteger(qint64(pull.hours.hours.size())) << " replica-hours of " << replicas.size()
@@ -754,6 +729,56 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
                      + money,
                  all);
     return runBenchmarks(args, context);
+}
+
+store::PrometheusSource prometheusSource(const Args &args)
+{
+    store::PrometheusSource source;
+    source.url = store::parsePrometheusUrl(*args.text(QStringLiteral("prometheus")));
+    if (const auto file = args.text(QStringLiteral("token-file")))
+        source.bearerToken = store::readBearerToken(*file);
+    else if (const QByteArray token = qgetenv("HEADROOM_PROMETHEUS_TOKEN").trimmed(); !token.isEmpty())
+        source.bearerToken = token;
+    source.verifyTls = !args.has(QStringLiteral("insecure-tls"));
+    if (const auto series = args.integer(QStringLiteral("max-series"), 1, 10000000))
+        source.maxSeriesPerQuery = int(*series);
+    return source;
+}
+
+PullResult pullNewHours(const store::PrometheusSource &source, store::Workspace &workspace, std::optional<qint64> since,
+                        qint64 until)
+{
+    const QString prefix = QStringLiteral("prometheus %1:%2 ").arg(source.url.host()).arg(source.url.port(
+        source.url.scheme() == QLatin1String("https") ? 443 : 80));
+    PullResult result;
+    result.until = until;
+    result.since = until - 7 * 24;
+    if (since) {
+        result.since = *since;
+    } else {
+        // After the last hour an earlier pull of this server stored.
+        for (const store::ServingMetricsImport &import : workspace.servingMetricsImports()) {
+            if (!import.fileName.startsWith(prefix))
+                continue;
+            const QDateTime end = QDateTime::fromString(import.fileName.section(QStringLiteral(".."), 1), Qt::ISODate);
+            if (end.isValid())
+                result.since = std::max(result.since, end.toSecsSinceEpoch() / 3600);
+        }
+    }
+    if (result.since >= until)
+        return result;
+    result.pull = store::pullServingMetrics(source, result.since, until);
+    result.name = prefix + hourIso(result.since) + QStringLiteral("..") + hourIso(until);
+    result.importId = workspace.importServingMetrics(result.name, result.pull.samples, 0, result.pull.hours);
+    return result;
+}
+
+QString hourIso(qint64 hour)
+{
+    const qint64 day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
+    return QStringLiteral("%1T%2:00:00Z")
+        .arg(QString::fromStdString(engine::isoDate(engine::dateFromDays(day))))
+        .arg(int(hour - day * 24), 2, 10, QLatin1Char('0'));
 }
 
 std::optional<engine::Money> trackRate(const Args &args, Context &context, const QString &action, QString *source)

@@ -4,6 +4,7 @@
 #include "cli/common/command.h"
 
 #include "engine/common/money.h"
+#include "store/tracking/prometheussource.h"
 
 #include <QString>
 #include <optional>
@@ -23,6 +24,26 @@ bool isServingTrackAction(const QString &action);
 // --rate (with --currency), or --gpu's lowest on-demand rate in force today in the workspace's
 // rate cards (--provider narrows it); nullopt when neither is given. `source` says which.
 std::optional<engine::Money> trackRate(const Args &args, Context &context, const QString &action, QString *source);
+
+// The source --prometheus, --token-file (else $HEADROOM_PROMETHEUS_TOKEN), --insecure-tls and
+// --max-series name. Throws StoreError for a bad URL or token file.
+store::PrometheusSource prometheusSource(const Args &args);
+
+// One pull into the workspace: every whole hour from `since` (nullopt: after the last hour an
+// earlier pull of the same server stored, at most 7 days back) to `until` (exclusive), stored
+// as one import named "prometheus HOST:PORT FROM..TO". importId 0: nothing left to pull.
+struct PullResult {
+    qint64 since = 0;
+    qint64 until = 0;
+    qint64 importId = 0;
+    QString name;
+    store::PrometheusPull pull;
+};
+PullResult pullNewHours(const store::PrometheusSource &source, store::Workspace &workspace, std::optional<qint64> since,
+                        qint64 until);
+
+// Hours since the epoch as "2026-03-02T14:00:00Z".
+QString hourIso(qint64 hour);
 
 // Runs rightsizing, benchmarks, or import --metrics; refuses options the action does not read.
 int runServingTrack(const QString &action, const Args &args, Context &context);

@@ -9,6 +9,9 @@
 #include "cli/common/args.h"
 #include "cli/common/outputfile.h"
 #include "cli/tracking/trackchargebackcommand.h"
+#include "cli/tracking/trackwatchcommand.h"
+#include "cli/common/cli.h"
+#include "store/common/storeerror.h"
 #include "store/common/workspace.h"
 #include "store/tracking/chargebackinputs.h"
 #include "store/tracking/jobtelemetrycsv.h"
@@ -240,10 +243,22 @@ std::vector<cli::Command> paintingCommands()
     return {reportCommand()};
 }
 
-std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, const QString &verb)
+std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, const QStringList &args)
 {
+    cli::setTrackingDeckWriter([](const store::Workspace &workspace, const QString &pdfPath, const QString &gpu) {
+        TrackingDeckOptions options;
+        if (!gpu.isEmpty())
+            options.servingGpu = QString::fromStdString(cli::findGpu(workspace, gpu).id);
+        const Deck deck = trackingDeck(workspace, options);
+        QString error;
+        if (!writeDeckPdf(deck, pdfPath, &error, {}, store::ExistingFile::Replace))
+            throw store::StoreError(error);
+    });
+    const QString verb = cli::verbOf(args);
+    // track watch writes the tracking deck.
+    const bool paints = verb == QLatin1String("track") && args.contains(QLatin1String("watch"));
     for (const cli::Command &command : paintingCommands()) {
-        if (command.name == verb) {
+        if (command.name == verb || paints) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             // The platform wants a private runtime folder; on a bare CI shell there is none, and
             // Qt would make one and warn on stderr. Make it quietly, as Qt does.

@@ -17,9 +17,10 @@ cli::Command reportCommand();
 // The headless verbs that live with the widgets because they paint.
 std::vector<cli::Command> paintingCommands();
 
-// The application object for a headless run of `verb`: a QApplication on the offscreen
-// platform for a painting verb (fonts and charts need one; no display is used), a
-// QCoreApplication for everything else.
-std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, const QString &verb);
+// The application object for a headless run of `args`: a QApplication on the offscreen
+// platform for a painting verb and for track watch (fonts and charts need one; no display is
+// used), a QCoreApplication for everything else. Installs the tracking deck writer track
+// watch uses.
+std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, const QStringList &args);
 
 } // namespace headroom::ui

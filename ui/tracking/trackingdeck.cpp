@@ -206,15 +206,24 @@ Deck titledDeck(const store::Workspace &workspace, const QString &title)
 Deck withoutActualsDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
 {
     QStringList parts;
+    const bool serving = !workspace.servingMetricsImports().empty();
+    if (serving)
+        parts << QObject::tr("serving metrics of the workspace");
     if (options.chargeback)
         parts << QObject::tr("chargeback of %1 over %2").arg(options.chargeback->focusFile, options.chargeback->claimsFile);
     if (options.trainingJobs)
         parts << QObject::tr("training jobs from %1").arg(options.trainingJobs->telemetryFile);
     Deck deck = titledDeck(workspace, options.chargeback ? QObject::tr("Tracking: chargeback")
-                                                         : QObject::tr("Tracking: training jobs"));
+                                          : options.trainingJobs ? QObject::tr("Tracking: training jobs")
+                                                                 : QObject::tr("Tracking: serving"));
     QString subtitle = parts.join(QStringLiteral("; "));
     subtitle[0] = subtitle[0].toUpper();
     deck.subtitle = subtitle;
+    if (serving) {
+        ServingSettings settings;
+        settings.gpuId = options.servingGpu;
+        appendServingPages(deck, workspace, settings);
+    }
     if (options.chargeback)
         appendChargebackPages(deck, *options.chargeback);
     if (options.trainingJobs)
@@ -227,7 +236,7 @@ Deck withoutActualsDeck(const store::Workspace &workspace, const TrackingDeckOpt
 Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &options)
 {
     const std::vector<store::ActualsImport> imports = workspace.actualsImports();
-    if (imports.empty() && (options.chargeback || options.trainingJobs))
+    if (imports.empty() && (options.chargeback || options.trainingJobs || !workspace.servingMetricsImports().empty()))
         return withoutActualsDeck(workspace, options);
     if (imports.empty())
         throw store::StoreError(QObject::tr("%1 holds no billing actuals: import a FOCUS export first "

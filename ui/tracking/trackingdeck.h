@@ -30,7 +30,9 @@ struct TrackingDeckOptions {
 // time, the anomalies of the daily cost, and with a scenario its plan against the actuals;
 // then, when the workspace holds serving metrics or optimizations, rightsizing and the
 // benchmark history (trackingserving.h); then the chargeback and the training jobs when given.
-// Throws store::StoreError when the workspace holds no actuals (and neither is given) or
+// Without actuals, the serving pages, the chargeback and the training jobs that there are.
+// Throws store::StoreError when the workspace holds no actuals (and neither is given nor any
+// serving metrics held) or
 // the scenario is missing,
 // engine::InputError when the actuals hold nothing since the date.
 Deck trackingDeck(const store::Workspace &workspace, const TrackingDeckOptions &options);

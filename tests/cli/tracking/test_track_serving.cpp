@@ -11,7 +11,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <algorithm>
 #include <QJsonArray>
 #include <QDate>
 #include <QDateTime>
@@ -543,4 +547,102 @@ TEST_CASE("track pull reads only the hours of a real Prometheus not yet stored t
     RUN_HEADROOM(none, refused, {"track", "rightsizing"});
     CHECK(none.exitCode != 0);
     CHECK(none.err.contains("the workspace holds no serving metrics"));
+}
+
+TEST_CASE("track watch pulls from a real Prometheus and flags a planted under-used commitment before its renewal "
+          "and a planted utilization drop, writes the findings and the deck only when they change",
+          "[prometheus]")
+{
+    const PrometheusTestServer server = prometheusTestServer();
+    const auto iso = [](qint64 hour) {
+        return QDateTime::fromSecsSinceEpoch(hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-ddTHH:mmZ"));
+    };
+    CliFixture ws;
+    // 28 whole days before the server's samples: two replicas of 4 GPUs near 70 % busy, then
+    // from the 24th day on near 25 % (the planted drop).
+    const qint64 firstHour = server.startHour - 28 * 24;
+    QByteArray metrics = "timestamp,instance,gpu,metric,value,deployment\n";
+    for (qint64 hour = firstHour; hour < server.startHour; ++hour) {
+        const qint64 day = (hour - firstHour) / 24;
+        const double level = day >= 23 ? 25.0 : 70.0;
+        for (const char *instance : {"r-a", "r-b"})
+            for (int gpu = 0; gpu < 4; ++gpu) {
+                const double wobble = double((hour * 7 + gpu * 3 + (instance[2] == 'a' ? 0 : 5)) % 11) - 5.0;
+                metrics += QByteArray::number(hour * 3600 + 1800) + ',' + instance + ',' + QByteArray::number(gpu)
+                    + ",DCGM_FI_DEV_GPU_UTIL," + QByteArray::number(level + wobble + double(day % 7) * 0.5) + ",chat\n";
+            }
+    }
+    RUN_HEADROOM(importMetrics, ws, {"track", "import", "--metrics", ws.writeFile("planted.csv", metrics)});
+    REQUIRE(importMetrics.exitCode == 0);
+    // A one-year commitment ending 8 days after the last charged hour, used 40 % of its hours
+    // over the last 30 days.
+    const qint64 chargedEnd = server.startHour * 3600;
+    const auto stamp = [](qint64 seconds) {
+        return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate).toUtf8();
+    };
+    QByteArray focus = "BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ListCost,"
+                       "CommitmentDiscountId,CommitmentDiscountName,CommitmentDiscountStatus\n";
+    focus += "USD," + stamp(chargedEnd + 8 * 86400 - 365 * 86400) + ',' + stamp(chargedEnd + 8 * 86400)
+        + ",Purchase,8760.00,0,0,ri-7,H100 one-year,\n";
+    for (qint64 t = chargedEnd - 30 * 86400; t < chargedEnd; t += 3600) {
+        focus += "USD," + stamp(t) + ',' + stamp(t + 3600) + ",Usage,0,0.40,0.60,ri-7,H100 one-year,Used\n";
+        focus += "USD," + stamp(t) + ',' + stamp(t + 3600) + ",Usage,0,0.60,0,ri-7,H100 one-year,Unused\n";
+    }
+    RUN_HEADROOM(importFocus, ws, {"track", "import", "--focus", ws.writeFile("billing.csv", focus)});
+    REQUIRE(importFocus.exitCode == 0);
+
+    const QString out = ws.filePath(QStringLiteral("watch"));
+    const QString url = server.url.toString();
+    const QString until = iso(server.startHour + server.hours);
+    RUN_HEADROOM(first, ws, {"track", "watch", "--once", "--prometheus", url, "--until", until, "--out", out,
+                             "--renewal-days", "14"});
+    REQUIRE(first.exitCode == 3);
+    CHECK(first.out.contains(" pulled "));
+    CHECK(first.out.contains(" new commitment_renewal ri-7: Commitment H100 one-year (ri-7) is under-used (trailing "
+                             "utilization 40 %"));
+    CHECK(first.out.contains("in 8 days"));
+    CHECK(first.out.contains(" new utilization_"));
+    QFile file(out + QStringLiteral("/findings.json"));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QJsonObject findings = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QStringList kinds;
+    for (const QJsonValue &f : findings.value("findings").toArray()) {
+        kinds << f.toObject().value("kind").toString();
+        CHECK(f.toObject().value("new").toBool());
+    }
+    CHECK(kinds.contains("commitment_renewal"));
+    CHECK(std::any_of(kinds.begin(), kinds.end(), [](const QString &k) { return k.startsWith("utilization_"); }));
+    CHECK(findings.value("pulled_to").toString() == until.chopped(1) + ":00Z");
+    const QStringList decks = QDir(out).entryList({QStringLiteral("tracking-*.pdf")});
+    REQUIRE(decks.size() == 1);
+    CHECK(QFileInfo(out + '/' + decks.front()).size() > 10000);
+
+    // Nothing new: no file is rewritten, exit 0.
+    const QDateTime written = QFileInfo(out + QStringLiteral("/findings.json")).lastModified();
+    RUN_HEADROOM(second, ws, {"track", "watch", "--once", "--prometheus", url, "--until", until, "--out", out,
+                              "--renewal-days", "14"});
+    CHECK(second.exitCode == 0);
+    CHECK(second.out.contains("nothing to pull"));
+    CHECK(second.out.contains("(0 new, 0 resolved)"));
+    CHECK(QFileInfo(out + QStringLiteral("/findings.json")).lastModified() == written);
+
+    // A shorter notice turns the renewal into an under-used commitment: a change.
+    RUN_HEADROOM(third, ws, {"track", "watch", "--once", "--prometheus", url, "--until", until, "--out", out,
+                             "--renewal-days", "3"});
+    CHECK(third.exitCode == 3);
+    CHECK(third.out.contains(" new commitment_underused ri-7"));
+    CHECK(third.out.contains(" resolved commitment_renewal:ri-7:USD:"));
+
+    // An unreachable server: an error, nothing written.
+    const QDateTime before = QFileInfo(out + QStringLiteral("/findings.json")).lastModified();
+    RUN_HEADROOM(down, ws, {"track", "watch", "--once", "--prometheus", "http://127.0.0.1:1", "--out", out});
+    CHECK(down.exitCode == 2);
+    CHECK(QFileInfo(out + QStringLiteral("/findings.json")).lastModified() == before);
+    RUN_HEADROOM(noOut, ws, {"track", "watch", "--once", "--prometheus", url});
+    CHECK(noOut.exitCode == 2);
+    CHECK(noOut.err.contains("give --out DIR"));
+    RUN_HEADROOM(badEvery, ws, {"track", "watch", "--prometheus", url, "--out", out, "--every", "5s"});
+    CHECK(badEvery.exitCode == 2);
+    CHECK(badEvery.err.contains("--every '5s'"));
 }
