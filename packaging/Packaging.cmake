@@ -14,6 +14,18 @@ install(FILES ${CMAKE_SOURCE_DIR}/packaging/headroom-workspace.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages)
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/copyright DESTINATION ${_pkgdoc})
 
+# The tracking watch as a systemd user service and its hourly timer (tests/packaging's
+# check_systemd.sh installs this component and runs systemd-analyze verify on it), with an
+# example of the settings file they read.
+# The unit names the binary where the .deb puts it.
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(HEADROOM_PACKAGED_BINDIR ${CPACK_PACKAGING_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR})
+configure_file(${CMAKE_SOURCE_DIR}/packaging/headroom-watch.service.in
+               ${CMAKE_BINARY_DIR}/packaging/headroom-watch.service @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/packaging/headroom-watch.service ${CMAKE_SOURCE_DIR}/packaging/headroom-watch.timer
+        DESTINATION lib/systemd/user COMPONENT systemd)
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/watch.env DESTINATION ${_pkgdoc}/examples COMPONENT systemd)
+
 # Compressed documents (the Debian policy's names): the changelog and headroom(1), the
 # latter written from the CLI's own help once the binary is built.
 string(TIMESTAMP _today "%Y-%m-%d" UTC)

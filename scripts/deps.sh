@@ -35,6 +35,8 @@ packages=(
   # the packaging tests: MIME lookup as a desktop does it (update-mime-database, xdg-mime, gio)
   # and validators for the desktop entry and AppStream metadata; man for the man page check
   shared-mime-info xdg-utils libglib2.0-bin desktop-file-utils appstream man-db
+  # systemd-analyze verify for the tracking watch's user unit and timer
+  systemd
 )
 
 # --list: print the packages, one a line, and install nothing (the packaging test reads it).
