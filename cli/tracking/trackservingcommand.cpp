@@ -748,28 +748,13 @@ store::PrometheusSource prometheusSource(const Args &args)
 PullResult pullNewHours(const store::PrometheusSource &source, store::Workspace &workspace, std::optional<qint64> since,
                         qint64 until)
 {
-    const QString prefix = QStringLiteral("prometheus %1:%2 ").arg(source.url.host()).arg(source.url.port(
-        source.url.scheme() == QLatin1String("https") ? 443 : 80));
     PullResult result;
     result.until = until;
-    result.since = until - 7 * 24;
-    if (since) {
-        result.since = *since;
-    } else {
-        // After the last hour an earlier pull of this server stored.
-        for (const store::ServingMetricsImport &import : workspace.servingMetricsImports()) {
-            if (!import.fileName.startsWith(prefix))
-                continue;
-            const QDateTime end = QDateTime::fromString(import.fileName.section(QStringLiteral(".."), 1), Qt::ISODate);
-            if (end.isValid())
-                result.since = std::max(result.since, end.toSecsSinceEpoch() / 3600);
-        }
-    }
+    result.since = since ? *since : store::nextPullStart(workspace, source, until);
     if (result.since >= until)
         return result;
     result.pull = store::pullServingMetrics(source, result.since, until);
-    result.name = prefix + hourIso(result.since) + QStringLiteral("..") + hourIso(until);
-    result.importId = workspace.importServingMetrics(result.name, result.pull.samples, 0, result.pull.hours);
+    result.importId = store::storePull(workspace, source, result.pull, result.since, until, &result.name);
     return result;
 }
 

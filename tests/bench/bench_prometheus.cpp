@@ -1,8 +1,8 @@
 // Prometheus pull benchmark: every series the serving metrics CSV reads, pulled from a local
 // Prometheus (scripts/promserver.sh with the benchmark's series: 64 replicas of 8 GPUs, 512
 // GPUs, a week) and reduced to replica-hours, as `track pull` does. Run it as
-//   bash scripts/promserver.sh --replicas 64 --gpus-per-replica 8 --hours 168 --interval 300 \
-//        -- build/tests/bench/bench_prometheus
+//   bash scripts/promserver.sh --series --replicas 64 --gpus-per-replica 8 --hours 168
+//        --interval 300 --no-csv -- build/tests/bench/bench_prometheus  (one line)
 // Prints the wall time of three pulls (median and minimum), queries, series, samples,
 // replica-hours and the process's peak resident memory.
 #include "store/tracking/prometheussource.h"

@@ -1,10 +1,13 @@
 #include "prometheussource.h"
 
+#include "store/common/workspace.h"
+
 #include "metricscsv.h"
 #include "store/common/storeerror.h"
 
 #include "engine/common/errors.h"
 
+#include <QDateTime>
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
@@ -461,6 +464,45 @@ PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHou
     }
     std::erase_if(pull.hours.hours, [&](const engine::ServingHour &h) { return h.hour < fromHour || h.hour >= toHour; });
     return pull;
+}
+
+namespace {
+
+QString hourText(qint64 hour)
+{
+    return QDateTime::fromSecsSinceEpoch(hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-ddTHH:00:00'Z'"));
+}
+
+} // namespace
+
+QString pullImportPrefix(const PrometheusSource &source)
+{
+    return QStringLiteral("prometheus %1:%2 ")
+        .arg(source.url.host())
+        .arg(source.url.port(source.url.scheme() == QLatin1String("https") ? 443 : 80));
+}
+
+qint64 nextPullStart(const Workspace &workspace, const PrometheusSource &source, qint64 toHour)
+{
+    const QString prefix = pullImportPrefix(source);
+    qint64 since = toHour - 7 * 24;
+    for (const ServingMetricsImport &import : workspace.servingMetricsImports()) {
+        if (!import.fileName.startsWith(prefix))
+            continue;
+        const QDateTime end = QDateTime::fromString(import.fileName.section(QStringLiteral(".."), 1), Qt::ISODate);
+        if (end.isValid())
+            since = std::max(since, end.toSecsSinceEpoch() / 3600);
+    }
+    return since;
+}
+
+qint64 storePull(Workspace &workspace, const PrometheusSource &source, const PrometheusPull &pull, qint64 fromHour,
+                 qint64 toHour, QString *name)
+{
+    const QString importName = pullImportPrefix(source) + hourText(fromHour) + QStringLiteral("..") + hourText(toHour);
+    if (name)
+        *name = importName;
+    return workspace.importServingMetrics(importName, pull.samples, 0, pull.hours);
 }
 
 } // namespace headroom::store

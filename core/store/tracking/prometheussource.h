@@ -18,6 +18,8 @@
 // bucket's upper bound.
 namespace headroom::store {
 
+class Workspace;
+
 struct PrometheusSource {
     QUrl url;                      // http(s)://host[:port][/path prefix], no user, query or fragment
     QByteArray bearerToken;        // sent as "Authorization: Bearer …"; empty: none
@@ -52,5 +54,15 @@ struct PrometheusPull {
 // samples of one series at one time (a replica exporting both names of a renamed series).
 PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHour, qint64 toHour,
                                   const std::function<bool(int done, int total)> &progress = {});
+
+// Pulls into a workspace, each stored as one serving metrics import named
+// "prometheus HOST:PORT FROM..TO" (FROM, TO: hours as 2026-03-02T14:00:00Z, TO exclusive).
+QString pullImportPrefix(const PrometheusSource &source);  // "prometheus HOST:PORT "
+// Where a pull up to `toHour` starts: after the last hour an earlier pull of the same server
+// stored, and at most 7 days before toHour. toHour or later: nothing left to pull.
+qint64 nextPullStart(const Workspace &workspace, const PrometheusSource &source, qint64 toHour);
+// Stores `pull` of [fromHour, toHour) as one import; returns its id and sets *name.
+qint64 storePull(Workspace &workspace, const PrometheusSource &source, const PrometheusPull &pull, qint64 fromHour,
+                 qint64 toHour, QString *name = nullptr);
 
 } // namespace headroom::store
