@@ -233,6 +233,11 @@ void MainWindow::buildMenus()
                   m_kvPage->checkVllmLog();
               })
         ->setObjectName("importVllmLog");
+    file->addAction(tr("Connect &Metrics Source…"), this, [this] {
+            showPage(QStringLiteral("Tracking"));
+            m_trackingPage->connectMetricsSourceWithDialog();
+        })
+        ->setObjectName("connectMetricsSource");
     QMenu *exportMenu = file->addMenu(tr("&Export Chart"));
     exportMenu->setObjectName("exportChartMenu");
     m_chartActions << exportMenu->menuAction();

@@ -1,4 +1,6 @@
 #include "trackingpage.h"
+
+#include "metricssource.h"
 #include "trackingchargebackpanel.h"
 #include "trackingjobspanel.h"
 #include "trackingservingpanel.h"
@@ -90,7 +92,33 @@ TrackingPage::TrackingPage(store::Workspace &workspace, QWidget *parent)
                                     "telemetry"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    // The connected metrics source: as of when, and a refresh; hidden when none is connected.
+    m_sourceStrip = new QWidget(this);
+    auto *strip = new QHBoxLayout(m_sourceStrip);
+    strip->setContentsMargins(0, 0, 0, 0);
+    m_sourceStatus = new QLabel(m_sourceStrip);
+    m_sourceStatus->setObjectName("trackingSourceStatus");
+    m_sourceStatus->setWordWrap(true);
+    m_sourceStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sourceRefresh = new QPushButton(tr("Pull now"), m_sourceStrip);
+    m_sourceRefresh->setObjectName("trackingSourceRefresh");
+    m_sourceRefresh->setToolTip(tr("Pull the hours not yet stored from the connected metrics source now"));
+    strip->addWidget(m_sourceStatus, 1);
+    strip->addWidget(m_sourceRefresh);
+    m_sourceStrip->hide();
+    layout->addWidget(m_sourceStrip);
     layout->addWidget(m_sections);
+    m_metricsSource = new MetricsSourceConnection(m_workspace, this);
+    connect(m_metricsSource, &MetricsSourceConnection::stateChanged, this, &TrackingPage::showSourceState);
+    connect(m_sourceRefresh, &QPushButton::clicked, m_metricsSource, &MetricsSourceConnection::refreshNow);
+    if (const auto remembered = MetricsSourceSettings::load(m_workspace.path())) {
+        try {
+            m_metricsSource->connectTo(*remembered);
+        } catch (const store::StoreError &e) {
+            m_sourceStatus->setText(kErrorStyle.arg(tr("Metrics source not connected: %1").arg(e.message()).toHtmlEscaped()));
+            m_sourceStrip->show();
+        }
+    }
     connect(&m_workspace, &store::Workspace::actualsChanged, this, &TrackingPage::refreshImports);
     connect(&m_workspace, &store::Workspace::scenariosChanged, this, &TrackingPage::refreshScenarios);
     refreshScenarios();
@@ -301,6 +329,38 @@ QWidget *TrackingPage::buildResults()
     topLayout->addWidget(m_chartTabs, 1);
     m_resultsStack->addWidget(resultsColumn(top, m_tableTabs, m_explanation));
     return m_resultsStack;
+}
+
+void TrackingPage::connectMetricsSourceWithDialog()
+{
+    MetricsSourceDialog dialog(m_metricsSource->settings(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (dialog.disconnectRequested()) {
+        m_metricsSource->disconnectSource();
+        MetricsSourceSettings::forget(m_workspace.path());
+        return;
+    }
+    const MetricsSourceSettings settings = dialog.settings();
+    try {
+        m_metricsSource->connectTo(settings);
+    } catch (const store::StoreError &e) {
+        m_sourceStatus->setText(kErrorStyle.arg(tr("Metrics source not connected: %1").arg(e.message()).toHtmlEscaped()));
+        m_sourceStrip->show();
+        return;
+    }
+    MetricsSourceSettings::save(m_workspace.path(), settings);
+    showServing();
+}
+
+void TrackingPage::showSourceState()
+{
+    m_sourceStrip->setVisible(m_metricsSource->isConnected());
+    const QString text = m_metricsSource->statusText();
+    m_sourceStatus->setText(m_metricsSource->lastError().isEmpty() ? text.toHtmlEscaped()
+                                                                   : kErrorStyle.arg(text.toHtmlEscaped()));
+    m_sourceRefresh->setEnabled(m_metricsSource->isConnected() && !m_metricsSource->isPulling()
+                                && !m_workspace.isReadOnly());
 }
 
 void TrackingPage::showServing()

@@ -32,6 +32,7 @@ class ChartPanel;
 class TrackingChargebackPanel;
 class TrackingJobsPanel;
 class TrackingServingPanel;
+class MetricsSourceConnection;
 
 // Tracking (DESIGN §3.7c): plan versus actual from billing actuals kept in the workspace.
 // A FOCUS export is imported on a worker thread (progress, Cancel; nothing stored when it
@@ -67,6 +68,11 @@ public:
     void showTrainingJobs();
     TrackingJobsPanel *trainingJobsPanel() const { return m_jobs; }
     void showServing();
+    // File ▸ Connect Metrics Source…: the dialog, then connect (or disconnect) and remember it
+    // for this workspace file. A source remembered for the workspace is connected when the page
+    // opens it.
+    void connectMetricsSourceWithDialog();
+    MetricsSourceConnection *metricsSource() const { return m_metricsSource; }
 
 signals:
     // An import ended: stored, or cancelled / refused (the status line says why).
@@ -121,6 +127,11 @@ private:
     QTableWidget *m_planDays = nullptr;
     QLabel *m_explanation = nullptr;
     QTabWidget *m_sections = nullptr;
+    MetricsSourceConnection *m_metricsSource = nullptr;
+    QLabel *m_sourceStatus = nullptr;
+    QPushButton *m_sourceRefresh = nullptr;
+    QWidget *m_sourceStrip = nullptr;
+    void showSourceState();
     TrackingServingPanel *m_serving = nullptr;
     TrackingChargebackPanel *m_chargeback = nullptr;
     TrackingJobsPanel *m_jobs = nullptr;

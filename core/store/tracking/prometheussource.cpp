@@ -3,6 +3,7 @@
 #include "store/common/workspace.h"
 
 #include "metricscsv.h"
+#include "store/common/serverurl.h"
 #include "store/common/storeerror.h"
 
 #include "engine/common/errors.h"
@@ -291,7 +292,8 @@ QUrl parsePrometheusUrl(const QString &text)
 {
     const QUrl url(text.trimmed(), QUrl::StrictMode);
     const auto fail = [&](const QString &why) {
-        throw StoreError(QStringLiteral("--prometheus '%1': %2").arg(text, why));
+        // Shown without a user name, password or query: they may hold secrets.
+        throw StoreError(QStringLiteral("Prometheus URL %1: %2").arg(displayServerUrl(text.trimmed()), why));
     };
     if (!url.isValid() || url.isRelative())
         fail(QStringLiteral("not a URL; expected http://host:port or https://host:port"));

@@ -30,7 +30,8 @@ struct PrometheusSource {
 
 // The server URL checked: http or https with a host, no user name or password (a token goes
 // in a file or the environment, never in the URL), no query or fragment; a trailing "/" is
-// dropped. StoreError naming what is wrong.
+// dropped. StoreError naming what is wrong, the URL shown without its user name, password or
+// query.
 QUrl parsePrometheusUrl(const QString &text);
 // The bearer token in `path`: its first line, trimmed. StoreError when the file cannot be
 // read, is empty, is larger than 16 KiB or holds a control character.

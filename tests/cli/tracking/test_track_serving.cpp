@@ -544,6 +544,7 @@ TEST_CASE("track pull reads only the hours of a real Prometheus not yet stored t
     RUN_HEADROOM(secret, refused, {"track", "pull", "--prometheus", "http://ops:pw@127.0.0.1:1"});
     CHECK(secret.exitCode != 0);
     CHECK(secret.err.contains("a user name or password in the URL"));
+    CHECK_FALSE(secret.err.contains("pw"));  // the refusal does not echo the password
     RUN_HEADROOM(none, refused, {"track", "rightsizing"});
     CHECK(none.exitCode != 0);
     CHECK(none.err.contains("the workspace holds no serving metrics"));
