@@ -63,7 +63,13 @@ for target in "${targets[@]}"; do
     echo "fuzz.sh: $target: $runs runs in ${seconds} s, no findings"
   else
     echo "fuzz.sh: $target: FINDING (log $log, input in $findings/)" >&2
-    grep -E -m5 'ERROR|SUMMARY|runtime error|Test unit written' "$log" >&2 || tail -20 "$log" >&2
+    grep -E -m5 'ERROR|SUMMARY|runtime error|broken promise|Test unit written' "$log" >&2 || tail -20 "$log" >&2
+    # The input itself, so that a finding on a clean clone (whose folder is gone) can be
+    # reproduced from the CI log alone.
+    for input in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
+      [ -f "$input" ] || continue
+      echo "fuzz.sh: $(basename "$input") as base64: $(head -c 4096 "$input" | base64 -w0)" >&2
+    done
     failed+=("$target")
   fi
 done

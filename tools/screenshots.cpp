@@ -27,6 +27,7 @@
 #include "ui/common/paintedfigureview.h"
 #include "ui/inference/kvpage.h"
 #include "ui/tracking/trackingdeck.h"
+#include "ui/tracking/metricssource.h"
 #include "ui/tracking/trackingpage.h"
 #include "ui/tracking/trackingchargebackpanel.h"
 #include "ui/tracking/trackingjobspanel.h"
@@ -176,6 +177,23 @@ int renderTracking(ui::MainWindow &window, const QDir &out, const QString &suffi
     if (auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("servingTabs")))
         tabs->setCurrentIndex(1);
     grab(QStringLiteral("page-tracking-benchmarks"));
+    // A connected metrics source (HEADROOM_SCREENSHOT_PROMETHEUS, e.g. under scripts/promserver.sh;
+    // else one that cannot be reached) and the dialog that connects it.
+    {
+        ui::MetricsSourceSettings settings;
+        settings.url = qEnvironmentVariable("HEADROOM_SCREENSHOT_PROMETHEUS", QStringLiteral("http://127.0.0.1:1"));
+        ui::MetricsSourceDialog dialog(settings);
+        dialog.show();
+        QApplication::processEvents();
+        dialog.grab().save(out.filePath(QStringLiteral("dialog-metrics-source%1.png").arg(suffix)));
+        dialog.hide();
+        ui::MetricsSourceConnection *source = page->metricsSource();
+        source->connectTo(settings);
+        while (source->isPulling())
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        grab(QStringLiteral("page-tracking-source"));
+        source->disconnectSource();
+    }
     // Chargeback of the sample shared pool, tokens from the serving sample just imported.
     page->showChargeback();
     ui::TrackingChargebackPanel *chargeback = page->chargebackPanel();

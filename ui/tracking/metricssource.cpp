@@ -224,7 +224,7 @@ MetricsSourceDialog::MetricsSourceDialog(const std::optional<MetricsSourceSettin
     auto *browse = new QPushButton(tr("Browse…"), this);
     tokenRow->addWidget(m_tokenFile, 1);
     tokenRow->addWidget(browse);
-    form->addRow(tr("&Token file"), tokenRow);
+    form->addRow(tr("Token file"), tokenRow);
     m_verifyTls = new QCheckBox(tr("Check the server's TLS certificate"), this);
     m_verifyTls->setObjectName("metricsSourceVerifyTls");
     m_verifyTls->setChecked(true);

@@ -205,8 +205,12 @@ QString ServerLocation::url() const
     out.setPort(port);
     out.setPath(QLatin1Char('/') + database);
     if (!options.isEmpty()) {
+        // Each key and value percent-encoded first: a QUrlQuery reads "%41" in what it is given
+        // as an encoded "A", so a value holding a literal "%41" would come back as "A".
         QUrlQuery query;
-        query.setQueryItems(options);
+        for (const auto &[key, value] : options)
+            query.addQueryItem(QString::fromLatin1(QUrl::toPercentEncoding(key)),
+                               QString::fromLatin1(QUrl::toPercentEncoding(value, "/:")));
         out.setQuery(query);
     }
     // Encoded, so the address parses again exactly (a space in a value stays %20).

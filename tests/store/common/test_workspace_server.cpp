@@ -82,6 +82,16 @@ TEST_CASE("a server URL gives user, host, port, database and TLS options", "[wor
     CHECK(location.url()
           == QLatin1String("postgresql://planner@db.example.com:6543/capacity?sslmode=verify-full&sslrootcert=/etc/ca.pem"));
 
+    // A literal "%" in a value (the URL's "%25") stays one in the address shown, which parses
+    // back to the same value.
+    const ServerLocation percent =
+        parseServerUrl(QStringLiteral("postgresql://db/plans?application_name=load%2541&sslrootcert=/ca/%25ff.pem"));
+    REQUIRE(percent.options.size() == 2);
+    CHECK(percent.options[0].second == QLatin1String("load%41"));
+    CHECK(percent.options[1].second == QLatin1String("/ca/%ff.pem"));
+    CHECK(percent.url() == QLatin1String("postgresql://db:5432/plans?application_name=load%2541&sslrootcert=/ca/%25ff.pem"));
+    CHECK(parseServerUrl(percent.url()).options == percent.options);
+
     const ServerLocation defaults = parseServerUrl(QStringLiteral("postgres://db/plans"));
     CHECK(defaults.user.isEmpty());
     CHECK(defaults.port == 5432);
