@@ -653,7 +653,8 @@ int runTrack(const QStringList &argList, Context &context)
     }
     if (action == QLatin1String("watch")) {
         rejectOthers(args, action, {QStringLiteral("prometheus"), QStringLiteral("token-file"), QStringLiteral("insecure-tls"),
-                                    QStringLiteral("max-series"), QStringLiteral("until"), QStringLiteral("out"),
+                                    QStringLiteral("max-series"), QStringLiteral("compression"), QStringLiteral("until"),
+                                    QStringLiteral("out"),
                                     QStringLiteral("every"), QStringLiteral("once"), QStringLiteral("cycles"),
                                     QStringLiteral("renewal-days"), QStringLiteral("recent-days"), QStringLiteral("threshold"),
                                     QStringLiteral("rate"), QStringLiteral("currency"), QStringLiteral("gpu"),

@@ -28,7 +28,8 @@ const char kUsage[] = R"(
 Serving telemetry:
        headroom track import --metrics FILE.csv [--json]
        headroom track pull --prometheus URL [--since TIME] [--until TIME] [--token-file FILE]
-                              [--insecure-tls] [--max-series N] [--json]
+                              [--insecure-tls] [--max-series N] [--compression auto|on|off]
+                              [--json]
        headroom track rightsizing [--metrics FILE.csv] [--days N] [--load tokens|requests]
                               [--busy-quantile Q] [--max-waiting W] [--headroom H]
                               [--slo-ms MS [--slo-metric ttft|e2e] [--slo-quantile Q]]
@@ -74,6 +75,9 @@ track pull --prometheus URL
   --insecure-tls       https without checking the server's certificate (TLS is checked by
                        default)
   --max-series N       most series one query may answer; default 20,000
+  --compression C      gzip-compressed answers: on, off, or auto (default: off from a loopback
+                       host, where it costs more time than it saves; on otherwise, e.g. through
+                       a VPN or a port-forward to a remote cluster, say on)
   --json               {"import_id", "name", "from", "to", "queries", "series", "samples",
                        "replica_hours", "replicas", "counter_resets"}
 
@@ -162,6 +166,7 @@ const std::vector<OptionSpec> kOptions = {
     {QStringLiteral("slo-ms")},        {QStringLiteral("slo-metric")},  {QStringLiteral("slo-quantile")},
     {QStringLiteral("prometheus")},    {QStringLiteral("since")},       {QStringLiteral("until")},
     {QStringLiteral("token-file")},    {QStringLiteral("max-series")},  {QStringLiteral("insecure-tls"), false},
+    {QStringLiteral("compression")},
 };
 
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -700,7 +705,8 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
     if (action == QLatin1String("pull")) {
         rejectOthers(args, action,
                      {QStringLiteral("prometheus"), QStringLiteral("since"), QStringLiteral("until"),
-                      QStringLiteral("token-file"), QStringLiteral("insecure-tls"), QStringLiteral("max-series")},
+                      QStringLiteral("token-file"), QStringLiteral("insecure-tls"), QStringLiteral("max-series"),
+                      QStringLiteral("compression")},
                      all);
         if (!args.has(QStringLiteral("prometheus")))
             throw UsageError(QStringLiteral("track pull: give --prometheus URL"));
@@ -742,6 +748,16 @@ store::PrometheusSource prometheusSource(const Args &args)
     source.verifyTls = !args.has(QStringLiteral("insecure-tls"));
     if (const auto series = args.integer(QStringLiteral("max-series"), 1, 10000000))
         source.maxSeriesPerQuery = int(*series);
+    if (const auto compression = args.text(QStringLiteral("compression"))) {
+        if (*compression == QLatin1String("auto"))
+            source.compression = store::PrometheusSource::Compression::Auto;
+        else if (*compression == QLatin1String("on"))
+            source.compression = store::PrometheusSource::Compression::On;
+        else if (*compression == QLatin1String("off"))
+            source.compression = store::PrometheusSource::Compression::Off;
+        else
+            throw UsageError(QStringLiteral("--compression: expected auto, on or off, got '%1'").arg(printable(*compression)));
+    }
     return source;
 }
 

@@ -34,7 +34,7 @@ Watch:
                               [--renewal-days N] [--threshold F] [--recent-days N]
                               [--gpu ID [--provider P] | --rate R [--currency C]]
                               [--token-file FILE] [--insecure-tls] [--max-series N]
-                              [--cycles N] [--until TIME]
+                              [--compression auto|on|off] [--cycles N] [--until TIME]
 
 track watch
   Keeps the plan current. Every --every (default 1h) a cycle:

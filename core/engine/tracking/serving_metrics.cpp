@@ -253,9 +253,31 @@ ServingHours ServingHoursBuilder::finish()
         for (size_t i = 0; i < order.size(); ++i)
             rank[size_t(order[i])] = int32_t(i);
     }
-    std::sort(m_samples.begin(), m_samples.end(), [&](const Sample &a, const Sample &b) {
-        return std::tie(rank[size_t(a.series)], a.epochSeconds, a.line) < std::tie(rank[size_t(b.series)], b.epochSeconds, b.line);
-    });
+    // Samples placed by series rank in one pass (a counting sort), then each series put in
+    // time order, which it usually is already (an export or an answer lists a series in time
+    // order): linear in the samples, where one sort of them all was not.
+    {
+        std::vector<size_t> first(m_series.size() + 1, 0);
+        for (const Sample &sample : m_samples)
+            ++first[size_t(rank[size_t(sample.series)]) + 1];
+        for (size_t r = 1; r < first.size(); ++r)
+            first[r] += first[r - 1];
+        std::vector<Sample> ordered(m_samples.size());
+        std::vector<size_t> next(first.begin(), first.end() - 1);
+        for (const Sample &sample : m_samples)
+            ordered[next[size_t(rank[size_t(sample.series)])]++] = sample;
+        std::vector<Sample>().swap(m_samples);
+        const auto byTime = [](const Sample &a, const Sample &b) {
+            return std::tie(a.epochSeconds, a.line) < std::tie(b.epochSeconds, b.line);
+        };
+        for (size_t r = 0; r + 1 < first.size(); ++r) {
+            const auto begin = ordered.begin() + std::ptrdiff_t(first[r]);
+            const auto end = ordered.begin() + std::ptrdiff_t(first[r + 1]);
+            if (!std::is_sorted(begin, end, byTime))
+                std::sort(begin, end, byTime);
+        }
+        m_samples = std::move(ordered);
+    }
     ServingHours result;
     std::map<std::tuple<std::string, std::string, int64_t>, HourAcc> acc;
     HourAcc *current = nullptr;
@@ -274,15 +296,16 @@ ServingHours ServingHoursBuilder::finish()
         if (!current || !sameSeries || hour != currentHour) {
             current = &acc[{s.deployment, s.instance, hour}];
             currentHour = hour;
+            // The GPU of a per-GPU series counts in its replica's hour once, not per sample.
+            if (s.metric == ServingMetric::GpuUtil || s.metric == ServingMetric::FbUsedMib)
+                current->gpus.insert(s.gpu);
         }
         HourAcc &h = *current;
         switch (s.metric) {
         case ServingMetric::GpuUtil:
-            h.gpus.insert(s.gpu);
             h.util.add(sample.value);
             break;
         case ServingMetric::FbUsedMib:
-            h.gpus.insert(s.gpu);
             h.fb.add(sample.value);
             break;
         case ServingMetric::KvCacheUsage: h.kv.add(sample.value); break;

@@ -11,6 +11,7 @@
 #include <QDateTime>
 #include <QEventLoop>
 #include <QFile>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -33,6 +34,7 @@ constexpr qint64 kHour = 3600;
 constexpr qint64 kChunkHours = 24;                  // one query covers at most a day of one metric
 constexpr qint64 kMaxAnswerBytes = qint64(1) << 30; // an answer larger than 1 GiB is refused
 constexpr qint64 kMaxTokenBytes = 16 * 1024;
+constexpr size_t kQueriesAhead = 3;                 // queries asked before the one being read
 constexpr int kSkipped = -2;                        // a series past --max-series
 
 QString where(const PrometheusSource &source)
@@ -40,9 +42,18 @@ QString where(const PrometheusSource &source)
     return QStringLiteral("Prometheus at %1").arg(source.url.toString());
 }
 
-// One GET of the HTTP API: the body of its 200 answer. Throws StoreError naming the server.
-QByteArray getApi(QNetworkAccessManager &network, const PrometheusSource &source, const QString &path,
-                  const QString &encodedQuery, const QString &what)
+bool compressedAnswers(const PrometheusSource &source)
+{
+    if (source.compression != PrometheusSource::Compression::Auto)
+        return source.compression == PrometheusSource::Compression::On;
+    const QString host = source.url.host();
+    return !(host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0 || QHostAddress(host).isLoopback());
+}
+
+// One GET of the HTTP API, started: its reply, owned by `network` (an answer larger than 1 GiB
+// is aborted as it arrives).
+QNetworkReply *startGet(QNetworkAccessManager &network, const PrometheusSource &source, const QString &path,
+                        const QString &encodedQuery)
 {
     QUrl url = source.url;
     url.setPath(url.path() + path);
@@ -50,6 +61,8 @@ QByteArray getApi(QNetworkAccessManager &network, const PrometheusSource &source
     QNetworkRequest request(url);
     request.setTransferTimeout(source.timeoutMs);
     request.setRawHeader("Accept", "application/json");
+    if (!compressedAnswers(source))
+        request.setRawHeader("Accept-Encoding", "identity");
     if (!source.bearerToken.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + source.bearerToken);
     if (url.scheme() == QLatin1String("https") && !source.verifyTls) {
@@ -58,14 +71,22 @@ QByteArray getApi(QNetworkAccessManager &network, const PrometheusSource &source
         request.setSslConfiguration(tls);
     }
     QNetworkReply *reply = network.get(request);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxAnswerBytes)
             reply->abort();
     });
-    if (!reply->isFinished())
+    return reply;
+}
+
+// The body of a started GET's 200 answer, waited for; the reply is deleted. Throws StoreError
+// naming the server.
+QByteArray finishGet(QNetworkReply *reply, const PrometheusSource &source, const QString &what)
+{
+    if (!reply->isFinished()) {
+        QEventLoop loop;
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         loop.exec();
+    }
     const std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> owned(reply, [](QNetworkReply *r) { r->deleteLater(); });
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     QByteArray body = reply->readAll();
@@ -347,22 +368,46 @@ PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHou
     PrometheusPull pull;
     // A replica exporting both names of a renamed gauge at once: the older name's sample stands.
     std::map<SeriesKey, std::unordered_set<qint64>> kvTimes;
-    int done = 0;
-    for (const std::string_view nameView : names) {
-        const QString name = QString::fromUtf8(nameView.data(), qsizetype(nameView.size()));
-        const engine::ServingMetric metric = *engine::parseServingMetric(nameView);
-        const bool olderKvName = metric == engine::ServingMetric::KvCacheUsage && nameView == engine::metricName(metric);
-        const bool newerKvName = metric == engine::ServingMetric::KvCacheUsage && !olderKvName;
+    // Every query, in the order their answers are read (metric by metric, each day in turn: the
+    // older name of a renamed gauge before the newer). A few are asked ahead, so that the server
+    // answers the next while this one is read.
+    struct Query {
+        size_t metric;
+        qint64 chunkEnd;
+        QString promql;
+        QNetworkReply *reply = nullptr;
+    };
+    std::vector<Query> queries;
+    for (size_t m = 0; m < names.size(); ++m) {
+        const QString name = QString::fromUtf8(names[m].data(), qsizetype(names[m].size()));
         for (qint64 chunkStart = start; chunkStart < end; chunkStart += kChunkHours * kHour) {
-            if (progress && !progress(done, total))
-                throw StoreError(QStringLiteral("%1: cancelled").arg(where(source)));
             const qint64 chunkEnd = std::min(end, chunkStart + kChunkHours * kHour);
             // Every sample in [chunkStart, chunkEnd): the range selector ends 1 ms before chunkEnd.
-            const QString promql = QStringLiteral("{__name__=\"%1\"}[%2ms]").arg(name).arg((chunkEnd - chunkStart) * 1000 - 1);
-            const QString query = QStringLiteral("query=") + QString::fromLatin1(QUrl::toPercentEncoding(promql))
-                + QStringLiteral("&time=") + QString::number(double(chunkEnd) - 0.001, 'f', 3);
-            const QString what = QStringLiteral("the query %1 at %2").arg(promql).arg(chunkEnd);
-            const QByteArray body = getApi(network, source, QStringLiteral("/api/v1/query"), query, what);
+            queries.push_back({m, chunkEnd, QStringLiteral("{__name__=\"%1\"}[%2ms]").arg(name).arg((chunkEnd - chunkStart) * 1000 - 1)});
+        }
+    }
+    size_t asked = 0;
+    const auto askAhead = [&](size_t upTo) {
+        for (; asked < std::min(upTo, queries.size()); ++asked) {
+            Query &q = queries[asked];
+            q.reply = startGet(network, source, QStringLiteral("/api/v1/query"),
+                               QStringLiteral("query=") + QString::fromLatin1(QUrl::toPercentEncoding(q.promql))
+                                   + QStringLiteral("&time=") + QString::number(double(q.chunkEnd) - 0.001, 'f', 3));
+        }
+    };
+    int done = 0;
+    for (size_t next = 0; next < queries.size(); ++next) {
+        {
+            const std::string_view nameView = names[queries[next].metric];
+            const QString name = QString::fromUtf8(nameView.data(), qsizetype(nameView.size()));
+            const engine::ServingMetric metric = *engine::parseServingMetric(nameView);
+            const bool olderKvName = metric == engine::ServingMetric::KvCacheUsage && nameView == engine::metricName(metric);
+            const bool newerKvName = metric == engine::ServingMetric::KvCacheUsage && !olderKvName;
+            if (progress && !progress(done, total))
+                throw StoreError(QStringLiteral("%1: cancelled").arg(where(source)));
+            askAhead(next + kQueriesAhead + 1);
+            const QString what = QStringLiteral("the query %1 at %2").arg(queries[next].promql).arg(queries[next].chunkEnd);
+            const QByteArray body = finishGet(std::exchange(queries[next].reply, nullptr), source, what);
             ++pull.queries;
             qint64 seriesInAnswer = 0;
             int id = -1;

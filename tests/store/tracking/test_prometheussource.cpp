@@ -88,6 +88,15 @@ TEST_CASE("A pull sends the bearer token and raw range selectors and names a ref
           == QStringLiteral("{__name__=\"DCGM_FI_DEV_GPU_UTIL\"}[10799999ms]"));
     CHECK(query.queryItemValue(QStringLiteral("time")) == QStringLiteral("3607199.999"));
     CHECK(server.requests.back().contains("e2e_request_latency_seconds_bucket"));
+    // A loopback server's answers come uncompressed (auto); asked for, compressed.
+    CHECK(first.contains("\r\nAccept-Encoding: identity\r\n"));
+    source.compression = PrometheusSource::Compression::On;
+    server.requests.clear();
+    pullServingMetrics(source, 1000, 1001);
+    REQUIRE_FALSE(server.requests.isEmpty());
+    CHECK_FALSE(server.requests.front().contains("Accept-Encoding: identity"));
+    CHECK(server.requests.front().contains("gzip"));
+    source.compression = PrometheusSource::Compression::Auto;
 
     // An answer that is not the API's.
     FakeHttpServer web([](const QByteArray &) { return FakeHttpServer::reply(200, "<html>Grafana</html>"); });
