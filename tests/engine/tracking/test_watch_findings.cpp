@@ -66,7 +66,7 @@ TEST_CASE("watch findings: an under-used commitment inside its renewal notice, o
     CHECK_THROWS_AS(watchFindings(inputs, options), InputError);
 }
 
-TEST_CASE("watch findings: anomalies only on the recent days; rightsizing when the count should change", "[watch]")
+TEST_CASE("watch findings: anomalies only on the recent days, rightsizing when the count should change", "[watch]")
 {
     TelemetryAnomalyReport telemetry;
     for (int64_t d = 100; d < 130; ++d)
