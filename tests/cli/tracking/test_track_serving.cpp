@@ -491,14 +491,17 @@ TEST_CASE("track anomalies --metrics: too few days, an unknown deployment and ba
     CHECK(empty.err.contains("the workspace holds no serving metrics"));
 }
 
+// An hour since the epoch as the ISO 8601 time --since and --until take.
+static QString iso(qint64 hour)
+{
+    return QDateTime::fromSecsSinceEpoch(hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-ddTHH:mmZ"));
+}
+
 TEST_CASE("track pull reads only the hours of a real Prometheus not yet stored to the CSV import's figures "
           "and a refused pull changes nothing",
           "[prometheus]")
 {
     const PrometheusTestServer server = prometheusTestServer();
-    const auto iso = [](qint64 hour) {
-        return QDateTime::fromSecsSinceEpoch(hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-ddTHH:mmZ"));
-    };
     const QString url = server.url.toString();
     const qint64 middle = server.startHour + server.hours / 2;
     CliFixture pulled;
@@ -555,9 +558,6 @@ TEST_CASE("track watch pulls from a real Prometheus and flags a planted under-us
           "[prometheus]")
 {
     const PrometheusTestServer server = prometheusTestServer();
-    const auto iso = [](qint64 hour) {
-        return QDateTime::fromSecsSinceEpoch(hour * 3600, Qt::UTC).toString(QStringLiteral("yyyy-MM-ddTHH:mmZ"));
-    };
     CliFixture ws;
     // 28 whole days before the server's samples: two replicas of 4 GPUs near 70 % busy, then
     // from the 24th day on near 25 % (the planted drop).
