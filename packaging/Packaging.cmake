@@ -14,9 +14,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/packaging/headroom-workspace.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages)
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/copyright DESTINATION ${_pkgdoc})
 
-# The tracking watch as a systemd user service and its hourly timer (tests/packaging's
-# check_systemd.sh installs this component and runs systemd-analyze verify on it), with an
-# example of the settings file they read.
+# The tracking watch as a systemd user service and its hourly timer, with an example of the
+# settings file they read (tests/packaging's check_systemd.sh builds the .deb and runs
+# systemd-analyze verify on what it unpacks to).
 # The unit names the binary where the .deb puts it.
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(HEADROOM_PACKAGED_BINDIR ${CPACK_PACKAGING_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR})

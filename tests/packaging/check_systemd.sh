@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# The tracking watch's systemd user service and timer install as the .deb installs them
-# (the "systemd" install component, prefix /usr, beside the binary in /usr/bin) and pass
-# `systemd-analyze verify` in that staged root: unit syntax, the timer's calendar, the unit it
-# starts, and that ExecStart's program exists and is executable there.
-#   check_systemd.sh BUILD_DIR HEADROOM_BINARY
+# The tracking watch's systemd user service and timer ship in the .deb (cpack from this build
+# tree, as scripts/package.sh makes it from a Release one) at /usr/lib/systemd/user, beside
+# /usr/bin/headroom and the example settings, and pass `systemd-analyze verify` in the root the
+# .deb unpacks to: unit syntax, the timer's calendar, the unit it starts, and that ExecStart's
+# program exists and is executable there.
+#   check_systemd.sh BUILD_DIR
 set -euo pipefail
-build=$1 headroom=$2
-command -v systemd-analyze >/dev/null || { echo "systemd-analyze is missing (scripts/deps.sh installs systemd)" >&2; exit 1; }
-root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+build=$1
+for tool in systemd-analyze cpack dpkg-deb; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing (scripts/deps.sh installs it)" >&2; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-DESTDIR="$root" cmake --install "$build" --prefix /usr --component systemd >/dev/null
+(cd "$build" && cpack -G DEB -B "$tmp/package" >"$tmp/cpack.log" 2>&1) \
+  || { echo "cpack failed:" >&2; cat "$tmp/cpack.log" >&2; exit 1; }
+root="$tmp/fs"
+mkdir -p "$root"
+dpkg-deb -x "$(ls "$tmp"/package/headroom_*.deb)" "$root"
 units="$root/usr/lib/systemd/user"
 for f in headroom-watch.service headroom-watch.timer; do
   [ -f "$units/$f" ] || { echo "not installed: /usr/lib/systemd/user/$f" >&2; exit 1; }
@@ -20,11 +27,10 @@ grep -q '^ExecStart=/usr/bin/headroom ' "$units/headroom-watch.service" \
   || { echo "ExecStart does not run /usr/bin/headroom, where the .deb puts it" >&2; exit 1; }
 grep -q "^OnCalendar=hourly$" "$units/headroom-watch.timer"
 
-# The staged root: the binary where the .deb puts it, and the targets a manager starts from
-# (the user manager's own). systemd-analyze --root reads the manager's unit folder, so the user
-# units are verified from there too.
-mkdir -p "$root/usr/bin" "$root/usr/lib/systemd/system"
-cp "$headroom" "$root/usr/bin/headroom"
+[ -x "$root/usr/bin/headroom" ] || { echo "the .deb has no /usr/bin/headroom" >&2; exit 1; }
+# The targets a manager starts from (the user manager's own) in that root. systemd-analyze
+# --root reads the manager's unit folder, so the user units are verified from there too.
+mkdir -p "$root/usr/lib/systemd/system"
 for dir in /usr/lib/systemd/user /usr/lib/systemd/system; do
   for target in "$dir"/*.target; do
     [ -e "$root/usr/lib/systemd/system/$(basename "$target")" ] || cp "$target" "$root/usr/lib/systemd/system/"
