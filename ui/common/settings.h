@@ -8,7 +8,8 @@
 
 // What the application remembers between runs, in QSettings (organisation "Headroom",
 // application "headroom"; ~/.config/Headroom/headroom.conf on Linux): recent workspaces, the
-// folder last used in a file dialog, the palette, and window and splitter states.
+// folder last used in a file dialog, the palette, and window and splitter states. The metrics
+// source connected to each workspace file is kept there too (ui/tracking/metricssource.h).
 namespace headroom::ui::settings {
 
 constexpr int kMaxRecentWorkspaces = 10;

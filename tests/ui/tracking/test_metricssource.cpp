@@ -119,6 +119,33 @@ TEST_CASE("Tracking page: a connected metrics source pulls the hours not yet sto
     CHECK_FALSE(status->isVisible());
 }
 
+TEST_CASE("Tracking page: a metrics source remembered for the workspace file connects when the page opens it, and "
+          "a forgotten one does not")
+{
+    TempWorkspace ws;
+    const qint64 currentHour = QDateTime::currentSecsSinceEpoch() / 3600;
+    FakeHttpServer server([&](const QByteArray &request) { return answer(request, currentHour); });
+    ui::MetricsSourceSettings settings;
+    settings.url = server.url().toString();
+    settings.refreshMinutes = 30;
+    ui::MetricsSourceSettings::save(ws.workspace->path(), settings);
+    {
+        const auto loaded = ui::MetricsSourceSettings::load(ws.workspace->path());
+        REQUIRE(loaded);
+        CHECK(loaded->url == settings.url);
+        CHECK(loaded->refreshMinutes == 30);
+        CHECK(loaded->verifyTls);
+        ui::TrackingPage page(*ws);
+        REQUIRE(page.metricsSource()->isConnected());
+        REQUIRE(waitForPull(page.metricsSource()));
+        CHECK(ws.workspace->servingMetricsImports().size() == 1);
+    }
+    ui::MetricsSourceSettings::forget(ws.workspace->path());
+    CHECK_FALSE(ui::MetricsSourceSettings::load(ws.workspace->path()));
+    ui::TrackingPage page(*ws);
+    CHECK_FALSE(page.metricsSource()->isConnected());
+}
+
 TEST_CASE("Connect Metrics Source dialog refuses a URL with a password and a missing token file, saying why")
 {
     ui::MetricsSourceDialog dialog(std::nullopt);
