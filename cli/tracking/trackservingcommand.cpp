@@ -209,18 +209,6 @@ engine::ServingHours hoursFor(const Args &args, Context &context, const QString 
     return context.workspace().servingHours();
 }
 
-// An ISO 8601 time (no offset: UTC) or date as the hour it falls in.
-qint64 hourOption(const Args &args, const QString &name, const QString &action)
-{
-    const QString text = *args.text(name);
-    const std::optional<qint64> seconds = parseUtcTime(text);
-    if (!seconds)
-        throw UsageError(QStringLiteral("track %1: %2 '%3' is not an ISO 8601 date or time such as 2026-03-02 or "
-                                        "2026-03-02T14:00Z")
-                             .arg(action, Args::flag(name), printable(text)));
-    return *seconds >= 0 ? *seconds / 3600 : (*seconds - 3599) / 3600;
-}
-
 int runPullMetrics(const Args &args, Context &context)
 {
     const store::PrometheusSource source = prometheusSource(args);
@@ -739,13 +727,13 @@ int runServingTrack(const QString &action, const Args &args, Context &context)
 
 store::PrometheusSource prometheusSource(const Args &args)
 {
-    store::PrometheusSource source;
-    source.url = store::parsePrometheusUrl(*args.text(QStringLiteral("prometheus")));
-    if (const auto file = args.text(QStringLiteral("token-file")))
-        source.bearerToken = store::readBearerToken(*file);
-    else if (const QByteArray token = qgetenv("HEADROOM_PROMETHEUS_TOKEN").trimmed(); !token.isEmpty())
-        source.bearerToken = token;
-    source.verifyTls = !args.has(QStringLiteral("insecure-tls"));
+    const auto tokenFile = args.text(QStringLiteral("token-file"));
+    // An empty name is a mistake (an unset shell variable), not a request for the environment's token.
+    if (tokenFile && tokenFile->isEmpty())
+        throw UsageError(QStringLiteral("--token-file needs a file name; leave it out to use HEADROOM_PROMETHEUS_TOKEN"));
+    store::PrometheusSource source = store::prometheusSource(*args.text(QStringLiteral("prometheus")),
+                                                             tokenFile.value_or(QString()),
+                                                             !args.has(QStringLiteral("insecure-tls")));
     if (const auto series = args.integer(QStringLiteral("max-series"), 1, 10000000))
         source.maxSeriesPerQuery = int(*series);
     if (const auto compression = args.text(QStringLiteral("compression"))) {
@@ -772,6 +760,17 @@ PullResult pullNewHours(const store::PrometheusSource &source, store::Workspace 
     result.pull = store::pullServingMetrics(source, result.since, until);
     result.importId = store::storePull(workspace, source, result.pull, result.since, until, &result.name);
     return result;
+}
+
+qint64 hourOption(const Args &args, const QString &name, const QString &action)
+{
+    const QString text = *args.text(name);
+    const std::optional<qint64> seconds = parseUtcTime(text);
+    if (!seconds)
+        throw UsageError(QStringLiteral("track %1: %2 '%3' is not an ISO 8601 date or time such as 2026-03-02 or "
+                                        "2026-03-02T14:00Z")
+                             .arg(action, Args::flag(name), printable(text)));
+    return *seconds >= 0 ? *seconds / 3600 : (*seconds - 3599) / 3600;
 }
 
 QString hourIso(qint64 hour)

@@ -44,6 +44,9 @@ PullResult pullNewHours(const store::PrometheusSource &source, store::Workspace 
 
 // Hours since the epoch as "2026-03-02T14:00:00Z".
 QString hourIso(qint64 hour);
+// Option `name` (an ISO 8601 time, no offset: UTC, or a date) as the hour it falls in; a
+// UsageError naming `action` and the option when it is not one.
+qint64 hourOption(const Args &args, const QString &name, const QString &action);
 
 // Runs rightsizing, benchmarks, or import --metrics; refuses options the action does not read.
 int runServingTrack(const QString &action, const Args &args, Context &context);

@@ -339,13 +339,8 @@ int runWatchTrack(const Args &args, Context &context)
         cycles = *n;
     if (args.has(QStringLiteral("once")))
         cycles = 1;
-    if (const auto until = args.text(QStringLiteral("until"))) {
-        const std::optional<qint64> seconds = parseUtcTime(*until);
-        if (!seconds)
-            throw UsageError(QStringLiteral("track watch: --until '%1' is not an ISO 8601 date or time such as 2026-03-02T14:00Z")
-                                 .arg(printable(*until)));
-        watch.until = *seconds >= 0 ? *seconds / 3600 : (*seconds - 3599) / 3600;
-    }
+    if (args.has(QStringLiteral("until")))
+        watch.until = hourOption(args, QStringLiteral("until"), QStringLiteral("watch"));
     QString rateSource;
     watch.rate = trackRate(args, context, QStringLiteral("watch"), &rateSource);
     watch.gpu = args.text(QStringLiteral("gpu")).value_or(QString());

@@ -34,14 +34,7 @@ QString utcText(const QDateTime &time)
 
 store::PrometheusSource MetricsSourceSettings::source() const
 {
-    store::PrometheusSource source;
-    source.url = store::parsePrometheusUrl(url);
-    if (!tokenFile.isEmpty())
-        source.bearerToken = store::readBearerToken(tokenFile);
-    else if (const QByteArray token = qgetenv("HEADROOM_PROMETHEUS_TOKEN").trimmed(); !token.isEmpty())
-        source.bearerToken = token;
-    source.verifyTls = verifyTls;
-    return source;
+    return store::prometheusSource(url, tokenFile, verifyTls);
 }
 
 std::optional<MetricsSourceSettings> MetricsSourceSettings::load(const QString &workspacePath)

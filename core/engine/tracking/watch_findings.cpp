@@ -107,13 +107,11 @@ void addAnomalies(const WatchInputs &inputs, const WatchOptions &options, std::v
         }
         std::string message;
         if (utilization)
-            message = "GPU utilization of the " + (report.deployment.empty() ? std::string("fleet") : report.deployment)
-                + " " + what + " " + when + ": " + explain::percent(a.utilization) + " against "
+            message = "GPU utilization of the " + where + " " + what + " " + when + ": " + explain::percent(a.utilization) + " against "
                 + explain::percent(a.expectedUtilization) + " expected, " + explain::number(std::abs(a.sizeGpuHours))
                 + (a.sizeGpuHours < 0 ? " GPU-hours a day idle" : " busy GPU-hours a day more");
         else
-            message = "GPU-hours of the " + (report.deployment.empty() ? std::string("fleet") : report.deployment) + " "
-                + what + " " + when + ": " + explain::number(a.gpuHours) + " a day against "
+            message = "GPU-hours of the " + where + " " + what + " " + when + ": " + explain::number(a.gpuHours) + " a day against "
                 + explain::number(a.expectedGpuHours) + " expected";
         if (a.sizeMoney)
             message += " (" + a.sizeMoney->amount.toString(2) + " " + a.sizeMoney->currency + " a day)";

@@ -352,6 +352,18 @@ QByteArray readBearerToken(const QString &path)
     return token;
 }
 
+PrometheusSource prometheusSource(const QString &url, const QString &tokenFile, bool verifyTls)
+{
+    PrometheusSource source;
+    source.url = parsePrometheusUrl(url);
+    if (!tokenFile.isEmpty())
+        source.bearerToken = readBearerToken(tokenFile);
+    else if (const QByteArray token = qgetenv("HEADROOM_PROMETHEUS_TOKEN").trimmed(); !token.isEmpty())
+        source.bearerToken = token;
+    source.verifyTls = verifyTls;
+    return source;
+}
+
 PrometheusPull pullServingMetrics(const PrometheusSource &source, qint64 fromHour, qint64 toHour,
                                   const std::function<bool(int, int)> &progress)
 {

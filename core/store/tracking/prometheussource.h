@@ -42,6 +42,10 @@ QUrl parsePrometheusUrl(const QString &text);
 // read, is empty, is larger than 16 KiB or holds a control character.
 QByteArray readBearerToken(const QString &path);
 
+// The source at `url` (parsePrometheusUrl) with its bearer token read from `tokenFile`
+// (readBearerToken), or, without one, from HEADROOM_PROMETHEUS_TOKEN when that is set.
+PrometheusSource prometheusSource(const QString &url, const QString &tokenFile = {}, bool verifyTls = true);
+
 struct PrometheusPull {
     engine::ServingHours hours;    // replica-hours of the clock hours asked for only
     qint64 samples = 0;            // samples read, the hour before the first included
