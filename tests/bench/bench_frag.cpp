@@ -2,9 +2,9 @@
 // 1.3 × load on one core (target < 0.1 s), its peak memory; every policy × the study's seeds
 // 42–51 on two threads in each scoring mode (target < 3 s per mode) with the allocation rate at
 // 100 % arrived beside the study's published means; FGD on the cluster replicated 1×, 4×, 16× and
-// 64× (node and task lists repeated; medians of three runs; target < 2 s at 16× and at most 4.5×
-// the 16× wall at 64×, 4 being linear in the fleet) with the buckets of interchangeable nodes and,
-// up to 4×, scoring every node; and ten tiny tasks (1 milli-GPU, one core) at load 1.3 and 10.
+// 64× (node and task lists repeated; medians of five rounds over the sizes in turn; target
+// < 2 s at 16× and at most 4.5× the 16× wall at 64×, 4 being linear in the fleet) with the
+// buckets of interchangeable nodes and, up to 4×, scoring every node; and ten tiny tasks (1 milli-GPU, one core) at load 1.3 and 10.
 // `bench_frag --quick` skips the replicated clusters and the tiny tasks; `bench_frag --scaled`
 // runs only the replicated clusters.
 #include "engine/fragmentation/frag.h"
@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -162,44 +163,54 @@ int main(int argc, char *argv[])
     constexpr int kTargetScale = 16;
     constexpr int kGrowthFrom = 16, kGrowthTo = 64;
     constexpr double kTargetGrowth = 4.5;  // wall at 64× over wall at 16×: 4.0 is linear in the fleet
-    constexpr int kRepeats = 3;
-    std::printf("\nFGD (study), seed 42, load 1.3, on the cluster and trace replicated (one core; medians of %d runs; "
-                "peak memory of the process so far)\n", kRepeats);
-    std::printf("%6s %8s %8s %9s %8s %10s %10s %10s %12s %10s\n", "times", "nodes", "GPUs", "tasks", "buckets",
-                "wall s", "CPU s", "peak MiB", "every-node s", "CPU s");
-    double growthFromWall = 0, growthFromCpu = 0;
-    for (const int times : {1, 4, 16, 64}) {
-        std::vector<frag::Node> bigNodes;
-        std::vector<frag::Task> bigTasks;
-        replicate(nodes, tasks, times, &bigNodes, &bigTasks);
-        frag::RunOptions options;
-        options.seed = 42;
-        std::vector<double> walls, cpus;
-        frag::RunResult run;
-        for (int i = 0; i < kRepeats; ++i) {
+    constexpr int kRounds = 5;
+    constexpr int kTimes[] = {1, 4, 16, 64};
+    constexpr size_t kSizes = std::size(kTimes);
+    // The sizes run in turn, round after round, so that a slow spell of the machine falls on
+    // every size alike and the medians' ratio holds still.
+    std::printf("\nFGD (study), seed 42, load 1.3, on the cluster and trace replicated (one core; medians of %d rounds "
+                "over every size in turn; peak memory of the process)\n", kRounds);
+    std::vector<std::vector<frag::Node>> bigNodes(kSizes);
+    std::vector<std::vector<frag::Task>> bigTasks(kSizes);
+    for (size_t i = 0; i < kSizes; ++i)
+        replicate(nodes, tasks, kTimes[i], &bigNodes[i], &bigTasks[i]);
+    frag::RunOptions options;
+    options.seed = 42;
+    std::vector<std::vector<double>> walls(kSizes), cpus(kSizes);
+    std::vector<frag::RunResult> runs(kSizes);
+    for (int round = 0; round < kRounds; ++round) {
+        for (size_t i = 0; i < kSizes; ++i) {
             const double cpuStart = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
-            run = frag::simulate(bigNodes, bigTasks, options);
-            cpus.push_back(cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart);
-            walls.push_back(run.runtimeS);
+            runs[i] = frag::simulate(bigNodes[i], bigTasks[i], options);
+            cpus[i].push_back(cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart);
+            walls[i].push_back(runs[i].runtimeS);
         }
-        std::sort(walls.begin(), walls.end());
-        std::sort(cpus.begin(), cpus.end());
-        const double wall = walls[kRepeats / 2], cpu = cpus[kRepeats / 2];
-        const long peak = peakResidentKiB();
+    }
+    const long peak = peakResidentKiB();
+    std::printf("%6s %8s %8s %9s %8s %10s %10s %12s %10s\n", "times", "nodes", "GPUs", "tasks", "buckets", "wall s",
+                "CPU s", "every-node s", "CPU s");
+    double growthFromWall = 0, growthFromCpu = 0;
+    for (size_t i = 0; i < kSizes; ++i) {
+        const int times = kTimes[i];
+        const frag::RunResult &run = runs[i];
+        std::sort(walls[i].begin(), walls[i].end());
+        std::sort(cpus[i].begin(), cpus[i].end());
+        const double wall = walls[i][kRounds / 2], cpu = cpus[i][kRounds / 2];
         double everyWall = 0, everyCpu = 0;
         if (times <= 4) {
-            options.search = frag::NodeSearch::EveryNode;
+            frag::RunOptions every = options;
+            every.search = frag::NodeSearch::EveryNode;
             const double cpuStart = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
-            const frag::RunResult every = frag::simulate(bigNodes, bigTasks, options);
+            const frag::RunResult everyRun = frag::simulate(bigNodes[i], bigTasks[i], every);
             everyCpu = cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart;
-            everyWall = every.runtimeS;
-            if (every.allocatedPctAt100 != run.allocatedPctAt100 || every.arrivedTasks != run.arrivedTasks)
-                std::printf("  every-node run DIFFERS: %.4f %% against %.4f %%\n", every.allocatedPctAt100,
+            everyWall = everyRun.runtimeS;
+            if (everyRun.allocatedPctAt100 != run.allocatedPctAt100 || everyRun.arrivedTasks != run.arrivedTasks)
+                std::printf("  every-node run DIFFERS: %.4f %% against %.4f %%\n", everyRun.allocatedPctAt100,
                             run.allocatedPctAt100);
         }
-        std::printf("%6d %8zu %8lld %9lld %8d %10.3f %10.3f %10.1f", times, bigNodes.size(),
+        std::printf("%6d %8zu %8lld %9lld %8d %10.3f %10.3f", times, bigNodes[i].size(),
                     static_cast<long long>(run.gpus), static_cast<long long>(run.arrivedTasks), run.maxBuckets,
-                    wall, cpu, peak / 1024.0);
+                    wall, cpu);
         if (times <= 4)
             std::printf(" %12.3f %10.3f", everyWall, everyCpu);
         else
@@ -217,6 +228,7 @@ int main(int argc, char *argv[])
                         kGrowthFrom, growth, cpu / growthFromCpu, kTargetGrowth, growth <= kTargetGrowth ? "OK" : "MISSED");
         }
     }
+    std::printf("peak resident memory: %.1f MiB\n", peak / 1024.0);
 
     if (scaledOnly)
         return 0;

@@ -56,6 +56,11 @@ void NodeBuckets::move(int n, BucketState state)
     const int old = m_nodeBucket[size_t(n)];
     const size_t logged = m_changes.size();
     if (old >= 0 && m_buckets[size_t(old)].key == state.key) {
+        Bucket &b = m_buckets[size_t(old)];
+        if (m_tie[size_t(n)] < b.watchTie) {  // a watched node's memory or CPU changed
+            b.watchTie = INT_MIN;
+            logChange(old);
+        }
         raiseMemoryBound(old, state.memFree, logged);
         return;
     }
@@ -69,6 +74,12 @@ void NodeBuckets::move(int n, BucketState state)
     insertMember(bucket, n);
     raiseMemoryBound(bucket, memFree, logged);
     m_nodeBucket[size_t(n)] = bucket;
+}
+
+void NodeBuckets::watchAhead(int bucket, int tie)
+{
+    int &watch = m_buckets[size_t(bucket)].watchTie;
+    watch = std::max(watch, tie);
 }
 
 void NodeBuckets::lowerMemoryBound(int bucket, int64_t memFree)
@@ -113,6 +124,7 @@ int NodeBuckets::acquire(BucketState &&state)
     b.key = std::move(state.key);
     b.level = level(state.hot.maxFree, state.hot.fullyFree);
     b.memoryBound = 0;
+    b.watchTie = INT_MIN;
     b.keyHash = hash;
     insertKey(hash, bucket);
     linkLevel(bucket);
@@ -141,10 +153,15 @@ void NodeBuckets::insertMember(int bucket, int n)
     const auto at = std::lower_bound(members.begin(), members.end(), tie,
                                      [this](int member, int value) { return m_tie[size_t(member)] > value; });
     members.insert(at, n);
+    Bucket &b = m_buckets[size_t(bucket)];
     if (members.back() == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
         m_hot[size_t(bucket)].minTie = tie;
         if (members.size() > 1)
             logChange(bucket);
+        b.watchTie = INT_MIN;
+    } else if (tie < b.watchTie) {  // ahead of a watched tie
+        b.watchTie = INT_MIN;
+        logChange(bucket);
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,6 +63,12 @@ public:
     int64_t memoryBound(int bucket) const { return m_buckets[size_t(bucket)].memoryBound; }
     void lowerMemoryBound(int bucket, int64_t memFree);
 
+    // A caller that has found the bucket's nodes ahead of `tie` unable to take a task (for lack
+    // of memory or CPU) and now orders the bucket by `tie` instead of its tie winner asks to be
+    // told when that may no longer hold: the next node to come in ahead of `tie`, or to stay with
+    // other free memory or CPU, is logged as a change of the bucket (and the watch ends).
+    void watchAhead(int bucket, int tie);
+
     // Every change of what a bucket offers a placement — its state (a bucket given a state or
     // emptied), its tie winner (minTie) or a rise of its memory bound — in order; members that
     // come or go behind the winner without raising the bound are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
@@ -114,6 +121,7 @@ private:
     struct Bucket {
         std::vector<int> members;   // descending tie order
         int64_t memoryBound = 0;    // memoryBound(), beside the members that placements read
+        int watchTie = INT_MIN;     // watchAhead(): nodes ahead of this tie are watched
         std::string key;
         uint64_t keyHash = 0;
         int level = 0;

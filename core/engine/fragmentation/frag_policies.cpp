@@ -128,11 +128,15 @@ struct CacheEntry {
 };
 
 // A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
-// While the bucket is in the class's index (ShapeIndex::indexed), it is there under (cost, tie).
+// While the bucket is in the class's index (ShapeIndex::indexed), it is there under (cost, tie):
+// tie is its tie winner's, or that of a node behind it when the nodes ahead were found unable to
+// take a task of the class (AheadEntry): for lack of CPU, or of memory, none of them having more
+// than aheadMemory MiB free (-1: none lacked memory).
 struct BucketCost {
     double cost = 0;
     uint32_t version = 0;
     int tie = 0;
+    int64_t aheadMemory = -1;
 };
 
 // A bit per bucket.
@@ -180,12 +184,87 @@ struct IndexEntry {
     }
 };
 
+// A class's index as a 4-ary min-heap of entries (least on top): half the levels of a binary
+// heap, and an entry's four children side by side, so that taking the top, which every
+// placement does for each bucket it looks at, reads half as many cache lines.
+constexpr size_t kHeapArity = 4;
+
+void heapUp(std::vector<IndexEntry> &heap, size_t i)
+{
+    const IndexEntry entry = heap[i];
+    while (i > 0) {
+        const size_t parent = (i - 1) / kHeapArity;
+        if (!(heap[parent] > entry))
+            break;
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = entry;
+}
+
+void heapDown(std::vector<IndexEntry> &heap, size_t i)
+{
+    const size_t n = heap.size();
+    const IndexEntry entry = heap[i];
+    for (;;) {
+        const size_t first = i * kHeapArity + 1;
+        if (first >= n)
+            break;
+        size_t least = first;
+        const size_t end = std::min(first + kHeapArity, n);
+        for (size_t c = first + 1; c < end; ++c) {
+            if (heap[least] > heap[c])
+                least = c;
+        }
+        if (!(entry > heap[least]))
+            break;
+        heap[i] = heap[least];
+        i = least;
+    }
+    heap[i] = entry;
+}
+
+void heapPush(std::vector<IndexEntry> &heap, const IndexEntry &entry)
+{
+    heap.push_back(entry);
+    heapUp(heap, heap.size() - 1);
+}
+
+void heapPop(std::vector<IndexEntry> &heap)
+{
+    heap.front() = heap.back();
+    heap.pop_back();
+    if (!heap.empty())
+        heapDown(heap, 0);
+}
+
+void heapMake(std::vector<IndexEntry> &heap)
+{
+    for (size_t i = heap.size() / kHeapArity + 1; i-- > 0;) {
+        if (i < heap.size())
+            heapDown(heap, i);
+    }
+}
+
 // A bucket set aside from a class's index for lack of memory: no node in it had more than
 // `memory` MiB free when it was parked. The most memory on top.
 struct ParkedEntry {
     int64_t memory = 0;
     int bucket = 0;
     bool operator<(const ParkedEntry &other) const
+    {
+        return memory != other.memory ? memory < other.memory : bucket < other.bucket;
+    }
+};
+
+// A bucket that a class's index holds under the tie of a node behind its tie winner, the nodes
+// ahead having been found without the memory a task of the class asked for: none of them had
+// more than `memory` MiB free. The most memory on top.
+struct AheadEntry {
+    int64_t memory = 0;
+    int bucket = 0;
+    int tie = 0;
+    bool operator<(const AheadEntry &other) const
     {
         return memory != other.memory ? memory < other.memory : bucket < other.bucket;
     }
@@ -207,6 +286,8 @@ struct ShapeIndex {
     BucketBits indexed;           // the buckets in the index (apart from the costs, so that a replay
                                   // passes over the many that cannot hold the class without them)
     BucketBits parkedBuckets;     // the indexed buckets parked
+    std::vector<AheadEntry> ahead; // max-heap: buckets held under a later tie for lack of memory
+                                   // ahead (stale once the bucket's BucketCost has another tie)
     int64_t entries = 0;          // buckets indexed
     int64_t parkedEntries = 0;    // of those, parked
     uint64_t generation = 0;      // of the buckets' log the index follows; 0: not kept
@@ -764,10 +845,10 @@ struct Scheduler::State {
             entry.version = h.version;
         }
         entry.tie = h.minTie;
+        entry.aheadMemory = -1;
         index.indexed.set(bucket, true);
         ++index.entries;
-        index.heap.push_back({entry.cost, entry.tie, bucket});
-        std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+        heapPush(index.heap, {entry.cost, entry.tie, bucket});
     }
 
     // The heaps of the class's index made anew from the buckets it holds, stale entries dropped;
@@ -782,8 +863,12 @@ struct Scheduler::State {
             else
                 index.heap.push_back({costs[size_t(b)].cost, costs[size_t(b)].tie, b});
         });
-        std::make_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+        heapMake(index.heap);
         std::make_heap(index.parked.begin(), index.parked.end());
+        std::erase_if(index.ahead, [&](const AheadEntry &a) {
+            return !index.indexed.test(a.bucket) || costs[size_t(a.bucket)].tie != a.tie;
+        });
+        std::make_heap(index.ahead.begin(), index.ahead.end());
     }
 
     // Sets the indexed bucket aside: none of its nodes has more than `memory` MiB free.
@@ -800,8 +885,26 @@ struct Scheduler::State {
     {
         index.parkedBuckets.set(bucket, false);
         --index.parkedEntries;
-        index.heap.push_back({entry.cost, entry.tie, bucket});
-        std::push_heap(index.heap.begin(), index.heap.end(), std::greater<IndexEntry>());
+        heapPush(index.heap, {entry.cost, entry.tie, bucket});
+    }
+
+    // Holds under its tie winner again every bucket held under a later tie whose nodes ahead may
+    // have `memory` MiB free.
+    void aheadFor(ShapeIndex &index, std::vector<BucketCost> &costs, int64_t memory) const
+    {
+        while (!index.ahead.empty() && index.ahead.front().memory >= memory) {
+            const AheadEntry top = index.ahead.front();
+            std::pop_heap(index.ahead.begin(), index.ahead.end());
+            index.ahead.pop_back();
+            BucketCost &entry = costs[size_t(top.bucket)];
+            if (!index.indexed.test(top.bucket) || entry.tie != top.tie)
+                continue;
+            entry.tie = buckets.hot(top.bucket).minTie;
+            entry.aheadMemory = -1;
+            if (!index.parkedBuckets.test(top.bucket)) {
+                heapPush(index.heap, {entry.cost, entry.tie, top.bucket});
+            }
+        }
     }
 
     // Takes back every parked bucket that may have `memory` MiB free on a node.
@@ -854,11 +957,13 @@ struct Scheduler::State {
                     reindex(index, costs, bucket, shape, shapeId, wholeNodeTask);
             }
             if (int64_t(index.heap.size()) > 2 * index.entries + 64
-                || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64)
+                || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64
+                || int64_t(index.ahead.size()) > 2 * index.entries + 64)
                 compact(index, costs);
         } else {
             index.heap.clear();
             index.parked.clear();
+            index.ahead.clear();
             index.entries = 0;
             index.parkedEntries = 0;
             index.indexed.clear();
@@ -879,23 +984,22 @@ struct Scheduler::State {
     int chooseIndexed(int shapeId, const Shape &shape, int64_t memory)
     {
         ShapeIndex &index = shapeIndexes[size_t(shapeId)];
-        const std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        std::vector<BucketCost> &costs = bucketCosts[size_t(shapeId)];
+        aheadFor(index, costs, memory);
         unparkFor(index, costs, memory);
         std::vector<IndexEntry> &heap = index.heap;
-        const auto later = std::greater<IndexEntry>();
         taken.clear();
         int best = -1;
         int bestTie = INT_MAX;
         double bestCost = 0;
         while (!heap.empty()) {
-            const IndexEntry entry = heap.front();
+            IndexEntry entry = heap.front();
             const BucketCost &now = costs[size_t(entry.bucket)];
             const bool stale = !index.indexed.test(entry.bucket) || index.parkedBuckets.test(entry.bucket)
                             || now.cost != entry.cost || now.tie != entry.tie;
             if (!stale && best >= 0 && (entry.cost > bestCost || entry.tie >= bestTie))
                 break;
-            std::pop_heap(heap.begin(), heap.end(), later);
-            heap.pop_back();
+            heapPop(heap);
             if (stale)
                 continue;
             if (buckets.memoryBound(entry.bucket) < memory) {
@@ -904,35 +1008,62 @@ struct Scheduler::State {
             }
             const BucketHot &h = buckets.hot(entry.bucket);
             const std::vector<int> &members = buckets.members(entry.bucket);
+            BucketCost &cost = costs[size_t(entry.bucket)];
             int64_t mostMemory = 0;  // over the nodes looked at
+            int64_t failedMemory = -1;  // most free memory of the nodes passed over for lack of it
             bool found = false;
             auto it = members.rbegin();
+            const bool skipped = entry.tie != h.minTie;
+            if (skipped) {  // held under a later tie: the nodes ahead cannot take the task
+                it = std::lower_bound(members.rbegin(), members.rend(), entry.tie,
+                                      [&](int member, int value) { return tie[size_t(member)] < value; });
+                failedMemory = cost.aheadMemory;
+            }
             for (; it != members.rend(); ++it) {
                 const int n = *it;
                 if (best >= 0 && tie[size_t(n)] >= bestTie)
                     break;
                 const NodeHot &node = hot[size_t(n)];
                 mostMemory = std::max(mostMemory, node.memFree);
-                if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
+                if (!h.cpuKeyed && node.cpuFree < shape.cpuMilli)
                     continue;
+                if (node.memFree < memory) {
+                    failedMemory = std::max(failedMemory, node.memFree);
+                    continue;
+                }
                 best = n;
                 bestTie = tie[size_t(n)];
                 bestCost = entry.cost;
                 found = true;
                 break;
             }
-            if (!found && it == members.rend()) {  // every node looked at: the bound is known
+            if (!found && it == members.rend()) {  // no node can take it: the bound is known
+                if (skipped) {  // and so is the free memory of the nodes passed over
+                    for (auto ahead = members.rbegin(); ahead != members.rend() && tie[size_t(*ahead)] < entry.tie; ++ahead)
+                        mostMemory = std::max(mostMemory, hot[size_t(*ahead)].memFree);
+                }
                 buckets.lowerMemoryBound(entry.bucket, mostMemory);
                 if (mostMemory < memory) {
                     park(index, entry.bucket, mostMemory);
                     continue;
                 }
             }
+            if (it != members.rend() && tie[size_t(*it)] != entry.tie) {
+                // Held from now on under the first node not known unable to take the task: a
+                // placement asking for more than failedMemory MiB passes over the nodes ahead.
+                entry.tie = tie[size_t(*it)];
+                cost.tie = entry.tie;
+                cost.aheadMemory = failedMemory;
+                buckets.watchAhead(entry.bucket, entry.tie);
+                if (failedMemory >= 0) {
+                    index.ahead.push_back({failedMemory, entry.bucket, entry.tie});
+                    std::push_heap(index.ahead.begin(), index.ahead.end());
+                }
+            }
             taken.push_back(entry);
         }
         for (const IndexEntry &entry : taken) {
-            heap.push_back(entry);
-            std::push_heap(heap.begin(), heap.end(), later);
+            heapPush(heap, entry);
         }
         return best;
     }
