@@ -130,13 +130,11 @@ struct CacheEntry {
 // A bucket's cost for one task class (lower wins): valid while the bucket's version is `version`.
 // While the bucket is in the class's index (ShapeIndex::indexed), it is there under (cost, tie):
 // tie is its tie winner's, or that of a node behind it when the nodes ahead were found unable to
-// take a task of the class (AheadEntry): for lack of CPU, or of memory, none of them having more
-// than aheadMemory MiB free (-1: none lacked memory).
+// take a task of the class (AheadEntry).
 struct BucketCost {
     double cost = 0;
     uint32_t version = 0;
     int tie = 0;
-    int64_t aheadMemory = -1;
 };
 
 // A bit per bucket.
@@ -845,7 +843,6 @@ struct Scheduler::State {
             entry.version = h.version;
         }
         entry.tie = h.minTie;
-        entry.aheadMemory = -1;
         index.indexed.set(bucket, true);
         ++index.entries;
         heapPush(index.heap, {entry.cost, entry.tie, bucket});
@@ -900,7 +897,6 @@ struct Scheduler::State {
             if (!index.indexed.test(top.bucket) || entry.tie != top.tie)
                 continue;
             entry.tie = buckets.hot(top.bucket).minTie;
-            entry.aheadMemory = -1;
             if (!index.parkedBuckets.test(top.bucket)) {
                 heapPush(index.heap, {entry.cost, entry.tie, top.bucket});
             }
@@ -949,7 +945,13 @@ struct Scheduler::State {
         }
         if (current) {
             const int from = lowestLevel(shape);
+            constexpr size_t kAhead = 8;  // changes whose bucket is fetched from memory meanwhile
             for (size_t i = index.logPosition; i < now; ++i) {
+                if (i + kAhead < now) {
+                    const int later = buckets.change(i + kAhead);
+                    __builtin_prefetch(&costs[size_t(later)]);
+                    __builtin_prefetch(&buckets.hot(later));
+                }
                 if (buckets.superseded(i))
                     continue;
                 const int bucket = buckets.change(i);
@@ -1013,12 +1015,6 @@ struct Scheduler::State {
             int64_t failedMemory = -1;  // most free memory of the nodes passed over for lack of it
             bool found = false;
             auto it = members.rbegin();
-            const bool skipped = entry.tie != h.minTie;
-            if (skipped) {  // held under a later tie: the nodes ahead cannot take the task
-                it = std::lower_bound(members.rbegin(), members.rend(), entry.tie,
-                                      [&](int member, int value) { return tie[size_t(member)] < value; });
-                failedMemory = cost.aheadMemory;
-            }
             for (; it != members.rend(); ++it) {
                 const int n = *it;
                 if (best >= 0 && tie[size_t(n)] >= bestTie)
@@ -1037,11 +1033,7 @@ struct Scheduler::State {
                 found = true;
                 break;
             }
-            if (!found && it == members.rend()) {  // no node can take it: the bound is known
-                if (skipped) {  // and so is the free memory of the nodes passed over
-                    for (auto ahead = members.rbegin(); ahead != members.rend() && tie[size_t(*ahead)] < entry.tie; ++ahead)
-                        mostMemory = std::max(mostMemory, hot[size_t(*ahead)].memFree);
-                }
+            if (!found && it == members.rend()) {  // every node looked at: the bound is known
                 buckets.lowerMemoryBound(entry.bucket, mostMemory);
                 if (mostMemory < memory) {
                     park(index, entry.bucket, mostMemory);
@@ -1053,7 +1045,6 @@ struct Scheduler::State {
                 // placement asking for more than failedMemory MiB passes over the nodes ahead.
                 entry.tie = tie[size_t(*it)];
                 cost.tie = entry.tie;
-                cost.aheadMemory = failedMemory;
                 buckets.watchAhead(entry.bucket, entry.tie);
                 if (failedMemory >= 0) {
                     index.ahead.push_back({failedMemory, entry.bucket, entry.tie});
