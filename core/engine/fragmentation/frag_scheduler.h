@@ -72,7 +72,10 @@ bool parseScoreMode(std::string_view text, ScoreMode *out);
 //    hold the task are not visited; a bucket lists its nodes in tie order, so only the winning
 //    buckets' first nodes are checked for memory (and CPU when the key does not hold it); a bucket
 //    also keeps a bound on its nodes' free memory, so one whose nodes all lack a task's memory is
-//    passed over whole. A task class that found no node fails at once until a task leaves (the
+//    passed over whole, and a class that found a bucket's first nodes without the memory it asked
+//    for orders that bucket by the first node that may have it (the nodes ahead watched: one that
+//    changes, or a node that comes in ahead, puts the bucket back under its winner), so that the
+//    many such buckets of a large fleet are not looked at by every placement. A task class that found no node fails at once until a task leaves (the
 //    cluster only shrank). The random policy, which draws among all nodes that fit in input
 //    order, scans every node.
 //  - EveryNode: every node is checked and scored for every task, the reference the buckets are
