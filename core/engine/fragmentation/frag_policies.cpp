@@ -238,10 +238,10 @@ void heapPop(std::vector<IndexEntry> &heap)
 
 void heapMake(std::vector<IndexEntry> &heap)
 {
-    for (size_t i = heap.size() / kHeapArity + 1; i-- > 0;) {
-        if (i < heap.size())
-            heapDown(heap, i);
-    }
+    if (heap.size() < 2)
+        return;
+    for (size_t i = (heap.size() - 2) / kHeapArity + 1; i-- > 0;)  // every entry with a child
+        heapDown(heap, i);
 }
 
 // A bucket set aside from a class's index for lack of memory: no node in it had more than
@@ -269,7 +269,7 @@ struct AheadEntry {
 };
 
 // The buckets that can hold a task class (but for memory, and CPU where the key does not hold
-// it) as a binary heap, least IndexEntry on top, kept for a class placed often by replaying the
+// it) as a 4-ary heap, least IndexEntry on top, kept for a class placed often by replaying the
 // buckets' change log since it last looked, so a placement visits a handful of buckets instead
 // of all of them. A changed bucket is pushed anew; its older entries stay behind, stale (they
 // differ from the bucket's BucketCost), are dropped when they reach the top, and all of them when
@@ -897,9 +897,8 @@ struct Scheduler::State {
             if (!index.indexed.test(top.bucket) || entry.tie != top.tie)
                 continue;
             entry.tie = buckets.hot(top.bucket).minTie;
-            if (!index.parkedBuckets.test(top.bucket)) {
+            if (!index.parkedBuckets.test(top.bucket))
                 heapPush(index.heap, {entry.cost, entry.tie, top.bucket});
-            }
         }
     }
 
