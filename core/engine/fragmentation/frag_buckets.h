@@ -70,9 +70,10 @@ public:
     void watchAhead(int bucket, int tie);
 
     // Every change of what a bucket offers a placement — its state (a bucket given a state or
-    // emptied), its tie winner (minTie) or a rise of its memory bound — in order; members that
-    // come or go behind the winner without raising the bound are not logged. A caller that keeps its own order of the buckets (the scheduler's index of
-    // a task class) replays the changes since it last looked instead of visiting every bucket.
+    // emptied), its tie winner (minTie), a rise of its memory bound, or a watched node
+    // (watchAhead) — in order; members that come or go behind the winner otherwise are not
+    // logged. A caller that keeps its own order of the buckets (the scheduler's index of a task
+    // class) replays the changes since it last looked instead of visiting every bucket.
     // `generation` changes when build() starts the log anew.
     size_t changeCount() const { return m_changes.size(); }
     int change(size_t i) const { return m_changes[i].bucket; }

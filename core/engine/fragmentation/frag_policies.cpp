@@ -887,7 +887,7 @@ struct Scheduler::State {
 
     // Holds under its tie winner again every bucket held under a later tie whose nodes ahead may
     // have `memory` MiB free.
-    void aheadFor(ShapeIndex &index, std::vector<BucketCost> &costs, int64_t memory) const
+    void aheadFor(ShapeIndex &index, std::vector<BucketCost> &costs, int64_t memory)
     {
         while (!index.ahead.empty() && index.ahead.front().memory >= memory) {
             const AheadEntry top = index.ahead.front();
@@ -981,7 +981,8 @@ struct Scheduler::State {
     // node, taken off the heap (stale entries for good, the others put back after); each one's
     // nodes in tie order up to the first with the memory (and CPU) the task needs, until no later
     // bucket can do better. A bucket found to have no node with that memory is parked instead of
-    // put back; parked buckets whose nodes may have it come back first.
+    // put back; parked buckets whose nodes may have it come back first. A bucket put back whose
+    // first nodes could not take the task is put back under the first node that might.
     int chooseIndexed(int shapeId, const Shape &shape, int64_t memory)
     {
         ShapeIndex &index = shapeIndexes[size_t(shapeId)];
@@ -1009,7 +1010,6 @@ struct Scheduler::State {
             }
             const BucketHot &h = buckets.hot(entry.bucket);
             const std::vector<int> &members = buckets.members(entry.bucket);
-            BucketCost &cost = costs[size_t(entry.bucket)];
             int64_t mostMemory = 0;  // over the nodes looked at
             int64_t failedMemory = -1;  // most free memory of the nodes passed over for lack of it
             bool found = false;
@@ -1043,7 +1043,7 @@ struct Scheduler::State {
                 // Held from now on under the first node not known unable to take the task: a
                 // placement asking for more than failedMemory MiB passes over the nodes ahead.
                 entry.tie = tie[size_t(*it)];
-                cost.tie = entry.tie;
+                costs[size_t(entry.bucket)].tie = entry.tie;
                 buckets.watchAhead(entry.bucket, entry.tie);
                 if (failedMemory >= 0) {
                     index.ahead.push_back({failedMemory, entry.bucket, entry.tie});
