@@ -62,6 +62,8 @@ std::vector<CatalogField> gpuFields()
         field("efficiency.matmul_small", QObject::tr("η matmul, 1 token"), QObject::tr("share"), QObject::tr("Share of peak TFLOPS the linear layers reach in a pass of one token, 0–1"), Type::Number, 1, 0, 1, 3),
         field("efficiency.matmul_peak", QObject::tr("η matmul, large"), QObject::tr("share"), QObject::tr("Share of peak TFLOPS the linear layers reach in large passes, 0.01–1"), Type::Number, 1, 0, 1, 3),
         field("efficiency.matmul_half_tokens", QObject::tr("η matmul half-way"), QObject::tr("tokens"), QObject::tr("Tokens per pass where the matmul efficiency is half-way between the two, 0–1,000,000"), Type::Number, 1, 0, 1e6, 0),
+        field("efficiency.matmul_peak_fp8", QObject::tr("η matmul FP8, large"), QObject::tr("share"), QObject::tr("Share of FP8 peak TFLOPS the linear layers of FP8 weights reach in large passes, 0–1; 0: as BF16"), Type::Number, 1, 0, 1, 3),
+        field("efficiency.matmul_half_tokens_fp8", QObject::tr("η matmul FP8 half-way"), QObject::tr("tokens"), QObject::tr("Tokens per pass where the FP8 matmul efficiency is half-way, 0–1,000,000"), Type::Number, 1, 0, 1e6, 0),
         field("efficiency.attention", QObject::tr("η attention"), QObject::tr("share"), QObject::tr("Share of BF16 peak that prefill attention reaches, 0.01–1"), Type::Number, 1, 0, 1, 3),
         field("efficiency.allreduce_latency_us", QObject::tr("All-reduce latency"), QStringLiteral("µs"), QObject::tr("Fixed time of one all-reduce between tensor-parallel GPUs, 0–10,000 µs"), Type::Number, 1, 0, 1e4, 1),
         field("efficiency.link", QObject::tr("η link"), QObject::tr("share"), QObject::tr("Share of the GPU link's one-direction bandwidth an all-reduce moves, 0.01–1"), Type::Number, 1, 0, 1, 3),

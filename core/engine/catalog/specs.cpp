@@ -270,6 +270,8 @@ void checkEfficiency(Checker &check, const GpuEfficiency &e, const std::string &
     check.inRange((prefix + "matmul_small").c_str(), e.matmulSmall, 0.0, 1.0);
     check.inRange((prefix + "matmul_peak").c_str(), e.matmulPeak, 0.01, 1.0);
     check.inRange((prefix + "matmul_half_tokens").c_str(), e.matmulHalfTokens, 0.0, 1e6);
+    check.inRange((prefix + "matmul_peak_fp8").c_str(), e.matmulPeakFp8, 0.0, 1.0);
+    check.inRange((prefix + "matmul_half_tokens_fp8").c_str(), e.matmulHalfTokensFp8, 0.0, 1e6);
     check.inRange((prefix + "attention").c_str(), e.attention, 0.01, 1.0);
     check.inRange((prefix + "allreduce_latency_us").c_str(), e.allReduceLatencyUs, 0.0, 1e4);
     check.inRange((prefix + "link").c_str(), e.linkEfficiency, 0.01, 1.0);

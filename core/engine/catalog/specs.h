@@ -52,6 +52,10 @@ struct GpuEfficiency {
     double sequenceOverheadUs = 0;   // per sequence sampled in a pass: its scheduling, sampling,
                                      // detokenizing and streaming on the host (0: not measured)
     std::string source;
+    // η_mm's large-pass share and half-way tokens for FP8 weights, whose matmuls reach a lower
+    // share of the (doubled) FP8 peak; 0: FP8 matmuls use the BF16 pair above.
+    double matmulPeakFp8 = 0;
+    double matmulHalfTokensFp8 = 0;
     bool operator==(const GpuEfficiency &) const = default;
 };
 

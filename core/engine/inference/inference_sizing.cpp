@@ -180,6 +180,14 @@ StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPr
     m.efficiency = profile ? *profile
                            : fallbackEfficiency(assumptions.prefillEfficiency, assumptions.decodeBandwidthEfficiency,
                                                 assumptions.decodeComputeEfficiency);
+    // FP8 weights run FP8 matmuls: the profile's FP8 pair where it has one. The model carries only
+    // the pair in force (a calibration of it fits and saves that pair).
+    if (weights == WeightPrecision::Fp8 && gpu.fp8Tflops > 0 && m.efficiency.matmulPeakFp8 > 0) {
+        m.efficiency.matmulPeak = m.efficiency.matmulPeakFp8;
+        m.efficiency.matmulHalfTokens = m.efficiency.matmulHalfTokensFp8;
+    }
+    m.efficiency.matmulPeakFp8 = 0;
+    m.efficiency.matmulHalfTokensFp8 = 0;
     return m;
 }
 

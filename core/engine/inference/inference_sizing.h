@@ -96,7 +96,8 @@ std::vector<FieldProblem> validate(const ServingAssumptions &assumptions);
 // vocabulary is known, the architecture attention and all-reduces need, the weights and KV
 // bytes per rank from `kv`, the GPU's bandwidth, TFLOPS and link, and its efficiency profile
 // for this deployment (GpuSpec::profileFor: a calibration of this model, TP and weights, else
-// the GPU's measured profile, else the assumptions' fallback).
+// the GPU's measured profile, else the assumptions' fallback); FP8 weights on a GPU with FP8
+// TFLOPS take the profile's FP8 matmul pair where it has one.
 StepCostModel stepCostModel(const ModelSpec &model, const GpuSpec &gpu, WeightPrecision weights,
                             const KvResult &kv, int tp, const ServingAssumptions &assumptions);
 

@@ -359,7 +359,7 @@ QJsonObject modelToJson(const engine::ModelSpec &model)
 
 QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
 {
-    return QJsonObject{
+    QJsonObject object{
         {QStringLiteral("bandwidth"), e.bandwidth},
         {QStringLiteral("kv_bandwidth"), e.kvBandwidth},
         {QStringLiteral("matmul_small"), e.matmulSmall},
@@ -373,6 +373,11 @@ QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
         {QStringLiteral("sequence_overhead_us"), e.sequenceOverheadUs},
         {QStringLiteral("source"), QString::fromStdString(e.source)},
     };
+    if (e.matmulPeakFp8 > 0) {
+        object.insert(QStringLiteral("matmul_peak_fp8"), e.matmulPeakFp8);
+        object.insert(QStringLiteral("matmul_half_tokens_fp8"), e.matmulHalfTokensFp8);
+    }
+    return object;
 }
 
 QJsonArray calibrationsToJson(const std::vector<engine::DeploymentProfile> &calibrations)
@@ -454,6 +459,11 @@ engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QStrin
     e.iterationOverheadMs = number("iteration_overhead_ms");
     // Optional: profiles saved before it existed hold no per-sequence time.
     e.sequenceOverheadUs = object.contains(QStringLiteral("sequence_overhead_us")) ? number("sequence_overhead_us") : 0.0;
+    // Optional, together: without them FP8 matmuls use the BF16 pair.
+    if (object.contains(QStringLiteral("matmul_peak_fp8")) || object.contains(QStringLiteral("matmul_half_tokens_fp8"))) {
+        e.matmulPeakFp8 = number("matmul_peak_fp8");
+        e.matmulHalfTokensFp8 = number("matmul_half_tokens_fp8");
+    }
     const QJsonValue source = object.value(QStringLiteral("source"));
     if (!source.isString())
         fail(QStringLiteral("source: expected a string, got %1").arg(jsonTypeName(source)));

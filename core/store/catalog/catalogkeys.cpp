@@ -54,7 +54,8 @@ const QStringList &efficiencyKeys()
     static const QStringList keys = {
         QStringLiteral("bandwidth"),          QStringLiteral("kv_bandwidth"),
         QStringLiteral("matmul_small"),       QStringLiteral("matmul_peak"),
-        QStringLiteral("matmul_half_tokens"), QStringLiteral("attention"),
+        QStringLiteral("matmul_half_tokens"), QStringLiteral("matmul_peak_fp8"),
+        QStringLiteral("matmul_half_tokens_fp8"), QStringLiteral("attention"),
         QStringLiteral("allreduce_latency_us"), QStringLiteral("link"),
         QStringLiteral("layer_overhead_us"), QStringLiteral("iteration_overhead_ms"),
         QStringLiteral("sequence_overhead_us"),

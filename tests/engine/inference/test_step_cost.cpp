@@ -1,6 +1,7 @@
 #include "common/models.h"
 
 #include "engine/inference/goodput.h"
+#include "engine/inference/inference_sizing.h"
 #include "engine/inference/kv.h"
 #include "engine/inference/step_cost.h"
 
@@ -66,6 +67,45 @@ TEST_CASE("FP8 weights compute at the FP8 rate only where the GPU has it", "[goo
     CHECK(computeTflops(h100Sxm(), WeightPrecision::Bf16) == 989);
     CHECK(computeTflops(h100Sxm(), WeightPrecision::Int4) == 989);
     CHECK(computeTflops(a100, WeightPrecision::Fp8) == 312);
+}
+
+TEST_CASE("FP8 weights take the profile's FP8 matmul pair, BF16 weights and a calibration's own pair do not",
+          "[step-cost]")
+{
+    GpuSpec gpu = h100Sxm();
+    GpuEfficiency profile = testProfile();
+    profile.matmulPeakFp8 = 0.614;
+    profile.matmulHalfTokensFp8 = 64;
+    gpu.efficiency = profile;
+    const ModelSpec model = llama31_8b();
+    const KvResult kv;  // the weights' and KV's bytes play no part here
+    const ServingAssumptions assumptions;
+
+    const StepCostModel fp8 = stepCostModel(model, gpu, WeightPrecision::Fp8, kv, 1, assumptions);
+    CHECK(fp8.tflops == 1979);
+    CHECK(fp8.efficiency.matmulPeak == 0.614);
+    CHECK(fp8.efficiency.matmulHalfTokens == 64);
+    CHECK(fp8.efficiency.matmulPeakFp8 == 0); // the model carries only the pair in force
+    // 2,048 tokens at 0.614 × 2,048 ÷ 2,112 of the FP8 peak.
+    CHECK(matmulEfficiency(fp8.efficiency, 2048) == Approx(0.614 * 2048.0 / 2112.0).epsilon(1e-12));
+
+    const StepCostModel bf16 = stepCostModel(model, gpu, WeightPrecision::Bf16, kv, 1, assumptions);
+    CHECK(bf16.tflops == 989);
+    CHECK(bf16.efficiency.matmulPeak == 0.8);
+    CHECK(bf16.efficiency.matmulHalfTokens == 100);
+
+    // A calibration of this deployment fitted its own pair and holds no FP8 one: it stands.
+    DeploymentProfile calibrated{model.id, 1, WeightPrecision::Fp8, testProfile()};
+    calibrated.efficiency.matmulPeak = 0.5;
+    gpu.putCalibration(calibrated);
+    const StepCostModel fitted = stepCostModel(model, gpu, WeightPrecision::Fp8, kv, 1, assumptions);
+    CHECK(fitted.efficiency.matmulPeak == 0.5);
+    CHECK(fitted.efficiency.matmulHalfTokens == 100);
+
+    // Without an FP8 pair, FP8 weights use the BF16 one.
+    gpu.calibrations.clear();
+    gpu.efficiency = testProfile();
+    CHECK(stepCostModel(model, gpu, WeightPrecision::Fp8, kv, 1, assumptions).efficiency.matmulPeak == 0.8);
 }
 
 TEST_CASE("a decode pass: overhead, the weights at η_bw and the KV at η_kv", "[step-cost]")

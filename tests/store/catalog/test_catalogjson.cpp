@@ -556,3 +556,53 @@ TEST_CASE("a model's layer kinds, chunk, sinks and state survive export, parse a
     refused(QStringLiteral("full*7"), "one kind per layer (8)");
     refused(QJsonValue(3), "expected text");
 }
+
+TEST_CASE("a GPU profile's FP8 matmul pair survives export and parse, is optional, and comes whole and in range")
+{
+    engine::GpuSpec gpu = sampleGpu("fp8");
+    engine::GpuEfficiency e{0.9, 0.9, 0.0, 0.85, 128, 0.55, 25, 0.8, 30, 0.15, 50, "measured"};
+    gpu.efficiency = e;
+    QJsonObject withoutPair = gpuToJson(gpu);
+    CHECK_FALSE(withoutPair.value(QStringLiteral("efficiency")).toObject().contains(QStringLiteral("matmul_peak_fp8")));
+    CHECK(parseCatalog(gpusWith(withoutPair), "gpus.json").gpus[1].efficiency->matmulPeakFp8 == 0);
+
+    gpu.efficiency->matmulPeakFp8 = 0.614;
+    gpu.efficiency->matmulHalfTokensFp8 = 64;
+    const engine::GpuSpec parsed = parseCatalog(gpusWith(gpuToJson(gpu)), "gpus.json").gpus[1];
+    REQUIRE(parsed.efficiency);
+    CHECK(*parsed.efficiency == *gpu.efficiency);
+
+    QJsonObject half = gpuToJson(gpu);
+    QJsonObject efficiency = half.value(QStringLiteral("efficiency")).toObject();
+    efficiency.remove(QStringLiteral("matmul_half_tokens_fp8"));
+    half.insert(QStringLiteral("efficiency"), efficiency);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(half), "gpus.json"); }),
+               Contains("field \"efficiency\": matmul_half_tokens_fp8: expected a number"));
+
+    gpu.efficiency->matmulPeakFp8 = 1.5;
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(gpuToJson(gpu)), "gpus.json"); }),
+               Contains("matmul_peak_fp8"));
+}
+
+TEST_CASE("the shipped H100 profiles carry the FP8 matmul pair fitted to the measured GEMM table")
+{
+    const Catalog shipped = readCatalogFile(sourceFile(QStringLiteral("data/gpus.json")));
+    const auto find = [&](const std::string &id) {
+        for (const engine::GpuSpec &g : shipped.gpus)
+            if (g.id == id)
+                return g;
+        FAIL("no GPU " << id);
+        return engine::GpuSpec{};
+    };
+    for (const char *id : {"h100-sxm", "h100-nvl", "h100-pcie"}) {
+        INFO(id);
+        const engine::GpuSpec g = find(id);
+        REQUIRE(g.efficiency);
+        CHECK(g.efficiency->matmulPeakFp8 == 0.614);
+        CHECK(g.efficiency->matmulHalfTokensFp8 == 64);
+    }
+    // H200's table gives 0.690 half-way at 72 tokens; not shipped yet (references/efficiency.md).
+    const engine::GpuSpec h200 = find("h200");
+    REQUIRE(h200.efficiency);
+    CHECK(h200.efficiency->matmulPeakFp8 == 0);
+}
