@@ -78,6 +78,9 @@ std::vector<CatalogField> gpuFields()
             f.inTable = false;
             f.omitEmpty = true;
         }
+        // Optional in the profile: 0 (FP8 matmuls as BF16) is left out, as the catalog file has it.
+        if (f.key == QLatin1String("efficiency.matmul_peak_fp8") || f.key == QLatin1String("efficiency.matmul_half_tokens_fp8"))
+            f.omitEmpty = true;
         if (f.key == QLatin1String("efficiency")) {
             f.choices = {QObject::tr("measured"), QObject::tr("none")};
             f.presence = true;
@@ -243,11 +246,17 @@ void setEntryValue(QJsonObject &entry, const CatalogField &field, const QJsonVal
             entry.insert(field.key, QJsonObject());
         return;
     }
-    if (field.omitEmpty && value.toString().isEmpty()) {
-        entry.remove(field.key);
+    const qsizetype dot = field.key.indexOf(QLatin1Char('.'));
+    if (field.omitEmpty && (value.isDouble() ? value.toDouble() == 0 : value.toString().isEmpty())) {
+        if (dot < 0) {
+            entry.remove(field.key);
+        } else if (entry.value(field.key.left(dot)).isObject()) {
+            QJsonObject object = entry.value(field.key.left(dot)).toObject();
+            object.remove(field.key.mid(dot + 1));
+            entry.insert(field.key.left(dot), object);
+        }
         return;
     }
-    const qsizetype dot = field.key.indexOf(QLatin1Char('.'));
     if (dot < 0) {
         entry.insert(field.key, value);
         return;

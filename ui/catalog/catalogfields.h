@@ -35,7 +35,7 @@ struct CatalogField {
     QStringList choices;
     bool inTable = true;
     bool identity = false; // part of the entry's id: fixed once the entry exists
-    bool omitEmpty = false; // an optional Text key: left out of the entry while empty
+    bool omitEmpty = false; // an optional key: left out of the entry while empty (a number: while 0)
     // A Choice whose first choice means the entry holds the object named by `key` (its fields
     // are the keys "key.name" that follow) and whose second means it does not.
     bool presence = false;

@@ -373,10 +373,10 @@ QJsonObject efficiencyToJson(const engine::GpuEfficiency &e)
         {QStringLiteral("sequence_overhead_us"), e.sequenceOverheadUs},
         {QStringLiteral("source"), QString::fromStdString(e.source)},
     };
-    if (e.matmulPeakFp8 > 0) {
+    if (e.matmulPeakFp8 > 0)
         object.insert(QStringLiteral("matmul_peak_fp8"), e.matmulPeakFp8);
+    if (e.matmulHalfTokensFp8 > 0)
         object.insert(QStringLiteral("matmul_half_tokens_fp8"), e.matmulHalfTokensFp8);
-    }
     return object;
 }
 
@@ -459,11 +459,9 @@ engine::GpuEfficiency efficiencyFromJson(const QJsonObject &object, const QStrin
     e.iterationOverheadMs = number("iteration_overhead_ms");
     // Optional: profiles saved before it existed hold no per-sequence time.
     e.sequenceOverheadUs = object.contains(QStringLiteral("sequence_overhead_us")) ? number("sequence_overhead_us") : 0.0;
-    // Optional, together: without them FP8 matmuls use the BF16 pair.
-    if (object.contains(QStringLiteral("matmul_peak_fp8")) || object.contains(QStringLiteral("matmul_half_tokens_fp8"))) {
-        e.matmulPeakFp8 = number("matmul_peak_fp8");
-        e.matmulHalfTokensFp8 = number("matmul_half_tokens_fp8");
-    }
+    // Optional, absent meaning 0: without a peak FP8 matmuls use the BF16 pair.
+    e.matmulPeakFp8 = object.contains(QStringLiteral("matmul_peak_fp8")) ? number("matmul_peak_fp8") : 0.0;
+    e.matmulHalfTokensFp8 = object.contains(QStringLiteral("matmul_half_tokens_fp8")) ? number("matmul_half_tokens_fp8") : 0.0;
     const QJsonValue source = object.value(QStringLiteral("source"));
     if (!source.isString())
         fail(QStringLiteral("source: expected a string, got %1").arg(jsonTypeName(source)));

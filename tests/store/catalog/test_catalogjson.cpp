@@ -557,7 +557,7 @@ TEST_CASE("a model's layer kinds, chunk, sinks and state survive export, parse a
     refused(QJsonValue(3), "expected text");
 }
 
-TEST_CASE("a GPU profile's FP8 matmul pair survives export and parse, is optional, and comes whole and in range")
+TEST_CASE("a GPU profile's FP8 matmul pair survives export and parse, is optional, and is checked")
 {
     engine::GpuSpec gpu = sampleGpu("fp8");
     engine::GpuEfficiency e{0.9, 0.9, 0.0, 0.85, 128, 0.55, 25, 0.8, 30, 0.15, 50, "measured"};
@@ -572,11 +572,15 @@ TEST_CASE("a GPU profile's FP8 matmul pair survives export and parse, is optiona
     REQUIRE(parsed.efficiency);
     CHECK(*parsed.efficiency == *gpu.efficiency);
 
-    QJsonObject half = gpuToJson(gpu);
-    QJsonObject efficiency = half.value(QStringLiteral("efficiency")).toObject();
+    // A peak without its half-way point: constant from the first token (half-way at 0).
+    QJsonObject peakOnly = gpuToJson(gpu);
+    QJsonObject efficiency = peakOnly.value(QStringLiteral("efficiency")).toObject();
     efficiency.remove(QStringLiteral("matmul_half_tokens_fp8"));
-    half.insert(QStringLiteral("efficiency"), efficiency);
-    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(half), "gpus.json"); }),
+    peakOnly.insert(QStringLiteral("efficiency"), efficiency);
+    CHECK(parseCatalog(gpusWith(peakOnly), "gpus.json").gpus[1].efficiency->matmulHalfTokensFp8 == 0);
+    efficiency.insert(QStringLiteral("matmul_half_tokens_fp8"), QStringLiteral("64"));
+    peakOnly.insert(QStringLiteral("efficiency"), efficiency);
+    CHECK_THAT(storeErrorOf([&] { parseCatalog(gpusWith(peakOnly), "gpus.json"); }),
                Contains("field \"efficiency\": matmul_half_tokens_fp8: expected a number"));
 
     gpu.efficiency->matmulPeakFp8 = 1.5;

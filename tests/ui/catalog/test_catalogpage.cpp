@@ -279,3 +279,27 @@ TEST_CASE("A GPU's serving profile is edited on its own tab, removed with none, 
     CHECK(error.contains("efficiency.bandwidth"));
     CHECK_FALSE((*ws).gpu("plain-gpu"));
 }
+
+TEST_CASE("A GPU profile without the FP8 matmul pair comes back unchanged from an untouched form, and a pair set on it is kept")
+{
+    TempWorkspace ws;
+    const auto h200 = ui::catalogEntry(*ws, CatalogKind::Gpus, QStringLiteral("h200"));
+    REQUIRE(h200);
+    REQUIRE((*h200)["efficiency"].isObject());
+    REQUIRE_FALSE((*h200)["efficiency"].toObject().contains("matmul_peak_fp8"));
+    ui::CatalogEntryDialog dialog(CatalogKind::Gpus, *h200, true);
+    auto *peak = dialog.findChild<QDoubleSpinBox *>("efficiency.matmul_peak_fp8");
+    auto *half = dialog.findChild<QDoubleSpinBox *>("efficiency.matmul_half_tokens_fp8");
+    REQUIRE(peak);
+    REQUIRE(half);
+    CHECK(peak->value() == 0);
+    CHECK(dialog.entry() == *h200); // no edit, so no undo step
+
+    peak->setValue(0.69);
+    half->setValue(72);
+    const QJsonObject efficiency = dialog.entry()["efficiency"].toObject();
+    CHECK(efficiency["matmul_peak_fp8"].toDouble() == Approx(0.69));
+    CHECK(efficiency["matmul_half_tokens_fp8"].toDouble() == 72);
+    ui::putCatalogEntries(*ws, CatalogKind::Gpus, {dialog.entry()});
+    CHECK((*ws).gpu("h200")->efficiency->matmulPeakFp8 == Approx(0.69));
+}
