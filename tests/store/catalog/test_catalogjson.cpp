@@ -591,22 +591,17 @@ TEST_CASE("a GPU profile's FP8 matmul pair survives export and parse, is optiona
 TEST_CASE("the shipped H100 profiles carry the FP8 matmul pair fitted to the measured GEMM table")
 {
     const Catalog shipped = readCatalogFile(sourceFile(QStringLiteral("data/gpus.json")));
-    const auto find = [&](const std::string &id) {
-        for (const engine::GpuSpec &g : shipped.gpus)
-            if (g.id == id)
-                return g;
-        FAIL("no GPU " << id);
-        return engine::GpuSpec{};
-    };
     for (const char *id : {"h100-sxm", "h100-nvl", "h100-pcie"}) {
         INFO(id);
-        const engine::GpuSpec g = find(id);
-        REQUIRE(g.efficiency);
-        CHECK(g.efficiency->matmulPeakFp8 == 0.614);
-        CHECK(g.efficiency->matmulHalfTokensFp8 == 64);
+        const engine::GpuSpec *g = engine::findGpu(shipped.gpus, id);
+        REQUIRE(g);
+        REQUIRE(g->efficiency);
+        CHECK(g->efficiency->matmulPeakFp8 == 0.614);
+        CHECK(g->efficiency->matmulHalfTokensFp8 == 64);
     }
     // H200's table gives 0.690 half-way at 72 tokens; not shipped yet (references/efficiency.md).
-    const engine::GpuSpec h200 = find("h200");
-    REQUIRE(h200.efficiency);
-    CHECK(h200.efficiency->matmulPeakFp8 == 0);
+    const engine::GpuSpec *h200 = engine::findGpu(shipped.gpus, "h200");
+    REQUIRE(h200);
+    REQUIRE(h200->efficiency);
+    CHECK(h200->efficiency->matmulPeakFp8 == 0);
 }
