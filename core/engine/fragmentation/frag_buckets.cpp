@@ -48,6 +48,7 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
         std::vector<int> &members = m_buckets[b].members;
         std::sort(members.begin(), members.end(), [this](int a, int c) { return m_tie[size_t(a)] > m_tie[size_t(c)]; });
         m_hot[b].minTie = m_tie[size_t(members.back())];
+        m_hot[b].winner = members.back();
     }
 }
 
@@ -156,6 +157,7 @@ void NodeBuckets::insertMember(int bucket, int n)
     Bucket &b = m_buckets[size_t(bucket)];
     if (members.back() == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
         m_hot[size_t(bucket)].minTie = tie;
+        m_hot[size_t(bucket)].winner = n;
         if (members.size() > 1)
             logChange(bucket);
         b.watchTie = INT_MIN;
@@ -173,6 +175,7 @@ void NodeBuckets::eraseMember(int bucket, int n)
         members.pop_back();
         if (!members.empty()) {
             m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
+            m_hot[size_t(bucket)].winner = members.back();
             logChange(bucket);
         }
     } else {

@@ -17,20 +17,22 @@ namespace headroom::engine::frag {
 // all buckets that every placement makes.
 struct BucketHot {
     int64_t cpuFree = 0;          // of every node, when cpuKeyed
-    int maxFree = 0;              // largest free share of one GPU, milli-GPU
-    int fullyFree = 0;            // GPUs wholly free
-    int model = -1;
+    int16_t maxFree = 0;          // largest free share of one GPU, milli-GPU
+    int16_t fullyFree = 0;        // GPUs wholly free
+    int16_t model = -1;
     int minTie = 0;               // tie order of the node that wins ties in the bucket
+    int winner = -1;              // that node, so that its state can be fetched ahead of a score
     uint32_t version = 0;         // changes whenever the slot is given to another state
     bool reserved = false;
     bool cpuKeyed = false;        // the key holds the free CPU, so every node has cpuFree
     bool live = false;            // the slot has nodes; filled in by NodeBuckets
 };
+static_assert(sizeof(BucketHot) == 32, "two buckets a cache line");
 
 // The state of a node as the bucket key sees it.
 struct BucketState {
     std::string key;              // bytes of everything the score depends on
-    BucketHot hot;                // minTie and version are filled in by NodeBuckets
+    BucketHot hot;                // minTie, winner and version are filled in by NodeBuckets
     int64_t memFree = 0;          // the node's free memory, MiB: not in the key (memoryBound)
 };
 
@@ -87,12 +89,13 @@ public:
     uint64_t generation() const { return m_generation; }
 
     // Calls f(bucket) for every bucket at a level ≥ `from` whose nodes may have `cpu` free
-    // (buckets whose key holds no CPU are always visited), and ahead(bucket) a few buckets before
-    // f reaches it, so that what f reads of it can be fetched from memory meanwhile.
-    template <typename F, typename A>
-    void forEachFrom(int from, int64_t cpu, F &&f, A &&ahead) const
+    // (buckets whose key holds no CPU are always visited), ahead(bucket) kAhead buckets before f
+    // reaches it, so that what f reads of it can be fetched from memory meanwhile, and soon(bucket)
+    // half-way, when what ahead fetched is there to say what else f will read.
+    template <typename F, typename A, typename S>
+    void forEachFrom(int from, int64_t cpu, F &&f, A &&ahead, S &&soon) const
     {
-        constexpr size_t kAhead = 8;
+        constexpr size_t kAhead = 16;
         for (size_t word = size_t(from) / 64; word < m_nonEmpty.size(); ++word) {
             uint64_t bits = m_nonEmpty[word];
             if (word == size_t(from) / 64)
@@ -109,6 +112,8 @@ public:
                         }
                         if (i + kAhead < list.size())
                             ahead(list[i + kAhead].bucket);
+                        if (i + kAhead / 2 < list.size())
+                            soon(list[i + kAhead / 2].bucket);
                         f(list[i].bucket);
                     }
                     if (!more)

@@ -111,11 +111,13 @@ struct TypeRt {
 };
 
 // A node's GPUs as a target type sees them: the free share on GPUs with less free than the type's
-// per-GPU demand (milli-GPU, at most 64 GPUs × 1,000) and the number of GPUs that meet it.
+// per-GPU demand (milli-GPU, at most 64 GPUs × 1,000) and the number of GPUs that meet it. Both
+// fit 16 bits, so that a large fleet's [node × type] table takes half the cache.
 struct TypeFit {
-    int32_t below = 0;
-    int atLeast = 0;
+    uint16_t below = 0;
+    uint16_t atLeast = 0;
 };
+static_assert(kMaxGpusPerNode * kMilliPerGpu <= UINT16_MAX);
 
 struct GpuChange {
     int oldFree = 0, newFree = 0, count = 0;
@@ -378,7 +380,7 @@ struct Scheduler::State {
                 else
                     ++count;
             }
-            fit[base + t] = {int32_t(sum), count};
+            fit[base + t] = {uint16_t(sum), uint16_t(count)};
             node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
         }
         fragCountTotal += node.fragCount - before;
@@ -500,6 +502,19 @@ struct Scheduler::State {
         if (mode == ScoreMode::Exact)
             return deltaCount;
         return -fgdStudyScore(-double(deltaCount) / double(std::max<int64_t>(typeCountTotal, 1)));
+    }
+
+    // Starts fetching what fgdCompute reads of node n (its GPUs' free shares apart: where they lie
+    // is read from the node itself).
+    void prefetchNode(int n) const
+    {
+        const NodeRt *node = nodes.data() + n;
+        __builtin_prefetch(node);
+        __builtin_prefetch(reinterpret_cast<const char *>(node) + sizeof(NodeRt) - 1);
+        const TypeFit *row = fit.data() + size_t(n) * types.size();
+        for (size_t t = 0; t < types.size(); t += 64 / sizeof(TypeFit))
+            __builtin_prefetch(row + t);
+        __builtin_prefetch(row + types.size() - 1);
     }
 
     // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
@@ -730,9 +745,9 @@ struct Scheduler::State {
         state.memFree = node.memFree;
         state.hot.cpuKeyed = scoresCpu();
         state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
-        state.hot.maxFree = node.maxFree;
-        state.hot.fullyFree = node.fullyFree;
-        state.hot.model = node.model;
+        state.hot.maxFree = int16_t(node.maxFree);
+        state.hot.fullyFree = int16_t(node.fullyFree);
+        state.hot.model = int16_t(node.model);
         state.hot.reserved = node.reserved;
         std::string &key = state.key;
         key.reserve(32 + size_t(node.gpus) * 2);
@@ -1116,6 +1131,12 @@ struct Scheduler::State {
         }, [&](int bucket) {
             __builtin_prefetch(&costs[size_t(bucket)]);
             __builtin_prefetch(&buckets.hot(bucket));
+        }, [&](int bucket) {
+            // A bucket whose state changed since this class last scored it is scored on its tie
+            // winner, whose state a large fleet no longer holds in cache.
+            const BucketHot &h = buckets.hot(bucket);
+            if (costs[size_t(bucket)].version != h.version && h.winner >= 0)
+                prefetchNode(h.winner);
         });
         return best;
     }
@@ -1276,24 +1297,38 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
 
 Scheduler::~Scheduler() = default;
 
-Placement Scheduler::place(const Task &task)
+int Scheduler::taskClass(const Task &task)
 {
-    State &s = *m_state;
     if (task.gpus < 0 || task.gpus > kMaxGpusPerNode || task.gpuMilli < 0 || task.gpuMilli > kMilliPerGpu
         || task.cpuMilli < 0 || task.memoryMiB < 0)
         throw InputError("tasks", "task " + task.id + ": CPU and memory must be ≥ 0, GPUs 0..64, GPU share 0..1000");
-    const int shapeId = s.shapeFor(task);
+    return m_state->shapeFor(task);
+}
+
+Placement Scheduler::place(const Task &task)
+{
+    return place(taskClass(task), task.memoryMiB);
+}
+
+Placement Scheduler::place(int shapeId, int64_t memoryMiB)
+{
+    State &s = *m_state;
+    if (shapeId < 0 || shapeId >= int(s.shapes.size()))
+        throw InputError("tasks", "task class " + std::to_string(shapeId) + " is not one of the scheduler's "
+                                      + std::to_string(s.shapes.size()) + " classes");
+    if (memoryMiB < 0)
+        throw InputError("tasks", "a task's memory must be ≥ 0, not " + std::to_string(memoryMiB) + " MiB");
     const Shape &shape = s.shapes[size_t(shapeId)];
     const bool wholeNodeTask = shape.gpus >= kWholeNodeGpus;
     Placement placement;
     KnownFailure &failure = s.failures[size_t(shapeId)];
     const bool fast = s.search == NodeSearch::Buckets;
-    if (fast && failure.releases == s.releases && task.memoryMiB >= failure.memory)
+    if (fast && failure.releases == s.releases && memoryMiB >= failure.memory)
         return placement;
-    const int n = s.chooseNode(shape, shapeId, task.memoryMiB, wholeNodeTask);
+    const int n = s.chooseNode(shape, shapeId, memoryMiB, wholeNodeTask);
     if (n < 0) {
-        if (failure.releases != s.releases || task.memoryMiB < failure.memory)
-            failure = {s.releases, task.memoryMiB};
+        if (failure.releases != s.releases || memoryMiB < failure.memory)
+            failure = {s.releases, memoryMiB};
         return placement;
     }
     placement.node = n;
@@ -1309,7 +1344,7 @@ Placement Scheduler::place(const Task &task)
         s.bestFitGpus(n, shape, placement.gpus.data());
     }
     node.cpuFree -= shape.cpuMilli;
-    node.memFree -= task.memoryMiB;
+    node.memFree -= memoryMiB;
     int *f = s.freeMilli.data() + node.first;
     for (const int g : placement.gpus)
         f[g] -= shape.gpuMilli;

@@ -102,6 +102,13 @@ public:
 
     // Places the task and returns where; node -1 (nothing changed) when no node fits it.
     Placement place(const Task &task);
+    // The task's class as placements score it (its CPU, GPUs, GPU share and allowed models),
+    // numbered from 0 in the order first asked for. Throws InputError naming the task when a
+    // field is out of range.
+    int taskClass(const Task &task);
+    // place() for a task of class `taskClass` asking for `memoryMiB`: a caller that places many
+    // tasks classifies them once and keeps only the class and the memory of each.
+    Placement place(int taskClass, int64_t memoryMiB);
     // Gives back what `place` took for the task at `placement` (the task leaves the cluster).
     // Throws InputError when the placement does not hold the task.
     void release(const Task &task, const Placement &placement);

@@ -143,6 +143,34 @@ TEST_CASE("a task that fits no node is not placed and changes nothing")
     CHECK(scheduler.fragmentMilli() == before);
     CHECK_THROWS_AS(scheduler.place(task(1000, 1, 1200)), InputError);
 }
+TEST_CASE("a task placed by its class and memory goes where the task itself would")
+{
+    const std::vector<Node> nodes = {node("a", 2, "T4", 16000), node("b", 4, "V100M32"), node("c", 8, "G2")};
+    const std::vector<Task> tasks = {task(4000, 1, 300), task(2000, 1, 1000), task(8000, 0, 0), task(1000, 2, 1000),
+                                     task(4000, 1, 300, {"T4"}), task(1000, 1, 500)};
+    Scheduler byTask(nodes, targetWorkload(tasks), Policy::Fgd);
+    Scheduler byClass(nodes, targetWorkload(tasks), Policy::Fgd);
+    std::vector<int> classes;
+    for (const Task &t : tasks)
+        classes.push_back(byClass.taskClass(t));
+    CHECK(byClass.taskClass(task(4000, 1, 300)) == classes[0]); // the same class again
+    CHECK(classes[4] != classes[0]);                             // models make another class
+    for (int round = 0; round < 3; ++round) {
+        for (size_t i = 0; i < tasks.size(); ++i) {
+            const Placement expected = byTask.place(tasks[i]);
+            const Placement got = byClass.place(classes[i], tasks[i].memoryMiB);
+            CHECK(got.node == expected.node);
+            CHECK(got.gpus == expected.gpus);
+        }
+    }
+    CHECK(byClass.allocatedMilli() == byTask.allocatedMilli());
+    CHECK(byClass.fragmentMilli() == byTask.fragmentMilli());
+    CHECK_THROWS_AS(byClass.place(int(tasks.size()) + 7, 1024), InputError); // no such class
+    CHECK_THROWS_AS(byClass.place(classes[0], -1), InputError);
+    CHECK_THROWS_AS(byClass.taskClass(task(1000, 1, 1200)), InputError);
+    CHECK(byClass.allocatedMilli() == byTask.allocatedMilli());
+}
+
 
 TEST_CASE("the scheduler's running fragmentation equals the measure of every node")
 {
