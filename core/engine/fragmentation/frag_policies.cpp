@@ -959,18 +959,21 @@ struct Scheduler::State {
         }
         if (current) {
             const int from = lowestLevel(shape);
-            constexpr size_t kAhead = 8;  // changes whose bucket is fetched from memory meanwhile
+            // Most changes concern buckets the class neither holds nor can use, and are passed
+            // over; the bucket of one that is not is fetched from memory kAhead changes ahead.
+            const auto replays = [&](size_t i) {
+                return !buckets.superseded(i)
+                    && (buckets.changeLevel(i) >= from || index.indexed.test(buckets.change(i)));
+            };
+            constexpr size_t kAhead = 8;
             for (size_t i = index.logPosition; i < now; ++i) {
-                if (i + kAhead < now) {
+                if (i + kAhead < now && replays(i + kAhead)) {
                     const int later = buckets.change(i + kAhead);
                     __builtin_prefetch(&costs[size_t(later)]);
                     __builtin_prefetch(&buckets.hot(later));
                 }
-                if (buckets.superseded(i))
-                    continue;
-                const int bucket = buckets.change(i);
-                if (buckets.changeLevel(i) >= from || index.indexed.test(bucket))
-                    reindex(index, costs, bucket, shape, shapeId, wholeNodeTask);
+                if (replays(i))
+                    reindex(index, costs, buckets.change(i), shape, shapeId, wholeNodeTask);
             }
             if (int64_t(index.heap.size()) > 2 * index.entries + 64
                 || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64
