@@ -103,7 +103,7 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
     const int64_t target = int64_t(std::ceil(options.load * double(capacity)));
 
     // Each task's class and memory, found in input order: the placements below read tasks in a
-    // shuffled order, and on a large trace these 16 bytes a task stay in cache where the tasks
+    // shuffled order, and on a large trace these 24 bytes a task stay in cache where the tasks
     // themselves (names, model lists) would not.
     struct Arrival {
         int64_t memoryMiB = 0;
