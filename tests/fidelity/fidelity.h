@@ -26,6 +26,7 @@ struct Reference {
     double outputTokens = 0;
     std::string loadKind;          // concurrency (closed loop), rate (Poisson), offline (one batch)
     double load = 0;
+    std::optional<double> requests; // requests the run's means are over (closed loop), where known
     std::optional<double> ttftMs;
     std::optional<double> itlMs;
     std::optional<double> e2eMs;   // published, or TTFT + (output − 1) × ITL for a closed loop
@@ -53,8 +54,11 @@ struct Prediction {
 
 // One reference replayed: its model, GPU, precisions and TP from the catalogs, one replica,
 // requests of its fixed lengths (no shared prefixes) under its load — a closed loop of its
-// concurrency (six rounds of requests, the first spread over one mean request time), Poisson
-// arrivals at its rate, or one batch offline (no API server: no request overhead).
+// concurrency, Poisson arrivals at its rate, or one batch offline (no API server: no request
+// overhead). A closed loop's means are those of its benchmark run: a first wave of `load`
+// requests sent at once to an idle server, then users out of step (six rounds, the first spread
+// over one mean request time), the wave weighing load ÷ requests where the run's request count
+// is known (references/SOURCES.md), nothing otherwise.
 Prediction predict(const Reference &reference, const Catalogs &catalogs, const engine::ServingAssumptions &assumptions);
 
 // The replica a reference ran on — its model, GPU, precisions, TP and KV pool from the catalogs,

@@ -10,7 +10,7 @@
 using namespace headroom;
 
 // MAPE limits, %: the figures README states, a little above what the suite measures.
-constexpr double FIDELITY_TTFT_LIMIT = 48; // not yet the 25 % aimed at: see README
+constexpr double FIDELITY_TTFT_LIMIT = 35; // not yet the 25 % aimed at: see README
 constexpr double FIDELITY_ITL_LIMIT = 15;
 constexpr double FIDELITY_E2E_LIMIT = 15;
 
