@@ -1,6 +1,7 @@
 #include "fidelity.h"
 
 #include "engine/inference/kv.h"
+#include "engine/serving/calibration.h"
 #include "engine/serving/serving_sim.h"
 #include "store/catalog/catalogjson.h"
 #include "store/common/csvreader.h"
@@ -161,6 +162,16 @@ std::optional<engine::ServingSimConfig> replicaConfig(const Reference &reference
     return config;
 }
 
+namespace {
+
+// Requests simulated for a closed loop: six rounds of its users.
+int simulatedRequests(int load)
+{
+    return std::clamp(6 * load, 48, 3072);
+}
+
+} // namespace
+
 engine::BenchmarkRun benchmarkRun(const Reference &reference)
 {
     engine::BenchmarkRun run;
@@ -168,7 +179,12 @@ engine::BenchmarkRun benchmarkRun(const Reference &reference)
     run.promptTokens = {int64_t(std::llround(reference.inputTokens))};
     run.outputTokens = {int64_t(std::llround(reference.outputTokens))};
     const int load = std::max(1, int(std::llround(reference.load)));
-    run.requests = reference.loadKind == "offline" ? load : reference.loadKind == "concurrency" ? std::clamp(6 * load, 48, 3072) : 400;
+    if (reference.loadKind == "concurrency") {
+        run.requests = reference.requests ? std::llround(*reference.requests) : simulatedRequests(load);
+        run.startsAtOnce = reference.requests.has_value();
+    } else {
+        run.requests = reference.loadKind == "offline" ? load : 400;
+    }
     run.requestRate = reference.loadKind == "rate" ? reference.load : 0;
     run.maxConcurrency = reference.loadKind == "rate" ? 0 : load;
     run.meanTtftMs = reference.ttftMs;
@@ -184,17 +200,22 @@ Prediction predict(const Reference &reference, const Catalogs &catalogs, const e
     if (!replica)
         return p;
     engine::ServingSimConfig config = *replica;
+    p.supported = true;
+    const int load = std::max(1, int(std::llround(reference.load)));
+    if (reference.loadKind == "concurrency") {
+        const engine::BenchmarkSimulation simulated
+            = engine::simulateBenchmark(benchmarkRun(reference), config, simulatedRequests(load));
+        p.ttftMs = simulated.meanTtftMs;
+        p.itlMs = simulated.meanTpotMs;
+        p.e2eMs = simulated.meanE2eMs;
+        p.tokensPerS = simulated.run.outputTokensPerS;
+        p.queueWaitP50Ms = simulated.run.queueWaitMs.p50;
+        return p;
+    }
 
     const int64_t prompt = int64_t(std::llround(reference.inputTokens));
     const int64_t output = int64_t(std::llround(reference.outputTokens));
-    const int load = std::max(1, int(std::llround(reference.load)));
-    int requests = 0;
-    if (reference.loadKind == "concurrency")
-        requests = std::clamp(6 * load, 48, 3072);
-    else if (reference.loadKind == "offline")
-        requests = load;
-    else
-        requests = 400;
+    const int requests = reference.loadKind == "offline" ? load : 400;
     std::vector<engine::TraceRequest> trace(static_cast<size_t>(requests));
     std::mt19937_64 random(42);
     std::exponential_distribution<double> gap(reference.load > 0 ? reference.load : 1.0);
@@ -206,30 +227,11 @@ Prediction predict(const Reference &reference, const Catalogs &catalogs, const e
         if (reference.loadKind == "rate")
             t += gap(random);
     }
-    if (reference.loadKind != "rate")
+    if (reference.loadKind == "offline") {
         config.concurrency = load;
-    if (reference.loadKind == "offline")
         config.requestOverheadMs = 0; // one batch through the engine, no API server
-
-    engine::ServingSimResult result = engine::simulateServing(trace, config);
-    if (reference.loadKind == "concurrency" && load > 1) {
-        // The benchmark's first wave: its clients send `load` requests at once to an idle server
-        // (aiperf after its warmup's last reply, `vllm bench serve` at an unlimited rate).
-        const std::vector<engine::TraceRequest> wave(trace.begin(), trace.begin() + std::min<ptrdiff_t>(load, ptrdiff_t(trace.size())));
-        const engine::ServingSimResult first = engine::simulateServing(wave, config);
-        // The rest: users out of step, spread over one mean request time.
-        config.rampUpS = result.meanE2eS;
-        result = engine::simulateServing(trace, config);
-        // Means over the run's requests: the first wave's share is load ÷ requests.
-        if (reference.requests && *reference.requests > load) {
-            const double share = double(load) / *reference.requests;
-            const auto mix = [share](double wave, double rest) { return share * wave + (1 - share) * rest; };
-            result.meanTtftMs = mix(first.meanTtftMs, result.meanTtftMs);
-            result.meanItlMs = mix(first.meanItlMs, result.meanItlMs);
-            result.meanE2eS = mix(first.meanE2eS, result.meanE2eS);
-        }
     }
-    p.supported = true;
+    const engine::ServingSimResult result = engine::simulateServing(trace, config);
     p.ttftMs = result.meanTtftMs;
     p.itlMs = result.meanItlMs;
     p.e2eMs = reference.loadKind == "offline" ? (result.lastCompletionS - result.firstArrivalS) * 1000.0

@@ -125,29 +125,21 @@ std::vector<CalibrationPoint> evaluate(const CalibrationInputs &in, const Coeffi
         config.stepTable.reset();
         config.replicas = 1;
         config.requestOverheadMs = c.requestOverheadMs;
-        config.concurrency = run.maxConcurrency;
-        config.rampUpS = 0;
         config.ttftSloMs.reset();
         config.itlSloMs.reset();
         config.timeSamples = 2;
-        const std::vector<TraceRequest> trace = runTrace(run, in.maxSimulatedRequests);
-        ServingSimResult result = simulateServing(trace, config);
-        if (run.maxConcurrency > 1) {
-            // Clients do not stay in step: the first requests spread over one mean request time.
-            config.rampUpS = result.meanE2eS;
-            result = simulateServing(trace, config);
-        }
+        const BenchmarkSimulation simulated = simulateBenchmark(run, config, in.maxSimulatedRequests);
         const auto add = [&](const char *metric, const std::optional<double> &measured, double predicted) {
             if (measured)
                 out.push_back({run.label, metric, *measured, predicted, percentError(predicted, *measured)});
         };
-        add("ttft", run.meanTtftMs, result.meanTtftMs);
-        add("tpot", run.meanTpotMs, result.meanItlMs);
-        add("e2e", run.meanE2eMs, result.meanE2eS * 1000.0);
+        add("ttft", run.meanTtftMs, simulated.meanTtftMs);
+        add("tpot", run.meanTpotMs, simulated.meanTpotMs);
+        add("e2e", run.meanE2eMs, simulated.meanE2eMs);
         if (run.ttftHistogram)
-            add("ttft p50", run.ttftHistogram->quantile(0.5) * 1000.0, result.ttftMs.p50);
+            add("ttft p50", run.ttftHistogram->quantile(0.5) * 1000.0, simulated.run.ttftMs.p50);
         if (run.e2eHistogram)
-            add("e2e p50", run.e2eHistogram->quantile(0.5) * 1000.0, result.e2eMs.p50);
+            add("e2e p50", run.e2eHistogram->quantile(0.5) * 1000.0, simulated.run.e2eMs.p50);
     }
     return out;
 }
@@ -164,6 +156,30 @@ void summarise(const std::vector<CalibrationPoint> &points, double &meanAbs, dou
 }
 
 } // namespace
+
+BenchmarkSimulation simulateBenchmark(const BenchmarkRun &run, ServingSimConfig config, int maxSimulatedRequests)
+{
+    config.concurrency = run.maxConcurrency;
+    config.rampUpS = 0;
+    const std::vector<TraceRequest> trace = runTrace(run, maxSimulatedRequests);
+    BenchmarkSimulation out;
+    out.run = simulateServing(trace, config);
+    ServingSimResult wave;
+    if (run.maxConcurrency > 1) {
+        if (run.startsAtOnce && run.requestRate == 0 && run.requests > run.maxConcurrency) {
+            const size_t users = std::min(size_t(run.maxConcurrency), trace.size());
+            wave = simulateServing(std::vector<TraceRequest>(trace.begin(), trace.begin() + ptrdiff_t(users)), config);
+            out.firstWaveShare = double(run.maxConcurrency) / double(run.requests);
+        }
+        config.rampUpS = out.run.meanE2eS;
+        out.run = simulateServing(trace, config);
+    }
+    const double share = out.firstWaveShare;
+    out.meanTtftMs = share * wave.meanTtftMs + (1 - share) * out.run.meanTtftMs;
+    out.meanTpotMs = share * wave.meanItlMs + (1 - share) * out.run.meanItlMs;
+    out.meanE2eMs = (share * wave.meanE2eS + (1 - share) * out.run.meanE2eS) * 1000.0;
+    return out;
+}
 
 std::vector<PassObservation> passObservations(const StepCostModel &model, const StepTimeTable &table)
 {

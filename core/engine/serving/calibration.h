@@ -20,9 +20,9 @@
 // - Benchmark runs (`vllm bench serve` results): the run's requests (their prompt and output
 //   lengths) replayed through the serving simulation with the deployment's scheduler — Poisson
 //   arrivals at the run's request rate (seeded, the same arrivals at every evaluation), all at
-//   once for an unbounded rate, closed loop at the run's max concurrency (the first requests
-//   spread over one mean request time, as clients fall out of step) — and its mean TTFT,
-//   TPOT (the simulation's mean inter-token time) and E2E compared with the run's means.
+//   once for an unbounded rate, closed loop at the run's max concurrency (simulateBenchmark) —
+//   and its mean TTFT, TPOT (the simulation's mean inter-token time) and E2E compared with the
+//   run's means.
 // - Served hours (vLLM's Prometheus metrics, as the Tracking page imports them): one replica
 //   in one clock hour is a run at the hour's request rate (Poisson arrivals) with its mean
 //   prompt and output lengths; the median TTFT and E2E that its histograms give
@@ -57,6 +57,11 @@ struct BenchmarkRun {
     int64_t requests = 0;            // completed requests of the run, ≥ 1
     double requestRate = 0;          // requests/s; 0: all sent at once ("inf")
     int maxConcurrency = 0;          // 0: no limit
+    // A closed loop at an unbounded rate begins with its first maxConcurrency requests sent at
+    // once to an idle server (`vllm bench serve` at rate inf; aiperf, which starts measuring
+    // after its warmup's last reply); false where the run's count of requests is not known, so
+    // that the wave's weight is not either.
+    bool startsAtOnce = true;
     std::optional<double> meanTtftMs;
     std::optional<double> meanTpotMs;
     std::optional<double> meanE2eMs;
@@ -64,6 +69,22 @@ struct BenchmarkRun {
     std::optional<LatencyHistogram> ttftHistogram;
     std::optional<LatencyHistogram> e2eHistogram;
 };
+
+// A benchmark run's means as its client reports them, simulated on `config` (one replica: its
+// step model or table, KV pool, scheduler, request overhead) over the run's first
+// `maxSimulatedRequests` requests at most. A closed loop (maxConcurrency > 1) runs with its users
+// out of step — the first requests spread over one mean request time: left in step, a loop of
+// equal requests stays so (they end together and come back together), which measured servers do
+// not show. A loop that startsAtOnce (rate 0) also has its first wave simulated alone, all sent
+// at once to the idle replica; that wave weighs maxConcurrency ÷ requests in the means.
+struct BenchmarkSimulation {
+    ServingSimResult run;            // the users out of step (percentiles, throughput)
+    double meanTtftMs = 0;           // the run's means, the first wave weighed in
+    double meanTpotMs = 0;
+    double meanE2eMs = 0;
+    double firstWaveShare = 0;       // 0: none
+};
+BenchmarkSimulation simulateBenchmark(const BenchmarkRun &run, ServingSimConfig config, int maxSimulatedRequests);
 
 // The served hours of one deployment as runs: each replica-hour with at least `minRequests`
 // completed requests, measured request and token counters and a TTFT or E2E histogram, labelled

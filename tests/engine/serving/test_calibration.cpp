@@ -345,3 +345,49 @@ TEST_CASE("served hours that cannot be replayed are refused naming what they lac
     hours.hours[0].promptTokens = {};
     CHECK(field("chat").rfind("metrics: no hour of deployment 'chat' can be replayed: 1 lack", 0) == 0);
 }
+
+TEST_CASE("a closed-loop benchmark that starts at once weighs its first wave by its share of the requests", "[calibration]")
+{
+    const Replica r = replica();
+    BenchmarkRun bench;
+    bench.label = "8 users, 80 requests of 1,024 in and 128 out";
+    bench.promptTokens = {1024};
+    bench.outputTokens = {128};
+    bench.requests = 80;
+    bench.maxConcurrency = 8;
+    bench.meanTtftMs = 100;
+    ServingSimConfig config = r.serving;
+    const BenchmarkSimulation simulated = simulateBenchmark(bench, config, 48);
+
+    // The parts, simulated on their own: the eight first requests sent at once to the idle
+    // replica, and 48 requests with the eight users spread over one mean request time.
+    std::vector<TraceRequest> trace(48);
+    for (TraceRequest &t : trace) {
+        t.promptTokens = 1024;
+        t.outputTokens = 128;
+    }
+    config.concurrency = 8;
+    const ServingSimResult wave = simulateServing(std::vector<TraceRequest>(trace.begin(), trace.begin() + 8), config);
+    const ServingSimResult inStep = simulateServing(trace, config);
+    config.rampUpS = inStep.meanE2eS;
+    const ServingSimResult outOfStep = simulateServing(trace, config);
+
+    CHECK(simulated.firstWaveShare == Approx(0.1));
+    CHECK(simulated.meanTtftMs == Approx(0.1 * wave.meanTtftMs + 0.9 * outOfStep.meanTtftMs));
+    CHECK(simulated.meanTpotMs == Approx(0.1 * wave.meanItlMs + 0.9 * outOfStep.meanItlMs));
+    CHECK(simulated.meanE2eMs == Approx((0.1 * wave.meanE2eS + 0.9 * outOfStep.meanE2eS) * 1000));
+    CHECK(simulated.run.meanTtftMs == Approx(outOfStep.meanTtftMs));
+    // Eight prompts at once queue behind each other; out of step, each finds the replica decoding.
+    CHECK(wave.meanTtftMs > 2 * outOfStep.meanTtftMs);
+    // In step, equal requests stay so: every round queues like the first.
+    CHECK(inStep.meanTtftMs > 0.9 * wave.meanTtftMs);
+
+    // Without a known request count, or at a bounded rate, there is no first wave to weigh.
+    bench.startsAtOnce = false;
+    const BenchmarkSimulation unknown = simulateBenchmark(bench, r.serving, 48);
+    CHECK(unknown.firstWaveShare == 0);
+    CHECK(unknown.meanTtftMs == Approx(outOfStep.meanTtftMs));
+    bench.startsAtOnce = true;
+    bench.requestRate = 5;
+    CHECK(simulateBenchmark(bench, r.serving, 48).firstWaveShare == 0);
+}
