@@ -143,6 +143,7 @@ TEST_CASE("a task that fits no node is not placed and changes nothing")
     CHECK(scheduler.fragmentMilli() == before);
     CHECK_THROWS_AS(scheduler.place(task(1000, 1, 1200)), InputError);
 }
+
 TEST_CASE("a task placed by its class and memory goes where the task itself would")
 {
     const std::vector<Node> nodes = {node("a", 2, "T4", 16000), node("b", 4, "V100M32"), node("c", 8, "G2")};
@@ -170,7 +171,6 @@ TEST_CASE("a task placed by its class and memory goes where the task itself woul
     CHECK_THROWS_AS(byClass.taskClass(task(1000, 1, 1200)), InputError);
     CHECK(byClass.allocatedMilli() == byTask.allocatedMilli());
 }
-
 
 TEST_CASE("the scheduler's running fragmentation equals the measure of every node")
 {
