@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "cli/fleet/autoscalecommand.h"
+#include "cli/fleet/plancommand.h"
 #include "cli/catalog/catalogcommand.h"
 #include "command.h"
 #include "cli/cost/costcommand.h"
@@ -43,7 +44,7 @@ const std::vector<Command> &commands()
     static const std::vector<Command> all = {kvCommand(), sizeCommand(), costCommand(),
                                              catalogCommand(), importCommand(), importTraceCommand(),
                                              exportCommand(), migCommand(), linkTimeCommand(), fragCommand(),
-                                             forecastCommand(), trainCommand(), scenarioCommand(),
+                                             forecastCommand(), trainCommand(), scenarioCommand(), planCommand(),
                                              autoscaleCommand(), servingCommand(), simulateCommand(), calibrateCommand(),
                                              trackCommand(), pushCommand(), pullCommand()};
     return all;

@@ -244,6 +244,13 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
         try {
             SizingOverrides overrides;
             overrides.gpuId = pool.gpuId;
+            for (const PoolDeployment &d : pool.deployments) {
+                if (d.workload == w.name) {
+                    overrides.weights = d.weights;
+                    overrides.kv = d.kv;
+                    overrides.tp = d.tp;
+                }
+            }
             const SizingResult r = sizeInference(w, *m, *g, overrides, m_in.serving);
             if (r.feasible) {
                 sized.ok = true;
@@ -1247,6 +1254,20 @@ std::vector<FieldProblem> validate(const Scenario &scenario)
             add(at + "partitioning", "pool \"" + pool.name + "\" is elastic (" + std::string(toString(pool.tier))
                                          + "): an elastic pool uses exclusive GPUs, not "
                                          + std::string(toString(pool.partitioning)));
+        std::set<std::string> deployed;
+        for (size_t j = 0; j < pool.deployments.size(); ++j) {
+            const PoolDeployment &d = pool.deployments[j];
+            const std::string field = at + "deployments[" + std::to_string(j) + "].";
+            if (std::find(pool.workloads.begin(), pool.workloads.end(), d.workload) == pool.workloads.end())
+                add(field + "workload", "pool \"" + pool.name + "\" has a deployment of workload \"" + d.workload
+                                            + "\", which it does not list");
+            else if (!deployed.insert(d.workload).second)
+                add(field + "workload", "pool \"" + pool.name + "\" has two deployments of workload \"" + d.workload + "\"");
+            if (d.tp < 1 || d.tp > kMaxTensorParallel)
+                add(field + "tp", "pool \"" + pool.name + "\": the tensor-parallel degree of workload \"" + d.workload
+                                      + "\" must be between 1 and " + std::to_string(kMaxTensorParallel) + " (got "
+                                      + std::to_string(d.tp) + ")");
+        }
         if (!pool.migProfiles.empty() && pool.partitioning != Partitioning::Mig)
             add(at + "mig_layout", "pool \"" + pool.name + "\" lists MIG profiles but is partitioned as "
                                        + std::string(toString(pool.partitioning)));

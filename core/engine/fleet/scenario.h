@@ -50,6 +50,18 @@ const std::vector<ReservePolicy> &allReservePolicies();
 // on_demand and spot are elastic; owned and reserved are the static base.
 PoolRole roleOf(PoolTier tier);
 
+// How a pool runs one of its workloads when not as the workload's profile says: its weights
+// and KV precision and tensor-parallel degree (what a plan chose, planPortfolio). JSON:
+// pools[i].deployments[j] = {"workload", "weights", "kv", "tp"}.
+struct PoolDeployment {
+    std::string workload;                   // a workload the pool lists
+    WeightPrecision weights = WeightPrecision::Bf16;
+    KvPrecision kv = KvPrecision::Bf16;
+    int tp = 1;                             // 1..kMaxTensorParallel
+    bool operator==(const PoolDeployment &) const = default;
+};
+constexpr int kMaxTensorParallel = 64;
+
 // One pool of GPUs of one type.
 struct Pool {
     std::string name;                       // unique in the scenario
@@ -63,6 +75,9 @@ struct Pool {
     std::vector<std::string> migProfiles;
     std::vector<std::string> workloads;     // workload names served here
     std::vector<std::string> trainingJobs;  // training job names run here
+    // Workloads run other than as their profiles say; a listed workload without one is sized
+    // with its profile's precisions and TP.
+    std::vector<PoolDeployment> deployments;
     // Owned tier: amortised cost of an owned GPU per GPU-hour. Absent: the card's 3-year
     // reserved rate stands in for it (with a warning).
     std::optional<Decimal> ownedRatePerGpuHour;
@@ -116,7 +131,8 @@ struct Scenario {
 // outside 1..120, negative or (for a fixed static pool) zero counts, an elastic pool that is
 // not exclusive, MIG profiles on a non-MIG pool, an auto-sized static exclusive reserved pool
 // under the "fixed" reserve policy, bad dates, a negative spot overhead, autoscale settings
-// out of range. References to workloads, jobs, GPUs and rate cards are checked by
+// out of range, a deployment of a workload the pool does not list (or listed twice, or with a
+// TP outside 1..64). References to workloads, jobs, GPUs and rate cards are checked by
 // evaluateScenario (as warnings), not here: a scenario outlives what it names.
 std::vector<FieldProblem> validate(const Scenario &scenario);
 
@@ -126,6 +142,7 @@ struct TrainingJobLoad {
     std::string name;
     int64_t gpus = 0;                       // ≥ 1
     double gpuHours = 0;                    // > 0
+    std::string gpuId;                      // the GPU it is sized for (planPortfolio keeps it there)
 };
 
 // What evaluation reads from the workspace.

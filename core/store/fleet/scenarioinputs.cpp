@@ -32,7 +32,7 @@ engine::ScenarioInputs scenarioInputs(const Workspace &workspace)
             const engine::TrainingPlan plan =
                 engine::sizeTraining(job, *gpu, model == inputs.models.end() ? nullptr : &*model);
             if (plan.gpusNodeRounded > 0 && plan.gpuHours > 0)
-                inputs.trainingJobs.push_back({job.name, plan.gpusNodeRounded, plan.gpuHours});
+                inputs.trainingJobs.push_back({job.name, plan.gpusNodeRounded, plan.gpuHours, job.gpuId});
         } catch (const engine::InputError &) {
             // Not sizable (e.g. the model does not fit): the scenario's evaluation warns about it.
         }

@@ -198,7 +198,7 @@ engine::Pool poolFromJson(const Reader &r)
 {
     r.allowOnly({QStringLiteral("name"), QStringLiteral("gpu"), QStringLiteral("sizing"), QStringLiteral("gpus"),
                  QStringLiteral("tier"), QStringLiteral("partitioning"), QStringLiteral("mig_layout"),
-                 QStringLiteral("workloads"), QStringLiteral("training_jobs"),
+                 QStringLiteral("workloads"), QStringLiteral("training_jobs"), QStringLiteral("deployments"),
                  QStringLiteral("owned_rate_per_gpu_hour")});
     engine::Pool pool;
     pool.name = r.string(QStringLiteral("name"), true);
@@ -226,6 +226,28 @@ engine::Pool poolFromJson(const Reader &r)
     }
     pool.workloads = r.strings(QStringLiteral("workloads"));
     pool.trainingJobs = r.strings(QStringLiteral("training_jobs"));
+    if (r.has(QStringLiteral("deployments"))) {
+        const QJsonValue deployments = r.json().value(QStringLiteral("deployments"));
+        if (!deployments.isArray())
+            r.fail(QStringLiteral("deployments"),
+                   QStringLiteral("expected an array of deployments, got %1").arg(jsonTypeName(deployments)));
+        const QJsonArray array = deployments.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString at = QStringLiteral("deployments[%1]").arg(i);
+            if (!array.at(i).isObject())
+                r.fail(at, QStringLiteral("expected an object, got %1").arg(jsonTypeName(array.at(i))));
+            const Reader d(array.at(i).toObject(), r.source(), r.field(at));
+            d.allowOnly({QStringLiteral("workload"), QStringLiteral("weights"), QStringLiteral("kv"), QStringLiteral("tp")});
+            engine::PoolDeployment deployment;
+            deployment.workload = d.string(QStringLiteral("workload"), true);
+            deployment.weights = d.choice(QStringLiteral("weights"), deployment.weights, engine::parseWeightPrecision,
+                                          QStringLiteral("bf16, fp8, int4"));
+            deployment.kv = d.choice(QStringLiteral("kv"), deployment.kv, engine::parseKvPrecision,
+                                     QStringLiteral("bf16, fp8"));
+            deployment.tp = int(d.integer(QStringLiteral("tp"), 1, 1, engine::kMaxTensorParallel));
+            pool.deployments.push_back(deployment);
+        }
+    }
     if (r.has(QStringLiteral("owned_rate_per_gpu_hour")))
         pool.ownedRatePerGpuHour = r.decimal(QStringLiteral("owned_rate_per_gpu_hour"));
     return pool;
@@ -280,6 +302,18 @@ QJsonObject scenarioToJson(const engine::Scenario &s)
         }
         p.insert(QStringLiteral("workloads"), stringArray(pool.workloads));
         p.insert(QStringLiteral("training_jobs"), stringArray(pool.trainingJobs));
+        if (!pool.deployments.empty()) {
+            QJsonArray deployments;
+            for (const engine::PoolDeployment &d : pool.deployments) {
+                QJsonObject entry;
+                entry.insert(QStringLiteral("workload"), qs(d.workload));
+                entry.insert(QStringLiteral("weights"), qs(std::string(engine::toString(d.weights))));
+                entry.insert(QStringLiteral("kv"), qs(std::string(engine::toString(d.kv))));
+                entry.insert(QStringLiteral("tp"), d.tp);
+                deployments.append(entry);
+            }
+            p.insert(QStringLiteral("deployments"), deployments);
+        }
         if (pool.ownedRatePerGpuHour)
             p.insert(QStringLiteral("owned_rate_per_gpu_hour"), qs(pool.ownedRatePerGpuHour->toString()));
         pools.append(p);

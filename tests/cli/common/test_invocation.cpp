@@ -156,7 +156,7 @@ TEST_CASE("an unknown verb exits 2 and lists the known ones")
     const CliResult r = ws.runBare({"--workspace", ws.workspace(), "frobnicate", "--json"});
     CHECK(r.exitCode == 2);
     CHECK(r.out.isEmpty());
-    CHECK(r.err.trimmed() == "headroom: unknown command 'frobnicate'; known: kv, size, cost, catalog, import, import-trace, export, mig, link-time, frag, forecast, train, scenario, autoscale, serving, simulate, calibrate, track, push, pull, report");
+    CHECK(r.err.trimmed() == "headroom: unknown command 'frobnicate'; known: kv, size, cost, catalog, import, import-trace, export, mig, link-time, frag, forecast, train, scenario, plan, autoscale, serving, simulate, calibrate, track, push, pull, report");
     CHECK_FALSE(QFile::exists(ws.workspace()));
 }
 

@@ -350,7 +350,7 @@ TEST_CASE("When-not-to-pack advice is raised for shared and elastic pools", "[sc
     WorkloadProfile flat = scenarioChat("flat");
     flat.diurnal = diurnalShape(DiurnalPreset::Flat);
     in.workloads = {regulated, flagship, flat};
-    in.trainingJobs = {{"finetune", 8, 800}};
+    in.trainingJobs = {{"finetune", 8, 800, "h100-sxm"}};
     Scenario s = scenarioOn("advice", "Test", "r1");
     Pool shared = pool("shared", PoolTier::Reserved1y, PoolSizing::Fixed, 16, {"ledger", "assistant"});
     shared.partitioning = Partitioning::Mps;
@@ -371,7 +371,7 @@ TEST_CASE("Training jobs run on their GPUs until their GPU-hours are done", "[sc
 {
     ScenarioInputs in = scenarioInputs();
     in.workloads.clear();
-    in.trainingJobs = {{"pretrain", 8, 8 * 100.5}};
+    in.trainingJobs = {{"pretrain", 8, 8 * 100.5, "h100-sxm"}};
     Scenario s = scenarioOn("training", "Test", "r1");
     Pool train = pool("train", PoolTier::Reserved1y, PoolSizing::Auto, 0, {});
     train.trainingJobs = {"pretrain"};
@@ -770,7 +770,7 @@ TEST_CASE("A training job's overflow arrives on the elastic pool as whole jobs, 
 {
     ScenarioInputs in = scenarioInputs();
     in.workloads.clear();
-    in.trainingJobs = {{"pretrain", 8, 8 * 100.5}};
+    in.trainingJobs = {{"pretrain", 8, 8 * 100.5, "h100-sxm"}};
     Scenario s = scenarioOn("training overflow", "Test", "r1");
     Pool train = pool("train", PoolTier::Reserved1y, PoolSizing::Fixed, 4, {});
     train.trainingJobs = {"pretrain"};

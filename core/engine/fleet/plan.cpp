@@ -1,0 +1,808 @@
+#include "plan.h"
+
+#include "engine/common/calendar.h"
+#include "engine/common/errors.h"
+#include "engine/common/explain_text.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <set>
+#include <thread>
+
+namespace headroom::engine {
+
+namespace {
+
+constexpr double kCeilTolerance = 1e-9;  // as evaluateScenario rounds
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr int kFrontSteps = 10;
+
+using Day = std::array<int64_t, 24>;
+
+// One way to serve a workload: a feasible deployment and the whole replicas it needs each hour.
+struct Candidate {
+    PlannedWorkload planned;
+    int gpu = 0;                            // index into Search::gpus
+    int64_t replica = 1;
+    Day need{};
+};
+
+// A GPU type the rate card prices, with its tiers' hourly rates (spot with its overhead).
+struct GpuRates {
+    std::string id;
+    std::string currency;
+    std::vector<std::pair<PoolTier, Money>> commitments;
+    std::vector<std::pair<PoolTier, Money>> elastic;
+    int64_t cap = -1;                       // −1: none
+};
+
+struct Job {
+    const TrainingJobLoad *load = nullptr;
+    int gpu = -1;
+    int64_t runHours = 0;
+};
+
+// The cheapest pools of one GPU type for a set of workloads (their chosen candidates) and the
+// type's training jobs.
+struct GroupPrice {
+    double cost = kInfinity;                // over the term, in the card's currency
+    std::vector<int> candidates;            // per workload of the set, in workload order
+    int commitment = -1;                    // index into GpuRates::commitments; −1: no base
+    int elastic = 0;                        // index into GpuRates::elastic
+    int64_t committedGpus = 0;
+    int64_t elasticGpuHours = 0;            // inference and elastic jobs
+    int64_t peakHeld = 0;
+    uint32_t reservedJobs = 0;              // bit per job of the type (Search::jobsOf)
+    std::vector<int> jobTiers;              // per reserved job: index into commitments
+};
+
+class Search {
+public:
+    Search(const PlanRequest &request, const std::function<bool(double)> &progress);
+    PlanResult run();
+
+private:
+    void collectRates();
+    void collectCandidates();
+    void collectJobs();
+    void priceGroups();
+    std::vector<GroupPrice> priceGroup(int gpu, uint32_t set, const std::vector<double> &shares) const;
+    void priceWith(int gpu, const std::vector<int> &workloads, const std::vector<int> &chosen,
+                   const std::vector<double> &shares, std::vector<GroupPrice> &best) const;
+    struct Assignment {
+        double cost = kInfinity;
+        std::vector<uint32_t> sets;         // per GPU type
+    };
+    Assignment assign(const std::vector<std::vector<double>> &costs, const std::vector<uint32_t> &allowed) const;
+    PlanOption optionFor(const Assignment &assignment, double maxShare) const;
+    void checkProgress(double fraction) const;
+
+    const PlanRequest &m_request;
+    const std::function<bool(double)> &m_progress;
+    std::vector<GpuRates> m_gpus;
+    std::vector<const WorkloadProfile *> m_workloads;   // those with a candidate
+    std::vector<std::vector<Candidate>> m_candidates;   // per workload in m_workloads
+    std::vector<Job> m_jobs;
+    std::vector<std::vector<int>> m_jobsOf;              // per GPU type
+    std::vector<int64_t> m_hourCount;                    // evaluated hours falling on each hour of day
+    int64_t m_hours = 0;
+    int64_t m_termHours = 0;
+    std::vector<double> m_shares;                        // the options' committed share, then the front's
+    std::vector<std::vector<std::vector<double>>> m_groupCost; // [share][gpu][set]
+    PlanResult m_result;
+};
+
+bool positive(const Decimal &d)
+{
+    return !d.isZero() && !d.isNegative();
+}
+
+double hourlyRate(const Money &m)
+{
+    return m.amount.toDouble();
+}
+
+Search::Search(const PlanRequest &request, const std::function<bool(double)> &progress)
+    : m_request(request), m_progress(progress)
+{
+    const PlanOptions &o = request.options;
+    if (!(o.maxCommittedShare >= 0 && o.maxCommittedShare <= 1))
+        throw InputError("max_committed_share", "the committed share must be between 0 and 1 (got "
+                                                    + explain::number(o.maxCommittedShare) + ")");
+    if (o.alternatives < 0 || o.alternatives > 10)
+        throw InputError("alternatives", "between 0 and 10 runners-up can be reported (got "
+                                             + std::to_string(o.alternatives) + ")");
+    if (o.weights.empty() || o.kv.empty() || o.tps.empty())
+        throw InputError("options", "the plan needs at least one weights precision, KV precision and TP to try");
+    for (const int tp : o.tps) {
+        if (tp < 1 || tp > kMaxTensorParallel)
+            throw InputError("options.tps", "a TP must be between 1 and " + std::to_string(kMaxTensorParallel)
+                                                + " (got " + std::to_string(tp) + ")");
+    }
+    for (const GpuCap &cap : o.caps) {
+        if (cap.gpus < 0)
+            throw InputError("options.caps", "the cap of GPU \"" + cap.gpuId + "\" must not be negative (got "
+                                                 + std::to_string(cap.gpus) + ")");
+        if (!findGpu(request.inputs.gpus, cap.gpuId))
+            throw InputError("options.caps", "GPU \"" + cap.gpuId + "\" is not in the catalog");
+    }
+    if (request.inputs.hours < 24)
+        throw InputError("hours", "a plan is evaluated over at least 24 hours (got "
+                                      + std::to_string(request.inputs.hours) + ")");
+    Scenario probe = request.settings;
+    probe.pools.clear();
+    if (probe.name.empty())
+        probe.name = "plan";
+    const auto problems = validate(probe);
+    if (!problems.empty())
+        throw InputError("settings." + problems.front().field, problems.front().message);
+    m_hours = request.inputs.hours;
+    m_termHours = termHours(scenarioStartDate(probe), probe.horizonMonths);
+    m_hourCount.assign(24, 0);
+    for (int64_t t = 0; t < m_hours; ++t)
+        ++m_hourCount[size_t(t % 24)];
+}
+
+void Search::checkProgress(double fraction) const
+{
+    if (m_progress && !m_progress(std::clamp(fraction, 0.0, 1.0)))
+        throw PlanCancelled{};
+}
+
+void Search::collectRates()
+{
+    const Scenario &s = m_request.settings;
+    const PlanOptions &o = m_request.options;
+    const std::string date = s.asOfDate.empty() ? std::string("9999-12-31") : s.asOfDate;
+    for (const GpuSpec &gpu : m_request.inputs.gpus) {
+        if (!o.gpuIds.empty() && std::find(o.gpuIds.begin(), o.gpuIds.end(), gpu.id) == o.gpuIds.end())
+            continue;
+        const RateCard *card = cardInForce(m_request.inputs.rateCards, s.provider + '/' + s.region + '/' + gpu.id, date);
+        if (!card || !positive(card->onDemand))
+            continue;
+        GpuRates rates;
+        rates.id = gpu.id;
+        rates.currency = card->currency;
+        for (const PoolTier tier : o.commitments) {
+            const int months = tier == PoolTier::Reserved3y ? 36 : tier == PoolTier::Reserved1y ? 12 : 0;
+            const Decimal rate = tier == PoolTier::Reserved3y ? card->reserved3y : card->reserved1y;
+            if (months == 0 || months > s.horizonMonths || !positive(rate))
+                continue;
+            rates.commitments.emplace_back(tier, Money{rate, card->currency});
+        }
+        rates.elastic.emplace_back(PoolTier::OnDemand, Money{card->onDemand, card->currency});
+        if (o.spot && positive(card->spot))
+            rates.elastic.emplace_back(PoolTier::Spot,
+                                       Money{card->spot * (Decimal::fromInt(1) + s.spotOverhead), card->currency});
+        for (const GpuCap &cap : o.caps) {
+            if (cap.gpuId == gpu.id)
+                rates.cap = cap.gpus;
+        }
+        m_gpus.push_back(std::move(rates));
+    }
+    if (m_gpus.empty())
+        throw InputError("settings.rate_card", "the rate card " + s.provider + " " + s.region
+                                                   + " prices none of the GPUs considered: nothing can be planned");
+    for (size_t g = 1; g < m_gpus.size(); ++g) {
+        if (m_gpus[g].currency != m_gpus.front().currency)
+            throw InputError("settings.rate_card", "the rate card prices GPU \"" + m_gpus.front().id + "\" in "
+                                                       + m_gpus.front().currency + " and \"" + m_gpus[g].id + "\" in "
+                                                       + m_gpus[g].currency + ": a plan compares one currency");
+    }
+}
+
+// Whether candidate b is no better than a on every count the pools price: as many GPUs or more
+// every hour, in replicas that a's divide (so a's pool can commit every count b's can).
+bool dominates(const Candidate &a, const Candidate &b)
+{
+    if (a.gpu != b.gpu || b.replica % a.replica != 0)
+        return false;
+    for (size_t h = 0; h < 24; ++h) {
+        if (a.need[h] > b.need[h])
+            return false;
+    }
+    return true;
+}
+
+void Search::collectCandidates()
+{
+    const ScenarioInputs &in = m_request.inputs;
+    const PlanOptions &o = m_request.options;
+    if (in.workloads.size() > kMaxPlanWorkloads)
+        throw InputError("workloads", "a plan covers at most " + std::to_string(kMaxPlanWorkloads)
+                                          + " workloads at once (the workspace has " + std::to_string(in.workloads.size())
+                                          + "): plan them in groups");
+    const size_t total = in.workloads.size() * m_gpus.size();
+    size_t done = 0;
+    for (const WorkloadProfile &w : in.workloads) {
+        const ModelSpec *model = findModel(in.models, w.modelId);
+        if (!model) {
+            m_result.unplaced.push_back("Workload \"" + w.name + "\" names model \"" + w.modelId
+                                        + "\", which is not in the catalog.");
+            done += m_gpus.size();
+            continue;
+        }
+        std::vector<Candidate> found;
+        std::string lastReason;
+        for (size_t g = 0; g < m_gpus.size(); ++g) {
+            checkProgress(0.4 * double(done++) / double(std::max<size_t>(total, 1)));
+            const GpuSpec &gpu = *findGpu(in.gpus, m_gpus[g].id);
+            for (const WeightPrecision weights : o.weights) {
+                for (const KvPrecision kv : o.kv) {
+                    for (const int tp : o.tps) {
+                        SizingOverrides overrides;
+                        overrides.gpuId = gpu.id;
+                        overrides.weights = weights;
+                        overrides.kv = kv;
+                        overrides.tp = tp;
+                        SizingResult r;
+                        try {
+                            r = sizeInference(w, *model, gpu, overrides, in.serving);
+                        } catch (const InputError &e) {
+                            lastReason = e.what();
+                            continue;
+                        }
+                        ++m_result.candidates;
+                        if (!r.feasible || r.gpus <= 0) {
+                            lastReason = r.infeasibleReason;
+                            continue;
+                        }
+                        Candidate c;
+                        c.gpu = int(g);
+                        c.replica = std::max(1, r.gpusPerReplica);
+                        const std::array<double, 24> hourly = hourlyGpuNeed(w, double(r.gpus));
+                        for (size_t h = 0; h < 24; ++h)
+                            c.need[h] = int64_t(std::ceil(hourly[h] / double(c.replica) - kCeilTolerance)) * c.replica;
+                        PlannedWorkload &p = c.planned;
+                        p.workload = w.name;
+                        p.gpuId = gpu.id;
+                        p.weights = weights;
+                        p.kv = kv;
+                        p.tp = r.gpusPerReplica;
+                        p.peakGpus = r.gpus;
+                        p.binding = r.binding;
+                        p.ttftMs = r.prefillTimeMs;
+                        p.ttftSloMs = w.ttftP95Ms;
+                        p.itlMs = r.decodeStepMs;
+                        p.itlSloMs = w.itlP95Ms;
+                        p.latencyMargin = std::min(1 - r.prefillTimeMs / w.ttftP95Ms, 1 - r.decodeStepMs / w.itlP95Ms);
+                        found.push_back(std::move(c));
+                    }
+                }
+            }
+        }
+        // Dominated deployments go; among equal ones the first (higher precision, smaller TP) stays.
+        std::vector<Candidate> kept;
+        for (size_t i = 0; i < found.size(); ++i) {
+            bool dominated = false;
+            for (size_t j = 0; j < found.size() && !dominated; ++j) {
+                if (i == j || !dominates(found[j], found[i]))
+                    continue;
+                dominated = !dominates(found[i], found[j]) || j < i;
+            }
+            if (!dominated)
+                kept.push_back(found[i]);
+        }
+        if (kept.empty()) {
+            m_result.unplaced.push_back("Workload \"" + w.name + "\" meets its SLOs on none of the GPUs considered"
+                                        + (lastReason.empty() ? std::string(".") : ": " + lastReason));
+            continue;
+        }
+        m_workloads.push_back(&w);
+        m_candidates.push_back(std::move(kept));
+    }
+}
+
+void Search::collectJobs()
+{
+    m_jobsOf.assign(m_gpus.size(), {});
+    for (const TrainingJobLoad &load : m_request.inputs.trainingJobs) {
+        int gpu = -1;
+        for (size_t g = 0; g < m_gpus.size(); ++g) {
+            if (m_gpus[g].id == load.gpuId)
+                gpu = int(g);
+        }
+        if (gpu < 0 || load.gpus <= 0 || !(load.gpuHours > 0)) {
+            m_result.unplaced.push_back("Training job \"" + load.name + "\" runs on GPU \"" + load.gpuId
+                                        + "\", which the rate card does not price or the options leave out.");
+            continue;
+        }
+        if (m_jobsOf[size_t(gpu)].size() >= 16) {
+            m_result.unplaced.push_back("Training job \"" + load.name + "\": at most 16 jobs per GPU type are planned.");
+            continue;
+        }
+        Job job;
+        job.load = &load;
+        job.gpu = gpu;
+        job.runHours = std::min<int64_t>(
+            m_hours, int64_t(std::ceil(load.gpuHours / double(load.gpus) - kCeilTolerance)));
+        m_jobsOf[size_t(gpu)].push_back(int(m_jobs.size()));
+        m_jobs.push_back(job);
+    }
+}
+
+// The pools of GPU type `gpu` for the workloads of `set` (bits over m_workloads) and the type's
+// jobs, each workload on its best candidate there: every combination of their candidates on the
+// type is priced (dominance leaves few).
+std::vector<GroupPrice> Search::priceGroup(int gpu, uint32_t set, const std::vector<double> &shares) const
+{
+    std::vector<GroupPrice> best(shares.size());
+    std::vector<int> workloads;
+    std::vector<std::vector<int>> options;
+    for (size_t w = 0; w < m_workloads.size(); ++w) {
+        if (!((set >> w) & 1u))
+            continue;
+        std::vector<int> here;
+        for (size_t c = 0; c < m_candidates[w].size(); ++c) {
+            if (m_candidates[w][c].gpu == gpu)
+                here.push_back(int(c));
+        }
+        if (here.empty())
+            return best;
+        workloads.push_back(int(w));
+        options.push_back(std::move(here));
+    }
+    std::vector<int> chosen(workloads.size(), 0);
+    std::vector<size_t> digit(workloads.size(), 0);
+    for (;;) {
+        for (size_t i = 0; i < workloads.size(); ++i)
+            chosen[i] = options[i][digit[i]];
+        priceWith(gpu, workloads, chosen, shares, best);
+        size_t i = 0;
+        while (i < digit.size() && ++digit[i] == options[i].size())
+            digit[i++] = 0;
+        if (i == digit.size())
+            break;
+    }
+    return best;
+}
+
+// The pools for chosen candidates: for each commitment and elastic tier and each committed count
+// (whole replicas of the candidates' common size, up to the peak and the committed share), the
+// overflow each hour exactly as evaluateScenario routes it, the jobs each on the cheaper of a
+// reservation and elastic GPUs, within the type's cap.
+void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::vector<int> &chosen,
+                       const std::vector<double> &shares, std::vector<GroupPrice> &best) const
+{
+    const GpuRates &rates = m_gpus[size_t(gpu)];
+    const std::vector<int> &jobs = m_jobsOf[size_t(gpu)];
+    const double term = double(m_termHours);
+    const double hours = double(m_hours);
+    bool flagship = false;
+    Day demand{};
+    int64_t replica = 0;
+    for (size_t i = 0; i < workloads.size(); ++i) {
+        const Candidate &c = m_candidates[size_t(workloads[i])][size_t(chosen[i])];
+        for (size_t h = 0; h < 24; ++h)
+            demand[h] += c.need[h];
+        replica = std::gcd(replica, c.replica);
+        flagship = flagship || m_workloads[size_t(workloads[i])]->workloadClass == WorkloadClass::FlagshipInteractive;
+    }
+    replica = std::max<int64_t>(1, replica);
+    const int64_t peak = *std::max_element(demand.begin(), demand.end());
+    std::vector<int64_t> mostOf(shares.size());
+    for (size_t i = 0; i < shares.size(); ++i)
+        mostOf[i] = int64_t(std::floor(shares[i] * double(peak) + kCeilTolerance));
+    const int64_t most = *std::max_element(mostOf.begin(), mostOf.end());
+    // Elastic GPU-hours and the elastic GPUs of each hour of day at each committed count.
+    for (int64_t committed = 0; committed <= most; committed += replica) {
+        if (committed > 0 && rates.commitments.empty())
+            break;
+        Day elastic{};
+        int64_t used = 0;
+        for (size_t h = 0; h < 24; ++h) {
+            const int64_t d = demand[h];
+            const int64_t over = d - std::min(d, committed);
+            double need = 0;
+            if (over > 0) {
+                for (size_t i = 0; i < workloads.size(); ++i) {
+                    const Candidate &c = m_candidates[size_t(workloads[i])][size_t(chosen[i])];
+                    const double share = double(over) * double(c.need[h]) / double(d);
+                    const double replicaThere = double(c.replica);
+                    need += std::ceil(share * 1.0 / replicaThere - kCeilTolerance) * replicaThere;
+                }
+            }
+            elastic[h] = committed > 0 ? int64_t(std::ceil(need - kCeilTolerance)) : d;
+            used += elastic[h] * m_hourCount[h];
+        }
+        for (size_t e = 0; e < rates.elastic.size(); ++e) {
+            if (flagship && rates.elastic[e].first == PoolTier::Spot)
+                continue;
+            const double elasticRate = hourlyRate(rates.elastic[e].second);
+            const size_t commitmentCount = committed > 0 ? rates.commitments.size() : 1;
+            for (size_t k = 0; k < commitmentCount; ++k) {
+                const double committedRate = committed > 0 ? hourlyRate(rates.commitments[k].second) : 0;
+                double cost = committedRate * double(committed) * term + elasticRate * double(used) * term / hours;
+                // Jobs: each on the cheaper of its best reservation and elastic GPUs; the cap is
+                // checked on the result (a reservation holds its GPUs every hour).
+                uint32_t reservedJobs = 0;
+                std::vector<int> jobTiers;
+                int64_t reservedGpus = 0;
+                int64_t elasticUsed = used;
+                for (size_t j = 0; j < jobs.size(); ++j) {
+                    const Job &job = m_jobs[size_t(jobs[j])];
+                    const double elasticCost =
+                        elasticRate * double(job.load->gpus * job.runHours) * term / hours;
+                    double reservedCost = kInfinity;
+                    int tier = -1;
+                    for (size_t t = 0; t < rates.commitments.size(); ++t) {
+                        const double c = hourlyRate(rates.commitments[t].second) * double(job.load->gpus) * term;
+                        if (c < reservedCost) {
+                            reservedCost = c;
+                            tier = int(t);
+                        }
+                    }
+                    if (reservedCost < elasticCost) {
+                        reservedJobs |= 1u << j;
+                        jobTiers.push_back(tier);
+                        reservedGpus += job.load->gpus;
+                        cost += reservedCost;
+                    } else {
+                        elasticUsed += job.load->gpus * job.runHours;
+                        cost += elasticCost;
+                    }
+                }
+                bool better = false;
+                for (size_t i = 0; i < shares.size(); ++i)
+                    better = better || (committed <= mostOf[i] && cost < best[i].cost);
+                if (!better)
+                    continue;
+                int64_t held = 0;
+                for (size_t h = 0; h < 24 && int64_t(h) < m_hours; ++h) {
+                    int64_t atHour = elastic[h];
+                    for (size_t j = 0; j < jobs.size(); ++j) {
+                        const Job &job = m_jobs[size_t(jobs[j])];
+                        if (!((reservedJobs >> j) & 1u) && int64_t(h) < job.runHours)
+                            atHour += job.load->gpus;
+                    }
+                    held = std::max(held, atHour);
+                }
+                held += committed + reservedGpus;
+                if (rates.cap >= 0 && held > rates.cap)
+                    continue;
+                for (size_t i = 0; i < shares.size(); ++i) {
+                    if (committed > mostOf[i] || !(cost < best[i].cost))
+                        continue;
+                    GroupPrice &b = best[i];
+                    b.cost = cost;
+                    b.candidates = chosen;
+                    b.commitment = committed > 0 ? int(k) : -1;
+                    b.elastic = int(e);
+                    b.committedGpus = committed;
+                    b.elasticGpuHours = elasticUsed;
+                    b.peakHeld = held;
+                    b.reservedJobs = reservedJobs;
+                    b.jobTiers = jobTiers;
+                }
+            }
+        }
+    }
+}
+
+void Search::priceGroups()
+{
+    const size_t sets = size_t(1) << m_workloads.size();
+    m_shares = {m_request.options.maxCommittedShare};
+    for (int step = 0; step <= kFrontSteps; ++step)
+        m_shares.push_back(std::min(m_request.options.maxCommittedShare, double(step) / kFrontSteps));
+    m_groupCost.assign(m_shares.size(), std::vector<std::vector<double>>(m_gpus.size(), std::vector<double>(sets, kInfinity)));
+    const unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    std::vector<int64_t> priced(threads, 0);
+    for (unsigned t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            for (size_t g = t; g < m_gpus.size(); g += threads) {
+                for (size_t set = 0; set < sets; ++set) {
+                    // A set with a workload that has no candidate on the type stays out.
+                    bool possible = true;
+                    for (size_t w = 0; w < m_workloads.size() && possible; ++w) {
+                        if ((set >> w) & 1u)
+                            possible = std::any_of(m_candidates[w].begin(), m_candidates[w].end(),
+                                                   [&](const Candidate &c) { return c.gpu == int(g); });
+                    }
+                    if (!possible)
+                        continue;
+                    const std::vector<GroupPrice> prices = priceGroup(int(g), uint32_t(set), m_shares);
+                    for (size_t i = 0; i < m_shares.size(); ++i)
+                        m_groupCost[i][g][set] = prices[i].cost;
+                    ++priced[t];
+                }
+            }
+        });
+    }
+    for (std::thread &t : pool)
+        t.join();
+    m_result.groupsPriced = std::accumulate(priced.begin(), priced.end(), int64_t(0));
+}
+
+// The cheapest split of all workloads over the GPU types, each type's set priced by `costs`;
+// `allowed[w]` masks the types workload w may take. F[g][mask]: the cheapest way to serve the
+// workloads of mask on types 0..g.
+Search::Assignment Search::assign(const std::vector<std::vector<double>> &costs,
+                                  const std::vector<uint32_t> &allowed) const
+{
+    const size_t n = m_workloads.size();
+    const size_t sets = size_t(1) << n;
+    const size_t types = m_gpus.size();
+    const uint32_t all = uint32_t(sets - 1);
+    std::vector<uint32_t> onType(types, 0);  // workloads allowed on each type
+    for (size_t w = 0; w < n; ++w) {
+        for (size_t g = 0; g < types; ++g) {
+            if ((allowed[w] >> g) & 1u)
+                onType[g] |= 1u << w;
+        }
+    }
+    std::vector<std::vector<double>> best(types + 1, std::vector<double>(sets, kInfinity));
+    std::vector<std::vector<uint32_t>> pick(types + 1, std::vector<uint32_t>(sets, 0));
+    best[0][0] = 0;
+    for (size_t g = 0; g < types; ++g) {
+        // Each type also carries its jobs, whatever the workloads (the empty set).
+        for (uint32_t mask = 0; mask <= all; ++mask) {
+            const uint32_t mine = mask & onType[g];
+            for (uint32_t sub = mine;; sub = (sub - 1) & mine) {
+                const double before = best[g][mask & ~sub];
+                const double here = costs[g][sub];
+                if (before + here < best[g + 1][mask]) {
+                    best[g + 1][mask] = before + here;
+                    pick[g + 1][mask] = sub;
+                }
+                if (sub == 0)
+                    break;
+            }
+        }
+    }
+    Assignment out;
+    out.cost = best[types][all];
+    if (!(out.cost < kInfinity))
+        return out;
+    out.sets.assign(types, 0);
+    uint32_t mask = all;
+    for (size_t g = types; g > 0; --g) {
+        out.sets[g - 1] = pick[g][mask];
+        mask &= ~pick[g][mask];
+    }
+    return out;
+}
+
+std::string poolName(const std::string &gpuId, const char *what)
+{
+    return gpuId + " " + what;
+}
+
+PlanOption Search::optionFor(const Assignment &assignment, double maxShare) const
+{
+    PlanOption option;
+    Scenario &s = option.scenario;
+    s = m_request.settings;
+    s.pools.clear();
+    if (s.name.empty())
+        s.name = "plan";
+    const std::string currency = m_gpus.front().currency;
+    option.costOverTerm = Money{Decimal(), currency};
+    const Decimal term = Decimal::fromInt(m_termHours);
+    const Decimal hours = Decimal::fromInt(m_hours);
+    double committedHours = 0;
+    double heldHours = 0;
+    option.latencyMargin = kInfinity;
+    std::vector<const Candidate *> chosenOf(m_workloads.size(), nullptr);
+    for (size_t g = 0; g < m_gpus.size(); ++g) {
+        const uint32_t set = assignment.sets[g];
+        if (set == 0 && m_jobsOf[g].empty())
+            continue;
+        const GpuRates &rates = m_gpus[g];
+        const GroupPrice price = priceGroup(int(g), set, {maxShare}).front();
+        std::vector<int> workloads;
+        for (size_t w = 0; w < m_workloads.size(); ++w) {
+            if ((set >> w) & 1u)
+                workloads.push_back(int(w));
+        }
+        PlannedPool planned;
+        planned.gpuId = rates.id;
+        planned.elastic = rates.elastic[size_t(price.elastic)].first;
+        planned.committedGpus = price.committedGpus;
+        planned.peakGpus = price.peakHeld;
+        planned.elasticGpuHours = price.elasticGpuHours;
+        planned.costOverTerm = Money{Decimal(), currency};
+        std::vector<PoolDeployment> deployments;
+        for (size_t i = 0; i < workloads.size(); ++i) {
+            const Candidate &c = m_candidates[size_t(workloads[i])][size_t(price.candidates[i])];
+            chosenOf[size_t(workloads[i])] = &c;
+            planned.workloads.push_back(c.planned.workload);
+            deployments.push_back({c.planned.workload, c.planned.weights, c.planned.kv, c.planned.tp});
+        }
+        if (price.committedGpus > 0) {
+            const auto &[tier, rate] = rates.commitments[size_t(price.commitment)];
+            planned.commitment = tier;
+            Pool pool;
+            pool.name = poolName(rates.id, "committed");
+            pool.gpuId = rates.id;
+            pool.sizing = PoolSizing::Fixed;
+            pool.gpus = price.committedGpus;
+            pool.tier = tier;
+            pool.workloads = planned.workloads;
+            pool.deployments = deployments;
+            s.pools.push_back(pool);
+            planned.costOverTerm += rate * Decimal::fromInt(price.committedGpus * m_termHours);
+            committedHours += double(price.committedGpus) * double(m_hours);
+        }
+        // Reserved jobs: a pool each, held for the term.
+        std::vector<std::string> elasticJobs;
+        size_t reservedIndex = 0;
+        for (size_t j = 0; j < m_jobsOf[g].size(); ++j) {
+            const Job &job = m_jobs[size_t(m_jobsOf[g][j])];
+            PlannedJob pj;
+            pj.job = job.load->name;
+            pj.gpuId = rates.id;
+            pj.gpus = job.load->gpus;
+            pj.runHours = job.runHours;
+            pj.reserved = (price.reservedJobs >> j) & 1u;
+            if (pj.reserved) {
+                const auto &[tier, rate] = rates.commitments[size_t(price.jobTiers[reservedIndex++])];
+                pj.tier = tier;
+                pj.costOverTerm = rate * Decimal::fromInt(job.load->gpus * m_termHours);
+                Pool pool;
+                pool.name = job.load->name + " reserved";
+                pool.gpuId = rates.id;
+                pool.sizing = PoolSizing::Fixed;
+                pool.gpus = job.load->gpus;
+                pool.tier = tier;
+                pool.trainingJobs = {job.load->name};
+                s.pools.push_back(pool);
+                committedHours += double(job.load->gpus) * double(m_hours);
+            } else {
+                const Money &rate = rates.elastic[size_t(price.elastic)].second;
+                pj.tier = planned.elastic;
+                pj.costOverTerm = Money{rate.amount * Decimal::fromInt(job.load->gpus * job.runHours) * term / hours,
+                                        currency};
+                elasticJobs.push_back(job.load->name);
+            }
+            option.jobs.push_back(pj);
+        }
+        if (!planned.workloads.empty() || !elasticJobs.empty()) {
+            const Money &rate = rates.elastic[size_t(price.elastic)].second;
+            Pool pool;
+            pool.name = poolName(rates.id, planned.elastic == PoolTier::Spot ? "spot" : "on-demand");
+            pool.gpuId = rates.id;
+            pool.sizing = PoolSizing::Auto;
+            pool.tier = planned.elastic;
+            pool.workloads = planned.workloads;
+            pool.trainingJobs = elasticJobs;
+            pool.deployments = deployments;
+            s.pools.push_back(pool);
+            planned.costOverTerm +=
+                Money{rate.amount * Decimal::fromInt(price.elasticGpuHours) * term / hours, currency};
+        }
+        heldHours += double(price.elasticGpuHours);
+        option.costOverTerm += planned.costOverTerm;
+        for (const PlannedJob &pj : option.jobs) {
+            if (pj.reserved && pj.gpuId == rates.id)
+                option.costOverTerm += pj.costOverTerm;
+        }
+        if (!planned.workloads.empty())
+            option.pools.push_back(planned);
+    }
+    heldHours += committedHours;
+    option.committedShare = heldHours > 0 ? committedHours / heldHours : 0;
+    for (size_t w = 0; w < m_workloads.size(); ++w) {
+        if (!chosenOf[w])
+            continue;
+        option.workloads.push_back(chosenOf[w]->planned);
+        option.latencyMargin = std::min(option.latencyMargin, chosenOf[w]->planned.latencyMargin);
+    }
+    if (!(option.latencyMargin < kInfinity))
+        option.latencyMargin = 0;
+    return option;
+}
+
+std::string deploymentText(const PlannedWorkload &w)
+{
+    return w.gpuId + " (" + std::string(toString(w.weights)) + " weights, " + std::string(toString(w.kv))
+           + " KV, TP " + std::to_string(w.tp) + ": " + explain::grouped(w.peakGpus) + " GPUs at peak)";
+}
+
+// The winner against the runner-up, workload by workload and pool by pool.
+std::vector<std::string> whyBetter(const PlanOption &best, const PlanOption &other)
+{
+    std::vector<std::string> why;
+    const Money saving = other.costOverTerm - best.costOverTerm;
+    why.push_back("The plan costs " + best.costOverTerm.display() + " over the term, " + saving.display()
+                  + " less than the runner-up (" + other.costOverTerm.display() + ").");
+    for (const PlannedWorkload &w : best.workloads) {
+        for (const PlannedWorkload &o : other.workloads) {
+            if (o.workload != w.workload
+                || (o.gpuId == w.gpuId && o.weights == w.weights && o.kv == w.kv && o.tp == w.tp))
+                continue;
+            why.push_back("Workload \"" + w.workload + "\" runs on " + deploymentText(w) + "; the runner-up puts it on "
+                          + deploymentText(o) + ".");
+        }
+    }
+    for (const PlannedPool &p : best.pools) {
+        const auto there = std::find_if(other.pools.begin(), other.pools.end(),
+                                        [&](const PlannedPool &o) { return o.gpuId == p.gpuId; });
+        const Money otherCost = there != other.pools.end() ? there->costOverTerm : Money{Decimal(), p.costOverTerm.currency};
+        why.push_back("Its " + p.gpuId + " pools cost " + p.costOverTerm.display() + " (" + explain::grouped(p.committedGpus)
+                      + " committed GPUs, " + explain::grouped(p.elasticGpuHours) + " elastic GPU-hours a year) against "
+                      + otherCost.display() + " in the runner-up.");
+    }
+    for (const PlannedPool &o : other.pools) {
+        const bool shared = std::any_of(best.pools.begin(), best.pools.end(),
+                                        [&](const PlannedPool &p) { return p.gpuId == o.gpuId; });
+        if (!shared)
+            why.push_back("The runner-up also pays " + o.costOverTerm.display() + " for " + o.gpuId + " pools the plan does without.");
+    }
+    return why;
+}
+
+PlanResult Search::run()
+{
+    collectRates();
+    collectCandidates();
+    collectJobs();
+    checkProgress(0.4);
+    priceGroups();
+    checkProgress(0.7);
+    const size_t n = m_workloads.size();
+    const size_t types = m_gpus.size();
+    std::vector<uint32_t> everywhere(n, uint32_t((uint64_t(1) << types) - 1));
+    if (types > 31)
+        throw InputError("options.gpu_ids", "a plan compares at most 31 GPU types at once");
+    const Assignment best = assign(m_groupCost.front(), everywhere);
+    if (!(best.cost < kInfinity))
+        throw InputError("options.caps", "no plan serves every workload within the GPU caps");
+    m_result.best = optionFor(best, m_request.options.maxCommittedShare);
+    m_result.method = "Exact: " + explain::grouped(m_result.candidates) + " deployments sized, dominated ones dropped, "
+                      + explain::grouped(m_result.groupsPriced)
+                      + " (GPU type, workload set) pools priced at every committed count, and a dynamic programme over "
+                      + std::to_string(types) + " GPU types × " + explain::grouped(int64_t(1) << n)
+                      + " workload sets; the optimum over this space, gap 0.";
+    checkProgress(0.8);
+
+    // Runners-up: the best plan with one workload off the winner's GPU for it.
+    std::vector<std::pair<double, Assignment>> others;
+    for (size_t w = 0; w < n; ++w) {
+        std::vector<uint32_t> allowed = everywhere;
+        for (size_t g = 0; g < types; ++g) {
+            if ((best.sets[g] >> w) & 1u)
+                allowed[w] &= ~(1u << g);
+        }
+        const Assignment other = assign(m_groupCost.front(), allowed);
+        if (other.cost < kInfinity
+            && std::none_of(others.begin(), others.end(), [&](const auto &o) { return o.second.sets == other.sets; }))
+            others.emplace_back(other.cost, other);
+    }
+    std::sort(others.begin(), others.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (size_t i = 0; i < others.size() && int(i) < m_request.options.alternatives; ++i)
+        m_result.runnersUp.push_back(optionFor(others[i].second, m_request.options.maxCommittedShare));
+    if (!m_result.runnersUp.empty())
+        m_result.why = whyBetter(m_result.best, m_result.runnersUp.front());
+    else
+        m_result.why.push_back("No other GPU type serves these workloads within the options: the plan is the only one.");
+    checkProgress(0.85);
+
+    // The front: the cheapest plan at each most committed share of the pools' peaks.
+    for (size_t i = 1; i < m_shares.size(); ++i) {
+        if (i > 1 && m_shares[i] == m_shares[i - 1])
+            break;
+        const Assignment point = assign(m_groupCost[i], everywhere);
+        if (point.cost < kInfinity) {
+            const PlanOption option = optionFor(point, m_shares[i]);
+            m_result.front.push_back({m_shares[i], option.committedShare, option.costOverTerm});
+        }
+        checkProgress(0.85 + 0.15 * double(i) / double(m_shares.size()));
+    }
+    return m_result;
+}
+
+} // namespace
+
+PlanResult planPortfolio(const PlanRequest &request, const std::function<bool(double)> &progress)
+{
+    Search search(request, progress);
+    return search.run();
+}
+
+} // namespace headroom::engine

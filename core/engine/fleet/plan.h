@@ -1,0 +1,138 @@
+#pragma once
+
+#include "scenario.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The cheapest fleet for a whole portfolio (DESIGN §3.10): every inference workload on the GPU,
+// precisions and tensor-parallel degree that meet its SLOs (inference sizing, the calibrated
+// step-cost model), the workloads on one GPU type pooled under one committed base and one
+// elastic top, each training job on reserved GPUs or elastic ones, at the rate card's prices —
+// as a fleet scenario that evaluateScenario prices to the same cent.
+namespace headroom::engine {
+
+// A most of GPUs of one type the fleet may hold at any hour (committed and elastic together).
+struct GpuCap {
+    std::string gpuId;
+    int64_t gpus = 0;                       // ≥ 0
+};
+
+struct PlanOptions {
+    std::vector<std::string> gpuIds;        // GPUs to consider; empty: every catalog GPU the rate card prices
+    std::vector<WeightPrecision> weights{WeightPrecision::Bf16, WeightPrecision::Fp8, WeightPrecision::Int4};
+    std::vector<KvPrecision> kv{KvPrecision::Bf16, KvPrecision::Fp8};
+    std::vector<int> tps{1, 2, 4, 8};
+    // Commitments for the committed base; one longer than the horizon is left out (it would be
+    // owed beyond the term the plan is costed over).
+    std::vector<PoolTier> commitments{PoolTier::Reserved1y, PoolTier::Reserved3y};
+    bool spot = false;                      // elastic tops on spot where no flagship workload is served
+    std::vector<GpuCap> caps;
+    // The committed base of each pool at most this share of its peak GPUs, [0, 1].
+    double maxCommittedShare = 1.0;
+    int alternatives = 3;                   // runners-up to report, 0..10
+};
+
+// What the plan is for: the workspace's workloads and training jobs (`inputs`, whose training
+// jobs name their GPU), priced at the rate card and over the term `settings` names (name,
+// provider, region, as-of date, start date, horizon, spot overhead; its pools are ignored).
+struct PlanRequest {
+    Scenario settings;
+    ScenarioInputs inputs;
+    PlanOptions options;
+};
+
+// How the plan serves one workload.
+struct PlannedWorkload {
+    std::string workload;
+    std::string gpuId;
+    WeightPrecision weights = WeightPrecision::Bf16;
+    KvPrecision kv = KvPrecision::Bf16;
+    int tp = 1;
+    int64_t peakGpus = 0;                   // at its busiest hour, planned headroom included
+    std::string binding;                    // what sets its GPUs: "memory", "compute", "ttft", "itl"
+    double ttftMs = 0;                      // P95 prompt's prefill against its SLO
+    double ttftSloMs = 0;
+    double itlMs = 0;                       // decode step at the sized batch against its SLO
+    double itlSloMs = 0;
+    double latencyMargin = 0;               // min(1 − TTFT ÷ SLO, 1 − ITL ÷ SLO)
+};
+
+// How the plan runs one training job: on reserved GPUs of its own for the term, or elastic
+// GPUs of its type's elastic pool while it runs.
+struct PlannedJob {
+    std::string job;
+    std::string gpuId;
+    bool reserved = false;
+    PoolTier tier = PoolTier::OnDemand;
+    int64_t gpus = 0;
+    int64_t runHours = 0;                   // of the evaluated hours
+    Money costOverTerm;                     // reserved: its own pool; elastic: its GPU-hours' share
+};
+
+// One GPU type's inference pools in a plan: a committed base of `committedGpus` and an elastic
+// top, which also runs the type's elastic training jobs.
+struct PlannedPool {
+    std::string gpuId;
+    std::vector<std::string> workloads;
+    PoolTier commitment = PoolTier::Reserved1y;
+    PoolTier elastic = PoolTier::OnDemand;
+    int64_t committedGpus = 0;              // inference base, whole replicas
+    int64_t peakGpus = 0;                   // most GPUs of the type held at one hour, jobs included
+    int64_t elasticGpuHours = 0;            // over the evaluated hours, elastic jobs included
+    Money costOverTerm;                     // committed and elastic pools
+};
+
+struct PlanOption {
+    Scenario scenario;                      // pools in plan order, fixed committed counts
+    std::vector<PlannedWorkload> workloads; // in the workspace's order
+    std::vector<PlannedPool> pools;
+    std::vector<PlannedJob> jobs;
+    Money costOverTerm;                     // Σ pools, exact: what evaluateScenario gives
+    double committedShare = 0;              // committed GPU-hours ÷ all GPU-hours held
+    double latencyMargin = 0;               // the least over its workloads
+};
+
+// A point of the cost-against-risk front: the cheapest plan whose committed bases hold at most
+// `maxCommittedShare` of each pool's peak.
+struct PlanFrontPoint {
+    double maxCommittedShare = 0;
+    double committedShare = 0;              // what the plan commits, of all GPU-hours held
+    Money costOverTerm;
+};
+
+struct PlanResult {
+    PlanOption best;
+    std::vector<PlanOption> runnersUp;      // each with one workload moved off the winner's GPU, cheapest first
+    std::vector<PlanFrontPoint> front;      // 0 %, 10 %, …, 100 % committed at most
+    std::vector<std::string> why;           // the winner against the first runner-up, in sentences
+    std::vector<std::string> unplaced;      // workloads and jobs no option serves, with the reason
+    std::string method;                     // how the optimum was found, and its gap
+    int64_t candidates = 0;                 // deployments sized (GPU × weights × KV × TP per workload)
+    int64_t groupsPriced = 0;               // (GPU type, workload set) pools priced
+};
+
+struct PlanCancelled {};
+
+// Decision space: each workload on one deployment (GPU × weights × KV × TP from the options,
+// feasible at its SLOs: sizeInference), the workloads on one GPU type in one committed pool
+// (fixed, whole replicas of their common size) with one elastic pool above it taking the
+// overflow as evaluateScenario routes it; each training job on reserved GPUs of its own GPU
+// type for the term or on elastic ones while it runs; per GPU type one commitment tier and
+// one elastic tier. Objective: the scenario's cost over the term. Constraints: every SLO
+// (infeasible deployments are not candidates), GPU caps (most GPUs held at an hour), the
+// committed share, flagship workloads never on spot.
+//
+// Method: deployments dominated on their GPU (hourly GPUs at least as high every hour with a
+// replica size the other divides) are dropped; every (GPU type, workload set) pool is priced
+// exactly by scanning its committed count; a dynamic programme over GPU types × subsets of
+// workloads assigns the workloads (exact: gap 0 over the space). Throws InputError naming the
+// field ("options.caps", "options.tps", "max_committed_share", "settings", "workloads" when
+// there are more than kMaxPlanWorkloads); PlanCancelled when `progress` returns false.
+constexpr size_t kMaxPlanWorkloads = 14;
+PlanResult planPortfolio(const PlanRequest &request, const std::function<bool(double)> &progress = {});
+
+} // namespace headroom::engine
