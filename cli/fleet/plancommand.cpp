@@ -359,32 +359,6 @@ int runPlan(const QStringList &argList, Context &context)
         request.inputs.trainingJobs = chosen;
     }
 
-    // The rate card: as given, or the workspace's only one.
-    std::set<std::pair<std::string, std::string>> cards;
-    for (const engine::RateCard &card : request.inputs.rateCards)
-        cards.insert({card.provider, card.region});
-    const auto provider = args.text(QStringLiteral("provider"));
-    const auto region = args.text(QStringLiteral("region"));
-    if (provider.has_value() != region.has_value())
-        throw UsageError(QStringLiteral("--provider and --region go together"));
-    if (provider) {
-        request.settings.provider = provider->toStdString();
-        request.settings.region = region->toStdString();
-        if (!cards.count({request.settings.provider, request.settings.region}))
-            throw UsageError(QStringLiteral("--provider/--region: the workspace has no rate card %1 %2").arg(*provider, *region));
-    } else if (against) {
-        // the scenario's card
-    } else if (cards.size() == 1) {
-        request.settings.provider = cards.begin()->first;
-        request.settings.region = cards.begin()->second;
-    } else {
-        QStringList known;
-        for (const auto &[p, r] : cards)
-            known << qs(p + " " + r);
-        throw UsageError(cards.empty() ? QStringLiteral("the workspace has no rate card to price a plan")
-                                       : QStringLiteral("give --provider and --region: the workspace has rate cards %1")
-                                             .arg(known.join(QStringLiteral(", "))));
-    }
     request.settings.name = args.text(QStringLiteral("create-scenario")).value_or(QStringLiteral("plan")).toStdString();
     request.settings.description = against ? "The cheapest plan for what scenario \"" + against->name + "\" serves."
                                            : std::string("The cheapest plan for the portfolio at its SLOs.");
@@ -427,6 +401,32 @@ int runPlan(const QStringList &argList, Context &context)
     if (create && workspace.scenarioSummary(*create))
         throw UsageError(QStringLiteral("--create-scenario: scenario '%1' exists; choose another name").arg(*create));
 
+    // The rate card: as given, or the workspace's only one.
+    std::set<std::pair<std::string, std::string>> cards;
+    for (const engine::RateCard &card : request.inputs.rateCards)
+        cards.insert({card.provider, card.region});
+    const auto provider = args.text(QStringLiteral("provider"));
+    const auto region = args.text(QStringLiteral("region"));
+    if (provider.has_value() != region.has_value())
+        throw UsageError(QStringLiteral("--provider and --region go together"));
+    if (provider) {
+        request.settings.provider = provider->toStdString();
+        request.settings.region = region->toStdString();
+        if (!cards.count({request.settings.provider, request.settings.region}))
+            throw UsageError(QStringLiteral("--provider/--region: the workspace has no rate card %1 %2").arg(*provider, *region));
+    } else if (against) {
+        // the scenario's card
+    } else if (cards.size() == 1) {
+        request.settings.provider = cards.begin()->first;
+        request.settings.region = cards.begin()->second;
+    } else {
+        QStringList known;
+        for (const auto &[p, r] : cards)
+            known << qs(p + " " + r);
+        throw UsageError(cards.empty() ? QStringLiteral("the workspace has no rate card to price a plan")
+                                       : QStringLiteral("give --provider and --region: the workspace has rate cards %1")
+                                             .arg(known.join(QStringLiteral(", "))));
+    }
     engine::PlanResult result;
     try {
         result = engine::planPortfolio(request);

@@ -54,6 +54,7 @@ engine::Scenario fullScenario(const std::string &name = "core-and-flex")
     flex.gpus = 120;
     flex.tier = engine::PoolTier::Spot;
     flex.workloads = {"chat"};
+    flex.deployments = {{"chat", engine::WeightPrecision::Fp8, engine::KvPrecision::Fp8, 2}};
     s.pools = {core, tenants, auto_mig, flex};
     s.autoscale.hpaTolerance = 0.15;
     s.autoscale.cooldownSeconds = 900;
@@ -125,6 +126,9 @@ TEST_CASE("A scenario round-trips through its JSON document exactly", "[scenario
     CHECK(back.pools[1].ownedRatePerGpuHour == s.pools[1].ownedRatePerGpuHour);
     CHECK(back.pools[2].migAuto());
     CHECK(back.pools[3].tier == engine::PoolTier::Spot);
+    CHECK(back.pools[3].deployments == s.pools[3].deployments);
+    CHECK(back.pools[0].deployments.empty());
+    CHECK(text.contains("\"deployments\": ["));
     CHECK(back.autoscale.hpaTolerance == 0.15);
     CHECK(back.autoscale.maxQueueDelayMs == 750.5);
     CHECK(back.autoscale.fallbackGpuIds == s.autoscale.fallbackGpuIds);
@@ -163,6 +167,17 @@ TEST_CASE("Bad scenario JSON is refused naming the field", "[scenariojson][works
     CHECK_THAT(errorOf("{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\"}, \"pools\": [], "
                        "\"autoscale\": {\"hpa_tolerance\": 2}}"),
                Contains("autoscale.hpa_tolerance"));
+    const QByteArray deployed = "{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\"}, \"pools\": "
+                                "[{\"name\": \"p\", \"gpu\": \"g\", \"gpus\": 1, \"workloads\": [\"chat\"], \"deployments\": ";
+    CHECK_THAT(errorOf(deployed + "[{\"workload\": \"chat\", \"weights\": \"fp4\"}]}]}"),
+               Contains("pools[0].deployments[0].weights") && Contains("bf16, fp8, int4"));
+    CHECK_THAT(errorOf(deployed + "[{\"workload\": \"chat\", \"tp\": 0}]}]}"),
+               Contains("pools[0].deployments[0].tp") && Contains("1..64"));
+    CHECK_THAT(errorOf(deployed + "[{\"workload\": \"search\"}]}]}"),
+               Contains("pools[0].deployments[0].workload") && Contains("does not list"));
+    CHECK_THAT(errorOf(deployed + "[{\"workload\": \"chat\"}, {\"workload\": \"chat\"}]}]}"),
+               Contains("pools[0].deployments[1].workload") && Contains("two deployments"));
+    CHECK_THAT(errorOf(deployed + "{\"workload\": \"chat\"}}]}"), Contains("pools[0].deployments") && Contains("array"));
     CHECK_THAT(errorOf("{\"name\": "), Contains("bad.json") && Contains("line 1"));
     CHECK_THAT(errorOf("{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\"}, \"pools\": [], "
                        "\"start_date\": \"2025-02-29\"}"),

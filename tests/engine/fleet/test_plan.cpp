@@ -1,0 +1,321 @@
+#include "scenariosupport.h"
+
+#include "engine/common/errors.h"
+#include "engine/fleet/plan.h"
+#include "engine/fleet/scenario.h"
+#include "engine/inference/inference_sizing.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+
+using namespace headroom::engine;
+using namespace headroom::test;
+
+namespace {
+
+// A workload without measurements (sized by the step-cost model on every GPU), `users` daily
+// users, half the traffic at night.
+WorkloadProfile planWorkload(const std::string &name, double users, WorkloadClass workloadClass)
+{
+    WorkloadProfile w = scenarioChat(name);
+    w.workloadClass = workloadClass;
+    w.dailyActiveUsers = users;
+    w.measuredMaxStreams.reset();
+    w.measuredGoodputTokensPerS.reset();
+    return w;
+}
+
+// Two GPU types priced by one card: the H100 of the scenario fixtures and an A100 at lower rates.
+PlanRequest planRequest()
+{
+    PlanRequest r;
+    r.settings = scenarioOn("plan", "Test", "r1");
+    r.settings.asOfDate = "2026-06-01";
+    r.inputs = scenarioInputs();
+    r.inputs.workloads = {planWorkload("chat", 40000, WorkloadClass::FlagshipInteractive),
+                          planWorkload("helper", 15000, WorkloadClass::InternalTool)};
+    r.inputs.rateCards.push_back(card("Test", "r1", "a100-sxm-80gb", "2026-01-01", "6.40", "4.80", "3.10", "1.40", 4));
+    r.inputs.hours = 48;  // every day alike: two days price the year as 8,760 hours do
+    r.options.weights = {WeightPrecision::Bf16, WeightPrecision::Fp8};
+    r.options.kv = {KvPrecision::Bf16};
+    r.options.tps = {1, 2};
+    r.options.commitments = {PoolTier::Reserved1y};
+    return r;
+}
+
+// Most GPUs of `gpu` the scenario holds at one hour, over every pool of that GPU.
+int64_t mostHeld(const ScenarioResult &r, const std::string &gpu)
+{
+    int64_t most = 0;
+    for (size_t t = 0; t < r.pools.front().hourlyUsed.size(); ++t) {
+        int64_t held = 0;
+        for (const PoolResult &p : r.pools) {
+            if (p.gpuId == gpu)
+                held += p.role == PoolRole::StaticBase ? p.gpus : p.hourlyUsed[t];
+        }
+        most = std::max(most, held);
+    }
+    return most;
+}
+
+// The plan's space searched by brute force through evaluateScenario itself: every feasible
+// deployment of every workload (none dropped), the workloads of each GPU type in one committed
+// pool of every count from 0 to the type's peak (whole replicas or not) under one on-demand pool.
+Money bruteForce(const PlanRequest &request)
+{
+    struct Deployment {
+        std::string gpu;
+        PoolDeployment d;
+        int64_t peak = 0;
+    };
+    std::vector<std::vector<Deployment>> options;
+    for (const WorkloadProfile &w : request.inputs.workloads) {
+        std::vector<Deployment> here;
+        for (const GpuSpec &gpu : request.inputs.gpus) {
+            for (const WeightPrecision weights : request.options.weights) {
+                for (const KvPrecision kv : request.options.kv) {
+                    for (const int tp : request.options.tps) {
+                        SizingOverrides o;
+                        o.gpuId = gpu.id;
+                        o.weights = weights;
+                        o.kv = kv;
+                        o.tp = tp;
+                        try {
+                            const SizingResult r = sizeInference(w, llama31_8b(), gpu, o, request.inputs.serving);
+                            if (r.feasible && r.gpus > 0)
+                                here.push_back({gpu.id, {w.name, weights, kv, r.gpusPerReplica}, r.gpus});
+                        } catch (const InputError &) {
+                        }
+                    }
+                }
+            }
+        }
+        REQUIRE_FALSE(here.empty());
+        options.push_back(here);
+    }
+    std::optional<Money> best;
+    std::vector<size_t> pick(options.size(), 0);
+    for (;;) {
+        // The GPU types used, each with its workloads and their peak.
+        std::map<std::string, std::vector<size_t>> byGpu;
+        for (size_t w = 0; w < pick.size(); ++w)
+            byGpu[options[w][pick[w]].gpu].push_back(w);
+        std::vector<std::string> gpus;
+        std::vector<int64_t> peaks;
+        for (const auto &[gpu, members] : byGpu) {
+            gpus.push_back(gpu);
+            int64_t peak = 0;
+            for (size_t w : members)
+                peak += options[w][pick[w]].peak;
+            peaks.push_back(peak);
+        }
+        std::vector<int64_t> committed(gpus.size(), 0);
+        for (;;) {
+            Scenario s = request.settings;
+            for (size_t g = 0; g < gpus.size(); ++g) {
+                std::vector<std::string> names;
+                std::vector<PoolDeployment> deployments;
+                for (size_t w : byGpu[gpus[g]]) {
+                    names.push_back(request.inputs.workloads[w].name);
+                    deployments.push_back(options[w][pick[w]].d);
+                }
+                if (committed[g] > 0) {
+                    Pool base = pool(gpus[g] + " committed", PoolTier::Reserved1y, PoolSizing::Fixed, committed[g], names,
+                                     gpus[g]);
+                    base.deployments = deployments;
+                    s.pools.push_back(base);
+                }
+                Pool top = pool(gpus[g] + " on-demand", PoolTier::OnDemand, PoolSizing::Auto, 0, names, gpus[g]);
+                top.deployments = deployments;
+                s.pools.push_back(top);
+            }
+            const ScenarioResult r = evaluateScenario(s, request.inputs);
+            const bool withinCaps = std::all_of(request.options.caps.begin(), request.options.caps.end(),
+                                                [&](const GpuCap &cap) { return mostHeld(r, cap.gpuId) <= cap.gpus; });
+            if (withinCaps && (!best || r.costOverTerm.amount < best->amount))
+                best = r.costOverTerm;
+            size_t g = 0;
+            while (g < committed.size() && ++committed[g] > peaks[g])
+                committed[g++] = 0;
+            if (g == committed.size())
+                break;
+        }
+        size_t w = 0;
+        while (w < pick.size() && ++pick[w] == options[w].size())
+            pick[w++] = 0;
+        if (w == pick.size())
+            break;
+    }
+    return *best;
+}
+
+} // namespace
+
+TEST_CASE("The plan equals the brute-force optimum of its space, priced by evaluateScenario", "[plan]")
+{
+    PlanRequest request = planRequest();
+    SECTION("two workloads on two GPU types") {}
+    SECTION("the A100 capped below what the workloads want of it")
+    {
+        request.options.caps = {{"a100-sxm-80gb", 40}};
+    }
+    SECTION("one workload")
+    {
+        request.inputs.workloads.pop_back();
+    }
+    const PlanResult plan = planPortfolio(request);
+    const Money brute = bruteForce(request);
+    INFO(plan.method);
+    CHECK(plan.best.costOverTerm.cents() == brute.cents());
+    CHECK(plan.unplaced.empty());
+    CHECK(plan.method.find("gap 0") != std::string::npos);
+}
+
+TEST_CASE("A plan and its runners-up evaluate as scenarios to their own cost to the cent", "[plan]")
+{
+    PlanRequest request = planRequest();
+    request.options.commitments = {PoolTier::Reserved1y, PoolTier::Reserved3y};
+    request.settings.horizonMonths = 36;
+    request.options.spot = true;
+    request.options.weights = {WeightPrecision::Bf16, WeightPrecision::Fp8, WeightPrecision::Int4};
+    request.options.kv = {KvPrecision::Bf16, KvPrecision::Fp8};
+    request.inputs.trainingJobs = {{"finetune", 8, 8 * 300.0, "h100-sxm"}, {"pretrain", 8, 8 * 6000.0, "a100-sxm-80gb"}};
+    request.inputs.hours = 8760;
+    const PlanResult plan = planPortfolio(request);
+    REQUIRE(plan.best.workloads.size() == 2);
+    REQUIRE(plan.best.jobs.size() == 2);
+    REQUIRE_FALSE(plan.runnersUp.empty());
+    std::vector<const PlanOption *> all{&plan.best};
+    for (const PlanOption &o : plan.runnersUp)
+        all.push_back(&o);
+    for (const PlanOption *o : all) {
+        const ScenarioResult r = evaluateScenario(o->scenario, request.inputs);
+        CHECK(r.costOverTerm.cents() == o->costOverTerm.cents());
+        CHECK(r.costOverTerm.amount == o->costOverTerm.amount);
+        // Its parts re-add: pools, and the reserved jobs beside them.
+        Money parts{Decimal(), o->costOverTerm.currency};
+        for (const PlannedPool &p : o->pools)
+            parts += p.costOverTerm;
+        for (const PlannedJob &j : o->jobs) {
+            if (j.reserved)
+                parts += j.costOverTerm;
+        }
+        const bool jobsOnlyElastic = std::none_of(o->jobs.begin(), o->jobs.end(), [&](const PlannedJob &j) {
+            return !j.reserved && std::none_of(o->pools.begin(), o->pools.end(),
+                                               [&](const PlannedPool &p) { return p.gpuId == j.gpuId; });
+        });
+        if (jobsOnlyElastic)
+            CHECK(parts.cents() == o->costOverTerm.cents());
+        for (const ScenarioWarning &w : r.warnings)
+            CHECK_FALSE(w.code == "unserved_demand");
+        CHECK(o->costOverTerm.amount >= plan.best.costOverTerm.amount);
+    }
+    // A short fine-tune is cheaper on elastic GPUs while it runs; a job running most of the
+    // year is cheaper reserved.
+    for (const PlannedJob &j : plan.best.jobs) {
+        if (j.job == "finetune")
+            CHECK_FALSE(j.reserved);
+        if (j.job == "pretrain")
+            CHECK(j.reserved);
+    }
+    CHECK_FALSE(plan.why.empty());
+    CHECK(plan.why.front().find("less than the runner-up") != std::string::npos);
+}
+
+TEST_CASE("A plan keeps the flagship off spot, within the caps and the committed share", "[plan]")
+{
+    PlanRequest request = planRequest();
+    request.options.spot = true;
+    request.inputs.hours = 8760;
+    SECTION("spot is for the internal tool only")
+    {
+        request.options.gpuIds = {"h100-sxm"};
+        request.inputs.workloads.pop_back();  // the flagship alone
+        PlanResult plan = planPortfolio(request);
+        REQUIRE(plan.best.pools.size() == 1);
+        CHECK(plan.best.pools.front().elastic == PoolTier::OnDemand);
+        request.inputs.workloads = {planWorkload("helper", 15000, WorkloadClass::InternalTool)};
+        plan = planPortfolio(request);
+        REQUIRE(plan.best.pools.size() == 1);
+        CHECK(plan.best.pools.front().elastic == PoolTier::Spot);
+    }
+    SECTION("the cap holds at every hour")
+    {
+        const PlanResult free = planPortfolio(request);
+        int64_t h100 = 0;
+        for (const PlannedPool &p : free.best.pools)
+            if (p.gpuId == "h100-sxm")
+                h100 = p.peakGpus;
+        REQUIRE(h100 > 2);
+        request.options.caps = {{"h100-sxm", h100 - 2}};
+        const PlanResult capped = planPortfolio(request);
+        const ScenarioResult r = evaluateScenario(capped.best.scenario, request.inputs);
+        CHECK(mostHeld(r, "h100-sxm") <= h100 - 2);
+        CHECK(capped.best.costOverTerm.amount >= free.best.costOverTerm.amount);
+    }
+    SECTION("the front falls as more may be committed, to the plan at its share")
+    {
+        const PlanResult plan = planPortfolio(request);
+        REQUIRE(plan.front.size() == 11);
+        for (size_t i = 1; i < plan.front.size(); ++i)
+            CHECK(plan.front[i].costOverTerm.amount <= plan.front[i - 1].costOverTerm.amount);
+        CHECK(plan.front.front().committedShare == 0);
+        CHECK(plan.front.back().costOverTerm == plan.best.costOverTerm);
+        request.options.maxCommittedShare = 0.3;
+        const PlanResult limited = planPortfolio(request);
+        for (const PlannedPool &p : limited.best.pools) {
+            int64_t peak = 0;
+            for (const PlannedWorkload &w : limited.best.workloads)
+                if (w.gpuId == p.gpuId)
+                    peak += w.peakGpus;
+            CHECK(p.committedGpus <= int64_t(0.3 * double(peak)));
+        }
+        CHECK(limited.best.costOverTerm.amount >= plan.best.costOverTerm.amount);
+    }
+}
+
+TEST_CASE("A plan refuses bad options by field and stops when cancelled", "[plan]")
+{
+    PlanRequest request = planRequest();
+    const auto field = [&](const std::function<void(PlanRequest &)> &change) {
+        PlanRequest r = request;
+        change(r);
+        try {
+            planPortfolio(r);
+        } catch (const InputError &e) {
+            return e.field();
+        }
+        return std::string("none");
+    };
+    CHECK(field([](PlanRequest &r) { r.options.caps = {{"h100-sxm", -1}}; }) == "options.caps");
+    CHECK(field([](PlanRequest &r) { r.options.caps = {{"no-such-gpu", 4}}; }) == "options.caps");
+    CHECK(field([](PlanRequest &r) { r.options.tps = {0}; }) == "options.tps");
+    CHECK(field([](PlanRequest &r) { r.options.maxCommittedShare = 1.5; }) == "max_committed_share");
+    CHECK(field([](PlanRequest &r) { r.settings.horizonMonths = 0; }) == "settings.horizon_months");
+    CHECK(field([](PlanRequest &r) { r.settings.region = "nowhere"; }) == "settings.rate_card");
+    CHECK(field([](PlanRequest &r) {
+              for (size_t i = 0; i <= kMaxPlanWorkloads; ++i)
+                  r.inputs.workloads.push_back(planWorkload("w" + std::to_string(i), 1000, WorkloadClass::Batch));
+          })
+          == "workloads");
+    CHECK(field([](PlanRequest &r) { r.options.caps = {{"h100-sxm", 0}, {"a100-sxm-80gb", 0}}; }) == "options.caps");
+    int calls = 0;
+    CHECK_THROWS_AS(planPortfolio(request, [&](double) { return ++calls < 3; }), PlanCancelled);
+    CHECK(calls == 3);
+}
+
+TEST_CASE("A workload no GPU serves at its SLO is reported, the rest planned", "[plan]")
+{
+    PlanRequest request = planRequest();
+    WorkloadProfile impossible = planWorkload("instant", 1000, WorkloadClass::InternalTool);
+    impossible.ttftP95Ms = 0.5;
+    request.inputs.workloads.push_back(impossible);
+    const PlanResult plan = planPortfolio(request);
+    REQUIRE(plan.unplaced.size() == 1);
+    CHECK(plan.unplaced.front().find("\"instant\"") != std::string::npos);
+    CHECK(plan.best.workloads.size() == 2);
+}
