@@ -22,6 +22,7 @@ namespace {
 const char kUsage[] = R"(usage: headroom plan [--scenario NAME | --workload NAME... --job NAME...]
                      [--provider NAME --region NAME] [--as-of DATE] [--start DATE]
                      [--horizon MONTHS] [--gpu ID]... [--weights LIST] [--kv LIST] [--tp LIST]
+                     [--own-precisions]
                      [--commit LIST] [--spot] [--cap GPU=N]... [--max-committed-share F]
                      [--alternatives N] [--create-scenario NAME] [--json]
 
@@ -50,6 +51,7 @@ Options:
   --weights LIST           weights precisions to try (default bf16,fp8,int4)
   --kv LIST                KV cache precisions to try (default bf16,fp8)
   --tp LIST                tensor-parallel degrees to try (default 1,2,4,8)
+  --own-precisions         each workload at its profile's weights and KV precision only
   --commit LIST            commitments for the committed base (default reserved_1y,reserved_3y)
   --spot                   elastic tops may be spot (never a flagship workload's)
   --cap GPU=N              at most N GPUs of the type at any hour (repeatable)
@@ -306,6 +308,7 @@ int runPlan(const QStringList &argList, Context &context)
                               {QStringLiteral("tp")},
                               {QStringLiteral("commit")},
                               {QStringLiteral("spot"), false},
+                              {QStringLiteral("own-precisions"), false},
                               {QStringLiteral("cap"), true, true},
                               {QStringLiteral("max-committed-share")},
                               {QStringLiteral("alternatives")},
@@ -383,6 +386,9 @@ int runPlan(const QStringList &argList, Context &context)
     o.commitments = listOption(args, QStringLiteral("commit"), parseCommitment, QStringLiteral("reserved_1y, reserved_3y"),
                                o.commitments);
     o.spot = args.has(QStringLiteral("spot"));
+    o.ownPrecisions = args.has(QStringLiteral("own-precisions"));
+    if (o.ownPrecisions && (args.has(QStringLiteral("weights")) || args.has(QStringLiteral("kv"))))
+        throw UsageError(QStringLiteral("--own-precisions keeps each workload's precisions: leave out --weights and --kv"));
     for (const QString &cap : args.texts(QStringLiteral("cap"))) {
         const qsizetype at = cap.indexOf(QLatin1Char('='));
         bool ok = false;

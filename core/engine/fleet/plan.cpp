@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -37,6 +38,8 @@ struct GpuRates {
     std::string currency;
     std::vector<std::pair<PoolTier, Money>> commitments;
     std::vector<std::pair<PoolTier, Money>> elastic;
+    std::vector<double> commitmentRates;    // the same, as numbers for the search
+    std::vector<double> elasticRates;
     int64_t cap = -1;                       // −1: none
 };
 
@@ -99,11 +102,6 @@ private:
 bool positive(const Decimal &d)
 {
     return !d.isZero() && !d.isNegative();
-}
-
-double hourlyRate(const Money &m)
-{
-    return m.amount.toDouble();
 }
 
 Search::Search(const PlanRequest &request, const std::function<bool(double)> &progress)
@@ -182,6 +180,18 @@ void Search::collectRates()
             if (cap.gpuId == gpu.id)
                 rates.cap = cap.gpus;
         }
+        // A commitment dearer than another that also fits the horizon is never the cheaper.
+        std::erase_if(rates.commitments, [&](const auto &c) {
+            return std::any_of(rates.commitments.begin(), rates.commitments.end(), [&](const auto &other) {
+                return other.second.amount.toDouble() < c.second.amount.toDouble();
+            });
+        });
+        if (rates.commitments.size() > 1)
+            rates.commitments.resize(1);
+        for (const auto &[tier, rate] : rates.commitments)
+            rates.commitmentRates.push_back(rate.amount.toDouble());
+        for (const auto &[tier, rate] : rates.elastic)
+            rates.elasticRates.push_back(rate.amount.toDouble());
         m_gpus.push_back(std::move(rates));
     }
     if (m_gpus.empty())
@@ -233,6 +243,8 @@ void Search::collectCandidates()
             const GpuSpec &gpu = *findGpu(in.gpus, m_gpus[g].id);
             for (const WeightPrecision weights : o.weights) {
                 for (const KvPrecision kv : o.kv) {
+                    if (o.ownPrecisions && (weights != w.weights || kv != w.kv))
+                        continue;
                     for (const int tp : o.tps) {
                         SizingOverrides overrides;
                         overrides.gpuId = gpu.id;
@@ -346,25 +358,41 @@ std::vector<GroupPrice> Search::priceGroup(int gpu, uint32_t set, const std::vec
         workloads.push_back(int(w));
         options.push_back(std::move(here));
     }
-    std::vector<int> chosen(workloads.size(), 0);
+    // Every combination, the fewest GPU-hours first: the cheap ones priced early leave the
+    // others little to search (priceWith stops where its bound passes the cheapest found).
+    std::vector<std::pair<int64_t, std::vector<int>>> combinations;
     std::vector<size_t> digit(workloads.size(), 0);
     for (;;) {
-        for (size_t i = 0; i < workloads.size(); ++i)
+        std::vector<int> chosen(workloads.size(), 0);
+        int64_t gpuHours = 0;
+        for (size_t i = 0; i < workloads.size(); ++i) {
             chosen[i] = options[i][digit[i]];
-        priceWith(gpu, workloads, chosen, shares, best);
+            const Candidate &c = m_candidates[size_t(workloads[i])][size_t(chosen[i])];
+            gpuHours += std::accumulate(c.need.begin(), c.need.end(), int64_t(0));
+        }
+        combinations.emplace_back(gpuHours, std::move(chosen));
         size_t i = 0;
         while (i < digit.size() && ++digit[i] == options[i].size())
             digit[i++] = 0;
         if (i == digit.size())
             break;
     }
+    std::stable_sort(combinations.begin(), combinations.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &[gpuHours, chosen] : combinations)
+        priceWith(gpu, workloads, chosen, shares, best);
     return best;
 }
 
-// The pools for chosen candidates: for each commitment and elastic tier and each committed count
-// (whole replicas of the candidates' common size, up to the peak and the committed share), the
-// overflow each hour exactly as evaluateScenario routes it, the jobs each on the cheaper of a
-// reservation and elastic GPUs, within the type's cap.
+// The pools for chosen candidates: for each commitment and elastic tier, the committed count
+// (whole replicas of the candidates' common size, up to each share's most) with the least cost,
+// the overflow of each hour priced exactly as evaluateScenario routes it; the jobs each on the
+// cheaper of a reservation and elastic GPUs; within the type's cap.
+//
+// The counts are searched exactly without pricing each: the cost is at least its fluid bound —
+// the committed GPUs plus every GPU-hour above them at the elastic rate, the overflow's
+// rounding to whole replicas left out — which is convex in the count. The search starts where
+// the bound is least and prices counts outwards until the bound reaches the cheapest priced.
 void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::vector<int> &chosen,
                        const std::vector<double> &shares, std::vector<GroupPrice> &best) const
 {
@@ -386,14 +414,25 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
     const int64_t peak = *std::max_element(demand.begin(), demand.end());
     std::vector<int64_t> mostOf(shares.size());
     for (size_t i = 0; i < shares.size(); ++i)
-        mostOf[i] = int64_t(std::floor(shares[i] * double(peak) + kCeilTolerance));
-    const int64_t most = *std::max_element(mostOf.begin(), mostOf.end());
-    // Elastic GPU-hours and the elastic GPUs of each hour of day at each committed count.
-    for (int64_t committed = 0; committed <= most; committed += replica) {
-        if (committed > 0 && rates.commitments.empty())
-            break;
+        mostOf[i] = rates.commitments.empty()
+            ? 0
+            : int64_t(std::floor(shares[i] * double(peak) + kCeilTolerance)) / replica * replica;
+
+    // Elastic GPUs each hour of day at a committed count, and their GPU-hours (memoised by count).
+    struct Overflow {
         Day elastic{};
-        int64_t used = 0;
+        int64_t used = -1;
+    };
+    const int64_t maxMost = *std::max_element(mostOf.begin(), mostOf.end());
+    std::vector<int32_t> priced(size_t(maxMost / replica + 1), -1);  // index into overflows by count
+    std::vector<Overflow> overflows;                                   // the few counts priced
+    const auto overflowAt = [&](int64_t committed) -> const Overflow & {
+        int32_t &at = priced[size_t(committed / replica)];
+        if (at >= 0)
+            return overflows[size_t(at)];
+        at = int32_t(overflows.size());
+        Overflow &o = overflows.emplace_back();
+        o.used = 0;
         for (size_t h = 0; h < 24; ++h) {
             const int64_t d = demand[h];
             const int64_t over = d - std::min(d, committed);
@@ -406,64 +445,85 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
                     need += std::ceil(share * 1.0 / replicaThere - kCeilTolerance) * replicaThere;
                 }
             }
-            elastic[h] = committed > 0 ? int64_t(std::ceil(need - kCeilTolerance)) : d;
-            used += elastic[h] * m_hourCount[h];
+            o.elastic[h] = committed > 0 ? int64_t(std::ceil(need - kCeilTolerance)) : d;
+            o.used += o.elastic[h] * m_hourCount[h];
         }
-        for (size_t e = 0; e < rates.elastic.size(); ++e) {
-            if (flagship && rates.elastic[e].first == PoolTier::Spot)
-                continue;
-            const double elasticRate = hourlyRate(rates.elastic[e].second);
-            const size_t commitmentCount = committed > 0 ? rates.commitments.size() : 1;
-            for (size_t k = 0; k < commitmentCount; ++k) {
-                const double committedRate = committed > 0 ? hourlyRate(rates.commitments[k].second) : 0;
-                double cost = committedRate * double(committed) * term + elasticRate * double(used) * term / hours;
-                // Jobs: each on the cheaper of its best reservation and elastic GPUs; the cap is
-                // checked on the result (a reservation holds its GPUs every hour).
-                uint32_t reservedJobs = 0;
-                std::vector<int> jobTiers;
-                int64_t reservedGpus = 0;
-                int64_t elasticUsed = used;
-                for (size_t j = 0; j < jobs.size(); ++j) {
-                    const Job &job = m_jobs[size_t(jobs[j])];
-                    const double elasticCost =
-                        elasticRate * double(job.load->gpus * job.runHours) * term / hours;
-                    double reservedCost = kInfinity;
-                    int tier = -1;
-                    for (size_t t = 0; t < rates.commitments.size(); ++t) {
-                        const double c = hourlyRate(rates.commitments[t].second) * double(job.load->gpus) * term;
-                        if (c < reservedCost) {
-                            reservedCost = c;
-                            tier = int(t);
-                        }
-                    }
-                    if (reservedCost < elasticCost) {
-                        reservedJobs |= 1u << j;
-                        jobTiers.push_back(tier);
-                        reservedGpus += job.load->gpus;
-                        cost += reservedCost;
-                    } else {
-                        elasticUsed += job.load->gpus * job.runHours;
-                        cost += elasticCost;
-                    }
+        return o;
+    };
+    // GPU-hours above a committed count, without rounding: the hours by demand, most first, with
+    // running sums of their hours and GPU-hours.
+    std::array<std::pair<int64_t, int64_t>, 24> levels;  // (demand, evaluated hours at it)
+    for (size_t h = 0; h < 24; ++h)
+        levels[h] = {demand[h], m_hourCount[h]};
+    std::sort(levels.begin(), levels.end(), std::greater<>());
+    std::array<int64_t, 25> hoursAbove{}, gpuHoursAbove{};
+    for (size_t h = 0; h < 24; ++h) {
+        hoursAbove[h + 1] = hoursAbove[h] + levels[h].second;
+        gpuHoursAbove[h + 1] = gpuHoursAbove[h] + levels[h].first * levels[h].second;
+    }
+    const auto fluidAbove = [&](int64_t committed) {
+        size_t k = 0;
+        while (k < 24 && levels[k].first > committed)
+            ++k;
+        return gpuHoursAbove[k] - committed * hoursAbove[k];
+    };
+
+    // Spot where it is allowed and cheaper (never for a flagship), else on-demand.
+    bool spotCheaper = false;
+    for (size_t e = 0; e < rates.elastic.size(); ++e)
+        spotCheaper = spotCheaper || (rates.elastic[e].first == PoolTier::Spot && rates.elasticRates[e] < rates.elasticRates[0]);
+    for (size_t e = 0; e < rates.elastic.size(); ++e) {
+        if (rates.elastic[e].first == PoolTier::Spot ? flagship : (spotCheaper && !flagship))
+            continue;
+        const double elasticRate = rates.elasticRates[e];
+        // Jobs: each on the cheaper of its best reservation and elastic GPUs while it runs.
+        double jobsCost = 0;
+        uint32_t reservedJobs = 0;
+        std::vector<int> jobTiers;
+        int64_t reservedGpus = 0;
+        int64_t jobHours = 0;
+        Day jobsAtHour{};
+        for (size_t j = 0; j < jobs.size(); ++j) {
+            const Job &job = m_jobs[size_t(jobs[j])];
+            const double elasticCost = elasticRate * double(job.load->gpus * job.runHours) * term / hours;
+            double reservedCost = kInfinity;
+            int tier = -1;
+            for (size_t t = 0; t < rates.commitments.size(); ++t) {
+                const double c = rates.commitmentRates[t] * double(job.load->gpus) * term;
+                if (c < reservedCost) {
+                    reservedCost = c;
+                    tier = int(t);
                 }
-                bool better = false;
-                for (size_t i = 0; i < shares.size(); ++i)
-                    better = better || (committed <= mostOf[i] && cost < best[i].cost);
-                if (!better)
-                    continue;
+            }
+            if (reservedCost < elasticCost) {
+                reservedJobs |= 1u << j;
+                jobTiers.push_back(tier);
+                reservedGpus += job.load->gpus;
+                jobsCost += reservedCost;
+            } else {
+                jobHours += job.load->gpus * job.runHours;
+                jobsCost += elasticCost;
+                for (size_t h = 0; h < 24 && int64_t(h) < job.runHours; ++h)
+                    jobsAtHour[h] += job.load->gpus;
+            }
+        }
+        const size_t commitmentCount = std::max<size_t>(1, rates.commitments.size());
+        for (size_t k = 0; k < commitmentCount; ++k) {
+            const double committedRate = rates.commitments.empty() ? 0 : rates.commitmentRates[k];
+            const auto bound = [&](int64_t committed) {
+                return committedRate * double(committed) * term + elasticRate * double(fluidAbove(committed)) * term / hours
+                       + jobsCost;
+            };
+            const auto consider = [&](int64_t committed) {
+                const Overflow &o = overflowAt(committed);
+                const double cost = committedRate * double(committed) * term
+                                    + elasticRate * double(o.used) * term / hours + jobsCost;
                 int64_t held = 0;
-                for (size_t h = 0; h < 24 && int64_t(h) < m_hours; ++h) {
-                    int64_t atHour = elastic[h];
-                    for (size_t j = 0; j < jobs.size(); ++j) {
-                        const Job &job = m_jobs[size_t(jobs[j])];
-                        if (!((reservedJobs >> j) & 1u) && int64_t(h) < job.runHours)
-                            atHour += job.load->gpus;
-                    }
-                    held = std::max(held, atHour);
-                }
+                for (size_t h = 0; h < 24 && int64_t(h) < m_hours; ++h)
+                    held = std::max(held, o.elastic[h] + jobsAtHour[h]);
                 held += committed + reservedGpus;
                 if (rates.cap >= 0 && held > rates.cap)
-                    continue;
+                    return;
                 for (size_t i = 0; i < shares.size(); ++i) {
                     if (committed > mostOf[i] || !(cost < best[i].cost))
                         continue;
@@ -473,11 +533,36 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
                     b.commitment = committed > 0 ? int(k) : -1;
                     b.elastic = int(e);
                     b.committedGpus = committed;
-                    b.elasticGpuHours = elasticUsed;
+                    b.elasticGpuHours = o.used + jobHours;
                     b.peakHeld = held;
                     b.reservedJobs = reservedJobs;
                     b.jobTiers = jobTiers;
                 }
+            };
+            // The least bound over 0, replica, …: the first count whose next step raises it (the
+            // bound is convex), and for each share the nearest count it allows.
+            int64_t low = 0, high = maxMost / replica;
+            while (low < high) {
+                const int64_t mid = (low + high) / 2;
+                if (bound((mid + 1) * replica) >= bound(mid * replica))
+                    high = mid;
+                else
+                    low = mid + 1;
+            }
+            // A share whose most lies beyond every count the walk from the least bound priced
+            // has the same optimum as the walk: it is walked once.
+            int64_t walkedTo = -1;
+            for (size_t i = 0; i < shares.size(); ++i) {
+                const int64_t start = std::min(low * replica, mostOf[i]);
+                if (walkedTo >= 0 && start == low * replica && mostOf[i] >= walkedTo)
+                    continue;
+                for (int64_t r = start; r >= 0 && bound(r) < best[i].cost; r -= replica)
+                    consider(r);
+                int64_t r = start + replica;
+                for (; r <= mostOf[i] && bound(r) < best[i].cost; r += replica)
+                    consider(r);
+                if (start == low * replica && r <= mostOf[i])
+                    walkedTo = std::max(walkedTo, r);
             }
         }
     }

@@ -26,6 +26,7 @@ struct PlanOptions {
     std::vector<WeightPrecision> weights{WeightPrecision::Bf16, WeightPrecision::Fp8, WeightPrecision::Int4};
     std::vector<KvPrecision> kv{KvPrecision::Bf16, KvPrecision::Fp8};
     std::vector<int> tps{1, 2, 4, 8};
+    bool ownPrecisions = false;             // each workload at its profile's weights and KV only
     // Commitments for the committed base; one longer than the horizon is left out (it would be
     // owed beyond the term the plan is costed over).
     std::vector<PoolTier> commitments{PoolTier::Reserved1y, PoolTier::Reserved3y};

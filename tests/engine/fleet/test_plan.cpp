@@ -184,6 +184,7 @@ TEST_CASE("A plan and its runners-up evaluate as scenarios to their own cost to 
     request.options.weights = {WeightPrecision::Bf16, WeightPrecision::Fp8, WeightPrecision::Int4};
     request.options.kv = {KvPrecision::Bf16, KvPrecision::Fp8};
     request.inputs.trainingJobs = {{"finetune", 8, 8 * 300.0, "h100-sxm"}, {"pretrain", 8, 8 * 6000.0, "a100-sxm-80gb"}};
+    request.inputs.rateCards.back().spot = Decimal();  // no A100 spot: a long job is cheaper reserved
     request.inputs.hours = 8760;
     const PlanResult plan = planPortfolio(request);
     REQUIRE(plan.best.workloads.size() == 2);
