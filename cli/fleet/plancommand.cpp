@@ -26,10 +26,10 @@ const char kUsage[] = R"(usage: headroom plan [--scenario NAME | --workload NAME
                      [--commit LIST] [--spot] [--cap GPU=N]... [--max-committed-share F]
                      [--alternatives N] [--create-scenario NAME] [--json]
 
-The cheapest fleet for every workload and training job of the workspace (DESIGN §3.10): each
+The cheapest fleet for every workload and training job of the workspace (README "Portfolio plan"): each
 workload on the GPU, weights and KV precision and TP that meet its SLOs at the least cost, the
 workloads on one GPU type pooled under one committed base (fixed, whole replicas) with an
-elastic top for the rest, each training job on reserved GPUs of its type or elastic ones, at
+elastic top for the rest (spot for all but flagship workloads with --spot), each training job on reserved GPUs of its type or elastic ones, at
 the rate card's prices over the term. Exact over that space: every (GPU type, workload set)
 pool is priced at every committed count and a dynamic programme assigns the workloads.
 

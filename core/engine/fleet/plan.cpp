@@ -55,9 +55,10 @@ struct GroupPrice {
     double cost = kInfinity;                // over the term, in the card's currency
     std::vector<int> candidates;            // per workload of the set, in workload order
     int commitment = -1;                    // index into GpuRates::commitments; −1: no base
-    int elastic = 0;                        // index into GpuRates::elastic
+    bool split = false;                     // all but flagship workloads on spot (GpuRates::elastic[1])
     int64_t committedGpus = 0;
-    int64_t elasticGpuHours = 0;            // inference and elastic jobs
+    int64_t onDemandGpuHours = 0;           // elastic GPU-hours on each tier, elastic jobs included
+    int64_t spotGpuHours = 0;
     int64_t peakHeld = 0;
     uint32_t reservedJobs = 0;              // bit per job of the type (Search::jobsOf)
     std::vector<int> jobTiers;              // per reserved job: index into commitments
@@ -400,17 +401,28 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
     const std::vector<int> &jobs = m_jobsOf[size_t(gpu)];
     const double term = double(m_termHours);
     const double hours = double(m_hours);
-    bool flagship = false;
     Day demand{};
+    Day flagshipDemand{};
+    std::vector<bool> flagship(workloads.size(), false);
+    bool anyOther = !jobs.empty();
     int64_t replica = 0;
     for (size_t i = 0; i < workloads.size(); ++i) {
         const Candidate &c = m_candidates[size_t(workloads[i])][size_t(chosen[i])];
-        for (size_t h = 0; h < 24; ++h)
+        flagship[i] = m_workloads[size_t(workloads[i])]->workloadClass == WorkloadClass::FlagshipInteractive;
+        anyOther = anyOther || !flagship[i];
+        for (size_t h = 0; h < 24; ++h) {
             demand[h] += c.need[h];
+            if (flagship[i])
+                flagshipDemand[h] += c.need[h];
+        }
         replica = std::gcd(replica, c.replica);
-        flagship = flagship || m_workloads[size_t(workloads[i])]->workloadClass == WorkloadClass::FlagshipInteractive;
     }
     replica = std::max<int64_t>(1, replica);
+    // The elastic top: on-demand, or spot for all but the flagship workloads where spot is
+    // offered, allowed and cheaper (the overflow is the same; only its rate differs).
+    const double onDemandRate = rates.elasticRates[0];
+    const bool split = rates.elastic.size() > 1 && rates.elasticRates[1] < onDemandRate && anyOther;
+    const double otherRate = split ? rates.elasticRates[1] : onDemandRate;
     const int64_t peak = *std::max_element(demand.begin(), demand.end());
     std::vector<int64_t> mostOf(shares.size());
     for (size_t i = 0; i < shares.size(); ++i)
@@ -418,10 +430,13 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
             ? 0
             : int64_t(std::floor(shares[i] * double(peak) + kCeilTolerance)) / replica * replica;
 
-    // Elastic GPUs each hour of day at a committed count, and their GPU-hours (memoised by count).
+    // Elastic GPUs each hour of day at a committed count, in the on-demand pool (flagship
+    // workloads, or all without a split) and the spot one, and their GPU-hours (memoised).
     struct Overflow {
-        Day elastic{};
-        int64_t used = -1;
+        Day onDemand{};
+        Day spot{};
+        int64_t onDemandUsed = 0;
+        int64_t spotUsed = 0;
     };
     const int64_t maxMost = *std::max_element(mostOf.begin(), mostOf.end());
     std::vector<int32_t> priced(size_t(maxMost / replica + 1), -1);  // index into overflows by count
@@ -432,138 +447,140 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
             return overflows[size_t(at)];
         at = int32_t(overflows.size());
         Overflow &o = overflows.emplace_back();
-        o.used = 0;
         for (size_t h = 0; h < 24; ++h) {
             const int64_t d = demand[h];
             const int64_t over = d - std::min(d, committed);
-            double need = 0;
-            if (over > 0) {
+            double onDemand = 0;
+            double spot = 0;
+            if (committed == 0) {
+                onDemand = double(split ? flagshipDemand[h] : d);
+                spot = double(split ? d - flagshipDemand[h] : 0);
+            } else if (over > 0) {
                 for (size_t i = 0; i < workloads.size(); ++i) {
                     const Candidate &c = m_candidates[size_t(workloads[i])][size_t(chosen[i])];
                     const double share = double(over) * double(c.need[h]) / double(d);
                     const double replicaThere = double(c.replica);
-                    need += std::ceil(share * 1.0 / replicaThere - kCeilTolerance) * replicaThere;
+                    const double there = std::ceil(share * 1.0 / replicaThere - kCeilTolerance) * replicaThere;
+                    (split && !flagship[i] ? spot : onDemand) += there;
                 }
             }
-            o.elastic[h] = committed > 0 ? int64_t(std::ceil(need - kCeilTolerance)) : d;
-            o.used += o.elastic[h] * m_hourCount[h];
+            o.onDemand[h] = int64_t(std::ceil(onDemand - kCeilTolerance));
+            o.spot[h] = int64_t(std::ceil(spot - kCeilTolerance));
+            o.onDemandUsed += o.onDemand[h] * m_hourCount[h];
+            o.spotUsed += o.spot[h] * m_hourCount[h];
         }
         return o;
     };
-    // GPU-hours above a committed count, without rounding: the hours by demand, most first, with
-    // running sums of their hours and GPU-hours.
-    std::array<std::pair<int64_t, int64_t>, 24> levels;  // (demand, evaluated hours at it)
-    for (size_t h = 0; h < 24; ++h)
-        levels[h] = {demand[h], m_hourCount[h]};
-    std::sort(levels.begin(), levels.end(), std::greater<>());
-    std::array<int64_t, 25> hoursAbove{}, gpuHoursAbove{};
+    // The elastic cost above a committed count without rounding: the hours by demand, most
+    // first, each with its evaluated hours × the blended rate of its overflow, and running sums.
+    std::array<std::pair<int64_t, double>, 24> levels;  // (demand, hours × rate)
     for (size_t h = 0; h < 24; ++h) {
-        hoursAbove[h + 1] = hoursAbove[h] + levels[h].second;
-        gpuHoursAbove[h + 1] = gpuHoursAbove[h] + levels[h].first * levels[h].second;
+        const double d = double(demand[h]);
+        const double rate = d > 0 ? (onDemandRate * double(flagshipDemand[h]) + otherRate * (d - double(flagshipDemand[h]))) / d
+                                  : onDemandRate;
+        levels[h] = {demand[h], double(m_hourCount[h]) * (split ? rate : onDemandRate)};
     }
-    const auto fluidAbove = [&](int64_t committed) {
+    std::sort(levels.begin(), levels.end(), [](const auto &x, const auto &y) { return x.first > y.first; });
+    std::array<double, 25> weightAbove{}, weightedAbove{};
+    for (size_t h = 0; h < 24; ++h) {
+        weightAbove[h + 1] = weightAbove[h] + levels[h].second;
+        weightedAbove[h + 1] = weightedAbove[h] + double(levels[h].first) * levels[h].second;
+    }
+    const auto fluidCost = [&](int64_t committed) {
         size_t k = 0;
         while (k < 24 && levels[k].first > committed)
             ++k;
-        return gpuHoursAbove[k] - committed * hoursAbove[k];
+        return (weightedAbove[k] - double(committed) * weightAbove[k]) * term / hours;
     };
 
-    // Spot where it is allowed and cheaper (never for a flagship), else on-demand.
-    bool spotCheaper = false;
-    for (size_t e = 0; e < rates.elastic.size(); ++e)
-        spotCheaper = spotCheaper || (rates.elastic[e].first == PoolTier::Spot && rates.elasticRates[e] < rates.elasticRates[0]);
-    for (size_t e = 0; e < rates.elastic.size(); ++e) {
-        if (rates.elastic[e].first == PoolTier::Spot ? flagship : (spotCheaper && !flagship))
-            continue;
-        const double elasticRate = rates.elasticRates[e];
-        // Jobs: each on the cheaper of its best reservation and elastic GPUs while it runs.
-        double jobsCost = 0;
-        uint32_t reservedJobs = 0;
-        std::vector<int> jobTiers;
-        int64_t reservedGpus = 0;
-        int64_t jobHours = 0;
-        Day jobsAtHour{};
-        for (size_t j = 0; j < jobs.size(); ++j) {
-            const Job &job = m_jobs[size_t(jobs[j])];
-            const double elasticCost = elasticRate * double(job.load->gpus * job.runHours) * term / hours;
-            double reservedCost = kInfinity;
-            int tier = -1;
-            for (size_t t = 0; t < rates.commitments.size(); ++t) {
-                const double c = rates.commitmentRates[t] * double(job.load->gpus) * term;
-                if (c < reservedCost) {
-                    reservedCost = c;
-                    tier = int(t);
-                }
-            }
-            if (reservedCost < elasticCost) {
-                reservedJobs |= 1u << j;
-                jobTiers.push_back(tier);
-                reservedGpus += job.load->gpus;
-                jobsCost += reservedCost;
-            } else {
-                jobHours += job.load->gpus * job.runHours;
-                jobsCost += elasticCost;
-                for (size_t h = 0; h < 24 && int64_t(h) < job.runHours; ++h)
-                    jobsAtHour[h] += job.load->gpus;
+    // Jobs: each on the cheaper of its best reservation and elastic GPUs while it runs.
+    double jobsCost = 0;
+    uint32_t reservedJobs = 0;
+    std::vector<int> jobTiers;
+    int64_t reservedGpus = 0;
+    int64_t jobHours = 0;
+    Day jobsAtHour{};
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        const Job &job = m_jobs[size_t(jobs[j])];
+        const double elasticCost = otherRate * double(job.load->gpus * job.runHours) * term / hours;
+        double reservedCost = kInfinity;
+        int tier = -1;
+        for (size_t t = 0; t < rates.commitments.size(); ++t) {
+            const double c = rates.commitmentRates[t] * double(job.load->gpus) * term;
+            if (c < reservedCost) {
+                reservedCost = c;
+                tier = int(t);
             }
         }
-        const size_t commitmentCount = std::max<size_t>(1, rates.commitments.size());
-        for (size_t k = 0; k < commitmentCount; ++k) {
-            const double committedRate = rates.commitments.empty() ? 0 : rates.commitmentRates[k];
-            const auto bound = [&](int64_t committed) {
-                return committedRate * double(committed) * term + elasticRate * double(fluidAbove(committed)) * term / hours
-                       + jobsCost;
-            };
-            const auto consider = [&](int64_t committed) {
-                const Overflow &o = overflowAt(committed);
-                const double cost = committedRate * double(committed) * term
-                                    + elasticRate * double(o.used) * term / hours + jobsCost;
-                int64_t held = 0;
-                for (size_t h = 0; h < 24 && int64_t(h) < m_hours; ++h)
-                    held = std::max(held, o.elastic[h] + jobsAtHour[h]);
-                held += committed + reservedGpus;
-                if (rates.cap >= 0 && held > rates.cap)
-                    return;
-                for (size_t i = 0; i < shares.size(); ++i) {
-                    if (committed > mostOf[i] || !(cost < best[i].cost))
-                        continue;
-                    GroupPrice &b = best[i];
-                    b.cost = cost;
-                    b.candidates = chosen;
-                    b.commitment = committed > 0 ? int(k) : -1;
-                    b.elastic = int(e);
-                    b.committedGpus = committed;
-                    b.elasticGpuHours = o.used + jobHours;
-                    b.peakHeld = held;
-                    b.reservedJobs = reservedJobs;
-                    b.jobTiers = jobTiers;
-                }
-            };
-            // The least bound over 0, replica, …: the first count whose next step raises it (the
-            // bound is convex), and for each share the nearest count it allows.
-            int64_t low = 0, high = maxMost / replica;
-            while (low < high) {
-                const int64_t mid = (low + high) / 2;
-                if (bound((mid + 1) * replica) >= bound(mid * replica))
-                    high = mid;
-                else
-                    low = mid + 1;
-            }
-            // A share whose most lies beyond every count the walk from the least bound priced
-            // has the same optimum as the walk: it is walked once.
-            int64_t walkedTo = -1;
+        if (reservedCost < elasticCost) {
+            reservedJobs |= 1u << j;
+            jobTiers.push_back(tier);
+            reservedGpus += job.load->gpus;
+            jobsCost += reservedCost;
+        } else {
+            jobHours += job.load->gpus * job.runHours;
+            jobsCost += elasticCost;
+            for (size_t h = 0; h < 24 && int64_t(h) < job.runHours; ++h)
+                jobsAtHour[h] += job.load->gpus;
+        }
+    }
+    const size_t commitmentCount = std::max<size_t>(1, rates.commitments.size());
+    for (size_t k = 0; k < commitmentCount; ++k) {
+        const double committedRate = rates.commitments.empty() ? 0 : rates.commitmentRates[k];
+        const auto bound = [&](int64_t committed) {
+            return committedRate * double(committed) * term + fluidCost(committed) + jobsCost;
+        };
+        const auto consider = [&](int64_t committed) {
+            const Overflow &o = overflowAt(committed);
+            const double cost = committedRate * double(committed) * term
+                                + (onDemandRate * double(o.onDemandUsed) + otherRate * double(o.spotUsed)) * term / hours
+                                + jobsCost;
+            int64_t held = 0;
+            for (size_t h = 0; h < 24 && int64_t(h) < m_hours; ++h)
+                held = std::max(held, o.onDemand[h] + o.spot[h] + jobsAtHour[h]);
+            held += committed + reservedGpus;
+            if (rates.cap >= 0 && held > rates.cap)
+                return;
             for (size_t i = 0; i < shares.size(); ++i) {
-                const int64_t start = std::min(low * replica, mostOf[i]);
-                if (walkedTo >= 0 && start == low * replica && mostOf[i] >= walkedTo)
+                if (committed > mostOf[i] || !(cost < best[i].cost))
                     continue;
-                for (int64_t r = start; r >= 0 && bound(r) < best[i].cost; r -= replica)
-                    consider(r);
-                int64_t r = start + replica;
-                for (; r <= mostOf[i] && bound(r) < best[i].cost; r += replica)
-                    consider(r);
-                if (start == low * replica && r <= mostOf[i])
-                    walkedTo = std::max(walkedTo, r);
+                GroupPrice &b = best[i];
+                b.cost = cost;
+                b.candidates = chosen;
+                b.commitment = committed > 0 ? int(k) : -1;
+                b.split = split;
+                b.committedGpus = committed;
+                b.onDemandGpuHours = o.onDemandUsed + (split ? 0 : jobHours);
+                b.spotGpuHours = o.spotUsed + (split ? jobHours : 0);
+                b.peakHeld = held;
+                b.reservedJobs = reservedJobs;
+                b.jobTiers = jobTiers;
             }
+        };
+        // The least bound over 0, replica, …: the first count whose next step raises it (the
+        // bound is convex), and for each share the nearest count it allows.
+        int64_t low = 0, high = maxMost / replica;
+        while (low < high) {
+            const int64_t mid = (low + high) / 2;
+            if (bound((mid + 1) * replica) >= bound(mid * replica))
+                high = mid;
+            else
+                low = mid + 1;
+        }
+        // A share whose most lies beyond every count the walk from the least bound priced
+        // has the same optimum as the walk: it is walked once.
+        int64_t walkedTo = -1;
+        for (size_t i = 0; i < shares.size(); ++i) {
+            const int64_t start = std::min(low * replica, mostOf[i]);
+            if (walkedTo >= 0 && start == low * replica && mostOf[i] >= walkedTo)
+                continue;
+            for (int64_t r = start; r >= 0 && bound(r) < best[i].cost; r -= replica)
+                consider(r);
+            int64_t r = start + replica;
+            for (; r <= mostOf[i] && bound(r) < best[i].cost; r += replica)
+                consider(r);
+            if (start == low * replica && r <= mostOf[i])
+                walkedTo = std::max(walkedTo, r);
         }
     }
 }
@@ -687,10 +704,11 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
         }
         PlannedPool planned;
         planned.gpuId = rates.id;
-        planned.elastic = rates.elastic[size_t(price.elastic)].first;
+        planned.elastic = price.split ? PoolTier::Spot : PoolTier::OnDemand;
         planned.committedGpus = price.committedGpus;
         planned.peakGpus = price.peakHeld;
-        planned.elasticGpuHours = price.elasticGpuHours;
+        planned.elasticGpuHours = price.onDemandGpuHours + price.spotGpuHours;
+        planned.spotGpuHours = price.spotGpuHours;
         planned.costOverTerm = Money{Decimal(), currency};
         std::vector<PoolDeployment> deployments;
         for (size_t i = 0; i < workloads.size(); ++i) {
@@ -739,7 +757,7 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
                 s.pools.push_back(pool);
                 committedHours += double(job.load->gpus) * double(m_hours);
             } else {
-                const Money &rate = rates.elastic[size_t(price.elastic)].second;
+                const Money &rate = rates.elastic[price.split ? 1 : 0].second;
                 pj.tier = planned.elastic;
                 pj.costOverTerm = Money{rate.amount * Decimal::fromInt(job.load->gpus * job.runHours) * term / hours,
                                         currency};
@@ -747,21 +765,38 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
             }
             option.jobs.push_back(pj);
         }
-        if (!planned.workloads.empty() || !elasticJobs.empty()) {
-            const Money &rate = rates.elastic[size_t(price.elastic)].second;
+        // The elastic top: one on-demand pool, or the flagship workloads' on-demand and the
+        // others' (and the elastic jobs') on spot.
+        std::vector<std::string> onDemandWorkloads, spotWorkloads;
+        std::vector<PoolDeployment> onDemandDeployments, spotDeployments;
+        for (size_t i = 0; i < workloads.size(); ++i) {
+            const bool flagship = m_workloads[size_t(workloads[i])]->workloadClass == WorkloadClass::FlagshipInteractive;
+            const bool spot = price.split && !flagship;
+            (spot ? spotWorkloads : onDemandWorkloads).push_back(planned.workloads[i]);
+            (spot ? spotDeployments : onDemandDeployments).push_back(deployments[i]);
+        }
+        const auto elasticPool = [&](size_t e, const std::vector<std::string> &names,
+                                     const std::vector<PoolDeployment> &deployed, const std::vector<std::string> &jobs,
+                                     int64_t gpuHours) {
+            if (names.empty() && jobs.empty())
+                return;
+            const auto &[tier, rate] = rates.elastic[e];
             Pool pool;
-            pool.name = poolName(rates.id, planned.elastic == PoolTier::Spot ? "spot" : "on-demand");
+            pool.name = poolName(rates.id, tier == PoolTier::Spot ? "spot" : "on-demand");
             pool.gpuId = rates.id;
             pool.sizing = PoolSizing::Auto;
-            pool.tier = planned.elastic;
-            pool.workloads = planned.workloads;
-            pool.trainingJobs = elasticJobs;
-            pool.deployments = deployments;
+            pool.tier = tier;
+            pool.workloads = names;
+            pool.trainingJobs = jobs;
+            pool.deployments = deployed;
             s.pools.push_back(pool);
-            planned.costOverTerm +=
-                Money{rate.amount * Decimal::fromInt(price.elasticGpuHours) * term / hours, currency};
-        }
-        heldHours += double(price.elasticGpuHours);
+            planned.costOverTerm += Money{rate.amount * Decimal::fromInt(gpuHours) * term / hours, currency};
+        };
+        elasticPool(0, onDemandWorkloads, onDemandDeployments, price.split ? std::vector<std::string>{} : elasticJobs,
+                    price.onDemandGpuHours);
+        if (price.split)
+            elasticPool(1, spotWorkloads, spotDeployments, elasticJobs, price.spotGpuHours);
+        heldHours += double(planned.elasticGpuHours);
         option.costOverTerm += planned.costOverTerm;
         for (const PlannedJob &pj : option.jobs) {
             if (pj.reserved && pj.gpuId == rates.id)

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-// The cheapest fleet for a whole portfolio (DESIGN §3.10): every inference workload on the GPU,
+// The cheapest fleet for a whole portfolio (README "Portfolio plan"): every inference workload on the GPU,
 // precisions and tensor-parallel degree that meet its SLOs (inference sizing, the calibrated
-// step-cost model), the workloads on one GPU type pooled under one committed base and one
+// step-cost model), the workloads on one GPU type pooled under one committed base and an
 // elastic top, each training job on reserved GPUs or elastic ones, at the rate card's prices —
 // as a fleet scenario that evaluateScenario prices to the same cent.
 namespace headroom::engine {
@@ -80,10 +80,13 @@ struct PlannedPool {
     std::string gpuId;
     std::vector<std::string> workloads;
     PoolTier commitment = PoolTier::Reserved1y;
+    // The elastic top: on-demand, or spot for all but the flagship workloads (theirs stays on
+    // demand) and for the elastic jobs.
     PoolTier elastic = PoolTier::OnDemand;
     int64_t committedGpus = 0;              // inference base, whole replicas
     int64_t peakGpus = 0;                   // most GPUs of the type held at one hour, jobs included
     int64_t elasticGpuHours = 0;            // over the evaluated hours, elastic jobs included
+    int64_t spotGpuHours = 0;               // of those, on spot
     Money costOverTerm;                     // committed and elastic pools
 };
 
@@ -119,20 +122,21 @@ struct PlanResult {
 struct PlanCancelled {};
 
 // Decision space: each workload on one deployment (GPU × weights × KV × TP from the options,
-// feasible at its SLOs: sizeInference), the workloads on one GPU type in one committed pool
-// (fixed, whole replicas of their common size) with one elastic pool above it taking the
-// overflow as evaluateScenario routes it; each training job on reserved GPUs of its own GPU
-// type for the term or on elastic ones while it runs; per GPU type one commitment tier and
-// one elastic tier. Objective: the scenario's cost over the term. Constraints: every SLO
-// (infeasible deployments are not candidates), GPU caps (most GPUs held at an hour), the
-// committed share, flagship workloads never on spot.
+// feasible at its SLOs: sizeInference); the workloads on one GPU type in one committed pool
+// (fixed, whole replicas of their common size, on one commitment) under an elastic top that
+// takes the overflow as evaluateScenario routes it — on-demand, or spot for all but the
+// flagship workloads where spot is allowed and cheaper; each training job on reserved GPUs of
+// its own GPU type for the term or on elastic ones while it runs. Objective: the scenario's
+// cost over the term. Constraints: every SLO (infeasible deployments are not candidates), GPU
+// caps (most GPUs held at an hour), the committed share, flagship workloads never on spot.
 //
-// Method: deployments dominated on their GPU (hourly GPUs at least as high every hour with a
-// replica size the other divides) are dropped; every (GPU type, workload set) pool is priced
-// exactly by scanning its committed count; a dynamic programme over GPU types × subsets of
-// workloads assigns the workloads (exact: gap 0 over the space). Throws InputError naming the
-// field ("options.caps", "options.tps", "max_committed_share", "settings", "workloads" when
-// there are more than kMaxPlanWorkloads); PlanCancelled when `progress` returns false.
+// Method: deployments dominated on their GPU (hourly GPUs at least as high every hour, in
+// replicas the other's divide) are dropped; every (GPU type, workload set) pool is priced
+// exactly, its committed count found by a walk out from the least of a convex lower bound;
+// a dynamic programme over GPU types × workload subsets assigns the workloads (exact: gap 0
+// over the space). Throws InputError naming the field ("options.caps", "options.tps",
+// "max_committed_share", "settings.…", "workloads" when there are more than
+// kMaxPlanWorkloads); PlanCancelled when `progress` returns false.
 constexpr size_t kMaxPlanWorkloads = 14;
 PlanResult planPortfolio(const PlanRequest &request, const std::function<bool(double)> &progress = {});
 
