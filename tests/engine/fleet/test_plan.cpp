@@ -64,7 +64,8 @@ int64_t mostHeld(const ScenarioResult &r, const std::string &gpu)
 
 // The plan's space searched by brute force through evaluateScenario itself: every feasible
 // deployment of every workload (none dropped), the workloads of each GPU type in one committed
-// pool of every count from 0 to the type's peak (whole replicas or not) under one on-demand pool.
+// pool of every count from 0 to the type's peak (whole replicas or not) under an on-demand pool
+// and, with spot, also under an on-demand pool for the flagship and a spot one for the rest.
 Money bruteForce(const PlanRequest &request)
 {
     struct Deployment {
@@ -115,29 +116,45 @@ Money bruteForce(const PlanRequest &request)
         }
         std::vector<int64_t> committed(gpus.size(), 0);
         for (;;) {
-            Scenario s = request.settings;
-            for (size_t g = 0; g < gpus.size(); ++g) {
-                std::vector<std::string> names;
-                std::vector<PoolDeployment> deployments;
-                for (size_t w : byGpu[gpus[g]]) {
-                    names.push_back(request.inputs.workloads[w].name);
-                    deployments.push_back(options[w][pick[w]].d);
+            // The elastic top all on-demand, or (with spot) the workloads that are not flagship on spot.
+            for (const bool split : {false, true}) {
+                if (split && !request.options.spot)
+                    continue;
+                Scenario s = request.settings;
+                for (size_t g = 0; g < gpus.size(); ++g) {
+                    std::vector<std::string> names, onDemand, spot;
+                    std::vector<PoolDeployment> deployments, onDemandDeployments, spotDeployments;
+                    for (size_t w : byGpu[gpus[g]]) {
+                        const WorkloadProfile &profile = request.inputs.workloads[w];
+                        names.push_back(profile.name);
+                        deployments.push_back(options[w][pick[w]].d);
+                        const bool onSpot = split && profile.workloadClass != WorkloadClass::FlagshipInteractive;
+                        (onSpot ? spot : onDemand).push_back(profile.name);
+                        (onSpot ? spotDeployments : onDemandDeployments).push_back(options[w][pick[w]].d);
+                    }
+                    if (committed[g] > 0) {
+                        Pool base = pool(gpus[g] + " committed", PoolTier::Reserved1y, PoolSizing::Fixed, committed[g], names,
+                                         gpus[g]);
+                        base.deployments = deployments;
+                        s.pools.push_back(base);
+                    }
+                    if (!onDemand.empty()) {
+                        Pool top = pool(gpus[g] + " on-demand", PoolTier::OnDemand, PoolSizing::Auto, 0, onDemand, gpus[g]);
+                        top.deployments = onDemandDeployments;
+                        s.pools.push_back(top);
+                    }
+                    if (!spot.empty()) {
+                        Pool top = pool(gpus[g] + " spot", PoolTier::Spot, PoolSizing::Auto, 0, spot, gpus[g]);
+                        top.deployments = spotDeployments;
+                        s.pools.push_back(top);
+                    }
                 }
-                if (committed[g] > 0) {
-                    Pool base = pool(gpus[g] + " committed", PoolTier::Reserved1y, PoolSizing::Fixed, committed[g], names,
-                                     gpus[g]);
-                    base.deployments = deployments;
-                    s.pools.push_back(base);
-                }
-                Pool top = pool(gpus[g] + " on-demand", PoolTier::OnDemand, PoolSizing::Auto, 0, names, gpus[g]);
-                top.deployments = deployments;
-                s.pools.push_back(top);
+                const ScenarioResult r = evaluateScenario(s, request.inputs);
+                const bool withinCaps = std::all_of(request.options.caps.begin(), request.options.caps.end(),
+                                                    [&](const GpuCap &cap) { return mostHeld(r, cap.gpuId) <= cap.gpus; });
+                if (withinCaps && (!best || r.costOverTerm.amount < best->amount))
+                    best = r.costOverTerm;
             }
-            const ScenarioResult r = evaluateScenario(s, request.inputs);
-            const bool withinCaps = std::all_of(request.options.caps.begin(), request.options.caps.end(),
-                                                [&](const GpuCap &cap) { return mostHeld(r, cap.gpuId) <= cap.gpus; });
-            if (withinCaps && (!best || r.costOverTerm.amount < best->amount))
-                best = r.costOverTerm;
             size_t g = 0;
             while (g < committed.size() && ++committed[g] > peaks[g])
                 committed[g++] = 0;
@@ -166,6 +183,10 @@ TEST_CASE("The plan equals the brute-force optimum of its space, priced by evalu
     SECTION("one workload")
     {
         request.inputs.workloads.pop_back();
+    }
+    SECTION("spot allowed: the internal tool's overflow may ride it, the flagship's not")
+    {
+        request.options.spot = true;
     }
     const PlanResult plan = planPortfolio(request);
     const Money brute = bruteForce(request);
