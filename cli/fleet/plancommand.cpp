@@ -373,7 +373,7 @@ int runPlan(const QStringList &argList, Context &context)
     request.settings.horizonMonths =
         int(args.integer(QStringLiteral("horizon"), 1, 120).value_or(against ? against->horizonMonths : 12));
 
-    engine::PlanOptions &o = request.options;
+    engine::PortfolioOptions &o = request.options;
     for (const QString &gpu : args.texts(QStringLiteral("gpu"))) {
         if (!engine::findGpu(request.inputs.gpus, gpu.toStdString()))
             throw UsageError(QStringLiteral("--gpu: '%1' is not in the catalog").arg(gpu));

@@ -4,6 +4,7 @@
 // on-demand or spot top, and two training jobs; target < 2 s on two threads.
 
 #include "benchtiming.h"
+#include "benchworkloads.h"
 #include "engine/fleet/plan.h"
 #include "store/fleet/scenarioinputs.h"
 #include "store/common/workspace.h"
@@ -23,34 +24,6 @@ namespace {
 
 constexpr double kTargetMillis = 2000.0;
 
-std::vector<engine::WorkloadProfile> workloads()
-{
-    const engine::DiurnalPreset presets[] = {engine::DiurnalPreset::BusinessHours,
-                                             engine::DiurnalPreset::EveningPeak, engine::DiurnalPreset::Flat};
-    const engine::WorkloadClass classes[] = {engine::WorkloadClass::FlagshipInteractive,
-                                             engine::WorkloadClass::InternalTool, engine::WorkloadClass::Batch};
-    std::vector<engine::WorkloadProfile> out;
-    for (int i = 0; i < 10; ++i) {
-        engine::WorkloadProfile w;
-        w.name = "workload-" + std::to_string(i);
-        w.tenant = "team-" + std::to_string(i % 4);
-        w.modelId = i % 3 == 0 ? "llama-3.1-70b" : "llama-3.1-8b";
-        w.workloadClass = classes[i % 3];
-        w.dailyActiveUsers = 20000.0 * (i + 1);
-        w.requestsPerUserPerDay = 8 + i;
-        w.peakSessionsPerUser = 0.05;
-        w.diurnal = engine::diurnalShape(presets[i % 3]);
-        w.promptTokens = {800.0 + 100 * i, 3000.0 + 200 * i};
-        w.outputTokens = {250, 900};
-        w.prefixHitRate = 0.3;
-        w.ttftP95Ms = 2000;
-        w.itlP95Ms = 60;
-        w.gpuId = "h100-sxm";
-        out.push_back(w);
-    }
-    return out;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -60,7 +33,7 @@ int main(int argc, char **argv)
     engine::PlanRequest request;
     {
         store::Workspace workspace(dir.filePath(QStringLiteral("bench.headroom")));
-        for (const engine::WorkloadProfile &w : workloads())
+        for (const engine::WorkloadProfile &w : bench::tenWorkloads())
             workspace.putWorkload(w);
         request.inputs = store::scenarioInputs(workspace);
     }

@@ -3,6 +3,7 @@
 // holding 10,000 scenarios and listing them, target < 1 s.
 
 #include "benchtiming.h"
+#include "benchworkloads.h"
 #include "engine/fleet/scenario.h"
 #include "store/fleet/scenariojson.h"
 #include "store/fleet/scenarioinputs.h"
@@ -26,34 +27,6 @@ constexpr double kEvaluateTargetMillis = 10.0;
 constexpr double kListTargetMillis = 1000.0;
 constexpr int kScenarios = 10000;
 
-// Ten workloads of different sizes, shapes and models, all served on H100s.
-std::vector<engine::WorkloadProfile> workloads()
-{
-    const engine::DiurnalPreset presets[] = {engine::DiurnalPreset::BusinessHours,
-                                             engine::DiurnalPreset::EveningPeak, engine::DiurnalPreset::Flat};
-    std::vector<engine::WorkloadProfile> out;
-    for (int i = 0; i < 10; ++i) {
-        engine::WorkloadProfile w;
-        w.name = "workload-" + std::to_string(i);
-        w.tenant = "team-" + std::to_string(i % 4);
-        w.modelId = i % 3 == 0 ? "llama-3.1-70b" : "llama-3.1-8b";
-        w.tp = i % 3 == 0 ? 4 : 1;
-        w.weights = i % 2 == 0 ? engine::WeightPrecision::Fp8 : engine::WeightPrecision::Bf16;
-        w.dailyActiveUsers = 20000.0 * (i + 1);
-        w.requestsPerUserPerDay = 8 + i;
-        w.peakSessionsPerUser = 0.05;
-        w.diurnal = engine::diurnalShape(presets[i % 3]);
-        w.promptTokens = {800.0 + 100 * i, 3000.0 + 200 * i};
-        w.outputTokens = {250, 900};
-        w.prefixHitRate = 0.3;
-        w.ttftP95Ms = 2000;
-        w.itlP95Ms = 60;
-        w.gpuId = "h100-sxm";
-        out.push_back(w);
-    }
-    return out;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -65,7 +38,7 @@ int main(int argc, char **argv)
     engine::ScenarioInputs inputs;
     {
         store::Workspace workspace(path);
-        for (const engine::WorkloadProfile &w : workloads())
+        for (const engine::WorkloadProfile &w : bench::tenWorkloads())
             workspace.putWorkload(w);
         inputs = store::scenarioInputs(workspace);
     }

@@ -108,7 +108,7 @@ bool positive(const Decimal &d)
 Search::Search(const PlanRequest &request, const std::function<bool(double)> &progress)
     : m_request(request), m_progress(progress)
 {
-    const PlanOptions &o = request.options;
+    const PortfolioOptions &o = request.options;
     if (!(o.maxCommittedShare >= 0 && o.maxCommittedShare <= 1))
         throw InputError("max_committed_share", "the committed share must be between 0 and 1 (got "
                                                     + explain::number(o.maxCommittedShare) + ")");
@@ -155,7 +155,7 @@ void Search::checkProgress(double fraction) const
 void Search::collectRates()
 {
     const Scenario &s = m_request.settings;
-    const PlanOptions &o = m_request.options;
+    const PortfolioOptions &o = m_request.options;
     const std::string date = s.asOfDate.empty() ? std::string("9999-12-31") : s.asOfDate;
     for (const GpuSpec &gpu : m_request.inputs.gpus) {
         if (!o.gpuIds.empty() && std::find(o.gpuIds.begin(), o.gpuIds.end(), gpu.id) == o.gpuIds.end())
@@ -222,7 +222,7 @@ bool dominates(const Candidate &a, const Candidate &b)
 void Search::collectCandidates()
 {
     const ScenarioInputs &in = m_request.inputs;
-    const PlanOptions &o = m_request.options;
+    const PortfolioOptions &o = m_request.options;
     if (in.workloads.size() > kMaxPlanWorkloads)
         throw InputError("workloads", "a plan covers at most " + std::to_string(kMaxPlanWorkloads)
                                           + " workloads at once (the workspace has " + std::to_string(in.workloads.size())
@@ -876,7 +876,8 @@ PlanResult Search::run()
     m_result.best = optionFor(best, m_request.options.maxCommittedShare);
     m_result.method = "Exact: " + explain::grouped(m_result.candidates) + " deployments sized, dominated ones dropped, "
                       + explain::grouped(m_result.groupsPriced)
-                      + " (GPU type, workload set) pools priced at every committed count, and a dynamic programme over "
+                      + " (GPU type, workload set) pools priced exactly (committed counts searched out from the least of "
+                        "a convex lower bound until it passes the cheapest), and a dynamic programme over "
                       + std::to_string(types) + " GPU types × " + explain::grouped(int64_t(1) << n)
                       + " workload sets; the optimum over this space, gap 0.";
     checkProgress(0.8);

@@ -21,7 +21,7 @@ struct GpuCap {
     int64_t gpus = 0;                       // ≥ 0
 };
 
-struct PlanOptions {
+struct PortfolioOptions {
     std::vector<std::string> gpuIds;        // GPUs to consider; empty: every catalog GPU the rate card prices
     std::vector<WeightPrecision> weights{WeightPrecision::Bf16, WeightPrecision::Fp8, WeightPrecision::Int4};
     std::vector<KvPrecision> kv{KvPrecision::Bf16, KvPrecision::Fp8};
@@ -43,7 +43,7 @@ struct PlanOptions {
 struct PlanRequest {
     Scenario settings;
     ScenarioInputs inputs;
-    PlanOptions options;
+    PortfolioOptions options;
 };
 
 // How the plan serves one workload.
