@@ -16,6 +16,7 @@
 #include "ui/fleet/scenariodeck.h"
 #include "ui/fleet/scenariohistorydialog.h"
 #include "ui/inference/servingassumptionsdialog.h"
+#include "ui/fleet/planpage.h"
 #include "ui/fleet/scenariospage.h"
 #include "ui/inference/sizingpage.h"
 #include "ui/training/trainingjobspage.h"
@@ -37,6 +38,8 @@
 #include "ui/common/theme.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QComboBox>
 #include <QDate>
@@ -574,6 +577,20 @@ int main(int argc, char *argv[])
         const QString path = out.filePath(QStringLiteral("dialog-scenario-history%1.png").arg(suffix));
         history.grab().save(path);
         std::printf("%s\n", qPrintable(path));
+    }
+    {
+        // The Plan page on the demo workspace: the chatbot scenario's workloads planned with spot.
+        window.showPage(QStringLiteral("Plan"));
+        ui::PlanPage *plan = window.planPage();
+        plan->selectTarget(QStringLiteral("Chatbot core + flex"));
+        if (auto *spot = plan->findChild<QCheckBox *>(QStringLiteral("planSpot")))
+            spot->setChecked(true);
+        plan->run();
+        QElapsedTimer waited;
+        waited.start();
+        while (plan->isRunning() && waited.elapsed() < 60000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        grabPage(QStringLiteral("page-plan"));
     }
     {
         // Catalog ▸ Edit GPU: the H100's serving profile tab.

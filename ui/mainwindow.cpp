@@ -13,6 +13,7 @@
 #include "ui/catalog/ratecardspage.h"
 #include "ui/tracking/trackingpage.h"
 #include "ui/report/reportpage.h"
+#include "ui/fleet/planpage.h"
 #include "ui/fleet/scenariospage.h"
 #include "ui/inference/servingassumptionsdialog.h"
 #include "ui/serving/servingsimpage.h"
@@ -73,6 +74,7 @@ const NavEntry kNavigator[] = {
     {"Analyses", "Forecast", "Demand forecasting with backtests"},
     {"Analyses", "Cost & reservations", "Reserved versus elastic cost"},
     {"Outputs", "Scenarios", "Fleet scenarios compared side by side"},
+    {"Outputs", "Plan", "The cheapest fleet for the workloads at their SLOs, saved as a scenario"},
     {"Outputs", "Tracking", "Plan versus actual from billing: commitment use, anomalies, drift"},
     {"Outputs", "Report", "Multi-page PDF deck"},
 };
@@ -174,6 +176,7 @@ void MainWindow::buildPages()
     m_reportPage = new ReportPage(*m_workspace, m_undoStack, m_stack);
     m_forecastPage = new ForecastPage(*m_workspace, m_undoStack, m_stack);
     m_scenariosPage = new ScenariosPage(*m_workspace, m_undoStack, m_stack);
+    m_planPage = new PlanPage(*m_workspace, m_undoStack, m_stack);
     m_trackingPage = new TrackingPage(*m_workspace, m_stack);
     const std::pair<QString, Page *> pages[] = {
         {QStringLiteral("Workloads"), m_workloadsPage},
@@ -189,6 +192,7 @@ void MainWindow::buildPages()
         {QStringLiteral("Forecast"), m_forecastPage},
         {QStringLiteral("Cost & reservations"), m_costPage},
         {QStringLiteral("Scenarios"), m_scenariosPage},
+        {QStringLiteral("Plan"), m_planPage},
         {QStringLiteral("Tracking"), m_trackingPage},
         {QStringLiteral("Report"), m_reportPage},
     };

@@ -27,6 +27,7 @@ class FragmentationPage;
 class ServingSimPage;
 class ForecastPage;
 class PartitioningPage;
+class PlanPage;
 class RateCardsPage;
 class ReportPage;
 class ScenariosPage;
@@ -64,6 +65,7 @@ public:
     ReportPage *reportPage() const { return m_reportPage; }
     ForecastPage *forecastPage() const { return m_forecastPage; }
     ScenariosPage *scenariosPage() const { return m_scenariosPage; }
+    PlanPage *planPage() const { return m_planPage; }
     TrackingPage *trackingPage() const { return m_trackingPage; }
 
     // Selects a page by its navigator title; false when it is unknown or not available.
@@ -148,6 +150,7 @@ private:
     ReportPage *m_reportPage = nullptr;
     ForecastPage *m_forecastPage = nullptr;
     ScenariosPage *m_scenariosPage = nullptr;
+    PlanPage *m_planPage = nullptr;
     TrackingPage *m_trackingPage = nullptr;
 };
 

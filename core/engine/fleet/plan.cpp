@@ -878,8 +878,8 @@ PlanResult Search::run()
                       + explain::grouped(m_result.groupsPriced)
                       + " (GPU type, workload set) pools priced exactly (committed counts searched out from the least of "
                         "a convex lower bound until it passes the cheapest), and a dynamic programme over "
-                      + std::to_string(types) + " GPU types × " + explain::grouped(int64_t(1) << n)
-                      + " workload sets; the optimum over this space, gap 0.";
+                      + std::to_string(types) + (types == 1 ? " GPU type × " : " GPU types × ")
+                      + explain::grouped(int64_t(1) << n) + " workload sets; the optimum over this space, gap 0.";
     checkProgress(0.8);
 
     // Runners-up: the best plan with one workload off the winner's GPU for it.
