@@ -322,24 +322,22 @@ int runPlan(const QStringList &argList, Context &context)
 
     // What to plan: a scenario's workloads and jobs, the ones named, or all.
     std::optional<engine::Scenario> against;
-    QStringList workloadNames = args.texts(QStringLiteral("workload"));
-    QStringList jobNames = args.texts(QStringLiteral("job"));
+    const QStringList workloadNames = args.texts(QStringLiteral("workload"));
+    const QStringList jobNames = args.texts(QStringLiteral("job"));
     if (const auto name = args.text(QStringLiteral("scenario"))) {
         if (!workloadNames.isEmpty() || !jobNames.isEmpty())
             throw UsageError(QStringLiteral("--scenario plans the scenario's workloads and jobs: leave out --workload and --job"));
         against = findScenario(workspace, *name);
-        for (const engine::Pool &pool : against->pools) {
-            for (const std::string &w : pool.workloads)
-                if (!workloadNames.contains(qs(w)))
-                    workloadNames << qs(w);
-            for (const std::string &j : pool.trainingJobs)
-                if (!jobNames.contains(qs(j)))
-                    jobNames << qs(j);
-        }
-        request.settings = *against;
-        request.settings.pools.clear();
+        std::vector<std::string> missingWorkloads, missingJobs;
+        request = engine::scenarioPlanRequest(*against, request.inputs, &missingWorkloads, &missingJobs);
+        for (const std::string &w : missingWorkloads)
+            context.err() << QStringLiteral("headroom: note: scenario '%1' names workload '%2', which is not in the "
+                                            "workspace: it is left out of the plan\n").arg(*name, qs(w));
+        for (const std::string &j : missingJobs)
+            context.err() << QStringLiteral("headroom: note: scenario '%1' names training job '%2', which is not a "
+                                            "sizable job of the workspace: it is left out of the plan\n").arg(*name, qs(j));
     }
-    if (!workloadNames.isEmpty() || against) {
+    if (!workloadNames.isEmpty()) {
         std::vector<engine::WorkloadProfile> chosen;
         for (const QString &name : workloadNames) {
             const auto it = std::find_if(request.inputs.workloads.begin(), request.inputs.workloads.end(),
@@ -350,7 +348,7 @@ int runPlan(const QStringList &argList, Context &context)
         }
         request.inputs.workloads = chosen;
     }
-    if (!jobNames.isEmpty() || against) {
+    if (!jobNames.isEmpty()) {
         std::vector<engine::TrainingJobLoad> chosen;
         for (const QString &name : jobNames) {
             const auto it = std::find_if(request.inputs.trainingJobs.begin(), request.inputs.trainingJobs.end(),

@@ -461,41 +461,15 @@ bool PlanPage::buildRequest(Outcome &outcome, QString *why) const
             return false;
         }
         const engine::Scenario &against = *outcome.against;
-        // The scenario's workloads and jobs, each once, in the order its pools name them.
-        std::vector<std::string> workloads, jobs;
-        for (const engine::Pool &pool : against.pools) {
-            for (const std::string &w : pool.workloads)
-                if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
-                    workloads.push_back(w);
-            for (const std::string &j : pool.trainingJobs)
-                if (std::find(jobs.begin(), jobs.end(), j) == jobs.end())
-                    jobs.push_back(j);
-        }
-        std::vector<engine::WorkloadProfile> chosen;
-        for (const std::string &w : workloads) {
-            const auto it = std::find_if(request.inputs.workloads.begin(), request.inputs.workloads.end(),
-                                         [&](const engine::WorkloadProfile &p) { return p.name == w; });
-            if (it == request.inputs.workloads.end())
-                outcome.notes << tr("Workload \"%1\" of the scenario is not in the workspace.").arg(qs(w));
-            else
-                chosen.push_back(*it);
-        }
-        std::vector<engine::TrainingJobLoad> chosenJobs;
-        for (const std::string &j : jobs) {
-            const auto it = std::find_if(request.inputs.trainingJobs.begin(), request.inputs.trainingJobs.end(),
-                                         [&](const engine::TrainingJobLoad &l) { return l.name == j; });
-            if (it == request.inputs.trainingJobs.end())
-                outcome.notes << tr("Training job \"%1\" of the scenario is not in the workspace or cannot be sized.")
-                                     .arg(qs(j));
-            else
-                chosenJobs.push_back(*it);
-        }
         // The scenario is evaluated with everything it names, as the Scenarios page does.
         outcome.scenarioInputs = request.inputs;
-        request.inputs.workloads = chosen;
-        request.inputs.trainingJobs = chosenJobs;
-        request.settings = against;
-        request.settings.pools.clear();
+        std::vector<std::string> missingWorkloads, missingJobs;
+        request = engine::scenarioPlanRequest(against, outcome.scenarioInputs, &missingWorkloads, &missingJobs);
+        for (const std::string &w : missingWorkloads)
+            outcome.notes << tr("Workload \"%1\" of the scenario is not in the workspace.").arg(qs(w));
+        for (const std::string &j : missingJobs)
+            outcome.notes << tr("Training job \"%1\" of the scenario is not in the workspace or cannot be sized.")
+                                 .arg(qs(j));
         request.settings.description = "The cheapest plan for what scenario \"" + against.name + "\" serves.";
     } else {
         const QStringList card = m_rateCard->currentData().toStringList();

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <set>
 #include <thread>
@@ -45,7 +44,6 @@ struct GpuRates {
 
 struct Job {
     const TrainingJobLoad *load = nullptr;
-    int gpu = -1;
     int64_t runHours = 0;
 };
 
@@ -181,14 +179,12 @@ void Search::collectRates()
             if (cap.gpuId == gpu.id)
                 rates.cap = cap.gpus;
         }
-        // A commitment dearer than another that also fits the horizon is never the cheaper.
-        std::erase_if(rates.commitments, [&](const auto &c) {
-            return std::any_of(rates.commitments.begin(), rates.commitments.end(), [&](const auto &other) {
-                return other.second.amount.toDouble() < c.second.amount.toDouble();
-            });
-        });
-        if (rates.commitments.size() > 1)
-            rates.commitments.resize(1);
+        // Only the cheapest commitment that fits the horizon: a dearer one is never chosen.
+        if (rates.commitments.size() > 1) {
+            const auto cheapest = std::min_element(rates.commitments.begin(), rates.commitments.end(),
+                                                   [](const auto &a, const auto &b) { return a.second.amount < b.second.amount; });
+            rates.commitments = {*cheapest};
+        }
         for (const auto &[tier, rate] : rates.commitments)
             rates.commitmentRates.push_back(rate.amount.toDouble());
         for (const auto &[tier, rate] : rates.elastic)
@@ -330,7 +326,6 @@ void Search::collectJobs()
         }
         Job job;
         job.load = &load;
-        job.gpu = gpu;
         job.runHours = std::min<int64_t>(
             m_hours, int64_t(std::ceil(load.gpuHours / double(load.gpus) - kCeilTolerance)));
         m_jobsOf[size_t(gpu)].push_back(int(m_jobs.size()));
@@ -919,6 +914,41 @@ PlanResult Search::run()
 }
 
 } // namespace
+
+PlanRequest scenarioPlanRequest(const Scenario &scenario, const ScenarioInputs &inputs,
+                                std::vector<std::string> *missingWorkloads, std::vector<std::string> *missingJobs)
+{
+    PlanRequest request;
+    request.settings = scenario;
+    request.settings.pools.clear();
+    request.inputs = inputs;
+    request.inputs.workloads.clear();
+    request.inputs.trainingJobs.clear();
+    std::set<std::string> seen;
+    for (const Pool &pool : scenario.pools) {
+        for (const std::string &name : pool.workloads) {
+            if (!seen.insert("workload:" + name).second)
+                continue;
+            const auto it = std::find_if(inputs.workloads.begin(), inputs.workloads.end(),
+                                         [&](const WorkloadProfile &w) { return w.name == name; });
+            if (it != inputs.workloads.end())
+                request.inputs.workloads.push_back(*it);
+            else
+                missingWorkloads->push_back(name);
+        }
+        for (const std::string &name : pool.trainingJobs) {
+            if (!seen.insert("job:" + name).second)
+                continue;
+            const auto it = std::find_if(inputs.trainingJobs.begin(), inputs.trainingJobs.end(),
+                                         [&](const TrainingJobLoad &j) { return j.name == name; });
+            if (it != inputs.trainingJobs.end())
+                request.inputs.trainingJobs.push_back(*it);
+            else
+                missingJobs->push_back(name);
+        }
+    }
+    return request;
+}
 
 PlanResult planPortfolio(const PlanRequest &request, const std::function<bool(double)> &progress)
 {

@@ -121,6 +121,12 @@ struct PlanResult {
 
 struct PlanCancelled {};
 
+// What scenario `scenario` serves, to plan: its settings (pools left out) and `inputs` narrowed to
+// the workloads and training jobs its pools list, each once, in the order they are named. Names
+// `inputs` lacks are left out and appended to `missingWorkloads` / `missingJobs`.
+PlanRequest scenarioPlanRequest(const Scenario &scenario, const ScenarioInputs &inputs,
+                                std::vector<std::string> *missingWorkloads, std::vector<std::string> *missingJobs);
+
 // Decision space: each workload on one deployment (GPU × weights × KV × TP from the options,
 // feasible at its SLOs: sizeInference); the workloads on one GPU type in one committed pool
 // (fixed, whole replicas of their common size, on one commitment) under an elastic top that

@@ -341,3 +341,28 @@ TEST_CASE("A workload no GPU serves at its SLO is reported, the rest planned", "
     CHECK(plan.unplaced.front().find("\"instant\"") != std::string::npos);
     CHECK(plan.best.workloads.size() == 2);
 }
+
+TEST_CASE("A scenario's plan request holds what its pools serve, each once, and names what is missing", "[plan]")
+{
+    const PlanRequest base = planRequest();
+    ScenarioInputs inputs = base.inputs;
+    inputs.trainingJobs = {{"finetune", 8, 800, "h100-sxm"}};
+    Scenario s = base.settings;
+    s.name = "served";
+    s.pools = {pool("base", PoolTier::Reserved1y, PoolSizing::Fixed, 4, {"helper", "gone"}),
+               pool("flex", PoolTier::OnDemand, PoolSizing::Auto, 0, {"helper", "chat"})};
+    s.pools[1].trainingJobs = {"finetune", "old job"};
+    std::vector<std::string> missingWorkloads, missingJobs;
+    const PlanRequest r = scenarioPlanRequest(s, inputs, &missingWorkloads, &missingJobs);
+    REQUIRE(r.inputs.workloads.size() == 2);
+    CHECK(r.inputs.workloads[0].name == "helper");
+    CHECK(r.inputs.workloads[1].name == "chat");
+    REQUIRE(r.inputs.trainingJobs.size() == 1);
+    CHECK(r.inputs.trainingJobs[0].name == "finetune");
+    CHECK(missingWorkloads == std::vector<std::string>{"gone"});
+    CHECK(missingJobs == std::vector<std::string>{"old job"});
+    CHECK(r.settings.name == "served");
+    CHECK(r.settings.provider == "Test");
+    CHECK(r.settings.pools.empty());
+    CHECK(r.inputs.rateCards.size() == inputs.rateCards.size());
+}
