@@ -3,6 +3,7 @@
 #include "engine/common/calendar.h"
 #include "engine/common/errors.h"
 #include "engine/common/explain_text.h"
+#include "engine/partitioning/mig.h"
 
 #include <algorithm>
 #include <array>
@@ -47,6 +48,21 @@ struct Job {
     int64_t runHours = 0;
 };
 
+// A workload's one replica on one MIG slice, as the scenario packs it.
+struct Slice {
+    PlannedWorkload planned;
+    Tenant tenant;
+};
+
+// A GPU type whose committed GPUs may be cut into MIG slices for small tenants.
+struct SharedType {
+    int gpu = 0;                            // index into Search::m_gpus
+    const MigGpuProfiles *profiles = nullptr;
+    double gpuGiB = 0;
+    std::vector<std::optional<Slice>> slices; // per workload in m_workloads
+    uint32_t tenants = 0;                   // bits of the workloads with a slice
+};
+
 // The cheapest pools of one GPU type for a set of workloads (their chosen candidates) and the
 // type's training jobs.
 struct GroupPrice {
@@ -71,7 +87,9 @@ private:
     void collectRates();
     void collectCandidates();
     void collectJobs();
+    void collectSlices();
     void priceGroups();
+    PackResult pack(const SharedType &type, uint32_t set) const;
     std::vector<GroupPrice> priceGroup(int gpu, uint32_t set, const std::vector<double> &shares) const;
     void priceWith(int gpu, const std::vector<int> &workloads, const std::vector<int> &chosen,
                    const std::vector<double> &shares, std::vector<GroupPrice> &best) const;
@@ -80,6 +98,7 @@ private:
         std::vector<uint32_t> sets;         // per GPU type
     };
     Assignment assign(const std::vector<std::vector<double>> &costs, const std::vector<uint32_t> &allowed) const;
+    std::vector<std::vector<double>> costsAt(size_t share) const;
     PlanOption optionFor(const Assignment &assignment, double maxShare) const;
     void checkProgress(double fraction) const;
 
@@ -90,11 +109,15 @@ private:
     std::vector<std::vector<Candidate>> m_candidates;   // per workload in m_workloads
     std::vector<Job> m_jobs;
     std::vector<std::vector<int>> m_jobsOf;              // per GPU type
+    std::vector<SharedType> m_shared;                    // types m_gpus.size() + i of the pools
+    bool m_pack = false;                                 // the plan packs (the rule on fleet size holds)
+    int64_t m_packsProven = 0;                           // MIG packings priced, and those proven fewest
+    int64_t m_packs = 0;
     std::vector<int64_t> m_hourCount;                    // evaluated hours falling on each hour of day
     int64_t m_hours = 0;
     int64_t m_termHours = 0;
     std::vector<double> m_shares;                        // the options' committed share, then the front's
-    std::vector<std::vector<std::vector<double>>> m_groupCost; // [share][gpu][set]
+    std::vector<std::vector<std::vector<double>>> m_groupCost; // [share][gpu, then shared type][set]
     PlanResult m_result;
 };
 
@@ -331,6 +354,108 @@ void Search::collectJobs()
         m_jobsOf[size_t(gpu)].push_back(int(m_jobs.size()));
         m_jobs.push_back(job);
     }
+}
+
+// For each GPU type that may pack, each workload's smallest slice whose one replica serves its
+// peak at its SLOs, at the first precisions (in the options' order) that get there.
+void Search::collectSlices()
+{
+    const PortfolioOptions &o = m_request.options;
+    const ScenarioInputs &in = m_request.inputs;
+    if (!o.packMig || o.maxCommittedShare < 1 || !m_request.settings.policy.packMigTenants)
+        return;
+    for (size_t g = 0; g < m_gpus.size(); ++g) {
+        const GpuRates &rates = m_gpus[g];
+        const auto table = std::find_if(in.migProfiles.begin(), in.migProfiles.end(),
+                                        [&](const MigGpuProfiles &p) { return p.gpuId == rates.id; });
+        if (rates.commitments.empty() || rates.cap >= 0 || table == in.migProfiles.end() || !checkProfiles(*table).empty())
+            continue;
+        const GpuSpec &gpu = *findGpu(in.gpus, rates.id);
+        std::vector<const MigProfile *> sizes;  // smaller than the GPU, smallest first
+        for (const MigProfile &p : table->profiles) {
+            if (!p.mediaExtensions && (p.memorySlices < table->memorySlices || p.computeSlices < table->computeSlices))
+                sizes.push_back(&p);
+        }
+        std::stable_sort(sizes.begin(), sizes.end(), [](const MigProfile *a, const MigProfile *b) {
+            return std::make_pair(a->memorySlices, a->computeSlices) < std::make_pair(b->memorySlices, b->computeSlices);
+        });
+        SharedType type;
+        type.gpu = int(g);
+        type.profiles = &*table;
+        type.gpuGiB = double(gpu.memoryBytes) / double(kGiB);
+        type.slices.resize(m_workloads.size());
+        for (size_t w = 0; w < m_workloads.size(); ++w) {
+            const WorkloadProfile &workload = *m_workloads[w];
+            const ModelSpec *model = findModel(in.models, workload.modelId);
+            if (workload.workloadClass == WorkloadClass::FlagshipInteractive || !model)
+                continue;
+            for (const MigProfile *profile : sizes) {
+                const GpuSpec slice = migSliceGpu(gpu, *table, *profile);
+                for (const WeightPrecision weights : o.weights) {
+                    for (const KvPrecision kv : o.kv) {
+                        if (type.slices[w] || (o.ownPrecisions && (weights != workload.weights || kv != workload.kv)))
+                            continue;
+                        SizingOverrides overrides;
+                        overrides.gpuId = gpu.id;
+                        overrides.weights = weights;
+                        overrides.kv = kv;
+                        overrides.tp = 1;
+                        SizingResult r;
+                        try {
+                            r = sizeInference(workload, *model, slice, overrides, in.serving);
+                        } catch (const InputError &) {
+                            continue;
+                        }
+                        ++m_result.candidates;
+                        // One slice at its peak with the planned headroom kept free (the
+                        // sizing's replicas round that headroom up to a whole second one).
+                        const double need = r.peakUtilization * double(r.replicas);
+                        if (!r.feasible || r.replicasNeeded != 1 || need * (1 + in.serving.plannedHeadroom) > 1)
+                            continue;
+                        WorkloadProfile deployed = workload;
+                        deployed.weights = weights;
+                        deployed.kv = kv;
+                        deployed.tp = 1;
+                        Slice found;
+                        found.tenant = tenantForWorkload(deployed, *model);
+                        if (found.tenant.memoryGiB > memoryGiB(*profile))
+                            continue;
+                        found.tenant.profile = profile->name;
+                        PlannedWorkload &p = found.planned;
+                        p.workload = workload.name;
+                        p.gpuId = gpu.id;
+                        p.weights = weights;
+                        p.kv = kv;
+                        p.tp = 1;
+                        p.migProfile = profile->name;
+                        p.binding = r.binding;
+                        p.ttftMs = r.prefillTimeMs;
+                        p.ttftSloMs = workload.ttftP95Ms;
+                        p.itlMs = r.decodeStepMs;
+                        p.itlSloMs = workload.itlP95Ms;
+                        p.latencyMargin = std::min(1 - r.prefillTimeMs / workload.ttftP95Ms, 1 - r.decodeStepMs / workload.itlP95Ms);
+                        type.slices[w] = std::move(found);
+                        type.tenants |= 1u << w;
+                    }
+                }
+                if (type.slices[w])
+                    break;
+            }
+        }
+        if (type.tenants != 0)
+            m_shared.push_back(std::move(type));
+    }
+}
+
+// The tenants of `set` packed as the scenario packs a MIG pool listing them in workload order.
+PackResult Search::pack(const SharedType &type, uint32_t set) const
+{
+    std::vector<Tenant> tenants;
+    for (size_t w = 0; w < m_workloads.size(); ++w) {
+        if ((set >> w) & 1u)
+            tenants.push_back(type.slices[w]->tenant);
+    }
+    return packTenants(*type.profiles, type.gpuGiB, tenants);
 }
 
 // The pools of GPU type `gpu` for the workloads of `set` (bits over m_workloads) and the type's
@@ -586,7 +711,8 @@ void Search::priceGroups()
     m_shares = {m_request.options.maxCommittedShare};
     for (int step = 0; step <= kFrontSteps; ++step)
         m_shares.push_back(std::min(m_request.options.maxCommittedShare, double(step) / kFrontSteps));
-    m_groupCost.assign(m_shares.size(), std::vector<std::vector<double>>(m_gpus.size(), std::vector<double>(sets, kInfinity)));
+    m_groupCost.assign(m_shares.size(), std::vector<std::vector<double>>(m_gpus.size() + m_shared.size(),
+                                                                          std::vector<double>(sets, kInfinity)));
     const unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     std::vector<int64_t> priced(threads, 0);
@@ -614,6 +740,35 @@ void Search::priceGroups()
     for (std::thread &t : pool)
         t.join();
     m_result.groupsPriced = std::accumulate(priced.begin(), priced.end(), int64_t(0));
+    // MIG pools: committed for the term (only where every share allows a full commitment).
+    for (size_t t = 0; t < m_shared.size(); ++t) {
+        const SharedType &type = m_shared[t];
+        const double rate = m_gpus[size_t(type.gpu)].commitmentRates.front();
+        std::vector<double> &cost = m_groupCost.front()[m_gpus.size() + t];
+        for (uint32_t set = type.tenants;; set = (set - 1) & type.tenants) {
+            if (set == 0) {
+                cost[0] = 0;
+                break;
+            }
+            const PackResult packed = pack(type, set);
+            cost[set] = rate * double(packed.gpus) * double(m_termHours);
+            ++m_packs;
+            m_packsProven += packed.optimal ? 1 : 0;
+        }
+        for (size_t i = 1; i < m_shares.size(); ++i) {
+            if (m_shares[i] >= 1)
+                m_groupCost[i][m_gpus.size() + t] = cost;
+            else
+                m_groupCost[i][m_gpus.size() + t][0] = 0;
+        }
+    }
+}
+
+// The pools' costs at share `share`, MIG pools included where the plan packs.
+std::vector<std::vector<double>> Search::costsAt(size_t share) const
+{
+    const auto &costs = m_groupCost[share];
+    return m_pack ? costs : std::vector<std::vector<double>>(costs.begin(), costs.begin() + std::ptrdiff_t(m_gpus.size()));
 }
 
 // The cheapest split of all workloads over the GPU types, each type's set priced by `costs`;
@@ -624,7 +779,7 @@ Search::Assignment Search::assign(const std::vector<std::vector<double>> &costs,
 {
     const size_t n = m_workloads.size();
     const size_t sets = size_t(1) << n;
-    const size_t types = m_gpus.size();
+    const size_t types = costs.size();
     const uint32_t all = uint32_t(sets - 1);
     std::vector<uint32_t> onType(types, 0);  // workloads allowed on each type
     for (size_t w = 0; w < n; ++w) {
@@ -685,7 +840,7 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
     double committedHours = 0;
     double heldHours = 0;
     option.latencyMargin = kInfinity;
-    std::vector<const Candidate *> chosenOf(m_workloads.size(), nullptr);
+    std::vector<const PlannedWorkload *> chosenOf(m_workloads.size(), nullptr);
     for (size_t g = 0; g < m_gpus.size(); ++g) {
         const uint32_t set = assignment.sets[g];
         if (set == 0 && m_jobsOf[g].empty())
@@ -708,9 +863,9 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
         std::vector<PoolDeployment> deployments;
         for (size_t i = 0; i < workloads.size(); ++i) {
             const Candidate &c = m_candidates[size_t(workloads[i])][size_t(price.candidates[i])];
-            chosenOf[size_t(workloads[i])] = &c;
+            chosenOf[size_t(workloads[i])] = &c.planned;
             planned.workloads.push_back(c.planned.workload);
-            deployments.push_back({c.planned.workload, c.planned.weights, c.planned.kv, c.planned.tp});
+            deployments.push_back({c.planned.workload, c.planned.weights, c.planned.kv, c.planned.tp, {}});
         }
         if (price.committedGpus > 0) {
             const auto &[tier, rate] = rates.commitments[size_t(price.commitment)];
@@ -792,6 +947,7 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
         if (price.split)
             elasticPool(1, spotWorkloads, spotDeployments, elasticJobs, price.spotGpuHours);
         heldHours += double(planned.elasticGpuHours);
+        option.peakGpus += price.peakHeld;
         option.costOverTerm += planned.costOverTerm;
         for (const PlannedJob &pj : option.jobs) {
             if (pj.reserved && pj.gpuId == rates.id)
@@ -800,13 +956,51 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
         if (!planned.workloads.empty())
             option.pools.push_back(planned);
     }
+    // The packed tenants: a committed MIG pool per type, as many GPUs as their packing takes.
+    for (size_t t = 0; m_gpus.size() + t < assignment.sets.size(); ++t) {
+        const uint32_t set = assignment.sets[m_gpus.size() + t];
+        if (set == 0)
+            continue;
+        const SharedType &type = m_shared[t];
+        const GpuRates &rates = m_gpus[size_t(type.gpu)];
+        const auto &[tier, rate] = rates.commitments.front();
+        const int64_t gpus = pack(type, set).gpus;
+        PlannedPool planned;
+        planned.gpuId = rates.id;
+        planned.mig = true;
+        planned.commitment = tier;
+        planned.committedGpus = gpus;
+        planned.peakGpus = gpus;
+        planned.costOverTerm = rate * Decimal::fromInt(gpus * m_termHours);
+        Pool pool;
+        pool.name = poolName(rates.id, "MIG");
+        pool.gpuId = rates.id;
+        pool.sizing = PoolSizing::Fixed;
+        pool.gpus = gpus;
+        pool.tier = tier;
+        pool.partitioning = Partitioning::Mig;
+        for (size_t w = 0; w < m_workloads.size(); ++w) {
+            if (!((set >> w) & 1u))
+                continue;
+            const PlannedWorkload &p = type.slices[w]->planned;
+            chosenOf[w] = &p;
+            planned.workloads.push_back(p.workload);
+            pool.workloads.push_back(p.workload);
+            pool.deployments.push_back({p.workload, p.weights, p.kv, p.tp, p.migProfile});
+        }
+        s.pools.push_back(pool);
+        committedHours += double(gpus) * double(m_hours);
+        option.peakGpus += gpus;
+        option.costOverTerm += planned.costOverTerm;
+        option.pools.push_back(planned);
+    }
     heldHours += committedHours;
     option.committedShare = heldHours > 0 ? committedHours / heldHours : 0;
     for (size_t w = 0; w < m_workloads.size(); ++w) {
         if (!chosenOf[w])
             continue;
-        option.workloads.push_back(chosenOf[w]->planned);
-        option.latencyMargin = std::min(option.latencyMargin, chosenOf[w]->planned.latencyMargin);
+        option.workloads.push_back(*chosenOf[w]);
+        option.latencyMargin = std::min(option.latencyMargin, chosenOf[w]->latencyMargin);
     }
     if (!(option.latencyMargin < kInfinity))
         option.latencyMargin = 0;
@@ -815,8 +1009,16 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
 
 std::string deploymentText(const PlannedWorkload &w)
 {
+    if (!w.migProfile.empty())
+        return "a MIG " + w.migProfile + " slice of " + w.gpuId + " (" + std::string(toString(w.weights)) + " weights, "
+               + std::string(toString(w.kv)) + " KV)";
     return w.gpuId + " (" + std::string(toString(w.weights)) + " weights, " + std::string(toString(w.kv))
            + " KV, TP " + std::to_string(w.tp) + ": " + explain::grouped(w.peakGpus) + " GPUs at peak)";
+}
+
+std::string poolText(const PlannedPool &p)
+{
+    return p.gpuId + (p.mig ? " MIG pool" : " pools");
 }
 
 // The winner against the runner-up, workload by workload and pool by pool.
@@ -829,25 +1031,27 @@ std::vector<std::string> whyBetter(const PlanOption &best, const PlanOption &oth
     for (const PlannedWorkload &w : best.workloads) {
         for (const PlannedWorkload &o : other.workloads) {
             if (o.workload != w.workload
-                || (o.gpuId == w.gpuId && o.weights == w.weights && o.kv == w.kv && o.tp == w.tp))
+                || (o.gpuId == w.gpuId && o.weights == w.weights && o.kv == w.kv && o.tp == w.tp
+                    && o.migProfile == w.migProfile))
                 continue;
             why.push_back("Workload \"" + w.workload + "\" runs on " + deploymentText(w) + "; the runner-up puts it on "
                           + deploymentText(o) + ".");
         }
     }
+    const auto same = [](const PlannedPool &a, const PlannedPool &b) { return a.gpuId == b.gpuId && a.mig == b.mig; };
     for (const PlannedPool &p : best.pools) {
         const auto there = std::find_if(other.pools.begin(), other.pools.end(),
-                                        [&](const PlannedPool &o) { return o.gpuId == p.gpuId; });
+                                        [&](const PlannedPool &o) { return same(o, p); });
         const Money otherCost = there != other.pools.end() ? there->costOverTerm : Money{Decimal(), p.costOverTerm.currency};
-        why.push_back("Its " + p.gpuId + " pools cost " + p.costOverTerm.display() + " (" + explain::grouped(p.committedGpus)
-                      + " committed GPUs, " + explain::grouped(p.elasticGpuHours) + " elastic GPU-hours a year) against "
-                      + otherCost.display() + " in the runner-up.");
+        why.push_back("Its " + poolText(p) + " cost" + (p.mig ? "s " : " ") + p.costOverTerm.display() + " ("
+                      + explain::grouped(p.committedGpus) + " committed GPUs, " + explain::grouped(p.elasticGpuHours)
+                      + " elastic GPU-hours a year) against " + otherCost.display() + " in the runner-up.");
     }
     for (const PlannedPool &o : other.pools) {
-        const bool shared = std::any_of(best.pools.begin(), best.pools.end(),
-                                        [&](const PlannedPool &p) { return p.gpuId == o.gpuId; });
+        const bool shared = std::any_of(best.pools.begin(), best.pools.end(), [&](const PlannedPool &p) { return same(p, o); });
         if (!shared)
-            why.push_back("The runner-up also pays " + o.costOverTerm.display() + " for " + o.gpuId + " pools the plan does without.");
+            why.push_back("The runner-up also pays " + o.costOverTerm.display() + " for the " + poolText(o)
+                          + " the plan does without.");
     }
     return why;
 }
@@ -857,35 +1061,83 @@ PlanResult Search::run()
     collectRates();
     collectCandidates();
     collectJobs();
+    collectSlices();
     checkProgress(0.4);
+    const size_t n = m_workloads.size();
+    const size_t types = m_gpus.size() + m_shared.size();
+    if (types > 31)
+        throw InputError("options.gpu_ids", "a plan compares at most 31 pool kinds at once (GPU types and their MIG "
+                                            "pools; got " + std::to_string(types) + ")");
     priceGroups();
     checkProgress(0.7);
-    const size_t n = m_workloads.size();
-    const size_t types = m_gpus.size();
-    std::vector<uint32_t> everywhere(n, uint32_t((uint64_t(1) << types) - 1));
-    if (types > 31)
-        throw InputError("options.gpu_ids", "a plan compares at most 31 GPU types at once");
-    const Assignment best = assign(m_groupCost.front(), everywhere);
+    // Every workload may take every GPU type, and a MIG pool where it has a slice.
+    std::vector<uint32_t> everywhere(n, uint32_t((uint64_t(1) << m_gpus.size()) - 1));
+    for (size_t t = 0; t < m_shared.size(); ++t) {
+        for (size_t w = 0; w < n; ++w) {
+            if ((m_shared[t].tenants >> w) & 1u)
+                everywhere[w] |= 1u << (m_gpus.size() + t);
+        }
+    }
+    const PortfolioOptions &o = m_request.options;
+    Assignment best = assign(costsAt(0), everywhere);
+    if (!o.packMig)
+        m_result.packing = "Small tenants are not packed onto MIG slices: packing is switched off.";
+    else if (o.maxCommittedShare < 1)
+        m_result.packing = "Small tenants are not packed onto MIG slices: a packed pool is committed for the term, "
+                           "and the committed share is held below 100 %.";
+    else if (m_shared.empty())
+        m_result.packing = "No workload is packed onto MIG slices: none but flagships fits one slice at its SLOs on a "
+                           "GPU type with MIG profiles, a commitment in the horizon and no cap.";
+    else {
+        const int64_t fleet = best.cost < kInfinity ? optionFor(best, o.maxCommittedShare).peakGpus
+                                                    : std::numeric_limits<int64_t>::max();
+        if (fleet < o.packMinFleetGpus) {
+            m_result.packing = "Small tenants are not packed onto MIG slices: without packing the fleet holds "
+                               + explain::grouped(fleet) + " GPUs at its peak, fewer than the "
+                               + explain::grouped(o.packMinFleetGpus) + " below which packing costs more to run than it saves.";
+        } else {
+            m_pack = true;
+            best = assign(costsAt(0), everywhere);
+        }
+    }
     if (!(best.cost < kInfinity))
         throw InputError("options.caps", "no plan serves every workload within the GPU caps");
+    const std::vector<std::vector<double>> costs = costsAt(0);
     m_result.best = optionFor(best, m_request.options.maxCommittedShare);
+    if (m_pack) {
+        int64_t packed = 0;
+        for (const PlannedWorkload &w : m_result.best.workloads)
+            packed += w.migProfile.empty() ? 0 : 1;
+        m_result.packing = packed == 0
+            ? "No workload is packed onto MIG slices: whole GPUs serve every candidate tenant for less."
+            : explain::grouped(packed) + (packed == 1 ? " workload is" : " workloads are")
+                  + " packed onto MIG slices of committed GPUs, each on the smallest slice whose one replica serves its "
+                    "peak at its SLOs.";
+    }
     m_result.method = "Exact: " + explain::grouped(m_result.candidates) + " deployments sized, dominated ones dropped, "
                       + explain::grouped(m_result.groupsPriced)
                       + " (GPU type, workload set) pools priced exactly (committed counts searched out from the least of "
-                        "a convex lower bound until it passes the cheapest), and a dynamic programme over "
-                      + std::to_string(types) + (types == 1 ? " GPU type × " : " GPU types × ")
-                      + explain::grouped(int64_t(1) << n) + " workload sets; the optimum over this space, gap 0.";
+                        "a convex lower bound until it passes the cheapest)"
+                      + (m_pack ? ", " + explain::grouped(m_packs) + " MIG packings of tenant sets ("
+                                      + (m_packsProven == m_packs ? std::string("each proven fewest GPUs")
+                                                                  : explain::grouped(m_packsProven) + " proven fewest GPUs")
+                                      + ")"
+                                : std::string())
+                      + ", and a dynamic programme over " + std::to_string(costs.size())
+                      + (costs.size() == 1 ? " pool kind × " : " pool kinds × ")
+                      + explain::grouped(int64_t(1) << n) + " workload sets; the optimum over this space, gap 0"
+                      + (m_pack && m_packsProven < m_packs ? " but for the packings not proven fewest." : ".");
     checkProgress(0.8);
 
     // Runners-up: the best plan with one workload off the winner's GPU for it.
     std::vector<std::pair<double, Assignment>> others;
     for (size_t w = 0; w < n; ++w) {
         std::vector<uint32_t> allowed = everywhere;
-        for (size_t g = 0; g < types; ++g) {
+        for (size_t g = 0; g < best.sets.size(); ++g) {
             if ((best.sets[g] >> w) & 1u)
                 allowed[w] &= ~(1u << g);
         }
-        const Assignment other = assign(m_groupCost.front(), allowed);
+        const Assignment other = assign(costs, allowed);
         if (other.cost < kInfinity
             && std::none_of(others.begin(), others.end(), [&](const auto &o) { return o.second.sets == other.sets; }))
             others.emplace_back(other.cost, other);
@@ -903,7 +1155,7 @@ PlanResult Search::run()
     for (size_t i = 1; i < m_shares.size(); ++i) {
         if (i > 1 && m_shares[i] == m_shares[i - 1])
             break;
-        const Assignment point = assign(m_groupCost[i], everywhere);
+        const Assignment point = assign(costsAt(i), everywhere);
         if (point.cost < kInfinity) {
             const PlanOption option = optionFor(point, m_shares[i]);
             m_result.front.push_back({m_shares[i], option.committedShare, option.costOverTerm});

@@ -2,6 +2,8 @@
 
 #include "scenario.h"
 
+#include "engine/partitioning/packing_advice.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -34,6 +36,13 @@ struct PortfolioOptions {
     std::vector<GpuCap> caps;
     // The committed base of each pool at most this share of its peak GPUs, [0, 1].
     double maxCommittedShare = 1.0;
+    // Small tenants packed onto MIG slices of a committed pool: a workload other than a flagship
+    // whose peak one replica on one slice (smaller than the whole GPU) serves at its SLOs, on a
+    // GPU type with a MIG profile table and no cap. Only at a full committed share (a packed
+    // pool is held all term), and not when the plan without packing holds fewer than
+    // `packMinFleetGpus` GPUs at its peak: below that the orchestration costs more than it saves.
+    bool packMig = true;
+    int64_t packMinFleetGpus = kSmallFleetGpus;
     int alternatives = 3;                   // runners-up to report, 0..10
 };
 
@@ -53,7 +62,8 @@ struct PlannedWorkload {
     WeightPrecision weights = WeightPrecision::Bf16;
     KvPrecision kv = KvPrecision::Bf16;
     int tp = 1;
-    int64_t peakGpus = 0;                   // at its busiest hour, planned headroom included
+    std::string migProfile;                 // packed: the MIG slice its one replica runs on
+    int64_t peakGpus = 0;                   // at its busiest hour, planned headroom included; packed: 0
     std::string binding;                    // what sets its GPUs: "memory", "compute", "ttft", "itl"
     double ttftMs = 0;                      // P95 prompt's prefill against its SLO
     double ttftSloMs = 0;
@@ -78,6 +88,7 @@ struct PlannedJob {
 // top, which also runs the type's elastic training jobs.
 struct PlannedPool {
     std::string gpuId;
+    bool mig = false;                       // the type's packed tenants: committed GPUs cut into MIG slices
     std::vector<std::string> workloads;
     PoolTier commitment = PoolTier::Reserved1y;
     // The elastic top: on-demand, or spot for all but the flagship workloads (theirs stays on
@@ -96,6 +107,7 @@ struct PlanOption {
     std::vector<PlannedPool> pools;
     std::vector<PlannedJob> jobs;
     Money costOverTerm;                     // Σ pools, exact: what evaluateScenario gives
+    int64_t peakGpus = 0;                   // Σ over GPU types of the most held at one hour
     double committedShare = 0;              // committed GPU-hours ÷ all GPU-hours held
     double latencyMargin = 0;               // the least over its workloads
 };
@@ -115,6 +127,7 @@ struct PlanResult {
     std::vector<std::string> why;           // the winner against the first runner-up, in sentences
     std::vector<std::string> unplaced;      // workloads and jobs no option serves, with the reason
     std::string method;                     // how the optimum was found, and its gap
+    std::string packing;                    // why small tenants were or were not packed onto MIG slices
     int64_t candidates = 0;                 // deployments sized (GPU × weights × KV × TP per workload)
     int64_t groupsPriced = 0;               // (GPU type, workload set) pools priced
 };
@@ -136,11 +149,16 @@ PlanRequest scenarioPlanRequest(const Scenario &scenario, const ScenarioInputs &
 // cost over the term. Constraints: every SLO (infeasible deployments are not candidates), GPU
 // caps (most GPUs held at an hour), the committed share, flagship workloads never on spot.
 //
+// Packed tenants (options.packMig) go to a MIG pool of their GPU type, committed for the term,
+// as many GPUs as the scenario's MIG packing (packTenants) puts them on, each on the smallest
+// slice that serves its peak at its SLOs (a larger one never packs better).
+//
 // Method: deployments dominated on their GPU (hourly GPUs at least as high every hour, in
 // replicas the other's divide) are dropped; every (GPU type, workload set) pool is priced
-// exactly, its committed count found by a walk out from the least of a convex lower bound;
-// a dynamic programme over GPU types × workload subsets assigns the workloads (exact: gap 0
-// over the space). Throws InputError naming the field ("options.caps", "options.tps",
+// exactly, its committed count found by a walk out from the least of a convex lower bound, and
+// every (GPU type, tenant set) MIG pool by packTenants; a dynamic programme over those pools ×
+// workload subsets assigns the workloads (exact: gap 0 over the space, the MIG packing's own
+// gap aside). Throws InputError naming the field ("options.caps", "options.tps",
 // "max_committed_share", "settings.…", "workloads" when there are more than
 // kMaxPlanWorkloads); PlanCancelled when `progress` returns false.
 constexpr size_t kMaxPlanWorkloads = 14;

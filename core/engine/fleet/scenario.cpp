@@ -226,6 +226,15 @@ const MigGpuProfiles *Evaluator::migProfiles(const std::string &gpuId) const
     return nullptr;
 }
 
+const PoolDeployment *deploymentOf(const Pool &pool, const std::string &workload)
+{
+    for (const PoolDeployment &d : pool.deployments) {
+        if (d.workload == workload)
+            return &d;
+    }
+    return nullptr;
+}
+
 // Sizes a workload on a pool's GPU once; problems are warned once per pool.
 Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
 {
@@ -244,12 +253,10 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
         try {
             SizingOverrides overrides;
             overrides.gpuId = pool.gpuId;
-            for (const PoolDeployment &d : pool.deployments) {
-                if (d.workload == w.name) {
-                    overrides.weights = d.weights;
-                    overrides.kv = d.kv;
-                    overrides.tp = d.tp;
-                }
+            if (const PoolDeployment *d = deploymentOf(pool, w.name)) {
+                overrides.weights = d->weights;
+                overrides.kv = d->kv;
+                overrides.tp = d->tp;
             }
             const SizingResult r = sizeInference(w, *m, *g, overrides, m_in.serving);
             if (r.feasible) {
@@ -549,6 +556,7 @@ void Evaluator::packSharedPool(size_t p, const std::vector<const WorkloadProfile
     if (!g)
         return;
     const double gpuGiB = double(g->memoryBytes) / kGiB;
+    const MigGpuProfiles *profiles = pool.partitioning == Partitioning::Mig ? migProfiles(pool.gpuId) : nullptr;
     std::vector<Tenant> tenants;
     for (const WorkloadProfile *w : members) {
         const ModelSpec *m = model(w->modelId);
@@ -558,7 +566,31 @@ void Evaluator::packSharedPool(size_t p, const std::vector<const WorkloadProfile
                  pool.name);
             continue;
         }
-        Tenant tenant = tenantForWorkload(*w, *m);
+        // A tenant holds its weights at the pool's deployment, on the slice it names.
+        WorkloadProfile deployed = *w;
+        const PoolDeployment *d = deploymentOf(pool, w->name);
+        if (d) {
+            deployed.weights = d->weights;
+            deployed.kv = d->kv;
+            deployed.tp = d->tp;
+        }
+        Tenant tenant = tenantForWorkload(deployed, *m);
+        if (d && !d->migProfile.empty() && profiles) {
+            const MigProfile *slice = profiles->find(d->migProfile);
+            if (!slice || slice->mediaExtensions) {
+                warn("mig_layout_invalid", "Pool \"" + pool.name + "\": workload \"" + w->name + "\" names MIG profile \""
+                                               + d->migProfile + "\", which " + pool.gpuId + " does not pack (its profiles: "
+                                               + profiles->profileNames() + "); it takes the smallest slice it fits.",
+                     pool.name);
+            } else if (memoryGiB(*slice) < tenant.memoryGiB) {
+                warn("oom_at_mig_boundary", "Pool \"" + pool.name + "\": workload \"" + w->name + "\" needs "
+                                                + gib(tenant.memoryGiB) + " GiB, more than its MIG profile " + slice->name
+                                                + " (" + gib(memoryGiB(*slice)) + " GiB); it takes the smallest slice it fits.",
+                     pool.name);
+            } else {
+                tenant.profile = slice->name;
+            }
+        }
         if (tenant.memoryGiB > gpuGiB) {
             warn("oom_at_mig_boundary", "Pool \"" + pool.name + "\": workload \"" + w->name + "\" needs "
                                             + gib(tenant.memoryGiB) + " GiB, more than a whole " + pool.gpuId + " ("
@@ -1267,6 +1299,10 @@ std::vector<FieldProblem> validate(const Scenario &scenario)
                 add(field + "tp", "pool \"" + pool.name + "\": the tensor-parallel degree of workload \"" + d.workload
                                       + "\" must be between 1 and " + std::to_string(kMaxTensorParallel) + " (got "
                                       + std::to_string(d.tp) + ")");
+            if (!d.migProfile.empty() && pool.partitioning != Partitioning::Mig)
+                add(field + "mig_profile", "pool \"" + pool.name + "\" gives workload \"" + d.workload + "\" MIG profile \""
+                                               + d.migProfile + "\" but is partitioned as "
+                                               + std::string(toString(pool.partitioning)));
         }
         if (!pool.migProfiles.empty() && pool.partitioning != Partitioning::Mig)
             add(at + "mig_layout", "pool \"" + pool.name + "\" lists MIG profiles but is partitioned as "

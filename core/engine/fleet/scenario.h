@@ -58,6 +58,9 @@ struct PoolDeployment {
     WeightPrecision weights = WeightPrecision::Bf16;
     KvPrecision kv = KvPrecision::Bf16;
     int tp = 1;                             // 1..kMaxTensorParallel
+    // MIG pools only: the profile each replica of the workload runs on (e.g. "2g.20gb"), where
+    // its SLOs need more than the smallest slice its weights fit; empty: that smallest slice.
+    std::string migProfile;
     bool operator==(const PoolDeployment &) const = default;
 };
 constexpr int kMaxTensorParallel = 64;

@@ -195,9 +195,11 @@ void checkTenants(const std::vector<Tenant> &tenants, double gpuMemoryGiB, const
     }
 }
 
-// The profile a tenant's replicas get: the smallest fitting one, or the whole GPU.
+// The profile a tenant's replicas get: the one it names, the smallest fitting one, or the whole GPU.
 const MigProfile &profileFor(const MigGpuProfiles &gpu, const Tenant &t)
 {
+    if (const MigProfile *named = t.profile.empty() ? nullptr : gpu.find(t.profile); named && !named->mediaExtensions)
+        return *named;
     if (const MigProfile *p = smallestProfileFor(gpu, t.memoryGiB, t.computeSlices))
         return *p;
     const MigProfile *whole = nullptr;
@@ -869,6 +871,20 @@ std::vector<SharingOption> compareSharing(const MigGpuProfiles &gpu, double gpuM
                        "unified memory swapped over the host link: GPUs set by compute alone, and a cold "
                        "tenant waits for its weights to swap in"});
     return options;
+}
+
+GpuSpec migSliceGpu(const GpuSpec &gpu, const MigGpuProfiles &table, const MigProfile &profile)
+{
+    GpuSpec slice = gpu;
+    const double memoryShare = double(profile.memorySlices) / double(table.memorySlices);
+    const double computeShare = double(profile.computeSlices) / double(table.computeSlices);
+    slice.memoryBytes = int64_t(memoryGiB(profile) * double(kGiB));
+    slice.hbmBandwidthGBps = gpu.hbmBandwidthGBps * memoryShare;
+    slice.bf16Tflops = gpu.bf16Tflops * computeShare;
+    slice.fp8Tflops = gpu.fp8Tflops * computeShare;
+    slice.fp4Tflops = gpu.fp4Tflops * computeShare;
+    slice.nvlinkGBps = 0;
+    return slice;
 }
 
 Tenant tenantForWorkload(const WorkloadProfile &workload, const ModelSpec &model)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/catalog/specs.h"
 #include "engine/inference/workload.h"
 
 #include <cstdint>
@@ -71,6 +72,11 @@ int maxInstancesPerGpu(const MigGpuProfiles &gpu, const std::string &profile);
 // next (fewer slices, a superset of starts), so a larger slice never packs better.
 const MigProfile *smallestProfileFor(const MigGpuProfiles &gpu, double memoryGiB, int computeSlices);
 
+// A MIG slice as a GPU of its own, to size a tenant on: the profile's memory, its memory
+// slices' share of the HBM bandwidth, its compute slices' share of the dense throughput at
+// every precision, no NVLink (an instance holds one replica). The rest is the whole GPU's.
+GpuSpec migSliceGpu(const GpuSpec &gpu, const MigGpuProfiles &table, const MigProfile &profile);
+
 enum class SharingMode { Mig, TimeSlice, Mps, OverCommit, Exclusive };
 
 struct Tenant {
@@ -79,6 +85,7 @@ struct Tenant {
     int computeSlices = 0;        // 0 = as many as the smallest fitting profile gives
     int replicas = 1;
     std::string isolation = "none"; // none | soft | regulated
+    std::string profile = {};     // the profile its replicas take; empty: the smallest fitting one
 };
 
 // The slice chosen for each tenant: its profile, its need and the slice's memory, GiB.

@@ -237,7 +237,8 @@ engine::Pool poolFromJson(const Reader &r)
             if (!array.at(i).isObject())
                 r.fail(at, QStringLiteral("expected an object, got %1").arg(jsonTypeName(array.at(i))));
             const Reader d(array.at(i).toObject(), r.source(), r.field(at));
-            d.allowOnly({QStringLiteral("workload"), QStringLiteral("weights"), QStringLiteral("kv"), QStringLiteral("tp")});
+            d.allowOnly({QStringLiteral("workload"), QStringLiteral("weights"), QStringLiteral("kv"), QStringLiteral("tp"),
+                         QStringLiteral("mig_profile")});
             engine::PoolDeployment deployment;
             deployment.workload = d.string(QStringLiteral("workload"), true);
             deployment.weights = d.choice(QStringLiteral("weights"), deployment.weights, engine::parseWeightPrecision,
@@ -245,6 +246,7 @@ engine::Pool poolFromJson(const Reader &r)
             deployment.kv = d.choice(QStringLiteral("kv"), deployment.kv, engine::parseKvPrecision,
                                      QStringLiteral("bf16, fp8"));
             deployment.tp = int(d.integer(QStringLiteral("tp"), 1, 1, engine::kMaxTensorParallel));
+            deployment.migProfile = d.string(QStringLiteral("mig_profile"), false);
             pool.deployments.push_back(deployment);
         }
     }
@@ -310,6 +312,8 @@ QJsonObject scenarioToJson(const engine::Scenario &s)
                 entry.insert(QStringLiteral("weights"), qs(std::string(engine::toString(d.weights))));
                 entry.insert(QStringLiteral("kv"), qs(std::string(engine::toString(d.kv))));
                 entry.insert(QStringLiteral("tp"), d.tp);
+                if (!d.migProfile.empty())
+                    entry.insert(QStringLiteral("mig_profile"), qs(d.migProfile));
                 deployments.append(entry);
             }
             p.insert(QStringLiteral("deployments"), deployments);

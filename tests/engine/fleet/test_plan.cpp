@@ -4,6 +4,7 @@
 #include "engine/fleet/plan.h"
 #include "engine/fleet/scenario.h"
 #include "engine/inference/inference_sizing.h"
+#include "engine/partitioning/mig.h"
 
 #include <catch2/catch.hpp>
 
@@ -62,14 +63,72 @@ int64_t mostHeld(const ScenarioResult &r, const std::string &gpu)
     return most;
 }
 
+// Every MIG slice (of every profile table's GPU, smaller than the GPU) on which one replica of
+// `w` serves its peak at its SLOs, at every precision of the options, as the scenario packs it.
+std::vector<PoolDeployment> sliceDeployments(const PlanRequest &request, const WorkloadProfile &w)
+{
+    std::vector<PoolDeployment> out;
+    if (!request.options.packMig || w.workloadClass == WorkloadClass::FlagshipInteractive)
+        return out;
+    for (const MigGpuProfiles &table : request.inputs.migProfiles) {
+        const GpuSpec &gpu = *findGpu(request.inputs.gpus, table.gpuId);
+        for (const MigProfile &profile : table.profiles) {
+            if (profile.mediaExtensions || profile.memorySlices == table.memorySlices)
+                continue;
+            for (const WeightPrecision weights : request.options.weights) {
+                for (const KvPrecision kv : request.options.kv) {
+                    SizingOverrides o;
+                    o.gpuId = gpu.id;
+                    o.weights = weights;
+                    o.kv = kv;
+                    o.tp = 1;
+                    WorkloadProfile deployed = w;
+                    deployed.weights = weights;
+                    deployed.kv = kv;
+                    try {
+                        const SizingResult r =
+                            sizeInference(w, llama31_8b(), migSliceGpu(gpu, table, profile), o, request.inputs.serving);
+                        const double need = r.peakUtilization * double(r.replicas);
+                        if (r.feasible && r.replicasNeeded == 1 && need * (1 + request.inputs.serving.plannedHeadroom) <= 1
+                            && tenantForWorkload(deployed, llama31_8b()).memoryGiB <= memoryGiB(profile))
+                            out.push_back({w.name, weights, kv, 1, profile.name});
+                    } catch (const InputError &) {
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
+// GPUs of `gpu` a committed MIG pool needs for `names` on their slices: the fewest with which
+// evaluateScenario warns of no shortage.
+int64_t migPoolGpus(const PlanRequest &request, const std::string &gpu, const std::vector<std::string> &names,
+                    const std::vector<PoolDeployment> &deployments)
+{
+    for (int64_t gpus = 1;; ++gpus) {
+        Scenario s = request.settings;
+        Pool mig = pool("mig", PoolTier::Reserved1y, PoolSizing::Fixed, gpus, names, gpu);
+        mig.partitioning = Partitioning::Mig;
+        mig.deployments = deployments;
+        s.pools = {mig};
+        const ScenarioResult r = evaluateScenario(s, request.inputs);
+        if (std::none_of(r.warnings.begin(), r.warnings.end(),
+                         [](const ScenarioWarning &w) { return w.code == "mig_slots_short"; }))
+            return gpus;
+    }
+}
+
 // The plan's space searched by brute force through evaluateScenario itself: every feasible
 // deployment of every workload (none dropped), the workloads of each GPU type in one committed
 // pool of every count from 0 to the type's peak (whole replicas or not) under an on-demand pool
-// and, with spot, also under an on-demand pool for the flagship and a spot one for the rest.
+// and, with spot, also under an on-demand pool for the flagship and a spot one for the rest;
+// with packing, also every slice of every MIG profile that serves a workload other than a
+// flagship, its GPU type's slices in one committed MIG pool of the fewest GPUs that hold them.
 Money bruteForce(const PlanRequest &request)
 {
     struct Deployment {
-        std::string gpu;
+        std::string gpu;                    // "<gpu> MIG" for a slice
         PoolDeployment d;
         int64_t peak = 0;
     };
@@ -88,13 +147,15 @@ Money bruteForce(const PlanRequest &request)
                         try {
                             const SizingResult r = sizeInference(w, llama31_8b(), gpu, o, request.inputs.serving);
                             if (r.feasible && r.gpus > 0)
-                                here.push_back({gpu.id, {w.name, weights, kv, r.gpusPerReplica}, r.gpus});
+                                here.push_back({gpu.id, {w.name, weights, kv, r.gpusPerReplica, {}}, r.gpus});
                         } catch (const InputError &) {
                         }
                     }
                 }
             }
         }
+        for (const PoolDeployment &d : sliceDeployments(request, w))
+            here.push_back({request.inputs.migProfiles.front().gpuId + " MIG", d, 0});
         REQUIRE_FALSE(here.empty());
         options.push_back(here);
     }
@@ -114,6 +175,24 @@ Money bruteForce(const PlanRequest &request)
                 peak += options[w][pick[w]].peak;
             peaks.push_back(peak);
         }
+        // The MIG pools: as many GPUs as their slices take.
+        std::vector<Pool> migPools;
+        for (size_t g = 0; g < gpus.size(); ++g) {
+            if (gpus[g].find(" MIG") == std::string::npos)
+                continue;
+            const std::string gpu = gpus[g].substr(0, gpus[g].find(" MIG"));
+            std::vector<std::string> names;
+            std::vector<PoolDeployment> deployments;
+            for (size_t w : byGpu[gpus[g]]) {
+                names.push_back(request.inputs.workloads[w].name);
+                deployments.push_back(options[w][pick[w]].d);
+            }
+            Pool mig = pool(gpus[g], PoolTier::Reserved1y, PoolSizing::Fixed,
+                            migPoolGpus(request, gpu, names, deployments), names, gpu);
+            mig.partitioning = Partitioning::Mig;
+            mig.deployments = deployments;
+            migPools.push_back(mig);
+        }
         std::vector<int64_t> committed(gpus.size(), 0);
         for (;;) {
             // The elastic top all on-demand, or (with spot) the workloads that are not flagship on spot.
@@ -121,7 +200,10 @@ Money bruteForce(const PlanRequest &request)
                 if (split && !request.options.spot)
                     continue;
                 Scenario s = request.settings;
+                s.pools = migPools;
                 for (size_t g = 0; g < gpus.size(); ++g) {
+                    if (gpus[g].find(" MIG") != std::string::npos)
+                        continue;
                     std::vector<std::string> names, onDemand, spot;
                     std::vector<PoolDeployment> deployments, onDemandDeployments, spotDeployments;
                     for (size_t w : byGpu[gpus[g]]) {
@@ -188,10 +270,24 @@ TEST_CASE("The plan equals the brute-force optimum of its space, priced by evalu
     {
         request.options.spot = true;
     }
+    bool packs = false;
+    SECTION("two small tenants beside the flagship, packed onto MIG slices of a committed H100")
+    {
+        request.inputs.workloads = {planWorkload("chat", 8000, WorkloadClass::FlagshipInteractive),
+                                    planWorkload("wiki", 150, WorkloadClass::InternalTool),
+                                    planWorkload("notes", 400, WorkloadClass::Batch)};
+        request.options.packMinFleetGpus = 0;
+        packs = true;
+    }
     const PlanResult plan = planPortfolio(request);
     const Money brute = bruteForce(request);
     INFO(plan.method);
+    INFO(plan.packing);
     CHECK(plan.best.costOverTerm.cents() == brute.cents());
+    const bool packed = std::any_of(plan.best.workloads.begin(), plan.best.workloads.end(),
+                                    [](const PlannedWorkload &w) { return !w.migProfile.empty(); });
+    CHECK(packed == packs);
+    CHECK(evaluateScenario(plan.best.scenario, request.inputs).costOverTerm.cents() == plan.best.costOverTerm.cents());
     CHECK(plan.unplaced.empty());
     CHECK(plan.method.find("gap 0") != std::string::npos);
 }
@@ -365,4 +461,55 @@ TEST_CASE("A scenario's plan request holds what its pools serve, each once, and 
     CHECK(r.settings.provider == "Test");
     CHECK(r.settings.pools.empty());
     CHECK(r.inputs.rateCards.size() == inputs.rateCards.size());
+}
+
+TEST_CASE("A plan packs small tenants onto MIG slices only where the rules let it", "[plan]")
+{
+    PlanRequest request = planRequest();
+    request.options.gpuIds = {"h100-sxm"};
+    request.inputs.workloads = {planWorkload("chat", 2000, WorkloadClass::FlagshipInteractive),
+                                planWorkload("wiki", 150, WorkloadClass::InternalTool)};
+    request.options.packMinFleetGpus = 0;
+    const PlanResult packed = planPortfolio(request);
+    REQUIRE(packed.best.workloads.size() == 2);
+    const PlannedWorkload &chat = packed.best.workloads[0];
+    const PlannedWorkload &wiki = packed.best.workloads[1];
+    INFO(packed.packing);
+    CHECK(chat.migProfile.empty());  // a flagship is never packed
+    REQUIRE_FALSE(wiki.migProfile.empty());
+    CHECK(wiki.tp == 1);
+    CHECK(wiki.latencyMargin > 0);
+    const auto migPool = std::find_if(packed.best.scenario.pools.begin(), packed.best.scenario.pools.end(),
+                                      [](const Pool &p) { return p.partitioning == Partitioning::Mig; });
+    REQUIRE(migPool != packed.best.scenario.pools.end());
+    CHECK(migPool->workloads == std::vector<std::string>{"wiki"});
+    REQUIRE(migPool->deployments.size() == 1);
+    CHECK(migPool->deployments.front().migProfile == wiki.migProfile);
+    const ScenarioResult r = evaluateScenario(packed.best.scenario, request.inputs);
+    CHECK(r.costOverTerm.cents() == packed.best.costOverTerm.cents());
+    for (const ScenarioWarning &w : r.warnings) {
+        INFO(w.message);
+        CHECK(w.code != "oom_at_mig_boundary");
+        CHECK(w.code != "mig_slots_short");
+        CHECK(w.code != "mig_layout_invalid");
+    }
+    CHECK(packed.packing.find("1 workload is packed") != std::string::npos);
+
+    // The same fleet under the seed's size rule: without packing it holds fewer than 8 GPUs.
+    request.options.packMinFleetGpus = 8;
+    const PlanResult small = planPortfolio(request);
+    REQUIRE(small.best.peakGpus < 8);
+    CHECK(small.best.workloads[1].migProfile.empty());
+    CHECK(small.packing.find("fewer than the 8") != std::string::npos);
+    CHECK(small.best.costOverTerm.amount >= packed.best.costOverTerm.amount);
+
+    // Switched off, or held below a full committed share: whole GPUs only.
+    request.options.packMinFleetGpus = 0;
+    request.options.packMig = false;
+    CHECK(planPortfolio(request).best.workloads[1].migProfile.empty());
+    request.options.packMig = true;
+    request.options.maxCommittedShare = 0.9;
+    const PlanResult partly = planPortfolio(request);
+    CHECK(partly.best.workloads[1].migProfile.empty());
+    CHECK(partly.packing.find("below 100 %") != std::string::npos);
 }
