@@ -22,16 +22,18 @@ namespace {
 const char kUsage[] = R"(usage: headroom plan [--scenario NAME | --workload NAME... --job NAME...]
                      [--provider NAME --region NAME] [--as-of DATE] [--start DATE]
                      [--horizon MONTHS] [--gpu ID]... [--weights LIST] [--kv LIST] [--tp LIST]
-                     [--own-precisions]
+                     [--own-precisions] [--no-mig] [--pack-min-fleet N]
                      [--commit LIST] [--spot] [--cap GPU=N]... [--max-committed-share F]
                      [--alternatives N] [--create-scenario NAME] [--json]
 
 The cheapest fleet for every workload and training job of the workspace (README "Portfolio plan"): each
 workload on the GPU, weights and KV precision and TP that meet its SLOs at the least cost, the
 workloads on one GPU type pooled under one committed base (fixed, whole replicas) with an
-elastic top for the rest (spot for all but flagship workloads with --spot), each training job on reserved GPUs of its type or elastic ones, at
-the rate card's prices over the term. Exact over that space: every (GPU type, workload set)
-pool is priced at every committed count and a dynamic programme assigns the workloads.
+elastic top for the rest (spot for all but flagship workloads with --spot), small tenants
+packed onto MIG slices of a committed pool, each training job on reserved GPUs of its type or
+elastic ones, at the rate card's prices over the term. Exact over that space: every (GPU type,
+workload set) pool is priced at every committed count, every MIG pool by the scenario's own
+packing, and a dynamic programme assigns the workloads.
 
 Prints the plan (deployments, pools, jobs, cost over the term), why it beats the runner-up,
 the runners-up and the cost-against-commitment front; --create-scenario saves the plan as a
@@ -52,6 +54,11 @@ Options:
   --kv LIST                KV cache precisions to try (default bf16,fp8)
   --tp LIST                tensor-parallel degrees to try (default 1,2,4,8)
   --own-precisions         each workload at its profile's weights and KV precision only
+  --no-mig                 pack no workload onto MIG slices (default: a workload other than a
+                           flagship whose one replica on one slice serves its peak at its SLOs
+                           may be, on a GPU type with MIG profiles and no --cap)
+  --pack-min-fleet N       pack only when the plan without packing holds at least N GPUs at its
+                           peak (default 8; 0: always)
   --commit LIST            commitments for the committed base (default reserved_1y,reserved_3y)
   --spot                   elastic tops may be spot (never a flagship workload's)
   --cap GPU=N              at most N GPUs of the type at any hour (repeatable)
@@ -60,10 +67,10 @@ Options:
   --create-scenario NAME   save the plan as scenario NAME (refused when it exists)
   --json                   print JSON instead of tables
 
-JSON keys: cost_over_term, currency, committed_share, latency_margin, method, why [str],
-unplaced [str], workloads [{workload, gpu, weights, kv, tp, peak_gpus, binding, ttft_ms,
-ttft_slo_ms, itl_ms, itl_slo_ms}], pools [{gpu, workloads, commitment, committed_gpus,
-elastic, elastic_gpu_hours, peak_gpus, cost_over_term}], jobs [{job, gpu, reserved, tier,
+JSON keys: cost_over_term, currency, committed_share, latency_margin, method, packing, why [str],
+unplaced [str], workloads [{workload, gpu, mig_profile (null: whole GPUs), weights, kv, tp,
+peak_gpus, binding, ttft_ms, ttft_slo_ms, itl_ms, itl_slo_ms}], pools [{gpu, mig, workloads,
+commitment, committed_gpus, elastic, elastic_gpu_hours, peak_gpus, cost_over_term}], jobs [{job, gpu, reserved, tier,
 gpus, run_hours, cost_over_term}], runners_up [{cost_over_term, committed_share,
 deployments [str]}], front [{max_committed_share, committed_share, cost_over_term}],
 scenario (the plan's scenario document), compared {scenario, cost_over_term} with --scenario;
@@ -122,8 +129,17 @@ std::optional<engine::PoolTier> parseCommitment(const std::string &text)
     return tier;
 }
 
+// "h100-sxm", or "h100-sxm MIG 1g.20gb" for a packed tenant.
+QString placeText(const engine::PlannedWorkload &w)
+{
+    return w.migProfile.empty() ? qs(w.gpuId) : qs(w.gpuId) + QStringLiteral(" MIG ") + qs(w.migProfile);
+}
+
 QString deploymentText(const engine::PlannedWorkload &w)
 {
+    if (!w.migProfile.empty())
+        return QStringLiteral("%1 on %2 %3/%4").arg(qs(w.workload), placeText(w), qs(std::string(engine::toString(w.weights))),
+                                                   qs(std::string(engine::toString(w.kv))));
     return QStringLiteral("%1 on %2 %3/%4 TP %5").arg(qs(w.workload), qs(w.gpuId), qs(std::string(engine::toString(w.weights))),
                                                      qs(std::string(engine::toString(w.kv))))
         .arg(w.tp);
@@ -146,6 +162,8 @@ QJsonObject resultJson(const engine::PlanResult &r)
     for (const engine::PlannedWorkload &w : b.workloads)
         workloads.append(QJsonObject{{QStringLiteral("workload"), qs(w.workload)},
                                      {QStringLiteral("gpu"), qs(w.gpuId)},
+                                     {QStringLiteral("mig_profile"),
+                                      w.migProfile.empty() ? QJsonValue() : QJsonValue(qs(w.migProfile))},
                                      {QStringLiteral("weights"), qs(std::string(engine::toString(w.weights)))},
                                      {QStringLiteral("kv"), qs(std::string(engine::toString(w.kv)))},
                                      {QStringLiteral("tp"), w.tp},
@@ -161,6 +179,7 @@ QJsonObject resultJson(const engine::PlanResult &r)
         for (const std::string &n : p.workloads)
             names.append(qs(n));
         pools.append(QJsonObject{{QStringLiteral("gpu"), qs(p.gpuId)},
+                                 {QStringLiteral("mig"), p.mig},
                                  {QStringLiteral("workloads"), names},
                                  {QStringLiteral("commitment"), tierText(p.commitment)},
                                  {QStringLiteral("committed_gpus"), qint64(p.committedGpus)},
@@ -196,6 +215,7 @@ QJsonObject resultJson(const engine::PlanResult &r)
             {QStringLiteral("committed_share"), b.committedShare},
             {QStringLiteral("latency_margin"), b.latencyMargin},
             {QStringLiteral("method"), qs(r.method)},
+            {QStringLiteral("packing"), qs(r.packing)},
             {QStringLiteral("why"), why},
             {QStringLiteral("unplaced"), unplaced},
             {QStringLiteral("workloads"), workloads},
@@ -221,8 +241,9 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
                      {QStringLiteral("TTFT / SLO (ms)"), Table::Align::Right},
                      {QStringLiteral("ITL / SLO (ms)"), Table::Align::Right}});
     for (const engine::PlannedWorkload &w : b.workloads)
-        workloads.addRow({qs(w.workload), qs(w.gpuId), qs(std::string(engine::toString(w.weights))),
-                          qs(std::string(engine::toString(w.kv))), QString::number(w.tp), formatInteger(w.peakGpus),
+        workloads.addRow({qs(w.workload), placeText(w), qs(std::string(engine::toString(w.weights))),
+                          qs(std::string(engine::toString(w.kv))), QString::number(w.tp),
+                          w.migProfile.empty() ? formatInteger(w.peakGpus) : QStringLiteral("1 slice"),
                           qs(w.binding),
                           formatDecimal(w.ttftMs, 1) + QStringLiteral(" / ") + formatDecimal(w.ttftSloMs, 0),
                           formatDecimal(w.itlMs, 1) + QStringLiteral(" / ") + formatDecimal(w.itlSloMs, 0)});
@@ -240,9 +261,10 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
         QStringList names;
         for (const std::string &n : p.workloads)
             names << qs(n);
-        pools.addRow({qs(p.gpuId), names.join(QStringLiteral(", ")),
+        pools.addRow({p.mig ? qs(p.gpuId) + QStringLiteral(" MIG") : qs(p.gpuId), names.join(QStringLiteral(", ")),
                       p.committedGpus > 0 ? tierText(p.commitment) : QStringLiteral("none"),
-                      formatInteger(p.committedGpus), tierText(p.elastic), formatInteger(p.elasticGpuHours),
+                      formatInteger(p.committedGpus), p.mig ? QStringLiteral("none") : tierText(p.elastic),
+                      formatInteger(p.elasticGpuHours),
                       formatInteger(p.peakGpus), moneyText(p.costOverTerm)});
     }
     for (const engine::PlannedJob &j : b.jobs)
@@ -255,7 +277,8 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
     writeFields(out, {{QStringLiteral("Cost over the term"), moneyText(b.costOverTerm)},
                       {QStringLiteral("Committed share of GPU-hours"), percentText(b.committedShare)},
                       {QStringLiteral("Least latency margin"), percentText(b.latencyMargin)},
-                      {QStringLiteral("Method"), qs(r.method)}});
+                      {QStringLiteral("Method"), qs(r.method)},
+                      {QStringLiteral("MIG packing"), qs(r.packing)}});
     if (!r.why.empty()) {
         out << "\nWhy this plan:\n";
         for (const std::string &line : r.why)
@@ -269,7 +292,7 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
                 const auto mine = std::find_if(b.workloads.begin(), b.workloads.end(),
                                                [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
                 if (mine == b.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights || mine->kv != w.kv
-                    || mine->tp != w.tp)
+                    || mine->tp != w.tp || mine->migProfile != w.migProfile)
                     moved << deploymentText(w);
             }
             out << "  - " << moneyText(o.costOverTerm) << " (+" << moneyText(o.costOverTerm - b.costOverTerm)
@@ -309,6 +332,8 @@ int runPlan(const QStringList &argList, Context &context)
                               {QStringLiteral("commit")},
                               {QStringLiteral("spot"), false},
                               {QStringLiteral("own-precisions"), false},
+                              {QStringLiteral("no-mig"), false},
+                              {QStringLiteral("pack-min-fleet")},
                               {QStringLiteral("cap"), true, true},
                               {QStringLiteral("max-committed-share")},
                               {QStringLiteral("alternatives")},
@@ -387,6 +412,8 @@ int runPlan(const QStringList &argList, Context &context)
     o.ownPrecisions = args.has(QStringLiteral("own-precisions"));
     if (o.ownPrecisions && (args.has(QStringLiteral("weights")) || args.has(QStringLiteral("kv"))))
         throw UsageError(QStringLiteral("--own-precisions keeps each workload's precisions: leave out --weights and --kv"));
+    o.packMig = !args.has(QStringLiteral("no-mig"));
+    o.packMinFleetGpus = args.integer(QStringLiteral("pack-min-fleet"), 0, 1000000).value_or(o.packMinFleetGpus);
     for (const QString &cap : args.texts(QStringLiteral("cap"))) {
         const qsizetype at = cap.indexOf(QLatin1Char('='));
         bool ok = false;

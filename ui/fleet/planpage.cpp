@@ -71,8 +71,17 @@ QString bindingName(const std::string &binding)
     return qs(binding);
 }
 
+// "H100 SXM", or its MIG slice for a packed tenant.
+QString placeText(const engine::PlannedWorkload &w)
+{
+    return w.migProfile.empty() ? qs(w.gpuId) : QObject::tr("%1 MIG %2").arg(qs(w.gpuId), qs(w.migProfile));
+}
+
 QString deploymentText(const engine::PlannedWorkload &w)
 {
+    if (!w.migProfile.empty())
+        return QObject::tr("%1 on %2 %3/%4")
+            .arg(qs(w.workload), placeText(w), upperName(engine::toString(w.weights)), upperName(engine::toString(w.kv)));
     return QObject::tr("%1 on %2 %3/%4 TP %5")
         .arg(qs(w.workload), qs(w.gpuId), upperName(engine::toString(w.weights)), upperName(engine::toString(w.kv)))
         .arg(w.tp);
@@ -102,11 +111,11 @@ DeckTable workloadsTable(const engine::PlanOption &plan)
                  QObject::tr("TTFT / SLO\n(ms)"), QObject::tr("ITL / SLO\n(ms)")};
     for (const engine::PlannedWorkload &w : plan.workloads)
         t.rows << QStringList{qs(w.workload),
-                              qs(w.gpuId),
+                              placeText(w),
                               upperName(engine::toString(w.weights)),
                               upperName(engine::toString(w.kv)),
                               QString::number(w.tp),
-                              formatCount(w.peakGpus),
+                              w.migProfile.empty() ? formatCount(w.peakGpus) : QObject::tr("1 slice"),
                               bindingName(w.binding),
                               QStringLiteral("%1 / %2").arg(formatNumber(w.ttftMs, 1), formatNumber(w.ttftSloMs, 0)),
                               QStringLiteral("%1 / %2").arg(formatNumber(w.itlMs, 1), formatNumber(w.itlSloMs, 0))};
@@ -126,11 +135,11 @@ DeckTable poolsTable(const engine::PlanOption &plan)
         QStringList names;
         for (const std::string &n : p.workloads)
             names << qs(n);
-        t.rows << QStringList{qs(p.gpuId),
+        t.rows << QStringList{p.mig ? QObject::tr("%1 MIG").arg(qs(p.gpuId)) : qs(p.gpuId),
                               names.join(QStringLiteral(", ")),
                               p.committedGpus > 0 ? tierName(p.commitment) : none,
                               formatCount(p.committedGpus),
-                              tierName(p.elastic),
+                              p.mig ? none : tierName(p.elastic),
                               formatCount(p.elasticGpuHours),
                               formatCount(p.peakGpus),
                               money(p.costOverTerm)};
@@ -169,7 +178,7 @@ QString explanationHtml(const engine::PlanResult &r, const QStringList &notes)
             const auto mine = std::find_if(r.best.workloads.begin(), r.best.workloads.end(),
                                            [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
             if (mine == r.best.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights
-                || mine->kv != w.kv || mine->tp != w.tp)
+                || mine->kv != w.kv || mine->tp != w.tp || mine->migProfile != w.migProfile)
                 moved << deploymentText(w);
         }
         runners << QObject::tr("%1 (+%2): %3")
@@ -183,6 +192,7 @@ QString explanationHtml(const engine::PlanResult &r, const QStringList &notes)
         unplaced << qs(line);
     if (!unplaced.isEmpty())
         html += QObject::tr("<b>Not planned</b>") + list(unplaced);
+    html += QObject::tr("<p><b>MIG packing.</b> %1</p>").arg(qs(r.packing).toHtmlEscaped());
     html += QObject::tr("<p><b>Method.</b> %1</p>").arg(qs(r.method).toHtmlEscaped());
     return html;
 }
@@ -317,12 +327,20 @@ QWidget *PlanPage::buildInputs()
     m_ownPrecisions->setObjectName("planOwnPrecisions");
     m_ownPrecisions->setToolTip(tr("Each workload at its profile's weights and KV precision only; otherwise BF16, FP8 "
                                    "and INT4 weights and BF16 and FP8 KV are tried"));
+    m_packMig = new QCheckBox(tr("Pack small tenants onto MIG slices"), optionsBox);
+    m_packMig->setObjectName("planPackMig");
+    m_packMig->setChecked(true);
+    m_packMig->setToolTip(tr("A workload other than a flagship whose one replica on one MIG slice serves its peak at its "
+                             "SLOs may share committed GPUs with others, on a GPU type with MIG profiles; not when the "
+                             "fleet without packing holds fewer than %1 GPUs at its peak")
+                              .arg(engine::kSmallFleetGpus));
     m_maxCommitted = newSpinBox(optionsBox, "planMaxCommitted", 0, 100, 100, QString(),
                                 tr("Each pool's committed base holds at most this share of the pool's peak GPUs; "
                                    "less commitment costs more but risks less if demand falls"));
     m_maxCommitted->setSingleStep(10);
     options->addRow(m_spot);
     options->addRow(m_ownPrecisions);
+    options->addRow(m_packMig);
     auto *shareLabel = new QLabel(tr("Most committed share of a pool's peak (%):"), optionsBox);
     shareLabel->setWordWrap(true);
     shareLabel->setBuddy(m_maxCommitted);
@@ -502,6 +520,7 @@ bool PlanPage::buildRequest(Outcome &outcome, QString *why) const
     auto &o = request.options;
     o.spot = m_spot->isChecked();
     o.ownPrecisions = m_ownPrecisions->isChecked();
+    o.packMig = m_packMig->isChecked();
     o.maxCommittedShare = m_maxCommitted->value() / 100.0;
     return true;
 }

@@ -87,6 +87,7 @@ private:
     QSpinBox *m_horizon = nullptr;
     QCheckBox *m_spot = nullptr;
     QCheckBox *m_ownPrecisions = nullptr;
+    QCheckBox *m_packMig = nullptr;
     QSpinBox *m_maxCommitted = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;

@@ -28,6 +28,8 @@ TEST_CASE("plan serves a scenario's workloads for less and saves a scenario that
     CHECK(workloads[0].toObject().value("workload").toString() == "chat");
     CHECK(workloads[0].toObject().value("ttft_ms").toDouble() <= workloads[0].toObject().value("ttft_slo_ms").toDouble());
     CHECK(o.value("method").toString().contains("gap 0"));
+    CHECK(o.value("packing").toString().contains("MIG"));
+    CHECK(workloads[0].toObject().value("mig_profile").isNull());
     CHECK(o.value("front").toArray().size() == 11);
     CHECK(o.value("scenario").toObject().value("pools").toArray().size() >= 1);
 
@@ -57,6 +59,7 @@ TEST_CASE("plan bad input exits 2 with the reason and saves nothing", "[plan-cli
     refused({"plan", "--tp", "0"}, "--tp: '0' is not one of 1..64");
     refused({"plan", "--commit", "on_demand"}, "--commit: 'on_demand'");
     refused({"plan", "--max-committed-share", "2"}, "--max-committed-share: expected 0..1");
+    refused({"plan", "--pack-min-fleet", "-1"}, "--pack-min-fleet");
     refused({"plan", "--scenario", "nope"}, "nope");
     refused({"plan", "--scenario", "static", "--workload", "chat"}, "leave out --workload");
     refused({"plan", "--workload", "nope"}, "--workload: 'nope' is not a workload");
