@@ -27,7 +27,8 @@ const char kUsage[] = R"(usage: headroom plan [--scenario NAME | --workload NAME
                      [--alternatives N] [--create-scenario NAME] [--json]
 
 The cheapest fleet for every workload and training job of the workspace (README "Portfolio plan"): each
-workload on the GPU, weights and KV precision and TP that meet its SLOs at the least cost, the
+workload on the GPU, weights and KV precision and TP (prefill and decode together or on replicas
+of their own) that meet its SLOs at the least cost, the
 workloads on one GPU type pooled under one committed base (fixed, whole replicas) with an
 elastic top for the rest (spot for all but flagship workloads with --spot), small tenants
 packed onto MIG slices of a committed pool, each training job on reserved GPUs of its type or
@@ -69,7 +70,7 @@ Options:
 
 JSON keys: cost_over_term, currency, committed_share, latency_margin, method, packing, why [str],
 unplaced [str], workloads [{workload, gpu, mig_profile (null: whole GPUs), weights, kv, tp,
-peak_gpus, binding, ttft_ms, ttft_slo_ms, itl_ms, itl_slo_ms}], pools [{gpu, mig, workloads,
+peak_gpus, disaggregated, prefill_gpus, binding, ttft_ms, ttft_slo_ms, itl_ms, itl_slo_ms}], pools [{gpu, mig, workloads,
 commitment, committed_gpus, elastic, elastic_gpu_hours, peak_gpus, cost_over_term}], jobs [{job, gpu, reserved, tier,
 gpus, run_hours, cost_over_term}], runners_up [{cost_over_term, committed_share,
 deployments [str]}], front [{max_committed_share, committed_share, cost_over_term}],
@@ -135,14 +136,24 @@ QString placeText(const engine::PlannedWorkload &w)
     return w.migProfile.empty() ? qs(w.gpuId) : qs(w.gpuId) + QStringLiteral(" MIG ") + qs(w.migProfile);
 }
 
+// "280", or "280 (96 prefill)" when prefill and decode run on replicas of their own.
+QString peakText(const engine::PlannedWorkload &w)
+{
+    if (!w.migProfile.empty())
+        return QStringLiteral("1 slice");
+    return w.disaggregated ? QStringLiteral("%1 (%2 prefill)").arg(formatInteger(w.peakGpus), formatInteger(w.prefillGpus))
+                           : formatInteger(w.peakGpus);
+}
+
 QString deploymentText(const engine::PlannedWorkload &w)
 {
     if (!w.migProfile.empty())
         return QStringLiteral("%1 on %2 %3/%4").arg(qs(w.workload), placeText(w), qs(std::string(engine::toString(w.weights))),
                                                    qs(std::string(engine::toString(w.kv))));
-    return QStringLiteral("%1 on %2 %3/%4 TP %5").arg(qs(w.workload), qs(w.gpuId), qs(std::string(engine::toString(w.weights))),
-                                                     qs(std::string(engine::toString(w.kv))))
-        .arg(w.tp);
+    return QStringLiteral("%1 on %2 %3/%4 TP %5%6").arg(qs(w.workload), qs(w.gpuId), qs(std::string(engine::toString(w.weights))),
+                                                       qs(std::string(engine::toString(w.kv))))
+        .arg(w.tp)
+        .arg(w.disaggregated ? QStringLiteral(" disaggregated") : QString());
 }
 
 QJsonObject optionJson(const engine::PlanOption &o)
@@ -168,6 +179,8 @@ QJsonObject resultJson(const engine::PlanResult &r)
                                      {QStringLiteral("kv"), qs(std::string(engine::toString(w.kv)))},
                                      {QStringLiteral("tp"), w.tp},
                                      {QStringLiteral("peak_gpus"), qint64(w.peakGpus)},
+                                     {QStringLiteral("disaggregated"), w.disaggregated},
+                                     {QStringLiteral("prefill_gpus"), qint64(w.prefillGpus)},
                                      {QStringLiteral("binding"), qs(w.binding)},
                                      {QStringLiteral("ttft_ms"), w.ttftMs},
                                      {QStringLiteral("ttft_slo_ms"), w.ttftSloMs},
@@ -242,8 +255,7 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
                      {QStringLiteral("ITL / SLO (ms)"), Table::Align::Right}});
     for (const engine::PlannedWorkload &w : b.workloads)
         workloads.addRow({qs(w.workload), placeText(w), qs(std::string(engine::toString(w.weights))),
-                          qs(std::string(engine::toString(w.kv))), QString::number(w.tp),
-                          w.migProfile.empty() ? formatInteger(w.peakGpus) : QStringLiteral("1 slice"),
+                          qs(std::string(engine::toString(w.kv))), QString::number(w.tp), peakText(w),
                           qs(w.binding),
                           formatDecimal(w.ttftMs, 1) + QStringLiteral(" / ") + formatDecimal(w.ttftSloMs, 0),
                           formatDecimal(w.itlMs, 1) + QStringLiteral(" / ") + formatDecimal(w.itlSloMs, 0)});
@@ -292,7 +304,7 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
                 const auto mine = std::find_if(b.workloads.begin(), b.workloads.end(),
                                                [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
                 if (mine == b.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights || mine->kv != w.kv
-                    || mine->tp != w.tp || mine->migProfile != w.migProfile)
+                    || mine->tp != w.tp || mine->migProfile != w.migProfile || mine->disaggregated != w.disaggregated)
                     moved << deploymentText(w);
             }
             out << "  - " << moneyText(o.costOverTerm) << " (+" << moneyText(o.costOverTerm - b.costOverTerm)

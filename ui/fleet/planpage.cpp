@@ -82,9 +82,10 @@ QString deploymentText(const engine::PlannedWorkload &w)
     if (!w.migProfile.empty())
         return QObject::tr("%1 on %2 %3/%4")
             .arg(qs(w.workload), placeText(w), upperName(engine::toString(w.weights)), upperName(engine::toString(w.kv)));
-    return QObject::tr("%1 on %2 %3/%4 TP %5")
+    return QObject::tr("%1 on %2 %3/%4 TP %5%6")
         .arg(qs(w.workload), qs(w.gpuId), upperName(engine::toString(w.weights)), upperName(engine::toString(w.kv)))
-        .arg(w.tp);
+        .arg(w.tp)
+        .arg(w.disaggregated ? QObject::tr(", prefill and decode apart") : QString());
 }
 
 // The form label of a field engine::InputError names, so that a message points at the input.
@@ -115,7 +116,9 @@ DeckTable workloadsTable(const engine::PlanOption &plan)
                               upperName(engine::toString(w.weights)),
                               upperName(engine::toString(w.kv)),
                               QString::number(w.tp),
-                              w.migProfile.empty() ? formatCount(w.peakGpus) : QObject::tr("1 slice"),
+                              !w.migProfile.empty() ? QObject::tr("1 slice")
+                              : w.disaggregated     ? QObject::tr("%1 (%2 prefill)").arg(formatCount(w.peakGpus), formatCount(w.prefillGpus))
+                                                    : formatCount(w.peakGpus),
                               bindingName(w.binding),
                               QStringLiteral("%1 / %2").arg(formatNumber(w.ttftMs, 1), formatNumber(w.ttftSloMs, 0)),
                               QStringLiteral("%1 / %2").arg(formatNumber(w.itlMs, 1), formatNumber(w.itlSloMs, 0))};
@@ -178,7 +181,8 @@ QString explanationHtml(const engine::PlanResult &r, const QStringList &notes)
             const auto mine = std::find_if(r.best.workloads.begin(), r.best.workloads.end(),
                                            [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
             if (mine == r.best.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights
-                || mine->kv != w.kv || mine->tp != w.tp || mine->migProfile != w.migProfile)
+                || mine->kv != w.kv || mine->tp != w.tp || mine->migProfile != w.migProfile
+                || mine->disaggregated != w.disaggregated)
                 moved << deploymentText(w);
         }
         runners << QObject::tr("%1 (+%2): %3")

@@ -266,11 +266,15 @@ void Search::collectCandidates()
                     if (o.ownPrecisions && (weights != w.weights || kv != w.kv))
                         continue;
                     for (const int tp : o.tps) {
+                      for (const bool disaggregate : {false, true}) {
+                        if (disaggregate && !o.disaggregate)
+                            continue;
                         SizingOverrides overrides;
                         overrides.gpuId = gpu.id;
                         overrides.weights = weights;
                         overrides.kv = kv;
                         overrides.tp = tp;
+                        overrides.disaggregate = disaggregate;
                         SizingResult r;
                         try {
                             r = sizeInference(w, *model, gpu, overrides, in.serving);
@@ -295,6 +299,8 @@ void Search::collectCandidates()
                         p.weights = weights;
                         p.kv = kv;
                         p.tp = r.gpusPerReplica;
+                        p.disaggregated = disaggregate;
+                        p.prefillGpus = r.prefillGpus.value_or(0);
                         p.peakGpus = r.gpus;
                         p.binding = r.binding;
                         p.ttftMs = r.prefillTimeMs;
@@ -303,6 +309,7 @@ void Search::collectCandidates()
                         p.itlSloMs = w.itlP95Ms;
                         p.latencyMargin = std::min(1 - r.prefillTimeMs / w.ttftP95Ms, 1 - r.decodeStepMs / w.itlP95Ms);
                         found.push_back(std::move(c));
+                      }
                     }
                 }
             }
@@ -865,7 +872,8 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
             const Candidate &c = m_candidates[size_t(workloads[i])][size_t(price.candidates[i])];
             chosenOf[size_t(workloads[i])] = &c.planned;
             planned.workloads.push_back(c.planned.workload);
-            deployments.push_back({c.planned.workload, c.planned.weights, c.planned.kv, c.planned.tp, {}});
+            deployments.push_back({c.planned.workload, c.planned.weights, c.planned.kv, c.planned.tp, {},
+                                   c.planned.disaggregated});
         }
         if (price.committedGpus > 0) {
             const auto &[tier, rate] = rates.commitments[size_t(price.commitment)];
@@ -986,7 +994,7 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
             chosenOf[w] = &p;
             planned.workloads.push_back(p.workload);
             pool.workloads.push_back(p.workload);
-            pool.deployments.push_back({p.workload, p.weights, p.kv, p.tp, p.migProfile});
+            pool.deployments.push_back({p.workload, p.weights, p.kv, p.tp, p.migProfile, false});
         }
         s.pools.push_back(pool);
         committedHours += double(gpus) * double(m_hours);
@@ -1013,7 +1021,8 @@ std::string deploymentText(const PlannedWorkload &w)
         return "a MIG " + w.migProfile + " slice of " + w.gpuId + " (" + std::string(toString(w.weights)) + " weights, "
                + std::string(toString(w.kv)) + " KV)";
     return w.gpuId + " (" + std::string(toString(w.weights)) + " weights, " + std::string(toString(w.kv))
-           + " KV, TP " + std::to_string(w.tp) + ": " + explain::grouped(w.peakGpus) + " GPUs at peak)";
+           + " KV, TP " + std::to_string(w.tp) + ": " + explain::grouped(w.peakGpus) + " GPUs at peak"
+           + (w.disaggregated ? ", " + explain::grouped(w.prefillGpus) + " of them for prefill" : std::string()) + ")";
 }
 
 std::string poolText(const PlannedPool &p)
@@ -1032,7 +1041,7 @@ std::vector<std::string> whyBetter(const PlanOption &best, const PlanOption &oth
         for (const PlannedWorkload &o : other.workloads) {
             if (o.workload != w.workload
                 || (o.gpuId == w.gpuId && o.weights == w.weights && o.kv == w.kv && o.tp == w.tp
-                    && o.migProfile == w.migProfile))
+                    && o.migProfile == w.migProfile && o.disaggregated == w.disaggregated))
                 continue;
             why.push_back("Workload \"" + w.workload + "\" runs on " + deploymentText(w) + "; the runner-up puts it on "
                           + deploymentText(o) + ".");
@@ -1086,8 +1095,9 @@ PlanResult Search::run()
         m_result.packing = "Small tenants are not packed onto MIG slices: a packed pool is committed for the term, "
                            "and the committed share is held below 100 %.";
     else if (m_shared.empty())
-        m_result.packing = "No workload is packed onto MIG slices: none but flagships fits one slice at its SLOs on a "
-                           "GPU type with MIG profiles, a commitment in the horizon and no cap.";
+        m_result.packing = "No workload is packed onto MIG slices: none but the flagships (never packed) has a slice "
+                           "that serves its peak at its SLOs, on a GPU type with MIG profiles, a commitment in the "
+                           "horizon and no cap.";
     else {
         const int64_t fleet = best.cost < kInfinity ? optionFor(best, o.maxCommittedShare).peakGpus
                                                     : std::numeric_limits<int64_t>::max();

@@ -29,6 +29,7 @@ struct PortfolioOptions {
     std::vector<KvPrecision> kv{KvPrecision::Bf16, KvPrecision::Fp8};
     std::vector<int> tps{1, 2, 4, 8};
     bool ownPrecisions = false;             // each workload at its profile's weights and KV only
+    bool disaggregate = true;               // also prefill and decode on replicas of their own
     // Commitments for the committed base; one longer than the horizon is left out (it would be
     // owed beyond the term the plan is costed over).
     std::vector<PoolTier> commitments{PoolTier::Reserved1y, PoolTier::Reserved3y};
@@ -63,6 +64,8 @@ struct PlannedWorkload {
     KvPrecision kv = KvPrecision::Bf16;
     int tp = 1;
     std::string migProfile;                 // packed: the MIG slice its one replica runs on
+    bool disaggregated = false;             // prefill and decode on replicas of their own
+    int64_t prefillGpus = 0;                // disaggregated: of peakGpus, the prefill replicas
     int64_t peakGpus = 0;                   // at its busiest hour, planned headroom included; packed: 0
     std::string binding;                    // what sets its GPUs: "memory", "compute", "ttft", "itl"
     double ttftMs = 0;                      // P95 prompt's prefill against its SLO
@@ -141,7 +144,8 @@ PlanRequest scenarioPlanRequest(const Scenario &scenario, const ScenarioInputs &
                                 std::vector<std::string> *missingWorkloads, std::vector<std::string> *missingJobs);
 
 // Decision space: each workload on one deployment (GPU × weights × KV × TP from the options,
-// feasible at its SLOs: sizeInference); the workloads on one GPU type in one committed pool
+// aggregated or with prefill and decode on replicas of their own, feasible at its SLOs:
+// sizeInference); the workloads on one GPU type in one committed pool
 // (fixed, whole replicas of their common size, on one commitment) under an elastic top that
 // takes the overflow as evaluateScenario routes it — on-demand, or spot for all but the
 // flagship workloads where spot is allowed and cheaper; each training job on reserved GPUs of

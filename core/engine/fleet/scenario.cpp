@@ -257,6 +257,7 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
                 overrides.weights = d->weights;
                 overrides.kv = d->kv;
                 overrides.tp = d->tp;
+                overrides.disaggregate = d->disaggregated;
             }
             const SizingResult r = sizeInference(w, *m, *g, overrides, m_in.serving);
             if (r.feasible) {
@@ -1299,6 +1300,10 @@ std::vector<FieldProblem> validate(const Scenario &scenario)
                 add(field + "tp", "pool \"" + pool.name + "\": the tensor-parallel degree of workload \"" + d.workload
                                       + "\" must be between 1 and " + std::to_string(kMaxTensorParallel) + " (got "
                                       + std::to_string(d.tp) + ")");
+            if (d.disaggregated && pool.partitioning != Partitioning::Exclusive)
+                add(field + "disaggregated", "pool \"" + pool.name + "\" shares its GPUs ("
+                                                 + std::string(toString(pool.partitioning)) + "): workload \"" + d.workload
+                                                 + "\" cannot split prefill and decode onto replicas of their own there");
             if (!d.migProfile.empty() && pool.partitioning != Partitioning::Mig)
                 add(field + "mig_profile", "pool \"" + pool.name + "\" gives workload \"" + d.workload + "\" MIG profile \""
                                                + d.migProfile + "\" but is partitioned as "

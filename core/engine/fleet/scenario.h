@@ -61,6 +61,9 @@ struct PoolDeployment {
     // MIG pools only: the profile each replica of the workload runs on (e.g. "2g.20gb"), where
     // its SLOs need more than the smallest slice its weights fit; empty: that smallest slice.
     std::string migProfile;
+    // Prefill and decode on replicas of their own in the pool (sizing's disaggregated pools:
+    // prefill replicas for the prompts, decode replicas for the streams).
+    bool disaggregated = false;
     bool operator==(const PoolDeployment &) const = default;
 };
 constexpr int kMaxTensorParallel = 64;

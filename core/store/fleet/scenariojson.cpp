@@ -238,7 +238,7 @@ engine::Pool poolFromJson(const Reader &r)
                 r.fail(at, QStringLiteral("expected an object, got %1").arg(jsonTypeName(array.at(i))));
             const Reader d(array.at(i).toObject(), r.source(), r.field(at));
             d.allowOnly({QStringLiteral("workload"), QStringLiteral("weights"), QStringLiteral("kv"), QStringLiteral("tp"),
-                         QStringLiteral("mig_profile")});
+                         QStringLiteral("mig_profile"), QStringLiteral("disaggregated")});
             engine::PoolDeployment deployment;
             deployment.workload = d.string(QStringLiteral("workload"), true);
             deployment.weights = d.choice(QStringLiteral("weights"), deployment.weights, engine::parseWeightPrecision,
@@ -247,6 +247,7 @@ engine::Pool poolFromJson(const Reader &r)
                                      QStringLiteral("bf16, fp8"));
             deployment.tp = int(d.integer(QStringLiteral("tp"), 1, 1, engine::kMaxTensorParallel));
             deployment.migProfile = d.string(QStringLiteral("mig_profile"), false);
+            deployment.disaggregated = d.boolean(QStringLiteral("disaggregated"), false);
             pool.deployments.push_back(deployment);
         }
     }
@@ -314,6 +315,8 @@ QJsonObject scenarioToJson(const engine::Scenario &s)
                 entry.insert(QStringLiteral("tp"), d.tp);
                 if (!d.migProfile.empty())
                     entry.insert(QStringLiteral("mig_profile"), qs(d.migProfile));
+                if (d.disaggregated)
+                    entry.insert(QStringLiteral("disaggregated"), true);
                 deployments.append(entry);
             }
             p.insert(QStringLiteral("deployments"), deployments);

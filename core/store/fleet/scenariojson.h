@@ -11,7 +11,8 @@
 // "region", "as_of", "need_date"}, "spot_overhead" (decimal string), "pools" [{"name",
 // "gpu", "sizing" ("fixed"|"auto"), "gpus", "tier", "partitioning", "mig_layout" ("auto" or
 // [profile names per GPU]), "workloads" [names], "training_jobs" [names], "deployments"
-// (optional) [{"workload", "weights", "kv", "tp"}], "owned_rate_per_gpu_hour" (decimal
+// (optional) [{"workload", "weights", "kv", "tp", "mig_profile" (optional), "disaggregated"
+// (optional, false)}], "owned_rate_per_gpu_hour" (decimal
 // string, optional)}], "autoscale" {"hpa_tolerance",
 // "cooldown_seconds", "polling_interval_seconds", "drain_to_zero", "max_queue_delay_ms"
 // (optional), "metric", "prometheus_address", "namespace", "fallback_gpus" [ids]},

@@ -45,6 +45,7 @@ PlanRequest planRequest()
     r.options.kv = {KvPrecision::Bf16};
     r.options.tps = {1, 2};
     r.options.commitments = {PoolTier::Reserved1y};
+    r.options.disaggregate = false;  // the sections that split prefill and decode say so
     return r;
 }
 
@@ -139,16 +140,22 @@ Money bruteForce(const PlanRequest &request)
             for (const WeightPrecision weights : request.options.weights) {
                 for (const KvPrecision kv : request.options.kv) {
                     for (const int tp : request.options.tps) {
-                        SizingOverrides o;
-                        o.gpuId = gpu.id;
-                        o.weights = weights;
-                        o.kv = kv;
-                        o.tp = tp;
-                        try {
-                            const SizingResult r = sizeInference(w, llama31_8b(), gpu, o, request.inputs.serving);
-                            if (r.feasible && r.gpus > 0)
-                                here.push_back({gpu.id, {w.name, weights, kv, r.gpusPerReplica, {}}, r.gpus});
-                        } catch (const InputError &) {
+                        for (const bool disaggregate : {false, true}) {
+                            if (disaggregate && !request.options.disaggregate)
+                                continue;
+                            SizingOverrides o;
+                            o.gpuId = gpu.id;
+                            o.weights = weights;
+                            o.kv = kv;
+                            o.tp = tp;
+                            o.disaggregate = disaggregate;
+                            try {
+                                const SizingResult r = sizeInference(w, llama31_8b(), gpu, o, request.inputs.serving);
+                                if (r.feasible && r.gpus > 0)
+                                    here.push_back(
+                                        {gpu.id, {w.name, weights, kv, r.gpusPerReplica, {}, disaggregate}, r.gpus});
+                            } catch (const InputError &) {
+                            }
                         }
                     }
                 }
@@ -266,6 +273,11 @@ TEST_CASE("The plan equals the brute-force optimum of its space, priced by evalu
     {
         request.inputs.workloads.pop_back();
     }
+    SECTION("one workload, prefill and decode also on replicas of their own")
+    {
+        request.inputs.workloads.pop_back();
+        request.options.disaggregate = true;
+    }
     SECTION("spot allowed: the internal tool's overflow may ride it, the flagship's not")
     {
         request.options.spot = true;
@@ -303,6 +315,7 @@ TEST_CASE("A plan and its runners-up evaluate as scenarios to their own cost to 
     request.inputs.trainingJobs = {{"finetune", 8, 8 * 300.0, "h100-sxm"}, {"pretrain", 8, 8 * 6000.0, "a100-sxm-80gb"}};
     request.inputs.rateCards.back().spot = Decimal();  // no A100 spot: a long job is cheaper reserved
     request.inputs.hours = 8760;
+    request.options.disaggregate = true;
     const PlanResult plan = planPortfolio(request);
     REQUIRE(plan.best.workloads.size() == 2);
     REQUIRE(plan.best.jobs.size() == 2);

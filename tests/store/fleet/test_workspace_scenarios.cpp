@@ -54,7 +54,9 @@ engine::Scenario fullScenario(const std::string &name = "core-and-flex")
     flex.gpus = 120;
     flex.tier = engine::PoolTier::Spot;
     flex.workloads = {"chat"};
-    flex.deployments = {{"chat", engine::WeightPrecision::Fp8, engine::KvPrecision::Fp8, 2, {}}};
+    flex.deployments = {{"chat", engine::WeightPrecision::Fp8, engine::KvPrecision::Fp8, 2, {}, true}};
+    auto_mig.workloads = {"wiki"};
+    auto_mig.deployments = {{"wiki", engine::WeightPrecision::Int4, engine::KvPrecision::Bf16, 1, "2g.20gb", false}};
     s.pools = {core, tenants, auto_mig, flex};
     s.autoscale.hpaTolerance = 0.15;
     s.autoscale.cooldownSeconds = 900;
@@ -127,6 +129,9 @@ TEST_CASE("A scenario round-trips through its JSON document exactly", "[scenario
     CHECK(back.pools[2].migAuto());
     CHECK(back.pools[3].tier == engine::PoolTier::Spot);
     CHECK(back.pools[3].deployments == s.pools[3].deployments);
+    CHECK(back.pools[2].deployments == s.pools[2].deployments);
+    CHECK(text.contains("\"mig_profile\": \"2g.20gb\""));
+    CHECK(text.contains("\"disaggregated\": true"));
     CHECK(back.pools[0].deployments.empty());
     CHECK(text.contains("\"deployments\": ["));
     CHECK(back.autoscale.hpaTolerance == 0.15);
@@ -178,6 +183,14 @@ TEST_CASE("Bad scenario JSON is refused naming the field", "[scenariojson][works
     CHECK_THAT(errorOf(deployed + "[{\"workload\": \"chat\"}, {\"workload\": \"chat\"}]}]}"),
                Contains("pools[0].deployments[1].workload") && Contains("two deployments"));
     CHECK_THAT(errorOf(deployed + "{\"workload\": \"chat\"}}]}"), Contains("pools[0].deployments") && Contains("array"));
+    CHECK_THAT(errorOf(deployed + "[{\"workload\": \"chat\", \"disaggregated\": \"yes\"}]}]}"),
+               Contains("pools[0].deployments[0].disaggregated") && Contains("true or false"));
+    CHECK_THAT(errorOf(deployed + "[{\"workload\": \"chat\", \"mig_profile\": \"1g.10gb\"}]}]}"),
+               Contains("pools[0].deployments[0].mig_profile") && Contains("partitioned as exclusive"));
+    CHECK_THAT(errorOf("{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\"}, \"pools\": "
+                       "[{\"name\": \"p\", \"gpu\": \"g\", \"gpus\": 1, \"tier\": \"reserved_1y\", \"partitioning\": \"mig\", "
+                       "\"workloads\": [\"chat\"], \"deployments\": [{\"workload\": \"chat\", \"disaggregated\": true}]}]}"),
+               Contains("pools[0].deployments[0].disaggregated") && Contains("cannot split prefill and decode"));
     CHECK_THAT(errorOf("{\"name\": "), Contains("bad.json") && Contains("line 1"));
     CHECK_THAT(errorOf("{\"name\": \"x\", \"rate_card\": {\"provider\": \"A\", \"region\": \"r\"}, \"pools\": [], "
                        "\"start_date\": \"2025-02-29\"}"),
