@@ -225,6 +225,26 @@ void Search::collectRates()
     }
 }
 
+// A workload on a deployment as sized: its precisions, TP, binding constraint and latencies
+// against its SLOs.
+PlannedWorkload planned(const WorkloadProfile &w, const std::string &gpuId, WeightPrecision weights, KvPrecision kv,
+                        const SizingResult &r)
+{
+    PlannedWorkload p;
+    p.workload = w.name;
+    p.gpuId = gpuId;
+    p.weights = weights;
+    p.kv = kv;
+    p.tp = r.gpusPerReplica;
+    p.binding = r.binding;
+    p.ttftMs = r.prefillTimeMs;
+    p.ttftSloMs = w.ttftP95Ms;
+    p.itlMs = r.decodeStepMs;
+    p.itlSloMs = w.itlP95Ms;
+    p.latencyMargin = std::min(1 - r.prefillTimeMs / w.ttftP95Ms, 1 - r.decodeStepMs / w.itlP95Ms);
+    return p;
+}
+
 // Whether candidate b is no better than a on every count the pools price: as many GPUs or more
 // every hour, in replicas that a's divide (so a's pool can commit every count b's can).
 bool dominates(const Candidate &a, const Candidate &b)
@@ -293,21 +313,10 @@ void Search::collectCandidates()
                         const std::array<double, 24> hourly = hourlyGpuNeed(w, double(r.gpus));
                         for (size_t h = 0; h < 24; ++h)
                             c.need[h] = int64_t(std::ceil(hourly[h] / double(c.replica) - kCeilTolerance)) * c.replica;
-                        PlannedWorkload &p = c.planned;
-                        p.workload = w.name;
-                        p.gpuId = gpu.id;
-                        p.weights = weights;
-                        p.kv = kv;
-                        p.tp = r.gpusPerReplica;
-                        p.disaggregated = disaggregate;
-                        p.prefillGpus = r.prefillGpus.value_or(0);
-                        p.peakGpus = r.gpus;
-                        p.binding = r.binding;
-                        p.ttftMs = r.prefillTimeMs;
-                        p.ttftSloMs = w.ttftP95Ms;
-                        p.itlMs = r.decodeStepMs;
-                        p.itlSloMs = w.itlP95Ms;
-                        p.latencyMargin = std::min(1 - r.prefillTimeMs / w.ttftP95Ms, 1 - r.decodeStepMs / w.itlP95Ms);
+                        c.planned = planned(w, gpu.id, weights, kv, r);
+                        c.planned.disaggregated = disaggregate;
+                        c.planned.prefillGpus = r.prefillGpus.value_or(0);
+                        c.planned.peakGpus = r.gpus;
                         found.push_back(std::move(c));
                       }
                     }
@@ -428,19 +437,8 @@ void Search::collectSlices()
                         if (found.tenant.memoryGiB > memoryGiB(*profile))
                             continue;
                         found.tenant.profile = profile->name;
-                        PlannedWorkload &p = found.planned;
-                        p.workload = workload.name;
-                        p.gpuId = gpu.id;
-                        p.weights = weights;
-                        p.kv = kv;
-                        p.tp = 1;
-                        p.migProfile = profile->name;
-                        p.binding = r.binding;
-                        p.ttftMs = r.prefillTimeMs;
-                        p.ttftSloMs = workload.ttftP95Ms;
-                        p.itlMs = r.decodeStepMs;
-                        p.itlSloMs = workload.itlP95Ms;
-                        p.latencyMargin = std::min(1 - r.prefillTimeMs / workload.ttftP95Ms, 1 - r.decodeStepMs / workload.itlP95Ms);
+                        found.planned = planned(workload, gpu.id, weights, kv, r);
+                        found.planned.migProfile = profile->name;
                         type.slices[w] = std::move(found);
                         type.tenants |= 1u << w;
                     }
