@@ -483,6 +483,7 @@ TEST_CASE("A plan packs small tenants onto MIG slices only where the rules let i
     request.inputs.workloads = {planWorkload("chat", 2000, WorkloadClass::FlagshipInteractive),
                                 planWorkload("wiki", 150, WorkloadClass::InternalTool)};
     request.options.packMinFleetGpus = 0;
+    request.options.weights = {WeightPrecision::Bf16, WeightPrecision::Fp8, WeightPrecision::Int4};
     const PlanResult packed = planPortfolio(request);
     REQUIRE(packed.best.workloads.size() == 2);
     const PlannedWorkload &chat = packed.best.workloads[0];
@@ -507,6 +508,31 @@ TEST_CASE("A plan packs small tenants onto MIG slices only where the rules let i
         CHECK(w.code != "mig_layout_invalid");
     }
     CHECK(packed.packing.find("1 workload is packed") != std::string::npos);
+    // Its slice serves its peak with the planned headroom free; no smaller slice does.
+    const MigGpuProfiles &table = request.inputs.migProfiles.front();
+    const auto serves = [&](const MigProfile &profile) {
+        SizingOverrides o;
+        o.gpuId = "h100-sxm";
+        o.weights = wiki.weights;
+        o.kv = wiki.kv;
+        o.tp = 1;
+        const SizingResult s = sizeInference(request.inputs.workloads[1], llama31_8b(),
+                                             migSliceGpu(*findGpu(request.inputs.gpus, "h100-sxm"), table, profile), o,
+                                             request.inputs.serving);
+        return s.feasible && s.replicasNeeded == 1
+               && s.peakUtilization * double(s.replicas) * (1 + request.inputs.serving.plannedHeadroom) <= 1;
+    };
+    const MigProfile *chosen = table.find(wiki.migProfile);
+    REQUIRE(chosen);
+    CHECK(serves(*chosen));
+    for (const MigProfile &smaller : table.profiles) {
+        if (!smaller.mediaExtensions
+            && std::make_pair(smaller.memorySlices, smaller.computeSlices)
+                   < std::make_pair(chosen->memorySlices, chosen->computeSlices)) {
+            INFO(smaller.name);
+            CHECK_FALSE(serves(smaller));
+        }
+    }
 
     // The same fleet under the seed's size rule: without packing it holds fewer than 8 GPUs.
     request.options.packMinFleetGpus = 8;
