@@ -286,39 +286,39 @@ void Search::collectCandidates()
                     if (o.ownPrecisions && (weights != w.weights || kv != w.kv))
                         continue;
                     for (const int tp : o.tps) {
-                      for (const bool disaggregate : {false, true}) {
-                        if (disaggregate && !o.disaggregate)
-                            continue;
-                        SizingOverrides overrides;
-                        overrides.gpuId = gpu.id;
-                        overrides.weights = weights;
-                        overrides.kv = kv;
-                        overrides.tp = tp;
-                        overrides.disaggregate = disaggregate;
-                        SizingResult r;
-                        try {
-                            r = sizeInference(w, *model, gpu, overrides, in.serving);
-                        } catch (const InputError &e) {
-                            lastReason = e.what();
-                            continue;
+                        for (const bool disaggregate : {false, true}) {
+                            if (disaggregate && !o.disaggregate)
+                                continue;
+                            SizingOverrides overrides;
+                            overrides.gpuId = gpu.id;
+                            overrides.weights = weights;
+                            overrides.kv = kv;
+                            overrides.tp = tp;
+                            overrides.disaggregate = disaggregate;
+                            SizingResult r;
+                            try {
+                                r = sizeInference(w, *model, gpu, overrides, in.serving);
+                            } catch (const InputError &e) {
+                                lastReason = e.what();
+                                continue;
+                            }
+                            ++m_result.candidates;
+                            if (!r.feasible || r.gpus <= 0) {
+                                lastReason = r.infeasibleReason;
+                                continue;
+                            }
+                            Candidate c;
+                            c.gpu = int(g);
+                            c.replica = std::max(1, r.gpusPerReplica);
+                            const std::array<double, 24> hourly = hourlyGpuNeed(w, double(r.gpus));
+                            for (size_t h = 0; h < 24; ++h)
+                                c.need[h] = int64_t(std::ceil(hourly[h] / double(c.replica) - kCeilTolerance)) * c.replica;
+                            c.planned = planned(w, gpu.id, weights, kv, r);
+                            c.planned.disaggregated = disaggregate;
+                            c.planned.prefillGpus = r.prefillGpus.value_or(0);
+                            c.planned.peakGpus = r.gpus;
+                            found.push_back(std::move(c));
                         }
-                        ++m_result.candidates;
-                        if (!r.feasible || r.gpus <= 0) {
-                            lastReason = r.infeasibleReason;
-                            continue;
-                        }
-                        Candidate c;
-                        c.gpu = int(g);
-                        c.replica = std::max(1, r.gpusPerReplica);
-                        const std::array<double, 24> hourly = hourlyGpuNeed(w, double(r.gpus));
-                        for (size_t h = 0; h < 24; ++h)
-                            c.need[h] = int64_t(std::ceil(hourly[h] / double(c.replica) - kCeilTolerance)) * c.replica;
-                        c.planned = planned(w, gpu.id, weights, kv, r);
-                        c.planned.disaggregated = disaggregate;
-                        c.planned.prefillGpus = r.prefillGpus.value_or(0);
-                        c.planned.peakGpus = r.gpus;
-                        found.push_back(std::move(c));
-                      }
                     }
                 }
             }
