@@ -357,6 +357,12 @@ void MainWindow::addFigureToReport(const ChartFigure &figure)
                              5000);
 }
 
+void MainWindow::addItemsToReport(const std::vector<store::ReportItem> &items, const QString &what)
+{
+    const int count = m_reportPage->addItems(items, what);
+    statusBar()->showMessage(tr("Added %1 to the report (%2).").arg(what, ReportPage::itemCountText(count)), 5000);
+}
+
 void MainWindow::addCurrentChartToReport()
 {
     Page *page = currentPage();

@@ -87,6 +87,7 @@ public:
     // "Add to Report": the figure, or the current page's chart (Ctrl+Shift+R) or results
     // table, snapshotted into the report with a status bar message.
     void addFigureToReport(const ChartFigure &figure) override;
+    void addItemsToReport(const std::vector<store::ReportItem> &items, const QString &what) override;
     void addCurrentChartToReport();
     void addCurrentTableToReport();
     // When the workspace file was replaced, moved or deleted by another program: says so and

@@ -3,6 +3,7 @@
 #include "cli/common/args.h"
 #include "cli/common/format.h"
 #include "cli/common/moneyoptions.h"
+#include "cli/common/outputfile.h"
 #include "scenariocommand.h"
 
 #include "engine/common/errors.h"
@@ -11,6 +12,7 @@
 #include "store/fleet/scenariojson.h"
 #include "store/common/workspace.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <set>
@@ -19,12 +21,19 @@ namespace headroom::cli {
 
 namespace {
 
+PlanDeckWriter &deckWriter()
+{
+    static PlanDeckWriter writer;
+    return writer;
+}
+
 const char kUsage[] = R"(usage: headroom plan [--scenario NAME | --workload NAME... --job NAME...]
                      [--provider NAME --region NAME] [--as-of DATE] [--start DATE]
                      [--horizon MONTHS] [--gpu ID]... [--weights LIST] [--kv LIST] [--tp LIST]
                      [--own-precisions] [--no-mig] [--pack-min-fleet N]
                      [--commit LIST] [--spot] [--cap GPU=N]... [--max-committed-share F]
                      [--alternatives N] [--create-scenario NAME] [--json]
+                     [--deck FILE.pdf [--force]]
 
 The cheapest fleet for every workload and training job of the workspace (README "Portfolio plan"): each
 workload on the GPU, weights and KV precision and TP (prefill and decode together or on replicas
@@ -67,6 +76,10 @@ Options:
   --alternatives N         runners-up to show, 0..10 (default 3)
   --create-scenario NAME   save the plan as scenario NAME (refused when it exists)
   --json                   print JSON instead of tables
+  --deck FILE.pdf          also write the plan's deck: summary (the plan, and the scenario
+                           planned beside it), why this plan, the workloads, the pools and jobs,
+                           the cost-against-commitment front, warnings and assumptions
+  --force                  replace FILE.pdf when it exists
 
 JSON keys: cost_over_term, currency, committed_share, latency_margin, method, packing, why [str],
 unplaced [str], workloads [{workload, gpu, mig_profile (null: whole GPUs), weights, kv, tp,
@@ -350,12 +363,27 @@ int runPlan(const QStringList &argList, Context &context)
                               {QStringLiteral("max-committed-share")},
                               {QStringLiteral("alternatives")},
                               {QStringLiteral("create-scenario")},
-                              {QStringLiteral("json"), false}});
+                              {QStringLiteral("json"), false},
+                              {QStringLiteral("deck")},
+                              {QStringLiteral("force"), false}});
     if (!args.positionals().isEmpty())
         throw UsageError(QStringLiteral("plan: unexpected argument '%1'").arg(args.positionals().constFirst()));
+    // The deck's file is checked before the work, so that a typo costs nothing.
+    const std::optional<QString> deck = args.text(QStringLiteral("deck"));
+    store::ExistingFile existing = store::ExistingFile::Refuse;
+    if (deck) {
+        if (!deck->endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+            throw UsageError(QStringLiteral("--deck %1: the deck is a PDF; give a file name ending in .pdf").arg(*deck));
+        if (!deckWriter())
+            throw UsageError(QStringLiteral("--deck: this build of headroom cannot paint a deck"));
+        existing = checkOutputFile(QStringLiteral("--deck"), *deck, args.has(QStringLiteral("force")));
+    } else if (args.has(QStringLiteral("force"))) {
+        throw UsageError(QStringLiteral("--force replaces the --deck file: give --deck FILE.pdf"));
+    }
     store::Workspace &workspace = context.workspace();
     engine::PlanRequest request;
     request.inputs = store::scenarioInputs(workspace);
+    QStringList notes; // what the request leaves out, for the deck
 
     // What to plan: a scenario's workloads and jobs, the ones named, or all.
     std::optional<engine::Scenario> against;
@@ -368,11 +396,13 @@ int runPlan(const QStringList &argList, Context &context)
         std::vector<std::string> missingWorkloads, missingJobs;
         request = engine::scenarioPlanRequest(*against, request.inputs, &missingWorkloads, &missingJobs);
         for (const std::string &w : missingWorkloads)
-            context.err() << QStringLiteral("headroom: note: scenario '%1' names workload '%2', which is not in the "
-                                            "workspace: it is left out of the plan\n").arg(*name, qs(w));
+            notes << QStringLiteral("Scenario '%1' names workload '%2', which is not in the workspace: it is left out "
+                                    "of the plan.").arg(*name, qs(w));
         for (const std::string &j : missingJobs)
-            context.err() << QStringLiteral("headroom: note: scenario '%1' names training job '%2', which is not a "
-                                            "sizable job of the workspace: it is left out of the plan\n").arg(*name, qs(j));
+            notes << QStringLiteral("Scenario '%1' names training job '%2', which is not a sizable job of the "
+                                    "workspace: it is left out of the plan.").arg(*name, qs(j));
+        for (const QString &note : notes)
+            context.err() << QStringLiteral("headroom: note: %1\n").arg(note);
     }
     if (!workloadNames.isEmpty()) {
         std::vector<engine::WorkloadProfile> chosen;
@@ -483,6 +513,12 @@ int runPlan(const QStringList &argList, Context &context)
     std::optional<engine::ScenarioResult> compared;
     if (against)
         compared = engine::evaluateScenario(*against, store::scenarioInputs(workspace));
+    if (deck) {
+        const int pages = deckWriter()(workspace, request, result, compared, notes, *deck, existing);
+        context.err() << QStringLiteral("headroom: wrote the plan deck %1: %2 pages\n")
+                             .arg(QDir::toNativeSeparators(*deck))
+                             .arg(pages);
+    }
     if (args.has(QStringLiteral("json"))) {
         QJsonObject json = resultJson(result);
         json.insert(QStringLiteral("scenario"), store::scenarioToJson(result.best.scenario));
@@ -505,6 +541,11 @@ int runPlan(const QStringList &argList, Context &context)
 }
 
 } // namespace
+
+void setPlanDeckWriter(PlanDeckWriter writer)
+{
+    deckWriter() = std::move(writer);
+}
 
 Command planCommand()
 {

@@ -9,7 +9,9 @@
 #include "cost/costcharts.h"
 #include "engine/common/errors.h"
 #include "engine/fleet/plan.h"
+#include "plandeck.h"
 #include "report/reportsnapshot.h"
+#include "report/reporttarget.h"
 #include "scenariocharts.h"
 #include "store/common/storeerror.h"
 #include "store/common/workspace.h"
@@ -17,6 +19,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -41,51 +44,14 @@ namespace headroom::ui {
 
 namespace {
 
-using engine::Money;
-
 QString qs(const std::string &text)
 {
     return QString::fromStdString(text);
 }
 
-QString money(const Money &m)
-{
-    return qs(m.display());
-}
-
 QString errorHtml(const QString &text)
 {
     return QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(text.toHtmlEscaped());
-}
-
-QString bindingName(const std::string &binding)
-{
-    if (binding == "memory")
-        return QObject::tr("Memory");
-    if (binding == "compute")
-        return QObject::tr("Compute");
-    if (binding == "ttft")
-        return QObject::tr("TTFT");
-    if (binding == "itl")
-        return QObject::tr("ITL");
-    return qs(binding);
-}
-
-// "H100 SXM", or its MIG slice for a packed tenant.
-QString placeText(const engine::PlannedWorkload &w)
-{
-    return w.migProfile.empty() ? qs(w.gpuId) : QObject::tr("%1 MIG %2").arg(qs(w.gpuId), qs(w.migProfile));
-}
-
-QString deploymentText(const engine::PlannedWorkload &w)
-{
-    if (!w.migProfile.empty())
-        return QObject::tr("%1 on %2 %3/%4")
-            .arg(qs(w.workload), placeText(w), upperName(engine::toString(w.weights)), upperName(engine::toString(w.kv)));
-    return QObject::tr("%1 on %2 %3/%4 TP %5%6")
-        .arg(qs(w.workload), qs(w.gpuId), upperName(engine::toString(w.weights)), upperName(engine::toString(w.kv)))
-        .arg(w.tp)
-        .arg(w.disaggregated ? QObject::tr(", prefill and decode apart") : QString());
 }
 
 // The form label of a field engine::InputError names, so that a message points at the input.
@@ -104,172 +70,14 @@ QString fieldLabel(const std::string &field)
     return qs(field);
 }
 
-DeckTable workloadsTable(const engine::PlanOption &plan)
-{
-    DeckTable t;
-    t.columns = {QObject::tr("Workload"), QObject::tr("GPU"), QObject::tr("Weights"), QObject::tr("KV"),
-                 QObject::tr("TP"), QObject::tr("GPUs at\npeak"), QObject::tr("Bound\nby"),
-                 QObject::tr("TTFT / SLO\n(ms)"), QObject::tr("ITL / SLO\n(ms)")};
-    for (const engine::PlannedWorkload &w : plan.workloads)
-        t.rows << QStringList{qs(w.workload),
-                              placeText(w),
-                              upperName(engine::toString(w.weights)),
-                              upperName(engine::toString(w.kv)),
-                              QString::number(w.tp),
-                              !w.migProfile.empty() ? QObject::tr("1 slice")
-                              : w.disaggregated     ? QObject::tr("%1 (%2 prefill)").arg(formatCount(w.peakGpus), formatCount(w.prefillGpus))
-                                                    : formatCount(w.peakGpus),
-                              bindingName(w.binding),
-                              QStringLiteral("%1 / %2").arg(formatNumber(w.ttftMs, 1), formatNumber(w.ttftSloMs, 0)),
-                              QStringLiteral("%1 / %2").arg(formatNumber(w.itlMs, 1), formatNumber(w.itlSloMs, 0))};
-    return t;
-}
-
-// The pools of the plan, then its training jobs (a reserved job is a pool of its own; an
-// elastic one runs on its GPU type's elastic top).
-DeckTable poolsTable(const engine::PlanOption &plan)
-{
-    DeckTable t;
-    t.columns = {QObject::tr("GPU"), QObject::tr("Workloads"), QObject::tr("Commitment"), QObject::tr("Committed\nGPUs"),
-                 QObject::tr("Elastic\ntier"), QObject::tr("Elastic GPU-\nhours a year"), QObject::tr("Most GPUs\nheld"),
-                 QObject::tr("Over the\nterm")};
-    const QString none = QObject::tr("none");
-    for (const engine::PlannedPool &p : plan.pools) {
-        QStringList names;
-        for (const std::string &n : p.workloads)
-            names << qs(n);
-        t.rows << QStringList{p.mig ? QObject::tr("%1 MIG").arg(qs(p.gpuId)) : qs(p.gpuId),
-                              names.join(QStringLiteral(", ")),
-                              p.committedGpus > 0 ? tierName(p.commitment) : none,
-                              formatCount(p.committedGpus),
-                              p.mig ? none : tierName(p.elastic),
-                              formatCount(p.elasticGpuHours),
-                              formatCount(p.peakGpus),
-                              money(p.costOverTerm)};
-    }
-    for (const engine::PlannedJob &j : plan.jobs)
-        t.rows << QStringList{qs(j.gpuId),
-                              QObject::tr("Training job %1").arg(qs(j.job)),
-                              j.reserved ? tierName(j.tier) : none,
-                              formatCount(j.reserved ? j.gpus : 0),
-                              j.reserved ? QString() : tierName(j.tier),
-                              formatCount(j.reserved ? 0 : j.gpus * j.runHours),
-                              formatCount(j.gpus),
-                              money(j.costOverTerm)};
-    return t;
-}
-
-// Why the plan wins, the runners-up with what each moves, what was left out and the method.
-QString explanationHtml(const engine::PlanResult &r, const QStringList &notes)
-{
-    const auto list = [](const QStringList &items) {
-        QString html = QStringLiteral("<ul style='margin-top:2px'>");
-        for (const QString &item : items)
-            html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
-        return html + QStringLiteral("</ul>");
-    };
-    QString html;
-    QStringList why;
-    for (const std::string &line : r.why)
-        why << qs(line);
-    if (!why.isEmpty())
-        html += QObject::tr("<b>Why this plan</b>") + list(why);
-    QStringList runners;
-    for (const engine::PlanOption &o : r.runnersUp) {
-        QStringList moved;
-        for (const engine::PlannedWorkload &w : o.workloads) {
-            const auto mine = std::find_if(r.best.workloads.begin(), r.best.workloads.end(),
-                                           [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
-            if (mine == r.best.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights
-                || mine->kv != w.kv || mine->tp != w.tp || mine->migProfile != w.migProfile
-                || mine->disaggregated != w.disaggregated)
-                moved << deploymentText(w);
-        }
-        runners << QObject::tr("%1 (+%2): %3")
-                       .arg(money(o.costOverTerm), money(engine::shownDifference(o.costOverTerm, r.best.costOverTerm)),
-                            moved.join(QStringLiteral("; ")));
-    }
-    if (!runners.isEmpty())
-        html += QObject::tr("<b>Runners-up</b> (cost over the term, each with one workload moved)") + list(runners);
-    QStringList unplaced = notes;
-    for (const std::string &line : r.unplaced)
-        unplaced << qs(line);
-    if (!unplaced.isEmpty())
-        html += QObject::tr("<b>Not planned</b>") + list(unplaced);
-    html += QObject::tr("<p><b>MIG packing.</b> %1</p>").arg(qs(r.packing).toHtmlEscaped());
-    html += QObject::tr("<p><b>Method.</b> %1</p>").arg(qs(r.method).toHtmlEscaped());
-    return html;
-}
-
-// The cost-against-commitment front: the cheapest plan at each most committed share, and the
-// plan shown marked at its own cap.
-QChart *buildFrontChart(const std::vector<engine::PlanFrontPoint> &front, double chosenShare, double chosenCost,
-                        const QString &currency, const QString &title, QChart::ChartTheme theme)
-{
-    QChart *chart = newStyledChart(title, theme);
-    double maxCost = chosenCost, minCost = chosenCost;
-    for (const engine::PlanFrontPoint &p : front) {
-        maxCost = std::max(maxCost, p.costOverTerm.amount.toDouble());
-        minCost = std::min(minCost, p.costOverTerm.amount.toDouble());
-    }
-    QString unit;
-    const double scale = moneyAxisScale(maxCost, currency, &unit);
-    auto *x = new QValueAxis;
-    x->setTitleText(QObject::tr("Most committed share of each pool's peak (%)"));
-    x->setLabelFormat(QStringLiteral("%.0f"));
-    // Ticks every 10 % from 0; the range a little wider, so that the points at 0 % and 100 %
-    // are drawn whole.
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0);
-    x->setTickInterval(10);
-    x->setRange(-3, 103);
-    auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("Cost over the term (%1)").arg(unit));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-
-    auto *curve = new QLineSeries;
-    curve->setName(QObject::tr("Cheapest plan at each cap"));
-    curve->setPointsVisible(true);
-    for (const engine::PlanFrontPoint &p : front)
-        curve->append(100.0 * p.maxCommittedShare, p.costOverTerm.amount.toDouble() / scale);
-    chart->addSeries(curve);
-    curve->attachAxis(x);
-    curve->attachAxis(y);
-    QPen pen = curve->pen();
-    pen.setWidthF(2.4);
-    curve->setPen(pen);
-
-    auto *chosen = new QScatterSeries;
-    chosen->setName(QObject::tr("This plan"));
-    chosen->setMarkerSize(13);
-    chosen->setColor(QColor(0xc0, 0x39, 0x2b));
-    chosen->setBorderColor(QColor(0xc0, 0x39, 0x2b).darker(130));
-    chosen->append(100.0 * chosenShare, chosenCost / scale);
-    chart->addSeries(chosen);
-    chosen->attachAxis(x);
-    chosen->attachAxis(y);
-
-    const double span = std::max(maxCost - minCost, 0.02 * maxCost) / scale;
-    y->setRange(std::max(0.0, minCost / scale - 0.15 * span), maxCost / scale + 0.15 * span);
-    y->applyNiceNumbers();
-    // Whole numbers on the axis unless its ticks are closer than one unit apart.
-    const double step = (y->max() - y->min()) / std::max(1, y->tickCount() - 1);
-    y->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : step >= 0.1 ? QStringLiteral("%.1f") : QStringLiteral("%.2f"));
-    return chart;
-}
-
 } // namespace
 
 // What a run hands back to the GUI thread.
 struct PlanPage::Outcome {
-    engine::PlanRequest request;
-    std::optional<engine::PlanResult> result;
+    PlanReport plan;                               // request, result, the scenario's evaluation, notes
+    bool planned = false;                          // plan.result holds a plan
     std::optional<engine::Scenario> against;       // the scenario planned, if one was
     engine::ScenarioInputs scenarioInputs;         // what evaluating it reads: the whole workspace
-    std::optional<engine::ScenarioResult> compared; // its own evaluation
-    QString comparedError;
-    QStringList notes;                             // what the form left out, for the explanation
     QString error;
     bool cancelled = false;
 };
@@ -373,6 +181,16 @@ QWidget *PlanPage::buildInputs()
     m_create->setToolTip(tr("Save the plan shown as a fleet scenario (Edit ▸ Undo takes it back)"));
     m_create->setEnabled(false);
     connect(m_create, &QPushButton::clicked, this, &PlanPage::createScenarioWithDialog);
+    m_addToReport = new QPushButton(tr("Add plan to &report"), panel);
+    m_addToReport->setObjectName("planAddToReport");
+    m_addToReport->setToolTip(tr("Add the plan's slides to the report: why this plan, the workloads, the pools and "
+                                 "jobs, and the front (Edit ▸ Undo takes them back)"));
+    connect(m_addToReport, &QPushButton::clicked, this, &PlanPage::addToReport);
+    m_exportDeck = new QPushButton(tr("Export &deck…"), panel);
+    m_exportDeck->setObjectName("planExportDeck");
+    m_exportDeck->setToolTip(tr("Write the plan's own deck as a PDF: summary, why this plan, tables, front, "
+                                "warnings and assumptions"));
+    connect(m_exportDeck, &QPushButton::clicked, this, &PlanPage::exportDeckWithDialog);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
@@ -382,7 +200,11 @@ QWidget *PlanPage::buildInputs()
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
+    auto *results = new QHBoxLayout;
+    results->addWidget(m_addToReport);
+    results->addWidget(m_exportDeck);
     layout->addWidget(m_create);
+    layout->addLayout(results);
     layout->addStretch();
     setStatus(tr("Choose what to plan, then Run."));
     return panel;
@@ -473,7 +295,7 @@ void PlanPage::selectTarget(const QString &scenarioName)
 
 bool PlanPage::buildRequest(Outcome &outcome, QString *why) const
 {
-    engine::PlanRequest &request = outcome.request;
+    engine::PlanRequest &request = outcome.plan.request;
     request.inputs = store::scenarioInputs(m_workspace);
     const QString name = m_target->currentData().toString();
     if (!name.isEmpty()) {
@@ -488,9 +310,9 @@ bool PlanPage::buildRequest(Outcome &outcome, QString *why) const
         std::vector<std::string> missingWorkloads, missingJobs;
         request = engine::scenarioPlanRequest(against, outcome.scenarioInputs, &missingWorkloads, &missingJobs);
         for (const std::string &w : missingWorkloads)
-            outcome.notes << tr("Workload \"%1\" of the scenario is not in the workspace.").arg(qs(w));
+            outcome.plan.notes << tr("Workload \"%1\" of the scenario is not in the workspace.").arg(qs(w));
         for (const std::string &j : missingJobs)
-            outcome.notes << tr("Training job \"%1\" of the scenario is not in the workspace or cannot be sized.")
+            outcome.plan.notes << tr("Training job \"%1\" of the scenario is not in the workspace or cannot be sized.")
                                  .arg(qs(j));
         request.settings.description = "The cheapest plan for what scenario \"" + against.name + "\" serves.";
     } else {
@@ -509,7 +331,7 @@ bool PlanPage::buildRequest(Outcome &outcome, QString *why) const
         *why = name.isEmpty() ? tr("The workspace has no workloads or training jobs to plan.")
                               : tr("The scenario \"%1\" serves no workload or training job of the workspace: nothing "
                                    "to plan. %2")
-                                    .arg(name, outcome.notes.join(QLatin1Char(' ')))
+                                    .arg(name, outcome.plan.notes.join(QLatin1Char(' ')))
                                     .trimmed();
         return false;
     }
@@ -549,7 +371,9 @@ void PlanPage::run()
     }
     auto work = [outcome](const JobProgress &progress) {
         try {
-            outcome->result = engine::planPortfolio(outcome->request, [&](double f) { return progress.report(f); });
+            outcome->plan.result =
+                engine::planPortfolio(outcome->plan.request, [&](double f) { return progress.report(f); });
+            outcome->planned = true;
         } catch (const engine::InputError &e) {
             outcome->error = tr("Not planned (%1): %2").arg(fieldLabel(e.field()), QString::fromUtf8(e.what()));
             return;
@@ -559,19 +383,19 @@ void PlanPage::run()
         }
         if (outcome->against) {
             try {
-                outcome->compared = engine::evaluateScenario(*outcome->against, outcome->scenarioInputs);
+                outcome->plan.compared = engine::evaluateScenario(*outcome->against, outcome->scenarioInputs);
             } catch (const engine::InputError &e) {
-                outcome->comparedError = QString::fromUtf8(e.what());
+                outcome->plan.comparedError = QString::fromUtf8(e.what());
             }
         }
     };
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
-    m_create->setEnabled(false);
+    setResultActionsEnabled(false);
     m_progress->setValue(0);
     setStatus(outcome->against
                   ? tr("Planning what \"%1\" serves…").arg(qs(outcome->against->name))
-                  : tr("Planning %1…").arg(formatCountOf(int64_t(outcome->request.inputs.workloads.size()),
+                  : tr("Planning %1…").arg(formatCountOf(int64_t(outcome->plan.request.inputs.workloads.size()),
                                                          QT_TRANSLATE_NOOP("headroom::ui", "%n workload(s)"))));
     m_job.start(this, m_progress, work, [this, outcome] { showOutcome(outcome); });
 }
@@ -595,8 +419,8 @@ void PlanPage::showOutcome(const std::shared_ptr<Outcome> &outcome)
     m_cancel->setEnabled(false);
     if (outcome->cancelled) {
         m_progress->setValue(0);
-        m_create->setEnabled(m_result != nullptr);
-        setStatus(m_result ? tr("Cancelled; the previous plan is kept.") : tr("Cancelled."));
+        setResultActionsEnabled(m_shown != nullptr);
+        setStatus(m_shown ? tr("Cancelled; the previous plan is kept.") : tr("Cancelled."));
         emit finished(false);
         return;
     }
@@ -608,44 +432,20 @@ void PlanPage::showOutcome(const std::shared_ptr<Outcome> &outcome)
         return;
     }
     m_progress->setValue(1000);
-    m_result = std::make_unique<engine::PlanResult>(*outcome->result);
-    showResult(*outcome);
-    m_create->setEnabled(true);
+    m_shown = std::make_unique<PlanReport>(std::move(outcome->plan));
+    showResult();
+    setResultActionsEnabled(true);
     setStatus(tr("Planned: %1 deployments sized, %2 pools priced.")
-                  .arg(formatCount(m_result->candidates), formatCount(m_result->groupsPriced)));
+                  .arg(formatCount(m_shown->result.candidates), formatCount(m_shown->result.groupsPriced)));
     emit finished(true);
 }
 
-void PlanPage::showResult(const Outcome &outcome)
+void PlanPage::showResult()
 {
-    const engine::PlanRequest &request = outcome.request;
-    const engine::PlanResult &r = *outcome.result;
-    const engine::PlanOption &b = r.best;
-    QStringList parts;
-    parts << tr("<b>%1</b> over the %2-month term at %3 · %4").arg(money(b.costOverTerm)).arg(request.settings.horizonMonths)
-                 .arg(qs(request.settings.provider).toHtmlEscaped(), qs(request.settings.region).toHtmlEscaped());
-    parts << tr("committed share of GPU-hours %1").arg(formatPercent(b.committedShare));
-    parts << tr("least latency margin %1").arg(formatPercent(b.latencyMargin));
-    QString summary = parts.join(QStringLiteral(" · "));
-    if (outcome.compared) {
-        const Money saving = engine::shownDifference(outcome.compared->costOverTerm, b.costOverTerm);
-        const bool saves = !saving.amount.isNegative();
-        const Money magnitude{saves ? saving.amount : -saving.amount, saving.currency};
-        const double share = outcome.compared->costOverTerm.amount.isZero()
-                                 ? 0.0
-                                 : magnitude.amount.toDouble() / outcome.compared->costOverTerm.amount.toDouble();
-        summary += QStringLiteral("<br>")
-                   + tr("Scenario “%1” costs %2 over the same term: the plan %3 %4 (%5).")
-                         .arg(qs(outcome.compared->name).toHtmlEscaped(), money(outcome.compared->costOverTerm),
-                              saves ? tr("saves") : tr("costs"), money(magnitude),
-                              (saves ? QStringLiteral("−") : QStringLiteral("+")) + formatPercent(share));
-    } else if (!outcome.comparedError.isEmpty()) {
-        summary += QStringLiteral("<br>") + tr("The scenario itself cannot be evaluated: %1").arg(outcome.comparedError.toHtmlEscaped());
-    }
-    m_summary->setText(summary);
-
-    fillResultsTable(*m_workloads, workloadsTable(b), 4);
-    fillResultsTable(*m_pools, poolsTable(b), 3);
+    const PlanReport &plan = *m_shown;
+    m_summary->setText(planSummaryHtml(plan));
+    fillResultsTable(*m_workloads, planWorkloadsTable(plan.result.best), 4);
+    fillResultsTable(*m_pools, planPoolsTable(plan.result.best), 3);
     // The pools' text columns (tiers) left-aligned again among the numbers.
     for (int row = 0; row < m_pools->rowCount(); ++row)
         if (QTableWidgetItem *item = m_pools->item(row, 4))
@@ -653,27 +453,31 @@ void PlanPage::showResult(const Outcome &outcome)
     for (int row = 0; row < m_workloads->rowCount(); ++row)
         if (QTableWidgetItem *item = m_workloads->item(row, 6))
             item->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_explanation->setText(explanationHtml(r, outcome.notes));
 
-    const std::vector<engine::PlanFrontPoint> front = r.front;
-    const double chosenShare = request.options.maxCommittedShare;
-    const double chosenCost = b.costOverTerm.amount.toDouble();
-    const QString currency = qs(b.costOverTerm.currency);
-    const QString title = tr("Cost against commitment");
-    m_front->setFigure({title,
-                        tr("Each point is the cheapest plan whose committed bases hold at most that share of their "
-                           "pool's peak GPUs; the red point is the plan shown. %1 · %2, %3-month term.")
-                            .arg(qs(request.settings.provider), qs(request.settings.region))
-                            .arg(request.settings.horizonMonths),
-                        [front, chosenShare, chosenCost, currency, title](QChart::ChartTheme theme) {
-                            return buildFrontChart(front, chosenShare, chosenCost, currency, title, theme);
-                        }});
+    const PlanExplanation e = planExplanation(plan);
+    const auto list = [](const QStringList &items) {
+        QString html = QStringLiteral("<ul style='margin-top:2px'>");
+        for (const QString &item : items)
+            html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
+        return html + QStringLiteral("</ul>");
+    };
+    QString html;
+    if (!e.why.isEmpty())
+        html += tr("<b>Why this plan</b>") + list(e.why);
+    if (!e.runnersUp.isEmpty())
+        html += tr("<b>Runners-up</b> (cost over the term, each with one workload moved)") + list(e.runnersUp);
+    if (!e.unplaced.isEmpty())
+        html += tr("<b>Not planned</b>") + list(e.unplaced);
+    html += tr("<p><b>MIG packing.</b> %1</p>").arg(e.packing.toHtmlEscaped());
+    html += tr("<p><b>Method.</b> %1</p>").arg(e.method.toHtmlEscaped());
+    m_explanation->setText(html);
+    m_front->setFigure(planFrontFigure(plan));
 }
 
 void PlanPage::clearResults()
 {
-    m_result.reset();
-    m_create->setEnabled(false);
+    m_shown.reset();
+    setResultActionsEnabled(false);
     m_summary->setText(tr("Run to find the cheapest fleet for the workloads at their SLOs."));
     m_workloads->clear();
     m_workloads->setRowCount(0);
@@ -687,7 +491,7 @@ void PlanPage::clearResults()
 
 void PlanPage::createScenarioWithDialog()
 {
-    if (!m_result)
+    if (!m_shown)
         return;
     const QString name =
         Dialogs::textInput(this, tr("Create scenario"), tr("Name of the new scenario:"), tr("Planned fleet"));
@@ -700,7 +504,7 @@ void PlanPage::createScenarioWithDialog()
 bool PlanPage::createScenario(const QString &name)
 {
     const QString trimmed = name.trimmed();
-    if (!m_result) {
+    if (!m_shown) {
         setStatus(tr("Not saved: run the plan first."), true);
         return false;
     }
@@ -713,7 +517,7 @@ bool PlanPage::createScenario(const QString &name)
             setStatus(tr("Not saved: a scenario named \"%1\" exists already; choose another name.").arg(trimmed), true);
             return false;
         }
-        engine::Scenario scenario = m_result->best.scenario;
+        engine::Scenario scenario = m_shown->result.best.scenario;
         scenario.name = trimmed.toStdString();
         const auto problems = engine::validate(scenario);
         if (!problems.empty()) {
@@ -736,6 +540,81 @@ bool PlanPage::createScenario(const QString &name)
     return true;
 }
 
+void PlanPage::setResultActionsEnabled(bool enabled)
+{
+    for (QPushButton *button : {m_create, m_addToReport, m_exportDeck})
+        button->setEnabled(enabled);
+}
+
+bool PlanPage::addToReport()
+{
+    ReportTarget *target = ReportTarget::of(this);
+    if (!m_shown || !target) {
+        setStatus(m_shown ? tr("Not added: this page is not in a window with a report.")
+                          : tr("Not added: run the plan first."),
+                  true);
+        return false;
+    }
+    const std::vector<store::ReportItem> items = planReportItems(m_workspace, *m_shown);
+    target->addItemsToReport(items, tr("the plan"));
+    setStatus(tr("Added the plan's %1 slides to the report (Edit ▸ Undo takes them back).").arg(items.size()));
+    return true;
+}
+
+void PlanPage::exportDeckWithDialog()
+{
+    if (!m_shown)
+        return;
+    const QString path = Dialogs::exportFileName(this, tr("Export plan deck"), QDir::home().filePath(QStringLiteral("plan.pdf")),
+                                                 tr("PDF document (*.pdf)"), {QStringLiteral("pdf")});
+    if (!path.isEmpty())
+        exportDeck(path);
+}
+
+void PlanPage::exportDeck(const QString &path)
+{
+    if (!m_shown || isRunning())
+        return;
+    Deck deck;
+    try {
+        deck = planDeck(m_workspace, *m_shown);
+    } catch (const std::exception &e) {
+        // The workspace changed under the plan (a rate card removed, say): the plan is stale.
+        setStatus(tr("Not exported: %1 Run the plan again.").arg(QString::fromUtf8(e.what())), true);
+        emit deckExported(false, m_lastMessage);
+        return;
+    }
+    auto outcome = std::make_shared<std::pair<bool, QString>>(false, QString());
+    auto work = [deck = std::move(deck), path, outcome](const JobProgress &progress) {
+        QString error;
+        const bool written = writeDeckPdf(
+            deck, path, &error, [&](int done, int total) { return progress.report(double(done) / total); },
+            store::ExistingFile::Replace);
+        *outcome = {written, written ? path : error};
+    };
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    setResultActionsEnabled(false);
+    m_progress->setValue(0);
+    setStatus(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
+    m_job.start(this, m_progress, work, [this, outcome] {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        setResultActionsEnabled(true);
+        const auto [written, message] = *outcome;
+        if (written)
+            setStatus(tr("Wrote the plan deck to %1.").arg(QDir::toNativeSeparators(message)));
+        else
+            setStatus(message.isEmpty() ? tr("Cancelled; no deck written.") : tr("Not exported: %1").arg(message), true);
+        emit deckExported(written, m_lastMessage);
+    });
+}
+
+const engine::PlanResult *PlanPage::result() const
+{
+    return m_shown ? &m_shown->result : nullptr;
+}
+
 QList<ChartPanel *> PlanPage::chartPanels() const
 {
     return {m_front};
@@ -743,7 +622,7 @@ QList<ChartPanel *> PlanPage::chartPanels() const
 
 std::optional<DeckTable> PlanPage::currentTable() const
 {
-    if (!m_result)
+    if (!m_shown)
         return std::nullopt;
     return snapshotTable(m_tables->currentIndex() == 1 ? *m_pools : *m_workloads);
 }

@@ -28,6 +28,7 @@ class Workspace;
 namespace headroom::ui {
 
 class ChartPanel;
+struct PlanReport;
 
 // Plan (Outputs, README "Portfolio plan"): the cheapest fleet for every workload of the
 // workspace (at most 14) or for what one scenario serves, at its SLOs and the rate card's
@@ -52,7 +53,8 @@ public:
     bool isRunning() const;
 
     // The last plan shown; null before a run, after bad input or a cancelled first run.
-    const engine::PlanResult *result() const { return m_result.get(); }
+    const engine::PlanResult *result() const;
+    const PlanReport *shownPlan() const { return m_shown.get(); }
     QString statusText() const;
     QString summaryText() const;
 
@@ -62,9 +64,19 @@ public:
     // in the status, when there is no plan, the name is empty or taken, or the store refuses.
     bool createScenario(const QString &name);
 
+    // Adds the plan's slides (planReportItems) to the window's report as one undoable step;
+    // false, saying why in the status, without a plan shown or a window with a report.
+    bool addToReport();
+    // Asks for the PDF (Dialogs::exportFileName) and exports the plan's deck there.
+    void exportDeckWithDialog();
+    // Writes planDeck of the plan shown to `path` in the background, replacing a file there
+    // (the caller has confirmed it), with progress and Cancel; deckExported tells the outcome.
+    void exportDeck(const QString &path);
+
 signals:
     // A run ended: completed with a plan shown, or not (bad input, cancelled).
     void finished(bool completed);
+    void deckExported(bool written, const QString &message);
 
 private:
     struct Outcome;
@@ -76,7 +88,8 @@ private:
     // Fills outcome->request (and ->against, ->notes); false with the reason in `why`.
     bool buildRequest(Outcome &outcome, QString *why) const;
     void showOutcome(const std::shared_ptr<Outcome> &outcome);
-    void showResult(const Outcome &outcome);
+    void showResult();
+    void setResultActionsEnabled(bool enabled);
     void clearResults();
     void setStatus(const QString &text, bool error = false);
 
@@ -92,6 +105,8 @@ private:
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
     QPushButton *m_create = nullptr;
+    QPushButton *m_addToReport = nullptr;
+    QPushButton *m_exportDeck = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
@@ -105,7 +120,7 @@ private:
     QStringList m_ownCard;       // provider, region
     int m_ownHorizon = 12;
     bool m_refreshing = false;
-    std::unique_ptr<engine::PlanResult> m_result;
+    std::unique_ptr<PlanReport> m_shown;
     BackgroundJob m_job;
 };
 

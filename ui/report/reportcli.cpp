@@ -2,12 +2,14 @@
 
 #include "reportdeck.h"
 #include "reportsnapshot.h"
+#include "fleet/plandeck.h"
 #include "fleet/scenariodeck.h"
 #include "tracking/trackingdeck.h"
 
 #include "cli/catalog/lookup.h"
 #include "cli/common/args.h"
 #include "cli/common/outputfile.h"
+#include "cli/fleet/plancommand.h"
 #include "cli/tracking/trackchargebackcommand.h"
 #include "cli/tracking/trackwatchcommand.h"
 #include "cli/common/cli.h"
@@ -254,9 +256,21 @@ std::unique_ptr<QCoreApplication> headlessApplication(int &argc, char **argv, co
         if (!writeDeckPdf(deck, pdfPath, &error, {}, store::ExistingFile::Replace))
             throw store::StoreError(error);
     });
+    cli::setPlanDeckWriter([](const store::Workspace &workspace, const engine::PlanRequest &request,
+                              const engine::PlanResult &result, const std::optional<engine::ScenarioResult> &compared,
+                              const QStringList &notes, const QString &pdfPath, store::ExistingFile existing) {
+        const PlanReport plan{request, result, compared, QString(), notes};
+        const Deck deck = planDeck(workspace, plan);
+        QString error;
+        if (!writeDeckPdf(deck, pdfPath, &error, {}, existing))
+            throw store::StoreError(error);
+        return DeckLayout(deck).pageCount();
+    });
     const QString verb = cli::verbOf(args);
-    // track watch writes the tracking deck.
-    const bool paints = verb == QLatin1String("track") && args.contains(QLatin1String("watch"));
+    // track watch writes the tracking deck, plan --deck the plan's.
+    const bool paints = (verb == QLatin1String("track") && args.contains(QLatin1String("watch")))
+        || (verb == QLatin1String("plan")
+            && std::any_of(args.begin(), args.end(), [](const QString &a) { return a.startsWith(QLatin1String("--deck")); }));
     for (const cli::Command &command : paintingCommands()) {
         if (command.name == verb || paints) {
             qputenv("QT_QPA_PLATFORM", "offscreen");

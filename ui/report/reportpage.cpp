@@ -283,6 +283,15 @@ int ReportPage::addTable(const QString &title, const QString &caption, const Dec
     return m_list->count();
 }
 
+int ReportPage::addItems(const std::vector<store::ReportItem> &items, const QString &what)
+{
+    m_undoStack->beginMacro(tr("Add %1 to the report").arg(what));
+    for (const store::ReportItem &item : items)
+        m_undoStack->push(new ReportAddCommand(m_workspace, item));
+    m_undoStack->endMacro();
+    return m_list->count();
+}
+
 QString ReportPage::itemCountText(int count)
 {
     return count == 1 ? tr("1 item") : tr("%1 items").arg(count);

@@ -41,6 +41,8 @@ public:
     // Snapshots into the report (undoable); returns the number of items afterwards.
     int addFigure(const ChartFigure &figure);
     int addTable(const QString &title, const QString &caption, const DeckTable &table, const QJsonObject &source = {});
+    // Items already stamped, appended in order as one undoable step "Add `what` to the report".
+    int addItems(const std::vector<store::ReportItem> &items, const QString &what);
     // "1 item", "3 items".
     static QString itemCountText(int count);
 

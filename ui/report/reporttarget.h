@@ -1,6 +1,9 @@
 #pragma once
 
 #include "common/chartexport.h"
+#include "store/report/reporttables.h"
+
+#include <vector>
 
 class QWidget;
 
@@ -12,6 +15,8 @@ public:
     virtual ~ReportTarget() = default;
     // Snapshots the figure (vector SVG) into the report; undoable.
     virtual void addFigureToReport(const ChartFigure &figure) = 0;
+    // Appends the items, in order, as one undoable step named `what` ("the plan").
+    virtual void addItemsToReport(const std::vector<store::ReportItem> &items, const QString &what) = 0;
 
     // The target `widget` sits in, or nullptr (a chart shown outside a main window).
     static ReportTarget *of(const QWidget *widget);

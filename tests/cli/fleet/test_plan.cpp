@@ -5,11 +5,40 @@
 
 #include <catch2/catch.hpp>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
 
 using namespace headroom;
 using namespace headroom::test::fleet;
+
+namespace {
+
+QString tool(const QString &name, const QStringList &args)
+{
+    REQUIRE_FALSE(QStandardPaths::findExecutable(name).isEmpty());
+    QProcess p;
+    p.start(name, args);
+    REQUIRE(p.waitForFinished(20000));
+    REQUIRE(p.exitCode() == 0);
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+// "$559,238.40" → 55923840; "−$10.00" → −1000.
+qint64 cents(QString text)
+{
+    const bool negative = text.startsWith(QStringLiteral("−")) || text.startsWith('-');
+    text.remove(QRegularExpression(QStringLiteral("[^0-9.]")));
+    const QStringList parts = text.split('.');
+    REQUIRE(parts.size() == 2);
+    const qint64 value = parts[0].toLongLong() * 100 + parts[1].toLongLong();
+    return negative ? -value : value;
+}
+
+} // namespace
 
 TEST_CASE("plan serves a scenario's workloads for less and saves a scenario that evaluates to its cents", "[plan-cli]")
 {
@@ -71,4 +100,69 @@ TEST_CASE("plan bad input exits 2 with the reason and saves nothing", "[plan-cli
     refused({"plan", "--create-scenario", "static"}, "scenario 'static' exists");
     RUN_HEADROOM(list, ws, {"scenario", "list", "--json"});
     CHECK(parseJsonObject(list.out).value("scenarios").toArray().size() == 4);
+}
+
+TEST_CASE("plan --deck writes the plan's deck: summary beside the scenario, why, tables that re-add, front",
+          "[plan-cli]")
+{
+    CliFixture ws;
+    seed(ws);
+    RUN_HEADROOM(j, ws, {"plan", "--scenario", "static", "--json"});
+    REQUIRE(j.exitCode == 0);
+    const QJsonObject o = parseJsonObject(j.out);
+    const qint64 planCents = cents(o.value("cost_over_term").toString());
+    const QString pdf = ws.filePath("plan.pdf");
+    RUN_HEADROOM(r, ws, {"plan", "--scenario", "static", "--deck", pdf});
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.contains("Cost over the term"));  // the tables are printed as without --deck
+    const QRegularExpressionMatch wrote = QRegularExpression("wrote the plan deck .*plan.pdf: (\\d+) pages").match(r.err);
+    REQUIRE(wrote.hasMatch());
+    const QRegularExpressionMatch info = QRegularExpression("Pages:\\s+(\\d+)").match(tool("pdfinfo", {pdf}));
+    REQUIRE(info.hasMatch());
+    CHECK(info.captured(1) == wrote.captured(1));
+    // title, summary, why, workloads, pools and jobs, front, how it was found, warnings, assumptions
+    CHECK(info.captured(1).toInt() >= 8);
+    const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+    CHECK(text.contains(QStringLiteral("Portfolio plan for “static”")));
+    for (const char *heading : {"Recommendation", "Why this plan", "Plan: workloads", "Plan: pools and jobs",
+                                "Cost against commitment", "How the plan was found", "Appendix: assumptions"})
+        CHECK(text.contains(heading));
+    CHECK(text.indexOf("Summary") < text.indexOf("Why this plan"));
+    // The summary sets the plan beside the scenario it was asked for, at the scenario's golden cost.
+    CHECK(text.contains("$559,238.40"));
+    CHECK(text.contains("Choose Plan"));
+    // The pools page's rows re-add to the plan's cost, which the JSON gives to the cent.
+    const int from = text.indexOf("Plan: pools and jobs");
+    const int to = text.indexOf("Cost against commitment", from);
+    REQUIRE(from >= 0);
+    REQUIRE(to > from);
+    qint64 sum = 0;
+    int rows = 0;
+    for (const QString &line : text.mid(from, to - from).split('\n')) {
+        const QRegularExpressionMatch m = QRegularExpression("(\\$[0-9,]+\\.[0-9]{2})\\s*$").match(line);
+        if (m.hasMatch() && !line.contains("add up to")) {
+            sum += cents(m.captured(1));
+            ++rows;
+        }
+    }
+    CHECK(rows == int(o.value("pools").toArray().size() + o.value("jobs").toArray().size()));
+    CHECK(sum == planCents);
+    // What it saves against the scenario, as the JSON's two costs give it.
+    const qint64 saving = cents(o.value("compared").toObject().value("cost_over_term").toString()) - planCents;
+    REQUIRE(saving > 0);
+    CHECK(text.contains(QStringLiteral("−$%L1.%2").arg(saving / 100).arg(saving % 100, 2, 10, QChar('0'))));
+
+    // An existing deck is replaced only with --force; a non-PDF name, and --force alone, are refused.
+    RUN_HEADROOM(again, ws, {"plan", "--scenario", "static", "--deck", pdf});
+    CHECK(again.exitCode == 2);
+    CHECK(again.err.contains("--force"));
+    RUN_HEADROOM(forced, ws, {"plan", "--scenario", "static", "--deck", pdf, "--force"});
+    CHECK(forced.exitCode == 0);
+    RUN_HEADROOM(txt, ws, {"plan", "--scenario", "static", "--deck", ws.filePath("plan.txt")});
+    CHECK(txt.exitCode == 2);
+    CHECK(txt.err.contains("give a file name ending in .pdf"));
+    CHECK_FALSE(QFile::exists(ws.filePath("plan.txt")));
+    RUN_HEADROOM(force, ws, {"plan", "--scenario", "static", "--force"});
+    CHECK(force.exitCode == 2);
+    CHECK(force.err.contains("--force replaces the --deck file"));
 }

@@ -7,12 +7,21 @@
 #include "store/fleet/scenarioinputs.h"
 #include "ui/common/chartpanel.h"
 #include "ui/common/dialogs.h"
+#include "ui/fleet/plandeck.h"
 #include "ui/fleet/planpage.h"
+#include "ui/mainwindow.h"
+#include "ui/report/reportsnapshot.h"
 
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -138,6 +147,26 @@ bool runAndWait(ui::PlanPage &page)
     REQUIRE(QTest::qWaitFor([&] { return finished.count() > 0; }, 60000));
     REQUIRE_FALSE(page.isRunning());
     return finished.takeFirst().at(0).toBool();
+}
+
+// "$559,238.40" → 55923840, "−$10.00" → −1000.
+qint64 cents(QString text)
+{
+    const bool negative = text.startsWith(QStringLiteral("−"));
+    text.remove(QRegularExpression(QStringLiteral("[^0-9.]")));
+    const QStringList parts = text.split('.');
+    REQUIRE(parts.size() == 2);
+    const qint64 value = parts[0].toLongLong() * 100 + parts[1].toLongLong();
+    return negative ? -value : value;
+}
+
+// The last column of a table, re-added to the cent.
+qint64 lastColumnCents(const ui::DeckTable &table)
+{
+    qint64 sum = 0;
+    for (const QStringList &row : table.rows)
+        sum += cents(row.last());
+    return sum;
 }
 
 } // namespace
@@ -335,4 +364,122 @@ TEST_CASE("Plan page says why bad input is not planned and shows no results", "[
     CHECK_FALSE(page.result());
     CHECK(workloads->rowCount() == 0);
     CHECK_FALSE(create->isEnabled());
+}
+
+TEST_CASE("Plan page adds the plan's slides to the report as one undoable step and exports the plan's deck",
+          "[planpage]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath("plan.headroom");
+    {
+        store::Workspace ws(path);
+        seed(ws);
+    }
+    ui::MainWindow window(std::make_unique<store::Workspace>(path));
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(window.showPage("Plan"));
+    auto *page = window.findChild<ui::PlanPage *>();
+    REQUIRE(page);
+    auto *add = page->findChild<QPushButton *>("planAddToReport");
+    auto *exportDeck = page->findChild<QPushButton *>("planExportDeck");
+    REQUIRE(add);
+    REQUIRE(exportDeck);
+    CHECK_FALSE(add->isEnabled());
+    CHECK_FALSE(exportDeck->isEnabled());
+    CHECK_FALSE(page->addToReport());
+    CHECK(page->statusText() == "Not added: run the plan first.");
+
+    page->selectTarget("static");
+    REQUIRE(runAndWait(*page));
+    REQUIRE(page->shownPlan());
+    const engine::PlanOption &best = page->result()->best;
+    const QString cost = QString::fromStdString(best.costOverTerm.display());
+    CHECK(add->isEnabled());
+    CHECK(exportDeck->isEnabled());
+
+    // Add plan to report: five slides, in the deck's order, one step on the window's undo stack.
+    const int undoBefore = window.undoStack()->count();
+    QTest::mouseClick(add, Qt::LeftButton);
+    CHECK(page->statusText().contains("Added the plan's 5 slides to the report"));
+    std::vector<store::ReportItem> items = window.workspace().reportItems();
+    REQUIRE(items.size() == 5);
+    CHECK(items[0].title == "Plan: why this plan");
+    CHECK(items[0].kind == store::ReportItem::Kind::Text);
+    CHECK(items[0].content.contains("The plan costs " + cost + " over the term"));
+    CHECK(items[1].title == "Plan: workloads");
+    CHECK(items[1].caption.startsWith(cost + " over the Golden · g, 12-month term"));
+    CHECK(items[2].title == "Plan: pools and jobs");
+    CHECK(items[3].title == "Cost against commitment");
+    CHECK(items[3].kind == store::ReportItem::Kind::Figure);
+    CHECK(items[3].content.contains("<svg"));
+    CHECK(items[4].title == "Plan: how it was found");
+    CHECK(items[4].content.contains("gap 0"));
+    for (const store::ReportItem &item : items) {
+        CHECK(item.source.isEmpty());  // snapshots of the plan shown, stamped
+        CHECK_FALSE(item.takenAt.isEmpty());
+        CHECK(item.inputsFingerprint == window.workspace().inputsFingerprint());
+    }
+    // The stored pools table re-adds to the plan's cost.
+    const QJsonObject pools = QJsonDocument::fromJson(items[2].content.toUtf8()).object();
+    ui::DeckTable stored;
+    for (const QJsonValue &row : pools.value("rows").toArray()) {
+        QStringList cells;
+        for (const QJsonValue &cell : row.toArray())
+            cells << cell.toString();
+        stored.rows << cells;
+    }
+    REQUIRE(stored.rows.size() == int(best.pools.size() + best.jobs.size()));
+    CHECK(lastColumnCents(stored) == cents(cost));
+    REQUIRE(window.undoStack()->count() == undoBefore + 1);
+    window.undoStack()->undo();
+    CHECK(window.workspace().reportItems().empty());
+    window.undoStack()->redo();
+    CHECK(window.workspace().reportItems().size() == 5);
+
+    // The plan's own deck: the plan beside the scenario, recommended, the tables re-adding.
+    const ui::Deck deck = ui::planDeck(window.workspace(), *page->shownPlan());
+    CHECK(deck.title == QStringLiteral("Portfolio plan for “static”"));
+    REQUIRE(deck.summary.size() == 2);
+    CHECK(deck.summary[0].name == "Plan");
+    CHECK(deck.summary[1].name == "static");
+    const auto figure = [](const ui::DeckSummaryEntry &e, const QString &label) {
+        for (const auto &[name, value] : e.figures)
+            if (name == label)
+                return value;
+        return QString();
+    };
+    // The plan evaluated as the scenario it becomes: the same cents.
+    CHECK(figure(deck.summary[0], "Over the term") == cost);
+    CHECK(figure(deck.summary[1], "Over the term") == "$559,238.40");
+    CHECK(deck.recommendation.startsWith("Choose Plan"));
+    QStringList titles;
+    for (const ui::DeckItem &item : deck.items)
+        titles << item.title;
+    CHECK(titles == QStringList{"Why this plan", "Plan: workloads", "Plan: pools and jobs", "Cost against commitment",
+                                "How the plan was found"});
+    CHECK(deck.items[0].bulleted);
+    const ui::DeckItem &workloads = deck.items[1];
+    REQUIRE(workloads.keyFigures.size() == 5);
+    CHECK(workloads.keyFigures[0].second == cost);
+    CHECK(cents(workloads.keyFigures[4].second) == cents(cost) - 55923840);
+    CHECK(lastColumnCents(deck.items[2].table) == cents(cost));
+    CHECK_FALSE(deck.assumptions.empty());
+
+    // Export deck…: written in the background, the status naming the file.
+    QSignalSpy exported(page, &ui::PlanPage::deckExported);
+    const QString pdf = dir.filePath("plan.pdf");
+    page->exportDeck(pdf);
+    REQUIRE(QTest::qWaitFor([&] { return exported.count() > 0; }, 60000));
+    CHECK(exported.first().at(0).toBool());
+    CHECK(page->statusText().contains("Wrote the plan deck to"));
+    QProcess text;
+    text.start("pdftotext", {pdf, "-"});
+    REQUIRE(text.waitForFinished(20000));
+    const QString words = QString::fromUtf8(text.readAllStandardOutput());
+    CHECK(words.contains("Why this plan"));
+    CHECK(words.contains("How the plan was found"));
+    CHECK(words.contains(cost));
+    CHECK(add->isEnabled());
 }
