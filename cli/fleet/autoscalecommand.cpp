@@ -102,14 +102,14 @@ int runAutoscale(const QStringList &argList, Context &context)
                                  .arg(*scenarioName));
         const auto deployment = args.text(QStringLiteral("deployment"));
         if (deployment && plans.size() > 1)
-            throw UsageError(QStringLiteral("--deployment: the scenario scales %1 workloads; give --pool for one "
-                                            "pool serving one workload")
+            throw UsageError(QStringLiteral("--deployment: the scenario scales %1 Deployments; give --pool for one "
+                                            "pool serving one workload with prefill and decode together")
                                  .arg(plans.size()));
         store::KedaYamlOptions options;
         options.tolerance = !args.has(QStringLiteral("no-tolerance"));
         for (const engine::AutoscalePlan &plan : plans)
             documents.push_back(store::kedaScaledObjectYaml(
-                plan, deployment ? deployment->toStdString() : plan.workload, &names, options));
+                plan, deployment ? deployment->toStdString() : engine::autoscaleDeploymentName(plan), &names, options));
     } else {
         for (const engine::Pool &pool : scenario.pools) {
             if (pool.role() != engine::PoolRole::ElasticTop

@@ -118,7 +118,7 @@ void ScenarioYamlPanel::updateYaml()
     m_loading = true;
     m_plan->clear();
     for (const auto &p : m_plans)
-        m_plan->addItem(tr("%1 — %2").arg(qs(p.pool), qs(p.workload)));
+        m_plan->addItem(tr("%1 — %2").arg(qs(p.pool), qs(engine::autoscaleDeploymentName(p))));
     m_plan->setCurrentIndex(previous >= 0 && previous < m_plan->count() ? previous : (m_plan->count() ? 0 : -1));
     m_loading = wasLoading;
 
@@ -151,7 +151,8 @@ void ScenarioYamlPanel::updateYaml()
             store::requireName("workload", "the workload's name", plan.workload);
             store::KedaYamlOptions options;
             options.tolerance = m_tolerance->isChecked();
-            text = store::kedaScaledObjectYaml(plan, plan.workload + "-" + plan.pool, nullptr, options);
+            text = store::kedaScaledObjectYaml(plan, engine::autoscaleDeploymentName(plan) + "-" + plan.pool, nullptr,
+                                               options);
         }
     } catch (const engine::InputError &e) {
         m_yaml->setPlainText(QString());

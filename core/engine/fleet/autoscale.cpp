@@ -21,7 +21,7 @@ std::string number(double value, int decimals = 2)
 } // namespace
 
 AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, const WorkloadProfile &workload,
-                            const SizingResult &sizing, const AutoscaleSettings &settings)
+                            const SizingResult &sizing, const AutoscaleSettings &settings, AutoscaleRole role)
 {
     if (pool.role() != PoolRole::ElasticTop)
         throw InputError("pool", "pool \"" + pool.name + "\" is " + std::string(toString(pool.tier))
@@ -45,16 +45,34 @@ AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, cons
     if (!sizing.feasible || sizing.goodputTokensPerS <= 0)
         throw InputError("sizing", "workload \"" + workload.name + "\" cannot be served on " + pool.gpuId + ": "
                                        + sizing.infeasibleReason);
+    const bool split = sizing.prefillGpus.has_value();
+    if (split != (role != AutoscaleRole::Whole))
+        throw InputError("role", "workload \"" + workload.name + "\" is sized with prefill and decode "
+                                     + (split ? "apart: plan its prefill and decode Deployments"
+                                              : "together: plan it whole"));
+    if (role == AutoscaleRole::Prefill && !(sizing.prefillTokensPerS > 0 && sizing.peakRequestsPerS > 0
+                                            && sizing.prefillCapacityTokensPerS > 0))
+        throw InputError("sizing", "workload \"" + workload.name + "\" has no prefill demand to scale on");
 
     AutoscalePlan plan;
     plan.pool = pool.name;
     plan.workload = workload.name;
+    plan.role = role;
     plan.gpuId = pool.gpuId;
     plan.tier = std::string(toString(pool.tier));
     plan.gpusPerReplica = std::max(1, sizing.gpusPerReplica);
 
     const double outputTokens = workload.outputTokens.p50;
-    plan.requestsPerSPerReplica = sizing.goodputTokensPerS / outputTokens;
+    // Prefill replicas: the requests their prefill throughput holds; the others: decode goodput.
+    const double prefillTokensPerRequest = split ? sizing.prefillTokensPerS / sizing.peakRequestsPerS : 0;
+    plan.requestsPerSPerReplica = role == AutoscaleRole::Prefill
+                                      ? sizing.prefillCapacityTokensPerS / prefillTokensPerRequest
+                                      : sizing.goodputTokensPerS / outputTokens;
+    // The share of the workload's GPUs this Deployment holds, as sizing splits them.
+    const double share = !split ? 1.0
+                         : role == AutoscaleRole::Prefill
+                             ? double(*sizing.prefillGpus) / double(sizing.gpus)
+                             : double(sizing.gpus - *sizing.prefillGpus) / double(sizing.gpus);
     double delayMs = 0;
     if (settings.maxQueueDelayMs) {
         delayMs = *settings.maxQueueDelayMs;
@@ -66,11 +84,14 @@ AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, cons
                                                 + number(sizing.prefillTimeMs, 0) + " ms");
     }
     plan.allowedQueueDelayS = delayMs / 1000.0;
-    plan.peakReplicas = std::max<int64_t>(1, (entry->peakGpus + plan.gpusPerReplica - 1) / plan.gpusPerReplica);
+    const auto roleGpus = [&](int64_t gpus) {
+        return split ? int64_t(std::ceil(double(gpus) * share - 1e-9)) : gpus;
+    };
+    plan.peakReplicas = std::max<int64_t>(1, (roleGpus(entry->peakGpus) + plan.gpusPerReplica - 1) / plan.gpusPerReplica);
     plan.maxThroughputRequestsPerS = plan.requestsPerSPerReplica * double(plan.peakReplicas);
     plan.fleetQueueTarget = plan.maxThroughputRequestsPerS * plan.allowedQueueDelayS;
     plan.thresholdPerReplica = plan.fleetQueueTarget / double(plan.peakReplicas);
-    plan.maxReplicas = std::max<int64_t>(1, poolResult.gpus / plan.gpusPerReplica);
+    plan.maxReplicas = std::max<int64_t>(1, roleGpus(poolResult.gpus) / plan.gpusPerReplica);
     plan.drainable = settings.drainToZero;
     plan.minReplicas = plan.drainable ? 0 : 1;
     plan.tolerance = settings.hpaTolerance;
@@ -80,19 +101,39 @@ AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, cons
     plan.prometheusAddress = settings.prometheusAddress;
     plan.kubernetesNamespace = settings.kubernetesNamespace;
 
-    plan.steps.push_back({"Maximum request rate per replica at the SLO", "goodput ÷ P50 output tokens",
-                          number(sizing.goodputTokensPerS, 1) + " tokens/s ÷ " + number(outputTokens, 0) + " = "
-                              + number(plan.requestsPerSPerReplica, 3) + " requests/s ("
-                              + sizing.goodputSource + ")"});
+    if (role == AutoscaleRole::Prefill)
+        plan.steps.push_back({"Maximum request rate per prefill replica",
+                              "prefill throughput ÷ prefill tokens per request after the hit rate",
+                              number(sizing.prefillCapacityTokensPerS, 1) + " tokens/s ÷ "
+                                  + number(prefillTokensPerRequest, 1) + " = " + number(plan.requestsPerSPerReplica, 3)
+                                  + " requests/s"});
+    else
+        plan.steps.push_back({role == AutoscaleRole::Decode ? "Maximum request rate per decode replica at the SLO"
+                                                            : "Maximum request rate per replica at the SLO",
+                              "goodput ÷ P50 output tokens",
+                              number(sizing.goodputTokensPerS, 1) + " tokens/s ÷ " + number(outputTokens, 0) + " = "
+                                  + number(plan.requestsPerSPerReplica, 3) + " requests/s ("
+                                  + sizing.goodputSource + ")"});
+    if (split)
+        plan.steps.push_back({role == AutoscaleRole::Prefill ? "Prefill share of the workload's GPUs"
+                                                             : "Decode share of the workload's GPUs",
+                              "as sizing splits them",
+                              std::to_string(role == AutoscaleRole::Prefill ? *sizing.prefillGpus
+                                                                            : sizing.gpus - *sizing.prefillGpus)
+                                  + " of " + std::to_string(sizing.gpus) + " = " + number(100.0 * share, 1) + " %"});
     plan.steps.push_back({"Allowed queueing delay",
                           settings.maxQueueDelayMs ? "as set" : "TTFT P95 SLO − prefill time of a P95 prompt",
                           settings.maxQueueDelayMs ? number(delayMs, 0) + " ms"
                                                    : number(workload.ttftP95Ms, 0) + " ms − "
                                                          + number(sizing.prefillTimeMs, 0) + " ms = "
                                                          + number(delayMs, 0) + " ms"});
-    plan.steps.push_back({"Replicas at peak in this pool", "ceil(peak GPUs ÷ GPUs per replica)",
-                          std::to_string(entry->peakGpus) + " ÷ " + std::to_string(plan.gpusPerReplica) + " → "
-                              + std::to_string(plan.peakReplicas)});
+    plan.steps.push_back({"Replicas at peak in this pool",
+                          split ? "ceil(ceil(peak GPUs × share) ÷ GPUs per replica)" : "ceil(peak GPUs ÷ GPUs per replica)",
+                          (split ? "ceil(" + std::to_string(entry->peakGpus) + " × " + number(share, 3) + ") = "
+                                       + std::to_string(roleGpus(entry->peakGpus)) + "; "
+                                 : std::string())
+                              + std::to_string(roleGpus(entry->peakGpus)) + " ÷ " + std::to_string(plan.gpusPerReplica)
+                              + " → " + std::to_string(plan.peakReplicas)});
     plan.steps.push_back({"Fleet queue target (Little's law)", "max throughput × allowed delay",
                           number(plan.maxThroughputRequestsPerS, 2) + " requests/s × "
                               + number(plan.allowedQueueDelayS, 3) + " s = " + number(plan.fleetQueueTarget, 2)
@@ -100,8 +141,8 @@ AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, cons
     plan.steps.push_back({"KEDA threshold per replica", "fleet queue target ÷ replicas",
                           number(plan.fleetQueueTarget, 2) + " ÷ " + std::to_string(plan.peakReplicas) + " = "
                               + number(plan.thresholdPerReplica, 2)});
-    plan.steps.push_back({"Replica range", plan.drainable ? "0 (drained off-peak) … pool GPUs ÷ GPUs per replica"
-                                                          : "1 … pool GPUs ÷ GPUs per replica",
+    const std::string most = split ? "ceil(pool GPUs × share) ÷ GPUs per replica" : "pool GPUs ÷ GPUs per replica";
+    plan.steps.push_back({"Replica range", (plan.drainable ? "0 (drained off-peak) … " : "1 … ") + most,
                           std::to_string(plan.minReplicas) + " … " + std::to_string(plan.maxReplicas)});
     return plan;
 }
@@ -129,18 +170,39 @@ std::vector<AutoscalePlan> planScenarioAutoscale(const Scenario &scenario, const
             if (m == inputs.models.end())
                 continue;
             try {
-                SizingOverrides overrides;
-                overrides.gpuId = pool.gpuId;
-                const SizingResult sizing = sizeInference(*w, *m, *gpu, overrides, inputs.serving);
+                const SizingResult sizing = sizeInference(*w, *m, *gpu, deploymentOverrides(pool, w->name), inputs.serving);
                 if (!sizing.feasible)
                     continue;
-                plans.push_back(planAutoscale(pool, result.pools[p], *w, sizing, scenario.autoscale));
+                if (sizing.prefillGpus) {
+                    // Both or neither: one Deployment without the other does not serve.
+                    AutoscalePlan prefill = planAutoscale(pool, result.pools[p], *w, sizing, scenario.autoscale,
+                                                          AutoscaleRole::Prefill);
+                    AutoscalePlan decode = planAutoscale(pool, result.pools[p], *w, sizing, scenario.autoscale,
+                                                         AutoscaleRole::Decode);
+                    plans.push_back(std::move(prefill));
+                    plans.push_back(std::move(decode));
+                } else {
+                    plans.push_back(planAutoscale(pool, result.pools[p], *w, sizing, scenario.autoscale));
+                }
             } catch (const InputError &) {
                 continue;  // evaluation warned about the workload
             }
         }
     }
     return plans;
+}
+
+std::string autoscaleDeploymentName(const AutoscalePlan &plan)
+{
+    switch (plan.role) {
+    case AutoscaleRole::Prefill:
+        return plan.workload + "-prefill";
+    case AutoscaleRole::Decode:
+        return plan.workload + "-decode";
+    case AutoscaleRole::Whole:
+        break;
+    }
+    return plan.workload;
 }
 
 std::optional<DraDriver> draDriverFor(const std::string &vendor)

@@ -21,9 +21,18 @@ namespace headroom::engine {
 // − prefill time of a P95 prompt, unless set), the fleet queue target is λ × W requests.
 // KEDA's threshold is per replica: fleet queue target ÷ replicas (= per-replica rate × W).
 // The HPA scales only when metric ÷ target leaves [1 − tolerance, 1 + tolerance].
+//
+// A workload whose pool deployment splits prefill and decode runs as two Deployments, each
+// scaled on its own queue: the prefill replicas at the request rate their prefill throughput
+// holds (prefill tokens/s per replica ÷ prefill tokens per request after the hit rate), the
+// decode replicas at goodput ÷ P50 output tokens; the workload's peak GPUs in the pool are
+// split between them as sizing splits its GPUs.
+enum class AutoscaleRole { Whole, Prefill, Decode };
+
 struct AutoscalePlan {
     std::string pool;
     std::string workload;
+    AutoscaleRole role = AutoscaleRole::Whole;
     std::string gpuId;
     std::string tier;                       // "on_demand" | "spot"
     int gpusPerReplica = 1;
@@ -51,11 +60,19 @@ struct AutoscalePlan {
 // workload not in it), "hpa_tolerance" outside [0, 1), "cooldown_seconds" < 0,
 // "max_queue_delay_ms" ≤ 0, "ttft_p95_ms" when the SLO leaves no queueing time, "sizing"
 // when the workload is infeasible on the pool's GPU.
+// `role` is Whole for an aggregated sizing; Prefill or Decode, one of the two Deployments of a
+// disaggregated one (sizing.prefillGpus set; "role" is the field when they do not match).
 AutoscalePlan planAutoscale(const Pool &pool, const PoolResult &poolResult, const WorkloadProfile &workload,
-                            const SizingResult &sizing, const AutoscaleSettings &settings);
+                            const SizingResult &sizing, const AutoscaleSettings &settings,
+                            AutoscaleRole role = AutoscaleRole::Whole);
 
-// Plans for every (elastic pool, workload) of an evaluated scenario, sizing each workload on
-// its pool's GPU; workloads missing from `inputs` or infeasible are skipped (evaluation warned).
+// The Deployment a plan scales by default: the workload's name, with "-prefill" or "-decode"
+// for the two of a disaggregated workload.
+std::string autoscaleDeploymentName(const AutoscalePlan &plan);
+
+// Plans for every (elastic pool, workload) of an evaluated scenario, each workload sized as the
+// pool deploys it (deploymentOverrides: its GPU, precisions, TP and split), two plans for a
+// disaggregated one; workloads missing from `inputs` or infeasible are skipped (evaluation warned).
 std::vector<AutoscalePlan> planScenarioAutoscale(const Scenario &scenario, const ScenarioInputs &inputs,
                                                  const ScenarioResult &result);
 

@@ -251,15 +251,7 @@ Sized Evaluator::size(const WorkloadProfile &w, size_t poolIndex)
              pool.name);
     } else if (g) {
         try {
-            SizingOverrides overrides;
-            overrides.gpuId = pool.gpuId;
-            if (const PoolDeployment *d = deploymentOf(pool, w.name)) {
-                overrides.weights = d->weights;
-                overrides.kv = d->kv;
-                overrides.tp = d->tp;
-                overrides.disaggregate = d->disaggregated;
-            }
-            const SizingResult r = sizeInference(w, *m, *g, overrides, m_in.serving);
+            const SizingResult r = sizeInference(w, *m, *g, deploymentOverrides(pool, w.name), m_in.serving);
             if (r.feasible) {
                 sized.ok = true;
                 sized.peakGpus = r.gpus;
@@ -1120,6 +1112,20 @@ ScenarioResult Evaluator::run()
 }
 
 } // namespace
+
+SizingOverrides deploymentOverrides(const Pool &pool, const std::string &workload)
+{
+    SizingOverrides overrides;
+    overrides.gpuId = pool.gpuId;
+    if (const PoolDeployment *d = deploymentOf(pool, workload)) {
+        overrides.weights = d->weights;
+        overrides.kv = d->kv;
+        overrides.tp = d->tp;
+        overrides.disaggregate = d->disaggregated;
+    }
+    return overrides;
+}
+
 
 CivilDate scenarioStartDate(const Scenario &scenario, CivilDate today)
 {

@@ -290,6 +290,11 @@ struct ScenarioResult {
 // InputError naming the field when validate() finds a problem or inputs.hours < 24.
 ScenarioResult evaluateScenario(const Scenario &scenario, const ScenarioInputs &inputs);
 
+// How `pool` sizes `workload`: on the pool's GPU, at the weights, KV, TP and split of the pool's
+// deployment for it (PoolDeployment), else at the workload's own. Evaluation and everything
+// derived from a scenario (the autoscaling hand-off) size with it, so they agree.
+SizingOverrides deploymentOverrides(const Pool &pool, const std::string &workload);
+
 // The date a scenario's term starts: startDate, else the first of the month after asOfDate,
 // else the first of the month after `today`.
 CivilDate scenarioStartDate(const Scenario &scenario, CivilDate today = todayUtc());

@@ -149,6 +149,8 @@ std::string kedaScaledObjectYaml(const engine::AutoscalePlan &plan, const std::s
     out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
     emitText(out, "headroom.dev/pool", plan.pool);
     emitText(out, "headroom.dev/workload", plan.workload);
+    if (plan.role != engine::AutoscaleRole::Whole)
+        emitText(out, "headroom.dev/role", plan.role == engine::AutoscaleRole::Prefill ? "prefill" : "decode");
     emitText(out, "headroom.dev/gpu", plan.gpuId);
     out << YAML::Key << "headroom.dev/fleet-queue-target" << YAML::Value << YAML::DoubleQuoted
         << decimalText(plan.fleetQueueTarget, 2);

@@ -66,6 +66,20 @@ TEST_CASE("plan serves a scenario's workloads for less and saves a scenario that
     REQUIRE(e.exitCode == 0);
     CHECK(parseJsonObject(e.out).value("cost_over_term").toString() == cost);
 
+    // The hand-off follows the plan's deployments: each elastic pool's claim asks the TP it plans.
+    int elasticPools = 0;
+    for (const QJsonValue &pool : o.value("scenario").toObject().value("pools").toArray())
+        elasticPools += pool.toObject().value("tier").toString() != "reserved_1y"
+                        && pool.toObject().value("tier").toString() != "reserved_3y";
+    if (elasticPools > 0) {
+        RUN_HEADROOM(k, ws, {"autoscale", "--scenario", "planned", "--emit", "keda"});
+        REQUIRE(k.exitCode == 0);
+        CHECK(k.out.contains("name: chat"));
+        RUN_HEADROOM(d, ws, {"autoscale", "--scenario", "planned", "--emit", "dra"});
+        REQUIRE(d.exitCode == 0);
+        CHECK(d.out.contains(QStringLiteral("count: %1").arg(workloads[0].toObject().value("tp").toInt())));
+    }
+
     RUN_HEADROOM(t, ws, {"plan", "--scenario", "elastic"});
     REQUIRE(t.exitCode == 0);
     CHECK(t.out.contains("Plan — Golden g"));

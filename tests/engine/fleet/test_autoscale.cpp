@@ -248,3 +248,76 @@ TEST_CASE("A scenario's autoscale metric and namespace are checked against the P
     CHECK(shortNameHash("flex spot") == shortNameHash("flex spot"));
     CHECK(shortNameHash("flex spot").size() == 6);
 }
+
+TEST_CASE("The hand-off sizes each workload as its pool deploys it, a split one as two Deployments", "[autoscale]")
+{
+    Scenario s = coreAndFlex();
+    PoolDeployment deployment;
+    deployment.workload = "chat";
+    deployment.weights = WeightPrecision::Fp8;
+    deployment.kv = KvPrecision::Fp8;
+    deployment.tp = 2;
+    for (Pool &p : s.pools)
+        p.deployments = {deployment};
+    const ScenarioInputs in = scenarioInputs();
+    ScenarioResult r = evaluateScenario(s, in);
+    REQUIRE(r.pools[1].gpus > 0);
+    std::vector<AutoscalePlan> plans = planScenarioAutoscale(s, in, r);
+    REQUIRE(plans.size() == 1);
+    const SizingResult whole = sizeInference(scenarioChat(), llama31_8b(), h100Sxm(), deploymentOverrides(s.pools[1], "chat"),
+                                             in.serving);
+    REQUIRE(whole.feasible);
+    CHECK(whole.gpusPerReplica == 2);
+    // The pool's TP, not the profile's: a replica is two GPUs, its rate the goodput at FP8.
+    CHECK(plans[0].role == AutoscaleRole::Whole);
+    CHECK(plans[0].gpusPerReplica == 2);
+    CHECK(plans[0].requestsPerSPerReplica == Approx(whole.goodputTokensPerS / 300.0));
+    CHECK(plans[0].maxReplicas == r.pools[1].gpus / 2);
+    CHECK(autoscaleDeploymentName(plans[0]) == "chat");
+
+    // Prefill and decode apart: two Deployments, each on its own rate and share of the GPUs.
+    for (Pool &p : s.pools)
+        p.deployments[0].disaggregated = true;
+    r = evaluateScenario(s, in);
+    REQUIRE(r.pools[1].gpus > 0);
+    plans = planScenarioAutoscale(s, in, r);
+    REQUIRE(plans.size() == 2);
+    const SizingResult split = sizeInference(scenarioChat(), llama31_8b(), h100Sxm(), deploymentOverrides(s.pools[1], "chat"),
+                                             in.serving);
+    REQUIRE(split.prefillGpus);
+    const int64_t prefillGpus = *split.prefillGpus;
+    const int64_t decodeGpus = split.gpus - prefillGpus;
+    REQUIRE(prefillGpus > 0);
+    REQUIRE(decodeGpus > 0);
+    const AutoscalePlan &prefill = plans[0];
+    const AutoscalePlan &decode = plans[1];
+    CHECK(prefill.role == AutoscaleRole::Prefill);
+    CHECK(decode.role == AutoscaleRole::Decode);
+    CHECK(autoscaleDeploymentName(prefill) == "chat-prefill");
+    CHECK(autoscaleDeploymentName(decode) == "chat-decode");
+    // Prefill: its throughput ÷ the prefill tokens a request brings after the hit rate.
+    const double tokensPerRequest = split.prefillTokensPerS / split.peakRequestsPerS;
+    CHECK(prefill.requestsPerSPerReplica == Approx(split.prefillCapacityTokensPerS / tokensPerRequest));
+    CHECK(decode.requestsPerSPerReplica == Approx(split.goodputTokensPerS / 300.0));
+    // The pool's GPUs shared as sizing shares them, each side rounded up to whole GPUs.
+    const int64_t poolGpus = r.pools[1].gpus;
+    const auto ceilShare = [&](int64_t part) { return (poolGpus * part + split.gpus - 1) / split.gpus; };
+    CHECK(prefill.maxReplicas == std::max<int64_t>(1, ceilShare(prefillGpus) / 2));
+    CHECK(decode.maxReplicas == std::max<int64_t>(1, ceilShare(decodeGpus) / 2));
+    CHECK(prefill.maxReplicas * 2 + decode.maxReplicas * 2 <= poolGpus + 2);
+    CHECK(prefill.thresholdPerReplica == Approx(prefill.requestsPerSPerReplica * 0.5));
+
+    // A role that does not match the sizing is refused, naming it.
+    try {
+        planAutoscale(s.pools[1], r.pools[1], scenarioChat(), split, s.autoscale);
+        FAIL("a split sizing planned whole");
+    } catch (const InputError &e) {
+        CHECK(e.field() == "role");
+    }
+    try {
+        planAutoscale(s.pools[1], r.pools[1], scenarioChat(), whole, s.autoscale, AutoscaleRole::Decode);
+        FAIL("a whole sizing planned as decode");
+    } catch (const InputError &e) {
+        CHECK(e.field() == "role");
+    }
+}

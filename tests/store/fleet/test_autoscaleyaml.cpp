@@ -109,6 +109,24 @@ TEST_CASE("A non-drainable tier keeps one replica", "[autoscaleyaml]")
     CHECK(doc["spec"]["minReplicaCount"].as<int>() == 1);
 }
 
+TEST_CASE("The Deployments of a split workload say their role and scale their own pods", "[autoscaleyaml]")
+{
+    engine::AutoscalePlan plan = samplePlan();
+    CHECK_FALSE(YAML::Load(store::kedaScaledObjectYaml(plan, "chat"))["metadata"]["annotations"]["headroom.dev/role"]);
+    engine::KubernetesNames names;
+    for (const auto role : {engine::AutoscaleRole::Prefill, engine::AutoscaleRole::Decode}) {
+        plan.role = role;
+        const std::string deployment = engine::autoscaleDeploymentName(plan);
+        const YAML::Node doc = YAML::Load(store::kedaScaledObjectYaml(plan, deployment, &names));
+        const std::string side = role == engine::AutoscaleRole::Prefill ? "prefill" : "decode";
+        CHECK(doc["metadata"]["annotations"]["headroom.dev/role"].as<std::string>() == side);
+        CHECK(doc["metadata"]["name"].as<std::string>() == "chat-" + side + "-queue-scaler");
+        CHECK(doc["spec"]["scaleTargetRef"]["name"].as<std::string>() == "chat-" + side);
+        CHECK(doc["spec"]["triggers"][0]["metadata"]["query"].as<std::string>().find("pod=~\"chat-" + side + "-.*\"")
+              != std::string::npos);
+    }
+}
+
 TEST_CASE("The HPA tolerance can be left out for clusters without the feature gate", "[autoscaleyaml]")
 {
     store::KedaYamlOptions options;
