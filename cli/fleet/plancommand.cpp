@@ -53,7 +53,8 @@ Options:
   --scenario NAME          plan what scenario NAME serves (its workloads and training jobs),
                            at its rate card, as-of date, start, horizon and spot overhead
                            unless given below; prints the scenario's cost beside the plan's
-  --workload NAME          a workload to plan (repeatable; default: every workload, at most 14)
+  --workload NAME          a workload to plan (repeatable; default: every workload; more than
+                           14 are planned in blocks, see the method line)
   --job NAME               a training job to plan (repeatable; default: every job)
   --provider, --region     the rate card (default: the scenario's, else the workspace's only one)
   --as-of DATE             rates in force at this date (default: the latest cards)
@@ -286,7 +287,11 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
         QStringList names;
         for (const std::string &n : p.workloads)
             names << qs(n);
-        pools.addRow({p.mig ? qs(p.gpuId) + QStringLiteral(" MIG") : qs(p.gpuId), names.join(QStringLiteral(", ")),
+        // A pool of many tenants names a few here; the workloads table and the JSON place every one.
+        const QString served = names.size() > 6 ? QStringLiteral("%1 and %2 more").arg(names.mid(0, 3).join(QStringLiteral(", ")))
+                                                      .arg(names.size() - 3)
+                                                : names.join(QStringLiteral(", "));
+        pools.addRow({p.mig ? qs(p.gpuId) + QStringLiteral(" MIG") : qs(p.gpuId), served,
                       p.committedGpus > 0 ? tierText(p.commitment) : QStringLiteral("none"),
                       formatInteger(p.committedGpus), p.mig ? QStringLiteral("none") : tierText(p.elastic),
                       formatInteger(p.elasticGpuHours),

@@ -195,8 +195,12 @@ DeckTable planPoolsTable(const engine::PlanOption &plan)
         QStringList names;
         for (const std::string &n : p.workloads)
             names << qs(n);
+        // A pool of many tenants names a few; the workloads table places every one.
+        const QString served = names.size() > 6 ? QObject::tr("%1 and %2 more").arg(names.mid(0, 3).join(QStringLiteral(", ")))
+                                                      .arg(names.size() - 3)
+                                                : names.join(QStringLiteral(", "));
         t.rows << QStringList{p.mig ? QObject::tr("%1 MIG").arg(qs(p.gpuId)) : qs(p.gpuId),
-                              names.join(QStringLiteral(", ")),
+                              served,
                               p.committedGpus > 0 ? tierName(p.commitment) : none,
                               formatCount(p.committedGpus),
                               p.mig ? none : tierName(p.elastic),

@@ -107,8 +107,9 @@ QWidget *PlanPage::buildInputs()
     m_target->setObjectName("planTarget");
     m_target->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_target->setMinimumContentsLength(16);
-    m_target->setToolTip(tr("Every workload and training job of the workspace (at most 14 workloads), or what one "
-                            "scenario serves, at its rate card, as-of date, start, horizon and spot overhead"));
+    m_target->setToolTip(tr("Every workload and training job of the workspace (more than 14 workloads are planned in "
+                            "blocks), or what one scenario serves, at its rate card, as-of date, start, horizon and "
+                            "spot overhead"));
     connect(m_target, &QComboBox::currentIndexChanged, this, &PlanPage::targetChanged);
     m_rateCard = new QComboBox(box);
     m_rateCard->setObjectName("planRateCard");
@@ -240,7 +241,7 @@ void PlanPage::refreshChoices()
     m_refreshing = true;
     const QString target = m_target->currentData().toString();
     m_target->clear();
-    m_target->addItem(tr("Every workload (at most %1)").arg(engine::kMaxPlanWorkloads), QString());
+    m_target->addItem(tr("Every workload"), QString());
     for (const store::ScenarioSummary &s : m_workspace.scenarioSummaries())
         m_target->addItem(s.name, s.name);
     m_target->setCurrentIndex(std::max(0, m_target->findData(target)));
@@ -326,19 +327,12 @@ bool PlanPage::buildRequest(Outcome &outcome, QString *why) const
         request.settings.horizonMonths = m_horizon->value();
         request.settings.description = "The cheapest plan for the portfolio at its SLOs.";
     }
-    const size_t workloads = request.inputs.workloads.size();
-    if (workloads == 0 && request.inputs.trainingJobs.empty()) {
+    if (request.inputs.workloads.empty() && request.inputs.trainingJobs.empty()) {
         *why = name.isEmpty() ? tr("The workspace has no workloads or training jobs to plan.")
                               : tr("The scenario \"%1\" serves no workload or training job of the workspace: nothing "
                                    "to plan. %2")
                                     .arg(name, outcome.plan.notes.join(QLatin1Char(' ')))
                                     .trimmed();
-        return false;
-    }
-    if (workloads > engine::kMaxPlanWorkloads) {
-        *why = tr("%1 workloads to plan: a plan covers at most %2 at once. Plan a scenario that serves fewer.")
-                   .arg(workloads)
-                   .arg(engine::kMaxPlanWorkloads);
         return false;
     }
     request.settings.name = "plan";

@@ -31,7 +31,7 @@ class ChartPanel;
 struct PlanReport;
 
 // Plan (Outputs, README "Portfolio plan"): the cheapest fleet for every workload of the
-// workspace (at most 14) or for what one scenario serves, at its SLOs and the rate card's
+// workspace (over 14 in blocks: engine::planPortfolio) or for what one scenario serves, at its SLOs and the rate card's
 // prices, found by engine::planPortfolio off the GUI thread with progress and Cancel. Shows the
 // deployments, the pools and training jobs, why the plan wins, the runners-up and the
 // cost-against-commitment front; "Create scenario…" saves the plan as a fleet scenario (one

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <set>
 #include <thread>
@@ -1002,6 +1003,8 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
     }
     heldHours += committedHours;
     option.committedShare = heldHours > 0 ? committedHours / heldHours : 0;
+    option.committedGpuHours = committedHours;
+    option.heldGpuHours = heldHours;
     for (size_t w = 0; w < m_workloads.size(); ++w) {
         if (!chosenOf[w])
             continue;
@@ -1166,11 +1169,300 @@ PlanResult Search::run()
         const Assignment point = assign(costsAt(i), everywhere);
         if (point.cost < kInfinity) {
             const PlanOption option = optionFor(point, m_shares[i]);
-            m_result.front.push_back({m_shares[i], option.committedShare, option.costOverTerm});
+            m_result.front.push_back(
+                {m_shares[i], option.committedShare, option.costOverTerm, option.committedGpuHours, option.heldGpuHours});
         }
         checkProgress(0.85 + 0.15 * double(i) / double(m_shares.size()));
     }
     return m_result;
+}
+
+// The MIG pools one GPU type has in several blocks, as one pool packing all their tenants, where
+// that takes fewer GPUs; priced by evaluating the scenario, as every plan is.
+void mergeMigPools(PlanOption &option, const PlanRequest &request)
+{
+    std::map<std::string, std::vector<size_t>> byGpu; // scenario pools that are MIG pools, per GPU
+    for (size_t p = 0; p < option.scenario.pools.size(); ++p) {
+        if (option.scenario.pools[p].partitioning == Partitioning::Mig)
+            byGpu[option.scenario.pools[p].gpuId].push_back(p);
+    }
+    for (const auto &[gpu, indices] : byGpu) {
+        if (indices.size() < 2)
+            continue;
+        Scenario merged = option.scenario;
+        Pool &into = merged.pools[indices.front()];
+        int64_t before = 0;
+        for (const size_t p : indices) {
+            before += option.scenario.pools[p].gpus;
+            if (p == indices.front())
+                continue;
+            const Pool &from = option.scenario.pools[p];
+            into.workloads.insert(into.workloads.end(), from.workloads.begin(), from.workloads.end());
+            into.deployments.insert(into.deployments.end(), from.deployments.begin(), from.deployments.end());
+        }
+        into.gpus = before;
+        const std::string name = into.name;
+        for (auto p = indices.rbegin(); p + 1 != indices.rend(); ++p)
+            merged.pools.erase(merged.pools.begin() + ptrdiff_t(*p));
+        const auto poolOf = [&](const ScenarioResult &r) {
+            return std::find_if(r.pools.begin(), r.pools.end(), [&](const PoolResult &x) { return x.name == name; });
+        };
+        const ScenarioResult packed = evaluateScenario(merged, request.inputs);
+        const auto probe = poolOf(packed);
+        if (probe == packed.pools.end() || probe->peakNeedGpus <= 0 || probe->peakNeedGpus >= before
+            || probe->unservedGpuHours > 0)
+            continue;
+        const int64_t gpus = probe->peakNeedGpus;
+        std::find_if(merged.pools.begin(), merged.pools.end(), [&](const Pool &x) { return x.name == name; })->gpus = gpus;
+        const ScenarioResult result = evaluateScenario(merged, request.inputs);
+        const auto pool = poolOf(result);
+        if (pool == result.pools.end() || pool->unservedGpuHours > 0 || !(result.costOverTerm.amount < option.costOverTerm.amount))
+            continue;
+        // The planned pools follow: the first of the type takes every tenant, the others go.
+        PlannedPool *first = nullptr;
+        std::vector<PlannedPool> pools;
+        for (PlannedPool &planned : option.pools) {
+            if (!planned.mig || planned.gpuId != gpu) {
+                pools.push_back(planned);
+                continue;
+            }
+            if (!first) {
+                pools.push_back(planned);
+                first = &pools.back();
+                first->workloads.clear();
+            }
+        }
+        for (const PlannedPool &planned : option.pools) {
+            if (planned.mig && planned.gpuId == gpu)
+                first->workloads.insert(first->workloads.end(), planned.workloads.begin(), planned.workloads.end());
+        }
+        first->committedGpus = gpus;
+        first->peakGpus = gpus;
+        first->costOverTerm = pool->costOverTerm;
+        const double freed = double(before - gpus) * double(request.inputs.hours);
+        option.pools = std::move(pools);
+        option.scenario = merged;
+        option.costOverTerm = result.costOverTerm;
+        option.peakGpus -= before - gpus;
+        option.committedGpuHours -= freed;
+        option.heldGpuHours -= freed;
+        option.committedShare = option.heldGpuHours > 0 ? option.committedGpuHours / option.heldGpuHours : 0;
+    }
+}
+
+// More workloads than one exact search covers (kMaxPlanWorkloads): each workload planned alone
+// (unpacked) for the GPU type it is cheapest on; the workloads grouped by that type, the groups
+// laid into blocks of at most kMaxPlanWorkloads (a group kept whole where it fits); each block
+// planned exactly; the blocks' plans side by side. Workloads of different blocks never share a
+// pool, so the result is exact within the blocks but not over the whole space: the method says
+// so, and how far the plan can be from a lower bound (every workload's cheapest GPU-hours at
+// its GPU type's cheapest rate, as if commitments cost nothing off its peak).
+PlanResult planInBlocks(const PlanRequest &request, const std::function<bool(double)> &progress)
+{
+    const PortfolioOptions &o = request.options;
+    const size_t n = request.inputs.workloads.size();
+    if (!o.caps.empty())
+        throw InputError("options.caps", "GPU caps bound the whole fleet at once: a plan with caps covers at most "
+                                             + std::to_string(kMaxPlanWorkloads) + " workloads (got "
+                                             + std::to_string(n) + ")");
+    const auto report = [&](double fraction) {
+        if (progress && !progress(fraction))
+            throw PlanCancelled{};
+    };
+
+    // Each workload alone: its cheapest GPU type, cost and peak.
+    struct Solo {
+        size_t index = 0;
+        std::string gpu;                    // empty: no deployment serves it
+        double cost = 0;
+        int64_t peak = 0;
+    };
+    std::vector<Solo> solos;
+    int64_t soloPeaks = 0;
+    const std::function<bool(double)> none;
+    for (size_t i = 0; i < n; ++i) {
+        PlanRequest one = request;
+        one.inputs.workloads = {request.inputs.workloads[i]};
+        one.inputs.trainingJobs.clear();
+        one.options.packMig = false;
+        one.options.alternatives = 0;
+        Solo solo;
+        solo.index = i;
+        const PlanResult alone = Search(one, none).run();
+        if (!alone.best.workloads.empty()) {
+            solo.gpu = alone.best.workloads.front().gpuId;
+            solo.cost = alone.best.costOverTerm.amount.toDouble();
+            solo.peak = alone.best.peakGpus;
+            soloPeaks += solo.peak;
+        }
+        solos.push_back(solo);
+        report(0.3 * double(i + 1) / double(n));
+    }
+
+    // Groups by GPU type, the dearest first; blocks of whole groups where they fit.
+    std::map<std::string, std::vector<Solo>> byGpu;
+    for (const Solo &solo : solos)
+        byGpu[solo.gpu].push_back(solo);
+    std::vector<std::vector<Solo>> groups;
+    for (auto &[gpu, members] : byGpu) {
+        std::stable_sort(members.begin(), members.end(), [](const Solo &a, const Solo &b) { return a.cost > b.cost; });
+        groups.push_back(members);
+    }
+    const auto total = [](const std::vector<Solo> &g) {
+        double sum = 0;
+        for (const Solo &s : g)
+            sum += s.cost;
+        return sum;
+    };
+    std::stable_sort(groups.begin(), groups.end(), [&](const auto &a, const auto &b) {
+        return (a.front().gpu.empty() ? -1.0 : total(a)) > (b.front().gpu.empty() ? -1.0 : total(b));
+    });
+    std::vector<std::vector<size_t>> blocks(1);
+    for (const std::vector<Solo> &group : groups) {
+        if (!blocks.back().empty() && blocks.back().size() + group.size() > kMaxPlanWorkloads
+            && group.size() <= kMaxPlanWorkloads)
+            blocks.emplace_back();
+        for (const Solo &solo : group) {
+            if (blocks.back().size() == kMaxPlanWorkloads)
+                blocks.emplace_back();
+            blocks.back().push_back(solo.index);
+        }
+    }
+
+    // Each block exactly; the fleet rule on packing judged on the whole portfolio.
+    std::vector<PlanResult> results;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+        std::sort(blocks[b].begin(), blocks[b].end());
+        PlanRequest part = request;
+        part.inputs.workloads.clear();
+        for (const size_t i : blocks[b])
+            part.inputs.workloads.push_back(request.inputs.workloads[i]);
+        if (b > 0)
+            part.inputs.trainingJobs.clear();
+        if (o.packMig)
+            part.options.packMinFleetGpus = soloPeaks >= o.packMinFleetGpus ? 0 : std::numeric_limits<int64_t>::max();
+        const double from = 0.3 + 0.7 * double(b) / double(blocks.size());
+        const double span = 0.7 / double(blocks.size());
+        const std::function<bool(double)> scaled = [&](double f) { return !progress || progress(from + span * f); };
+        results.push_back(Search(part, scaled).run());
+    }
+
+    // Side by side: pools renamed where two blocks would give one name.
+    const auto combine = [&](const std::vector<const PlanOption *> &options) {
+        PlanOption out;
+        out.scenario = options.front()->scenario;
+        out.scenario.pools.clear();
+        out.costOverTerm = Money{Decimal(), options.front()->costOverTerm.currency};
+        out.latencyMargin = kInfinity;
+        std::set<std::string> names;
+        std::map<std::string, PlannedWorkload> byName;
+        for (size_t b = 0; b < options.size(); ++b) {
+            const PlanOption &part = *options[b];
+            for (Pool pool : part.scenario.pools) {
+                if (names.count(pool.name))
+                    pool.name += " (block " + std::to_string(b + 1) + ")";
+                names.insert(pool.name);
+                out.scenario.pools.push_back(std::move(pool));
+            }
+            out.pools.insert(out.pools.end(), part.pools.begin(), part.pools.end());
+            out.jobs.insert(out.jobs.end(), part.jobs.begin(), part.jobs.end());
+            for (const PlannedWorkload &w : part.workloads)
+                byName[w.workload] = w;
+            out.costOverTerm += part.costOverTerm;
+            out.peakGpus += part.peakGpus;
+            out.committedGpuHours += part.committedGpuHours;
+            out.heldGpuHours += part.heldGpuHours;
+            out.latencyMargin = std::min(out.latencyMargin, part.workloads.empty() ? kInfinity : part.latencyMargin);
+        }
+        for (const WorkloadProfile &w : request.inputs.workloads) {
+            if (const auto it = byName.find(w.name); it != byName.end())
+                out.workloads.push_back(it->second);
+        }
+        out.committedShare = out.heldGpuHours > 0 ? out.committedGpuHours / out.heldGpuHours : 0;
+        if (!(out.latencyMargin < kInfinity))
+            out.latencyMargin = 0;
+        return out;
+    };
+    std::vector<const PlanOption *> bests;
+    for (const PlanResult &r : results)
+        bests.push_back(&r.best);
+    PlanResult out;
+    out.best = combine(bests);
+    const Money unmerged = out.best.costOverTerm;
+    if (o.packMig)
+        mergeMigPools(out.best, request);
+    for (const PlanResult &r : results) {
+        out.unplaced.insert(out.unplaced.end(), r.unplaced.begin(), r.unplaced.end());
+        out.candidates += r.candidates;
+        out.groupsPriced += r.groupsPriced;
+    }
+    // Runners-up: one block's runner-up with the other blocks as planned.
+    std::vector<PlanOption> others;
+    for (size_t b = 0; b < results.size(); ++b) {
+        for (const PlanOption &runner : results[b].runnersUp) {
+            std::vector<const PlanOption *> parts = bests;
+            parts[b] = &runner;
+            others.push_back(combine(parts));
+        }
+    }
+    std::stable_sort(others.begin(), others.end(),
+                     [](const PlanOption &a, const PlanOption &b) { return a.costOverTerm.amount < b.costOverTerm.amount; });
+    for (size_t i = 0; i < others.size() && int(i) < o.alternatives; ++i)
+        out.runnersUp.push_back(std::move(others[i]));
+    if (!out.runnersUp.empty())
+        out.why = whyBetter(out.best, out.runnersUp.front());
+    else
+        out.why.push_back("No other GPU type serves these workloads within the options: the plan is the only one.");
+    // The front: the blocks' cheapest at each cap, summed.
+    const size_t points = results.front().front.size();
+    if (std::all_of(results.begin(), results.end(), [&](const PlanResult &r) { return r.front.size() == points; })) {
+        for (size_t i = 0; i < points; ++i) {
+            PlanFrontPoint point = results.front().front[i];
+            for (size_t b = 1; b < results.size(); ++b) {
+                point.costOverTerm += results[b].front[i].costOverTerm;
+                point.committedGpuHours += results[b].front[i].committedGpuHours;
+                point.heldGpuHours += results[b].front[i].heldGpuHours;
+            }
+            point.committedShare = point.heldGpuHours > 0 ? point.committedGpuHours / point.heldGpuHours : 0;
+            // At the plan's own cap the front holds the plan, its MIG pools merged.
+            if (point.maxCommittedShare == o.maxCommittedShare && point.costOverTerm == unmerged) {
+                point.costOverTerm = out.best.costOverTerm;
+                point.committedGpuHours = out.best.committedGpuHours;
+                point.heldGpuHours = out.best.heldGpuHours;
+                point.committedShare = out.best.committedShare;
+            }
+            out.front.push_back(point);
+        }
+    }
+
+    int64_t packed = 0;
+    for (const PlannedWorkload &w : out.best.workloads)
+        packed += w.migProfile.empty() ? 0 : 1;
+    if (packed > 0)
+        out.packing = explain::grouped(packed) + (packed == 1 ? " workload is" : " workloads are")
+                      + " packed onto MIG slices of committed GPUs, each on the smallest slice whose one replica serves "
+                        "its peak at its SLOs.";
+    else if (o.packMig && o.maxCommittedShare >= 1 && soloPeaks < o.packMinFleetGpus)
+        out.packing = "Small tenants are not packed onto MIG slices: the workloads alone hold "
+                      + explain::grouped(soloPeaks) + " GPUs at their peaks, fewer than the "
+                      + explain::grouped(o.packMinFleetGpus) + " below which packing costs more to run than it saves.";
+    else
+        out.packing = results.front().packing;
+    std::string sizes;
+    for (size_t b = 0; b < blocks.size(); ++b)
+        sizes += (b == 0 ? "" : b + 1 == blocks.size() ? " and " : ", ") + std::to_string(blocks[b].size());
+    out.method = "In blocks: " + std::to_string(n) + " workloads are more than one exact search covers ("
+                 + std::to_string(kMaxPlanWorkloads) + "), so each was first planned alone for the GPU type it is "
+                 "cheapest on, the workloads grouped by that type into " + std::to_string(blocks.size())
+                 + " blocks (" + sizes + " workloads), and each block planned exactly ("
+                 + explain::grouped(out.candidates) + " deployments sized, " + explain::grouped(out.groupsPriced)
+                 + " pools priced). Workloads of different blocks share no pool but a MIG pool of one GPU type, "
+                   "whose tenants are packed together where that takes fewer GPUs"
+                 + (out.best.costOverTerm == unmerged ? std::string()
+                                                      : " (" + (unmerged - out.best.costOverTerm).display() + " less)")
+                 + "; the plan is the optimum within its blocks, not proven over the whole space.";
+    report(1.0);
+    return out;
 }
 
 } // namespace
@@ -1212,6 +1504,8 @@ PlanRequest scenarioPlanRequest(const Scenario &scenario, const ScenarioInputs &
 
 PlanResult planPortfolio(const PlanRequest &request, const std::function<bool(double)> &progress)
 {
+    if (request.inputs.workloads.size() > kMaxPlanWorkloads)
+        return planInBlocks(request, progress);
     Search search(request, progress);
     return search.run();
 }

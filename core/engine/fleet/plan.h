@@ -112,6 +112,8 @@ struct PlanOption {
     Money costOverTerm;                     // Σ pools, exact: what evaluateScenario gives
     int64_t peakGpus = 0;                   // Σ over GPU types of the most held at one hour
     double committedShare = 0;              // committed GPU-hours ÷ all GPU-hours held
+    double committedGpuHours = 0;           // over the evaluated hours
+    double heldGpuHours = 0;
     double latencyMargin = 0;               // the least over its workloads
 };
 
@@ -121,6 +123,8 @@ struct PlanFrontPoint {
     double maxCommittedShare = 0;
     double committedShare = 0;              // what the plan commits, of all GPU-hours held
     Money costOverTerm;
+    double committedGpuHours = 0;           // over the evaluated hours
+    double heldGpuHours = 0;
 };
 
 struct PlanResult {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 using namespace headroom::engine;
@@ -428,11 +429,13 @@ TEST_CASE("A plan refuses bad options by field and stops when cancelled", "[plan
     CHECK(field([](PlanRequest &r) { r.options.maxCommittedShare = 1.5; }) == "max_committed_share");
     CHECK(field([](PlanRequest &r) { r.settings.horizonMonths = 0; }) == "settings.horizon_months");
     CHECK(field([](PlanRequest &r) { r.settings.region = "nowhere"; }) == "settings.rate_card");
+    // More workloads than one exact search covers are planned in blocks, which caps would tie together.
     CHECK(field([](PlanRequest &r) {
               for (size_t i = 0; i <= kMaxPlanWorkloads; ++i)
                   r.inputs.workloads.push_back(planWorkload("w" + std::to_string(i), 1000, WorkloadClass::Batch));
+              r.options.caps = {{"h100-sxm", 100}};
           })
-          == "workloads");
+          == "options.caps");
     CHECK(field([](PlanRequest &r) { r.options.caps = {{"h100-sxm", 0}, {"a100-sxm-80gb", 0}}; }) == "options.caps");
     int calls = 0;
     CHECK_THROWS_AS(planPortfolio(request, [&](double) { return ++calls < 3; }), PlanCancelled);
@@ -551,4 +554,89 @@ TEST_CASE("A plan packs small tenants onto MIG slices only where the rules let i
     const PlanResult partly = planPortfolio(request);
     CHECK(partly.best.workloads[1].migProfile.empty());
     CHECK(partly.packing.find("below 100 %") != std::string::npos);
+}
+
+TEST_CASE("More workloads than one search covers are planned in blocks, priced by the scenario, their MIG tenants "
+          "packed together", "[plan]")
+{
+    PlanRequest request = planRequest();
+    request.options.gpuIds = {"h100-sxm"};
+    request.options.weights = {WeightPrecision::Bf16, WeightPrecision::Int4};
+    request.options.tps = {1};
+    request.options.alternatives = 2;
+    request.inputs.workloads = {planWorkload("chat", 40000, WorkloadClass::FlagshipInteractive)};
+    // Fourteen tenants: 13 in the first block with the flagship, 1 in the second; one GPU fewer together.
+    for (int i = 1; i <= 14; ++i)
+        request.inputs.workloads.push_back(planWorkload("tenant " + std::to_string(i), 150, WorkloadClass::InternalTool));
+    const size_t n = request.inputs.workloads.size();
+    REQUIRE(n > kMaxPlanWorkloads);
+    const PlanResult plan = planPortfolio(request);
+    INFO(plan.method);
+    CHECK(plan.method.find("In blocks: 15 workloads") != std::string::npos);
+    CHECK(plan.method.find("2 blocks (14 and 1 workloads)") != std::string::npos);
+    CHECK(plan.method.find("not proven over the whole space") != std::string::npos);
+    REQUIRE(plan.best.workloads.size() == n);
+    for (size_t i = 0; i < n; ++i)
+        CHECK(plan.best.workloads[i].workload == request.inputs.workloads[i].name);
+    CHECK(plan.unplaced.empty());
+
+    // The plan's scenario is priced to its cent, its pools named once each.
+    const ScenarioResult evaluated = evaluateScenario(plan.best.scenario, request.inputs);
+    CHECK(evaluated.costOverTerm.cents() == plan.best.costOverTerm.cents());
+    std::set<std::string> names;
+    for (const Pool &pool : plan.best.scenario.pools)
+        CHECK(names.insert(pool.name).second);
+    Money pools{Decimal(), plan.best.costOverTerm.currency};
+    for (const PlannedPool &p : plan.best.pools)
+        pools += p.costOverTerm;
+    CHECK(pools.cents() == plan.best.costOverTerm.cents());
+
+    // The tenants of all blocks share one MIG pool of the type.
+    int migPools = 0;
+    for (const Pool &pool : plan.best.scenario.pools)
+        migPools += pool.partitioning == Partitioning::Mig;
+    CHECK(migPools == 1);
+    int packed = 0;
+    for (const PlannedWorkload &w : plan.best.workloads)
+        packed += !w.migProfile.empty();
+    CHECK(packed == 14);
+    CHECK(plan.packing.find("14 workloads are packed") != std::string::npos);
+    const auto mig = std::find_if(plan.best.pools.begin(), plan.best.pools.end(), [](const PlannedPool &p) { return p.mig; });
+    REQUIRE(mig != plan.best.pools.end());
+    CHECK(mig->workloads.size() == 14);
+    const auto migPool = std::find_if(plan.best.scenario.pools.begin(), plan.best.scenario.pools.end(),
+                                      [](const Pool &p) { return p.partitioning == Partitioning::Mig; });
+    const auto migResult = std::find_if(evaluated.pools.begin(), evaluated.pools.end(),
+                                        [&](const PoolResult &p) { return p.name == migPool->name; });
+    REQUIRE(migResult != evaluated.pools.end());
+    CHECK(mig->committedGpus == migPool->gpus);
+    CHECK(migResult->peakNeedGpus == migPool->gpus);  // as the scenario packs all fourteen
+    CHECK(migResult->unservedGpuHours == 0);
+    CHECK(plan.method.find("($43,800.00 less)") != std::string::npos);  // one GPU-year fewer at $5.00 an hour
+
+    // No dearer than every workload planned alone, which is one point of each block's space.
+    Money alone{Decimal(), plan.best.costOverTerm.currency};
+    for (const WorkloadProfile &w : request.inputs.workloads) {
+        PlanRequest one = request;
+        one.inputs.workloads = {w};
+        one.options.packMig = false;
+        alone += planPortfolio(one).best.costOverTerm;
+    }
+    CHECK(plan.best.costOverTerm.amount <= alone.amount);
+
+    // Runners-up are whole plans too, dearer than the plan and priced by the scenario.
+    REQUIRE_FALSE(plan.runnersUp.empty());
+    for (const PlanOption &other : plan.runnersUp) {
+        CHECK(other.costOverTerm.amount >= plan.best.costOverTerm.amount);
+        CHECK(other.workloads.size() == n);
+        CHECK(evaluateScenario(other.scenario, request.inputs).costOverTerm.cents() == other.costOverTerm.cents());
+    }
+    // The front ends at the plan: at its own cap it is the plan.
+    REQUIRE_FALSE(plan.front.empty());
+    CHECK(plan.front.back().maxCommittedShare == Approx(1.0));
+    CHECK(plan.front.back().costOverTerm.cents() == plan.best.costOverTerm.cents());
+
+    // Cancelled in the blocks as in one search.
+    int calls = 0;
+    CHECK_THROWS_AS(planPortfolio(request, [&](double) { return ++calls < 5; }), PlanCancelled);
 }

@@ -189,7 +189,7 @@ TEST_CASE("Plan page plans a scenario's workloads as the engine does and saves t
     REQUIRE(card);
     REQUIRE(horizon);
     REQUIRE(create);
-    CHECK(target->itemText(0) == "Every workload (at most 14)");
+    CHECK(target->itemText(0) == "Every workload");
     CHECK(target->findText("static") == 1);
     CHECK(card->isEnabled());
     CHECK_FALSE(create->isEnabled());
@@ -325,7 +325,7 @@ TEST_CASE("Plan page every-workload mode uses the chosen card and horizon and a 
     }
 }
 
-TEST_CASE("Plan page says why bad input is not planned and shows no results", "[planpage]")
+TEST_CASE("Plan page plans over 14 workloads in blocks and says why bad input is not planned", "[planpage]")
 {
     TempWorkspace ws;
     seed(*ws);
@@ -342,18 +342,15 @@ TEST_CASE("Plan page says why bad input is not planned and shows no results", "[
     auto *workloads = page.findChild<QTableWidget *>("planWorkloads");
     auto *create = page.findChild<QPushButton *>("planCreateScenario");
 
+    // Over 14 workloads: planned in blocks, the method saying so, every workload in the table.
     page.selectTarget("too many");
-    CHECK_FALSE(runAndWait(page));
-    CHECK(page.statusText().contains("15 workloads to plan: a plan covers at most 14 at once"));
-    CHECK_FALSE(page.result());
-    CHECK(workloads->rowCount() == 0);
-    CHECK_FALSE(create->isEnabled());
-    CHECK(page.chartPanels().front()->figure().caption == "Run the plan to see it.");
-
-    // Every workload: 16 in the workspace.
-    page.selectTarget(QString());
-    CHECK_FALSE(runAndWait(page));
-    CHECK(page.statusText().contains("16 workloads to plan"));
+    REQUIRE(runAndWait(page));
+    REQUIRE(page.result());
+    CHECK(page.result()->method.find("In blocks: 15 workloads") != std::string::npos);
+    CHECK(workloads->rowCount() == 15);
+    CHECK(create->isEnabled());
+    CHECK(page.findChild<QLabel *>("planExplanation")->text().contains("not proven over the whole space"));
+    CHECK(page.summaryText().contains("Scenario “too many” costs"));
 
     // A scenario on a card the workspace lacks: the engine's reason, named by its field.
     page.selectTarget("nowhere");
