@@ -82,7 +82,8 @@ Options:
                            the cost-against-commitment front, warnings and assumptions
   --force                  replace FILE.pdf when it exists
 
-JSON keys: cost_over_term, currency, committed_share, latency_margin, method, packing, why [str],
+JSON keys: cost_over_term, currency, committed_share, latency_margin, method, lower_bound (no plan
+over the space costs less), packing, why [str],
 unplaced [str], workloads [{workload, gpu, mig_profile (null: whole GPUs), weights, kv, tp,
 peak_gpus, disaggregated, prefill_gpus, binding, ttft_ms, ttft_slo_ms, itl_ms, itl_slo_ms}], pools [{gpu, mig, workloads,
 commitment, committed_gpus, elastic, elastic_gpu_hours, peak_gpus, cost_over_term}], jobs [{job, gpu, reserved, tier,
@@ -242,6 +243,7 @@ QJsonObject resultJson(const engine::PlanResult &r)
             {QStringLiteral("committed_share"), b.committedShare},
             {QStringLiteral("latency_margin"), b.latencyMargin},
             {QStringLiteral("method"), qs(r.method)},
+            {QStringLiteral("lower_bound"), qs(r.lowerBound.cents())},
             {QStringLiteral("packing"), qs(r.packing)},
             {QStringLiteral("why"), why},
             {QStringLiteral("unplaced"), unplaced},

@@ -101,6 +101,7 @@ private:
     Assignment assign(const std::vector<std::vector<double>> &costs, const std::vector<uint32_t> &allowed) const;
     std::vector<std::vector<double>> costsAt(size_t share) const;
     PlanOption optionFor(const Assignment &assignment, double maxShare) const;
+    double lowerBound() const;
     void checkProgress(double fraction) const;
 
     const PlanRequest &m_request;
@@ -1016,6 +1017,58 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
     return option;
 }
 
+double Search::lowerBound() const
+{
+    const double term = double(m_termHours);
+    const double hours = double(m_hours);
+    // The cheapest rate a GPU-hour of type g can be had at: its commitment, on demand, or spot
+    // where allowed (never a flagship's).
+    const auto cheapest = [&](size_t g, bool spotAllowed) {
+        const GpuRates &rates = m_gpus[g];
+        double rate = rates.elasticRates.front();
+        for (const double r : rates.commitmentRates)
+            rate = std::min(rate, r);
+        if (spotAllowed && rates.elasticRates.size() > 1)
+            rate = std::min(rate, rates.elasticRates[1]);
+        return rate;
+    };
+    double bound = 0;
+    for (size_t w = 0; w < m_workloads.size(); ++w) {
+        const bool flagship = m_workloads[w]->workloadClass == WorkloadClass::FlagshipInteractive;
+        double least = kInfinity;
+        for (const Candidate &c : m_candidates[w]) {
+            double gpuHours = 0;
+            for (size_t h = 0; h < 24; ++h)
+                gpuHours += double(c.need[h]) * double(m_hourCount[h]);
+            least = std::min(least, gpuHours * cheapest(size_t(c.gpu), !flagship) * term / hours);
+        }
+        // On a slice: at least its share of a GPU's compute slices, committed for the term.
+        for (const SharedType &type : m_shared) {
+            if (!type.slices[w])
+                continue;
+            const MigProfile *profile = type.profiles->find(type.slices[w]->tenant.profile);
+            const GpuRates &rates = m_gpus[size_t(type.gpu)];
+            if (!profile || rates.commitmentRates.empty())
+                continue;
+            const double share = double(profile->computeSlices) / double(type.profiles->computeSlices);
+            least = std::min(least, share * *std::min_element(rates.commitmentRates.begin(), rates.commitmentRates.end())
+                                        * term);
+        }
+        if (least < kInfinity)
+            bound += least;
+    }
+    for (size_t g = 0; g < m_gpus.size(); ++g) {
+        for (const int j : m_jobsOf[g]) {
+            const Job &job = m_jobs[size_t(j)];
+            double least = cheapest(g, true) * double(job.load->gpus * job.runHours) * term / hours;
+            for (const double r : m_gpus[g].commitmentRates)
+                least = std::min(least, r * double(job.load->gpus) * term);
+            bound += least;
+        }
+    }
+    return bound;
+}
+
 std::string deploymentText(const PlannedWorkload &w)
 {
     if (!w.migProfile.empty())
@@ -1138,6 +1191,10 @@ PlanResult Search::run()
                       + (costs.size() == 1 ? " pool kind × " : " pool kinds × ")
                       + explain::grouped(int64_t(1) << n) + " workload sets; the optimum over this space, gap 0"
                       + (m_pack && m_packsProven < m_packs ? " but for the packings not proven fewest." : ".");
+    // Whole cents down, so that it stays a bound.
+    const Decimal::Units cent = Decimal::fromDouble(0.01).units();
+    m_result.lowerBound = Money{Decimal::fromUnits(Decimal::fromDouble(lowerBound()).units() / cent * cent),
+                                m_result.best.costOverTerm.currency};
     checkProgress(0.8);
 
     // Runners-up: the best plan with one workload off the winner's GPU for it.
@@ -1391,7 +1448,9 @@ PlanResult planInBlocks(const PlanRequest &request, const std::function<bool(dou
     const Money unmerged = out.best.costOverTerm;
     if (o.packMig)
         mergeMigPools(out.best, request);
+    out.lowerBound = Money{Decimal(), out.best.costOverTerm.currency};
     for (const PlanResult &r : results) {
+        out.lowerBound += r.lowerBound;  // per workload and job: the blocks' bounds add up
         out.unplaced.insert(out.unplaced.end(), r.unplaced.begin(), r.unplaced.end());
         out.candidates += r.candidates;
         out.groupsPriced += r.groupsPriced;
@@ -1460,7 +1519,13 @@ PlanResult planInBlocks(const PlanRequest &request, const std::function<bool(dou
                    "whose tenants are packed together where that takes fewer GPUs"
                  + (out.best.costOverTerm == unmerged ? std::string()
                                                       : " (" + (unmerged - out.best.costOverTerm).display() + " less)")
-                 + "; the plan is the optimum within its blocks, not proven over the whole space.";
+                 + "; the plan is the optimum within its blocks, not proven over the whole space. No plan costs less "
+                   "than "
+                 + out.lowerBound.display()
+                 + " (every workload's fewest GPU-hours at its GPU type's cheapest rate): this one is within "
+                 + explain::number(100.0 * (out.best.costOverTerm - out.lowerBound).amount.toDouble()
+                                   / std::max(1e-9, out.best.costOverTerm.amount.toDouble()))
+                 + " % of it.";
     report(1.0);
     return out;
 }

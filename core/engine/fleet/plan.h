@@ -135,6 +135,10 @@ struct PlanResult {
     std::vector<std::string> unplaced;      // workloads and jobs no option serves, with the reason
     std::string method;                     // how the optimum was found, and its gap
     std::string packing;                    // why small tenants were or were not packed onto MIG slices
+    // No plan over the space costs less: each workload's fewest GPU-hours (its candidate's whole
+    // replicas each hour, or its slice's share of a MIG GPU's compute all term) and each job's
+    // at its GPU type's cheapest rate, as if every GPU-hour could be had at it; whole cents down.
+    Money lowerBound;
     int64_t candidates = 0;                 // deployments sized (GPU × weights × KV × TP per workload)
     int64_t groupsPriced = 0;               // (GPU type, workload set) pools priced
 };

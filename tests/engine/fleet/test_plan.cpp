@@ -636,7 +636,38 @@ TEST_CASE("More workloads than one search covers are planned in blocks, priced b
     CHECK(plan.front.back().maxCommittedShare == Approx(1.0));
     CHECK(plan.front.back().costOverTerm.cents() == plan.best.costOverTerm.cents());
 
+    // No plan costs less than the bound, which the blocks' bounds add up to.
+    CHECK(plan.lowerBound.amount > Decimal());
+    CHECK(plan.lowerBound.amount <= plan.best.costOverTerm.amount);
+    CHECK(plan.method.find("No plan costs less than " + plan.lowerBound.display()) != std::string::npos);
+
     // Cancelled in the blocks as in one search.
     int calls = 0;
     CHECK_THROWS_AS(planPortfolio(request, [&](double) { return ++calls < 5; }), PlanCancelled);
+}
+
+TEST_CASE("The plan's lower bound holds under the brute-force optimum and meets a flat load's committed cost",
+          "[plan]")
+{
+    // Every plan the brute force prices costs at least the bound.
+    PlanRequest request = planRequest();
+    const PlanResult plan = planPortfolio(request);
+    CHECK(plan.lowerBound.amount > Decimal());
+    CHECK(plan.lowerBound.amount <= plan.best.costOverTerm.amount);
+    for (const PlanOption &other : plan.runnersUp)
+        CHECK(plan.lowerBound.amount <= other.costOverTerm.amount);
+
+    // A load flat all day on one GPU type is served by committed GPUs alone, every GPU-hour at the
+    // cheapest rate: the plan meets the bound (to the cent it is rounded down to).
+    request.inputs.workloads = {planWorkload("steady", 40000, WorkloadClass::Batch)};
+    request.inputs.workloads[0].diurnal.fill(1.0);
+    request.options.gpuIds = {"h100-sxm"};
+    request.options.weights = {WeightPrecision::Bf16};
+    request.options.tps = {1};
+    const PlanResult flat = planPortfolio(request);
+    REQUIRE(flat.best.pools.size() == 1);
+    CHECK(flat.best.pools[0].elasticGpuHours == 0);
+    const int64_t gap = (flat.best.costOverTerm - flat.lowerBound).amount.units() / Decimal::fromDouble(0.01).units();
+    CHECK(gap >= 0);
+    CHECK(gap <= 1);
 }
