@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -567,7 +568,10 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
     };
     const int64_t maxMost = *std::max_element(mostOf.begin(), mostOf.end());
     std::vector<int32_t> priced(size_t(maxMost / replica + 1), -1);  // index into overflows by count
-    std::vector<Overflow> overflows;                                   // the few counts priced
+    std::deque<Overflow> overflows;                                    // the few counts priced
+    std::vector<const Candidate *> candidates(workloads.size());
+    for (size_t i = 0; i < workloads.size(); ++i)
+        candidates[i] = &m_candidates[size_t(workloads[i])][size_t(chosen[i])];
     const auto overflowAt = [&](int64_t committed) -> const Overflow & {
         int32_t &at = priced[size_t(committed / replica)];
         if (at >= 0)
@@ -577,22 +581,23 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
         for (size_t h = 0; h < 24; ++h) {
             const int64_t d = demand[h];
             const int64_t over = d - std::min(d, committed);
-            double onDemand = 0;
-            double spot = 0;
+            int64_t onDemand = 0;
+            int64_t spot = 0;
             if (committed == 0) {
-                onDemand = double(split ? flagshipDemand[h] : d);
-                spot = double(split ? d - flagshipDemand[h] : 0);
+                onDemand = split ? flagshipDemand[h] : d;
+                spot = split ? d - flagshipDemand[h] : 0;
             } else if (over > 0) {
+                // Each workload's share of the overflow, over × need ÷ demand, in whole replicas
+                // rounded up: in integers, the exact ceiling the evaluation's rounding gives.
                 for (size_t i = 0; i < workloads.size(); ++i) {
-                    const Candidate &c = m_candidates[size_t(workloads[i])][size_t(chosen[i])];
-                    const double share = double(over) * double(c.need[h]) / double(d);
-                    const double replicaThere = double(c.replica);
-                    const double there = std::ceil(share * 1.0 / replicaThere - kCeilTolerance) * replicaThere;
+                    const Candidate &c = *candidates[i];
+                    const int64_t unit = d * c.replica;
+                    const int64_t there = (over * c.need[h] + unit - 1) / unit * c.replica;
                     (split && !flagship[i] ? spot : onDemand) += there;
                 }
             }
-            o.onDemand[h] = int64_t(std::ceil(onDemand - kCeilTolerance));
-            o.spot[h] = int64_t(std::ceil(spot - kCeilTolerance));
+            o.onDemand[h] = onDemand;
+            o.spot[h] = spot;
             o.onDemandUsed += o.onDemand[h] * m_hourCount[h];
             o.spotUsed += o.spot[h] * m_hourCount[h];
         }
