@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QStandardPaths>
 
 #include <memory>
 
@@ -167,4 +168,14 @@ QByteArray catalogJson(const QString &gpuId, const QStringList &modelIds, int la
     if (!models.isEmpty())
         root.insert("models", models);
     return QJsonDocument(root).toJson();
+}
+
+QString toolOutput(const QString &name, const QStringList &args)
+{
+    REQUIRE_FALSE(QStandardPaths::findExecutable(name).isEmpty());
+    QProcess p;
+    p.start(name, args);
+    REQUIRE(p.waitForFinished(20000));
+    REQUIRE(p.exitCode() == 0);
+    return QString::fromUtf8(p.readAllStandardOutput());
 }

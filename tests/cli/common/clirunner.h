@@ -53,6 +53,10 @@ private:
     INFO(#var " stdout:\n" << var.out.toStdString() << "\n" #var " stderr:\n"          \
                             << var.err.toStdString())
 
+// The standard output of an installed tool run with `args` (pdfinfo, pdftotext, …); fails the
+// test when the tool is missing or exits with an error.
+QString toolOutput(const QString &name, const QStringList &args);
+
 // Parses stdout as a JSON object; fails the test when it is not one.
 QJsonObject parseJsonObject(const QString &text);
 

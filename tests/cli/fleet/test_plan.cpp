@@ -8,24 +8,12 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
-#include <QStandardPaths>
 
 using namespace headroom;
 using namespace headroom::test::fleet;
 
 namespace {
-
-QString tool(const QString &name, const QStringList &args)
-{
-    REQUIRE_FALSE(QStandardPaths::findExecutable(name).isEmpty());
-    QProcess p;
-    p.start(name, args);
-    REQUIRE(p.waitForFinished(20000));
-    REQUIRE(p.exitCode() == 0);
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
 
 // "$559,238.40" → 55923840; "−$10.00" → −1000.
 qint64 cents(QString text)
@@ -131,12 +119,12 @@ TEST_CASE("plan --deck writes the plan's deck: summary beside the scenario, why,
     CHECK(r.out.contains("Cost over the term"));  // the tables are printed as without --deck
     const QRegularExpressionMatch wrote = QRegularExpression("wrote the plan deck .*plan.pdf: (\\d+) pages").match(r.err);
     REQUIRE(wrote.hasMatch());
-    const QRegularExpressionMatch info = QRegularExpression("Pages:\\s+(\\d+)").match(tool("pdfinfo", {pdf}));
+    const QRegularExpressionMatch info = QRegularExpression("Pages:\\s+(\\d+)").match(toolOutput("pdfinfo", {pdf}));
     REQUIRE(info.hasMatch());
     CHECK(info.captured(1) == wrote.captured(1));
     // title, summary, why, workloads, pools and jobs, front, how it was found, warnings, assumptions
     CHECK(info.captured(1).toInt() >= 8);
-    const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+    const QString text = toolOutput("pdftotext", {"-layout", pdf, "-"});
     CHECK(text.contains(QStringLiteral("Portfolio plan for “static”")));
     for (const char *heading : {"Recommendation", "Why this plan", "Plan: workloads", "Plan: pools and jobs",
                                 "Cost against commitment", "How the plan was found", "Appendix: assumptions"})

@@ -17,19 +17,9 @@ using namespace headroom;
 
 namespace {
 
-QString tool(const QString &name, const QStringList &args)
-{
-    REQUIRE_FALSE(QStandardPaths::findExecutable(name).isEmpty());
-    QProcess p;
-    p.start(name, args);
-    REQUIRE(p.waitForFinished(20000));
-    REQUIRE(p.exitCode() == 0);
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
-
 int pdfPages(const QString &path)
 {
-    const QRegularExpressionMatch match = QRegularExpression("Pages:\\s+(\\d+)").match(tool("pdfinfo", {path}));
+    const QRegularExpressionMatch match = QRegularExpression("Pages:\\s+(\\d+)").match(toolOutput("pdfinfo", {path}));
     REQUIRE(match.hasMatch());
     return match.captured(1).toInt();
 }
@@ -83,7 +73,7 @@ TEST_CASE("headroom report writes the scenario deck with pools, money and a comp
     // warnings (the card's committed rates are examples), the assumptions as an appendix
     CHECK(pdfPages(pdf) == 13);
     CHECK(r.out.contains("13 pages"));
-    const QString text = tool("pdftotext", {pdf, "-"});
+    const QString text = toolOutput("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenarios compared"));
     CHECK(text.contains("Reserved core: pools"));
     CHECK(text.contains("Three-year core: pools"));
@@ -116,7 +106,7 @@ TEST_CASE("headroom report writes the scenario deck with pools, money and a comp
     CHECK(text.contains("$651,497.47"));
     CHECK(text.contains("Ana Ruiz"));
     // pdffonts: name type encoding emb sub uni object-id generation
-    const QStringList fonts = tool("pdffonts", {pdf}).split('\n', Qt::SkipEmptyParts).mid(2);
+    const QStringList fonts = toolOutput("pdffonts", {pdf}).split('\n', Qt::SkipEmptyParts).mid(2);
     REQUIRE_FALSE(fonts.isEmpty());
     for (const QString &row : fonts) {
         const QStringList columns = row.simplified().split(' ');
@@ -135,7 +125,7 @@ TEST_CASE("headroom report of one scenario has no comparison pages", "[report]")
     // title, summary, pools, diagram, the scenario's warnings (its 3-year commitment outlasts
     // the 12-month horizon), the deck's warnings, the assumptions appendix
     CHECK(pdfPages(pdf) == 7);
-    const QString text = tool("pdftotext", {pdf, "-"});
+    const QString text = toolOutput("pdftotext", {pdf, "-"});
     CHECK(text.contains("Fleet scenario: Three-year core"));
     CHECK(text.contains("owed in full"));
     CHECK_FALSE(text.contains("Scenarios compared"));
@@ -167,7 +157,7 @@ TEST_CASE("headroom report without scenarios writes the workspace's own report",
     // was stored without the time of its snapshot: the deck says so, on it and among the
     // warnings; the text is the author's and is not stamped.
     CHECK(pdfPages(pdf) == 5);
-    const QString text = tool("pdftotext", {pdf, "-"});
+    const QString text = toolOutput("pdftotext", {pdf, "-"});
     for (const char *expected : {"Capacity review", "Platform team", "Reserve the base, burst on demand.",
                                  "Thirty-day months", "$49,139.71", "“Monthly cost” is not drawn from the workspace"})
         CHECK(text.contains(expected));
@@ -214,7 +204,7 @@ TEST_CASE("headroom --demo report compares demo scenarios", "[report]")
     INFO(r.out.toStdString() << r.err.toStdString());
     REQUIRE(r.exitCode == 0);
     CHECK(pdfPages(pdf) >= 10);
-    const QString text = tool("pdftotext", {pdf, "-"});
+    const QString text = toolOutput("pdftotext", {pdf, "-"});
     CHECK(text.contains("Support bot static: pools"));
     CHECK(text.contains("Support bot elastic: pools"));
     CHECK(text.contains("Scenarios compared"));
@@ -229,7 +219,7 @@ TEST_CASE("headroom --demo report: the reserved core's exact rate and its 12 cal
     const CliResult r = fixture.runBare({"--demo", "report", "--scenario", "Chatbot core + flex", "-o", pdf});
     INFO(r.out.toStdString() << r.err.toStdString());
     REQUIRE(r.exitCode == 0);
-    const QString text = tool("pdftotext", {pdf, "-"});
+    const QString text = toolOutput("pdftotext", {pdf, "-"});
     INFO(text.toStdString());
     // CoreWeave US-EAST-04 H100 card: on-demand $6.16, 1-year $3.8192, 3-year $2.772, spot $2.46.
     CHECK(text.contains("$3.8192"));
@@ -288,7 +278,7 @@ TEST_CASE("headroom report --tracking writes the tracking deck from the stored a
     INFO(r.err.toStdString());
     REQUIRE(r.exitCode == 0);
     CHECK(pdfPages(pdf) >= 5);
-    const QString text = tool("pdftotext", {pdf, "-"});
+    const QString text = toolOutput("pdftotext", {pdf, "-"});
     for (const char *expected : {"Dashboard", "Reserve-utilization tracker", "january.csv", "$14,075.25", "$1,820.00",
                                  "$280.00", "86.7 %", "H100 reservation", "2026-01-01 to 2026-01-21 (21 days)"})
         CHECK(text.contains(QString::fromUtf8(expected)));
@@ -307,7 +297,7 @@ TEST_CASE("headroom report --tracking writes the tracking deck from the stored a
     const QString since = fixture.filePath("since.pdf");
     RUN_HEADROOM(s, fixture, ({"report", "--tracking", "--since", "2026-01-15", "-o", since}));
     REQUIRE(s.exitCode == 0);
-    const QString recent = tool("pdftotext", {since, "-"});
+    const QString recent = toolOutput("pdftotext", {since, "-"});
     for (const char *expected : {"$5,034.75", "$420.00", "$280.00", "60.0 %", "charges since 2026-01-15",
                                  "Anomaly detection needs at least 15 days"})
         CHECK(recent.contains(QString::fromUtf8(expected)));
@@ -344,7 +334,7 @@ TEST_CASE("headroom report --tracking --claims --focus adds the chargeback, with
     RUN_HEADROOM(r, fixture, ({"report", "--tracking", "--claims", claims, "--focus", focus, "--by", "tenant", "-o", pdf}));
     REQUIRE(r.exitCode == 0);
     CHECK(pdfPages(pdf) == 5);   // title, table, comparison, trend, Kueue configuration
-    const QString text = tool("pdftotext", {pdf, "-"}).simplified();
+    const QString text = toolOutput("pdftotext", {pdf, "-"}).simplified();
     for (const char *expected : {"Chargeback by tenant", "claims.csv", "84.00 USD", "12.00", "36.00", "24.00",
                                  "Kueue configuration that counts slices", "nvidia.com/mig-3g.40gb"})
         CHECK(text.contains(QString::fromUtf8(expected)));
