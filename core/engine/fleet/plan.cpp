@@ -48,6 +48,7 @@ struct GpuRates {
 struct Job {
     const TrainingJobLoad *load = nullptr;
     int64_t runHours = 0;
+    int64_t reservedGpus = 0;               // reserved: whole nodes of its GPU type
 };
 
 // A workload's one replica on one MIG slice, as the scenario packs it.
@@ -368,6 +369,10 @@ void Search::collectJobs()
         }
         Job job;
         job.load = &load;
+        // Reserved, a job holds whole nodes: its GPUs rounded up to the node's.
+        const GpuSpec *spec = findGpu(m_request.inputs.gpus, load.gpuId);
+        const int64_t node = spec ? std::max(1, spec->gpusPerNode) : 1;
+        job.reservedGpus = (load.gpus + node - 1) / node * node;
         job.runHours = std::min<int64_t>(
             m_hours, int64_t(std::ceil(load.gpuHours / double(load.gpus) - kCeilTolerance)));
         m_jobsOf[size_t(gpu)].push_back(int(m_jobs.size()));
@@ -638,7 +643,7 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
         double reservedCost = kInfinity;
         int tier = -1;
         for (size_t t = 0; t < rates.commitments.size(); ++t) {
-            const double c = rates.commitmentRates[t] * double(job.load->gpus) * term;
+            const double c = rates.commitmentRates[t] * double(job.reservedGpus) * term;
             if (c < reservedCost) {
                 reservedCost = c;
                 tier = int(t);
@@ -647,7 +652,7 @@ void Search::priceWith(int gpu, const std::vector<int> &workloads, const std::ve
         if (reservedCost < elasticCost) {
             reservedJobs |= 1u << j;
             jobTiers.push_back(tier);
-            reservedGpus += job.load->gpus;
+            reservedGpus += job.reservedGpus;
             jobsCost += reservedCost;
         } else {
             jobHours += job.load->gpus * job.runHours;
@@ -909,16 +914,17 @@ PlanOption Search::optionFor(const Assignment &assignment, double maxShare) cons
             if (pj.reserved) {
                 const auto &[tier, rate] = rates.commitments[size_t(price.jobTiers[reservedIndex++])];
                 pj.tier = tier;
-                pj.costOverTerm = rate * Decimal::fromInt(job.load->gpus * m_termHours);
+                pj.gpus = job.reservedGpus;
+                pj.costOverTerm = rate * Decimal::fromInt(job.reservedGpus * m_termHours);
                 Pool pool;
                 pool.name = job.load->name + " reserved";
                 pool.gpuId = rates.id;
                 pool.sizing = PoolSizing::Fixed;
-                pool.gpus = job.load->gpus;
+                pool.gpus = job.reservedGpus;
                 pool.tier = tier;
                 pool.trainingJobs = {job.load->name};
                 s.pools.push_back(pool);
-                committedHours += double(job.load->gpus) * double(m_hours);
+                committedHours += double(job.reservedGpus) * double(m_hours);
             } else {
                 const Money &rate = rates.elastic[price.split ? 1 : 0].second;
                 pj.tier = planned.elastic;
@@ -1067,7 +1073,7 @@ double Search::lowerBound() const
             const Job &job = m_jobs[size_t(j)];
             double least = cheapest(g, true) * double(job.load->gpus * job.runHours) * term / hours;
             for (const double r : m_gpus[g].commitmentRates)
-                least = std::min(least, r * double(job.load->gpus) * term);
+                least = std::min(least, r * double(job.reservedGpus) * term);
             bound += least;
         }
     }

@@ -75,14 +75,15 @@ struct PlannedWorkload {
     double latencyMargin = 0;               // min(1 − TTFT ÷ SLO, 1 − ITL ÷ SLO)
 };
 
-// How the plan runs one training job: on reserved GPUs of its own for the term, or elastic
-// GPUs of its type's elastic pool while it runs.
+// How the plan runs one training job: on reserved whole nodes of its own for the term (its GPUs
+// rounded up to the GPU type's gpusPerNode), or elastic GPUs of its type's elastic pool while it
+// runs.
 struct PlannedJob {
     std::string job;
     std::string gpuId;
     bool reserved = false;
     PoolTier tier = PoolTier::OnDemand;
-    int64_t gpus = 0;
+    int64_t gpus = 0;                       // reserved: the whole nodes' GPUs; elastic: the job's
     int64_t runHours = 0;                   // of the evaluated hours
     Money costOverTerm;                     // reserved: its own pool; elastic: its GPU-hours' share
 };

@@ -671,3 +671,25 @@ TEST_CASE("The plan's lower bound holds under the brute-force optimum and meets 
     CHECK(gap >= 0);
     CHECK(gap <= 1);
 }
+
+TEST_CASE("A reserved training job holds whole nodes, and the scenario prices them", "[plan]")
+{
+    PlanRequest request = planRequest();
+    request.options.gpuIds = {"h100-sxm"};
+    // Twelve GPUs for most of the term: cheaper reserved, on two 8-GPU nodes.
+    request.inputs.trainingJobs = {{"pretrain", 12, 12 * 8000.0, "h100-sxm"}};
+    REQUIRE(findGpu(request.inputs.gpus, "h100-sxm")->gpusPerNode == 8);
+    const PlanResult plan = planPortfolio(request);
+    REQUIRE(plan.best.jobs.size() == 1);
+    const PlannedJob &job = plan.best.jobs.front();
+    REQUIRE(job.reserved);
+    CHECK(job.gpus == 16);
+    const auto pool = std::find_if(plan.best.scenario.pools.begin(), plan.best.scenario.pools.end(),
+                                   [](const Pool &p) { return p.trainingJobs == std::vector<std::string>{"pretrain"}; });
+    REQUIRE(pool != plan.best.scenario.pools.end());
+    CHECK(pool->gpus == 16);
+    // 16 × the 1-year rate ($5.00) × 8,760 h.
+    CHECK(job.costOverTerm.cents() == "700800.00");
+    CHECK(evaluateScenario(plan.best.scenario, request.inputs).costOverTerm.cents() == plan.best.costOverTerm.cents());
+    CHECK(plan.lowerBound.amount <= plan.best.costOverTerm.amount);
+}
