@@ -320,13 +320,8 @@ void writeText(QTextStream &out, const engine::PlanRequest &request, const engin
         out << "\nRunners-up:\n";
         for (const engine::PlanOption &o : r.runnersUp) {
             QStringList moved;
-            for (const engine::PlannedWorkload &w : o.workloads) {
-                const auto mine = std::find_if(b.workloads.begin(), b.workloads.end(),
-                                               [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
-                if (mine == b.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights || mine->kv != w.kv
-                    || mine->tp != w.tp || mine->migProfile != w.migProfile || mine->disaggregated != w.disaggregated)
-                    moved << deploymentText(w);
-            }
+            for (const engine::PlannedWorkload &w : engine::movedWorkloads(b, o))
+                moved << deploymentText(w);
             out << "  - " << moneyText(o.costOverTerm) << " (+" << moneyText(o.costOverTerm - b.costOverTerm)
                 << "): " << moved.join(QStringLiteral("; ")) << '\n';
         }

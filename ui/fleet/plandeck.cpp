@@ -228,14 +228,8 @@ PlanExplanation planExplanation(const PlanReport &plan)
         e.why << qs(line);
     for (const engine::PlanOption &o : r.runnersUp) {
         QStringList moved;
-        for (const engine::PlannedWorkload &w : o.workloads) {
-            const auto mine = std::find_if(r.best.workloads.begin(), r.best.workloads.end(),
-                                           [&](const engine::PlannedWorkload &x) { return x.workload == w.workload; });
-            if (mine == r.best.workloads.end() || mine->gpuId != w.gpuId || mine->weights != w.weights
-                || mine->kv != w.kv || mine->tp != w.tp || mine->migProfile != w.migProfile
-                || mine->disaggregated != w.disaggregated)
-                moved << deploymentText(w);
-        }
+        for (const engine::PlannedWorkload &w : engine::movedWorkloads(r.best, o))
+            moved << deploymentText(w);
         e.runnersUp << QObject::tr("%1 (+%2): %3")
                            .arg(money(o.costOverTerm), money(engine::shownDifference(o.costOverTerm, r.best.costOverTerm)),
                                 moved.join(QStringLiteral("; ")));

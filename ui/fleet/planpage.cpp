@@ -75,7 +75,6 @@ QString fieldLabel(const std::string &field)
 // What a run hands back to the GUI thread.
 struct PlanPage::Outcome {
     PlanReport plan;                               // request, result, the scenario's evaluation, notes
-    bool planned = false;                          // plan.result holds a plan
     std::optional<engine::Scenario> against;       // the scenario planned, if one was
     engine::ScenarioInputs scenarioInputs;         // what evaluating it reads: the whole workspace
     QString error;
@@ -367,7 +366,6 @@ void PlanPage::run()
         try {
             outcome->plan.result =
                 engine::planPortfolio(outcome->plan.request, [&](double f) { return progress.report(f); });
-            outcome->planned = true;
         } catch (const engine::InputError &e) {
             outcome->error = tr("Not planned (%1): %2").arg(fieldLabel(e.field()), QString::fromUtf8(e.what()));
             return;

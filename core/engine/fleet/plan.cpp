@@ -1102,15 +1102,12 @@ std::vector<std::string> whyBetter(const PlanOption &best, const PlanOption &oth
     const Money saving = other.costOverTerm - best.costOverTerm;
     why.push_back("The plan costs " + best.costOverTerm.display() + " over the term, " + saving.display()
                   + " less than the runner-up (" + other.costOverTerm.display() + ").");
-    for (const PlannedWorkload &w : best.workloads) {
-        for (const PlannedWorkload &o : other.workloads) {
-            if (o.workload != w.workload
-                || (o.gpuId == w.gpuId && o.weights == w.weights && o.kv == w.kv && o.tp == w.tp
-                    && o.migProfile == w.migProfile && o.disaggregated == w.disaggregated))
-                continue;
-            why.push_back("Workload \"" + w.workload + "\" runs on " + deploymentText(w) + "; the runner-up puts it on "
-                          + deploymentText(o) + ".");
-        }
+    for (const PlannedWorkload &o : movedWorkloads(best, other)) {
+        const auto w = std::find_if(best.workloads.begin(), best.workloads.end(),
+                                    [&](const PlannedWorkload &x) { return x.workload == o.workload; });
+        if (w != best.workloads.end())
+            why.push_back("Workload \"" + w->workload + "\" runs on " + deploymentText(*w)
+                          + "; the runner-up puts it on " + deploymentText(o) + ".");
     }
     const auto same = [](const PlannedPool &a, const PlannedPool &b) { return a.gpuId == b.gpuId && a.mig == b.mig; };
     for (const PlannedPool &p : best.pools) {
@@ -1542,6 +1539,19 @@ PlanResult planInBlocks(const PlanRequest &request, const std::function<bool(dou
 }
 
 } // namespace
+
+std::vector<PlannedWorkload> movedWorkloads(const PlanOption &best, const PlanOption &other)
+{
+    std::vector<PlannedWorkload> moved;
+    for (const PlannedWorkload &o : other.workloads) {
+        const auto w = std::find_if(best.workloads.begin(), best.workloads.end(),
+                                    [&](const PlannedWorkload &x) { return x.workload == o.workload; });
+        if (w == best.workloads.end() || w->gpuId != o.gpuId || w->weights != o.weights || w->kv != o.kv
+            || w->tp != o.tp || w->migProfile != o.migProfile || w->disaggregated != o.disaggregated)
+            moved.push_back(o);
+    }
+    return moved;
+}
 
 PlanRequest scenarioPlanRequest(const Scenario &scenario, const ScenarioInputs &inputs,
                                 std::vector<std::string> *missingWorkloads, std::vector<std::string> *missingJobs)

@@ -146,6 +146,10 @@ struct PlanResult {
 
 struct PlanCancelled {};
 
+// The workloads `other` deploys otherwise than `best` (GPU, slice, precisions, TP or split), as
+// `other` deploys them, in its order: what a runner-up moves.
+std::vector<PlannedWorkload> movedWorkloads(const PlanOption &best, const PlanOption &other);
+
 // What scenario `scenario` serves, to plan: its settings (pools left out) and `inputs` narrowed to
 // the workloads and training jobs its pools list, each once, in the order they are named. Names
 // `inputs` lacks are left out and appended to `missingWorkloads` / `missingJobs`.
