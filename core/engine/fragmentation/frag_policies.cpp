@@ -799,7 +799,7 @@ struct Scheduler::State {
             return h.fullyFree >= shape.gpus;
         if (shape.gpus == 1)
             return h.maxFree >= shape.gpuMilli;
-        const int n = buckets.members(bucket).back();
+        const int n = h.winner;
         const int *f = gpuFree(n);
         int count = 0;
         for (int g = 0; g < nodes[size_t(n)].gpus; ++g)
@@ -854,7 +854,7 @@ struct Scheduler::State {
         if (!fits)
             return;
         if (entry.version != h.version) {
-            entry.cost = nodeCost(buckets.members(bucket).back(), shape, shapeId);
+            entry.cost = nodeCost(h.winner, shape, shapeId);
             entry.version = h.version;
         }
         entry.tie = h.minTie;
