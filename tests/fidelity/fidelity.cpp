@@ -242,6 +242,24 @@ Prediction predict(const Reference &reference, const Catalogs &catalogs, const e
     return p;
 }
 
+std::optional<double> measuredComputeShare(const Reference &reference, const Catalogs &catalogs)
+{
+    if (reference.loadKind != "concurrency" || reference.load <= 0)
+        return std::nullopt;
+    std::optional<double> cycleMs = reference.e2eMs;
+    if (!cycleMs && reference.ttftMs && reference.itlMs)
+        cycleMs = *reference.ttftMs + (reference.outputTokens - 1) * *reference.itlMs;
+    const engine::ServingAssumptions assumptions;
+    const std::optional<engine::ServingSimConfig> replica = replicaConfig(reference, catalogs, assumptions);
+    if (!cycleMs || *cycleMs <= 0 || !replica || !replica->stepModel)
+        return std::nullopt;
+    const engine::StepCostModel &model = *replica->stepModel;
+    const double body = std::max(model.activeParams - model.headParams - model.embeddingParams, 0.0);
+    const double requestsPerS = reference.load / (*cycleMs / 1000.0);
+    const double flopsPerS = requestsPerS * 2.0 * body * (reference.inputTokens + reference.outputTokens);
+    return flopsPerS / (double(model.tp) * model.tflops * 1e12);
+}
+
 bool shownSaturated(const Reference &reference, const Prediction &prediction)
 {
     return prediction.supported && reference.ttftMs && *reference.ttftMs < 1000.0

@@ -70,6 +70,16 @@ std::optional<engine::ServingSimConfig> replicaConfig(const Reference &reference
 // of six rounds, Poisson arrivals, or one batch), its published means.
 engine::BenchmarkRun benchmarkRun(const Reference &reference);
 
+// The share of the GPUs' dense peak (at the weights' precision) that a closed-loop reference's
+// measured rate needs in its linear layers alone, had every prompt and output token been
+// computed: users ÷ (TTFT + (output − 1) × ITL) requests a second (or users ÷ E2E), each 2 × the
+// model's body parameters (LM head and embedding left out) × (input + output) FLOPs, over the
+// deployment's GPUs. Attention, KV reads and overheads come on top, so a share near or above what
+// the GPU's measured GEMMs reach means the run did not compute every prompt token (prefix cache
+// hits the source does not record). nullopt for other loads, unpublished latencies, or a
+// deployment the catalogs lack.
+std::optional<double> measuredComputeShare(const Reference &reference, const Catalogs &catalogs);
+
 // A reference the model shows saturated where the measurement was served: TTFT over 5 × the
 // measured one (and over one second) while the measured TTFT is below one second.
 bool shownSaturated(const Reference &reference, const Prediction &prediction);

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace headroom;
@@ -93,6 +94,35 @@ TEST_CASE("NIM's single-user ITL for Llama-3.3-70B FP8 on 2 H100s within 10 %", 
         ++checked;
     }
     CHECK(checked == 2);
+}
+
+TEST_CASE("a closed loop's measured rate is held against the GPU's peak: linear-layer FLOPs of every token", "[fidelity]")
+{
+    const auto all = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
+    const fidelity::Catalogs catalogs = fidelity::shippedCatalogs(QStringLiteral(HEADROOM_DATA_DIR));
+    const auto find = [&](const std::string &id) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const fidelity::Reference &r) { return r.id == id; });
+        REQUIRE(it != all.end());
+        return *it;
+    };
+    // Llama-3.1-8B FP8 on one H200, 2,000 in / 100 out, 64 users: TTFT 121.73 ms, TPOT 9.74 ms.
+    // A request every 121.73 + 99 × 9.74 = 1,085.99 ms per user: 58.932 requests/s. Body
+    // parameters 8,030,261,248 − 2 × 128,256 × 4,096 (LM head and untied embedding) =
+    // 6,979,588,096; 2 × that × 2,100 tokens × 58.932 /s = 1.7276 PFLOP/s, 0.8729 of 1,979 TFLOPS.
+    const fidelity::Reference heavy = find(
+        "aic-nvidia_llama_3_1_8b_instruct_fp8_nvidia_llama_3_1_8b_instruct_fp8_h200_sxm_vllm_agg_2000x100_c64_tp1_epnone_2");
+    const std::optional<double> share = fidelity::measuredComputeShare(heavy, catalogs);
+    REQUIRE(share.has_value());
+    CHECK(*share == Approx(0.8729).epsilon(0.001));
+    // Two H100s at TP2, one user, 5,000 in / 500 out: a request every 406.77 + 499 × 18.58 =
+    // 9,678.19 ms, 2 × 68,452,360,192 × 5,500 FLOPs each: 77.80 TFLOP/s, 0.0197 of 2 × 1,979 TFLOPS.
+    const std::optional<double> light = fidelity::measuredComputeShare(find("nim180-l33-70b-fp8-tp2-h100-5000x500-c1"), catalogs);
+    REQUIRE(light.has_value());
+    CHECK(*light == Approx(0.01966).epsilon(0.002));
+    // Poisson and offline loads have no closed-loop rate to read.
+    fidelity::Reference rate = heavy;
+    rate.loadKind = "rate";
+    CHECK_FALSE(fidelity::measuredComputeShare(rate, catalogs).has_value());
 }
 
 // Calibration on public data: one deployment's published closed-loop runs (AIConfigurator's vLLM
