@@ -244,18 +244,16 @@ Prediction predict(const Reference &reference, const Catalogs &catalogs, const e
 
 std::optional<double> measuredComputeShare(const Reference &reference, const Catalogs &catalogs)
 {
-    if (reference.loadKind != "concurrency" || reference.load <= 0)
+    // e2eMs: published, or TTFT + (output − 1) × ITL as readReferences fills it in.
+    if (reference.loadKind != "concurrency" || reference.load <= 0 || !reference.e2eMs || *reference.e2eMs <= 0)
         return std::nullopt;
-    std::optional<double> cycleMs = reference.e2eMs;
-    if (!cycleMs && reference.ttftMs && reference.itlMs)
-        cycleMs = *reference.ttftMs + (reference.outputTokens - 1) * *reference.itlMs;
-    const engine::ServingAssumptions assumptions;
-    const std::optional<engine::ServingSimConfig> replica = replicaConfig(reference, catalogs, assumptions);
-    if (!cycleMs || *cycleMs <= 0 || !replica || !replica->stepModel)
+    const std::optional<engine::ServingSimConfig> replica
+        = replicaConfig(reference, catalogs, engine::ServingAssumptions{});
+    if (!replica || !replica->stepModel)
         return std::nullopt;
     const engine::StepCostModel &model = *replica->stepModel;
     const double body = std::max(model.activeParams - model.headParams - model.embeddingParams, 0.0);
-    const double requestsPerS = reference.load / (*cycleMs / 1000.0);
+    const double requestsPerS = reference.load / (*reference.e2eMs / 1000.0);
     const double flopsPerS = requestsPerS * 2.0 * body * (reference.inputTokens + reference.outputTokens);
     return flopsPerS / (double(model.tp) * model.tflops * 1e12);
 }
