@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""FP8 and BF16 GEMM efficiency of H100 and H200 from NVIDIA AIConfigurator's measured tables.
+"""FP8 and BF16 GEMM efficiency of H100, H200 and B200 from NVIDIA AIConfigurator's measured tables.
 
-Reads `gemm_perf.parquet` (vLLM 0.19.0 kernels) of an ai-dynamo/aiconfigurator checkout, takes
+Reads `gemm_perf.parquet` (vLLM 0.19.0 kernels; B200 also 0.24.0) of an ai-dynamo/aiconfigurator
+checkout, takes
 per token count M the median share of the datasheet's dense peak over the GEMMs with N and K
 from 4,096 to 16,384 (the linear layers of 8B-70B models under TP), and fits
 eta(M) = peak x M / (M + half) to M = 512..32,768 in steps of 256: the pair the GPU catalog's
@@ -160,18 +161,28 @@ def read_parquet(path):
 
 # ---- The derivation -----------------------------------------------------------------------
 
-PEAK_TFLOPS = {'bfloat16': 989.0, 'fp8': 1979.0}   # H100 SXM and H200 datasheets, dense
-GPUS = {'h100_sxm': 'H100 SXM', 'h200_sxm': 'H200 SXM'}
-TABLE = 'aic-core/src/aiconfigurator_core/systems/data/{gpu}/gemm/vllm/0.19.0/gemm_perf.parquet'
+# The tables read: (GPU folder, vLLM version, label, dense datasheet peaks in TFLOPS as the GPU
+# catalog holds them, one direction of the NVLink in GB/s). H100 SXM and H200 are one die.
+TABLES = [
+    ('h100_sxm', '0.19.0', 'H100 SXM', {'bfloat16': 989.0, 'fp8': 1979.0}, 450.0),
+    ('h200_sxm', '0.19.0', 'H200 SXM', {'bfloat16': 989.0, 'fp8': 1979.0}, 450.0),
+    ('b200_sxm', '0.19.0', 'B200 SXM', {'bfloat16': 2250.0, 'fp8': 4500.0}, 900.0),
+    ('b200_sxm', '0.24.0', 'B200 SXM', {'bfloat16': 2250.0, 'fp8': 4500.0}, 900.0),
+    ('gb200', '0.24.0', 'GB200', {'bfloat16': 2500.0, 'fp8': 5000.0}, 900.0),
+    ('b300_sxm', '0.24.0', 'B300 SXM', {'bfloat16': 2250.0, 'fp8': 4500.0}, 900.0),
+]
+GEMM_TABLE = 'aic-core/src/aiconfigurator_core/systems/data/{gpu}/gemm/vllm/{version}/gemm_perf.parquet'
+ALLREDUCE_TABLE = 'aic-core/src/aiconfigurator_core/systems/data/{gpu}/comm/vllm/{version}/custom_allreduce_perf.parquet'
 
 
-def efficiency_by_m(rows, dtype):
+
+def efficiency_by_m(rows, dtype, peak_tflops):
     """Median share of peak over the GEMMs with N and K in [4096, 16384], per M."""
     by_m = collections.defaultdict(list)
     for m, n, k, d, latency_ms in rows:
         if d != dtype or not (4096 <= n <= 16384 and 4096 <= k <= 16384):
             continue
-        by_m[m].append(2.0 * m * n * k / (latency_ms / 1e3) / (PEAK_TFLOPS[dtype] * 1e12))
+        by_m[m].append(2.0 * m * n * k / (latency_ms / 1e3) / (peak_tflops * 1e12))
     return {m: statistics.median(v) for m, v in by_m.items()}
 
 
@@ -179,7 +190,7 @@ def fit(medians):
     """peak × M ÷ (M + half) by least squares of the relative error, M a multiple of 256 from 512."""
     ms = sorted(m for m in medians if m >= 512 and m % 256 == 0)
     best = None
-    for peak in (x / 1000.0 for x in range(500, 950, 2)):
+    for peak in (x / 1000.0 for x in range(200, 950, 2)):
         for half in range(0, 400, 4):
             error = sum((peak * m / (m + half) / medians[m] - 1.0) ** 2 for m in ms)
             if best is None or error < best[0]:
@@ -189,21 +200,45 @@ def fit(medians):
     return peak, half, ms, statistics.mean(errors), max(errors)
 
 
+def allreduce(rows):
+    """vLLM's all-reduce (eager kernels, BF16) as the step model costs it: latency + 2(TP - 1)/TP x
+    bytes / (link x efficiency). Per TP: the latency is the median time of messages of at most
+    8,192 elements, the efficiency that of the largest message beyond its latency."""
+    out = {}
+    for tp in sorted({n for _, n, _, _ in rows}):
+        points = sorted((size, ms / 1e3) for source, n, size, ms in rows
+                        if source == 'vLLM_custom_eager' and n == tp)
+        if not points:
+            continue
+        latency = statistics.median(s for size, s in points if size <= 8192)
+        size, seconds = points[-1]
+        out[tp] = (latency, 2.0 * (tp - 1) / tp * size * 2.0 / (seconds - latency))
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: aic_gemm_efficiency.py AICONFIGURATOR_CHECKOUT')
-    for gpu, label in GPUS.items():
-        cols = read_parquet(os.path.join(sys.argv[1], TABLE.format(gpu=gpu)))
+    for gpu, version, label, peaks, link_gbps in TABLES:
+        cols = read_parquet(os.path.join(sys.argv[1], GEMM_TABLE.format(gpu=gpu, version=version)))
         rows = list(zip(cols['m'], cols['n'], cols['k'], cols['gemm_dtype'], cols['latency']))
-        for dtype in PEAK_TFLOPS:
-            medians = efficiency_by_m(rows, dtype)
+        for dtype, peak_tflops in peaks.items():
+            medians = efficiency_by_m(rows, dtype, peak_tflops)
             peak, half, ms, mean_error, worst = fit(medians)
-            print('%s %s: peak %.3f, half-way at %d tokens; |error| %.1f %% mean, %.1f %% worst over %d sizes'
-                  % (label, dtype, peak, half, mean_error, worst, len(ms)))
+            print('%s %s (vLLM %s): peak %.3f, half-way at %d tokens; |error| %.1f %% mean, %.1f %% worst over %d sizes'
+                  % (label, dtype, version, peak, half, mean_error, worst, len(ms)))
             shown = [m for m in (512, 1024, 2048, 4096, 8192, 16384, 32768) if m in medians]
             print('  M        ' + ''.join('%8d' % m for m in shown))
             print('  measured ' + ''.join('%8.2f' % medians[m] for m in shown))
             print('  fitted   ' + ''.join('%8.2f' % (peak * m / (m + half)) for m in shown))
+        cols = read_parquet(os.path.join(sys.argv[1], ALLREDUCE_TABLE.format(gpu=gpu, version=version)))
+        per_tp = allreduce(list(zip(cols['kernel_source'], cols['num_gpus'], cols['message_size'], cols['latency'])))
+        shares = [bytes_per_s / (link_gbps * 1e9) for _, bytes_per_s in per_tp.values()]
+        print('%s all-reduce (vLLM %s, eager): ' % (label, version)
+              + '; '.join('TP %d %.1f us, %.2f of the link' % (tp, latency * 1e6, share)
+                          for (tp, (latency, _)), share in zip(per_tp.items(), shares))
+              + '; median %.1f us, %.2f' % (statistics.median(l for l, _ in per_tp.values()) * 1e6,
+                                           statistics.median(shares)))
 
 
 if __name__ == '__main__':
