@@ -9,7 +9,7 @@ eta(M) = peak x M / (M + half) to M = 512..32,768 in steps of 256: the pair the 
 `matmul_peak(_fp8)` and `matmul_half_tokens(_fp8)` hold (data/README.md). Token counts of
 256k + 1 are left out: they pay for a padded tile, a cost the step model does not separate.
 
-    python3 aic_gemm_efficiency.py /path/to/aiconfigurator
+    python3 aic_kernel_efficiency.py /path/to/aiconfigurator
 
 Needs Python 3 and the `zstd` command (Debian: zstd); the Parquet reader below handles what
 these files use: flat schemas, PLAIN and dictionary encodings, data pages v1 and v2, ZSTD.
@@ -218,7 +218,7 @@ def allreduce(rows):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit('usage: aic_gemm_efficiency.py AICONFIGURATOR_CHECKOUT')
+        sys.exit('usage: aic_kernel_efficiency.py AICONFIGURATOR_CHECKOUT')
     for gpu, version, label, peaks, link_gbps in TABLES:
         cols = read_parquet(os.path.join(sys.argv[1], GEMM_TABLE.format(gpu=gpu, version=version)))
         rows = list(zip(cols['m'], cols['n'], cols['k'], cols['gemm_dtype'], cols['latency']))
