@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""FP8 and BF16 GEMM efficiency of H100, H200 and B200 from NVIDIA AIConfigurator's measured tables.
+"""GEMM efficiency and all-reduce cost of NVIDIA GPUs from AIConfigurator's measured vLLM tables.
 
-Reads `gemm_perf.parquet` (vLLM 0.19.0 kernels; B200 also 0.24.0) of an ai-dynamo/aiconfigurator
-checkout, takes
-per token count M the median share of the datasheet's dense peak over the GEMMs with N and K
-from 4,096 to 16,384 (the linear layers of 8B-70B models under TP), and fits
+Reads an ai-dynamo/aiconfigurator checkout's `gemm_perf.parquet` and `custom_allreduce_perf.parquet`
+(vLLM 0.19.0 kernels for H100 and H200; 0.19.0 and 0.24.0 for B200; 0.24.0 for GB200 and B300).
+GEMMs: per token count M, the median share of the datasheet's dense peak over the GEMMs with N
+and K from 4,096 to 16,384 (the linear layers of 8B-70B models under TP), and the fit
 eta(M) = peak x M / (M + half) to M = 512..32,768 in steps of 256: the pair the GPU catalog's
 `matmul_peak(_fp8)` and `matmul_half_tokens(_fp8)` hold (data/README.md). Token counts of
 256k + 1 are left out: they pay for a padded tile, a cost the step model does not separate.
+All-reduce: per TP, the latency and the share of the NVLink's one direction that the step
+model's ring formula needs to give the measured times (`allreduce_latency_us`, `link`).
 
     python3 aic_kernel_efficiency.py /path/to/aiconfigurator
 
