@@ -325,8 +325,8 @@ public:
         if (m_timed && config.concurrency > 0) {
             for (SimRequest &r : m_prepared.requests)
                 r.arrivalS = std::numeric_limits<double>::infinity();
-            for (int user = 0; user < config.concurrency; ++user)
-                issueNext(config.rampUpS * double(user) / double(config.concurrency));
+            m_rampUsers = config.concurrency;
+            issueRampUntil(0.0);
         }
     }
 
@@ -442,17 +442,32 @@ private:
     }
 
     // Closed loop: the next request in trace order is sent at `timeS` (one that can never run
-    // is passed over, its user sending the one after).
+    // is passed over, its user sending the one after). Sends come in time order (the ramp's
+    // below, replies as the simulation reaches them), so trace order is arrival order.
     void issueNext(double timeS)
     {
         while (m_nextIssue < m_prepared.requests.size()) {
             SimRequest &r = m_prepared.requests[m_nextIssue++];
-            // Sent in trace order: never before the one sent last (a reply during the ramp-up
-            // waits for the ramp's next send).
             m_lastIssueS = std::max(m_lastIssueS, timeS);
             r.arrivalS = m_lastIssueS;
             if (!r.rejected)
                 return;
+        }
+    }
+
+    // The time of the ramp-up's next first request: user u sends at rampUpS × u ÷ concurrency.
+    double nextRampS() const
+    {
+        return m_config.rampUpS * double(m_rampSent) / double(m_config.concurrency);
+    }
+
+    // Sends the ramp-up's first requests due by `timeS`. A user whose reply comes while the ramp
+    // still runs sends its next request then, ahead of the users the ramp has not started yet.
+    void issueRampUntil(double timeS)
+    {
+        while (m_rampSent < m_rampUsers && nextRampS() <= timeS) {
+            issueNext(nextRampS());
+            ++m_rampSent;
         }
     }
 
@@ -684,6 +699,16 @@ private:
         const auto &requests = m_prepared.requests;
         size_t next = 0;
         while (next < requests.size() || !m_events.empty()) {
+            if (m_rampSent < m_rampUsers) {
+                // The ramp's next send, once every earlier pass end (and the replies it brings)
+                // and every earlier arrival has been simulated.
+                const double rampS = nextRampS();
+                if ((m_events.empty() || m_events.top().timeS > rampS)
+                    && (next == requests.size() || requests[next].arrivalS > rampS)) {
+                    issueRampUntil(rampS);
+                    continue;
+                }
+            }
             if (!m_events.empty() && (next == requests.size() || m_events.top().timeS <= requests[next].arrivalS)) {
                 const Event event = m_events.top();
                 m_events.pop();
@@ -842,6 +867,8 @@ private:
     std::vector<double> m_itl;
     size_t m_nextIssue = 0;                  // closed loop: the next request to send
     double m_lastIssueS = 0;
+    int m_rampUsers = 0;                     // closed loop: users the ramp-up starts
+    int m_rampSent = 0;                      // of them, started
     int64_t m_outputTokens = 0;
     std::vector<double> m_e2e;
     std::vector<double> m_queueWait;

@@ -82,7 +82,8 @@ struct ServingSimConfig {
     // requests in flight, the next (in trace order) sent when one completes, the trace's
     // timestamps ignored; 0: open loop at the trace's timestamps. Timed runs only.
     int concurrency = 0;
-    double rampUpS = 0;                // closed loop: the first `concurrency` requests spread over this
+    double rampUpS = 0;                // closed loop: the users' first requests spread over this; a
+                                       // user whose reply comes before the ramp ends sends its next then
     uint64_t seed = 1;
     std::optional<StepCostModel> stepModel; // step times; none: cache-only simulation
     std::optional<StepTimeTable> stepTable;   // measured step times; wins over stepModel

@@ -346,6 +346,33 @@ TEST_CASE("served hours that cannot be replayed are refused naming what they lac
     CHECK(field("chat").rfind("metrics: no hour of deployment 'chat' can be replayed: 1 lack", 0) == 0);
 }
 
+TEST_CASE("a closed loop's user whose reply comes during the ramp-up sends its next request at once", "[calibration]")
+{
+    // Four users started 10 s apart; a request of 128 in and 4 out takes a few tens of ms, so the
+    // first user's replies all come before the second user starts.
+    ServingSimConfig config = replica().serving;
+    config.concurrency = 4;
+    config.rampUpS = 40;
+    config.keepLatencies = true;
+    std::vector<TraceRequest> trace(20);
+    for (TraceRequest &t : trace) {
+        t.promptTokens = 128;
+        t.outputTokens = 4;
+    }
+    const ServingSimResult closed = simulateServing(trace, config);
+    REQUIRE(closed.completed == 20);
+    // One request at a time from t = 0 until the trace runs out: every reply brings the next
+    // request (after the client's fixed time), none waits for the ramp's next start (which would
+    // end the run after 30 s): 20 equal requests back to back.
+    CHECK(closed.lastCompletionS < 10.0);
+    const double e2eS = closed.e2eEachS.front();
+    for (double each : closed.e2eEachS)
+        CHECK(each == Approx(e2eS).epsilon(1e-9));
+    CHECK(closed.lastCompletionS - closed.firstArrivalS
+          == Approx(20 * (e2eS - config.requestOverheadMs / 1000.0) + 19 * config.requestOverheadMs / 1000.0)
+                 .epsilon(1e-6));
+}
+
 TEST_CASE("a closed-loop benchmark that starts at once weighs its first wave by its share of the requests", "[calibration]")
 {
     const Replica r = replica();
