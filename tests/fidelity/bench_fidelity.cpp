@@ -5,12 +5,14 @@
 // `bench_fidelity --all` also replays the TensorRT-LLM and SGLang rows (reported apart: they are
 // other engines); `--request-overhead-ms F` replays with another per-request overhead (how its
 // default was chosen). Last, the references whose measured rate needs more of the GPU's peak than
-// its measured matmuls reach (fidelity::measuredComputeShare).
+// its measured matmuls reach (fidelity::measuredComputeShare), and the campaigns replayed
+// without a first wave (fidelity::leaveOutImpossibleFirstWaves) with the rows that show it.
 #include "fidelity.h"
 
 #include <QCoreApplication>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -58,8 +60,9 @@ int main(int argc, char *argv[])
         else if (arg == "--max-num-batched-tokens" && i + 1 < argc)
             assumptions.maxNumBatchedTokens = std::stoll(argv[++i]); // what-if: the chunk budget
     }
-    const auto references = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
+    auto references = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
     const fidelity::Catalogs catalogs = fidelity::shippedCatalogs(QStringLiteral(HEADROOM_DATA_DIR));
+    const std::vector<std::string> withoutWave = fidelity::leaveOutImpossibleFirstWaves(references, catalogs);
     std::vector<fidelity::Reference> targets, others;
     std::vector<fidelity::Prediction> targetPredictions, otherPredictions;
     std::map<std::string, std::pair<std::vector<fidelity::Reference>, std::vector<fidelity::Prediction>>> bySource;
@@ -114,5 +117,19 @@ int main(int argc, char *argv[])
                 "it): %zu\n", kShownShare * 100, heavy.size());
     for (const auto &[share, id] : heavy)
         std::printf("  %4.0f %%  %s\n", share * 100, id.c_str());
+    // The campaigns whose means cannot hold a first wave, and the rows that show it.
+    std::printf("\ncampaigns replayed without a first wave (a row's measured mean TTFT is below what its first "
+                "wave alone adds at load / requests, its prompts at the GPUs' dense peak one after another): %zu\n",
+                withoutWave.size());
+    for (const std::string &campaign : withoutWave) {
+        std::printf("  %s\n", campaign.c_str());
+        for (const fidelity::Reference &r : references) {
+            if (fidelity::campaignOf(r) == campaign && fidelity::firstWaveImpossible(r, catalogs))
+                std::printf("    ...%s: wave floor %.1f ms x %d / %.0f = %.1f ms > %.1f ms measured\n",
+                            r.id.substr(r.id.size() > 36 ? r.id.size() - 36 : 0).c_str(),
+                            *fidelity::firstWaveFloorMs(r, catalogs), int(std::round(r.load)), *r.requests,
+                            *fidelity::firstWaveFloorMs(r, catalogs) * std::round(r.load) / *r.requests, *r.ttftMs);
+        }
+    }
     return 0;
 }

@@ -76,7 +76,8 @@ std::vector<Reference> readReferences(const QString &path)
         throw std::runtime_error("cannot read " + path.toStdString());
     const store::CsvTable table = store::readCsvTable(
         file.readAll(), path, kReferences,
-        {QStringLiteral("id"), QStringLiteral("engine"), QStringLiteral("model"), QStringLiteral("gpu"),
+        {QStringLiteral("id"), QStringLiteral("engine"), QStringLiteral("engine_version"), QStringLiteral("model"),
+         QStringLiteral("gpu"),
          QStringLiteral("tp"), QStringLiteral("weights"), QStringLiteral("kv"), QStringLiteral("input_tokens"),
          QStringLiteral("output_tokens"), QStringLiteral("load_kind"), QStringLiteral("load"), QStringLiteral("requests"),
          QStringLiteral("ttft_ms"),
@@ -88,6 +89,7 @@ std::vector<Reference> readReferences(const QString &path)
         const auto text = [&](const char *column) { return table.field(row, QLatin1String(column)).trimmed().toStdString(); };
         r.id = text("id");
         r.engine = text("engine");
+        r.engineVersion = text("engine_version");
         r.model = text("model");
         r.gpu = text("gpu");
         r.tp = int(optionalNumber(table, row, "tp").value_or(1));
@@ -170,6 +172,18 @@ int simulatedRequests(int load)
     return std::clamp(6 * load, 48, 3072);
 }
 
+// The linear layers' FLOPs per token computed (2 × the body's parameters: LM head and embedding
+// left out) and the deployment's dense peak in FLOP/s, at the weights' precision.
+double linearFlopsPerToken(const engine::StepCostModel &model)
+{
+    return 2.0 * std::max(model.activeParams - model.headParams - model.embeddingParams, 0.0);
+}
+
+double peakFlopsPerS(const engine::StepCostModel &model)
+{
+    return double(model.tp) * model.tflops * 1e12;
+}
+
 } // namespace
 
 engine::BenchmarkRun benchmarkRun(const Reference &reference)
@@ -181,7 +195,7 @@ engine::BenchmarkRun benchmarkRun(const Reference &reference)
     const int load = std::max(1, int(std::llround(reference.load)));
     if (reference.loadKind == "concurrency") {
         run.requests = reference.requests ? std::llround(*reference.requests) : simulatedRequests(load);
-        run.startsAtOnce = reference.requests.has_value();
+        run.startsAtOnce = reference.requests.has_value() && reference.firstWave;
     } else {
         run.requests = reference.loadKind == "offline" ? load : 400;
     }
@@ -252,10 +266,51 @@ std::optional<double> measuredComputeShare(const Reference &reference, const Cat
     if (!replica || !replica->stepModel)
         return std::nullopt;
     const engine::StepCostModel &model = *replica->stepModel;
-    const double body = std::max(model.activeParams - model.headParams - model.embeddingParams, 0.0);
     const double requestsPerS = reference.load / (*reference.e2eMs / 1000.0);
-    const double flopsPerS = requestsPerS * 2.0 * body * (reference.inputTokens + reference.outputTokens);
-    return flopsPerS / (double(model.tp) * model.tflops * 1e12);
+    const double flopsPerS = requestsPerS * linearFlopsPerToken(model) * (reference.inputTokens + reference.outputTokens);
+    return flopsPerS / peakFlopsPerS(model);
+}
+
+std::optional<double> firstWaveFloorMs(const Reference &reference, const Catalogs &catalogs)
+{
+    if (reference.loadKind != "concurrency" || !reference.requests || reference.load < 1)
+        return std::nullopt;
+    const std::optional<engine::ServingSimConfig> replica
+        = replicaConfig(reference, catalogs, engine::ServingAssumptions{});
+    if (!replica || !replica->stepModel)
+        return std::nullopt;
+    const engine::StepCostModel &model = *replica->stepModel;
+    const double promptS = reference.inputTokens * linearFlopsPerToken(model) / peakFlopsPerS(model);
+    return (std::round(reference.load) + 1.0) / 2.0 * promptS * 1000.0;
+}
+
+bool firstWaveImpossible(const Reference &reference, const Catalogs &catalogs)
+{
+    const std::optional<double> floor = firstWaveFloorMs(reference, catalogs);
+    return floor && reference.ttftMs && std::round(reference.load) / *reference.requests * *floor > *reference.ttftMs;
+}
+
+std::string campaignOf(const Reference &reference)
+{
+    return reference.id.substr(0, reference.id.find('-')) + " " + reference.engine
+        + (reference.engineVersion.empty() ? "" : " " + reference.engineVersion) + " " + reference.model + " "
+        + (reference.weights.empty() ? "bf16" : reference.weights) + " on " + reference.gpu;
+}
+
+std::vector<std::string> leaveOutImpossibleFirstWaves(std::vector<Reference> &references, const Catalogs &catalogs)
+{
+    std::vector<std::string> campaigns;
+    for (const Reference &r : references) {
+        const std::string campaign = campaignOf(r);
+        if (std::find(campaigns.begin(), campaigns.end(), campaign) == campaigns.end()
+            && firstWaveImpossible(r, catalogs))
+            campaigns.push_back(campaign);
+    }
+    for (Reference &r : references) {
+        if (std::find(campaigns.begin(), campaigns.end(), campaignOf(r)) != campaigns.end())
+            r.firstWave = false;
+    }
+    return campaigns;
 }
 
 bool shownSaturated(const Reference &reference, const Prediction &prediction)

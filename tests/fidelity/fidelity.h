@@ -17,6 +17,7 @@ namespace headroom::fidelity {
 struct Reference {
     std::string id;
     std::string engine;            // vllm, nim, trtllm, sglang
+    std::string engineVersion;     // '' where the source does not give it
     std::string model;
     std::string gpu;
     int tp = 1;
@@ -31,6 +32,9 @@ struct Reference {
     std::optional<double> itlMs;
     std::optional<double> e2eMs;   // published, or TTFT + (output − 1) × ITL for a closed loop
     std::optional<double> tokensPerS;
+    // A closed loop's first wave is in its means (weighing load ÷ requests) unless its campaign
+    // has shown it cannot be (leaveOutImpossibleFirstWaves).
+    bool firstWave = true;
 };
 
 // Reads the references CSV; throws std::runtime_error naming the line for a malformed row.
@@ -58,7 +62,8 @@ struct Prediction {
 // overhead). A closed loop's means are those of its benchmark run: a first wave of `load`
 // requests sent at once to an idle server, then users out of step (six rounds, the first spread
 // over one mean request time), the wave weighing load ÷ requests where the run's request count
-// is known (references/SOURCES.md), nothing otherwise.
+// is known (references/SOURCES.md) and its campaign's means can hold it (firstWave), nothing
+// otherwise.
 Prediction predict(const Reference &reference, const Catalogs &catalogs, const engine::ServingAssumptions &assumptions);
 
 // The replica a reference ran on — its model, GPU, precisions, TP and KV pool from the catalogs,
@@ -67,7 +72,8 @@ std::optional<engine::ServingSimConfig> replicaConfig(const Reference &reference
                                                      const engine::ServingAssumptions &assumptions, std::string *why = nullptr);
 
 // The reference as a benchmark run to calibrate on: its fixed lengths, its load (a closed loop
-// of six rounds, Poisson arrivals, or one batch), its published means.
+// of six rounds, its first wave weighed as predict() says, Poisson arrivals, or one batch), its
+// published means.
 engine::BenchmarkRun benchmarkRun(const Reference &reference);
 
 // The share of the GPUs' dense peak (at the weights' precision) that a closed-loop reference's
@@ -98,5 +104,26 @@ std::vector<MetricError> metricErrors(const std::vector<Reference> &references,
 // The references the suite holds the model to: vLLM and NIM measurements with published
 // lengths and a supported model, GPU and precision.
 bool isTarget(const Reference &reference);
+
+// The least mean TTFT a closed-loop reference's first wave can have: its N prompts sent at once
+// are done one after another at best (any sharing of the GPUs only delays the earlier ones), each
+// at the linear-layer FLOPs of its prompt tokens at the GPUs' dense peak, so the k-th first token
+// comes after k prompts' time and the mean after (N + 1) ÷ 2 of them. nullopt where the run's
+// request count is unknown (no wave is weighed) or the catalogs lack the deployment.
+std::optional<double> firstWaveFloorMs(const Reference &reference, const Catalogs &catalogs);
+
+// Whether the reference's measured mean TTFT cannot hold its first wave at the weight
+// N ÷ requests: that weight times the wave's floor already exceeds it.
+bool firstWaveImpossible(const Reference &reference, const Catalogs &catalogs);
+
+// The rows one source gives for one engine (and version), model, weight precision and GPU: one
+// benchmark campaign, run with one protocol. "aic vllm 0.12.0 llama-3.1-8b fp8 on h200".
+std::string campaignOf(const Reference &reference);
+
+// A benchmark's protocol belongs to its campaign: where one row's mean cannot hold its first wave
+// (firstWaveImpossible), the campaign left its first waves out of its means (a warm-up) or sent
+// far more requests than counted, and every row of it is replayed without one (firstWave =
+// false). Returns those campaigns. Call on every reference before replaying any of them.
+std::vector<std::string> leaveOutImpossibleFirstWaves(std::vector<Reference> &references, const Catalogs &catalogs);
 
 } // namespace headroom::fidelity
