@@ -256,31 +256,41 @@ Prediction predict(const Reference &reference, const Catalogs &catalogs, const e
     return p;
 }
 
+namespace {
+
+// The step model of the reference's deployment with the shipped catalogs and default assumptions.
+std::optional<engine::StepCostModel> shippedStepModel(const Reference &reference, const Catalogs &catalogs)
+{
+    const std::optional<engine::ServingSimConfig> replica
+        = replicaConfig(reference, catalogs, engine::ServingAssumptions{});
+    if (!replica || !replica->stepModel)
+        return std::nullopt;
+    return replica->stepModel;
+}
+
+} // namespace
+
 std::optional<double> measuredComputeShare(const Reference &reference, const Catalogs &catalogs)
 {
     // e2eMs: published, or TTFT + (output − 1) × ITL as readReferences fills it in.
     if (reference.loadKind != "concurrency" || reference.load <= 0 || !reference.e2eMs || *reference.e2eMs <= 0)
         return std::nullopt;
-    const std::optional<engine::ServingSimConfig> replica
-        = replicaConfig(reference, catalogs, engine::ServingAssumptions{});
-    if (!replica || !replica->stepModel)
+    const std::optional<engine::StepCostModel> model = shippedStepModel(reference, catalogs);
+    if (!model)
         return std::nullopt;
-    const engine::StepCostModel &model = *replica->stepModel;
     const double requestsPerS = reference.load / (*reference.e2eMs / 1000.0);
-    const double flopsPerS = requestsPerS * linearFlopsPerToken(model) * (reference.inputTokens + reference.outputTokens);
-    return flopsPerS / peakFlopsPerS(model);
+    const double flopsPerS = requestsPerS * linearFlopsPerToken(*model) * (reference.inputTokens + reference.outputTokens);
+    return flopsPerS / peakFlopsPerS(*model);
 }
 
 std::optional<double> firstWaveFloorMs(const Reference &reference, const Catalogs &catalogs)
 {
     if (reference.loadKind != "concurrency" || !reference.requests || reference.load < 1)
         return std::nullopt;
-    const std::optional<engine::ServingSimConfig> replica
-        = replicaConfig(reference, catalogs, engine::ServingAssumptions{});
-    if (!replica || !replica->stepModel)
+    const std::optional<engine::StepCostModel> model = shippedStepModel(reference, catalogs);
+    if (!model)
         return std::nullopt;
-    const engine::StepCostModel &model = *replica->stepModel;
-    const double promptS = reference.inputTokens * linearFlopsPerToken(model) / peakFlopsPerS(model);
+    const double promptS = reference.inputTokens * linearFlopsPerToken(*model) / peakFlopsPerS(*model);
     return (std::round(reference.load) + 1.0) / 2.0 * promptS * 1000.0;
 }
 

@@ -121,9 +121,11 @@ bool firstWaveImpossible(const Reference &reference, const Catalogs &catalogs);
 std::string campaignOf(const Reference &reference);
 
 // A benchmark's protocol belongs to its campaign: where one row's mean cannot hold its first wave
-// (firstWaveImpossible), the campaign left its first waves out of its means (a warm-up) or sent
-// far more requests than counted, and every row of it is replayed without one (firstWave =
-// false). Returns those campaigns. Call on every reference before replaying any of them.
+// with every prompt token computed (firstWaveImpossible), the campaign left its first waves out of
+// its means (a warm-up), sent far more requests than counted, or served its prompts partly from
+// the prefix cache; a replay that computes every token cannot hold a wave there, and every row of
+// the campaign is replayed without one (firstWave = false). Returns those campaigns. Call on
+// every reference before replaying any of them.
 std::vector<std::string> leaveOutImpossibleFirstWaves(std::vector<Reference> &references, const Catalogs &catalogs);
 
 } // namespace headroom::fidelity
