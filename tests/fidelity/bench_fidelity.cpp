@@ -60,9 +60,10 @@ int main(int argc, char *argv[])
         else if (arg == "--max-num-batched-tokens" && i + 1 < argc)
             assumptions.maxNumBatchedTokens = std::stoll(argv[++i]); // what-if: the chunk budget
     }
-    auto references = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
-    const fidelity::Catalogs catalogs = fidelity::shippedCatalogs(QStringLiteral(HEADROOM_DATA_DIR));
-    const std::vector<std::string> withoutWave = fidelity::leaveOutImpossibleFirstWaves(references, catalogs);
+    const fidelity::Suite suite
+        = fidelity::loadSuite(QStringLiteral(HEADROOM_FIDELITY_REFERENCES), QStringLiteral(HEADROOM_DATA_DIR));
+    const std::vector<fidelity::Reference> &references = suite.references;
+    const fidelity::Catalogs &catalogs = suite.catalogs;
     std::vector<fidelity::Reference> targets, others;
     std::vector<fidelity::Prediction> targetPredictions, otherPredictions;
     std::map<std::string, std::pair<std::vector<fidelity::Reference>, std::vector<fidelity::Prediction>>> bySource;
@@ -120,8 +121,8 @@ int main(int argc, char *argv[])
     // The campaigns whose means cannot hold a first wave, and the rows that show it.
     std::printf("\ncampaigns replayed without a first wave (a row's measured mean TTFT is below what its first "
                 "wave alone adds at load / requests, its prompts at the GPUs' dense peak one after another): %zu\n",
-                withoutWave.size());
-    for (const std::string &campaign : withoutWave) {
+                suite.withoutFirstWave.size());
+    for (const std::string &campaign : suite.withoutFirstWave) {
         std::printf("  %s\n", campaign.c_str());
         for (const fidelity::Reference &r : references) {
             if (fidelity::campaignOf(r) == campaign && fidelity::firstWaveImpossible(r, catalogs))

@@ -323,6 +323,15 @@ std::vector<std::string> leaveOutImpossibleFirstWaves(std::vector<Reference> &re
     return campaigns;
 }
 
+Suite loadSuite(const QString &referencesPath, const QString &dataDir)
+{
+    Suite suite;
+    suite.references = readReferences(referencesPath);
+    suite.catalogs = shippedCatalogs(dataDir);
+    suite.withoutFirstWave = leaveOutImpossibleFirstWaves(suite.references, suite.catalogs);
+    return suite;
+}
+
 bool shownSaturated(const Reference &reference, const Prediction &prediction)
 {
     return prediction.supported && reference.ttftMs && *reference.ttftMs < 1000.0

@@ -124,8 +124,17 @@ std::string campaignOf(const Reference &reference);
 // with every prompt token computed (firstWaveImpossible), the campaign left its first waves out of
 // its means (a warm-up), sent far more requests than counted, or served its prompts partly from
 // the prefix cache; a replay that computes every token cannot hold a wave there, and every row of
-// the campaign is replayed without one (firstWave = false). Returns those campaigns. Call on
-// every reference before replaying any of them.
+// the campaign is replayed without one (firstWave = false). Returns those campaigns. loadSuite
+// does it for the whole file before any reference is replayed.
 std::vector<std::string> leaveOutImpossibleFirstWaves(std::vector<Reference> &references, const Catalogs &catalogs);
+
+// The suite as it is replayed: the references with their campaigns' first waves settled
+// (leaveOutImpossibleFirstWaves), the shipped catalogs, and the campaigns without a first wave.
+struct Suite {
+    std::vector<Reference> references;
+    Catalogs catalogs;
+    std::vector<std::string> withoutFirstWave;
+};
+Suite loadSuite(const QString &referencesPath, const QString &dataDir);
 
 } // namespace headroom::fidelity

@@ -26,12 +26,12 @@ const Replayed &subset()
 {
     static const Replayed replayed = [] {
         Replayed out;
-        auto all = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
-        const fidelity::Catalogs catalogs = fidelity::shippedCatalogs(QStringLiteral(HEADROOM_DATA_DIR));
-        fidelity::leaveOutImpossibleFirstWaves(all, catalogs);
+        const fidelity::Suite suite
+            = fidelity::loadSuite(QStringLiteral(HEADROOM_FIDELITY_REFERENCES), QStringLiteral(HEADROOM_DATA_DIR));
+        const fidelity::Catalogs &catalogs = suite.catalogs;
         const engine::ServingAssumptions assumptions;
         int aic = 0;
-        for (const fidelity::Reference &r : all) {
+        for (const fidelity::Reference &r : suite.references) {
             if (!fidelity::isTarget(r))
                 continue;
             if (r.id.rfind("aic-", 0) == 0 && aic++ % 6 != 0)
@@ -177,9 +177,10 @@ TEST_CASE("a campaign whose measured mean TTFT cannot hold its first wave is rep
 // shipped profile, the run at 64 users held out.
 TEST_CASE("calibration on published runs reproduces them and a concurrency left out", "[fidelity][calibration]")
 {
-    auto all = fidelity::readReferences(QStringLiteral(HEADROOM_FIDELITY_REFERENCES));
-    const fidelity::Catalogs catalogs = fidelity::shippedCatalogs(QStringLiteral(HEADROOM_DATA_DIR));
-    fidelity::leaveOutImpossibleFirstWaves(all, catalogs);
+    const fidelity::Suite suite
+        = fidelity::loadSuite(QStringLiteral(HEADROOM_FIDELITY_REFERENCES), QStringLiteral(HEADROOM_DATA_DIR));
+    const std::vector<fidelity::Reference> &all = suite.references;
+    const fidelity::Catalogs &catalogs = suite.catalogs;
     const engine::ServingAssumptions assumptions;
     engine::CalibrationInputs fitted, heldOut;
     fitted.maxSimulatedRequests = heldOut.maxSimulatedRequests = 192;
