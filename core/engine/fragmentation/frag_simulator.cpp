@@ -155,12 +155,22 @@ RunResult simulate(const std::vector<Node> &nodes, const std::vector<Task> &task
     record(0);
     result.maxBuckets = scheduler.bucketCount();
     int nextPercent = 1;
-    constexpr size_t kPrefetchTasks = 8;  // tasks are read in shuffled order: fetch ahead
+    // Tasks are read in shuffled order, then drawn at random once the order runs out: a batch of
+    // the next ones is gathered at once (loads that do not wait for each other) so that a large
+    // trace's arrivals are not fetched from memory one placement at a time. `random` serves only
+    // these draws, so drawing a batch ahead draws the same tasks.
+    constexpr size_t kBatch = 256;
+    std::vector<Arrival> batch;
+    batch.reserve(kBatch);
+    size_t batchStart = 0;
     for (int64_t k = 0; arrived < target; ++k) {
-        if (size_t(k) + kPrefetchTasks < order.size())
-            __builtin_prefetch(&arrivals[order[size_t(k) + kPrefetchTasks]]);
-        const size_t index = size_t(k) < order.size() ? order[size_t(k)] : random.below(uint32_t(tasks.size()));
-        const Arrival &arrival = arrivals[index];
+        if (size_t(k) == batchStart + batch.size()) {
+            batchStart = size_t(k);
+            batch.clear();
+            for (size_t i = batchStart; i < batchStart + kBatch; ++i)
+                batch.push_back(arrivals[i < order.size() ? order[i] : random.below(uint32_t(tasks.size()))]);
+        }
+        const Arrival &arrival = batch[size_t(k) - batchStart];
         if (scheduler.place(arrival.taskClass, arrival.memoryMiB).node < 0) {
             countFailure(result.failed, arrival.size);
             if (arrival.size != SizeClass::CpuOnly && arrived < capacity) {
