@@ -12,6 +12,12 @@ namespace {
 
 constexpr int kWholeGpu = 1000;
 
+// Whether a member comes before a node of tie `tie` in a bucket's descending tie order.
+bool aheadOf(const BucketMember &member, int tie)
+{
+    return member.tie > tie;
+}
+
 } // namespace
 
 int NodeBuckets::level(int maxFree, int fullyFree)
@@ -38,17 +44,18 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     // Append, then sort each bucket once: inserting one by one would shift large buckets.
     for (size_t n = 0; n < states.size(); ++n) {
         const int64_t memFree = states[n].memFree;
-        const int bucket = acquire(std::move(states[n]));
+        const uint64_t hash = hashOf(states[n]);
+        const int bucket = acquire(std::move(states[n]), hash);
         Bucket &b = m_buckets[size_t(bucket)];
-        b.members.push_back(int(n));
+        b.members.push_back({m_tie[n], int(n)});
         b.memoryBound = std::max(b.memoryBound, memFree);
         m_nodeBucket[n] = bucket;
     }
     for (size_t b = 0; b < m_buckets.size(); ++b) {
-        std::vector<int> &members = m_buckets[b].members;
-        std::sort(members.begin(), members.end(), [this](int a, int c) { return m_tie[size_t(a)] > m_tie[size_t(c)]; });
-        m_hot[b].minTie = m_tie[size_t(members.back())];
-        m_hot[b].winner = members.back();
+        std::vector<BucketMember> &members = m_buckets[b].members;
+        std::sort(members.begin(), members.end(), [](const BucketMember &a, const BucketMember &c) { return a.tie > c.tie; });
+        m_hot[b].minTie = members.back().tie;
+        m_hot[b].winner = members.back().node;
     }
 }
 
@@ -56,7 +63,8 @@ void NodeBuckets::move(int n, BucketState state)
 {
     const int old = m_nodeBucket[size_t(n)];
     const size_t logged = m_changes.size();
-    if (old >= 0 && m_buckets[size_t(old)].key == state.key) {
+    const uint64_t hash = hashOf(state);
+    if (old >= 0 && m_buckets[size_t(old)].keyHash == hash && m_buckets[size_t(old)].key == state.key) {
         Bucket &b = m_buckets[size_t(old)];
         if (m_tie[size_t(n)] < b.watchTie) {  // a watched node's memory or CPU changed
             b.watchTie = INT_MIN;
@@ -71,10 +79,28 @@ void NodeBuckets::move(int n, BucketState state)
             release(old);
     }
     const int64_t memFree = state.memFree;
-    const int bucket = acquire(std::move(state));
+    const int bucket = acquire(std::move(state), hash);
     insertMember(bucket, n);
     raiseMemoryBound(bucket, memFree, logged);
     m_nodeBucket[size_t(n)] = bucket;
+}
+
+void NodeBuckets::prefetch(int n, BucketState &state) const
+{
+    state.keyHash = std::hash<std::string>{}(state.key);
+    if (!m_keySlots.empty())
+        __builtin_prefetch(&m_keySlots[*state.keyHash & (m_keySlots.size() - 1)]);
+    const int old = m_nodeBucket[size_t(n)];
+    if (old >= 0) {
+        const Bucket *bucket = m_buckets.data() + old;
+        __builtin_prefetch(bucket);
+        __builtin_prefetch(reinterpret_cast<const char *>(bucket) + sizeof(Bucket) - 1);
+    }
+}
+
+uint64_t NodeBuckets::hashOf(const BucketState &state)
+{
+    return state.keyHash ? *state.keyHash : std::hash<std::string>{}(state.key);
 }
 
 void NodeBuckets::watchAhead(int bucket, int tie)
@@ -101,9 +127,8 @@ void NodeBuckets::raiseMemoryBound(int bucket, int64_t memFree, size_t logged)
         logChange(bucket);
 }
 
-int NodeBuckets::acquire(BucketState &&state)
+int NodeBuckets::acquire(BucketState &&state, uint64_t hash)
 {
-    const uint64_t hash = std::hash<std::string>{}(state.key);
     const int found = findKey(state.key, hash);
     if (found >= 0)
         return found;
@@ -149,13 +174,11 @@ void NodeBuckets::release(int bucket)
 
 void NodeBuckets::insertMember(int bucket, int n)
 {
-    std::vector<int> &members = m_buckets[size_t(bucket)].members;
+    std::vector<BucketMember> &members = m_buckets[size_t(bucket)].members;
     const int tie = m_tie[size_t(n)];
-    const auto at = std::lower_bound(members.begin(), members.end(), tie,
-                                     [this](int member, int value) { return m_tie[size_t(member)] > value; });
-    members.insert(at, n);
+    members.insert(std::lower_bound(members.begin(), members.end(), tie, aheadOf), {tie, n});
     Bucket &b = m_buckets[size_t(bucket)];
-    if (members.back() == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
+    if (members.back().node == n) {  // the new tie winner: logged (a new bucket is logged by acquire)
         m_hot[size_t(bucket)].minTie = tie;
         m_hot[size_t(bucket)].winner = n;
         if (members.size() > 1)
@@ -169,20 +192,17 @@ void NodeBuckets::insertMember(int bucket, int n)
 
 void NodeBuckets::eraseMember(int bucket, int n)
 {
-    std::vector<int> &members = m_buckets[size_t(bucket)].members;
-    if (members.back() == n) {
+    std::vector<BucketMember> &members = m_buckets[size_t(bucket)].members;
+    if (members.back().node == n) {
         // The tie winner left: logged (an emptied bucket is logged by release).
         members.pop_back();
         if (!members.empty()) {
-            m_hot[size_t(bucket)].minTie = m_tie[size_t(members.back())];
-            m_hot[size_t(bucket)].winner = members.back();
+            m_hot[size_t(bucket)].minTie = members.back().tie;
+            m_hot[size_t(bucket)].winner = members.back().node;
             logChange(bucket);
         }
     } else {
-        const int tie = m_tie[size_t(n)];
-        const auto at = std::lower_bound(members.begin(), members.end(), tie,
-                                         [this](int member, int value) { return m_tie[size_t(member)] > value; });
-        members.erase(at);
+        members.erase(std::lower_bound(members.begin(), members.end(), m_tie[size_t(n)], aheadOf));
     }
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ struct BucketState {
     std::string key;              // bytes of everything the score depends on
     BucketHot hot;                // minTie, winner and version are filled in by NodeBuckets
     int64_t memFree = 0;          // the node's free memory, MiB: not in the key (memoryBound)
+    std::optional<uint64_t> keyHash; // the key's hash, once NodeBuckets::prefetch has worked it out
+};
+
+// A node of a bucket beside its place in the tie order, so that walking a bucket in that order,
+// or finding a node's place in it, reads the bucket alone.
+struct BucketMember {
+    int tie = 0;
+    int node = 0;
 };
 
 class NodeBuckets {
@@ -49,11 +58,15 @@ public:
     // Moves node n to the bucket of `state` (a new one if no node is in that state), or records
     // its free memory when it stays.
     void move(int n, BucketState state);
+    // Starts fetching from memory what move(n, state) reads first — the node's bucket and the
+    // place of the state's key in the table of keys — so that a caller with other work to do
+    // before the move finds them in cache. Works out the key's hash.
+    void prefetch(int n, BucketState &state) const;
 
     int bucketOf(int n) const { return m_nodeBucket[size_t(n)]; }
     const BucketHot &hot(int bucket) const { return m_hot[size_t(bucket)]; }
     // The bucket's nodes, the one that wins ties last.
-    const std::vector<int> &members(int bucket) const { return m_buckets[size_t(bucket)].members; }
+    const std::vector<BucketMember> &members(int bucket) const { return m_buckets[size_t(bucket)].members; }
     int slots() const { return int(m_buckets.size()); }
     int bucketCount() const { return m_live; }
     bool live(int bucket) const { return m_hot[size_t(bucket)].live; }
@@ -125,7 +138,7 @@ public:
 
 private:
     struct Bucket {
-        std::vector<int> members;   // descending tie order
+        std::vector<BucketMember> members; // descending tie order
         int64_t memoryBound = 0;    // memoryBound(), beside the members that placements read
         int watchTie = INT_MIN;     // watchAhead(): nodes ahead of this tie are watched
         std::string key;
@@ -146,7 +159,8 @@ private:
     LevelEntry levelEntry(int bucket) const;
     static LevelList::iterator chunkFor(LevelList &chunks, const LevelEntry &entry);
 
-    int acquire(BucketState &&state);
+    static uint64_t hashOf(const BucketState &state);
+    int acquire(BucketState &&state, uint64_t hash);
     void release(int bucket);
     void insertMember(int bucket, int n);
     void raiseMemoryBound(int bucket, int64_t memFree, size_t logged);

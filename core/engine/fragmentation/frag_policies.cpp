@@ -745,8 +745,6 @@ struct Scheduler::State {
         state.memFree = node.memFree;
         state.hot.cpuKeyed = scoresCpu();
         state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
-        state.hot.maxFree = int16_t(node.maxFree);
-        state.hot.fullyFree = int16_t(node.fullyFree);
         state.hot.model = int16_t(node.model);
         state.hot.reserved = node.reserved;
         std::string &key = state.key;
@@ -764,6 +762,9 @@ struct Scheduler::State {
         std::sort(sorted, sorted + node.gpus);
         for (int g = 0; g < node.gpus; ++g)
             appendBytes(key, int16_t(sorted[g]));
+        // As refresh() finds them, so that the state may be worked out before it runs.
+        state.hot.maxFree = int16_t(node.gpus > 0 ? std::max(sorted[node.gpus - 1], 0) : 0);
+        state.hot.fullyFree = int16_t(std::count(sorted, sorted + node.gpus, kMilliPerGpu));
         if (policy == Policy::Clustering) {
             std::vector<int> classes;
             for (const auto &[affinity, tasks] : node.affinities) {
@@ -777,10 +778,19 @@ struct Scheduler::State {
         return state;
     }
 
-    void rebucket(int n)
+    // Brings what is kept of node n up to its changed state (refresh()) and moves it to the
+    // bucket of that state. The state is worked out first, so that the bucket table's entries
+    // that the move reads are fetched from memory while refresh() runs.
+    void update(int n)
     {
-        if (bucketed())
-            buckets.move(n, bucketState(n));
+        if (!bucketed()) {
+            refresh(n);
+            return;
+        }
+        BucketState state = bucketState(n);
+        buckets.prefetch(n, state);
+        refresh(n);
+        buckets.move(n, std::move(state));
     }
 
     // The shape's fit on every node of the bucket but for memory (and CPU when the key does not
@@ -1027,14 +1037,14 @@ struct Scheduler::State {
                 continue;
             }
             const BucketHot &h = buckets.hot(entry.bucket);
-            const std::vector<int> &members = buckets.members(entry.bucket);
+            const std::vector<BucketMember> &members = buckets.members(entry.bucket);
             int64_t mostMemory = 0;  // over the nodes looked at
             int64_t failedMemory = -1;  // most free memory of the nodes passed over for lack of it
             bool found = false;
             auto it = members.rbegin();
             for (; it != members.rend(); ++it) {
-                const int n = *it;
-                if (best >= 0 && tie[size_t(n)] >= bestTie)
+                const int n = it->node;
+                if (best >= 0 && it->tie >= bestTie)
                     break;
                 const NodeHot &node = hot[size_t(n)];
                 mostMemory = std::max(mostMemory, node.memFree);
@@ -1045,7 +1055,7 @@ struct Scheduler::State {
                     continue;
                 }
                 best = n;
-                bestTie = tie[size_t(n)];
+                bestTie = it->tie;
                 bestCost = entry.cost;
                 found = true;
                 break;
@@ -1057,10 +1067,10 @@ struct Scheduler::State {
                     continue;
                 }
             }
-            if (it != members.rend() && tie[size_t(*it)] != entry.tie) {
+            if (it != members.rend() && it->tie != entry.tie) {
                 // Held from now on under the first node not known unable to take the task: a
                 // placement asking for more than failedMemory MiB passes over the nodes ahead.
-                entry.tie = tie[size_t(*it)];
+                entry.tie = it->tie;
                 costs[size_t(entry.bucket)].tie = entry.tie;
                 buckets.watchAhead(entry.bucket, entry.tie);
                 if (failedMemory >= 0) {
@@ -1108,10 +1118,10 @@ struct Scheduler::State {
             const BucketHot &h = buckets.hot(bucket);
             if (!bucketFits(bucket, h, shape, wholeNodeTask))
                 return;
-            const std::vector<int> &members = buckets.members(bucket);
+            const std::vector<BucketMember> &members = buckets.members(bucket);
             BucketCost &cached = costs[size_t(bucket)];
             if (cached.version != h.version) {
-                cached.cost = nodeCost(members.back(), shape, shapeId);
+                cached.cost = nodeCost(members.back().node, shape, shapeId);
                 cached.version = h.version;
             }
             const double cost = cached.cost;
@@ -1120,14 +1130,14 @@ struct Scheduler::State {
             if (buckets.memoryBound(bucket) < memory)
                 return;
             for (auto it = members.rbegin(); it != members.rend(); ++it) {
-                const int n = *it;
-                if (best >= 0 && cost == bestCost && tie[size_t(n)] >= bestTie)
+                const int n = it->node;
+                if (best >= 0 && cost == bestCost && it->tie >= bestTie)
                     break;
                 const NodeHot &node = hot[size_t(n)];
                 if (node.memFree < memory || (!h.cpuKeyed && node.cpuFree < shape.cpuMilli))
                     continue;
                 best = n;
-                bestTie = tie[size_t(n)];
+                bestTie = it->tie;
                 bestCost = cost;
                 break;
             }
@@ -1360,8 +1370,7 @@ Placement Scheduler::place(int shapeId, int64_t memoryMiB)
         else
             ++it->second;
     }
-    s.refresh(n);
-    s.rebucket(n);
+    s.update(n);
     return placement;
 }
 
@@ -1396,8 +1405,7 @@ void Scheduler::release(const Task &task, const Placement &placement)
     if (shape.affinity >= 0 && --affinity->second == 0)
         node.affinities.erase(affinity);
     ++s.releases;
-    s.refresh(n);
-    s.rebucket(n);
+    s.update(n);
 }
 
 int Scheduler::tieRank(int node) const
