@@ -107,12 +107,14 @@ struct TypeRt {
     int gpuMilli = 0;
     uint64_t models = kAnyModel;
     int64_t count = 0;
+    int share = 0;                // its per-GPU demand's place in State::shares
     bool cpuOnly = false;
 };
 
-// A node's GPUs as a target type sees them: the free share on GPUs with less free than the type's
-// per-GPU demand (milli-GPU, at most 64 GPUs × 1,000) and the number of GPUs that meet it. Both
-// fit 16 bits, so that a large fleet's [node × type] table takes half the cache.
+// A node's GPUs as the target types with one per-GPU demand (milli-GPU) see them: the free share
+// on GPUs with less free than the demand (at most 64 GPUs × 1,000) and the number of GPUs that
+// meet it. Both fit 16 bits, and the types share a demand (35 types ask for 13 demands on the
+// default trace), so that a large fleet's [node × demand] table stays in cache.
 struct TypeFit {
     uint16_t below = 0;
     uint16_t atLeast = 0;
@@ -334,7 +336,10 @@ struct Scheduler::State {
     std::vector<int> freeMilli;
     std::vector<TypeRt> types;
     int64_t typeCountTotal = 0;
-    std::vector<TypeFit> fit;     // [node × types + type]
+    std::vector<int> shares;       // the types' per-GPU demands (milli-GPU), ascending, each once
+    std::vector<int> typesByShare; // the types, grouped by demand: those of shares[k] at
+    std::vector<int> shareStart;   // typesByShare[shareStart[k] .. shareStart[k + 1])
+    std::vector<TypeFit> fit;      // [node × shares + share]
     std::map<std::string, int> modelIds;
     std::map<std::tuple<int64_t, int, int, uint64_t>, int> shapeIds;
     std::map<std::pair<int, int>, int> affinityIds;
@@ -369,19 +374,21 @@ struct Scheduler::State {
         }
         const int64_t before = node.fragCount;
         node.fragCount = 0;
-        const size_t base = size_t(n) * types.size();
-        for (size_t t = 0; t < types.size(); ++t) {
-            const TypeRt &type = types[t];
+        const size_t base = size_t(n) * shares.size();
+        for (size_t k = 0; k < shares.size(); ++k) {
             int64_t sum = 0;
             int count = 0;
             for (int g = 0; g < node.gpus; ++g) {
-                if (f[g] < type.gpuMilli)
+                if (f[g] < shares[k])
                     sum += f[g];
                 else
                     ++count;
             }
-            fit[base + t] = {uint16_t(sum), uint16_t(count)};
-            node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
+            fit[base + k] = {uint16_t(sum), uint16_t(count)};
+            for (int i = shareStart[k]; i < shareStart[k + 1]; ++i) {
+                const TypeRt &type = types[size_t(typesByShare[size_t(i)])];
+                node.fragCount += type.count * typeFragment(node, type, node.cpuFree, node.gpuFree, sum, count);
+            }
         }
         fragCountTotal += node.fragCount - before;
         ++node.version;
@@ -413,24 +420,27 @@ struct Scheduler::State {
         int64_t gpuFree = node.gpuFree;
         for (int c = 0; c < changeCount; ++c)
             gpuFree -= int64_t(changes[c].oldFree - changes[c].newFree) * changes[c].count;
-        const size_t base = size_t(n) * types.size();
+        const size_t base = size_t(n) * shares.size();
         int64_t total = 0;
-        for (size_t t = 0; t < types.size(); ++t) {
-            const TypeRt &type = types[t];
-            int64_t sum = fit[base + t].below;
-            int count = fit[base + t].atLeast;
+        for (size_t k = 0; k < shares.size(); ++k) {
+            const int demand = shares[k];
+            int64_t sum = fit[base + k].below;
+            int count = fit[base + k].atLeast;
             for (int c = 0; c < changeCount; ++c) {
                 const GpuChange &change = changes[c];
-                if (change.oldFree < type.gpuMilli)
+                if (change.oldFree < demand)
                     sum -= int64_t(change.oldFree) * change.count;
                 else
                     count -= change.count;
-                if (change.newFree < type.gpuMilli)
+                if (change.newFree < demand)
                     sum += int64_t(change.newFree) * change.count;
                 else
                     count += change.count;
             }
-            total += type.count * typeFragment(node, type, cpuFree, gpuFree, sum, count);
+            for (int i = shareStart[k]; i < shareStart[k + 1]; ++i) {
+                const TypeRt &type = types[size_t(typesByShare[size_t(i)])];
+                total += type.count * typeFragment(node, type, cpuFree, gpuFree, sum, count);
+            }
         }
         return total;
     }
@@ -511,10 +521,11 @@ struct Scheduler::State {
         const NodeRt *node = nodes.data() + n;
         __builtin_prefetch(node);
         __builtin_prefetch(reinterpret_cast<const char *>(node) + sizeof(NodeRt) - 1);
-        const TypeFit *row = fit.data() + size_t(n) * types.size();
-        for (size_t t = 0; t < types.size(); t += 64 / sizeof(TypeFit))
-            __builtin_prefetch(row + t);
-        __builtin_prefetch(row + types.size() - 1);
+        const TypeFit *row = fit.data() + size_t(n) * shares.size();
+        for (size_t k = 0; k < shares.size(); k += 64 / sizeof(TypeFit))
+            __builtin_prefetch(row + k);
+        if (!shares.empty())
+            __builtin_prefetch(row + shares.size() - 1);
     }
 
     // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
@@ -1292,7 +1303,21 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
             std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
     }
     s.hot.resize(s.nodes.size());
-    s.fit.assign(s.nodes.size() * s.types.size(), TypeFit{});
+    for (const TypeRt &type : s.types)
+        s.shares.push_back(type.gpuMilli);
+    std::sort(s.shares.begin(), s.shares.end());
+    s.shares.erase(std::unique(s.shares.begin(), s.shares.end()), s.shares.end());
+    s.shareStart.assign(s.shares.size() + 1, 0);
+    for (TypeRt &type : s.types) {
+        type.share = int(std::lower_bound(s.shares.begin(), s.shares.end(), type.gpuMilli) - s.shares.begin());
+        ++s.shareStart[size_t(type.share) + 1];
+    }
+    std::partial_sum(s.shareStart.begin(), s.shareStart.end(), s.shareStart.begin());
+    s.typesByShare.resize(s.types.size());
+    std::vector<int> placed(s.shareStart.begin(), s.shareStart.end() - 1);
+    for (size_t t = 0; t < s.types.size(); ++t)
+        s.typesByShare[size_t(placed[size_t(s.types[t].share)]++)] = int(t);
+    s.fit.assign(s.nodes.size() * s.shares.size(), TypeFit{});
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
@@ -1469,7 +1494,7 @@ NodeCategory Scheduler::category(int node, int type) const
         return cpuFits ? NodeCategory::CpuOnlyFits : NodeCategory::CpuOnlyLacksCpu;
     if (t.models != kAnyModel && !s.modelOk(rt, t.models))
         return NodeCategory::ModelMismatch;
-    const bool gpuFits = s.fit[size_t(node) * s.types.size() + size_t(type)].atLeast >= t.gpus;
+    const bool gpuFits = s.fit[size_t(node) * s.shares.size() + size_t(t.share)].atLeast >= t.gpus;
     if (cpuFits)
         return gpuFits ? NodeCategory::Fits : NodeCategory::LacksGpu;
     return gpuFits ? NodeCategory::LacksCpu : NodeCategory::LacksBoth;
