@@ -45,7 +45,7 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     for (size_t n = 0; n < states.size(); ++n) {
         const int64_t memFree = states[n].memFree;
         const uint64_t hash = hashOf(states[n]);
-        const int bucket = acquire(std::move(states[n]), hash);
+        const int bucket = acquire(states[n], hash);
         Bucket &b = m_buckets[size_t(bucket)];
         b.members.push_back({m_tie[n], int(n)});
         b.memoryBound = std::max(b.memoryBound, memFree);
@@ -59,7 +59,7 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     }
 }
 
-void NodeBuckets::move(int n, BucketState state)
+void NodeBuckets::move(int n, const BucketState &state)
 {
     const int old = m_nodeBucket[size_t(n)];
     const size_t logged = m_changes.size();
@@ -79,7 +79,7 @@ void NodeBuckets::move(int n, BucketState state)
             release(old);
     }
     const int64_t memFree = state.memFree;
-    const int bucket = acquire(std::move(state), hash);
+    const int bucket = acquire(state, hash);
     insertMember(bucket, n);
     raiseMemoryBound(bucket, memFree, logged);
     m_nodeBucket[size_t(n)] = bucket;
@@ -127,7 +127,7 @@ void NodeBuckets::raiseMemoryBound(int bucket, int64_t memFree, size_t logged)
         logChange(bucket);
 }
 
-int NodeBuckets::acquire(BucketState &&state, uint64_t hash)
+int NodeBuckets::acquire(const BucketState &state, uint64_t hash)
 {
     const int found = findKey(state.key, hash);
     if (found >= 0)
@@ -147,7 +147,7 @@ int NodeBuckets::acquire(BucketState &&state, uint64_t hash)
     m_hot[size_t(bucket)].version = version;
     m_hot[size_t(bucket)].live = true;
     Bucket &b = m_buckets[size_t(bucket)];
-    b.key = std::move(state.key);
+    b.key = state.key;  // into the room a released bucket left, where there is one
     b.level = level(state.hot.maxFree, state.hot.fullyFree);
     b.memoryBound = 0;
     b.watchTie = INT_MIN;

@@ -57,7 +57,7 @@ public:
     void build(const std::vector<int> &tie, std::vector<BucketState> states);
     // Moves node n to the bucket of `state` (a new one if no node is in that state), or records
     // its free memory when it stays.
-    void move(int n, BucketState state);
+    void move(int n, const BucketState &state);
     // Starts fetching from memory what move(n, state) reads first — the node's bucket and the
     // place of the state's key in the table of keys — so that a caller with other work to do
     // before the move finds them in cache. Works out the key's hash.
@@ -160,7 +160,7 @@ private:
     static LevelList::iterator chunkFor(LevelList &chunks, const LevelEntry &entry);
 
     static uint64_t hashOf(const BucketState &state);
-    int acquire(BucketState &&state, uint64_t hash);
+    int acquire(const BucketState &state, uint64_t hash);
     void release(int bucket);
     void insertMember(int bucket, int n);
     void raiseMemoryBound(int bucket, int64_t memFree, size_t logged);

@@ -346,6 +346,7 @@ struct Scheduler::State {
     std::vector<Shape> shapes;
     std::vector<CacheEntry> fgdCache; // [shape × nodes + node], NodeSearch::EveryNode
     std::vector<int> candidates;
+    BucketState nextState;        // update()'s, kept so that its key's room is used again
     int64_t capacityMilli = 0;
     int64_t allocatedMilli = 0;
     int64_t fragCountTotal = 0;
@@ -751,8 +752,18 @@ struct Scheduler::State {
     // exact dot-product, the request classes hosted for clustering). Memory is checked per node.
     BucketState bucketState(int n) const
     {
-        const NodeRt &node = nodes[size_t(n)];
         BucketState state;
+        fillBucketState(n, state);
+        return state;
+    }
+
+    // bucketState(), written over `state` so that its key's room is used again.
+    void fillBucketState(int n, BucketState &state) const
+    {
+        const NodeRt &node = nodes[size_t(n)];
+        state.hot = BucketHot{};
+        state.keyHash.reset();
+        state.key.clear();
         state.memFree = node.memFree;
         state.hot.cpuKeyed = scoresCpu();
         state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
@@ -786,7 +797,6 @@ struct Scheduler::State {
             for (const int affinity : classes)
                 appendBytes(key, int32_t(affinity));
         }
-        return state;
     }
 
     // Brings what is kept of node n up to its changed state (refresh()) and moves it to the
@@ -798,10 +808,10 @@ struct Scheduler::State {
             refresh(n);
             return;
         }
-        BucketState state = bucketState(n);
-        buckets.prefetch(n, state);
+        fillBucketState(n, nextState);
+        buckets.prefetch(n, nextState);
         refresh(n);
-        buckets.move(n, std::move(state));
+        buckets.move(n, nextState);
     }
 
     // The shape's fit on every node of the bucket but for memory (and CPU when the key does not
