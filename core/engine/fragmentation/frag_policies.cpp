@@ -98,6 +98,7 @@ struct NodeHot {
     int fullyFree = 0;
     int model = -1;
     uint32_t version = 0;
+    int first = 0;                // NodeRt::first, so that the chosen node's GPUs are fetched ahead
     bool reserved = false;
 };
 
@@ -328,6 +329,7 @@ struct Scheduler::State {
     std::vector<std::vector<BucketCost>> bucketCosts; // [shape][bucket]
     std::vector<ShapeIndex> shapeIndexes;             // [shape]
     std::vector<IndexEntry> taken;                    // chooseIndexed's entries taken off the heap
+    std::vector<int> replayed;                        // useIndex's buckets to replay
     std::vector<KnownFailure> failures;               // [shape]
     std::vector<int> reservedNodes;                   // in input order
     int64_t releases = 0;
@@ -401,6 +403,7 @@ struct Scheduler::State {
         h.model = node.model;
         h.version = node.version;
         h.reserved = node.reserved;
+        h.first = node.first;
     }
 
     int64_t typeFragment(const NodeRt &node, const TypeRt &type, int64_t cpuFree, int64_t gpuFree,
@@ -527,6 +530,14 @@ struct Scheduler::State {
             __builtin_prefetch(row + k);
         if (!shares.empty())
             __builtin_prefetch(row + shares.size() - 1);
+    }
+
+    // prefetchNode and the node's GPUs' free shares too, for the node a placement has chosen
+    // (whose hot fields the choice has read): place() reads them all at once.
+    void prefetchChosen(int n) const
+    {
+        prefetchNode(n);
+        __builtin_prefetch(freeMilli.data() + hot[size_t(n)].first);
     }
 
     // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
@@ -991,20 +1002,30 @@ struct Scheduler::State {
         if (current) {
             const int from = lowestLevel(shape);
             // Most changes concern buckets the class neither holds nor can use, and are passed
-            // over; the bucket of one that is not is fetched from memory kAhead changes ahead.
-            const auto replays = [&](size_t i) {
-                return !buckets.superseded(i)
-                    && (buckets.changeLevel(i) >= from || index.indexed.test(buckets.change(i)));
-            };
-            constexpr size_t kAhead = 8;
+            // over. The others name each bucket once (a bucket's earlier changes are superseded),
+            // so they are listed first and then replayed in turn, each bucket's cost and state
+            // fetched from memory kAhead buckets ahead and, where its cost is to be worked out
+            // anew, its tie winner's state half-way.
+            replayed.clear();
             for (size_t i = index.logPosition; i < now; ++i) {
-                if (i + kAhead < now && replays(i + kAhead)) {
-                    const int later = buckets.change(i + kAhead);
+                if (!buckets.superseded(i)
+                    && (buckets.changeLevel(i) >= from || index.indexed.test(buckets.change(i))))
+                    replayed.push_back(buckets.change(i));
+            }
+            constexpr size_t kAhead = 8;
+            for (size_t j = 0; j < replayed.size(); ++j) {
+                if (j + kAhead < replayed.size()) {
+                    const int later = replayed[j + kAhead];
                     __builtin_prefetch(&costs[size_t(later)]);
                     __builtin_prefetch(&buckets.hot(later));
                 }
-                if (replays(i))
-                    reindex(index, costs, buckets.change(i), shape, shapeId, wholeNodeTask);
+                if (j + kAhead / 2 < replayed.size()) {
+                    const int soon = replayed[j + kAhead / 2];
+                    const BucketHot &h = buckets.hot(soon);
+                    if (costs[size_t(soon)].version != h.version && h.live && h.winner >= 0)
+                        prefetchNode(h.winner);
+                }
+                reindex(index, costs, replayed[j], shape, shapeId, wholeNodeTask);
             }
             if (int64_t(index.heap.size()) > 2 * index.entries + 64
                 || int64_t(index.parked.size()) > 2 * index.parkedEntries + 64
@@ -1079,6 +1100,7 @@ struct Scheduler::State {
                 bestTie = it->tie;
                 bestCost = entry.cost;
                 found = true;
+                prefetchChosen(n);
                 break;
             }
             if (!found && it == members.rend()) {  // every node looked at: the bound is known
@@ -1160,6 +1182,7 @@ struct Scheduler::State {
                 best = n;
                 bestTie = it->tie;
                 bestCost = cost;
+                prefetchChosen(n);
                 break;
             }
         }, [&](int bucket) {
