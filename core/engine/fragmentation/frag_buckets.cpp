@@ -34,8 +34,10 @@ void NodeBuckets::build(const std::vector<int> &tie, std::vector<BucketState> st
     m_free.clear();
     m_keySlots.clear();
     m_keyCount = 0;
-    for (LevelList &lvl : m_levels)
-        lvl.clear();
+    for (LevelList &lvl : m_levels) {
+        lvl.chunks.clear();
+        lvl.lasts.clear();
+    }
     m_nonEmpty.fill(0);
     m_live = 0;
     m_changes.clear();
@@ -276,42 +278,51 @@ NodeBuckets::LevelEntry NodeBuckets::levelEntry(int bucket) const
 
 // The chunk of the level list that holds `entry` or would take it: the first whose last entry is
 // not before it, else the last.
-NodeBuckets::LevelList::iterator NodeBuckets::chunkFor(LevelList &chunks, const LevelEntry &entry)
+size_t NodeBuckets::chunkFor(const LevelList &list, const LevelEntry &entry)
 {
-    const auto chunk = std::lower_bound(chunks.begin(), chunks.end(), entry,
-                                        [](const auto &c, const LevelEntry &e) { return c.back() < e; });
-    return chunk == chunks.end() ? chunk - 1 : chunk;
+    const size_t chunk = size_t(std::lower_bound(list.lasts.begin(), list.lasts.end(), entry) - list.lasts.begin());
+    return chunk == list.lasts.size() ? chunk - 1 : chunk;
 }
 
 void NodeBuckets::linkLevel(int bucket)
 {
     const int lvl = m_buckets[size_t(bucket)].level;
-    LevelList &chunks = m_levels[size_t(lvl)];
+    LevelList &list = m_levels[size_t(lvl)];
     const LevelEntry entry = levelEntry(bucket);
     m_nonEmpty[size_t(lvl) / 64] |= uint64_t(1) << (lvl % 64);
-    if (chunks.empty()) {
-        chunks.push_back({entry});
+    if (list.chunks.empty()) {
+        list.chunks.push_back({entry});
+        list.lasts.push_back(entry);
         return;
     }
-    const auto chunk = chunkFor(chunks, entry);
-    chunk->insert(std::lower_bound(chunk->begin(), chunk->end(), entry), entry);
-    if (chunk->size() > kChunk) {  // split in halves
-        std::vector<LevelEntry> upper(chunk->begin() + kChunk / 2, chunk->end());
-        chunk->resize(kChunk / 2);
-        chunks.insert(chunk + 1, std::move(upper));
+    const size_t c = chunkFor(list, entry);
+    std::vector<LevelEntry> &chunk = list.chunks[c];
+    chunk.insert(std::lower_bound(chunk.begin(), chunk.end(), entry), entry);
+    list.lasts[c] = chunk.back();
+    if (chunk.size() > kChunk) {  // split in halves
+        std::vector<LevelEntry> upper(chunk.begin() + kChunk / 2, chunk.end());
+        chunk.resize(kChunk / 2);
+        list.lasts[c] = chunk.back();
+        list.lasts.insert(list.lasts.begin() + std::ptrdiff_t(c) + 1, upper.back());
+        list.chunks.insert(list.chunks.begin() + std::ptrdiff_t(c) + 1, std::move(upper));
     }
 }
 
 void NodeBuckets::unlinkLevel(int bucket)
 {
     const int lvl = m_buckets[size_t(bucket)].level;
-    LevelList &chunks = m_levels[size_t(lvl)];
+    LevelList &list = m_levels[size_t(lvl)];
     const LevelEntry entry = levelEntry(bucket);
-    const auto chunk = chunkFor(chunks, entry);
-    chunk->erase(std::lower_bound(chunk->begin(), chunk->end(), entry));
-    if (chunk->empty())
-        chunks.erase(chunk);
-    if (chunks.empty())
+    const size_t c = chunkFor(list, entry);
+    std::vector<LevelEntry> &chunk = list.chunks[c];
+    chunk.erase(std::lower_bound(chunk.begin(), chunk.end(), entry));
+    if (chunk.empty()) {
+        list.chunks.erase(list.chunks.begin() + std::ptrdiff_t(c));
+        list.lasts.erase(list.lasts.begin() + std::ptrdiff_t(c));
+    } else {
+        list.lasts[c] = chunk.back();
+    }
+    if (list.chunks.empty())
         m_nonEmpty[size_t(lvl) / 64] &= ~(uint64_t(1) << (lvl % 64));
 }
 

@@ -62,6 +62,8 @@ public:
     // place of the state's key in the table of keys — so that a caller with other work to do
     // before the move finds them in cache. Works out the key's hash.
     void prefetch(int n, BucketState &state) const;
+    // Starts fetching which bucket node n is in, the first thing prefetch(n, …) reads.
+    void prefetchBucketOf(int n) const { __builtin_prefetch(m_nodeBucket.data() + n); }
 
     int bucketOf(int n) const { return m_nodeBucket[size_t(n)]; }
     const BucketHot &hot(int bucket) const { return m_hot[size_t(bucket)]; }
@@ -117,7 +119,7 @@ public:
                 const int lvl = int(word) * 64 + __builtin_ctzll(bits);
                 bits &= bits - 1;
                 bool more = true;
-                for (const std::vector<LevelEntry> &list : m_levels[size_t(lvl)]) {
+                for (const std::vector<LevelEntry> &list : m_levels[size_t(lvl)].chunks) {
                     for (size_t i = 0; i < list.size(); ++i) {
                         if (list[i].cpu < cpu) {
                             more = false;
@@ -155,9 +157,14 @@ private:
             return cpu != other.cpu ? cpu > other.cpu : bucket < other.bucket;
         }
     };
-    using LevelList = std::vector<std::vector<LevelEntry>>;  // sorted chunks, none empty
+    // Sorted chunks, none empty, and each one's last entry side by side, so that the chunk of an
+    // entry is found without fetching every chunk the search passes.
+    struct LevelList {
+        std::vector<std::vector<LevelEntry>> chunks;
+        std::vector<LevelEntry> lasts;
+    };
     LevelEntry levelEntry(int bucket) const;
-    static LevelList::iterator chunkFor(LevelList &chunks, const LevelEntry &entry);
+    static size_t chunkFor(const LevelList &list, const LevelEntry &entry);
 
     static uint64_t hashOf(const BucketState &state);
     int acquire(const BucketState &state, uint64_t hash);

@@ -532,12 +532,14 @@ struct Scheduler::State {
             __builtin_prefetch(row + shares.size() - 1);
     }
 
-    // prefetchNode and the node's GPUs' free shares too, for the node a placement has chosen
-    // (whose hot fields the choice has read): place() reads them all at once.
+    // prefetchNode, the node's GPUs' free shares and its bucket too, for the node a placement has
+    // chosen (whose hot fields the choice has read): place() reads them all at once.
     void prefetchChosen(int n) const
     {
         prefetchNode(n);
         __builtin_prefetch(freeMilli.data() + hot[size_t(n)].first);
+        if (bucketed())
+            buckets.prefetchBucketOf(n);
     }
 
     // FGD: the cost (fgdCost) of the shape's best placement on node n; the first GPU wins ties.
@@ -827,7 +829,7 @@ struct Scheduler::State {
 
     // The shape's fit on every node of the bucket but for memory (and CPU when the key does not
     // hold it), which is checked per node.
-    bool bucketFits(int bucket, const BucketHot &h, const Shape &shape, bool wholeNodeTask) const
+    bool bucketFits(const BucketHot &h, const Shape &shape, bool wholeNodeTask) const
     {
         if (h.reserved && !wholeNodeTask)
             return false;
@@ -875,7 +877,7 @@ struct Scheduler::State {
                  bool wholeNodeTask)
     {
         const BucketHot &h = buckets.hot(bucket);
-        const bool fits = h.live && bucketFits(bucket, h, shape, wholeNodeTask);
+        const bool fits = h.live && bucketFits(h, shape, wholeNodeTask);
         const bool held = index.indexed.test(bucket);
         if (!fits && !held)
             return;
@@ -1159,7 +1161,7 @@ struct Scheduler::State {
         buckets.forEachFrom(from, shape.cpuMilli, [&](int bucket) {
             ++visits;
             const BucketHot &h = buckets.hot(bucket);
-            if (!bucketFits(bucket, h, shape, wholeNodeTask))
+            if (!bucketFits(h, shape, wholeNodeTask))
                 return;
             const std::vector<BucketMember> &members = buckets.members(bucket);
             BucketCost &cached = costs[size_t(bucket)];
