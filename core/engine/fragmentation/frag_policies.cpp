@@ -323,6 +323,11 @@ struct Scheduler::State {
     ScoreMode mode = ScoreMode::Study;
     NodeSearch search = NodeSearch::Buckets;
     SeededRandom random{0};
+    // Nodes are held in the policy's tie order where the search is by buckets (else in input
+    // order): the nodes placements look at first, each bucket's tie winners, then lie together
+    // in memory instead of spread over a large fleet. The API speaks of input indices.
+    std::vector<int> inputOf;     // [node]: its index in the input
+    std::vector<int> nodeOf;      // [input index]: the node
     std::vector<int> rank;        // tie-break place of each node: the seed's ranking (study) or its index
     std::vector<int> tie;         // the policy's tie order: rank, or the index for first-fit
     NodeBuckets buckets;          // NodeSearch::Buckets (not for the random policy)
@@ -740,6 +745,9 @@ struct Scheduler::State {
     }
 
     bool bucketed() const { return search == NodeSearch::Buckets && policy != Policy::Random; }
+
+    // The node of input index `input`; throws std::out_of_range past the nodes.
+    size_t node(int input) const { return size_t(nodeOf.at(size_t(input))); }
 
     // Whether the policy's score reads the free CPU (then the bucket key holds it): FGD through
     // the task types' CPU needs, best-fit and dot-product directly; packing, clustering and
@@ -1289,8 +1297,38 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
     if (s.modelIds.size() > size_t(kMaxModels))
         throw InputError("nodes", "more than 64 GPU models");
 
+    // The tie-break ranking (in input order): a permutation drawn from the seed (study), else the
+    // input order; the tie order is the input order for first-fit.
+    const size_t count = nodes.size();
+    std::vector<int> rank(count);
+    std::iota(rank.begin(), rank.end(), 0);
+    if (mode == ScoreMode::Study) {
+        for (size_t i = count; i > 1; --i)
+            std::swap(rank[i - 1], rank[s.random.below(uint32_t(i))]);
+    }
+    s.inputOf.resize(count);
+    std::iota(s.inputOf.begin(), s.inputOf.end(), 0);
+    if (s.bucketed() && policy != Policy::FirstFit) {
+        for (size_t j = 0; j < count; ++j)
+            s.inputOf[size_t(rank[j])] = int(j);
+    }
+    s.nodeOf.resize(count);
+    for (size_t n = 0; n < count; ++n)
+        s.nodeOf[size_t(s.inputOf[n])] = int(n);
+
+    std::vector<bool> reserved(count, false);
     int reservedLeft = reservedWholeNodes;
-    for (const Node &node : nodes) {
+    for (size_t j = 0; j < count && reservedLeft > 0; ++j) {
+        if (nodes[j].gpus == kWholeNodeGpus) {
+            reserved[j] = true;
+            s.reservedNodes.push_back(s.nodeOf[j]);
+            --reservedLeft;
+        }
+    }
+    if (reservedLeft > 0)
+        throw InputError("reserved_whole_nodes", "more nodes to reserve than the cluster has 8-GPU nodes");
+    for (const int input : s.inputOf) {
+        const Node &node = nodes[size_t(input)];
         NodeRt rt;
         rt.cpuFree = rt.cpuCap = node.cpuMilli;
         rt.memFree = rt.memCap = node.memoryMiB;
@@ -1298,19 +1336,15 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
         const auto model = s.modelIds.find(node.gpuModel);
         rt.model = node.gpus > 0 && model != s.modelIds.end() ? model->second : -1;
         rt.first = int(s.freeMilli.size());
-        if (reservedLeft > 0 && node.gpus == kWholeNodeGpus) {
-            rt.reserved = true;
-            s.reservedNodes.push_back(int(s.nodes.size()));
-            --reservedLeft;
-        }
+        rt.reserved = reserved[size_t(input)];
         s.freeMilli.insert(s.freeMilli.end(), size_t(node.gpus), kMilliPerGpu);
         s.capacityMilli += int64_t(node.gpus) * kMilliPerGpu;
         s.maxCpuCap = std::max(s.maxCpuCap, node.cpuMilli);
         s.maxGpuCap = std::max<int64_t>(s.maxGpuCap, int64_t(node.gpus) * kMilliPerGpu);
         s.nodes.push_back(std::move(rt));
+        s.rank.push_back(rank[size_t(input)]);
+        s.tie.push_back(policy == Policy::FirstFit ? input : rank[size_t(input)]);
     }
-    if (reservedLeft > 0)
-        throw InputError("reserved_whole_nodes", "more nodes to reserve than the cluster has 8-GPU nodes");
 
     for (const TaskType &type : workload.types) {
         TypeRt rt;
@@ -1329,13 +1363,6 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
         }
         s.typeCountTotal += rt.count;
         s.types.push_back(rt);
-    }
-    // The tie-break ranking: a permutation drawn from the seed (study), else the input order.
-    s.rank.resize(s.nodes.size());
-    std::iota(s.rank.begin(), s.rank.end(), 0);
-    if (mode == ScoreMode::Study) {
-        for (size_t i = s.rank.size(); i > 1; --i)
-            std::swap(s.rank[i - 1], s.rank[s.random.below(uint32_t(i))]);
     }
     s.hot.resize(s.nodes.size());
     for (const TypeRt &type : s.types)
@@ -1356,9 +1383,6 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
-    s.tie = policy == Policy::FirstFit ? std::vector<int>(s.nodes.size()) : s.rank;
-    if (policy == Policy::FirstFit)
-        std::iota(s.tie.begin(), s.tie.end(), 0);
     if (s.bucketed()) {
         std::vector<BucketState> states;
         states.reserve(s.nodes.size());
@@ -1404,7 +1428,7 @@ Placement Scheduler::place(int shapeId, int64_t memoryMiB)
             failure = {s.releases, memoryMiB};
         return placement;
     }
-    placement.node = n;
+    placement.node = s.inputOf[size_t(n)];
     NodeRt &node = s.nodes[size_t(n)];
     if (shape.gpus == 1 && s.policy == Policy::Fgd) {
         placement.gpus.push_back(s.search == NodeSearch::Buckets ? s.fgdCompute(n, shapeId).gpu
@@ -1439,9 +1463,9 @@ void Scheduler::release(const Task &task, const Placement &placement)
     State &s = *m_state;
     const int shapeId = s.shapeFor(task);
     const Shape &shape = s.shapes[size_t(shapeId)];
-    const int n = placement.node;
-    if (n < 0 || n >= int(s.nodes.size()) || int(placement.gpus.size()) != shape.gpus)
+    if (placement.node < 0 || placement.node >= int(s.nodes.size()) || int(placement.gpus.size()) != shape.gpus)
         throw InputError("placement", "task " + task.id + ": the placement does not match the task");
+    const int n = s.nodeOf[size_t(placement.node)];
     NodeRt &node = s.nodes[size_t(n)];
     int *f = s.freeMilli.data() + node.first;
     for (size_t i = 0; i < placement.gpus.size(); ++i) {
@@ -1452,11 +1476,11 @@ void Scheduler::release(const Task &task, const Placement &placement)
             throw InputError("placement", "task " + task.id + ": GPU " + std::to_string(g) + " does not hold it");
     }
     if (node.cpuFree + shape.cpuMilli > node.cpuCap || node.memFree + task.memoryMiB > node.memCap)
-        throw InputError("placement", "task " + task.id + ": node " + std::to_string(n) + " does not hold it");
+        throw InputError("placement", "task " + task.id + ": node " + std::to_string(placement.node) + " does not hold it");
     auto affinity = std::find_if(node.affinities.begin(), node.affinities.end(),
                                  [&](const auto &a) { return a.first == shape.affinity; });
     if (shape.affinity >= 0 && affinity == node.affinities.end())
-        throw InputError("placement", "task " + task.id + ": node " + std::to_string(n) + " does not hold it");
+        throw InputError("placement", "task " + task.id + ": node " + std::to_string(placement.node) + " does not hold it");
     node.cpuFree += shape.cpuMilli;
     node.memFree += task.memoryMiB;
     for (const int g : placement.gpus)
@@ -1470,7 +1494,7 @@ void Scheduler::release(const Task &task, const Placement &placement)
 
 int Scheduler::tieRank(int node) const
 {
-    return m_state->rank.at(size_t(node));
+    return m_state->rank[m_state->node(node)];
 }
 
 int Scheduler::bucketCount() const
@@ -1486,14 +1510,15 @@ int Scheduler::nodeCount() const
 NodeFree Scheduler::nodeFree(int node) const
 {
     const State &s = *m_state;
-    const NodeRt &rt = s.nodes.at(size_t(node));
+    const size_t n = s.node(node);
+    const NodeRt &rt = s.nodes[n];
     NodeFree free;
     free.cpuMilli = rt.cpuFree;
     for (const auto &[name, id] : s.modelIds) {
         if (id == rt.model)
             free.gpuModel = name;
     }
-    free.freeMilli.assign(s.gpuFree(node), s.gpuFree(node) + rt.gpus);
+    free.freeMilli.assign(s.gpuFree(int(n)), s.gpuFree(int(n)) + rt.gpus);
     return free;
 }
 
@@ -1516,20 +1541,21 @@ double Scheduler::fragmentMilli() const
 double Scheduler::nodeFragmentMilli(int node) const
 {
     const State &s = *m_state;
-    return s.typeCountTotal > 0 ? double(s.nodes.at(size_t(node)).fragCount) / double(s.typeCountTotal) : 0.0;
+    return s.typeCountTotal > 0 ? double(s.nodes[s.node(node)].fragCount) / double(s.typeCountTotal) : 0.0;
 }
 
 NodeCategory Scheduler::category(int node, int type) const
 {
     const State &s = *m_state;
-    const NodeRt &rt = s.nodes.at(size_t(node));
+    const size_t n = s.node(node);
+    const NodeRt &rt = s.nodes[n];
     const TypeRt &t = s.types.at(size_t(type));
     const bool cpuFits = rt.cpuFree >= t.cpuMilli;
     if (t.cpuOnly)
         return cpuFits ? NodeCategory::CpuOnlyFits : NodeCategory::CpuOnlyLacksCpu;
     if (t.models != kAnyModel && !s.modelOk(rt, t.models))
         return NodeCategory::ModelMismatch;
-    const bool gpuFits = s.fit[size_t(node) * s.shares.size() + size_t(t.share)].atLeast >= t.gpus;
+    const bool gpuFits = s.fit[n * s.shares.size() + size_t(t.share)].atLeast >= t.gpus;
     if (cpuFits)
         return gpuFits ? NodeCategory::Fits : NodeCategory::LacksGpu;
     return gpuFits ? NodeCategory::LacksCpu : NodeCategory::LacksBoth;

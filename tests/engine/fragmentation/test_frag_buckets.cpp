@@ -88,6 +88,19 @@ Comparison compareSearches(const std::vector<Node> &allNodes, const std::vector<
     }
     CHECK(buckets.allocatedMilli() == every.allocatedMilli());
     CHECK(buckets.fragmentMilli() == every.fragmentMilli());
+    // Buckets hold the nodes in tie order, scoring every node in input order: both speak of a node
+    // by its input index.
+    int nodesDiffering = 0;
+    for (int n = 0; n < buckets.nodeCount(); ++n) {
+        const NodeFree a = buckets.nodeFree(n), b = every.nodeFree(n);
+        bool sameNode = buckets.tieRank(n) == every.tieRank(n) && a.cpuMilli == b.cpuMilli
+                        && a.gpuModel == b.gpuModel && a.freeMilli == b.freeMilli
+                        && buckets.nodeFragmentMilli(n) == every.nodeFragmentMilli(n);
+        for (int type = 0; type < int(workload.types.size()); ++type)
+            sameNode = sameNode && buckets.category(n, type) == every.category(n, type);
+        nodesDiffering += sameNode ? 0 : 1;
+    }
+    CHECK(nodesDiffering == 0);
     CHECK((buckets.bucketCount() > 0) == (policy != Policy::Random));
     CHECK(every.bucketCount() == 0);
     return result;
