@@ -17,7 +17,7 @@ namespace headroom::engine::frag {
 // What the scheduler knows of a bucket without looking at its nodes, packed for the scan over
 // all buckets that every placement makes.
 struct BucketHot {
-    int64_t cpuFree = 0;          // of every node, when cpuKeyed
+    int64_t cpuFree = 0;          // of every node, when cpuKeyed (FGD: the threshold at or below it)
     int16_t maxFree = 0;          // largest free share of one GPU, milli-GPU
     int16_t fullyFree = 0;        // GPUs wholly free
     int16_t model = -1;

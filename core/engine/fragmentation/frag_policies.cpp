@@ -354,6 +354,8 @@ struct Scheduler::State {
     std::vector<CacheEntry> fgdCache; // [shape × nodes + node], NodeSearch::EveryNode
     std::vector<int> candidates;
     BucketState nextState;        // update()'s, kept so that its key's room is used again
+    std::vector<int64_t> cpuBands; // cpuBanded(): the CPU thresholds, ascending, below all first
+    bool bandsStale = false;      // a task class came since the buckets were made
     int64_t capacityMilli = 0;
     int64_t allocatedMilli = 0;
     int64_t fragCountTotal = 0;
@@ -741,7 +743,48 @@ struct Scheduler::State {
         bucketCosts.resize(shapes.size());
         shapeIndexes.resize(shapes.size());
         failures.resize(shapes.size());
+        if (cpuBanded())
+            bandsStale = true;
         return id;
+    }
+
+    // FGD scores a node's free CPU only against the CPU the task types ask for, before and after
+    // the scored class takes its own, and fits it against the class's: nodes whose free CPU lies
+    // between the same two of these thresholds are interchangeable, so its bucket key holds the
+    // threshold at or below the free CPU instead of the free CPU itself (a large fleet's nodes
+    // then share a few buckets instead of spreading over one per free CPU).
+    bool cpuBanded() const { return bucketed() && policy == Policy::Fgd; }
+
+    // The greatest threshold at or below `cpuFree` (cpuBanded).
+    int64_t cpuBand(int64_t cpuFree) const
+    {
+        return *(std::upper_bound(cpuBands.begin(), cpuBands.end(), cpuFree) - 1);
+    }
+
+    // The buckets made anew when a task class has come since they were made (cpuBanded): its
+    // CPU, alone and added to every type's, may split a band.
+    void ensureBuckets()
+    {
+        if (!bandsStale)
+            return;
+        bandsStale = false;
+        cpuBands.assign(1, std::numeric_limits<int64_t>::min());
+        for (const TypeRt &type : types) {
+            cpuBands.push_back(type.cpuMilli);
+            for (const Shape &shape : shapes)
+                cpuBands.push_back(type.cpuMilli + shape.cpuMilli);
+        }
+        for (const Shape &shape : shapes)
+            cpuBands.push_back(shape.cpuMilli);
+        std::sort(cpuBands.begin(), cpuBands.end());
+        cpuBands.erase(std::unique(cpuBands.begin(), cpuBands.end()), cpuBands.end());
+        std::vector<BucketState> states;
+        states.reserve(nodes.size());
+        for (int n = 0; n < int(nodes.size()); ++n)
+            states.push_back(bucketState(n));
+        buckets.build(tie, std::move(states));  // a new generation: every index is made anew
+        for (std::vector<BucketCost> &costs : bucketCosts)
+            costs.clear();
     }
 
     bool bucketed() const { return search == NodeSearch::Buckets && policy != Policy::Random; }
@@ -787,7 +830,7 @@ struct Scheduler::State {
         state.key.clear();
         state.memFree = node.memFree;
         state.hot.cpuKeyed = scoresCpu();
-        state.hot.cpuFree = state.hot.cpuKeyed ? node.cpuFree : 0;
+        state.hot.cpuFree = !state.hot.cpuKeyed ? 0 : cpuBanded() ? cpuBand(node.cpuFree) : node.cpuFree;
         state.hot.model = int16_t(node.model);
         state.hot.reserved = node.reserved;
         std::string &key = state.key;
@@ -797,7 +840,7 @@ struct Scheduler::State {
         appendBytes(key, char(node.reserved));
         appendBytes(key, char(state.hot.cpuKeyed));
         if (state.hot.cpuKeyed)
-            appendBytes(key, node.cpuFree);
+            appendBytes(key, state.hot.cpuFree);
         if (policy == Policy::DotProduct && mode == ScoreMode::Exact)
             appendBytes(key, node.cpuCap);
         int sorted[kMaxGpusPerNode];
@@ -1383,7 +1426,9 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
-    if (s.bucketed()) {
+    if (s.cpuBanded()) {
+        s.bandsStale = true;  // made at the first placement, once the task classes are known
+    } else if (s.bucketed()) {
         std::vector<BucketState> states;
         states.reserve(s.nodes.size());
         for (int n = 0; n < int(s.nodes.size()); ++n)
@@ -1422,6 +1467,7 @@ Placement Scheduler::place(int shapeId, int64_t memoryMiB)
     const bool fast = s.search == NodeSearch::Buckets;
     if (fast && failure.releases == s.releases && memoryMiB >= failure.memory)
         return placement;
+    s.ensureBuckets();
     const int n = s.chooseNode(shape, shapeId, memoryMiB, wholeNodeTask);
     if (n < 0) {
         if (failure.releases != s.releases || memoryMiB < failure.memory)
@@ -1466,6 +1512,7 @@ void Scheduler::release(const Task &task, const Placement &placement)
     if (placement.node < 0 || placement.node >= int(s.nodes.size()) || int(placement.gpus.size()) != shape.gpus)
         throw InputError("placement", "task " + task.id + ": the placement does not match the task");
     const int n = s.nodeOf[size_t(placement.node)];
+    s.ensureBuckets();
     NodeRt &node = s.nodes[size_t(n)];
     int *f = s.freeMilli.data() + node.first;
     for (size_t i = 0; i < placement.gpus.size(); ++i) {
@@ -1499,7 +1546,10 @@ int Scheduler::tieRank(int node) const
 
 int Scheduler::bucketCount() const
 {
-    return m_state->bucketed() ? m_state->buckets.bucketCount() : 0;
+    if (!m_state->bucketed())
+        return 0;
+    m_state->ensureBuckets();
+    return m_state->buckets.bucketCount();
 }
 
 int Scheduler::nodeCount() const

@@ -64,8 +64,10 @@ bool parseScoreMode(std::string_view text, ScoreMode *out);
 
 // How a placement finds its node; both give the same placements.
 //  - Buckets: nodes in the same state as the policy scores it (GPU model and count, the free share
-//    of every GPU, reservation, and the free CPU where the policy reads it — FGD through the task
-//    types' CPU needs, best-fit and dot-product directly; the CPU capacity for exact dot-product;
+//    of every GPU, reservation, and the free CPU where the policy reads it — FGD only as far as
+//    the CPU thresholds it reads (each type's CPU, each class's, and their sums; the buckets are
+//    made anew when a class comes), best-fit and dot-product whole; the CPU capacity for exact
+//    dot-product;
 //    the request classes hosted for clustering) share a bucket, updated on every placement and
 //    release. A task class is scored once per bucket (kept until the bucket changes); buckets are
 //    grouped by the largest GPU share they can give and listed by free CPU, so those that cannot
@@ -75,9 +77,10 @@ bool parseScoreMode(std::string_view text, ScoreMode *out);
 //    passed over whole, and a class that found a bucket's first nodes without the memory it asked
 //    for orders that bucket by the first node that may have it (the nodes ahead watched: one that
 //    changes, or a node that comes in ahead, puts the bucket back under its winner), so that the
-//    many such buckets of a large fleet are not looked at by every placement. A task class that found no node fails at once until a task leaves (the
-//    cluster only shrank). The random policy, which draws among all nodes that fit in input
-//    order, scans every node.
+//    many such buckets of a large fleet are not looked at by every placement. A task class that
+//    found no node fails at once until a task leaves (the cluster only shrank). Nodes are held in
+//    tie order, so that the ones placements look at first lie together in memory. The random
+//    policy, which draws among all nodes that fit in input order, scans every node.
 //  - EveryNode: every node is checked and scored for every task, the reference the buckets are
 //    tested against.
 enum class NodeSearch { Buckets, EveryNode };

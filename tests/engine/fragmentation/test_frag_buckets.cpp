@@ -238,6 +238,42 @@ TEST_CASE("within a bucket the first node in tie order that has the memory and C
     }
 }
 
+TEST_CASE("FGD's buckets hold a node's free CPU only as far as the thresholds its score and fit read")
+{
+    // The types ask for 4 and 8 cores, and so do the classes: FGD reads a node's free CPU against
+    // 4, 8, 12 (4 + 8) and 16 cores. Nodes with 10 and 11 free cores share a bucket, one with 12
+    // does not; best-fit, which scores the free CPU itself, keys it whole. A class asking for
+    // 10.5 cores splits the band, and the buckets are made anew before it is placed.
+    const std::vector<Node> nodes = {{"a", 10000, 65536, 2, "T4"}, {"b", 11000, 65536, 2, "T4"},
+                                     {"c", 12000, 65536, 2, "T4"}};
+    const std::vector<Task> tasks = {task(4000, 1, 500), task(8000, 1, 1000)};
+    const TargetWorkload workload = targetWorkload(tasks);
+    Scheduler fgd(nodes, workload, Policy::Fgd, 1, 0, ScoreMode::Study, NodeSearch::Buckets);
+    Scheduler bestFit(nodes, workload, Policy::BestFit, 1, 0, ScoreMode::Study, NodeSearch::Buckets);
+    for (const Task &t : tasks) {
+        fgd.taskClass(t);
+        bestFit.taskClass(t);
+    }
+    CHECK(fgd.bucketCount() == 2);
+    CHECK(bestFit.bucketCount() == 3);
+    fgd.taskClass(task(10500, 0, 0));
+    CHECK(fgd.bucketCount() == 3);
+
+    // And every placement is the one scoring every node makes, classes coming as tasks do.
+    for (uint32_t seed = 0; seed < 6; ++seed) {
+        INFO("seed " << seed);
+        Scheduler buckets(nodes, workload, Policy::Fgd, seed, 0, ScoreMode::Study, NodeSearch::Buckets);
+        Scheduler every(nodes, workload, Policy::Fgd, seed, 0, ScoreMode::Study, NodeSearch::EveryNode);
+        for (const Task &t : {task(4000, 1, 500), task(10500, 0, 0), task(1500, 1, 300), task(8000, 1, 1000),
+                              task(2500, 0, 0), task(4000, 1, 500)}) {
+            const Placement a = buckets.place(t);
+            const Placement b = every.place(t);
+            CHECK(a.node == b.node);
+            CHECK(a.gpus == b.gpus);
+        }
+    }
+}
+
 TEST_CASE("a bucket's memory bound holds its nodes' free memory and every rise above a lowered bound is logged")
 {
     // 60 nodes in 5 GPU states with random free memory; random moves between states and memory
