@@ -770,6 +770,8 @@ struct Scheduler::State {
         bandsStale = false;
         cpuBands.assign(1, std::numeric_limits<int64_t>::min());
         for (const TypeRt &type : types) {
+            if (type.cpuOnly)  // its fragment is the node's free GPU, whatever the CPU
+                continue;
             cpuBands.push_back(type.cpuMilli);
             for (const Shape &shape : shapes)
                 cpuBands.push_back(type.cpuMilli + shape.cpuMilli);
