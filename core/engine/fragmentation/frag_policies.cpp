@@ -354,7 +354,7 @@ struct Scheduler::State {
     std::vector<CacheEntry> fgdCache; // [shape × nodes + node], NodeSearch::EveryNode
     std::vector<int> candidates;
     BucketState nextState;        // update()'s, kept so that its key's room is used again
-    std::vector<int64_t> cpuBands; // cpuBanded(): the CPU thresholds, ascending, below all first
+    std::vector<int64_t> cpuBands; // cpuBanded(): the CPU thresholds, ascending, after one below any CPU
     bool bandsStale = false;      // a task class came since the buckets were made
     int64_t capacityMilli = 0;
     int64_t allocatedMilli = 0;
@@ -780,13 +780,19 @@ struct Scheduler::State {
             cpuBands.push_back(shape.cpuMilli);
         std::sort(cpuBands.begin(), cpuBands.end());
         cpuBands.erase(std::unique(cpuBands.begin(), cpuBands.end()), cpuBands.end());
+        makeBuckets();  // a new generation: every index is made anew
+        for (std::vector<BucketCost> &costs : bucketCosts)
+            costs.clear();
+    }
+
+    // Every node in the bucket of its state.
+    void makeBuckets()
+    {
         std::vector<BucketState> states;
         states.reserve(nodes.size());
         for (int n = 0; n < int(nodes.size()); ++n)
             states.push_back(bucketState(n));
-        buckets.build(tie, std::move(states));  // a new generation: every index is made anew
-        for (std::vector<BucketCost> &costs : bucketCosts)
-            costs.clear();
+        buckets.build(tie, std::move(states));
     }
 
     bool bucketed() const { return search == NodeSearch::Buckets && policy != Policy::Random; }
@@ -1428,15 +1434,10 @@ Scheduler::Scheduler(const std::vector<Node> &nodes, const TargetWorkload &workl
     s.candidates.reserve(s.nodes.size());
     for (int n = 0; n < int(s.nodes.size()); ++n)
         s.refresh(n);
-    if (s.cpuBanded()) {
+    if (s.cpuBanded())
         s.bandsStale = true;  // made at the first placement, once the task classes are known
-    } else if (s.bucketed()) {
-        std::vector<BucketState> states;
-        states.reserve(s.nodes.size());
-        for (int n = 0; n < int(s.nodes.size()); ++n)
-            states.push_back(s.bucketState(n));
-        s.buckets.build(s.tie, std::move(states));
-    }
+    else if (s.bucketed())
+        s.makeBuckets();
 }
 
 Scheduler::~Scheduler() = default;
